@@ -1,0 +1,1 @@
+// Temporary: keeps the package graph loadable until this target's sources land. Delete me.

@@ -1,0 +1,95 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "LocationEngine",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LocationEngine", targets: ["LocationEngine"]),
+        .library(name: "LocationEngineTestKit", targets: ["LocationEngineTestKit"]),
+        .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "SyntheticGPS", targets: ["SyntheticGPS"]),
+        .executable(name: "gpsgen", targets: ["gpsgen"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The scheduler: pure state machine + actor shell. No I/O dependency.
+        .target(
+            name: "LocationEngine",
+            dependencies: [
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // What users need to test their own code against the engine: a manual clock and a scripted source.
+        .target(
+            name: "LocationEngineTestKit",
+            dependencies: ["LocationEngine"],
+            swiftSettings: strict
+        ),
+        // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.
+        .target(name: "NMEA", swiftSettings: strict),
+        // Deterministic synthetic receiver: trajectories, error model, power modes, NMEA/GPX/GeoJSON output.
+        .target(
+            name: "SyntheticGPS",
+            dependencies: ["NMEA", "LocationEngine"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "gpsgen",
+            dependencies: [
+                "SyntheticGPS", "NMEA",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationEngineTests",
+            dependencies: ["LocationEngine", "LocationEngineTestKit"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NMEATests",
+            dependencies: ["NMEA"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SyntheticGPSTests",
+            dependencies: ["SyntheticGPS", "NMEA", "LocationEngine", "LocationEngineTestKit"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SchedulerBenchmarks",
+            dependencies: [
+                "LocationEngine",
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/SchedulerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "NMEABenchmarks",
+            dependencies: [
+                "NMEA", "SyntheticGPS",
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/NMEABenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,151 @@
+import Synchronization
+
+extension LocationEngine {
+    // MARK: Callback API (INTULocationManager parity)
+
+    /// Asks for one location (SEMANTICS §3). Returns the request's ID at once; `handler` is called
+    /// exactly once, later and asynchronously, unless the request is cancelled.
+    ///
+    /// - Parameters:
+    ///   - accuracy: what the fix must meet, in accuracy and recency.
+    ///   - timeout: how long to wait; `nil` or zero waits until a fix arrives or the request is ended.
+    ///   - delayUntilAuthorized: start the timeout when authorization resolves rather than now.
+    ///   - handler: receives the one result.
+    @discardableResult
+    public nonisolated func requestLocation(
+        accuracy: LocationAccuracy,
+        timeout: Duration?,
+        delayUntilAuthorized: Bool = false,
+        handler: @escaping @Sendable (LocationResult) -> Void
+    ) -> RequestID {
+        submit { .oneShot($0, accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, .callback(handler)) }
+    }
+
+    /// Subscribes to continuous updates (SEMANTICS §4). Returns the ID at once; `handler` receives every
+    /// update that passes the filters, transient source errors, and finally one `.ended` event — unless
+    /// the subscription is cancelled, after which it hears nothing.
+    @discardableResult
+    public nonisolated func subscribe(
+        _ options: SubscriptionOptions = SubscriptionOptions(),
+        handler: @escaping @Sendable (SubscriptionEvent) -> Void
+    ) -> RequestID {
+        submit { .subscribe($0, options, .callback(handler)) }
+    }
+
+    /// Ends a request early: a one-shot receives ``LocationStatus/forceCompleted`` with the best fix
+    /// known, a subscription ``SubscriptionEnd/forceCompleted``. Unknown or finished IDs are a no-op.
+    public nonisolated func forceComplete(_ id: RequestID) {
+        submit(.forceComplete(id))
+    }
+
+    /// Cancels a request: nothing more is delivered to a callback; an awaiting task throws
+    /// `CancellationError`; a sequence finishes. Unknown or finished IDs are a no-op.
+    public nonisolated func cancel(_ id: RequestID) {
+        submit(.cancel(id))
+    }
+
+    /// Tells the engine the authorization picture changed (from an authorization provider).
+    public nonisolated func updateAuthorization(_ gate: AuthorizationGate) {
+        submit(.authorization(gate))
+    }
+
+    /// Ends every pending request with ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``,
+    /// powers the source down, and refuses later requests the same way.
+    public nonisolated func shutdown() {
+        submit(.shutdown)
+    }
+
+    // MARK: async/await API
+
+    /// Asks for one location and waits for its result (SEMANTICS §3). Every ending except cancellation
+    /// is a returned ``LocationResult`` whose ``LocationResult/status`` says what happened.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled (the request is cancelled too).
+    public nonisolated func location(
+        accuracy: LocationAccuracy,
+        timeout: Duration?,
+        delayUntilAuthorized: Bool = false
+    ) async throws -> LocationResult {
+        let submitted = SubmittedID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let id = submit {
+                    .oneShot($0, accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, .continuation(continuation))
+                }
+                submitted.set(id)
+                // A cancellation that raced the submission may have found no ID yet: cancel now.
+                if Task.isCancelled { cancel(id) }
+            }
+        } onCancel: {
+            if let id = submitted.get() { cancel(id) }
+        }
+    }
+
+    /// Subscribes to continuous updates as an async sequence (SEMANTICS §4). The sequence yields
+    /// locations (or headings) and transient source errors; it finishes when the subscription ends
+    /// normally and throws ``SubscriptionEndedError`` when it ends abnormally. Ending the iteration
+    /// (or cancelling the iterating task) cancels the subscription.
+    ///
+    /// - Parameter bufferingNewest: how many undelivered events to keep for a slow consumer; older
+    ///   ones are dropped (at least 1).
+    public nonisolated func updates(
+        _ options: SubscriptionOptions = SubscriptionOptions(),
+        bufferingNewest: Int = 64
+    ) -> LocationUpdates {
+        let (stream, continuation) = AsyncThrowingStream<SubscriptionEvent, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(max(1, bufferingNewest)))
+        let id = submit { .subscribe($0, options, .stream(continuation)) }
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.cancel(id) }
+        }
+        return LocationUpdates(id: id, stream: stream)
+    }
+
+    // MARK: Observation and tests
+
+    /// Processes everything submitted so far and everything due at the clock's current time, then
+    /// returns. With a manual clock this makes tests deterministic: advance the clock, then `sync()`.
+    public func sync() {
+        advance()
+    }
+
+    /// The engine's counters now.
+    public func statistics() -> SchedulerStatistics {
+        machine.statistics(now: now())
+    }
+
+    /// The newest fix the engine may reveal, without making a request (nil unless authorized).
+    public func lastKnownLocation() -> LocationResult? {
+        machine.lastKnownLocation(now: now())
+    }
+}
+
+/// The ID of a request submitted from inside `withCheckedThrowingContinuation`, read by a
+/// cancellation handler that may run concurrently on another thread.
+private final class SubmittedID: Sendable {
+    private let value = Mutex<RequestID?>(nil)
+    func set(_ id: RequestID) { value.withLock { $0 = id } }
+    func get() -> RequestID? { value.withLock { $0 } }
+}
+
+/// The updates of one subscription, as an `AsyncSequence` (see ``LocationEngine/updates(_:bufferingNewest:)``).
+public struct LocationUpdates: AsyncSequence, Sendable {
+    public typealias Element = SubscriptionEvent
+
+    /// The subscription's ID, for ``LocationEngine/forceComplete(_:)`` and ``LocationEngine/cancel(_:)``.
+    public let id: RequestID
+    let stream: AsyncThrowingStream<SubscriptionEvent, any Error>
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<SubscriptionEvent, any Error>.AsyncIterator
+
+        public mutating func next() async throws -> SubscriptionEvent? {
+            try await base.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator())
+    }
+}

@@ -1,0 +1,217 @@
+import DequeModule
+import Logging
+
+/// Multiplexes many concurrent location requests — one-shots with their own accuracy and timeout,
+/// continuous subscriptions — over one ``LocationSource``, which it runs only while a request needs
+/// fixes and only as hard as the most demanding one needs (SEMANTICS §3–§5, §7).
+///
+/// The engine is an actor around a pure ``SchedulerStateMachine``. Requests enter through a lock-light
+/// inbox from any thread and get their ``RequestID`` at once; the actor processes them in batches,
+/// runs **one** timer for every deadline, and delivers results after each state transition, never
+/// while the state machine is mid-update. Handlers may make or cancel requests re-entrantly.
+///
+/// Callback handlers run on the engine's executor: keep them short (hand heavy work to a task).
+public actor LocationEngine<C: Clock> where C.Duration == Duration {
+    typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
+
+    let source: any LocationSource
+    let clock: C
+    let epoch: C.Instant
+    let configuration: LocationEngineConfiguration
+    let logger: Logger
+    nonisolated let inbox = Inbox()
+
+    var machine: Machine
+    var actions: [Machine.Action] = []
+    /// Incremented on every source start and stop; events carrying an older value are dropped.
+    var sourceGeneration: UInt64 = 0
+    var timer: Task<Void, Never>?
+    var timerDeadline: EngineInstant?
+    var timerToken: UInt64 = 0
+
+    /// Creates an engine over `source`, timing with `clock`.
+    public init(
+        source: any LocationSource,
+        clock: C,
+        configuration: LocationEngineConfiguration = LocationEngineConfiguration(),
+        logger: Logger = Logger(label: "LocationEngine")
+    ) {
+        self.source = source
+        self.clock = clock
+        self.epoch = clock.now
+        self.configuration = configuration
+        self.logger = logger
+        self.machine = Machine(
+            configuration: .init(
+                linger: configuration.linger,
+                sourceCapabilities: source.capabilities,
+                initialAuthorization: configuration.initialAuthorization))
+    }
+
+    /// The current instant on the engine's timeline.
+    func now() -> EngineInstant { EngineInstant(epoch.duration(to: clock.now)) }
+
+    // MARK: Entry points (nonisolated, from any thread)
+
+    /// Appends a command for a new request and schedules a drain if the inbox was idle.
+    nonisolated func submit(_ make: (RequestID) -> EngineCommand) -> RequestID {
+        let (id, scheduleDrain) = inbox.append(make)
+        if scheduleDrain { scheduleDrainTask() }
+        return id
+    }
+
+    /// Appends a command and schedules a drain if the inbox was idle.
+    nonisolated func submit(_ command: EngineCommand) {
+        if inbox.append(command) { scheduleDrainTask() }
+    }
+
+    nonisolated func scheduleDrainTask() {
+        Task { await self.drain() }
+    }
+
+    // MARK: Processing (isolated)
+
+    /// Processes every queued command, in order, until the inbox is empty; then re-arms the timer.
+    func drain() {
+        while true {
+            let batch = inbox.takeAll()
+            if batch.isEmpty { break }
+            var now = self.now()
+            for (offset, command) in batch.enumerated() {
+                if offset & 255 == 255 { now = self.now() }
+                process(command, now: now)
+                if !actions.isEmpty { performActions() }
+            }
+        }
+        rearmTimer()
+    }
+
+    func process(_ command: EngineCommand, now: EngineInstant) {
+        switch command {
+        case .oneShot(let id, let accuracy, let timeout, let delay, let handler):
+            machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, handler: handler, now: now, into: &actions)
+        case .subscribe(let id, let options, let handler):
+            machine.subscribe(id, options: options, handler: handler, now: now, into: &actions)
+        case .cancel(let id):
+            machine.cancel(id, now: now, into: &actions)
+        case .forceComplete(let id):
+            machine.forceComplete(id, now: now, into: &actions)
+        case .source(let generation, let event):
+            guard generation == sourceGeneration, machine.isSourceOn else { return }
+            switch event {
+            case .location(let location, let age):
+                machine.receiveFix(location, age: age, now: now, into: &actions)
+            case .transientError(let error):
+                logger.notice("location source transient error", metadata: ["error": "\(error)"])
+                machine.receiveTransientError(error, now: now, into: &actions)
+            case .fatalError(let error):
+                logger.error("location source failed", metadata: ["error": "\(error)"])
+                machine.receiveFatalError(error, now: now, into: &actions)
+            }
+        case .authorization(let gate):
+            logger.info("authorization changed", metadata: ["authorization": "\(gate)"])
+            machine.setAuthorization(gate, now: now, into: &actions)
+        case .shutdown:
+            machine.shutdown(now: now, into: &actions)
+        }
+    }
+
+    /// Executes the actions of the last transition. The state machine is not mid-update here, so
+    /// handlers may re-enter the engine (their submissions queue in the inbox).
+    func performActions() {
+        var index = 0
+        while index < actions.count {
+            switch actions[index] {
+            case .completeOneShots(let handlers, let result):
+                for handler in handlers { handler.deliver(result) }
+            case .cancelOneShot(let handler):
+                handler.cancelled()
+            case .notifySubscriptions(let handlers, let event):
+                for handler in handlers { handler.deliver(event) }
+            case .cancelSubscription(let handler):
+                handler.cancelled()
+            case .startSource(let mode):
+                sourceGeneration &+= 1
+                let generation = sourceGeneration
+                logger.debug("starting location source", metadata: ["mode": "\(mode)"])
+                let sink = SourceEventSink { [weak self] event in
+                    self?.submit(.source(generation: generation, event))
+                }
+                source.start(mode: mode, events: sink)
+            case .setSourceMode(let mode):
+                logger.debug("changing location source mode", metadata: ["mode": "\(mode)"])
+                source.setMode(mode)
+            case .stopSource:
+                sourceGeneration &+= 1
+                logger.debug("stopping location source")
+                source.stop()
+            case .requestAuthorization:
+                configuration.onAuthorizationRequest?()
+            }
+            index += 1
+        }
+        actions.removeAll(keepingCapacity: actions.count < 1024)
+    }
+
+    // MARK: The one timer
+
+    /// Makes sure one timer task sleeps until the machine's next wake-up (restarting it only when the
+    /// wake-up moved earlier).
+    func rearmTimer() {
+        guard let next = machine.nextWakeup else {
+            cancelTimer()
+            return
+        }
+        if timer != nil, let current = timerDeadline, current <= next { return }
+        cancelTimer()
+        timerToken &+= 1
+        let token = timerToken
+        timerDeadline = next
+        let deadline = epoch.advanced(by: next.sinceEpoch)
+        let clock = self.clock
+        timer = Task { [weak self] in
+            do {
+                try await clock.sleep(until: deadline, tolerance: nil)
+            } catch {
+                return
+            }
+            await self?.timerFired(token: token)
+        }
+    }
+
+    func cancelTimer() {
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+    }
+
+    func timerFired(token: UInt64) {
+        guard token == timerToken else { return }
+        timer = nil
+        timerDeadline = nil
+        advance()
+    }
+
+    /// Processes queued commands and everything due at the clock's current time.
+    func advance() {
+        drain()
+        machine.advanceTime(now: now(), into: &actions)
+        if !actions.isEmpty { performActions() }
+        drain()
+    }
+
+    deinit {
+        timer?.cancel()
+    }
+}
+
+extension LocationEngine where C == ContinuousClock {
+    /// Creates an engine over `source` on the continuous (monotonic, wall) clock.
+    public init(
+        source: any LocationSource,
+        configuration: LocationEngineConfiguration = LocationEngineConfiguration(),
+        logger: Logger = Logger(label: "LocationEngine")
+    ) {
+        self.init(source: source, clock: ContinuousClock(), configuration: configuration, logger: logger)
+    }
+}

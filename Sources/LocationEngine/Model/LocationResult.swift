@@ -1,0 +1,84 @@
+/// Why a one-shot request ended. Exactly one of these is delivered per request (none when cancelled).
+public enum LocationStatus: Sendable, Hashable, CustomStringConvertible {
+    /// A fix satisfying the desired accuracy arrived, or was already cached and recent enough.
+    case success
+    /// The timeout passed before a satisfying fix arrived. The result still carries the best fix known.
+    case timedOut
+    /// The caller ended the request early with `forceComplete`; the result carries the best fix known.
+    case forceCompleted
+    /// The source failed for good (a fatal ``SourceError``).
+    case failed(SourceError)
+    /// Location access is not authorized: denied, restricted or services disabled.
+    case unauthorized(AuthorizationFailure)
+    /// The request's arguments were invalid (a non-finite accuracy, a negative timeout…); nothing was scheduled.
+    case rejected(reason: String)
+    /// The engine was shut down while the request was pending.
+    case shutDown
+
+    /// Whether the request got what it asked for.
+    public var isSuccess: Bool { self == .success }
+
+    public var description: String {
+        switch self {
+        case .success: "success"
+        case .timedOut: "timed out"
+        case .forceCompleted: "force-completed"
+        case .failed(let error): "failed (\(error))"
+        case .unauthorized(let failure): "unauthorized (\(failure))"
+        case .rejected(let reason): "rejected (\(reason))"
+        case .shutDown: "engine shut down"
+        }
+    }
+}
+
+/// Why location access is refused (SEMANTICS §6).
+public enum AuthorizationFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The user denied access.
+    case denied
+    /// Access is restricted by policy and the user cannot change it.
+    case restricted
+    /// Location services are disabled altogether.
+    case servicesDisabled
+    /// A one-time ("Allow Once") authorization lapsed when the session of use ended; the state is
+    /// back to not determined and the next request asks again.
+    case lapsed
+
+    public var description: String {
+        switch self {
+        case .denied: "denied"
+        case .restricted: "restricted"
+        case .servicesDisabled: "location services disabled"
+        case .lapsed: "one-time authorization lapsed"
+        }
+    }
+}
+
+/// The one result of a one-shot request.
+///
+/// ``status`` says unambiguously how the request ended; ``location`` is the fix that satisfied it
+/// (on success) or the best fix the engine knew when it ended (on every other status), and
+/// ``achievedAccuracy`` is the finest level that fix meets *at delivery time*.
+public struct LocationResult: Sendable, Hashable, CustomStringConvertible {
+    /// How the request ended.
+    public var status: LocationStatus
+    /// The satisfying fix on success, otherwise the best fix known at the end (possibly none).
+    public var location: Location?
+    /// How old ``location`` was when the result was produced.
+    public var age: Duration?
+    /// The finest ``AccuracyLevel`` that ``location`` meets at delivery time, or `nil`.
+    public var achievedAccuracy: AccuracyLevel?
+
+    /// Creates a result.
+    public init(status: LocationStatus, location: Location?, age: Duration?, achievedAccuracy: AccuracyLevel?) {
+        self.status = status
+        self.location = location
+        self.age = age
+        self.achievedAccuracy = achievedAccuracy
+    }
+
+    public var description: String {
+        guard let location else { return "\(status), no fix" }
+        let level = achievedAccuracy.map { "\($0)" } ?? "no level"
+        return "\(status), fix ±\(location.horizontalAccuracy) m (\(level))"
+    }
+}

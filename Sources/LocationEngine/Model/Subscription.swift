@@ -1,0 +1,122 @@
+/// What kind of continuous request a subscription is.
+public enum SubscriptionKind: Sendable, Hashable {
+    /// Every fix that passes the subscription's filters; powers the source as its accuracy needs.
+    case standard
+    /// Only fixes after the device moved ``SubscriptionOptions/significantDistance`` metres since the
+    /// last delivered one; runs the source in its cheapest mode.
+    case significantChange
+    /// Never powers the source; sees only fixes other requests caused (Android's PRIORITY_PASSIVE).
+    case passive
+    /// Course over ground from fixes that carry one, delivered as ``HeadingUpdate``s. Ends at once with
+    /// ``SubscriptionEnd/headingUnavailable`` when the source cannot provide a course.
+    case heading
+}
+
+/// How a continuous request filters and paces its updates (SEMANTICS §4).
+public struct SubscriptionOptions: Sendable, Hashable {
+    /// The kind of subscription.
+    public var kind: SubscriptionKind
+    /// Deliver only fixes meeting this accuracy (and recency); `nil` delivers every fix and, for a
+    /// standard subscription, asks the source for its best.
+    public var accuracy: LocationAccuracy?
+    /// Deliver a fix only when it is at least this many metres from the last delivered one (`0`: off).
+    public var distanceFilter: Double
+    /// Deliver at most one fix per this interval (`.zero`: off).
+    public var minimumInterval: Duration
+    /// End by itself after this many updates (`nil`: unlimited).
+    public var maximumUpdates: Int?
+    /// End by itself after this long (`nil`: unlimited).
+    public var duration: Duration?
+    /// The movement that counts as significant, for ``SubscriptionKind/significantChange``.
+    public var significantDistance: Double
+
+    /// Creates options. Invalid values (negative or non-finite distances, `maximumUpdates < 1`,
+    /// negative durations) make the subscription end at once with ``SubscriptionEnd/rejected(reason:)``.
+    public init(
+        kind: SubscriptionKind = .standard,
+        accuracy: LocationAccuracy? = nil,
+        distanceFilter: Double = 0,
+        minimumInterval: Duration = .zero,
+        maximumUpdates: Int? = nil,
+        duration: Duration? = nil,
+        significantDistance: Double = 500
+    ) {
+        self.kind = kind
+        self.accuracy = accuracy
+        self.distanceFilter = distanceFilter
+        self.minimumInterval = minimumInterval
+        self.maximumUpdates = maximumUpdates
+        self.duration = duration
+        self.significantDistance = significantDistance
+    }
+
+    /// Why these options are invalid, or `nil` when they are usable.
+    public var validationFailure: String? {
+        if let accuracy, !accuracy.isValid { return "accuracy must be finite and positive with a non-negative maximum age" }
+        if !distanceFilter.isFinite || distanceFilter < 0 { return "distanceFilter must be finite and >= 0" }
+        if minimumInterval < .zero { return "minimumInterval must be >= 0" }
+        if let maximumUpdates, maximumUpdates < 1 { return "maximumUpdates must be >= 1" }
+        if let duration, duration <= .zero { return "duration must be > 0" }
+        if !significantDistance.isFinite || significantDistance <= 0 { return "significantDistance must be finite and > 0" }
+        return nil
+    }
+
+    /// The power this subscription asks of the source, or `nil` when it never powers it.
+    var powerDemand: PowerMode? {
+        switch kind {
+        case .passive: nil
+        case .significantChange: .lowest
+        case .standard, .heading: accuracy?.requiredPowerMode ?? .best
+        }
+    }
+}
+
+/// A fix delivered to a subscription.
+public struct LocationUpdate: Sendable, Hashable {
+    /// The fix.
+    public var location: Location
+    /// Its age at delivery.
+    public var age: Duration
+    /// The finest level it meets at delivery, or `nil`.
+    public var achievedAccuracy: AccuracyLevel?
+}
+
+/// A course update delivered to a heading subscription. A course of exactly 0° (north) is valid.
+public struct HeadingUpdate: Sendable, Hashable {
+    /// Course over ground, degrees clockwise from true north, in `0..<360`.
+    public var course: Double
+    /// The fix the course came from.
+    public var location: Location
+}
+
+/// Why a subscription ended. Delivered exactly once, unless the subscription was cancelled.
+public enum SubscriptionEnd: Sendable, Hashable {
+    /// It delivered its ``SubscriptionOptions/maximumUpdates``.
+    case maximumUpdatesReached
+    /// Its ``SubscriptionOptions/duration`` elapsed.
+    case durationElapsed
+    /// The caller force-completed it.
+    case forceCompleted
+    /// The source failed for good.
+    case failed(SourceError)
+    /// The source provides no course, so a heading subscription cannot be served.
+    case headingUnavailable
+    /// Location access is not authorized.
+    case unauthorized(AuthorizationFailure)
+    /// The options were invalid; nothing was scheduled.
+    case rejected(reason: String)
+    /// The engine was shut down.
+    case shutDown
+}
+
+/// What a subscription's handler receives.
+public enum SubscriptionEvent: Sendable, Hashable {
+    /// A fix that passed the filters.
+    case location(LocationUpdate)
+    /// A course, for heading subscriptions.
+    case heading(HeadingUpdate)
+    /// A transient source error; the subscription keeps running.
+    case sourceError(SourceError)
+    /// The subscription ended; nothing follows.
+    case ended(SubscriptionEnd)
+}

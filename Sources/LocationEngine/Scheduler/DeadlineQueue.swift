@@ -1,0 +1,61 @@
+import HeapModule
+
+/// Every request's deadline in one binary min-heap ordered by (deadline, request ID), so that equal
+/// deadlines expire in submission order (swift-nio's timer queue does the same with a sequence number;
+/// our IDs are already increasing).
+///
+/// Deletion is lazy: a request that ends before its deadline leaves its entry behind and the owner
+/// reports it with ``noteAbandoned()``; entries are dropped when they reach the top, and the heap is
+/// rebuilt when abandoned entries outnumber live ones, so memory stays proportional to live requests.
+struct DeadlineQueue: Sendable {
+    /// One deadline: 16 bytes.
+    struct Entry: Comparable, Sendable {
+        var deadline: Int64
+        var id: UInt64
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id)
+        }
+    }
+
+    private var heap = Heap<Entry>()
+    /// Entries whose request already ended.
+    private(set) var abandoned = 0
+
+    /// The number of entries, live or abandoned.
+    var count: Int { heap.count }
+
+    /// The earliest deadline in the queue (possibly of an abandoned entry).
+    /// - Complexity: O(1)
+    var earliest: EngineInstant? { heap.min.map { EngineInstant(nanoseconds: $0.deadline) } }
+
+    /// Adds a deadline.
+    /// - Complexity: O(log n)
+    mutating func insert(_ id: RequestID, deadline: EngineInstant) {
+        heap.insert(Entry(deadline: deadline.nanoseconds, id: id.rawValue))
+    }
+
+    /// Removes and returns the earliest entry if it is due at `now`.
+    /// - Complexity: O(log n)
+    mutating func popDue(at now: EngineInstant) -> RequestID? {
+        guard let first = heap.min, first.deadline <= now.nanoseconds else { return nil }
+        heap.removeMin()
+        return RequestID(rawValue: first.id)
+    }
+
+    /// Records that a request with an entry here ended by other means.
+    /// - Complexity: O(1)
+    mutating func noteAbandoned() { abandoned += 1 }
+
+    /// Records that a popped entry belonged to an ended request.
+    /// - Complexity: O(1)
+    mutating func noteAbandonedEntryRemoved() { abandoned -= 1 }
+
+    /// Rebuilds the heap without abandoned entries once they are the majority (and numerous).
+    /// - Complexity: O(n) when it rebuilds, which amortises to O(1) per abandoned entry.
+    mutating func compactIfNeeded(isLive: (RequestID) -> Bool) {
+        guard abandoned > 1024, abandoned * 2 > heap.count else { return }
+        heap = Heap(heap.unordered.filter { isLive(RequestID(rawValue: $0.id)) })
+        abandoned = 0
+    }
+}

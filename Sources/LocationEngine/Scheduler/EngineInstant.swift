@@ -1,0 +1,52 @@
+/// A point on the scheduler's timeline: nanoseconds since the engine started.
+///
+/// The pure core never reads a clock; the ``LocationEngine`` actor converts its `Clock`'s instants
+/// into these and passes them in as `now`. An `Int64` of nanoseconds keeps queue entries small and
+/// covers 292 years.
+public struct EngineInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Nanoseconds since the engine's epoch.
+    public var nanoseconds: Int64
+
+    /// Creates an instant `nanoseconds` after the epoch.
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    /// The epoch.
+    public static let zero = EngineInstant(nanoseconds: 0)
+
+    /// The instant `duration` after the epoch (saturating).
+    @inlinable public init(_ duration: Duration) { self.nanoseconds = duration.saturatingNanoseconds }
+
+    /// This instant as a duration since the epoch.
+    @inlinable public var sinceEpoch: Duration { .nanoseconds(nanoseconds) }
+
+    @inlinable public static func < (lhs: EngineInstant, rhs: EngineInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    /// `lhs` moved by `rhs` (saturating at the ends of the range).
+    @inlinable public static func + (lhs: EngineInstant, rhs: Duration) -> EngineInstant {
+        let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.saturatingNanoseconds)
+        if overflow { return EngineInstant(nanoseconds: rhs > .zero ? .max : .min) }
+        return EngineInstant(nanoseconds: sum)
+    }
+
+    /// `lhs` moved back by `rhs` (saturating).
+    @inlinable public static func - (lhs: EngineInstant, rhs: Duration) -> EngineInstant {
+        lhs + (Duration.zero - rhs)
+    }
+
+    /// The duration from `rhs` to `lhs`.
+    @inlinable public static func - (lhs: EngineInstant, rhs: EngineInstant) -> Duration {
+        .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
+    }
+
+    public var description: String { "t+\(sinceEpoch)" }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to the range of `Int64`.
+    @inlinable public var saturatingNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        if seconds >= Int64.max / 1_000_000_000 { return .max }
+        if seconds <= Int64.min / 1_000_000_000 { return .min }
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

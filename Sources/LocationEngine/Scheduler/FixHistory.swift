@@ -1,0 +1,69 @@
+/// A fix stamped on the engine's timeline.
+struct StampedFix: Sendable, Hashable {
+    /// The fix.
+    var location: Location
+    /// When the fix was taken, on the engine's timeline (arrival minus the age the source reported).
+    var observedAt: EngineInstant
+
+    /// The fix's age at `now` (never negative).
+    func age(at now: EngineInstant) -> Duration { max(.zero, now - observedAt) }
+
+    /// The finest standard level this fix meets at `now`.
+    func achieved(at now: EngineInstant) -> AccuracyLevel? {
+        AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: age(at: now))
+    }
+}
+
+/// What the engine remembers of past fixes, in O(1) space: the newest fix, and for every standard
+/// level the newest fix accurate enough for it.
+///
+/// That is enough to answer "the best fix known now" exactly: the best fix is the one that achieves
+/// the finest level at `now`, ties going to the newest; a fix achieving level L is at least as accurate
+/// as L, so the newest such fix sits in L's slot, and being newest it is also the most recent of them.
+struct FixHistory: Sendable {
+    private(set) var latest: StampedFix?
+    private var newestMeeting: [StampedFix?] = Array(repeating: nil, count: AccuracyLevel.allCases.count)
+
+    /// Remembers `fix`.
+    /// - Complexity: O(1) (at most five slot writes).
+    mutating func record(_ fix: StampedFix) {
+        if latest.map({ fix.observedAt >= $0.observedAt }) ?? true { latest = fix }
+        for level in AccuracyLevel.allCases where fix.location.horizontalAccuracy <= level.horizontalAccuracy {
+            if newestMeeting[level.rawValue].map({ fix.observedAt >= $0.observedAt }) ?? true {
+                newestMeeting[level.rawValue] = fix
+            }
+        }
+    }
+
+    /// The best fix known at `now`: the finest achieved level, then the newest; `nil` if none.
+    /// - Complexity: O(1)
+    func best(at now: EngineInstant) -> StampedFix? {
+        for level in AccuracyLevel.allCases.reversed() {
+            if let fix = newestMeeting[level.rawValue], fix.age(at: now) <= level.maximumAge {
+                return fix
+            }
+        }
+        return latest
+    }
+
+    /// The newest fix satisfying `accuracy` at `now`, if any (used to complete requests from the cache).
+    /// - Complexity: O(1)
+    func cached(satisfying accuracy: LocationAccuracy, at now: EngineInstant) -> StampedFix? {
+        let candidate: StampedFix?
+        if let level = accuracy.level {
+            candidate = newestMeeting[level.rawValue]
+        } else {
+            candidate = latest
+        }
+        guard let candidate,
+            accuracy.isSatisfied(horizontalAccuracy: candidate.location.horizontalAccuracy, age: candidate.age(at: now))
+        else { return nil }
+        return candidate
+    }
+
+    /// Forgets everything (authorization lost: nothing cached may be delivered later).
+    mutating func removeAll() {
+        latest = nil
+        for index in newestMeeting.indices { newestMeeting[index] = nil }
+    }
+}

@@ -1,0 +1,103 @@
+/// The engine's power policy for its single source (SEMANTICS §5): on while any request needs fixes,
+/// in the cheapest mode that serves the most demanding one, off after a linger once none does.
+///
+/// Demand is kept as a count per ``PowerMode``, so adding or removing a request and recomputing the
+/// mode are O(1); the mode follows demand down as well as up.
+struct PowerPolicy: Sendable {
+    /// The source as the policy has driven it.
+    enum SourceState: Sendable, Hashable {
+        /// Powered down.
+        case off
+        /// Running in a mode.
+        case running(PowerMode)
+        /// Running, with no demand, until the linger deadline.
+        case lingering(PowerMode, until: EngineInstant)
+    }
+
+    /// What to do to the source.
+    enum Command: Sendable, Hashable {
+        case start(PowerMode)
+        case setMode(PowerMode)
+        case stop
+    }
+
+    private var demand: [Int] = Array(repeating: 0, count: PowerMode.allCases.count)
+    private(set) var state: SourceState = .off
+    private(set) var starts = 0
+    private(set) var stops = 0
+    private(set) var modeChanges = 0
+    private var onSince: EngineInstant?
+    private var accumulatedOnTime: Duration = .zero
+
+    /// The number of requests demanding power.
+    var totalDemand: Int { demand.reduce(0, +) }
+
+    /// The mode demanded by the most demanding active request, if any.
+    /// - Complexity: O(1) (five counters).
+    var demandedMode: PowerMode? {
+        for mode in PowerMode.allCases.reversed() where demand[mode.rawValue] > 0 { return mode }
+        return nil
+    }
+
+    /// Whether the source is powered.
+    var isOn: Bool { state != .off }
+
+    /// The linger deadline, when lingering.
+    var lingerDeadline: EngineInstant? {
+        if case .lingering(_, let until) = state { return until }
+        return nil
+    }
+
+    /// Total time the source has been on, up to `now`.
+    func onTime(at now: EngineInstant) -> Duration {
+        accumulatedOnTime + (onSince.map { max(.zero, now - $0) } ?? .zero)
+    }
+
+    /// A request demanding `mode` became active.
+    mutating func add(_ mode: PowerMode) { demand[mode.rawValue] += 1 }
+
+    /// A request demanding `mode` ended.
+    mutating func remove(_ mode: PowerMode) {
+        precondition(demand[mode.rawValue] > 0, "PowerPolicy.remove(\(mode)) with no demand in that mode")
+        demand[mode.rawValue] -= 1
+    }
+
+    /// Brings the source in line with demand at `now`, returning what to do to it.
+    mutating func reconcile(now: EngineInstant, linger: Duration) -> Command? {
+        switch (state, demandedMode) {
+        case (.off, let mode?):
+            state = .running(mode)
+            starts += 1
+            onSince = now
+            return .start(mode)
+        case (.running(let current), let mode?), (.lingering(let current, _), let mode?):
+            state = .running(mode)
+            guard current != mode else { return nil }
+            modeChanges += 1
+            return .setMode(mode)
+        case (.off, nil):
+            return nil
+        case (.running(let current), nil):
+            if linger > .zero {
+                state = .lingering(current, until: now + linger)
+                return nil
+            }
+            return powerDown(now: now)
+        case (.lingering(_, let until), nil):
+            return now >= until ? powerDown(now: now) : nil
+        }
+    }
+
+    /// Forces the source off at once (fatal error, authorization lost, shutdown).
+    mutating func forceOff(now: EngineInstant) -> Command? {
+        state == .off ? nil : powerDown(now: now)
+    }
+
+    private mutating func powerDown(now: EngineInstant) -> Command {
+        state = .off
+        stops += 1
+        if let onSince { accumulatedOnTime += max(.zero, now - onSince) }
+        onSince = nil
+        return .stop
+    }
+}

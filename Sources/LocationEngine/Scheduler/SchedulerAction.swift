@@ -1,0 +1,25 @@
+/// What the ``SchedulerStateMachine`` asks its owner to do, in order, after an event.
+///
+/// Completions that share one result (every request a fix satisfies, every request that times out at
+/// one instant) come as one action carrying all their handlers, so that completing N requests costs
+/// N handler slots, not N copies of the result.
+public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
+    /// Deliver `result` to each of these one-shot handlers; each request has ended.
+    case completeOneShots([OneShotHandler], LocationResult)
+    /// This one-shot request was cancelled: deliver nothing (resume an awaiting caller with a cancellation error).
+    case cancelOneShot(OneShotHandler)
+    /// Deliver `event` to each of these subscription handlers (an ``SubscriptionEvent/ended(_:)`` event ends them).
+    case notifySubscriptions([SubscriptionHandler], SubscriptionEvent)
+    /// This subscription was cancelled: deliver nothing (finish an async sequence).
+    case cancelSubscription(SubscriptionHandler)
+    /// Power the source up in this mode.
+    case startSource(PowerMode)
+    /// Switch the running source to this mode.
+    case setSourceMode(PowerMode)
+    /// Power the source down.
+    case stopSource
+    /// Ask the authorization provider for authorization (at most once while not determined).
+    case requestAuthorization
+}
+
+extension SchedulerAction: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}

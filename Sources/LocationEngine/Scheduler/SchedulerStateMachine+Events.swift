@@ -1,0 +1,207 @@
+extension SchedulerStateMachine {
+    /// The source reports a fix that was `age` old on arrival.
+    ///
+    /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
+    /// it into a success (SEMANTICS §3). Then every one-shot whose accuracy and recency the fix meets
+    /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
+    /// out-of-range values) are counted and dropped.
+    /// - Complexity: O(k + s + e log n) for k completed one-shots, s subscriptions, e expired deadlines.
+    public mutating func receiveFix(_ location: Location, age: Duration = .zero, now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        expireDeadlines(now: now, into: &actions)
+        guard authorization == .authorized, !isShutDown else { return }
+        counters.fixesReceived += 1
+        guard location.isValid, age >= .zero else {
+            counters.invalidFixes += 1
+            return
+        }
+        let fix = StampedFix(location: location, observedAt: now - age)
+        history.record(fix)
+        completeOneShots(with: fix, now: now, into: &actions)
+        fanOut(fix, now: now, into: &actions)
+        compactIfNeeded()
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Completes every admitted one-shot that `fix` satisfies, in one grouped action.
+    mutating func completeOneShots(with fix: StampedFix, now: EngineInstant, into actions: inout [Action]) {
+        guard !oneShots.isEmpty else { return }
+        let achieved = fix.achieved(at: now)
+        let accuracy = fix.location.horizontalAccuracy
+        var handlers: [OneShotHandler] = []
+        if let achieved {
+            for level in AccuracyLevel.allCases where level <= achieved {
+                for id in index.takeBucket(level) {
+                    if let request = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false) {
+                        handlers.append(request.handler)
+                    } else {
+                        index.noteAbandonedEntryRemoved()
+                    }
+                }
+            }
+        }
+        var failedRecency: [OneShotIndex.CustomEntry] = []
+        while let entry = index.popCustom(accurateEnough: accuracy) {
+            let id = RequestID(rawValue: entry.id)
+            guard oneShots[id] != nil else {
+                index.noteAbandonedEntryRemoved()
+                continue
+            }
+            if customAccuracies[id]!.isSatisfied(horizontalAccuracy: accuracy, age: fix.age(at: now)) {
+                handlers.append(removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)!.handler)
+            } else {
+                failedRecency.append(entry)
+            }
+        }
+        for entry in failedRecency { index.reinsert(entry) }
+        guard !handlers.isEmpty else { return }
+        counters.oneShotsSucceeded += handlers.count
+        let result = LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: achieved)
+        actions.append(.completeOneShots(handlers, result))
+    }
+
+    /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
+    /// - Complexity: O(s) for s subscriptions.
+    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        expireDeadlines(now: now, into: &actions)
+        counters.transientErrors += 1
+        let handlers = subscriptions.values.lazy.filter(\.admitted).map(\.handler)
+        if !handlers.isEmpty { actions.append(.notifySubscriptions(Array(handlers), .sourceError(error))) }
+    }
+
+    /// The source is gone for good: every request ends with the error, and the source is powered down.
+    /// Later requests start it afresh (no sticky failure flag).
+    /// - Complexity: O(n).
+    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        expireDeadlines(now: now, into: &actions)
+        counters.fatalErrors += 1
+        endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now, into: &actions)
+        if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
+    }
+
+    /// Time passes: expires due deadlines (timeouts, subscription durations) and ends the linger.
+    /// - Complexity: O(e log n) for e expired deadlines.
+    public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        expireDeadlines(now: now, into: &actions)
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Expires every deadline due at `now`; one-shots expiring together share one result.
+    mutating func expireDeadlines(now: EngineInstant, into actions: inout [Action]) {
+        guard let earliest = deadlines.earliest, earliest <= now else { return }
+        var timedOut: [OneShotHandler] = []
+        var elapsed: [SubscriptionHandler] = []
+        while let id = deadlines.popDue(at: now) {
+            if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true) {
+                timedOut.append(request.handler)
+            } else if let subscription = removeSubscription(id, removedFromDeadlines: true) {
+                elapsed.append(subscription.handler)
+            } else {
+                deadlines.noteAbandonedEntryRemoved()
+            }
+        }
+        if !timedOut.isEmpty {
+            counters.oneShotsTimedOut += timedOut.count
+            actions.append(.completeOneShots(timedOut, result(.timedOut, now: now)))
+        }
+        if !elapsed.isEmpty {
+            counters.subscriptionsEnded += elapsed.count
+            actions.append(.notifySubscriptions(elapsed, .ended(.durationElapsed)))
+        }
+        compactIfNeeded()
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// The authorization picture changed (SEMANTICS §6).
+    ///
+    /// - authorized: waiting requests are admitted (cache first), delayed timeouts start now;
+    /// - not determined (a one-time grant lapsed): pending requests end with
+    ///   ``AuthorizationFailure/lapsed``, the fix history is forgotten, new requests wait again and the
+    ///   next one asks for authorization once;
+    /// - unauthorized: every request ends with that status, the source is powered down, and the
+    ///   fix history is forgotten so nothing precise leaks later.
+    /// - Complexity: O(w log n) for w waiting requests; O(n) on revocation.
+    public mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        guard gate != authorization else { return }
+        let previous = authorization
+        authorization = gate
+        switch gate {
+        case .authorized:
+            authorizationRequested = false
+            admitWaitingRequests(now: now, into: &actions)
+        case .notDetermined:
+            authorizationRequested = false
+            if previous == .authorized {
+                history.removeAll()
+                endEverything(oneShotStatus: .unauthorized(.lapsed), subscriptionEnd: .unauthorized(.lapsed), onlyAdmitted: false, now: now, into: &actions)
+            }
+        case .unauthorized(let failure):
+            authorizationRequested = false
+            history.removeAll()
+            endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now, into: &actions)
+        }
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Ends every request with `.shutDown` and refuses new ones.
+    /// - Complexity: O(n).
+    public mutating func shutdown(now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        guard !isShutDown else { return }
+        isShutDown = true
+        endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now, into: &actions)
+        if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
+    }
+}
+
+extension SchedulerStateMachine {
+    /// Admits every request that waited for authorization; delayed timeouts start now.
+    mutating func admitWaitingRequests(now: EngineInstant, into actions: inout [Action]) {
+        for id in replace(&awaitingAuthorization, with: []) {
+            if var request = oneShots[id], !request.admitted {
+                if let timeout = delayedTimeouts.removeValue(forKey: id) {
+                    deadlines.insert(id, deadline: now + timeout)
+                    request.hasDeadline = true
+                }
+                let accuracy = accuracy(of: id, request)
+                request.admitted = true
+                oneShots[id] = request
+                index.insert(id, accuracy: accuracy)
+                power.add(accuracy.requiredPowerMode)
+            } else if var subscription = subscriptions[id], !subscription.admitted {
+                subscription.admitted = true
+                subscriptions[id] = subscription
+                if let mode = subscription.options.powerDemand { power.add(mode) }
+            }
+        }
+    }
+
+    /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
+    /// the best fix known, in two grouped actions.
+    mutating func endEverything(
+        oneShotStatus: LocationStatus,
+        subscriptionEnd: SubscriptionEnd,
+        onlyAdmitted: Bool,
+        now: EngineInstant,
+        into actions: inout [Action]
+    ) {
+        let oneShotIDs = oneShots.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
+        let subscriptionIDs = subscriptions.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
+        let handlers = oneShotIDs.compactMap { removeOneShot($0, removedFromIndex: false, removedFromDeadlines: false)?.handler }
+        let subscribers = subscriptionIDs.compactMap { removeSubscription($0, removedFromDeadlines: false)?.handler }
+        if !onlyAdmitted { awaitingAuthorization.removeAll() }
+        if !handlers.isEmpty {
+            counters.oneShotsFailed += handlers.count
+            actions.append(.completeOneShots(handlers, result(oneShotStatus, now: now)))
+        }
+        if !subscribers.isEmpty {
+            counters.subscriptionsEnded += subscribers.count
+            actions.append(.notifySubscriptions(subscribers, .ended(subscriptionEnd)))
+        }
+        compactIfNeeded()
+    }
+}

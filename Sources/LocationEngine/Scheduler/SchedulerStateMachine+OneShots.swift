@@ -1,0 +1,140 @@
+extension SchedulerStateMachine {
+    /// A one-shot request arrives (SEMANTICS §3).
+    ///
+    /// It completes at once from the cache when a known fix satisfies its accuracy and recency (without
+    /// powering the source); is refused at once when unauthorized, shut down or invalid; otherwise waits
+    /// for a fix, its timeout (`nil` or zero: none) or authorization.
+    /// - Complexity: O(log n) with a timeout, amortised O(1) without.
+    public mutating func submitOneShot(
+        _ id: RequestID,
+        accuracy: LocationAccuracy,
+        timeout: Duration?,
+        delayUntilAuthorized: Bool = false,
+        handler: OneShotHandler,
+        now: EngineInstant,
+        into actions: inout [Action]
+    ) {
+        let now = tick(now)
+        precondition(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
+        counters.oneShotsSubmitted += 1
+        if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
+            return refuse(handler, .rejected(reason: failure), into: &actions)
+        }
+        if isShutDown { return refuse(handler, .shutDown, into: &actions) }
+        if case .unauthorized(let failure) = authorization {
+            return refuse(handler, .unauthorized(failure), into: &actions)
+        }
+        let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
+        var request = OneShot(
+            handler: handler,
+            level: accuracy.level.map { UInt8($0.rawValue) } ?? Self.customLevel,
+            hasDeadline: false,
+            admitted: false
+        )
+        if accuracy.level == nil { customAccuracies[id] = accuracy }
+
+        if authorization == .notDetermined {
+            if let timeout {
+                if delayUntilAuthorized {
+                    delayedTimeouts[id] = timeout
+                } else {
+                    deadlines.insert(id, deadline: now + timeout)
+                    request.hasDeadline = true
+                }
+            }
+            oneShots[id] = request
+            awaitingAuthorization.append(id)
+            requestAuthorizationIfNeeded(into: &actions)
+            return
+        }
+
+        if let cached = history.cached(satisfying: accuracy, at: now) {
+            counters.oneShotsFromCache += 1
+            counters.oneShotsSucceeded += 1
+            customAccuracies[id] = nil
+            let result = LocationResult(
+                status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
+            actions.append(.completeOneShots([handler], result))
+            return
+        }
+        if let timeout {
+            deadlines.insert(id, deadline: now + timeout)
+            request.hasDeadline = true
+        }
+        request.admitted = true
+        oneShots[id] = request
+        index.insert(id, accuracy: accuracy)
+        power.add(accuracy.requiredPowerMode)
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Cancels a one-shot request or a subscription: nothing is delivered but a ``SchedulerAction/cancelOneShot(_:)``
+    /// or ``SchedulerAction/cancelSubscription(_:)`` for the owner's bookkeeping. Unknown or finished IDs are a no-op.
+    /// - Complexity: O(1) amortised.
+    public mutating func cancel(_ id: RequestID, now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
+            counters.oneShotsCancelled += 1
+            actions.append(.cancelOneShot(request.handler))
+        } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
+            counters.subscriptionsCancelled += 1
+            actions.append(.cancelSubscription(subscription.handler))
+        } else {
+            return
+        }
+        compactIfNeeded()
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Ends a request early: a one-shot gets ``LocationStatus/forceCompleted`` with the best fix known,
+    /// a subscription ``SubscriptionEnd/forceCompleted``. Unknown or finished IDs are a no-op.
+    /// - Complexity: O(1) amortised.
+    public mutating func forceComplete(_ id: RequestID, now: EngineInstant, into actions: inout [Action]) {
+        let now = tick(now)
+        if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
+            counters.oneShotsForceCompleted += 1
+            actions.append(.completeOneShots([request.handler], result(.forceCompleted, now: now)))
+        } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
+            counters.subscriptionsEnded += 1
+            actions.append(.notifySubscriptions([subscription.handler], .ended(.forceCompleted)))
+        } else {
+            return
+        }
+        compactIfNeeded()
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Removes a pending one-shot and undoes its bookkeeping; `removedFrom…` say which queue entries
+    /// the caller already took out (anything left there is marked abandoned).
+    mutating func removeOneShot(_ id: RequestID, removedFromIndex: Bool, removedFromDeadlines: Bool) -> OneShot? {
+        guard let request = oneShots.removeValue(forKey: id) else { return nil }
+        if request.hasDeadline && !removedFromDeadlines { deadlines.noteAbandoned() }
+        if request.admitted {
+            if !removedFromIndex { index.noteAbandoned() }
+            power.remove(accuracy(of: id, request).requiredPowerMode)
+        } else {
+            delayedTimeouts[id] = nil
+        }
+        if request.level == Self.customLevel { customAccuracies[id] = nil }
+        return request
+    }
+
+    /// Delivers a final status to a request that was never scheduled.
+    mutating func refuse(_ handler: OneShotHandler, _ status: LocationStatus, into actions: inout [Action]) {
+        counters.oneShotsFailed += 1
+        actions.append(.completeOneShots([handler], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)))
+    }
+
+    /// Emits the single authorization request of a not-determined period.
+    mutating func requestAuthorizationIfNeeded(into actions: inout [Action]) {
+        guard !authorizationRequested else { return }
+        authorizationRequested = true
+        actions.append(.requestAuthorization)
+    }
+
+    static func validate(accuracy: LocationAccuracy, timeout: Duration?) -> String? {
+        if !accuracy.isValid { return "accuracy must be finite and positive with a non-negative maximum age (got \(accuracy))" }
+        if let timeout, timeout < .zero { return "timeout must not be negative (got \(timeout))" }
+        return nil
+    }
+}

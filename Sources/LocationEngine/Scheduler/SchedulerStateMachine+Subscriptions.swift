@@ -1,0 +1,120 @@
+extension SchedulerStateMachine {
+    /// A continuous request arrives (SEMANTICS §4). It is told at once (with a final
+    /// ``SubscriptionEvent/ended(_:)``) when its options are invalid, the engine is shut down, access is
+    /// refused, or it asks for heading from a source without course.
+    /// - Complexity: O(1) amortised, O(log n) with a duration.
+    public mutating func subscribe(
+        _ id: RequestID,
+        options: SubscriptionOptions,
+        handler: SubscriptionHandler,
+        now: EngineInstant,
+        into actions: inout [Action]
+    ) {
+        let now = tick(now)
+        precondition(!isPending(id), "subscribe(\(id)): the ID is already pending")
+        counters.subscriptionsSubmitted += 1
+        let refusal: SubscriptionEnd? =
+            if let failure = options.validationFailure { .rejected(reason: failure) }
+            else if isShutDown { .shutDown }
+            else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
+            else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
+            else { nil }
+        if let refusal {
+            counters.subscriptionsEnded += 1
+            actions.append(.notifySubscriptions([handler], .ended(refusal)))
+            return
+        }
+        var subscription = Subscription(
+            handler: handler, options: options, hasDeadline: false, admitted: false,
+            lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
+        if let duration = options.duration {
+            deadlines.insert(id, deadline: now + duration)
+            subscription.hasDeadline = true
+        }
+        if authorization == .notDetermined {
+            subscriptions[id] = subscription
+            awaitingAuthorization.append(id)
+            requestAuthorizationIfNeeded(into: &actions)
+            return
+        }
+        subscription.admitted = true
+        subscriptions[id] = subscription
+        if let mode = options.powerDemand { power.add(mode) }
+        reconcilePower(now: now, into: &actions)
+    }
+
+    /// Removes a subscription and undoes its bookkeeping.
+    mutating func removeSubscription(_ id: RequestID, removedFromDeadlines: Bool) -> Subscription? {
+        guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
+        if subscription.hasDeadline && !removedFromDeadlines { deadlines.noteAbandoned() }
+        if subscription.admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
+        return subscription
+    }
+
+    /// Offers `fix` to every admitted subscription, appending grouped notifications and the ends of
+    /// subscriptions that reached their maximum number of updates.
+    /// - Complexity: O(s) for s subscriptions.
+    mutating func fanOut(_ fix: StampedFix, now: EngineInstant, into actions: inout [Action]) {
+        guard !subscriptions.isEmpty else { return }
+        var locationHandlers: [SubscriptionHandler] = []
+        var headingHandlers: [SubscriptionHandler] = []
+        var exhausted: [RequestID] = []
+        var position = subscriptions.values.startIndex
+        while position != subscriptions.values.endIndex {
+            defer { subscriptions.values.formIndex(after: &position) }
+            guard subscriptions.values[position].admitted,
+                Self.accepts(fix, subscriptions.values[position], now: now)
+            else { continue }
+            subscriptions.values[position].lastDelivered = fix
+            subscriptions.values[position].lastDeliveryTime = now
+            subscriptions.values[position].delivered += 1
+            let subscription = subscriptions.values[position]
+            if subscription.options.kind == .heading {
+                headingHandlers.append(subscription.handler)
+            } else {
+                locationHandlers.append(subscription.handler)
+            }
+            if let maximum = subscription.options.maximumUpdates, subscription.delivered >= maximum {
+                exhausted.append(subscriptions.keys[position])
+            }
+        }
+        if !locationHandlers.isEmpty {
+            counters.subscriptionUpdates += locationHandlers.count
+            let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
+            actions.append(.notifySubscriptions(locationHandlers, .location(update)))
+        }
+        if !headingHandlers.isEmpty, let course = fix.location.course {
+            counters.subscriptionUpdates += headingHandlers.count
+            actions.append(.notifySubscriptions(headingHandlers, .heading(HeadingUpdate(course: course, location: fix.location))))
+        }
+        if !exhausted.isEmpty {
+            let handlers = exhausted.compactMap { removeSubscription($0, removedFromDeadlines: false)?.handler }
+            counters.subscriptionsEnded += handlers.count
+            actions.append(.notifySubscriptions(handlers, .ended(.maximumUpdatesReached)))
+        }
+    }
+
+    /// Whether `fix` passes a subscription's filters at `now`.
+    static func accepts(_ fix: StampedFix, _ subscription: Subscription, now: EngineInstant) -> Bool {
+        let options = subscription.options
+        if let accuracy = options.accuracy,
+            !accuracy.isSatisfied(horizontalAccuracy: fix.location.horizontalAccuracy, age: fix.age(at: now))
+        {
+            return false
+        }
+        if options.minimumInterval > .zero, let last = subscription.lastDeliveryTime, now - last < options.minimumInterval {
+            return false
+        }
+        let moved = subscription.lastDelivered.map { fix.location.distance(to: $0.location) }
+        switch options.kind {
+        case .heading:
+            guard fix.location.course != nil else { return false }
+        case .significantChange:
+            if let moved, moved < options.significantDistance { return false }
+        case .standard, .passive:
+            break
+        }
+        if options.distanceFilter > 0, let moved, moved < options.distanceFilter { return false }
+        return true
+    }
+}

@@ -1,0 +1,178 @@
+/// The engine's pure scheduling core: events in, actions out (issue #2, design point 9).
+///
+/// It owns every pending request, the deadline queue, the accuracy index, the fix history and the power
+/// policy. It never reads a clock, performs I/O or suspends: every event takes `now` and appends the
+/// resulting ``SchedulerAction``s to a buffer the owner executes *after* the call returns — the shape of
+/// swift-async-algorithms' state machines. ``LocationEngine`` is the actor that owns one; you can also
+/// drive one directly from your own event loop.
+///
+/// Handlers are opaque to the core (`OneShotHandler`, `SubscriptionHandler`): the engine stores
+/// closures or continuations, tests store plain tags.
+///
+/// Complexity of the hot paths, with n pending requests: submit O(log n) (O(1) amortised without a
+/// timeout), cancel O(1) amortised, a fix O(k + s) for k completed one-shots and s subscriptions,
+/// timeouts O(log n) each.
+public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
+    /// Settings of the core.
+    public struct Configuration: Sendable {
+        /// How long the source keeps running after the last request needing it ends.
+        public var linger: Duration
+        /// What the source can provide.
+        public var sourceCapabilities: SourceCapabilities
+        /// The authorization state at start.
+        public var initialAuthorization: AuthorizationGate
+
+        /// Creates a configuration.
+        public init(
+            linger: Duration = .seconds(5),
+            sourceCapabilities: SourceCapabilities = SourceCapabilities(providesCourse: true),
+            initialAuthorization: AuthorizationGate = .authorized
+        ) {
+            self.linger = linger
+            self.sourceCapabilities = sourceCapabilities
+            self.initialAuthorization = initialAuthorization
+        }
+    }
+
+    /// The action type this machine emits.
+    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+
+    /// A pending one-shot: 24 bytes with a closure handler.
+    struct OneShot {
+        var handler: OneShotHandler
+        /// An ``AccuracyLevel`` raw value, or ``customLevel`` (limits in `customAccuracies`).
+        var level: UInt8
+        /// Whether it has an entry in the deadline queue.
+        var hasDeadline: Bool
+        /// Whether it is in the accuracy index and counted in power demand (false while awaiting authorization).
+        var admitted: Bool
+    }
+
+    /// A live subscription.
+    struct Subscription {
+        var handler: SubscriptionHandler
+        var options: SubscriptionOptions
+        var hasDeadline: Bool
+        var admitted: Bool
+        var lastDelivered: StampedFix?
+        var lastDeliveryTime: EngineInstant?
+        var delivered: Int
+    }
+
+    static var customLevel: UInt8 { .max }
+
+    let configuration: Configuration
+    var oneShots: [RequestID: OneShot] = [:]
+    var customAccuracies: [RequestID: LocationAccuracy] = [:]
+    var subscriptions: [RequestID: Subscription] = [:]
+    var index = OneShotIndex()
+    var deadlines = DeadlineQueue()
+    var history = FixHistory()
+    var power = PowerPolicy()
+    var authorization: AuthorizationGate
+    var authorizationRequested = false
+    /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
+    var awaitingAuthorization: [RequestID] = []
+    /// Timeouts that start when authorization resolves.
+    var delayedTimeouts: [RequestID: Duration] = [:]
+    var latestNow = EngineInstant.zero
+    var isShutDown = false
+    var counters = SchedulerStatistics()
+
+    /// Creates an empty scheduler.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.authorization = configuration.initialAuthorization
+    }
+
+    /// When the owner must call ``advanceTime(now:into:)`` next (the earliest deadline or linger end), or `nil`.
+    /// - Complexity: O(1)
+    public var nextWakeup: EngineInstant? {
+        switch (deadlines.earliest, power.lingerDeadline) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
+    }
+
+    /// Whether the source is powered.
+    public var isSourceOn: Bool { power.isOn }
+
+    /// The authorization state the scheduler is working under.
+    public var authorizationState: AuthorizationGate { authorization }
+
+    /// Whether a request with this ID is pending.
+    public func isPending(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil }
+
+    /// Counters, with the source's on-time measured up to `now`.
+    public func statistics(now: EngineInstant) -> SchedulerStatistics {
+        var result = counters
+        result.sourceStarts = power.starts
+        result.sourceStops = power.stops
+        result.sourceModeChanges = power.modeChanges
+        result.sourceOnTime = power.onTime(at: max(now, latestNow))
+        result.pendingOneShots = oneShots.count
+        result.activeSubscriptions = subscriptions.count
+        switch power.state {
+        case .off: result.sourceMode = nil
+        case .running(let mode), .lingering(let mode, _): result.sourceMode = mode
+        }
+        return result
+    }
+
+    /// The latest fix the scheduler may reveal at `now` (none unless authorized).
+    public func lastKnownLocation(now: EngineInstant) -> LocationResult? {
+        guard authorization == .authorized, let fix = history.latest else { return nil }
+        return LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
+    }
+
+    // MARK: Shared helpers
+
+    /// Clamps `now` so the timeline never runs backwards.
+    mutating func tick(_ now: EngineInstant) -> EngineInstant {
+        if now > latestNow { latestNow = now }
+        return latestNow
+    }
+
+    /// A result with `status` carrying the best fix known at `now` (none unless authorized).
+    func result(_ status: LocationStatus, now: EngineInstant) -> LocationResult {
+        guard authorization == .authorized, let best = history.best(at: now) else {
+            return LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)
+        }
+        return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
+    }
+
+    /// The accuracy a one-shot asked for.
+    func accuracy(of id: RequestID, _ request: OneShot) -> LocationAccuracy {
+        if request.level == Self.customLevel { return customAccuracies[id]! }
+        return LocationAccuracy(AccuracyLevel(rawValue: Int(request.level))!)
+    }
+
+    /// Brings the source in line with demand.
+    mutating func reconcilePower(now: EngineInstant, into actions: inout [Action]) {
+        switch power.reconcile(now: now, linger: configuration.linger) {
+        case .start(let mode)?: actions.append(.startSource(mode))
+        case .setMode(let mode)?: actions.append(.setSourceMode(mode))
+        case .stop?: actions.append(.stopSource)
+        case nil: break
+        }
+    }
+
+    /// Drops abandoned queue entries once they dominate.
+    mutating func compactIfNeeded() {
+        if deadlines.abandoned > 1024 {
+            let oneShots = self.oneShots
+            let subscriptions = self.subscriptions
+            deadlines.compactIfNeeded { oneShots[$0] != nil || subscriptions[$0] != nil }
+        }
+        if index.abandoned > 1024 {
+            let oneShots = self.oneShots
+            index.compactIfNeeded { oneShots[$0] != nil }
+        }
+    }
+}
+
+extension SchedulerStateMachine: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension SchedulerStateMachine.OneShot: Sendable where OneShotHandler: Sendable {}
+extension SchedulerStateMachine.Subscription: Sendable where SubscriptionHandler: Sendable {}

@@ -1,0 +1,50 @@
+/// Counters kept by the scheduler. Cheap to read; all counts since the engine started.
+public struct SchedulerStatistics: Sendable, Hashable {
+    /// One-shot requests submitted.
+    public var oneShotsSubmitted = 0
+    /// One-shot requests that ended, by status, excluding cancellations.
+    public var oneShotsSucceeded = 0
+    /// One-shot requests that timed out.
+    public var oneShotsTimedOut = 0
+    /// One-shot requests that were force-completed.
+    public var oneShotsForceCompleted = 0
+    /// One-shot requests that ended with an error, authorization or rejection status, or at shutdown.
+    public var oneShotsFailed = 0
+    /// One-shot requests completed from the cache without waiting for the source.
+    public var oneShotsFromCache = 0
+    /// One-shot requests cancelled.
+    public var oneShotsCancelled = 0
+    /// Subscriptions made.
+    public var subscriptionsSubmitted = 0
+    /// Subscriptions that ended (not counting cancellations).
+    public var subscriptionsEnded = 0
+    /// Subscriptions cancelled.
+    public var subscriptionsCancelled = 0
+    /// Updates delivered to subscriptions.
+    public var subscriptionUpdates = 0
+    /// Fixes received from the source.
+    public var fixesReceived = 0
+    /// Fixes dropped as invalid (non-finite or out-of-range values).
+    public var invalidFixes = 0
+    /// Transient source errors.
+    public var transientErrors = 0
+    /// Fatal source errors.
+    public var fatalErrors = 0
+    /// Times the source was started.
+    public var sourceStarts = 0
+    /// Times the source was stopped.
+    public var sourceStops = 0
+    /// Times the running source's mode changed.
+    public var sourceModeChanges = 0
+    /// Total time the source was on.
+    public var sourceOnTime: Duration = .zero
+    /// One-shot requests pending now.
+    public var pendingOneShots = 0
+    /// Subscriptions active now.
+    public var activeSubscriptions = 0
+    /// The source's mode now, or `nil` when off.
+    public var sourceMode: PowerMode?
+
+    /// Creates zeroed statistics.
+    public init() {}
+}

@@ -1,0 +1,87 @@
+/// One provider of fixes that the engine multiplexes among its requests: a GPS behind gpsd, an NMEA
+/// stream, the synthetic receiver, or a scripted source in tests.
+///
+/// The engine calls ``start(mode:events:)`` when the first request that needs fixes arrives,
+/// ``setMode(_:)`` whenever the cheapest sufficient mode changes, and ``stop()`` when no request
+/// needs fixes any more (after the configured linger). These calls are made in that order, one at a
+/// time, from the engine's isolation; they must return promptly and do their I/O asynchronously,
+/// reporting through the ``SourceEventSink`` they were given. Events sent after ``stop()`` are ignored.
+public protocol LocationSource: Sendable {
+    /// What the source can provide.
+    var capabilities: SourceCapabilities { get }
+
+    /// Power the source up in `mode` and report to `events` until ``stop()``.
+    func start(mode: PowerMode, events: SourceEventSink)
+
+    /// Change the power mode of a running source.
+    func setMode(_ mode: PowerMode)
+
+    /// Power the source down and release the device. Idempotent.
+    func stop()
+}
+
+/// What a ``LocationSource`` can provide.
+public struct SourceCapabilities: Sendable, Hashable {
+    /// Whether fixes carry a course over ground, so heading/course subscriptions can be served.
+    public var providesCourse: Bool
+
+    /// Creates a capability set.
+    public init(providesCourse: Bool) {
+        self.providesCourse = providesCourse
+    }
+}
+
+/// An error a ``LocationSource`` reports.
+///
+/// A *transient* error (no fix right now, a reconnect in progress) leaves one-shot requests waiting for
+/// their timeouts and subscriptions running; a *fatal* error (the source is gone for good) ends every
+/// request with ``LocationStatus/failed(_:)``.
+public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A short machine-readable identifier, e.g. `"gpsd.disconnected"` or `"nmea.noFix"`.
+    public var code: String
+    /// What happened and, where useful, what to do about it.
+    public var message: String
+
+    /// Creates an error.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+/// What a source reports.
+public enum SourceEvent: Sendable {
+    /// A new fix, `age` old at the moment it is reported (zero for a live fix; older for a cached one).
+    case location(Location, age: Duration)
+    /// A temporary failure; requests keep waiting.
+    case transientError(SourceError)
+    /// The source is gone for good; every active request ends with an error.
+    case fatalError(SourceError)
+}
+
+/// Where a running ``LocationSource`` sends its events. Cheap to copy; safe to call from any thread.
+public struct SourceEventSink: Sendable {
+    @usableFromInline let deliver: @Sendable (SourceEvent) -> Void
+
+    /// Creates a sink that forwards every event to `deliver`. The engine makes these; tests and
+    /// adapters may too.
+    public init(_ deliver: @escaping @Sendable (SourceEvent) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Reports a new fix that was `age` old when it was reported.
+    @inlinable public func location(_ location: Location, age: Duration = .zero) {
+        deliver(.location(location, age: age))
+    }
+
+    /// Reports a temporary failure.
+    @inlinable public func transientError(_ error: SourceError) { deliver(.transientError(error)) }
+
+    /// Reports that the source is gone for good.
+    @inlinable public func fatalError(_ error: SourceError) { deliver(.fatalError(error)) }
+
+    /// Reports any event.
+    @inlinable public func send(_ event: SourceEvent) { deliver(event) }
+}

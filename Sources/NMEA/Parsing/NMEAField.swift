@@ -1,0 +1,97 @@
+/// One comma-separated field of a sentence: a view into the caller's bytes, never a copy.
+struct NMEAField {
+    /// The field's bytes, without the separating commas.
+    let bytes: UnsafeRawBufferPointer
+    /// The 1-based index of the field after the address, for error reports.
+    let index: Int
+    /// The sentence the field belongs to, for error reports.
+    let sentence: NMEASentenceKind
+
+    /// Whether the field is empty (the receiver left it blank).
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// The error for this field.
+    func error(_ kind: NMEAErrorKind) -> NMEAError {
+        NMEAError(kind, sentence: sentence, field: index)
+    }
+
+    /// The single character of a one-letter field, `nil` when empty.
+    func character() throws(NMEAError) -> UInt8? {
+        if bytes.isEmpty { return nil }
+        guard bytes.count == 1 else { throw error(.invalidField) }
+        return bytes[0]
+    }
+
+    /// A non-negative decimal integer, `nil` when empty.
+    func integer() throws(NMEAError) -> Int? {
+        if bytes.isEmpty { return nil }
+        guard bytes.count <= 9 else { throw error(.outOfRange) }
+        var value = 0
+        for byte in bytes {
+            let digit = Int(byte) &- 0x30
+            guard digit >= 0, digit <= 9 else { throw error(.invalidField) }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    /// A decimal number such as `-0028`, `1.5` or `3644.759368`, `nil` when empty.
+    func decimal() throws(NMEAError) -> Double? {
+        if bytes.isEmpty { return nil }
+        guard let number = NMEADecimal(bytes) else { throw error(.invalidField) }
+        return number.value
+    }
+
+    /// A decimal number that must lie in `range`, `nil` when empty.
+    func decimal(in range: ClosedRange<Double>) throws(NMEAError) -> Double? {
+        guard let value = try decimal() else { return nil }
+        guard range.contains(value) else { throw error(.outOfRange) }
+        return value
+    }
+
+    /// A UTC time of day `hhmmss[.sss…]`, `nil` when empty.
+    func timeOfDay() throws(NMEAError) -> NMEATimeOfDay? {
+        if bytes.isEmpty { return nil }
+        guard bytes.count >= 6, let number = NMEADecimal(bytes), !number.negative else { throw error(.invalidField) }
+        let hhmmss = number.integerPart
+        let (hours, minutes, seconds) = (hhmmss / 10_000, hhmmss / 100 % 100, hhmmss % 100)
+        guard hours < 24, minutes < 60, seconds < 61 else { throw error(.outOfRange) }
+        let microseconds = number.fractionMicroseconds
+        return NMEATimeOfDay(microseconds: Int64((hours * 3600 + minutes * 60 + seconds)) * 1_000_000 + microseconds)
+    }
+
+    /// An angle `dddmm.mmmm` with its hemisphere field, in signed degrees; `nil` when both are empty.
+    ///
+    /// - Parameters:
+    ///   - hemisphere: the following N/S or E/W field.
+    ///   - positive: the letter for positive values (`N` or `E`).
+    ///   - negative: the letter for negative values (`S` or `W`).
+    ///   - limit: 90 for latitude, 180 for longitude.
+    func angle(hemisphere: NMEAField, positive: UInt8, negative: UInt8, limit: Double) throws(NMEAError) -> Double? {
+        if bytes.isEmpty && hemisphere.isEmpty { return nil }
+        guard let number = NMEADecimal(bytes), !number.negative else { throw error(.invalidField) }
+        guard let letter = try hemisphere.character() else { throw hemisphere.error(.invalidField) }
+        guard letter == positive || letter == negative else { throw hemisphere.error(.invalidField) }
+        let degrees = number.integerPart / 100
+        let minutes = Double(number.integerPart % 100) + number.fraction
+        guard minutes < 60 else { throw error(.outOfRange) }
+        let value = Double(degrees) + minutes / 60
+        guard value <= limit else { throw error(.outOfRange) }
+        return letter == negative ? -value : value
+    }
+}
+
+/// A UTC time of day with microsecond resolution.
+public struct NMEATimeOfDay: Sendable, Hashable, Comparable {
+    /// Microseconds since midnight UTC.
+    public var microseconds: Int64
+
+    /// Creates a time of day from microseconds since midnight.
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    /// Seconds since midnight UTC.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    /// Orders times within one day.
+    public static func < (lhs: NMEATimeOfDay, rhs: NMEATimeOfDay) -> Bool { lhs.microseconds < rhs.microseconds }
+}

@@ -1,0 +1,64 @@
+/// GGA — global positioning system fix data.
+///
+/// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,t.t,ssss*hh`
+public struct NMEAGGA: Sendable, Hashable {
+    /// UTC time of the fix.
+    public var time: NMEATimeOfDay?
+    /// Latitude in degrees, north positive.
+    public var latitude: Double?
+    /// Longitude in degrees, east positive.
+    public var longitude: Double?
+    /// Fix quality: 0 invalid, 1 GPS, 2 DGPS, 3 PPS, 4 RTK fixed, 5 RTK float, 6 estimated, 7 manual, 8 simulator.
+    public var quality: Int?
+    /// Satellites used in the fix.
+    public var satellitesUsed: Int?
+    /// Horizontal dilution of precision.
+    public var hdop: Double?
+    /// Antenna altitude above mean sea level, metres.
+    public var altitudeMSL: Double?
+    /// Geoid height above the WGS-84 ellipsoid, metres.
+    public var geoidSeparation: Double?
+    /// Age of the differential corrections, seconds.
+    public var differentialAge: Double?
+    /// Differential reference station identifier.
+    public var differentialStation: Int?
+
+    /// Decodes the data fields. At least ten fields (through the altitude unit) are required.
+    init(_ fields: inout NMEAFieldCursor) throws(NMEAError) {
+        try fields.require(10)
+        time = try fields.next().timeOfDay()
+        let latitudeField = fields.next()
+        latitude = try latitudeField.angle(hemisphere: fields.next(), positive: 0x4E, negative: 0x53, limit: 90)
+        let longitudeField = fields.next()
+        longitude = try longitudeField.angle(hemisphere: fields.next(), positive: 0x45, negative: 0x57, limit: 180)
+        let qualityField = fields.next()
+        quality = try qualityField.integer()
+        if let quality, quality > 9 { throw qualityField.error(.outOfRange) }
+        let satellitesField = fields.next()
+        satellitesUsed = try satellitesField.integer()
+        if let satellitesUsed, satellitesUsed > 99 { throw satellitesField.error(.outOfRange) }
+        hdop = try fields.next().decimal(in: NMEALimits.dop)
+        altitudeMSL = try fields.next().decimal(in: NMEALimits.altitude)
+        fields.skip(1)
+        geoidSeparation = try fields.next().decimal(in: NMEALimits.geoidSeparation)
+        fields.skip(1)
+        differentialAge = try fields.next().decimal(in: 0...99_999)
+        differentialStation = try fields.next().integer()
+    }
+}
+
+/// Plausibility bounds shared by the sentence parsers; values outside are `.outOfRange`.
+enum NMEALimits {
+    /// Dilutions of precision (receivers print up to 99.99; some use 0.0 for "unknown").
+    static let dop: ClosedRange<Double> = 0...100
+    /// Altitudes in metres: below the Dead Sea shore with margin, up to low Earth orbit.
+    static let altitude: ClosedRange<Double> = -1_000...1_000_000
+    /// Geoid undulation is within ±107 m on Earth; allow a margin.
+    static let geoidSeparation: ClosedRange<Double> = -200...200
+    /// Course over ground, degrees (360 is printed by some receivers).
+    static let course: ClosedRange<Double> = 0...360
+    /// Speed over ground in knots (about 51 km/s: anything faster is garbage).
+    static let speedKnots: ClosedRange<Double> = 0...100_000
+    /// 1-sigma errors in metres.
+    static let sigma: ClosedRange<Double> = 0...1_000_000
+}

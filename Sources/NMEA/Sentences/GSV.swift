@@ -1,0 +1,84 @@
+/// GSV — GNSS satellites in view, up to four per sentence.
+///
+/// `$GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00[,s]*hh`
+public struct NMEAGSV: Sendable, Hashable {
+    /// How many GSV sentences make up the full report.
+    public var totalMessages: Int?
+    /// This sentence's number within the report, from 1.
+    public var messageNumber: Int?
+    /// Total satellites in view.
+    public var satellitesInView: Int?
+    /// The satellites of this sentence (at most four; blocks with an empty PRN are skipped).
+    public var satellites: NMEASatelliteQuad
+    /// NMEA 4.10 signal ID, when present.
+    public var signalID: Int?
+
+    /// Decodes the data fields: three header fields, then blocks of four, then an optional signal ID.
+    init(_ fields: inout NMEAFieldCursor) throws(NMEAError) {
+        try fields.require(3)
+        totalMessages = try fields.next().integer()
+        messageNumber = try fields.next().integer()
+        satellitesInView = try fields.next().integer()
+        satellites = NMEASatelliteQuad()
+        while fields.remaining >= 4 {
+            let prnField = fields.next()
+            let prn = try prnField.integer()
+            let elevation = try fields.next().decimal(in: -90...90)
+            let azimuth = try fields.next().decimal(in: 0...360)
+            let snr = try fields.next().decimal(in: 0...99)
+            guard let prn else { continue }
+            guard prn <= NMEALimits.maximumPRN else { throw prnField.error(.outOfRange) }
+            guard satellites.count < NMEASatelliteQuad.capacity else { throw prnField.error(.outOfRange) }
+            satellites.append(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: snr))
+        }
+        if fields.remaining == 1 {
+            signalID = try fields.next().integer()
+        } else if fields.remaining > 0 {
+            throw NMEAError(.truncated, sentence: .gsv)
+        }
+    }
+}
+
+/// Up to four satellites held inline: decoding a GSV never allocates.
+public struct NMEASatelliteQuad: Sendable, Hashable, RandomAccessCollection {
+    private var first: NMEASatellite?
+    private var second: NMEASatellite?
+    private var third: NMEASatellite?
+    private var fourth: NMEASatellite?
+    /// The number of satellites held.
+    public private(set) var count = 0
+
+    /// Creates an empty group.
+    public init() {}
+
+    /// The maximum number of satellites in one GSV sentence.
+    public static let capacity = 4
+
+    /// The position of the first satellite.
+    public var startIndex: Int { 0 }
+    /// One past the position of the last satellite.
+    public var endIndex: Int { count }
+
+    /// The satellite at `position`. - Complexity: O(1).
+    public subscript(position: Int) -> NMEASatellite {
+        precondition(position >= 0 && position < count, "NMEASatelliteQuad index \(position) out of range 0..<\(count)")
+        switch position {
+        case 0: return first!
+        case 1: return second!
+        case 2: return third!
+        default: return fourth!
+        }
+    }
+
+    /// Appends a satellite; ignored when full. - Complexity: O(1).
+    public mutating func append(_ satellite: NMEASatellite) {
+        switch count {
+        case 0: first = satellite
+        case 1: second = satellite
+        case 2: third = satellite
+        case 3: fourth = satellite
+        default: return
+        }
+        count += 1
+    }
+}

@@ -1,0 +1,85 @@
+/// The receiver's position and velocity errors: time-correlated noise per axis, scaled by a standard
+/// deviation that the receiver knows, plus multipath events.
+///
+/// Each axis (east, north, up, and the two velocity axes) carries a unit ``GaussMarkov`` process. The
+/// error reported for a fix is that unit value times the fix's current 1σ, so at every instant the east
+/// and north errors are independent N(0, σ²) and the radial error is Rayleigh distributed. The
+/// receiver reports `horizontalAccuracy = ErrorModel.confidenceScale · σ`, the radius that holds the
+/// true position with 68 % probability, exactly, whatever σ does over time.
+///
+/// Multipath: events arrive as a Poisson process. At an event the horizontal unit values are redrawn
+/// (the position jumps) and σ is multiplied by a factor `k ∈ 2.5…6` that decays back to 1 with a time
+/// constant of 3–10 s. The receiver sees its residuals grow and reports the larger σ, so accuracy stays honest.
+struct ErrorModel: Sendable {
+    /// `√(−2 ln(1 − 0.68))`: the radius, in per-axis σ, of the circle holding a circular Gaussian error
+    /// with 68 % probability.
+    static let confidenceScale = (-2 * Math.log(1 - 0.68)).squareRoot()
+
+    private var east: GaussMarkov
+    private var north: GaussMarkov
+    private var up: GaussMarkov
+    private var velocityEast: GaussMarkov
+    private var velocityNorth: GaussMarkov
+    private var random: SeededGenerator
+    private var lastUpdate: Double?
+    private let multipathMeanInterval: Double
+    private var nextMultipath: Double
+    private var multipathStart = -Double.infinity
+    private var multipathPeak = 1.0
+    private var multipathDecay = 1.0
+
+    /// An error model with horizontal correlation time `correlationTime` seconds and `multipathPerHour`
+    /// multipath events per hour on average (`0` for none).
+    init(correlationTime: Double, multipathPerHour: Double, random: SeededGenerator) {
+        var random = random
+        east = GaussMarkov(correlationTime: correlationTime, random: &random)
+        north = GaussMarkov(correlationTime: correlationTime, random: &random)
+        up = GaussMarkov(correlationTime: correlationTime * 2, random: &random)
+        velocityEast = GaussMarkov(correlationTime: 1.5, random: &random)
+        velocityNorth = GaussMarkov(correlationTime: 1.5, random: &random)
+        multipathMeanInterval = multipathPerHour > 0 ? 3600 / multipathPerHour : .infinity
+        nextMultipath = multipathPerHour > 0 ? random.exponential(mean: multipathMeanInterval) : .infinity
+        self.random = random
+    }
+
+    /// Advances every process to `elapsed` seconds and starts any multipath event that is due.
+    mutating func advance(to elapsed: Double) {
+        let dt = lastUpdate.map { elapsed - $0 } ?? 0
+        lastUpdate = elapsed
+        if dt > 0 {
+            east.advance(by: dt, random: &random)
+            north.advance(by: dt, random: &random)
+            up.advance(by: dt, random: &random)
+            velocityEast.advance(by: dt, random: &random)
+            velocityNorth.advance(by: dt, random: &random)
+        }
+        if elapsed >= nextMultipath {
+            multipathStart = elapsed
+            multipathPeak = random.uniform(2.5...6)
+            multipathDecay = random.uniform(3...10)
+            east.redraw(random: &random)
+            north.redraw(random: &random)
+            nextMultipath = elapsed + random.exponential(mean: multipathMeanInterval)
+        }
+    }
+
+    /// The factor by which multipath currently inflates the horizontal σ (`1` outside events).
+    func multipathFactor(at elapsed: Double) -> Double {
+        let age = elapsed - multipathStart
+        guard age >= 0, age < 20 * multipathDecay else { return 1 }
+        return 1 + (multipathPeak - 1) * Math.exp(-age / multipathDecay)
+    }
+
+    /// The east and north position errors in metres for a per-axis standard deviation `sigma`.
+    func horizontal(sigma: Double) -> (east: Double, north: Double) {
+        (east.value * sigma, north.value * sigma)
+    }
+
+    /// The vertical error in metres for a standard deviation `sigma`.
+    func vertical(sigma: Double) -> Double { up.value * sigma }
+
+    /// The east and north velocity errors in m/s for a per-axis standard deviation `sigma`.
+    func velocity(sigma: Double) -> (east: Double, north: Double) {
+        (velocityEast.value * sigma, velocityNorth.value * sigma)
+    }
+}

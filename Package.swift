@@ -39,12 +39,18 @@ let package = Package(
             dependencies: ["LocationEngine"],
             swiftSettings: strict
         ),
+        // A C shim over the C library's heap statistics (mallinfo2), for memory figures in benchmarks.
+        .target(name: "CHeapStats"),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.
         .target(name: "NMEA", swiftSettings: strict),
         // Deterministic synthetic receiver: trajectories, error model, power modes, NMEA/GPX/GeoJSON output.
         .target(
             name: "SyntheticGPS",
-            dependencies: ["NMEA", "LocationEngine"],
+            dependencies: [
+                "NMEA", "LocationEngine",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -69,13 +75,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SyntheticGPSTests",
-            dependencies: ["SyntheticGPS", "NMEA", "LocationEngine", "LocationEngineTestKit"],
+            dependencies: [
+                "SyntheticGPS", "NMEA", "LocationEngine", "LocationEngineTestKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "SchedulerBenchmarks",
             dependencies: [
-                "LocationEngine",
+                "LocationEngine", "LocationEngineTestKit", "CHeapStats",
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/SchedulerBenchmarks",

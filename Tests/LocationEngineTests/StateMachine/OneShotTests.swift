@@ -1,0 +1,205 @@
+import Testing
+@testable import LocationEngine
+
+@Suite("One-shot requests (SEMANTICS §3)")
+struct OneShotTests {
+    @Test("a fix meeting the accuracy completes the request once, with that fix and its achieved level")
+    func successOnSatisfyingFix() {
+        var h = Harness()
+        h.oneShot("a", .block, timeout: .seconds(10))
+        h.fix(500)
+        #expect(h.results["a"] == nil)
+        h.fix(50)
+        let result = h.onlyResult("a")
+        #expect(result?.status == .success)
+        #expect(result?.location?.horizontalAccuracy == 50)
+        #expect(result?.achievedAccuracy == .block)
+        h.fix(3)
+        #expect(h.results["a"]?.count == 1)
+    }
+
+    @Test("timeout delivers the best fix so far, marked timed out")
+    func timeoutCarriesBestFix() {
+        var h = Harness()
+        h.oneShot("a", .room, timeout: .seconds(10))
+        h.fix(800)
+        h.advance(by: .seconds(1))
+        h.fix(60)
+        h.advance(by: .seconds(1))
+        h.fix(400)
+        h.advance(by: .seconds(8))
+        let result = h.onlyResult("a")
+        #expect(result?.status == .timedOut)
+        #expect(result?.location?.horizontalAccuracy == 60, "the finest fix, not the newest")
+        #expect(result?.achievedAccuracy == .block)
+        #expect(result?.age == .seconds(9))
+    }
+
+    @Test("timeout with no fix at all delivers no location")
+    func timeoutWithoutFix() {
+        var h = Harness()
+        h.oneShot("a", .city, timeout: .seconds(1))
+        h.advance(by: .seconds(1))
+        #expect(h.onlyResult("a") == LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil))
+    }
+
+    @Test("an accurate fix after a 0.1 s timeout gives exactly one callback: timed out")
+    func lateFixDoesNotTurnTimeoutIntoSuccess() {
+        var h = Harness()
+        h.oneShot("a", .house, timeout: .milliseconds(100))
+        // The timer has not fired yet, but the fix arrives after the deadline: deadlines go first.
+        h.now = h.now + .milliseconds(150)
+        h.fix(1)
+        #expect(h.onlyResult("a")?.status == .timedOut)
+        h.advance(by: .seconds(1))
+        h.fix(1)
+        #expect(h.results["a"]?.count == 1)
+    }
+
+    @Test("a fix at exactly the deadline arrives too late (deadline <= now expires first)")
+    func fixAtDeadline() {
+        var h = Harness()
+        h.oneShot("a", .house, timeout: .seconds(1))
+        h.now = h.now + .seconds(1)
+        h.fix(1)
+        #expect(h.onlyResult("a")?.status == .timedOut)
+    }
+
+    @Test("cancel delivers nothing; cancelling or force-completing again is a no-op")
+    func cancelDeliversNothing() {
+        var h = Harness()
+        h.oneShot("a", .block, timeout: .seconds(5))
+        h.cancel("a")
+        #expect(h.cancelled == ["a"])
+        h.fix(10)
+        h.advance(by: .seconds(10))
+        h.cancel("a")
+        h.forceComplete("a")
+        #expect(h.results["a"] == nil)
+        #expect(h.cancelled == ["a"])
+    }
+
+    @Test("force-complete delivers the best fix known, once")
+    func forceCompleteCarriesBestFix() {
+        var h = Harness()
+        h.oneShot("a", .room, timeout: .seconds(30))
+        h.fix(40)
+        h.forceComplete("a")
+        let result = h.onlyResult("a")
+        #expect(result?.status == .forceCompleted)
+        #expect(result?.location?.horizontalAccuracy == 40)
+        #expect(result?.achievedAccuracy == .block)
+        h.forceComplete("a")
+        h.advance(by: .seconds(60))
+        #expect(h.results["a"]?.count == 1)
+    }
+
+    @Test("a cached fix meeting accuracy and recency completes at once without powering the source")
+    func cachedFixCompletesWithoutPower() {
+        var h = Harness()
+        h.oneShot("first", .house, timeout: .seconds(5))
+        h.fix(10)
+        h.advance(by: .seconds(1))
+        #expect(h.sourceCommands == [.start(.high), .stop])
+        h.advance(by: .seconds(3))
+        h.oneShot("cached", .block, timeout: .seconds(5))
+        #expect(h.onlyResult("cached")?.status == .success)
+        #expect(h.onlyResult("cached")?.age == .seconds(4))
+        #expect(h.sourceCommands == [.start(.high), .stop], "no new start for a cached completion")
+        #expect(h.machine.statistics(now: h.now).oneShotsFromCache == 1)
+    }
+
+    @Test("a cached fix that is too old for the level does not complete the request")
+    func staleCacheIsNotUsed() {
+        var h = Harness()
+        h.oneShot("first", .house, timeout: .seconds(5))
+        h.fix(10)
+        h.advance(by: .seconds(16))
+        h.oneShot("late", .house, timeout: .seconds(5))
+        #expect(h.results["late"] == nil)
+        #expect(h.machine.isSourceOn)
+    }
+
+    @Test("level thresholds are inclusive (<=) in metres and age")
+    func thresholdsAreInclusive() {
+        var h = Harness()
+        h.oneShot("block", .block, timeout: nil)
+        h.fix(100, age: .seconds(60))
+        #expect(h.onlyResult("block")?.status == .success)
+        h.oneShot("house", .house, timeout: nil)
+        h.fix(15.000001)
+        #expect(h.results["house"] == nil)
+    }
+
+    @Test("a stale fix does not satisfy a level whose age limit it exceeds")
+    func staleFixFailsRecency() {
+        var h = Harness()
+        h.oneShot("neighborhood", .neighborhood, timeout: nil)
+        h.oneShot("city", .city, timeout: nil)
+        h.fix(900, age: .seconds(400))
+        #expect(h.results["neighborhood"] == nil)
+        #expect(h.onlyResult("city")?.status == .success)
+        #expect(h.onlyResult("city")?.achievedAccuracy == .city)
+    }
+
+    @Test("custom accuracies complete on metres and their own maximum age")
+    func customAccuracy() {
+        var h = Harness()
+        h.oneShot("c50", .custom(metres: 50, maximumAge: .seconds(2)), timeout: nil)
+        h.oneShot("c200", .custom(metres: 200, maximumAge: .seconds(100)), timeout: nil)
+        h.fix(40, age: .seconds(10))
+        #expect(h.results["c50"] == nil, "accurate enough but too old")
+        #expect(h.onlyResult("c200")?.status == .success)
+        h.fix(50)
+        #expect(h.onlyResult("c50")?.status == .success)
+    }
+
+    @Test("timeout nil or zero means no timeout")
+    func noTimeout() {
+        var h = Harness()
+        h.oneShot("nil", .room, timeout: nil)
+        h.oneShot("zero", .room, timeout: .zero)
+        h.advance(by: .seconds(100_000))
+        #expect(h.results.isEmpty)
+        h.fix(5)
+        #expect(h.onlyResult("nil")?.status == .success)
+        #expect(h.onlyResult("zero")?.status == .success)
+    }
+
+    @Test("invalid arguments are rejected with a reason, never scheduled", arguments: [
+        (LocationAccuracy.custom(metres: .nan, maximumAge: .seconds(1)), Duration?.none),
+        (LocationAccuracy.custom(metres: -3, maximumAge: .seconds(1)), nil),
+        (LocationAccuracy.custom(metres: 10, maximumAge: .seconds(-1)), nil),
+        (LocationAccuracy.block, Duration.seconds(-1)),
+    ])
+    func invalidArgumentsAreRejected(accuracy: LocationAccuracy, timeout: Duration?) {
+        var h = Harness()
+        h.oneShot("bad", accuracy, timeout: timeout)
+        guard case .rejected(let reason)? = h.onlyResult("bad")?.status else {
+            Issue.record("expected a rejection, got \(String(describing: h.results["bad"]))")
+            return
+        }
+        #expect(!reason.isEmpty)
+        #expect(!h.machine.isSourceOn)
+        #expect(h.machine.statistics(now: h.now).pendingOneShots == 0)
+    }
+
+    @Test("invalid fixes are counted and dropped")
+    func invalidFixesDropped() {
+        var h = Harness()
+        h.oneShot("a", .city, timeout: nil)
+        h.fix(.nan)
+        h.fix(10, latitude: 95)
+        h.fix(-1)
+        #expect(h.results["a"] == nil)
+        #expect(h.machine.statistics(now: h.now).invalidFixes == 3)
+    }
+
+    @Test("requests timing out at the same instant expire in submission order, sharing one result")
+    func equalDeadlinesFireInOrder() {
+        var h = Harness()
+        for index in 0..<50 { h.oneShot("r\(index)", .room, timeout: .seconds(1)) }
+        h.advance(by: .seconds(1))
+        #expect(h.completionOrder == (0..<50).map { "r\($0)" })
+    }
+}

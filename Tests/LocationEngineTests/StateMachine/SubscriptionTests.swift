@@ -1,0 +1,91 @@
+import Testing
+@testable import LocationEngine
+
+@Suite("Continuous requests (SEMANTICS §4)")
+struct SubscriptionTests {
+    @Test("accuracy filter drops fixes that are too coarse or too old")
+    func accuracyFilter() {
+        var h = Harness()
+        h.subscribe("s", SubscriptionOptions(accuracy: .block))
+        h.fix(150)
+        h.fix(90)
+        h.fix(90, age: .seconds(61))
+        h.fix(100)
+        #expect(h.deliveredAccuracies("s") == [90, 100])
+    }
+
+    @Test("distance filter: only after moving that far from the last delivered fix")
+    func distanceFilter() {
+        var h = Harness()
+        h.subscribe("s", SubscriptionOptions(distanceFilter: 100))
+        h.fix(5, latitude: 48.0)
+        h.fix(6, latitude: 48.0005)  // ~56 m
+        h.fix(7, latitude: 48.001)  // ~111 m from the first
+        h.fix(8, latitude: 48.0015)  // ~56 m from the last delivered
+        #expect(h.deliveredAccuracies("s") == [5, 7])
+    }
+
+    @Test("minimum interval paces deliveries")
+    func minimumInterval() {
+        var h = Harness()
+        h.subscribe("s", SubscriptionOptions(minimumInterval: .seconds(5)))
+        for second in 0..<12 {
+            h.fix(Double(second + 1))
+            h.advance(by: .seconds(1))
+        }
+        #expect(h.deliveredAccuracies("s") == [1, 6, 11])
+    }
+
+    @Test("maximum updates ends the subscription by itself, once")
+    func maximumUpdates() {
+        var h = Harness()
+        h.subscribe("s", SubscriptionOptions(maximumUpdates: 3))
+        for metres in 1...5 { h.fix(Double(metres)) }
+        #expect(h.deliveredAccuracies("s") == [1, 2, 3])
+        #expect(h.ends("s") == [.maximumUpdatesReached])
+        #expect(!h.machine.isSourceOn)
+    }
+
+    @Test("duration ends the subscription by itself, once")
+    func duration() {
+        var h = Harness()
+        h.subscribe("s", SubscriptionOptions(duration: .seconds(10)))
+        h.advance(by: .seconds(9))
+        h.fix(10)
+        h.advance(by: .seconds(1))
+        h.fix(10)
+        #expect(h.deliveredAccuracies("s") == [10])
+        #expect(h.ends("s") == [.durationElapsed])
+        h.forceComplete("s")
+        #expect(h.ends("s").count == 1)
+    }
+
+    @Test("force-complete ends a subscription with its own event")
+    func forceComplete() {
+        var h = Harness()
+        h.subscribe("s")
+        h.forceComplete("s")
+        #expect(h.ends("s") == [.forceCompleted])
+        #expect(!h.machine.isSourceOn)
+    }
+
+    @Test("invalid options are rejected at once", arguments: [
+        SubscriptionOptions(distanceFilter: -1),
+        SubscriptionOptions(distanceFilter: .infinity),
+        SubscriptionOptions(minimumInterval: .seconds(-1)),
+        SubscriptionOptions(maximumUpdates: 0),
+        SubscriptionOptions(duration: .zero),
+        SubscriptionOptions(accuracy: .custom(metres: 0, maximumAge: .seconds(1))),
+        SubscriptionOptions(kind: .significantChange, significantDistance: .nan),
+    ])
+    func invalidOptions(options: SubscriptionOptions) {
+        var h = Harness()
+        h.subscribe("s", options)
+        guard case .rejected? = h.ends("s").first else {
+            Issue.record("expected a rejection, got \(String(describing: h.events["s"]))")
+            return
+        }
+        #expect(h.ends("s").count == 1)
+        #expect(!h.machine.isSourceOn)
+    }
+}

@@ -1,0 +1,154 @@
+@testable import LocationEngine
+
+/// Drives a `SchedulerStateMachine` with string tags as handlers and records what it asks for, so
+/// tests read as "events in, actions out".
+struct Harness {
+    typealias Machine = SchedulerStateMachine<String, String>
+
+    enum SourceCommand: Equatable {
+        case start(PowerMode)
+        case setMode(PowerMode)
+        case stop
+    }
+
+    var machine: Machine
+    var now = EngineInstant.zero
+    var nextID: UInt64 = 1
+    var ids: [String: RequestID] = [:]
+    /// Every one-shot result, by tag, in delivery order.
+    var results: [String: [LocationResult]] = [:]
+    /// Every subscription event, by tag.
+    var events: [String: [SubscriptionEvent]] = [:]
+    /// Tags whose cancellation the machine confirmed.
+    var cancelled: [String] = []
+    var sourceCommands: [SourceCommand] = []
+    var authorizationRequests = 0
+    /// Tags in the order their one-shot results came.
+    var completionOrder: [String] = []
+
+    init(linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized) {
+        machine = Machine(configuration: .init(
+            linger: linger,
+            sourceCapabilities: SourceCapabilities(providesCourse: providesCourse),
+            initialAuthorization: authorization))
+    }
+
+    mutating func newID(_ tag: String) -> RequestID {
+        let id = RequestID(rawValue: nextID)
+        nextID += 1
+        ids[tag] = id
+        return id
+    }
+
+    @discardableResult
+    mutating func oneShot(_ tag: String, _ accuracy: LocationAccuracy, timeout: Duration? = nil, delayUntilAuthorized: Bool = false) -> RequestID {
+        let id = newID(tag)
+        var actions: [Machine.Action] = []
+        machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, handler: tag, now: now, into: &actions)
+        record(actions)
+        return id
+    }
+
+    @discardableResult
+    mutating func subscribe(_ tag: String, _ options: SubscriptionOptions = SubscriptionOptions()) -> RequestID {
+        let id = newID(tag)
+        var actions: [Machine.Action] = []
+        machine.subscribe(id, options: options, handler: tag, now: now, into: &actions)
+        record(actions)
+        return id
+    }
+
+    mutating func fix(_ metres: Double, latitude: Double = 48.0, longitude: Double = 11.0, course: Double? = nil, age: Duration = .zero) {
+        var actions: [Machine.Action] = []
+        let location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: metres, course: course)
+        machine.receiveFix(location, age: age, now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func advance(by duration: Duration) {
+        now = now + duration
+        var actions: [Machine.Action] = []
+        machine.advanceTime(now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func cancel(_ tag: String) {
+        var actions: [Machine.Action] = []
+        machine.cancel(ids[tag]!, now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func forceComplete(_ tag: String) {
+        var actions: [Machine.Action] = []
+        machine.forceComplete(ids[tag]!, now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func transientError(_ code: String = "test.transient") {
+        var actions: [Machine.Action] = []
+        machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func fatalError(_ code: String = "test.fatal") {
+        var actions: [Machine.Action] = []
+        machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func authorize(_ gate: AuthorizationGate) {
+        var actions: [Machine.Action] = []
+        machine.setAuthorization(gate, now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func shutdown() {
+        var actions: [Machine.Action] = []
+        machine.shutdown(now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func record(_ actions: [Machine.Action]) {
+        for action in actions {
+            switch action {
+            case .completeOneShots(let tags, let result):
+                for tag in tags {
+                    results[tag, default: []].append(result)
+                    completionOrder.append(tag)
+                }
+            case .cancelOneShot(let tag), .cancelSubscription(let tag):
+                cancelled.append(tag)
+            case .notifySubscriptions(let tags, let event):
+                for tag in tags { events[tag, default: []].append(event) }
+            case .startSource(let mode): sourceCommands.append(.start(mode))
+            case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
+            case .stopSource: sourceCommands.append(.stop)
+            case .requestAuthorization: authorizationRequests += 1
+            }
+        }
+    }
+
+    /// The single result of a one-shot; fails the test when there is not exactly one.
+    func onlyResult(_ tag: String) -> LocationResult? {
+        guard let list = results[tag], list.count == 1 else { return nil }
+        return list[0]
+    }
+
+    /// The locations a subscription received, as horizontal accuracies.
+    func deliveredAccuracies(_ tag: String) -> [Double] {
+        (events[tag] ?? []).compactMap {
+            if case .location(let update) = $0 { return update.location.horizontalAccuracy }
+            return nil
+        }
+    }
+
+    /// The end events a subscription received.
+    func ends(_ tag: String) -> [SubscriptionEnd] {
+        (events[tag] ?? []).compactMap {
+            if case .ended(let end) = $0 { return end }
+            return nil
+        }
+    }
+
+    var sourceMode: PowerMode? { machine.statistics(now: now).sourceMode }
+}

@@ -14,7 +14,7 @@ func registerStateMachineBenchmarks(n: Int) {
             }
             machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
             for action in actions {
-                if case .completeOneShots(let handlers, let result) = action { for handler in handlers { handler(result) } }
+                if case .completeOneShots(let handlers, let result) = action { for recipient in handlers { recipient.handler(result) } }
             }
         }
         blackHole(actions.count)
@@ -49,7 +49,7 @@ func registerStateMachineBenchmarks(n: Int) {
         measure(benchmark, operations: n) {
             machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
             for action in actions {
-                if case .completeOneShots(let handlers, let result) = action { for handler in handlers { handler(result) } }
+                if case .completeOneShots(let handlers, let result) = action { for recipient in handlers { recipient.handler(result) } }
             }
         }
     }
@@ -64,7 +64,7 @@ func registerStateMachineBenchmarks(n: Int) {
         measure(benchmark, operations: n) {
             machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
             for action in actions {
-                if case .notifySubscriptions(let handlers, let event) = action { for handler in handlers { handler(event) } }
+                if case .notifySubscriptions(let handlers, let event) = action { for recipient in handlers { recipient.handler(event) } }
             }
         }
     }
@@ -81,7 +81,7 @@ func registerStateMachineBenchmarks(n: Int) {
         measure(benchmark, operations: n) {
             machine.advanceTime(now: EngineInstant(.seconds(11)), into: &actions)
             for action in actions {
-                if case .completeOneShots(let handlers, let result) = action { for handler in handlers { handler(result) } }
+                if case .completeOneShots(let handlers, let result) = action { for recipient in handlers { recipient.handler(result) } }
             }
         }
     }

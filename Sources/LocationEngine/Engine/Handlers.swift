@@ -3,9 +3,11 @@ enum OneShotHandler: Sendable {
     case callback(@Sendable (LocationResult) -> Void)
     case continuation(CheckedContinuation<LocationResult, any Error>)
 
-    /// Delivers the request's one result.
+    /// Delivers the request's one result, stamped with its request ID.
     @inline(__always)
-    func deliver(_ result: LocationResult) {
+    func deliver(_ result: LocationResult, to id: RequestID) {
+        var result = result
+        result.requestID = id
         switch self {
         case .callback(let body): body(result)
         case .continuation(let continuation): continuation.resume(returning: result)
@@ -20,15 +22,15 @@ enum OneShotHandler: Sendable {
 
 /// How the engine delivers a subscription's events: to a callback, or into an async sequence.
 enum SubscriptionHandler: Sendable {
-    case callback(@Sendable (SubscriptionEvent) -> Void)
+    case callback(@Sendable (RequestID, SubscriptionEvent) -> Void)
     case stream(AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation)
 
     /// Delivers one event; an `.ended` event finishes a sequence (throwing for abnormal ends).
     @inline(__always)
-    func deliver(_ event: SubscriptionEvent) {
+    func deliver(_ event: SubscriptionEvent, to id: RequestID) {
         switch self {
         case .callback(let body):
-            body(event)
+            body(id, event)
         case .stream(let continuation):
             guard case .ended(let end) = event else {
                 continuation.yield(event)

@@ -3,8 +3,10 @@ import Synchronization
 extension LocationEngine {
     // MARK: Callback API (INTULocationManager parity)
 
-    /// Asks for one location (SEMANTICS §3). Returns the request's ID at once; `handler` is called
-    /// exactly once, later and asynchronously, unless the request is cancelled.
+    /// Asks for one location (SEMANTICS §3). Returns the request's ID at once, before the request is
+    /// processed; `handler` is called exactly once, later and on the engine's executor, unless the
+    /// request is cancelled. The result carries the ID (``LocationResult/requestID``): when the caller
+    /// runs on another thread, the handler may run before this call has returned.
     ///
     /// - Parameters:
     ///   - accuracy: what the fix must meet, in accuracy and recency.
@@ -21,13 +23,16 @@ extension LocationEngine {
         submit { .oneShot($0, accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, .callback(handler)) }
     }
 
-    /// Subscribes to continuous updates (SEMANTICS §4). Returns the ID at once; `handler` receives every
-    /// update that passes the filters, transient source errors, and finally one `.ended` event — unless
-    /// the subscription is cancelled, after which it hears nothing.
+    /// Subscribes to continuous updates (SEMANTICS §4). Returns the ID at once; `handler` receives, with
+    /// the subscription's ID, every update that passes the filters, transient source errors, and finally
+    /// one `.ended` event — unless the subscription is cancelled, after which it hears nothing.
+    ///
+    /// The ID is handed to the handler too because the engine processes requests on its own executor:
+    /// a handler may run before the `subscribe` call has returned to a caller on another thread.
     @discardableResult
     public nonisolated func subscribe(
         _ options: SubscriptionOptions = SubscriptionOptions(),
-        handler: @escaping @Sendable (SubscriptionEvent) -> Void
+        handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void
     ) -> RequestID {
         submit { .subscribe($0, options, .callback(handler)) }
     }

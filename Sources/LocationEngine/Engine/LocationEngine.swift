@@ -122,12 +122,12 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         var index = 0
         while index < actions.count {
             switch actions[index] {
-            case .completeOneShots(let handlers, let result):
-                for handler in handlers { handler.deliver(result) }
+            case .completeOneShots(let recipients, let result):
+                for recipient in recipients { recipient.handler.deliver(result, to: recipient.id) }
             case .cancelOneShot(let handler):
                 handler.cancelled()
-            case .notifySubscriptions(let handlers, let event):
-                for handler in handlers { handler.deliver(event) }
+            case .notifySubscriptions(let recipients, let event):
+                for recipient in recipients { recipient.handler.deliver(event, to: recipient.id) }
             case .cancelSubscription(let handler):
                 handler.cancelled()
             case .startSource(let mode):

@@ -59,6 +59,8 @@ public enum AuthorizationFailure: Sendable, Hashable, CustomStringConvertible {
 /// (on success) or the best fix the engine knew when it ended (on every other status), and
 /// ``achievedAccuracy`` is the finest level that fix meets *at delivery time*.
 public struct LocationResult: Sendable, Hashable, CustomStringConvertible {
+    /// The request this result ends (set by the engine at delivery; zero in a scheduler action).
+    public var requestID: RequestID
     /// How the request ended.
     public var status: LocationStatus
     /// The satisfying fix on success, otherwise the best fix known at the end (possibly none).
@@ -69,7 +71,11 @@ public struct LocationResult: Sendable, Hashable, CustomStringConvertible {
     public var achievedAccuracy: AccuracyLevel?
 
     /// Creates a result.
-    public init(status: LocationStatus, location: Location?, age: Duration?, achievedAccuracy: AccuracyLevel?) {
+    public init(
+        status: LocationStatus, location: Location?, age: Duration?, achievedAccuracy: AccuracyLevel?,
+        requestID: RequestID = RequestID(rawValue: 0)
+    ) {
+        self.requestID = requestID
         self.status = status
         self.location = location
         self.age = age

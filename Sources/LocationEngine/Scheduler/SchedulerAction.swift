@@ -5,11 +5,11 @@
 /// N handler slots, not N copies of the result.
 public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     /// Deliver `result` to each of these one-shot handlers; each request has ended.
-    case completeOneShots([OneShotHandler], LocationResult)
+    case completeOneShots([Recipient<OneShotHandler>], LocationResult)
     /// This one-shot request was cancelled: deliver nothing (resume an awaiting caller with a cancellation error).
     case cancelOneShot(OneShotHandler)
     /// Deliver `event` to each of these subscription handlers (an ``SubscriptionEvent/ended(_:)`` event ends them).
-    case notifySubscriptions([SubscriptionHandler], SubscriptionEvent)
+    case notifySubscriptions([Recipient<SubscriptionHandler>], SubscriptionEvent)
     /// This subscription was cancelled: deliver nothing (finish an async sequence).
     case cancelSubscription(SubscriptionHandler)
     /// Power the source up in this mode.
@@ -21,5 +21,21 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     /// Ask the authorization provider for authorization (at most once while not determined).
     case requestAuthorization
 }
+
+/// A request's handler together with its ID, so a delivery can say which request it is for.
+public struct Recipient<Handler> {
+    /// The request.
+    public let id: RequestID
+    /// Its handler.
+    public let handler: Handler
+
+    /// Pairs an ID and a handler.
+    @inlinable public init(_ id: RequestID, _ handler: Handler) {
+        self.id = id
+        self.handler = handler
+    }
+}
+
+extension Recipient: Sendable where Handler: Sendable {}
 
 extension SchedulerAction: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}

@@ -28,12 +28,12 @@ extension SchedulerStateMachine {
         guard !oneShots.isEmpty else { return }
         let achieved = fix.achieved(at: now)
         let accuracy = fix.location.horizontalAccuracy
-        var handlers: [OneShotHandler] = []
+        var handlers: [Recipient<OneShotHandler>] = []
         if let achieved {
             for level in AccuracyLevel.allCases where level <= achieved {
                 for id in index.takeBucket(level) {
                     if let request = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false) {
-                        handlers.append(request.handler)
+                        handlers.append(Recipient(id, request.handler))
                     } else {
                         index.noteAbandonedEntryRemoved()
                     }
@@ -48,7 +48,7 @@ extension SchedulerStateMachine {
                 continue
             }
             if customAccuracies[id]!.isSatisfied(horizontalAccuracy: accuracy, age: fix.age(at: now)) {
-                handlers.append(removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)!.handler)
+                handlers.append(Recipient(id, removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)!.handler))
             } else {
                 failedRecency.append(entry)
             }
@@ -66,7 +66,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         expireDeadlines(now: now, into: &actions)
         counters.transientErrors += 1
-        let handlers = subscriptions.values.lazy.filter(\.admitted).map(\.handler)
+        let handlers = subscriptions.lazy.filter(\.value.admitted).map { Recipient($0.key, $0.value.handler) }
         if !handlers.isEmpty { actions.append(.notifySubscriptions(Array(handlers), .sourceError(error))) }
     }
 
@@ -92,13 +92,13 @@ extension SchedulerStateMachine {
     /// Expires every deadline due at `now`; one-shots expiring together share one result.
     mutating func expireDeadlines(now: EngineInstant, into actions: inout [Action]) {
         guard let earliest = deadlines.earliest, earliest <= now else { return }
-        var timedOut: [OneShotHandler] = []
-        var elapsed: [SubscriptionHandler] = []
+        var timedOut: [Recipient<OneShotHandler>] = []
+        var elapsed: [Recipient<SubscriptionHandler>] = []
         while let id = deadlines.popDue(at: now) {
             if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true) {
-                timedOut.append(request.handler)
+                timedOut.append(Recipient(id, request.handler))
             } else if let subscription = removeSubscription(id, removedFromDeadlines: true) {
-                elapsed.append(subscription.handler)
+                elapsed.append(Recipient(id, subscription.handler))
             } else {
                 deadlines.noteAbandonedEntryRemoved()
             }
@@ -191,8 +191,12 @@ extension SchedulerStateMachine {
     ) {
         let oneShotIDs = oneShots.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
         let subscriptionIDs = subscriptions.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
-        let handlers = oneShotIDs.compactMap { removeOneShot($0, removedFromIndex: false, removedFromDeadlines: false)?.handler }
-        let subscribers = subscriptionIDs.compactMap { removeSubscription($0, removedFromDeadlines: false)?.handler }
+        let handlers = oneShotIDs.compactMap { id in
+            removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
+        }
+        let subscribers = subscriptionIDs.compactMap { id in
+            removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
+        }
         if !onlyAdmitted { awaitingAuthorization.removeAll() }
         if !handlers.isEmpty {
             counters.oneShotsFailed += handlers.count

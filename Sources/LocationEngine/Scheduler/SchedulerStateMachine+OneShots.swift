@@ -18,11 +18,11 @@ extension SchedulerStateMachine {
         precondition(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
         if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
-            return refuse(handler, .rejected(reason: failure), into: &actions)
+            return refuse(id, handler, .rejected(reason: failure), into: &actions)
         }
-        if isShutDown { return refuse(handler, .shutDown, into: &actions) }
+        if isShutDown { return refuse(id, handler, .shutDown, into: &actions) }
         if case .unauthorized(let failure) = authorization {
-            return refuse(handler, .unauthorized(failure), into: &actions)
+            return refuse(id, handler, .unauthorized(failure), into: &actions)
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
         var request = OneShot(
@@ -54,7 +54,7 @@ extension SchedulerStateMachine {
             customAccuracies[id] = nil
             let result = LocationResult(
                 status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
-            actions.append(.completeOneShots([handler], result))
+            actions.append(.completeOneShots([Recipient(id, handler)], result))
             return
         }
         if let timeout {
@@ -93,10 +93,10 @@ extension SchedulerStateMachine {
         let now = tick(now)
         if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
             counters.oneShotsForceCompleted += 1
-            actions.append(.completeOneShots([request.handler], result(.forceCompleted, now: now)))
+            actions.append(.completeOneShots([Recipient(id, request.handler)], result(.forceCompleted, now: now)))
         } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
             counters.subscriptionsEnded += 1
-            actions.append(.notifySubscriptions([subscription.handler], .ended(.forceCompleted)))
+            actions.append(.notifySubscriptions([Recipient(id, subscription.handler)], .ended(.forceCompleted)))
         } else {
             return
         }
@@ -120,9 +120,9 @@ extension SchedulerStateMachine {
     }
 
     /// Delivers a final status to a request that was never scheduled.
-    mutating func refuse(_ handler: OneShotHandler, _ status: LocationStatus, into actions: inout [Action]) {
+    mutating func refuse(_ id: RequestID, _ handler: OneShotHandler, _ status: LocationStatus, into actions: inout [Action]) {
         counters.oneShotsFailed += 1
-        actions.append(.completeOneShots([handler], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)))
+        actions.append(.completeOneShots([Recipient(id, handler)], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)))
     }
 
     /// Emits the single authorization request of a not-determined period.

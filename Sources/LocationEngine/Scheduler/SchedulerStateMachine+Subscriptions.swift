@@ -21,7 +21,7 @@ extension SchedulerStateMachine {
             else { nil }
         if let refusal {
             counters.subscriptionsEnded += 1
-            actions.append(.notifySubscriptions([handler], .ended(refusal)))
+            actions.append(.notifySubscriptions([Recipient(id, handler)], .ended(refusal)))
             return
         }
         var subscription = Subscription(
@@ -56,8 +56,8 @@ extension SchedulerStateMachine {
     /// - Complexity: O(s) for s subscriptions.
     mutating func fanOut(_ fix: StampedFix, now: EngineInstant, into actions: inout [Action]) {
         guard !subscriptions.isEmpty else { return }
-        var locationHandlers: [SubscriptionHandler] = []
-        var headingHandlers: [SubscriptionHandler] = []
+        var locationHandlers: [Recipient<SubscriptionHandler>] = []
+        var headingHandlers: [Recipient<SubscriptionHandler>] = []
         var exhausted: [RequestID] = []
         var position = subscriptions.values.startIndex
         while position != subscriptions.values.endIndex {
@@ -69,10 +69,11 @@ extension SchedulerStateMachine {
             subscriptions.values[position].lastDeliveryTime = now
             subscriptions.values[position].delivered += 1
             let subscription = subscriptions.values[position]
+            let recipient = Recipient(subscriptions.keys[position], subscription.handler)
             if subscription.options.kind == .heading {
-                headingHandlers.append(subscription.handler)
+                headingHandlers.append(recipient)
             } else {
-                locationHandlers.append(subscription.handler)
+                locationHandlers.append(recipient)
             }
             if let maximum = subscription.options.maximumUpdates, subscription.delivered >= maximum {
                 exhausted.append(subscriptions.keys[position])
@@ -88,7 +89,9 @@ extension SchedulerStateMachine {
             actions.append(.notifySubscriptions(headingHandlers, .heading(HeadingUpdate(course: course, location: fix.location))))
         }
         if !exhausted.isEmpty {
-            let handlers = exhausted.compactMap { removeSubscription($0, removedFromDeadlines: false)?.handler }
+            let handlers = exhausted.compactMap { id in
+                removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
+            }
             counters.subscriptionsEnded += handlers.count
             actions.append(.notifySubscriptions(handlers, .ended(.maximumUpdatesReached)))
         }

@@ -111,15 +111,20 @@ struct Harness {
     mutating func record(_ actions: [Machine.Action]) {
         for action in actions {
             switch action {
-            case .completeOneShots(let tags, let result):
-                for tag in tags {
+            case .completeOneShots(let recipients, let result):
+                for recipient in recipients {
+                    let tag = recipient.handler
+                    precondition(ids[tag] == recipient.id, "recipient ID does not match its tag")
                     results[tag, default: []].append(result)
                     completionOrder.append(tag)
                 }
             case .cancelOneShot(let tag), .cancelSubscription(let tag):
                 cancelled.append(tag)
-            case .notifySubscriptions(let tags, let event):
-                for tag in tags { events[tag, default: []].append(event) }
+            case .notifySubscriptions(let recipients, let event):
+                for recipient in recipients {
+                    precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
+                    events[recipient.handler, default: []].append(event)
+                }
             case .startSource(let mode): sourceCommands.append(.start(mode))
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
             case .stopSource: sourceCommands.append(.stop)

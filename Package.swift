@@ -30,13 +30,16 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+                // pthread-based locks: Synchronization.Mutex is invisible to ThreadSanitizer on Linux
+                // (Swift 6.3), which would make `--sanitize=thread` report false races.
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
         // What users need to test their own code against the engine: a manual clock and a scripted source.
         .target(
             name: "LocationEngineTestKit",
-            dependencies: ["LocationEngine"],
+            dependencies: ["LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         // A C shim over the C library's heap statistics (mallinfo2), for memory figures in benchmarks.
@@ -65,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationEngineTests",
-            dependencies: ["LocationEngine", "LocationEngineTestKit"],
+            dependencies: ["LocationEngine", "LocationEngineTestKit", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A `Clock` whose time moves only when a test says so, for deterministic tests of code that sleeps.
 ///
@@ -31,27 +31,27 @@ public final class ManualClock: Clock, Sendable {
         var nextSleeperID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Creates a clock at its epoch.
     public init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
+    public var now: Instant { state.withLockedValue { $0.now } }
 
     public var minimumResolution: Duration { .zero }
 
     /// The number of tasks sleeping on this clock.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLockedValue { $0.sleepers.count } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = state.withLock { state in
+        let id = state.withLockedValue { state in
             defer { state.nextSleeperID += 1 }
             return state.nextSleeperID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 enum Outcome { case wait, wake, cancelled }
-                let outcome: Outcome = state.withLock { state in
+                let outcome: Outcome = state.withLockedValue { state in
                     if state.cancelledBeforeSleeping.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .wake }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -64,7 +64,7 @@ public final class ManualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            let sleeper = state.withLock { state -> Sleeper? in
+            let sleeper = state.withLockedValue { state -> Sleeper? in
                 if let sleeper = state.sleepers.removeValue(forKey: id) { return sleeper }
                 state.cancelledBeforeSleeping.insert(id)
                 return nil
@@ -83,7 +83,7 @@ public final class ManualClock: Clock, Sendable {
     /// Moves time forward to `instant` (no-op if it is in the past) and wakes every sleeper now due.
     @discardableResult
     public func advance(to instant: Instant) -> Int {
-        let due = state.withLock { state -> [Sleeper] in
+        let due = state.withLockedValue { state -> [Sleeper] in
             if instant > state.now { state.now = instant }
             let dueIDs = state.sleepers.filter { $0.value.deadline <= state.now }.map(\.key)
             return dueIDs.compactMap { state.sleepers.removeValue(forKey: $0) }

@@ -1,5 +1,5 @@
 import LocationEngine
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// An in-memory ``LocationSource`` driven by the test: it records what the engine asks of it and
 /// emits exactly the fixes and errors the test scripts, while the engine has it running.
@@ -26,7 +26,7 @@ public final class ScriptedLocationSource: LocationSource, Sendable {
         var commands: [Command] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public let capabilities: SourceCapabilities
 
@@ -36,7 +36,7 @@ public final class ScriptedLocationSource: LocationSource, Sendable {
     }
 
     public func start(mode: PowerMode, events: SourceEventSink) {
-        state.withLock {
+        state.withLockedValue {
             $0.sink = events
             $0.mode = mode
             $0.commands.append(.start(mode))
@@ -44,14 +44,14 @@ public final class ScriptedLocationSource: LocationSource, Sendable {
     }
 
     public func setMode(_ mode: PowerMode) {
-        state.withLock {
+        state.withLockedValue {
             $0.mode = mode
             $0.commands.append(.setMode(mode))
         }
     }
 
     public func stop() {
-        state.withLock {
+        state.withLockedValue {
             $0.sink = nil
             $0.mode = nil
             $0.commands.append(.stop)
@@ -59,13 +59,13 @@ public final class ScriptedLocationSource: LocationSource, Sendable {
     }
 
     /// Whether the engine has the source running.
-    public var isRunning: Bool { state.withLock { $0.sink != nil } }
+    public var isRunning: Bool { state.withLockedValue { $0.sink != nil } }
 
     /// The mode the engine runs the source in, or `nil` when off.
-    public var mode: PowerMode? { state.withLock { $0.mode } }
+    public var mode: PowerMode? { state.withLockedValue { $0.mode } }
 
     /// Every command the engine issued, in order.
-    public var commands: [Command] { state.withLock { $0.commands } }
+    public var commands: [Command] { state.withLockedValue { $0.commands } }
 
     /// Emits a fix `age` old, if running. Returns whether it was emitted.
     @discardableResult
@@ -82,7 +82,7 @@ public final class ScriptedLocationSource: LocationSource, Sendable {
     public func emitFatalError(_ error: SourceError) -> Bool { send(.fatalError(error)) }
 
     private func send(_ event: SourceEvent) -> Bool {
-        guard let sink = state.withLock({ $0.sink }) else { return false }
+        guard let sink = state.withLockedValue({ $0.sink }) else { return false }
         sink.send(event)
         return true
     }

@@ -1,5 +1,5 @@
 import DequeModule
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One thing submitted to the engine from outside its isolation.
 enum EngineCommand: Sendable {
@@ -12,7 +12,7 @@ enum EngineCommand: Sendable {
     case shutdown
 }
 
-/// The lock-light front door of the engine: callers on any thread append commands under a `Mutex`
+/// The lock-light front door of the engine: callers on any thread append commands under a lock (`NIOLockedValueBox`)
 /// held for one `Deque` append, and get their ``RequestID`` at once; the engine actor takes whole
 /// batches (one lock acquisition per batch) and processes them in order. A drain task is scheduled
 /// only when the inbox goes from idle to busy, so a burst of N submissions costs one task hop.
@@ -23,7 +23,7 @@ final class Inbox: Sendable {
         var nextID: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init() {}
 
@@ -32,7 +32,7 @@ final class Inbox: Sendable {
     /// - Complexity: amortised O(1)
     @inline(__always)
     func append(_ make: (RequestID) -> EngineCommand) -> (RequestID, scheduleDrain: Bool) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let id = RequestID(rawValue: state.nextID)
             state.nextID += 1
             state.commands.append(make(id))
@@ -45,7 +45,7 @@ final class Inbox: Sendable {
     /// Appends a command that needs no ID. Returns whether the caller must schedule a drain.
     @inline(__always)
     func append(_ command: EngineCommand) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.commands.append(command)
             if state.drainScheduled { return false }
             state.drainScheduled = true
@@ -57,7 +57,7 @@ final class Inbox: Sendable {
     /// schedules a drain.
     /// - Complexity: O(1)
     func takeAll() -> Deque<EngineCommand> {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.commands.isEmpty {
                 state.drainScheduled = false
                 return Deque()

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 extension LocationEngine {
     // MARK: Callback API (INTULocationManager parity)
@@ -128,9 +128,9 @@ extension LocationEngine {
 /// The ID of a request submitted from inside `withCheckedThrowingContinuation`, read by a
 /// cancellation handler that may run concurrently on another thread.
 private final class SubmittedID: Sendable {
-    private let value = Mutex<RequestID?>(nil)
-    func set(_ id: RequestID) { value.withLock { $0 = id } }
-    func get() -> RequestID? { value.withLock { $0 } }
+    private let value = NIOLockedValueBox<RequestID?>(nil)
+    func set(_ id: RequestID) { value.withLockedValue { $0 = id } }
+    func get() -> RequestID? { value.withLockedValue { $0 } }
 }
 
 /// The updates of one subscription, as an `AsyncSequence` (see ``LocationEngine/updates(_:bufferingNewest:)``).

@@ -1,6 +1,6 @@
 import LocationEngine
 import LocationEngineTestKit
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("LocationEngine actor: callback and async APIs, timer, source")
@@ -253,10 +253,10 @@ struct EngineTests {
 
 /// A source that keeps every sink it was given, even after `stop()`, as a buggy source might.
 final class LeakySource: LocationSource, Sendable {
-    private let state = Mutex<[SourceEventSink]>([])
+    private let state = NIOLockedValueBox<[SourceEventSink]>([])
     let capabilities = SourceCapabilities(providesCourse: true)
-    var sinks: [SourceEventSink] { state.withLock { $0 } }
-    func start(mode: PowerMode, events: SourceEventSink) { state.withLock { $0.append(events) } }
+    var sinks: [SourceEventSink] { state.withLockedValue { $0 } }
+    func start(mode: PowerMode, events: SourceEventSink) { state.withLockedValue { $0.append(events) } }
     func setMode(_ mode: PowerMode) {}
     func stop() {}
 }

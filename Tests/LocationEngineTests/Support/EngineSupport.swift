@@ -1,12 +1,12 @@
 import LocationEngine
 import LocationEngineTestKit
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// Collects what handlers receive, from whatever thread they run on.
 final class Recorder: Sendable {
-    private let results = Mutex<[RequestID: [LocationResult]]>([:])
-    private let events = Mutex<[RequestID: [SubscriptionEvent]]>([:])
+    private let results = NIOLockedValueBox<[RequestID: [LocationResult]]>([:])
+    private let events = NIOLockedValueBox<[RequestID: [SubscriptionEvent]]>([:])
 
     /// A one-shot handler recording under the request ID the result carries.
     var oneShot: @Sendable (LocationResult) -> Void {
@@ -19,24 +19,24 @@ final class Recorder: Sendable {
     }
 
     func record(_ result: LocationResult, for id: RequestID) {
-        results.withLock { $0[id, default: []].append(result) }
+        results.withLockedValue { $0[id, default: []].append(result) }
     }
 
     func record(_ event: SubscriptionEvent, for id: RequestID) {
-        events.withLock { $0[id, default: []].append(event) }
+        events.withLockedValue { $0[id, default: []].append(event) }
     }
 
-    func results(_ id: RequestID) -> [LocationResult] { results.withLock { $0[id] ?? [] } }
-    func events(_ id: RequestID) -> [SubscriptionEvent] { events.withLock { $0[id] ?? [] } }
-    var allResults: [RequestID: [LocationResult]] { results.withLock { $0 } }
-    var allEvents: [RequestID: [SubscriptionEvent]] { events.withLock { $0 } }
+    func results(_ id: RequestID) -> [LocationResult] { results.withLockedValue { $0[id] ?? [] } }
+    func events(_ id: RequestID) -> [SubscriptionEvent] { events.withLockedValue { $0[id] ?? [] } }
+    var allResults: [RequestID: [LocationResult]] { results.withLockedValue { $0 } }
+    var allEvents: [RequestID: [SubscriptionEvent]] { events.withLockedValue { $0 } }
 }
 
 /// Holds an ID that a handler needs but that is only known after the submission returns.
 final class IDSlot: Sendable {
-    private let value = Mutex<RequestID?>(nil)
-    func set(_ id: RequestID) { value.withLock { $0 = id } }
-    var id: RequestID? { value.withLock { $0 } }
+    private let value = NIOLockedValueBox<RequestID?>(nil)
+    func set(_ id: RequestID) { value.withLockedValue { $0 = id } }
+    var id: RequestID? { value.withLockedValue { $0 } }
 }
 
 /// Yields until `condition` holds, a bounded number of times: waits on the scheduler (another task

@@ -1,5 +1,11 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// locbench links jemalloc (Debian's libjemalloc-dev) and reads exact heap figures through mallctl.
+// Without it, locbench still builds and falls back to glibc's mallinfo2 (documented in the README).
+let jemallocAvailable = ["/usr/include/jemalloc/jemalloc.h", "/usr/local/include/jemalloc/jemalloc.h"]
+    .contains { FileManager.default.fileExists(atPath: $0) }
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -14,12 +20,17 @@ let package = Package(
         .library(name: "NMEA", targets: ["NMEA"]),
         .library(name: "SyntheticGPS", targets: ["SyntheticGPS"]),
         .executable(name: "gpsgen", targets: ["gpsgen"]),
+        .library(name: "LocationSources", targets: ["LocationSources"]),
+        .executable(name: "locbench", targets: ["locbench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.24.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
+        .package(url: "https://github.com/apple/swift-algorithms.git", from: "1.2.0"),
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -42,8 +53,25 @@ let package = Package(
             dependencies: ["LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
-        // A C shim over the C library's heap statistics (mallinfo2), for memory figures in benchmarks.
-        .target(name: "CHeapStats"),
+        // Heap figures for locbench and the benchmarks: jemalloc's mallctl statistics, or glibc's
+        // mallinfo2 when jemalloc is absent. (Swift's Glibc module exports neither.)
+        .target(
+            name: "CHeapStats",
+            cSettings: jemallocAvailable ? [.define("HEAPSTATS_JEMALLOC")] : [],
+            linkerSettings: jemallocAvailable ? [.linkedLibrary("jemalloc")] : []
+        ),
+        // The benchmark executable: the engine under load, with invariant checks and a naive baseline.
+        .executableTarget(
+            name: "locbench",
+            dependencies: [
+                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "CHeapStats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.
         .target(name: "NMEA", swiftSettings: strict),
         // Deterministic synthetic receiver: trajectories, error model, power modes, NMEA/GPX/GeoJSON output.
@@ -63,6 +91,31 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // Real location sources: a gpsd client and an NMEA stream reader (TCP, serial, file, stdin).
+        .target(
+            name: "LocationSources",
+            dependencies: [
+                "LocationEngine", "NMEA",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationSourcesTests",
+            dependencies: [
+                "LocationSources", "LocationEngine", "NMEA", "SyntheticGPS",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

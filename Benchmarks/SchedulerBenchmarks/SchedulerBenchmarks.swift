@@ -1,5 +1,6 @@
 import Benchmark
 import CHeapStats
+import Foundation
 import LocationEngine
 
 /// The scheduler's cost per request at N = 1k, 100k and 1M pending (issue #2, "Performance").
@@ -9,13 +10,15 @@ import LocationEngine
 /// (`ns/request`, `bytes/pending`). Handlers are non-capturing closures; a capturing closure adds its
 /// context allocation (typically 32–48 bytes) on top of the engine's own memory.
 let benchmarks: @Sendable () -> Void = {
+    // CI sets LOCATIONENGINE_BENCHMARK_SHORT=1: fewer iterations and no 1M runs, for a quick table.
+    let short = ProcessInfo.processInfo.environment["LOCATIONENGINE_BENCHMARK_SHORT"] == "1"
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 1,
-        maxDuration: .seconds(3),
-        maxIterations: 8)
+        maxDuration: .seconds(short ? 1 : 3),
+        maxIterations: short ? 3 : 8)
 
-    for n in [1_000, 100_000, 1_000_000] {
+    for n in short ? [1_000, 100_000] : [1_000, 100_000, 1_000_000] {
         registerEngineBenchmarks(n: n)
         registerStateMachineBenchmarks(n: n)
     }
@@ -41,7 +44,7 @@ func measure(_ benchmark: Benchmark, _ metric: BenchmarkMetric = nanosecondsPerR
 
 /// Bytes currently allocated from the C heap.
 func heapInUse() -> Int {
-    Int(cheapstats_allocated_bytes())
+    Int(heapstats_read().allocated)
 }
 
 let accuracies: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room]

@@ -3,9 +3,17 @@
 
 #include <stddef.h>
 
-/// Bytes currently allocated from the C heap by this process (glibc's mallinfo2 `uordblks`,
-/// plus memory in mmap'ed chunks `hblkhd`), or 0 where the C library cannot tell.
-/// Swift's Glibc module does not export mallinfo2, hence this tiny C shim.
-size_t cheapstats_allocated_bytes(void);
+/// Heap figures for memory reports (locbench, benchmarks).
+typedef struct {
+    /// Bytes allocated by the application (jemalloc `stats.allocated`; glibc: `uordblks + hblkhd`).
+    size_t allocated;
+    /// Bytes in physically resident allocator pages (jemalloc `stats.resident`; glibc: 0, unknown).
+    size_t resident;
+    /// 1 when the figures come from jemalloc's mallctl, 0 for the glibc mallinfo2 fallback.
+    int fromJemalloc;
+} heapstats;
+
+/// Reads the current heap figures (refreshing jemalloc's statistics epoch first).
+heapstats heapstats_read(void);
 
 #endif

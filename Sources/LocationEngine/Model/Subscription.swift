@@ -79,6 +79,13 @@ public struct LocationUpdate: Sendable, Hashable {
     public var age: Duration
     /// The finest level it meets at delivery, or `nil`.
     public var achievedAccuracy: AccuracyLevel?
+
+    /// Creates an update.
+    public init(location: Location, age: Duration, achievedAccuracy: AccuracyLevel?) {
+        self.location = location
+        self.age = age
+        self.achievedAccuracy = achievedAccuracy
+    }
 }
 
 /// A course update delivered to a heading subscription. A course of exactly 0° (north) is valid.
@@ -87,6 +94,12 @@ public struct HeadingUpdate: Sendable, Hashable {
     public var course: Double
     /// The fix the course came from.
     public var location: Location
+
+    /// Creates an update.
+    public init(course: Double, location: Location) {
+        self.course = course
+        self.location = location
+    }
 }
 
 /// Why a subscription ended. Delivered exactly once, unless the subscription was cancelled.

@@ -15,7 +15,7 @@ extension SchedulerStateMachine {
         into actions: inout [Action]
     ) {
         let now = tick(now)
-        precondition(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
+        assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
         if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
             return refuse(id, handler, .rejected(reason: failure), into: &actions)
@@ -111,7 +111,7 @@ extension SchedulerStateMachine {
         if request.hasDeadline && !removedFromDeadlines { deadlines.noteAbandoned() }
         if request.admitted {
             if !removedFromIndex { index.noteAbandoned() }
-            power.remove(accuracy(of: id, request).requiredPowerMode)
+            power.remove(powerMode(of: id, request))
         } else {
             delayedTimeouts[id] = nil
         }

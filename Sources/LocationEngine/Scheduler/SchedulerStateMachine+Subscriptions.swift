@@ -11,7 +11,7 @@ extension SchedulerStateMachine {
         into actions: inout [Action]
     ) {
         let now = tick(now)
-        precondition(!isPending(id), "subscribe(\(id)): the ID is already pending")
+        assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
         counters.subscriptionsSubmitted += 1
         let refusal: SubscriptionEnd? =
             if let failure = options.validationFailure { .rejected(reason: failure) }

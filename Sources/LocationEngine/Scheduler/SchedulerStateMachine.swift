@@ -149,6 +149,19 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return LocationAccuracy(AccuracyLevel(rawValue: Int(request.level))!)
     }
 
+    /// The power mode a one-shot demands, without rebuilding its accuracy for standard levels.
+    @inline(__always)
+    func powerMode(of id: RequestID, _ request: OneShot) -> PowerMode {
+        switch request.level {
+        case 0: return .lowest  // city
+        case 1: return .low  // neighborhood
+        case 2: return .medium  // block
+        case 3: return .high  // house
+        case 4: return .best  // room
+        default: return customAccuracies[id]!.requiredPowerMode
+        }
+    }
+
     /// Brings the source in line with demand.
     mutating func reconcilePower(now: EngineInstant, into actions: inout [Action]) {
         switch power.reconcile(now: now, linger: configuration.linger) {

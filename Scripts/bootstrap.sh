@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the system packages the project needs on a fresh Debian machine (run as root, or with sudo):
+#   libjemalloc-dev  - locbench links jemalloc and reads exact heap figures through mallctl
+#   pkg-config       - how SwiftPM finds jemalloc
+#   gpsd gpsd-clients python3-gps - the real gpsd that integration tests talk to (gpsfake needs python3-gps)
+#   socat            - pseudo-terminal pairs for the serial-port tests
+# Everything else (Swift packages) comes from Package.swift.
+set -euo pipefail
+
+packages=(libjemalloc-dev pkg-config gpsd gpsd-clients python3-gps socat)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "bootstrap: all system packages present"
+    exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "bootstrap: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Debian's gpsd package may start a system gpsd on 2947; the tests start their own on other ports.
+echo "bootstrap: done"

@@ -1,0 +1,220 @@
+import Algorithms
+import LocationEngine
+import NIOConcurrencyHelpers
+
+/// Everything locbench knows about each request, and the invariant checks made as results arrive
+/// (issue #4, "invariant check on every run").
+///
+/// Records are 24 bytes in one array indexed by request, behind one lock: handlers run on the
+/// engine's executor while the driver submits from another task.
+final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`.
+    struct Record {
+        var submittedAt: Int64 = 0
+        var endedAt: Int64 = 0
+        var updates: Int32 = 0
+        var ends: UInt8 = 0
+        var flags: Flags = []
+        var status: Outcome = .pending
+    }
+
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let submitted = Flags(rawValue: 1)
+        static let cancelIssued = Flags(rawValue: 2)
+        static let forceCompleteIssued = Flags(rawValue: 4)
+    }
+
+    enum Outcome: UInt8 { case pending, succeeded, timedOut, forceCompleted, failed, ended }
+
+    let plan: WorkloadPlan
+    private let lock = NIOLock()
+    private var records: [Record]
+    private var violations: [String] = []
+    private var violationCount = 0
+    private let now: @Sendable () -> Int64
+    private let wallNow: @Sendable () -> Int64
+    /// Wall time at which the latest fix left the source (for fix-to-delivery latency).
+    private var latestFixWallTime: Int64 = 0
+    var latency = LatencyRecorder()
+    var lateness = LatencyRecorder()
+    private(set) var counts: [Outcome: Int] = [:]
+    private(set) var subscriptionUpdates = 0
+
+    init(plan: WorkloadPlan, now: @escaping @Sendable () -> Int64, wallNow: @escaping @Sendable () -> Int64) {
+        self.plan = plan
+        self.records = Array(repeating: Record(), count: plan.requestCount)
+        self.now = now
+        self.wallNow = wallNow
+    }
+
+    // MARK: Driver side
+
+    func submitted(_ request: Int, at time: Int64) {
+        lock.withLock {
+            records[request].submittedAt = time
+            records[request].flags.insert(.submitted)
+        }
+    }
+
+    func issued(_ flag: Flags, for request: Int) {
+        lock.withLock { _ = records[request].flags.insert(flag) }
+    }
+
+    func fixLeftSource() {
+        let time = wallNow()
+        lock.withLock { latestFixWallTime = time }
+    }
+
+    // MARK: Handler side
+
+    func oneShotEnded(_ result: LocationResult) {
+        let time = now()
+        let wall = wallNow()
+        let request = Int(result.requestID.rawValue) - 1
+        lock.withLock {
+            guard records.indices.contains(request) else {
+                return fail(request, "a result for an ID locbench never submitted (\(result.requestID))")
+            }
+            records[request].ends &+= 1
+            records[request].endedAt = time
+            if records[request].ends > 1 { return fail(request, "ended \(records[request].ends) times; latest \(result.status)") }
+            let outcome = check(result, request: request, at: time, wall: wall)
+            records[request].status = outcome
+            counts[outcome, default: 0] += 1
+        }
+    }
+
+    func subscriptionEvent(_ id: RequestID, _ event: SubscriptionEvent) {
+        let request = Int(id.rawValue) - 1
+        lock.withLock {
+            guard records.indices.contains(request) else { return fail(request, "an event for an ID locbench never submitted (\(id))") }
+            if records[request].ends > 0 { return fail(request, "received \(event) after it ended") }
+            switch event {
+            case .location(let update):
+                records[request].updates += 1
+                subscriptionUpdates += 1
+                let options = plan.options(of: request)
+                if let accuracy = options.accuracy,
+                    !accuracy.isSatisfied(horizontalAccuracy: update.location.horizontalAccuracy, age: update.age)
+                {
+                    fail(request, "received ±\(update.location.horizontalAccuracy) m aged \(update.age) through an accuracy filter of \(accuracy)")
+                }
+                if let maximum = options.maximumUpdates, records[request].updates > maximum {
+                    fail(request, "received update \(records[request].updates) of at most \(maximum)")
+                }
+            case .heading:
+                records[request].updates += 1
+                subscriptionUpdates += 1
+            case .sourceError:
+                break
+            case .ended(let end):
+                records[request].ends = 1
+                records[request].endedAt = now()
+                records[request].status = .ended
+                counts[.ended, default: 0] += 1
+                if end == .forceCompleted && !records[request].flags.contains(.forceCompleteIssued) {
+                    fail(request, "force-completed though nobody asked")
+                }
+            }
+        }
+    }
+
+    /// Checks a one-shot's result against its request; returns its outcome. Called with the lock held.
+    private func check(_ result: LocationResult, request: Int, at time: Int64, wall: Int64) -> Outcome {
+        let accuracy = plan.accuracy(of: request)
+        let record = records[request]
+        switch result.status {
+        case .success:
+            guard let location = result.location, let age = result.age else {
+                fail(request, "succeeded without a fix")
+                return .succeeded
+            }
+            if !accuracy.isSatisfied(horizontalAccuracy: location.horizontalAccuracy, age: age) {
+                fail(request, "succeeded with ±\(location.horizontalAccuracy) m aged \(age), which fails \(accuracy)")
+            }
+            latency.record(nanoseconds: wall - latestFixWallTime)
+            return .succeeded
+        case .timedOut:
+            guard let timeout = plan.timeout(of: request) else {
+                fail(request, "timed out without a timeout")
+                return .timedOut
+            }
+            let deadline = record.submittedAt + timeout.saturatingNanoseconds
+            if time < deadline { fail(request, "timed out at \(Self.seconds(time)), before its deadline \(Self.seconds(deadline))") }
+            lateness.record(nanoseconds: time - deadline)
+            return .timedOut
+        case .forceCompleted:
+            if !record.flags.contains(.forceCompleteIssued) { fail(request, "force-completed though nobody asked") }
+            return .forceCompleted
+        default:
+            return .failed
+        }
+    }
+
+    /// Records a violation with the request's history (the first 20 in full).
+    private func fail(_ request: Int, _ message: String) {
+        violationCount += 1
+        guard violations.count < 20 else { return }
+        violations.append("request #\(request + 1): \(message)\n  history: \(history(request))")
+    }
+
+    private func history(_ request: Int) -> String {
+        guard records.indices.contains(request) else { return "unknown request" }
+        let record = records[request]
+        let spec = plan.requests[request]
+        let what =
+            spec.isSubscription
+            ? "subscription \(plan.options(of: request))"
+            : "one-shot \(plan.accuracy(of: request)), timeout \(plan.timeout(of: request).map { "\($0)" } ?? "none")"
+        var flags: [String] = []
+        if record.flags.contains(.cancelIssued) { flags.append("cancel issued") }
+        if record.flags.contains(.forceCompleteIssued) { flags.append("force-complete issued") }
+        return "\(what); submitted at \(Self.seconds(record.submittedAt)); \(flags.joined(separator: ", ")); ended \(record.ends)× (\(record.status)) at \(Self.seconds(record.endedAt)); \(record.updates) updates"
+    }
+
+    static func seconds(_ nanoseconds: Int64) -> String {
+        let value = Double(nanoseconds) / 1e9
+        return "\((value * 1000).rounded() / 1000) s"
+    }
+
+    // MARK: After the run
+
+    /// Final checks: every request either ended once or was cancelled (and the engine agrees on how many
+    /// were cancelled); no timed-out request missed a fix that satisfied it (virtual clock only).
+    func finish(engineCancelled: Int, fixes: [RecordedFix], checkAgainstFixes: Bool) -> (violations: [String], count: Int) {
+        lock.withLock {
+            var unended = 0
+            for request in records.indices where records[request].ends == 0 {
+                unended += 1
+                if !records[request].flags.contains(.cancelIssued) { fail(request, "never ended and was never cancelled") }
+            }
+            if unended != engineCancelled {
+                violationCount += 1
+                violations.append("\(unended) requests never ended, but the engine cancelled \(engineCancelled)")
+            }
+            counts[.pending] = unended
+            if checkAgainstFixes { checkTimeoutsAgainstFixes(fixes) }
+            return (violations, violationCount)
+        }
+    }
+
+    /// A timed-out one-shot must not have seen, strictly between submission and deadline, a fix that
+    /// satisfied it. Called with the lock held.
+    private func checkTimeoutsAgainstFixes(_ fixes: [RecordedFix]) {
+        guard !fixes.isEmpty else { return }
+        for request in records.indices where records[request].status == .timedOut {
+            let accuracy = plan.accuracy(of: request)
+            guard let timeout = plan.timeout(of: request) else { continue }
+            let start = records[request].submittedAt
+            let deadline = start + timeout.saturatingNanoseconds
+            var index = fixes.partitioningIndex { $0.at > start }
+            while index < fixes.count, fixes[index].at < deadline {
+                if fixes[index].horizontalAccuracy <= accuracy.horizontalAccuracy {
+                    fail(request, "timed out although a ±\(fixes[index].horizontalAccuracy) m fix arrived at \(Self.seconds(fixes[index].at))")
+                    break
+                }
+                index += 1
+            }
+        }
+    }
+}

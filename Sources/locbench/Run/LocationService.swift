@@ -1,0 +1,61 @@
+import LocationEngine
+import LocationEngineTestKit
+
+/// What a benchmark run drives: the engine, or the naive baseline, behind one interface.
+protocol LocationService: Sendable {
+    func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID
+    func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID
+    func cancel(_ id: RequestID)
+    func forceComplete(_ id: RequestID)
+    /// Processes everything submitted and everything due at the clock's current time.
+    func settle() async
+    /// When the service next needs the clock to move (virtual runs), on the run's timeline in nanoseconds.
+    func nextDeadline() async -> Int64?
+    /// Requests the service cancelled (ended with nothing delivered).
+    func cancelledCount() async -> Int
+    /// Requests pending in the service now (one-shots and subscriptions).
+    func pendingCount() async -> Int
+    /// Source counters: starts, stops, mode changes.
+    func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int)
+    /// Ends whatever is left (the run's wind-down).
+    func shutdown() async
+}
+
+/// The engine as a ``LocationService``.
+struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
+    let engine: LocationEngine<C>
+    let offset: @Sendable (C.Instant) -> Int64
+
+    func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
+        engine.requestLocation(accuracy: accuracy, timeout: timeout, handler: handler)
+    }
+
+    func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
+        engine.subscribe(options, handler: handler)
+    }
+
+    func cancel(_ id: RequestID) { engine.cancel(id) }
+    func forceComplete(_ id: RequestID) { engine.forceComplete(id) }
+    func settle() async { await engine.sync() }
+    func nextDeadline() async -> Int64? { await engine.nextDeadline().map(offset) }
+
+    func cancelledCount() async -> Int {
+        let stats = await engine.statistics()
+        return stats.oneShotsCancelled + stats.subscriptionsCancelled
+    }
+
+    func pendingCount() async -> Int {
+        let stats = await engine.statistics()
+        return stats.pendingOneShots + stats.activeSubscriptions
+    }
+
+    func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int) {
+        let stats = await engine.statistics()
+        return (stats.sourceStarts, stats.sourceStops, stats.sourceModeChanges)
+    }
+
+    func shutdown() async {
+        engine.shutdown()
+        await engine.sync()
+    }
+}

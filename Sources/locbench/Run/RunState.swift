@@ -1,0 +1,152 @@
+import LocationEngine
+
+/// The mutable part of one run: what has been submitted, samples for the report, the heap baseline.
+struct RunState {
+    let ledger: Ledger
+    let service: any LocationService
+    let design: String
+    var nextOperation = 0
+    var ids: [RequestID?]
+    var submitNanoseconds: Int64 = 0
+    var maxPending = 0
+    var heapAtMaxPending = 0
+    let heapBaseline: (allocated: Int, jemalloc: Bool)
+    var timeline: [(seconds: Double, pending: Int, mode: PowerMode?)] = []
+    var woundDown = false
+    var pending = 0
+    /// Set when the run had to give up draining (itself an invariant violation).
+    var stuck = false
+    let wallStart = ContinuousClock.now
+    let cpuStart = ProcessStats.cpuSeconds()
+    let lastOperationAt: Int64
+    let longestTimeout: Int64
+
+    init(ledger: Ledger, service: any LocationService, design: String) {
+        self.ledger = ledger
+        self.service = service
+        self.design = design
+        self.ids = Array(repeating: nil, count: ledger.plan.requestCount)
+        self.heapBaseline = ProcessStats.heap()
+        self.lastOperationAt = ledger.plan.operations.last?.at ?? 0
+        self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000
+    }
+
+    /// Submits every operation due at `time`, settling every 10,000 so the inbox stays small.
+    mutating func submitDue(_ plan: WorkloadPlan, through time: Int64, progress: Progress?) async {
+        var batch = 0
+        let clock = ContinuousClock()
+        while nextOperation < plan.operations.count, plan.operations[nextOperation].at <= time {
+            let operation = plan.operations[nextOperation]
+            let request = Int(operation.request)
+            let started = clock.now
+            switch operation.kind {
+            case .oneShot:
+                ledger.submitted(request, at: time)
+                let ledger = self.ledger
+                let id = service.requestLocation(accuracy: plan.accuracy(of: request), timeout: plan.timeout(of: request)) { ledger.oneShotEnded($0) }
+                ids[request] = id
+            case .subscribe:
+                ledger.submitted(request, at: time)
+                let ledger = self.ledger
+                ids[request] = service.subscribe(plan.options(of: request)) { ledger.subscriptionEvent($0, $1) }
+            case .cancel:
+                ledger.issued(.cancelIssued, for: request)
+                if let id = ids[request] { service.cancel(id) }
+            case .forceComplete:
+                ledger.issued(.forceCompleteIssued, for: request)
+                if let id = ids[request] { service.forceComplete(id) }
+            }
+            submitNanoseconds += started.duration(to: clock.now).saturatingNanoseconds
+            nextOperation += 1
+            batch += 1
+            if batch == 10_000 {
+                await service.settle()
+                await sample(at: time, mode: nil)
+                batch = 0
+                progress?.update(done: nextOperation, of: plan.operations.count, design: design)
+            }
+        }
+        progress?.update(done: nextOperation, of: plan.operations.count, design: design)
+    }
+
+    /// Records the pending count (and the heap at its peak) and a timeline point.
+    mutating func sample(at time: Int64, mode: PowerMode?) async {
+        pending = await service.pendingCount()
+        if pending > maxPending {
+            maxPending = pending
+            heapAtMaxPending = ProcessStats.heap().allocated
+        }
+        timeline.append((Double(time) / 1e9, pending, mode))
+    }
+
+    /// Every operation submitted and nothing pending; or the run is stuck (reported as a violation).
+    mutating func isDone(_ plan: WorkloadPlan, at time: Int64) -> Bool {
+        if nextOperation == plan.operations.count && pending == 0 { return true }
+        if woundDown && time > lastOperationAt + longestTimeout + 300_000_000_000 {
+            stuck = true
+            return true
+        }
+        return false
+    }
+
+    /// Requests without a timeout may wait for a fix that never comes: after every operation and the
+    /// longest timeout, the run force-completes what is left (and says so in the ledger).
+    func shouldWindDown(_ plan: WorkloadPlan, at time: Int64) -> Bool {
+        !woundDown && nextOperation == plan.operations.count && time > lastOperationAt + longestTimeout + 130_000_000_000
+    }
+
+    mutating func windDown() async {
+        woundDown = true
+        for (request, id) in ids.enumerated() {
+            guard let id else { continue }
+            ledger.issued(.forceCompleteIssued, for: request)
+            service.forceComplete(id)
+        }
+        await service.settle()
+    }
+
+    /// Final checks and figures.
+    func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool) async -> RunMeasurements {
+        let cancelled = await service.cancelledCount()
+        let (violations, violationCount) = ledger.finish(engineCancelled: cancelled, fixes: recording.fixes, checkAgainstFixes: checkAgainstFixes)
+        let counters = await service.sourceCounters()
+        let sourceOff = recording.modeChanges.last.map { $0.mode == nil } ?? true
+        var allViolations = violations
+        var count = violationCount
+        if !sourceOff {
+            allViolations.append("the source was still on at the end of the run")
+            count += 1
+        }
+        if stuck {
+            allViolations.append("\(pending) requests were still pending 170 s after the wind-down force-completed everything")
+            count += 1
+        }
+        var outcomes: [String: Int] = [:]
+        for (outcome, value) in ledger.counts { outcomes["\(outcome)"] = value }
+        outcomes["cancelled"] = cancelled
+        outcomes["pending"] = nil
+        return RunMeasurements(
+            design: design,
+            wallSeconds: Double(wallStart.duration(to: .now).saturatingNanoseconds) / 1e9,
+            cpuSeconds: ProcessStats.cpuSeconds() - cpuStart,
+            timelineSeconds: Double(end) / 1e9,
+            submitSeconds: Double(submitNanoseconds) / 1e9,
+            operationsSubmitted: nextOperation,
+            maxPending: maxPending,
+            heapBytesPerPending: maxPending > 0 ? Double(heapAtMaxPending - heapBaseline.allocated) / Double(maxPending) : 0,
+            heapFromJemalloc: heapBaseline.jemalloc,
+            outcomes: outcomes,
+            subscriptionUpdates: ledger.subscriptionUpdates,
+            latency: ledger.latency.summary,
+            latencyBuckets: ledger.latency.buckets,
+            lateness: ledger.lateness.summary,
+            sourceStarts: counters.starts,
+            sourceStops: counters.stops,
+            sourceModeChanges: counters.modeChanges,
+            timeInModes: recording.timeInModes(until: end),
+            sourceOffAtEnd: sourceOff,
+            violations: allViolations,
+            violationCount: count,
+            timeline: timeline)
+    }
+}

@@ -1,0 +1,103 @@
+import LocationEngine
+import LocationEngineTestKit
+import SyntheticGPS
+
+/// How a run's time passes.
+enum ClockKind: String, CaseIterable, Sendable {
+    /// A manual clock moved by the runner: as fast as the machine allows, results independent of load.
+    case virtual
+    /// The continuous clock and real timers: measures timeout lateness for real.
+    case wall
+}
+
+/// What one run measured.
+struct RunMeasurements: Sendable {
+    var design: String
+    var wallSeconds: Double
+    var cpuSeconds: Double
+    var timelineSeconds: Double
+    var submitSeconds: Double
+    var operationsSubmitted: Int
+    var maxPending: Int
+    var heapBytesPerPending: Double
+    var heapFromJemalloc: Bool
+    var outcomes: [String: Int]
+    var subscriptionUpdates: Int
+    var latency: LatencySummary
+    var latencyBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
+    var lateness: LatencySummary
+    var sourceStarts: Int
+    var sourceStops: Int
+    var sourceModeChanges: Int
+    var timeInModes: [PowerMode: Int64]
+    var sourceOffAtEnd: Bool
+    var violations: [String]
+    var violationCount: Int
+    var timeline: [(seconds: Double, pending: Int, mode: PowerMode?)]
+}
+
+/// Drives one ``LocationService`` through a ``WorkloadPlan``, checking invariants as it goes.
+struct Runner {
+    let plan: WorkloadPlan
+    let linger: Duration
+    let progress: Progress?
+
+    /// A virtual-clock run: the clock jumps to the next operation, fix or deadline, whichever is first.
+    func runVirtual(
+        design: String,
+        makeService: (ManualClock, RecordingSource) -> any LocationService,
+        source: SyntheticLocationSource,
+        clock: ManualClock
+    ) async -> RunMeasurements {
+        let ledger = Ledger(plan: plan, now: { clock.now.offset.saturatingNanoseconds }, wallNow: Self.wallNanoseconds)
+        let recording = RecordingSource(source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds })
+        let service = makeService(clock, recording)
+        var state = RunState(ledger: ledger, service: service, design: design)
+        let tick: Int64 = 100_000_000
+        var time: Int64 = 0
+        while true {
+            await state.submitDue(plan, through: time, progress: progress)
+            await service.settle()
+            await state.sample(at: time, mode: recording.modeChanges.last?.mode ?? nil)
+            if state.isDone(plan, at: time) { break }
+            if state.shouldWindDown(plan, at: time) { await state.windDown() }
+            var next = (time / tick + 1) * tick
+            if state.nextOperation < plan.operations.count { next = min(next, max(time + 1, plan.operations[state.nextOperation].at)) }
+            if let deadline = await service.nextDeadline(), deadline > time { next = min(next, deadline) }
+            time = next
+            source.advance(to: .nanoseconds(time))
+            clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
+        }
+        // Let the linger pass; the source must end off.
+        let end = time + linger.saturatingNanoseconds + 1_000_000_000
+        while time < end {
+            time = min(end, await service.nextDeadline().map { max($0, time + 1) } ?? end)
+            clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
+            await service.settle()
+        }
+        return await state.finish(recording: recording, end: time, checkAgainstFixes: true)
+    }
+
+    /// A wall-clock run: operations are submitted when their time comes; timers are real.
+    func runWall(design: String, makeService: (RecordingSource) -> any LocationService, source: SyntheticLocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
+        let now: @Sendable () -> Int64 = { start.duration(to: .now).saturatingNanoseconds }
+        let ledger = Ledger(plan: plan, now: now, wallNow: Self.wallNanoseconds)
+        let recording = RecordingSource(source, ledger: ledger, now: now)
+        let service = makeService(recording)
+        var state = RunState(ledger: ledger, service: service, design: design)
+        while !state.isDone(plan, at: now()) {
+            let time = now()
+            await state.submitDue(plan, through: time, progress: progress)
+            await state.sample(at: time, mode: recording.modeChanges.last?.mode ?? nil)
+            if state.shouldWindDown(plan, at: time) { await state.windDown() }
+            var wait: Int64 = 5_000_000
+            if state.nextOperation < plan.operations.count { wait = min(wait, max(0, plan.operations[state.nextOperation].at - time)) }
+            try? await Task.sleep(for: .nanoseconds(wait))
+        }
+        try? await Task.sleep(for: linger + .milliseconds(500))
+        return await state.finish(recording: recording, end: now(), checkAgainstFixes: false)
+    }
+
+    static let processStart = ContinuousClock.now
+    @Sendable static func wallNanoseconds() -> Int64 { processStart.duration(to: .now).saturatingNanoseconds }
+}

@@ -1,0 +1,17 @@
+/// What locbench reports instead of crashing.
+enum LocbenchError: Error, CustomStringConvertible {
+    /// An argument is out of range or malformed.
+    case badArgument(String)
+    /// A file could not be read or written.
+    case io(String)
+    /// The run broke an invariant; the message holds the offending request's history.
+    case invariantViolated(String)
+
+    var description: String {
+        switch self {
+        case .badArgument(let message): "error: \(message)"
+        case .io(let message): "error: \(message)"
+        case .invariantViolated(let message): "INVARIANT VIOLATED\n\(message)"
+        }
+    }
+}

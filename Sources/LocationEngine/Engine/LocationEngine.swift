@@ -74,11 +74,13 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     /// Processes every queued command, in order, until the inbox is empty; then re-arms the timer.
     func drain() {
         while true {
-            let batch = inbox.takeAll()
+            var batch = inbox.takeAll()
             if batch.isEmpty { break }
             var now = self.now()
-            for (offset, command) in batch.enumerated() {
-                if offset & 255 == 255 { now = self.now() }
+            var processed = 0
+            while let command = batch.popFirst() {  // moves each command out: no copy of its handler
+                processed &+= 1
+                if processed & 255 == 0 { now = self.now() }
                 process(command, now: now)
                 if !actions.isEmpty { performActions() }
             }
@@ -86,8 +88,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         rearmTimer()
     }
 
-    func process(_ command: EngineCommand, now: EngineInstant) {
-        switch command {
+    func process(_ command: consuming EngineCommand, now: EngineInstant) {
+        switch consume command {
         case .oneShot(let id, let accuracy, let timeout, let delay, let handler):
             machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, handler: handler, now: now, into: &actions)
         case .subscribe(let id, let options, let handler):

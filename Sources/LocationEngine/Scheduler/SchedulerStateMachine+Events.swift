@@ -189,7 +189,9 @@ extension SchedulerStateMachine {
         now: EngineInstant,
         into actions: inout [Action]
     ) {
-        let oneShotIDs = oneShots.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
+        var oneShotIDs: [RequestID] = []
+        oneShots.forEach { id, request in if !onlyAdmitted || request.admitted { oneShotIDs.append(id) } }
+        oneShotIDs.sort()
         let subscriptionIDs = subscriptions.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
         let handlers = oneShotIDs.compactMap { id in
             removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false).map { Recipient(id, $0.handler) }

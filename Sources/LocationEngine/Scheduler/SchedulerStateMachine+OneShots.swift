@@ -10,7 +10,7 @@ extension SchedulerStateMachine {
         accuracy: LocationAccuracy,
         timeout: Duration?,
         delayUntilAuthorized: Bool = false,
-        handler: OneShotHandler,
+        handler: consuming OneShotHandler,
         now: EngineInstant,
         into actions: inout [Action]
     ) {
@@ -54,7 +54,7 @@ extension SchedulerStateMachine {
             customAccuracies[id] = nil
             let result = LocationResult(
                 status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
-            actions.append(.completeOneShots([Recipient(id, handler)], result))
+            actions.append(.completeOneShots([Recipient(id, request.handler)], result))
             return
         }
         if let timeout {

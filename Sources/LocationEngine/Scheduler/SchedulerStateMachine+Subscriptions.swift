@@ -6,7 +6,7 @@ extension SchedulerStateMachine {
     public mutating func subscribe(
         _ id: RequestID,
         options: SubscriptionOptions,
-        handler: SubscriptionHandler,
+        handler: consuming SubscriptionHandler,
         now: EngineInstant,
         into actions: inout [Action]
     ) {

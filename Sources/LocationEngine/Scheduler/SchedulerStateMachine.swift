@@ -62,7 +62,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     static var customLevel: UInt8 { .max }
 
     let configuration: Configuration
-    var oneShots: [RequestID: OneShot] = [:]
+    var oneShots = RequestTable<OneShot>()
     var customAccuracies: [RequestID: LocationAccuracy] = [:]
     var subscriptions: [RequestID: Subscription] = [:]
     var index = OneShotIndex()

@@ -1,0 +1,103 @@
+import DequeModule
+
+/// Pending requests by ID. IDs are handed out in increasing order, so most live IDs fall in a dense
+/// window: a `Deque` indexed by `id - base` finds them with no hashing and grows with no rehashing.
+/// An ID that outlives the window (a long-lived request while millions of others come and go) is
+/// moved to a `Dictionary`, so the window never holds more than about twice the live entries.
+///
+/// Hand-written because no swift-collections type maps dense, increasing integer keys to values at
+/// array speed; it is a thin layer over `Deque` and `Dictionary`.
+struct RequestTable<Value> {
+    private var base: UInt64 = 1
+    private var window = Deque<Value?>()
+    private var liveInWindow = 0
+    private var overflow: [RequestID: Value] = [:]
+
+    /// The number of live entries.
+    var count: Int { liveInWindow + overflow.count }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The value for `id`, or `nil`.
+    /// - Complexity: O(1)
+    subscript(id: RequestID) -> Value? {
+        get {
+            let raw = id.rawValue
+            if raw >= base, raw - base < UInt64(window.count) { return window[Int(raw - base)] }
+            return overflow[id]
+        }
+        set {
+            if let newValue { insert(newValue, for: id) } else { _ = removeValue(forKey: id) }
+        }
+    }
+
+    /// Sets the value for `id` (new or existing).
+    /// - Complexity: amortised O(1)
+    mutating func insert(_ value: Value, for id: RequestID) {
+        let raw = id.rawValue
+        if window.isEmpty && overflow.isEmpty { base = raw }
+        guard raw >= base else {
+            overflow[id] = value
+            return
+        }
+        let offset = raw - base
+        if offset >= UInt64(window.count) {
+            guard offset - UInt64(window.count) < 1 << 20 else {  // a far jump: not worth a window of holes
+                overflow[id] = value
+                return
+            }
+            window.append(contentsOf: repeatElement(nil, count: Int(offset) - window.count))
+            window.append(value)
+            liveInWindow += 1
+        } else {
+            if window[Int(offset)] == nil { liveInWindow += 1 }
+            window[Int(offset)] = value
+        }
+    }
+
+    /// Removes and returns the value for `id`.
+    /// - Complexity: amortised O(1)
+    @discardableResult
+    mutating func removeValue(forKey id: RequestID) -> Value? {
+        let raw = id.rawValue
+        guard raw >= base, raw - base < UInt64(window.count) else { return overflow.removeValue(forKey: id) }
+        let index = Int(raw - base)
+        guard let value = window[index] else { return nil }
+        window[index] = nil
+        liveInWindow -= 1
+        trimFront()
+        return value
+    }
+
+    /// Drops the leading holes, and moves old live entries to the overflow while the window is
+    /// mostly holes.
+    private mutating func trimFront() {
+        while let first = window.first, first == nil || (window.count > 4096 && window.count > 2 * liveInWindow) {
+            if let value = window.removeFirst() {
+                overflow[RequestID(rawValue: base)] = value
+                liveInWindow -= 1
+            }
+            base += 1
+        }
+        if window.isEmpty { base = 1 }
+    }
+
+    /// Every live ID (unordered).
+    var keys: [RequestID] {
+        var result = Array(overflow.keys)
+        for (offset, value) in window.enumerated() where value != nil {
+            result.append(RequestID(rawValue: base + UInt64(offset)))
+        }
+        return result
+    }
+
+    /// Calls `body` with every live entry (unordered).
+    func forEach(_ body: (RequestID, Value) -> Void) {
+        for (offset, value) in window.enumerated() {
+            if let value { body(RequestID(rawValue: base + UInt64(offset)), value) }
+        }
+        for (id, value) in overflow { body(id, value) }
+    }
+}
+
+extension RequestTable: Sendable where Value: Sendable {}

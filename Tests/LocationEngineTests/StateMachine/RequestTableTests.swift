@@ -1,0 +1,53 @@
+import Testing
+@testable import LocationEngine
+
+@Suite("RequestTable (dense-ID map)")
+struct RequestTableTests {
+    @Test("matches a Dictionary under random inserts and removals, with long-lived IDs")
+    func modelCheck() {
+        var rng = SplitMix64(seed: 7)
+        var table = RequestTable<Int>()
+        var model: [RequestID: Int] = [:]
+        var next: UInt64 = 1
+        var live: [RequestID] = []
+        for step in 0..<200_000 {
+            if rng.int(100) < 55 || live.isEmpty {
+                let id = RequestID(rawValue: next)
+                next += 1
+                table[id] = step
+                model[id] = step
+                live.append(id)
+            } else {
+                // Mostly remove recent IDs, so a few old ones live long and pin the window's front.
+                let index = rng.int(10) == 0 ? rng.int(live.count) : max(0, live.count - 1 - rng.int(min(live.count, 50)))
+                let id = live.remove(at: index)
+                #expect(table.removeValue(forKey: id) == model.removeValue(forKey: id))
+            }
+            if step % 997 == 0 {
+                #expect(table.count == model.count)
+                for id in live.suffix(20) { #expect(table[id] == model[id]) }
+            }
+        }
+        #expect(table.count == model.count)
+        #expect(Set(table.keys) == Set(model.keys))
+        for (id, value) in model { #expect(table[id] == value) }
+        #expect(table[RequestID(rawValue: next + 5)] == nil)
+        #expect(table.removeValue(forKey: RequestID(rawValue: next + 5)) == nil)
+    }
+
+    @Test("overwriting and removing twice")
+    func overwrite() {
+        var table = RequestTable<String>()
+        table[RequestID(rawValue: 10)] = "a"
+        table[RequestID(rawValue: 10)] = "b"
+        table[RequestID(rawValue: 12)] = "c"
+        #expect(table.count == 2)
+        #expect(table[RequestID(rawValue: 10)] == "b")
+        #expect(table[RequestID(rawValue: 11)] == nil)
+        #expect(table.removeValue(forKey: RequestID(rawValue: 10)) == "b")
+        #expect(table.removeValue(forKey: RequestID(rawValue: 10)) == nil)
+        table[RequestID(rawValue: 3)] = "old"
+        #expect(table[RequestID(rawValue: 3)] == "old")
+        #expect(table.count == 2)
+    }
+}

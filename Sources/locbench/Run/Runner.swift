@@ -65,8 +65,9 @@ struct Runner {
             if state.nextOperation < plan.operations.count { next = min(next, max(time + 1, plan.operations[state.nextOperation].at)) }
             if let deadline = await service.nextDeadline(), deadline > time { next = min(next, deadline) }
             time = next
-            source.advance(to: .nanoseconds(time))
+            // The clock first: fixes the source emits now are stamped (and processed) at `time`.
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
+            source.advance(to: .nanoseconds(time))
         }
         // Let the linger pass; the source must end off.
         let end = time + linger.saturatingNanoseconds + 1_000_000_000

@@ -1,6 +1,20 @@
 import Benchmark
+import Dispatch
 import LocationEngine
 import LocationEngineTestKit
+
+/// Runs async work from a synchronous benchmark closure. package-benchmark's runtime hooks crash
+/// async benchmark closures on Swift 6.3 without its runtime interposer (ordo-one/benchmark#349),
+/// which is not available here; the benchmark thread is not a cooperative-pool thread, so blocking
+/// it while the engine works on the pool is safe.
+func runBlocking(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await body()
+        done.signal()
+    }
+    done.wait()
+}
 
 /// Through the public callback API and the actor: what a user pays.
 func registerEngineBenchmarks(n: Int) {
@@ -13,10 +27,10 @@ func registerEngineBenchmarks(n: Int) {
                 engine.requestLocation(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
             }
         }
-        await engine.sync()
+        runBlocking { await engine.sync() }
         benchmark.measurement(bytesPerPending, (heapInUse() - before) / n)
         engine.shutdown()
-        await engine.sync()
+        runBlocking { await engine.sync() }
     }
 
     Benchmark("Engine: submit + processed by the actor, n=\(n)", configuration: .init(metrics: [.wallClock, nanosecondsPerRequest])) { benchmark in
@@ -27,11 +41,11 @@ func registerEngineBenchmarks(n: Int) {
         for index in 0..<n {
             engine.requestLocation(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
         }
-        await engine.sync()
+        runBlocking { await engine.sync() }
         benchmark.stopMeasurement()
         benchmark.measurement(nanosecondsPerRequest, Int((ContinuousClock.now - start).saturatingNanoseconds) / n)
         engine.shutdown()
-        await engine.sync()
+        runBlocking { await engine.sync() }
     }
 
     Benchmark("Engine: cancel (callback API, processed), n=\(n)", configuration: .init(metrics: [.wallClock, nanosecondsPerRequest])) { benchmark in
@@ -42,11 +56,11 @@ func registerEngineBenchmarks(n: Int) {
         for index in 0..<n {
             ids.append(engine.requestLocation(accuracy: accuracies[index % 5], timeout: .seconds(60)) { _ in })
         }
-        await engine.sync()
+        runBlocking { await engine.sync() }
         let start = ContinuousClock.now
         benchmark.startMeasurement()
         for id in ids { engine.cancel(id) }
-        await engine.sync()
+        runBlocking { await engine.sync() }
         benchmark.stopMeasurement()
         benchmark.measurement(nanosecondsPerRequest, Int((ContinuousClock.now - start).saturatingNanoseconds) / n)
     }

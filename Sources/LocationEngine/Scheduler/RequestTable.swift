@@ -69,9 +69,10 @@ struct RequestTable<Value> {
         return value
     }
 
-    /// Drops the leading holes, and moves old live entries to the overflow while the window is
-    /// mostly holes.
+    /// Drops leading and trailing holes, then moves old live entries to the overflow while the
+    /// window is still mostly (interior) holes.
     private mutating func trimFront() {
+        while let last = window.last, last == nil { window.removeLast() }
         while let first = window.first, first == nil || (window.count > 4096 && window.count > 2 * liveInWindow) {
             if let value = window.removeFirst() {
                 overflow[RequestID(rawValue: base)] = value

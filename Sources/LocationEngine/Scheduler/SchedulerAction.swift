@@ -4,12 +4,13 @@
 /// one instant) come as one action carrying all their handlers, so that completing N requests costs
 /// N handler slots, not N copies of the result.
 public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
-    /// Deliver `result` to each of these one-shot handlers; each request has ended.
-    case completeOneShots([Recipient<OneShotHandler>], LocationResult)
+    /// Deliver `result` to each of these one-shot handlers; each request has ended. (Indirect, like the
+    /// notification case, so that the frequent small actions stay small.)
+    indirect case completeOneShots([Recipient<OneShotHandler>], LocationResult)
     /// This one-shot request was cancelled: deliver nothing (resume an awaiting caller with a cancellation error).
     case cancelOneShot(OneShotHandler)
     /// Deliver `event` to each of these subscription handlers (an ``SubscriptionEvent/ended(_:)`` event ends them).
-    case notifySubscriptions([Recipient<SubscriptionHandler>], SubscriptionEvent)
+    indirect case notifySubscriptions([Recipient<SubscriptionHandler>], SubscriptionEvent)
     /// This subscription was cancelled: deliver nothing (finish an async sequence).
     case cancelSubscription(SubscriptionHandler)
     /// Power the source up in this mode.

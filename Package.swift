@@ -79,6 +79,7 @@ let package = Package(
             name: "SyntheticGPS",
             dependencies: [
                 "NMEA", "LocationEngine",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -133,6 +134,7 @@ let package = Package(
             name: "SyntheticGPSTests",
             dependencies: [
                 "SyntheticGPS", "NMEA", "LocationEngine", "LocationEngineTestKit",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -40,5 +40,6 @@ public struct SyntheticGPSError: Error, Sendable, Hashable, CustomStringConverti
     /// Whether this is an I/O error.
     public var isIO: Bool { code == .io }
 
+    /// The message.
     public var description: String { message }
 }

@@ -15,15 +15,15 @@
 /// arrays keep their capacity between epochs as long as the receiver of an
 /// emitted epoch does not keep it.
 public struct NMEAEpochAssembler: Sendable {
-    private var current = NMEAEpoch()
-    private var evidence = Evidence()
+    var current = NMEAEpoch()
+    var evidence = Evidence()
     private var cachedTalker = NMEATalker.gps
     private var cachedTalkerString = "GP"
     private var lastDate: NMEADate?
     private var lastTime: NMEATimeOfDay?
 
     /// What the sentences of the open epoch said, beyond the epoch's public fields.
-    private struct Evidence: Sendable {
+    struct Evidence: Sendable {
         /// The epoch's time of day, from its first timed sentence.
         var time: NMEATimeOfDay?
         /// Whether any sentence joined the epoch.
@@ -49,9 +49,27 @@ public struct NMEAEpochAssembler: Sendable {
     ///
     /// - Complexity: O(1), plus O(satellites) for GSV and GSA.
     public mutating func add(_ sentence: NMEASentence, onEpoch: (NMEAEpoch) -> Void) {
-        let kind = sentence.kind
-        if kind.carriesTime && evidence.hasContent {
-            let time = sentence.timeOfDay
+        switch sentence.body {
+        case .gga(let gga): add(gga, talker: sentence.talker, onEpoch: onEpoch)
+        case .rmc(let rmc): add(rmc, talker: sentence.talker, onEpoch: onEpoch)
+        case .gsa(let gsa): add(gsa, onEpoch: onEpoch)
+        case .gsv(let gsv): add(gsv, onEpoch: onEpoch)
+        case .gll(let gll): add(gll, talker: sentence.talker, onEpoch: onEpoch)
+        case .vtg(let vtg): add(vtg, onEpoch: onEpoch)
+        case .gst(let gst): add(gst, onEpoch: onEpoch)
+        case .zda(let zda): add(zda, onEpoch: onEpoch)
+        }
+    }
+
+    /// Starts a new epoch if a sentence of `kind` with `time` does not belong to the open one,
+    /// then records the sentence as part of the (possibly new) open epoch.
+    @inline(__always)
+    mutating func join(_ kind: NMEASentenceKind, time: NMEATimeOfDay?, onEpoch: (NMEAEpoch) -> Void) {
+        guard kind.carriesTime else {
+            evidence.hasContent = true
+            return
+        }
+        if evidence.hasContent {
             let boundary: Bool
             if let epochTime = evidence.time {
                 boundary = time != epochTime
@@ -63,14 +81,11 @@ public struct NMEAEpochAssembler: Sendable {
             if boundary { emit(onEpoch) }
         }
         evidence.hasContent = true
-        if kind.carriesTime {
-            evidence.timedKinds |= 1 << kind.ordinal
-            if evidence.time == nil, let time = sentence.timeOfDay {
-                evidence.time = time
-                current.secondsOfDay = time.seconds
-            }
+        evidence.timedKinds |= 1 << kind.ordinal
+        if evidence.time == nil, let time {
+            evidence.time = time
+            current.secondsOfDay = time.seconds
         }
-        apply(sentence.body, talker: sentence.talker)
     }
 
     /// Emits the open epoch, if any sentence joined it. Call at end of stream.
@@ -78,7 +93,8 @@ public struct NMEAEpochAssembler: Sendable {
         if evidence.hasContent { emit(onEpoch) }
     }
 
-    private mutating func setTalker(_ talker: NMEATalker) {
+    /// Sets the epoch's talker from its first positional sentence (cached: no string is built per epoch).
+    mutating func setTalker(_ talker: NMEATalker) {
         guard !evidence.hasTalker else { return }
         evidence.hasTalker = true
         if talker != cachedTalker {
@@ -86,73 +102,6 @@ public struct NMEAEpochAssembler: Sendable {
             cachedTalkerString = talker.string
         }
         current.talker = cachedTalkerString
-    }
-
-    private mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
-        guard let latitude, let longitude, current.latitude == nil else { return }
-        current.latitude = latitude
-        current.longitude = longitude
-    }
-
-    private mutating func setDate(_ date: NMEADate?) {
-        guard let date else { return }
-        current.year = date.year
-        current.month = date.month
-        current.day = date.day
-    }
-
-    private mutating func apply(_ body: NMEASentence.Body, talker: NMEATalker) {
-        switch body {
-        case .gga(let gga):
-            setTalker(talker)
-            setPosition(gga.latitude, gga.longitude)
-            evidence.ggaQuality = gga.quality ?? evidence.ggaQuality
-            current.ggaQuality = evidence.ggaQuality
-            current.satellitesUsed = gga.satellitesUsed ?? current.satellitesUsed
-            if let hdop = gga.hdop {
-                current.hdop = hdop
-                evidence.hdopFromGGA = true
-            }
-            current.altitudeMSL = gga.altitudeMSL ?? current.altitudeMSL
-            current.geoidSeparation = gga.geoidSeparation ?? current.geoidSeparation
-        case .rmc(let rmc):
-            setTalker(talker)
-            setPosition(rmc.latitude, rmc.longitude)
-            if let valid = rmc.isValid { evidence.status = (evidence.status ?? false) || valid }
-            if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
-            current.track = rmc.track ?? current.track
-            setDate(rmc.date)
-        case .gsa(let gsa):
-            evidence.gsaFixType = gsa.fixType ?? evidence.gsaFixType
-            for prn in gsa.usedPRNs where !current.usedPRNs.contains(prn) {
-                current.usedPRNs.append(prn)
-            }
-            current.pdop = gsa.pdop ?? current.pdop
-            current.vdop = gsa.vdop ?? current.vdop
-            if !evidence.hdopFromGGA { current.hdop = gsa.hdop ?? current.hdop }
-        case .gsv(let gsv):
-            for satellite in gsv.satellites {
-                if let index = current.satellites.firstIndex(where: { $0.prn == satellite.prn }) {
-                    current.satellites[index] = satellite
-                } else {
-                    current.satellites.append(satellite)
-                }
-            }
-        case .gll(let gll):
-            setTalker(talker)
-            setPosition(gll.latitude, gll.longitude)
-            if let valid = gll.isValid, gll.faaMode != 0x4E { evidence.status = (evidence.status ?? false) || valid }
-        case .vtg(let vtg):
-            guard vtg.faaMode != 0x4E else { return }  // mode N: data not valid
-            current.track = vtg.trackTrue ?? current.track
-            current.speed = vtg.speed ?? current.speed
-        case .gst(let gst):
-            current.gstLatitudeError = gst.latitudeError ?? current.gstLatitudeError
-            current.gstLongitudeError = gst.longitudeError ?? current.gstLongitudeError
-            current.gstAltitudeError = gst.altitudeError ?? current.gstAltitudeError
-        case .zda(let zda):
-            setDate(zda.date)
-        }
     }
 
     private mutating func emit(_ onEpoch: (NMEAEpoch) -> Void) {
@@ -206,7 +155,9 @@ public struct NMEAEpochAssembler: Sendable {
             let next = NMEACalendar.civil(daysSince1970: NMEACalendar.daysSince1970(year: date.year, month: date.month, day: date.day) + 1)
             date = NMEADate(year: next.year, month: next.month, day: next.day)
         }
-        setDate(date)
+        current.year = date.year
+        current.month = date.month
+        current.day = date.day
         lastDate = date
         lastTime = time
     }

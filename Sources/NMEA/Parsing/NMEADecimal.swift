@@ -13,40 +13,48 @@ struct NMEADecimal {
     /// How many digits followed the decimal point (at most 18 are kept).
     let fractionLength: Int
 
-    /// Parses `[+-]digits[.digits]` (at least one digit). Returns `nil` for anything else.
+    /// Parses `[+-]digits[.digits]` (at least one digit, at most 15 before the point). Returns `nil` for anything else.
+    ///
+    /// - Complexity: O(n); digits past the 18th after the point are checked but ignored.
+    @inline(__always)
     init?(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
         var index = 0
         var negative = false
-        if let sign = bytes.first, sign == 0x2D || sign == 0x2B {
-            negative = sign == 0x2D
+        if count > 0, bytes[0] == 0x2D || bytes[0] == 0x2B {
+            negative = bytes[0] == 0x2D
             index = 1
         }
+        let integerStart = index
         var integer = 0
-        var digits = 0
-        while index < bytes.count {
-            let digit = Int(bytes[index]) &- 0x30
-            guard digit >= 0, digit <= 9 else { break }
-            guard digits < 15 else { return nil }
-            integer = integer * 10 + digit
-            digits += 1
-            index += 1
+        while index < count {
+            let digit = bytes[index] &- 0x30
+            guard digit <= 9 else { break }
+            integer = integer &* 10 &+ Int(digit)
+            index &+= 1
         }
+        let integerDigits = index &- integerStart
+        guard integerDigits <= 15 else { return nil }
         var fraction: Int64 = 0
         var fractionLength = 0
-        if index < bytes.count, bytes[index] == 0x2E {
-            index += 1
-            while index < bytes.count {
-                let digit = Int64(bytes[index]) &- 0x30
-                guard digit >= 0, digit <= 9 else { return nil }
-                if fractionLength < 18 {
-                    fraction = fraction * 10 + digit
-                    fractionLength += 1
-                }
-                digits += 1
-                index += 1
+        if index < count {
+            guard bytes[index] == 0x2E else { return nil }
+            index &+= 1
+            let fractionStart = index
+            let kept = min(count, index &+ 18)
+            while index < kept {
+                let digit = bytes[index] &- 0x30
+                guard digit <= 9 else { return nil }
+                fraction = fraction &* 10 &+ Int64(digit)
+                index &+= 1
+            }
+            fractionLength = index &- fractionStart
+            while index < count {
+                guard bytes[index] &- 0x30 <= 9 else { return nil }
+                index &+= 1
             }
         }
-        guard index == bytes.count, digits > 0 else { return nil }
+        guard integerDigits &+ fractionLength > 0 else { return nil }
         self.negative = negative
         self.integerPart = integer
         self.fractionDigits = fraction
@@ -66,7 +74,11 @@ struct NMEADecimal {
     }
 
     /// The signed value, correctly rounded when it has at most 15 significant digits.
+    @inline(__always)
     var value: Double {
+        if fractionDigits == 0 {
+            return negative ? -Double(integerPart) : Double(integerPart)
+        }
         let scale = NMEADecimal.powersOfTen(fractionLength)
         // mantissa = integer × 10^k + fraction is exact while it stays below 2^53: one rounding only.
         let (shifted, overflow) = Int64(integerPart).multipliedReportingOverflow(by: Int64(scale))

@@ -16,6 +16,7 @@ struct NMEAField {
     }
 
     /// The single character of a one-letter field, `nil` when empty.
+    @inline(__always)
     func character() throws(NMEAError) -> UInt8? {
         if bytes.isEmpty { return nil }
         guard bytes.count == 1 else { throw error(.invalidField) }
@@ -23,6 +24,7 @@ struct NMEAField {
     }
 
     /// A non-negative decimal integer, `nil` when empty.
+    @inline(__always)
     func integer() throws(NMEAError) -> Int? {
         if bytes.isEmpty { return nil }
         guard bytes.count <= 9 else { throw error(.outOfRange) }
@@ -36,6 +38,7 @@ struct NMEAField {
     }
 
     /// A decimal number such as `-0028`, `1.5` or `3644.759368`, `nil` when empty.
+    @inline(__always)
     func decimal() throws(NMEAError) -> Double? {
         if bytes.isEmpty { return nil }
         guard let number = NMEADecimal(bytes) else { throw error(.invalidField) }
@@ -43,6 +46,7 @@ struct NMEAField {
     }
 
     /// A decimal number that must lie in `range`, `nil` when empty.
+    @inline(__always)
     func decimal(in range: ClosedRange<Double>) throws(NMEAError) -> Double? {
         guard let value = try decimal() else { return nil }
         guard range.contains(value) else { throw error(.outOfRange) }

@@ -1,3 +1,15 @@
+/// A line whose framing, checksum and address are good, with its fields located but not decoded yet.
+struct NMEAFrame {
+    /// The talker from the address.
+    let talker: NMEATalker
+    /// The sentence type from the address.
+    let kind: NMEASentenceKind
+    /// Whether `*HH` was present.
+    let checksum: NMEAChecksumStatus
+    /// The data fields.
+    var fields: NMEAFieldCursor
+}
+
 /// Decodes single sentences: framing check, checksum, address, then the fields.
 public enum NMEASentenceParser {
     /// Decodes one sentence from `$` up to (optionally) `\r\n`.
@@ -14,36 +26,40 @@ public enum NMEASentenceParser {
         checksumPolicy: NMEAChecksumPolicy = .standard,
         interrupted: Bool = false
     ) throws(NMEAError) -> NMEASentence {
+        var frame = try frame(line, checksumPolicy: checksumPolicy, interrupted: interrupted)
+        return NMEASentence(talker: frame.talker, checksum: frame.checksum, body: try decodeBody(frame.kind, &frame.fields))
+    }
+
+    /// Checks the framing, checksum and address of a line and finds its fields, without decoding them.
+    ///
+    /// - Complexity: O(n) in the line length; no allocation.
+    @inline(__always)
+    static func frame(
+        _ line: UnsafeRawBufferPointer,
+        checksumPolicy: NMEAChecksumPolicy,
+        interrupted: Bool
+    ) throws(NMEAError) -> NMEAFrame {
         var end = line.count
         while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x0A || line[end - 1] == 0x20 { end -= 1 }
         guard end > 0, line[0] == 0x24 else { throw NMEAError(.malformedAddress) }
+        guard end <= Int(UInt16.max) else { throw NMEAError(.lineTooLong) }  // comma offsets are 16-bit
 
-        // Find `*` and the data span; compute the XOR of everything between `$` and `*`.
-        var star = -1
-        var sum: UInt8 = 0
-        var index = 1
-        while index < end {
-            let byte = line[index]
-            if byte == 0x2A { star = index; break }
-            sum ^= byte
-            index += 1
+        // One pass: XOR of everything between `$` and `*`, and the offsets of the commas.
+        guard let (sum, star, scanned) = NMEAByteScan.checksumAndCommas(line, from: 1, end: end) else {
+            throw NMEAError(.invalidField)  // more fields than any NMEA sentence has
         }
+        var commas = scanned
         let dataEnd = star >= 0 ? star : end
+        let cut = interrupted && star < 0
 
-        // Address: two-letter talker + three-letter formatter, then `,` or the end.
-        var addressEnd = 1
-        while addressEnd < dataEnd, line[addressEnd] != 0x2C { addressEnd += 1 }
-        let hasFields = addressEnd < dataEnd
-        guard addressEnd - 1 == 5, isUpperCaseLetter(line[1]), isUpperCaseLetter(line[2]) else {
-            if interrupted && star < 0 { throw NMEAError(.truncated) }
-            if addressEnd > 1, line[1] == 0x50 || (addressEnd - 1 >= 3 && addressEnd - 1 <= 6) {
-                throw NMEAError(.unsupportedSentence)  // proprietary ($P…) or other formatter lengths
-            }
-            throw NMEAError(.malformedAddress)
-        }
-        guard let kind = NMEASentenceKind(formatter: line[3], line[4], line[5]) else {
-            if interrupted && star < 0 { throw NMEAError(.truncated) }
-            throw NMEAError(.unsupportedSentence)
+        // Address: two-letter talker + three-letter formatter, up to the first comma.
+        let addressEnd = commas.count > 0 ? commas[0] : dataEnd
+        var addressIsWellFormed = addressEnd > 1
+        for offset in 1..<max(1, addressEnd) where !isAddressCharacter(line[offset]) { addressIsWellFormed = false }
+        guard addressIsWellFormed else { throw NMEAError(cut ? .truncated : .malformedAddress) }
+        // Proprietary ($P…), query and other formatters are well-formed but not ours.
+        guard addressEnd == 6, line[1] != 0x50, let kind = NMEASentenceKind(formatter: line[3], line[4], line[5]) else {
+            throw NMEAError(cut ? .truncated : .unsupportedSentence)
         }
 
         // Checksum rule.
@@ -60,11 +76,10 @@ public enum NMEASentenceParser {
             checksum = .absent
         }
 
-        let bodyStart = hasFields ? addressEnd + 1 : dataEnd
-        let body = UnsafeRawBufferPointer(rebasing: line[bodyStart..<dataEnd])
-        var fields = NMEAFieldCursor(body: body, hasFields: hasFields, sentence: kind)
-        let talker = NMEATalker(first: line[1], second: line[2])
-        return NMEASentence(talker: talker, checksum: checksum, body: try decodeBody(kind, &fields))
+        return NMEAFrame(
+            talker: NMEATalker(first: line[1], second: line[2]), kind: kind, checksum: checksum,
+            fields: NMEAFieldCursor(line: line, commas: commas, dataEnd: dataEnd, sentence: kind)
+        )
     }
 
     /// Decodes one sentence held in a string (convenience for tests and tools; allocates).
@@ -86,6 +101,7 @@ public enum NMEASentenceParser {
         body.reduce(0, ^)
     }
 
+    @inline(__always)
     private static func decodeBody(_ kind: NMEASentenceKind, _ fields: inout NMEAFieldCursor) throws(NMEAError) -> NMEASentence.Body {
         switch kind {
         case .gga: .gga(try NMEAGGA(&fields))
@@ -99,8 +115,10 @@ public enum NMEASentenceParser {
         }
     }
 
-    private static func isUpperCaseLetter(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+    /// Addresses are upper-case letters and digits.
+    private static func isAddressCharacter(_ byte: UInt8) -> Bool { (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) }
 
+    @inline(__always)
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30

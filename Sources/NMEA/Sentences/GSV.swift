@@ -41,10 +41,38 @@ public struct NMEAGSV: Sendable, Hashable {
 
 /// Up to four satellites held inline: decoding a GSV never allocates.
 public struct NMEASatelliteQuad: Sendable, Hashable, RandomAccessCollection {
-    private var first: NMEASatellite?
-    private var second: NMEASatellite?
-    private var third: NMEASatellite?
-    private var fourth: NMEASatellite?
+    /// One satellite in 32 bytes: a NaN with a private payload marks an empty field.
+    private struct Packed: Sendable, Hashable {
+        var prn: Int = 0
+        var elevation = Packed.absent
+        var azimuth = Packed.absent
+        var snr = Packed.absent
+
+        /// The bit pattern standing for "field empty" (a quiet NaN no arithmetic produces).
+        static let absent: UInt64 = 0x7FF8_4E4D_4541_0000
+
+        init() {}
+
+        init(_ satellite: NMEASatellite) {
+            prn = satellite.prn
+            elevation = satellite.elevation?.bitPattern ?? Packed.absent
+            azimuth = satellite.azimuth?.bitPattern ?? Packed.absent
+            snr = satellite.snr?.bitPattern ?? Packed.absent
+        }
+
+        var satellite: NMEASatellite {
+            NMEASatellite(prn: prn, elevation: Packed.unpack(elevation), azimuth: Packed.unpack(azimuth), snr: Packed.unpack(snr))
+        }
+
+        static func unpack(_ bits: UInt64) -> Double? {
+            bits == absent ? nil : Double(bitPattern: bits)
+        }
+    }
+
+    private var first = Packed()
+    private var second = Packed()
+    private var third = Packed()
+    private var fourth = Packed()
     /// The number of satellites held.
     public private(set) var count = 0
 
@@ -63,20 +91,20 @@ public struct NMEASatelliteQuad: Sendable, Hashable, RandomAccessCollection {
     public subscript(position: Int) -> NMEASatellite {
         precondition(position >= 0 && position < count, "NMEASatelliteQuad index \(position) out of range 0..<\(count)")
         switch position {
-        case 0: return first!
-        case 1: return second!
-        case 2: return third!
-        default: return fourth!
+        case 0: return first.satellite
+        case 1: return second.satellite
+        case 2: return third.satellite
+        default: return fourth.satellite
         }
     }
 
     /// Appends a satellite; ignored when full. - Complexity: O(1).
     public mutating func append(_ satellite: NMEASatellite) {
         switch count {
-        case 0: first = satellite
-        case 1: second = satellite
-        case 2: third = satellite
-        case 3: fourth = satellite
+        case 0: first = Packed(satellite)
+        case 1: second = Packed(satellite)
+        case 2: third = Packed(satellite)
+        case 3: fourth = Packed(satellite)
         default: return
         }
         count += 1

@@ -28,6 +28,7 @@ public struct NMEASentence: Sendable, Hashable {
     }
 
     /// The sentence type.
+    @inline(__always)
     public var kind: NMEASentenceKind {
         switch body {
         case .gga: .gga
@@ -42,6 +43,7 @@ public struct NMEASentence: Sendable, Hashable {
     }
 
     /// The UTC time of day the sentence carries, if its type has one and the field was filled.
+    @inline(__always)
     public var timeOfDay: NMEATimeOfDay? {
         switch body {
         case .gga(let gga): gga.time

@@ -116,6 +116,9 @@ struct NMEALineFramer: Sendable {
         }
     }
 
+    /// Bytes of a partial line held between chunks; never more than ``maximumLineLength``.
+    var bufferedByteCount: Int { partial.count }
+
     /// Hands out a line left unterminated at end of stream, as interrupted.
     mutating func finish(onLine: (UnsafeRawBufferPointer, _ interrupted: Bool) -> Void) {
         if state == .collecting, !partial.isEmpty {
@@ -126,13 +129,8 @@ struct NMEALineFramer: Sendable {
     }
 
     /// The offset of the first CR, LF or `$` in `from..<to`, or `to` when there is none.
+    @inline(__always)
     private static func terminator(in bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> Int {
-        var index = from
-        while index < to {
-            let byte = bytes[index]
-            if byte == 0x0A || byte == 0x0D || byte == 0x24 { return index }
-            index += 1
-        }
-        return to
+        NMEAByteScan.firstTerminator(in: bytes, from: from, to: to)
     }
 }

@@ -36,6 +36,9 @@ public struct NMEAStreamDecoder: Sendable {
     /// The longest line accepted.
     public var maximumLineLength: Int { framer.maximumLineLength }
 
+    /// Bytes of an incomplete line held until the next chunk; never more than ``maximumLineLength``.
+    public var bufferedByteCount: Int { framer.bufferedByteCount }
+
     /// Sentences decoded by type and lines rejected by error kind, since creation.
     public var statistics: NMEADecoderStatistics { counters.statistics }
 
@@ -43,7 +46,7 @@ public struct NMEAStreamDecoder: Sendable {
     ///
     /// - Complexity: O(n) in the chunk length.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, onEpoch: (NMEAEpoch) -> Void) {
-        feed(bytes, onSentence: { _ in }, onEpoch: onEpoch)
+        feed(bytes, sentenceObserver: nil, onEpoch: onEpoch)
     }
 
     /// Decodes a chunk of bytes, reporting each decoded sentence as well as each completed epoch.
@@ -52,6 +55,16 @@ public struct NMEAStreamDecoder: Sendable {
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer,
         onSentence: (NMEASentence) -> Void,
+        onEpoch: (NMEAEpoch) -> Void
+    ) {
+        withoutActuallyEscaping(onSentence) { observer in
+            feed(bytes, sentenceObserver: observer, onEpoch: onEpoch)
+        }
+    }
+
+    private mutating func feed(
+        _ bytes: UnsafeRawBufferPointer,
+        sentenceObserver onSentence: ((NMEASentence) -> Void)?,
         onEpoch: (NMEAEpoch) -> Void
     ) {
         // Borrow the framer so the line callback may mutate the rest of `self` (no copy of its buffer).
@@ -80,7 +93,7 @@ public struct NMEAStreamDecoder: Sendable {
     public mutating func finish(onEpoch: (NMEAEpoch) -> Void) {
         var framer = NMEALineFramer.placeholder
         swap(&framer, &self.framer)
-        framer.finish { line, interrupted in process(line, interrupted: interrupted, onSentence: { _ in }, onEpoch: onEpoch) }
+        framer.finish { line, interrupted in process(line, interrupted: interrupted, onSentence: nil, onEpoch: onEpoch) }
         swap(&framer, &self.framer)
         assembler.finish { epoch in
             counters.epochs += 1
@@ -88,26 +101,61 @@ public struct NMEAStreamDecoder: Sendable {
         }
     }
 
+    /// Decodes one line straight into the epoch assembler: each sentence struct is built once,
+    /// in place, and an ``NMEASentence`` is only made when someone observes sentences.
+    @inline(__always)
     private mutating func process(
         _ line: UnsafeRawBufferPointer,
         interrupted: Bool,
-        onSentence: (NMEASentence) -> Void,
+        onSentence: ((NMEASentence) -> Void)?,
         onEpoch: (NMEAEpoch) -> Void
     ) {
-        let sentence: NMEASentence
-        do {
-            sentence = try NMEASentenceParser.parse(line, checksumPolicy: checksumPolicy, interrupted: interrupted)
+        do throws(NMEAError) {
+            var frame = try NMEASentenceParser.frame(line, checksumPolicy: checksumPolicy, interrupted: interrupted)
+            let talker = frame.talker
+            let countingEpochs = { (epoch: NMEAEpoch) in
+                counters.epochs += 1
+                onEpoch(epoch)
+            }
+            switch frame.kind {
+            case .gga:
+                let gga = try NMEAGGA(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gga(gga)))
+                assembler.add(gga, talker: talker, onEpoch: countingEpochs)
+            case .rmc:
+                let rmc = try NMEARMC(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .rmc(rmc)))
+                assembler.add(rmc, talker: talker, onEpoch: countingEpochs)
+            case .gsa:
+                let gsa = try NMEAGSA(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gsa(gsa)))
+                assembler.add(gsa, onEpoch: countingEpochs)
+            case .gsv:
+                let gsv = try NMEAGSV(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gsv(gsv)))
+                assembler.add(gsv, onEpoch: countingEpochs)
+            case .gll:
+                let gll = try NMEAGLL(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gll(gll)))
+                assembler.add(gll, talker: talker, onEpoch: countingEpochs)
+            case .vtg:
+                let vtg = try NMEAVTG(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .vtg(vtg)))
+                assembler.add(vtg, onEpoch: countingEpochs)
+            case .gst:
+                let gst = try NMEAGST(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gst(gst)))
+                assembler.add(gst, onEpoch: countingEpochs)
+            case .zda:
+                let zda = try NMEAZDA(&frame.fields)
+                onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .zda(zda)))
+                assembler.add(zda, onEpoch: countingEpochs)
+            }
+            counters.count(frame.kind)
+            if frame.checksum == .absent { counters.sentencesWithoutChecksum += 1 }
         } catch {
             counters.count(error.kind)
             lastError = error
-            return
-        }
-        counters.count(sentence.kind)
-        if sentence.checksum == .absent { counters.sentencesWithoutChecksum += 1 }
-        onSentence(sentence)
-        assembler.add(sentence) { epoch in
-            counters.epochs += 1
-            onEpoch(epoch)
         }
     }
 

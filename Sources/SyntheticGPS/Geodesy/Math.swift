@@ -12,7 +12,6 @@ enum Math {
     @usableFromInline static func sin(_ x: Double) -> Double { libcSin(x) }
     @usableFromInline static func cos(_ x: Double) -> Double { libcCos(x) }
     @usableFromInline static func tan(_ x: Double) -> Double { libcTan(x) }
-    @usableFromInline static func asin(_ x: Double) -> Double { libcAsin(x) }
     @usableFromInline static func atan2(_ y: Double, _ x: Double) -> Double { libcAtan2(y, x) }
     @usableFromInline static func exp(_ x: Double) -> Double { libcExp(x) }
     @usableFromInline static func log(_ x: Double) -> Double { libcLog(x) }
@@ -43,7 +42,6 @@ enum Math {
 @inline(__always) private func libcSin(_ x: Double) -> Double { sin(x) }
 @inline(__always) private func libcCos(_ x: Double) -> Double { cos(x) }
 @inline(__always) private func libcTan(_ x: Double) -> Double { tan(x) }
-@inline(__always) private func libcAsin(_ x: Double) -> Double { asin(x) }
 @inline(__always) private func libcAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 @inline(__always) private func libcExp(_ x: Double) -> Double { exp(x) }
 @inline(__always) private func libcLog(_ x: Double) -> Double { log(x) }

@@ -1,3 +1,29 @@
+/// Metres per degree of latitude and longitude around a latitude, cached so that the many small
+/// moves of a trajectory do not recompute the radii of curvature (they change by 2·10⁻⁵ relative over
+/// the 0.001° the cache is reused for).
+struct LocalScale: Sendable {
+    private var latitude = Double.nan
+    private var degreesPerMetreNorth = 0.0
+    private var degreesPerMetreEast = 0.0
+
+    /// Moves `latitude`/`longitude` (degrees) by `east`/`north` metres.
+    @inline(__always)
+    mutating func offset(latitude lat: inout Double, longitude lon: inout Double, east: Double, north: Double) {
+        if !(abs(lat - latitude) < 0.001) { refresh(at: lat) }
+        lat = min(90, max(-90, lat + north * degreesPerMetreNorth))
+        lon += east * degreesPerMetreEast
+        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+    }
+
+    private mutating func refresh(at lat: Double) {
+        latitude = lat
+        let phi = lat * Math.radians
+        let (m, n) = WGS84.radii(latitude: phi)
+        degreesPerMetreNorth = Math.degrees / m
+        degreesPerMetreEast = Math.degrees / (n * max(Math.cos(phi), 1e-9))
+    }
+}
+
 /// The WGS-84 ellipsoid and the conversions the receiver needs between geodetic coordinates, local
 /// east/north/up displacements and Earth-centred Earth-fixed (ECEF) vectors.
 @usableFromInline
@@ -16,21 +42,6 @@ enum WGS84 {
         let w2 = 1 - e2 * s * s
         let w = w2.squareRoot()
         return (a * (1 - e2) / (w2 * w), a / w)
-    }
-
-    /// Moves `latitude`/`longitude` (degrees) by a small `east`/`north` displacement in metres,
-    /// exact to first order at the current point (the increments a trajectory integrates are metres long).
-    @inlinable
-    static func offset(
-        latitude: inout Double, longitude: inout Double, east: Double, north: Double
-    ) {
-        let phi = latitude * Math.radians
-        let (m, n) = radii(latitude: phi)
-        latitude += north / m * Math.degrees
-        let cosPhi = max(Math.cos(phi), 1e-9)
-        longitude += east / (n * cosPhi) * Math.degrees
-        if longitude >= 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-        latitude = min(90, max(-90, latitude))
     }
 
     /// The ECEF position in metres of a point at `latitude`/`longitude` (degrees) and `height` above the ellipsoid.

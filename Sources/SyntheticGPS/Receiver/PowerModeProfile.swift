@@ -10,6 +10,8 @@ import LocationEngine
 /// | high | GNSS | 4.5 m × HDOP / √2 | ≈ 4.8 m | the scenario's |
 /// | best | GNSS, all constellations | 2 m × HDOP / √2 | ≈ 2.1 m | the scenario's |
 ///
+/// Satellite errors are correlated over 30 s (plus multipath events), network errors over 180 s.
+///
 /// Network modes need no satellites (they work in tunnels), fix within about a second of starting,
 /// and report neither altitude, speed nor course. GNSS modes need a time to first fix, lose the fix
 /// where the sky is blocked, and report speed and course from Doppler velocity.
@@ -23,21 +25,18 @@ public struct PowerModeProfile: Sendable, Hashable {
     public var networkSigma: Double
     /// The shortest interval between fixes, in seconds.
     public var minimumInterval: Double
-    /// Correlation time of the horizontal error, in seconds.
-    public var correlationTime: Double
     /// Per-axis 1σ velocity error in m/s at HDOP 1 (satellite modes).
     public var velocitySigma: Double
 
     /// Creates a profile.
     public init(
         usesSatellites: Bool, rangeError: Double, networkSigma: Double, minimumInterval: Double,
-        correlationTime: Double, velocitySigma: Double
+        velocitySigma: Double
     ) {
         self.usesSatellites = usesSatellites
         self.rangeError = rangeError
         self.networkSigma = networkSigma
         self.minimumInterval = minimumInterval
-        self.correlationTime = correlationTime
         self.velocitySigma = velocitySigma
     }
 
@@ -46,27 +45,27 @@ public struct PowerModeProfile: Sendable, Hashable {
         switch mode {
         case .lowest:
             PowerModeProfile(
-                usesSatellites: false, rangeError: 0, networkSigma: 1100, minimumInterval: 60, correlationTime: 300,
+                usesSatellites: false, rangeError: 0, networkSigma: 1100, minimumInterval: 60,
                 velocitySigma: 0
             )
         case .low:
             PowerModeProfile(
-                usesSatellites: false, rangeError: 0, networkSigma: 300, minimumInterval: 20, correlationTime: 120,
+                usesSatellites: false, rangeError: 0, networkSigma: 300, minimumInterval: 20,
                 velocitySigma: 0
             )
         case .medium:
             PowerModeProfile(
-                usesSatellites: true, rangeError: 25, networkSigma: 0, minimumInterval: 5, correlationTime: 20,
+                usesSatellites: true, rangeError: 25, networkSigma: 0, minimumInterval: 5,
                 velocitySigma: 0.3
             )
         case .high:
             PowerModeProfile(
-                usesSatellites: true, rangeError: 4.5, networkSigma: 0, minimumInterval: 0, correlationTime: 30,
+                usesSatellites: true, rangeError: 4.5, networkSigma: 0, minimumInterval: 0,
                 velocitySigma: 0.1
             )
         case .best:
             PowerModeProfile(
-                usesSatellites: true, rangeError: 2, networkSigma: 0, minimumInterval: 0, correlationTime: 30,
+                usesSatellites: true, rangeError: 2, networkSigma: 0, minimumInterval: 0,
                 velocitySigma: 0.05
             )
         }

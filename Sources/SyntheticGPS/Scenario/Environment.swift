@@ -50,25 +50,33 @@ public struct Outage: Sendable, Hashable {
     }
 }
 
-/// When the sky is blocked: explicit windows, plus optionally a repeating pattern (a road with a tunnel
-/// every few minutes).
+/// A window of `duration` seconds every `period` seconds, the first starting at `first` (a road with a
+/// tunnel every few minutes).
+public struct RepeatingOutage: Sendable, Hashable {
+    /// When the first window begins, in seconds since the start.
+    public var first: Double
+    /// Seconds from one window's start to the next (`> 0`).
+    public var period: Double
+    /// Length of each window in seconds.
+    public var duration: Double
+
+    /// Creates a repeating pattern.
+    public init(first: Double, period: Double, duration: Double) {
+        self.first = first
+        self.period = period
+        self.duration = duration
+    }
+}
+
+/// When the sky is blocked: explicit windows plus, optionally, a repeating pattern.
 public struct OutagePlan: Sendable, Hashable {
     /// Explicit windows.
     public var windows: [Outage]
-    /// A window of `duration` seconds every `period` seconds, the first starting at `first`; `nil` for none.
-    public var repeating: (first: Double, period: Double, duration: Double)? {
-        get { repeatingStorage.map { ($0.start, $0.period, $0.duration) } }
-        set { repeatingStorage = newValue.map { Repeating(start: $0.first, period: $0.period, duration: $0.duration) } }
-    }
-    private var repeatingStorage: Repeating?
-    private struct Repeating: Sendable, Hashable {
-        var start: Double
-        var period: Double
-        var duration: Double
-    }
+    /// A repeating pattern, or `nil`.
+    public var repeating: RepeatingOutage?
 
     /// A plan with `windows` and an optional repeating pattern.
-    public init(windows: [Outage] = [], repeating: (first: Double, period: Double, duration: Double)? = nil) {
+    public init(windows: [Outage] = [], repeating: RepeatingOutage? = nil) {
         self.windows = windows
         self.repeating = repeating
     }
@@ -79,11 +87,26 @@ public struct OutagePlan: Sendable, Hashable {
     /// Whether the sky is blocked at `elapsed` seconds.
     /// - Complexity: O(number of explicit windows).
     public func isBlocked(at elapsed: Double) -> Bool {
-        if let r = repeatingStorage, elapsed >= r.start, r.period > 0,
-            (elapsed - r.start).truncatingRemainder(dividingBy: r.period) < r.duration
+        if let r = repeating, elapsed >= r.first, r.period > 0,
+            (elapsed - r.first).truncatingRemainder(dividingBy: r.period) < r.duration
         {
             return true
         }
         return windows.contains { $0.contains(elapsed) }
+    }
+}
+
+extension Outage {
+    /// Parses `START+LENGTH` with ``DurationText`` durations, e.g. `120s+45s` or `2m+1m`.
+    /// - Throws: ``SyntheticGPSError`` when either part is malformed or the length is zero.
+    public init(parsing text: String) throws(SyntheticGPSError) {
+        let parts = text.split(separator: "+", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw .invalidArgument("bad outage '\(text)'; write START+LENGTH, e.g. 120s+45s")
+        }
+        let start = try DurationText.seconds(parsing: String(parts[0]))
+        let duration = try DurationText.seconds(parsing: String(parts[1]))
+        guard duration > 0 else { throw .invalidArgument("bad outage '\(text)'; the length must be positive") }
+        self.init(start: start, duration: duration)
     }
 }

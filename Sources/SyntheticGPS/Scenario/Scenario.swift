@@ -76,7 +76,7 @@ public struct Scenario: Sendable, Hashable {
     public static func tunnel(seed: UInt64) -> Scenario {
         var scenario = drive(seed: seed)
         scenario.name = "tunnel"
-        scenario.outages = OutagePlan(repeating: (first: 120, period: 300, duration: 60))
+        scenario.outages = OutagePlan(repeating: RepeatingOutage(first: 120, period: 300, duration: 60))
         return scenario
     }
 

@@ -12,17 +12,22 @@ struct PathPiece: Sendable, Hashable {
     /// Climb per metre travelled (a road grade of 3 % is `0.03`).
     var grade: Double
 
-    /// The east/north displacement (metres) and heading change (radians) after travelling `s` metres
-    /// along the piece, starting with `heading` (radians clockwise from north).
+    /// The east/north displacement (metres) after travelling `s` metres along the piece from a point
+    /// where the heading (radians clockwise from north) is `heading` with sine `sinH` and cosine `cosH`,
+    /// and the heading there with its sine and cosine.
     ///
-    /// Exact for lines and arcs: `dE/ds = sin h`, `dN/ds = cos h`, `h(s) = h0 + κ s`.
+    /// Exact for lines and arcs: `dE/ds = sin h`, `dN/ds = cos h`, `h(s) = h0 + κ s`. Lines need no
+    /// trigonometry at all.
     @inline(__always)
-    func displacement(after s: Double, heading: Double) -> (east: Double, north: Double, heading: Double) {
+    func advance(
+        by s: Double, heading: Double, sinH: Double, cosH: Double
+    ) -> (east: Double, north: Double, heading: Double, sinH: Double, cosH: Double) {
         let k = curvature
         if abs(k) < 1e-12 {
-            return (s * Math.sin(heading), s * Math.cos(heading), heading)
+            return (s * sinH, s * cosH, heading, sinH, cosH)
         }
-        let h1 = heading + k * s
-        return ((Math.cos(heading) - Math.cos(h1)) / k, (Math.sin(h1) - Math.sin(heading)) / k, h1)
+        let h1 = Math.wrappedRadians(heading + k * s)
+        let sin1 = Math.sin(h1), cos1 = Math.cos(h1)
+        return ((cosH - cos1) / k, (sin1 - sinH) / k, h1, sin1, cos1)
     }
 }

@@ -18,7 +18,7 @@ struct GpsdTPV {
     /// Parses every TPV line of a `.chk` file.
     static func parse(_ bytes: [UInt8]) throws -> [GpsdTPV] {
         let text = String(decoding: bytes, as: UTF8.self)
-        return try text.split(separator: "\n").compactMap { line -> GpsdTPV? in
+        return try text.split(whereSeparator: \.isNewline).compactMap { line -> GpsdTPV? in
             guard line.contains("\"class\":\"TPV\"") else { return nil }
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
             func number(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }

@@ -1,0 +1,38 @@
+/// Where a ``GPSDLocationSource`` finds gpsd and how it treats it.
+public struct GPSDConfiguration: Sendable, Hashable {
+    /// gpsd's host. Default `127.0.0.1` (gpsd listens on loopback unless started with `-G`).
+    public var host: String
+    /// gpsd's TCP port. Default 2947.
+    public var port: Int
+    /// Reconnection, answer timeout and when to give up.
+    public var reconnect: ReconnectPolicy
+    /// How long one connect may take. Default 5 s.
+    public var connectTimeout: Duration
+    /// The longest JSON line kept; longer ones are dropped and counted. Default 64 KiB (gpsd's own
+    /// reports stay under 10 KiB).
+    public var maximumLineLength: Int
+    /// The horizontal accuracy (68 % radius, metres) to assume for a fix that carries neither `eph`
+    /// nor `epx`/`epy`; `nil` (the default) skips such fixes and counts them, since an accuracy that
+    /// was never measured must not satisfy a request.
+    public var accuracyWhenUnknown: Double?
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 2947,
+        reconnect: ReconnectPolicy = ReconnectPolicy(),
+        connectTimeout: Duration = .seconds(5),
+        maximumLineLength: Int = 64 * 1024,
+        accuracyWhenUnknown: Double? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.reconnect = reconnect
+        self.connectTimeout = connectTimeout
+        self.maximumLineLength = maximumLineLength
+        self.accuracyWhenUnknown = accuracyWhenUnknown
+    }
+
+    /// `HOST:PORT`, with an IPv6 host in brackets.
+    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

@@ -1,0 +1,89 @@
+import LocationEngine
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A ``LocationEngine/LocationSource`` that reads fixes from gpsd over its JSON protocol (SEMANTICS §8).
+///
+/// Power follows the engine: ``start(mode:events:)`` connects and sends
+/// `?WATCH={"enable":true,"json":true};`, ``stop()`` sends `?WATCH={"enable":false};` and closes,
+/// so gpsd, once its last watcher is gone, releases the receiver (gpsd 3.22 closes the device 60 s
+/// later). All three calls return at once; the I/O runs on a NIO event loop.
+///
+/// - Fixes: every `TPV` with mode 2 or 3 becomes a ``LocationEngine/Location``; repeated TPVs of one
+///   epoch (same `time`) are delivered once. Horizontal accuracy comes from `eph`, else from
+///   `epx`/`epy`, converted from gpsd's ≈ 95 % figures to the engine's 68 % radius (see
+///   ``AccuracyConversion``).
+/// - No fix (mode 0/1): a transient error `gpsd.noFix`, once per loss of fix.
+/// - Connection lost: a transient error `gpsd.disconnected`, then reconnection with capped exponential
+///   backoff (``ReconnectPolicy``). When attempts fail for ``ReconnectPolicy/giveUpAfter``, a fatal
+///   `gpsd.unreachable` that names the address and what to check.
+/// - Hostile input (oversized lines, invalid JSON, unknown classes, impossible values) is skipped,
+///   counted in ``statistics`` and logged (positions only at `trace` level).
+public final class GPSDLocationSource: LocationSource {
+    /// gpsd fixes carry a course (`track`).
+    public let capabilities = SourceCapabilities(providesCourse: true)
+    /// Where gpsd is and how it is treated.
+    public let configuration: GPSDConfiguration
+
+    private let session: GPSDSession
+    private let link: ReconnectingLink
+
+    /// Creates a stopped source for the gpsd described by `configuration`.
+    ///
+    /// - Parameters:
+    ///   - eventLoopGroup: where the connection runs; NIO's shared group by default.
+    ///   - logger: receives connection events and skipped input; coordinates only at `trace`.
+    public init(
+        configuration: GPSDConfiguration = GPSDConfiguration(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "LocationSources.gpsd")
+    ) {
+        self.configuration = configuration
+        let opener = TCPLinkOpener(
+            host: configuration.host, port: configuration.port, role: "gpsd",
+            connectTimeout: configuration.connectTimeout,
+            troubleshootingHint: "check that gpsd is running (systemctl status gpsd.socket gpsd), that it listens on "
+                + "that address (its -S PORT option; -G to listen beyond loopback) and that no firewall blocks it"
+        )
+        let session = GPSDSession(configuration: configuration, endpoint: opener.endpointDescription, hint: opener.troubleshootingHint, logger: logger)
+        self.session = session
+        self.link = ReconnectingLink(
+            opener: opener,
+            framing: .lines(maximumLength: configuration.maximumLineLength),
+            policy: configuration.reconnect,
+            eventLoop: eventLoopGroup.next(),
+            greeting: ByteBuffer(string: GPSDSession.watchCommand),
+            farewell: ByteBuffer(string: GPSDSession.unwatchCommand),
+            onInput: { input in
+                session.receive(input)
+                return nil
+            },
+            onReport: { report in session.report(report) }
+        )
+    }
+
+    /// Connects to gpsd and watches it, reporting to `events` until ``stop()``.
+    public func start(mode: PowerMode, events: SourceEventSink) {
+        session.started(sink: events, mode: mode)
+        link.start()
+    }
+
+    /// gpsd has no per-client power modes: the mode is only logged. gpsd configures the receiver.
+    public func setMode(_ mode: PowerMode) {
+        session.modeChanged(mode)
+    }
+
+    /// Un-watches and closes the connection, so gpsd can release the receiver. Idempotent.
+    public func stop() {
+        session.stopped()
+        link.stop()
+    }
+
+    /// Counters of what gpsd sent, since the source was created.
+    public var statistics: GPSDStatistics { session.statistics }
+
+    /// Whether the source is started (connected, connecting or waiting to reconnect).
+    public var isRunning: Bool { link.isRunning }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import LocationEngine
+import NIOCore
+
+/// Turns gpsd's JSON lines into fixes, pure and synchronous: no I/O, no clock, no locks. Counts
+/// everything it skips in ``statistics``.
+struct GPSDReportInterpreter: Sendable {
+    /// What one line amounted to.
+    enum Outcome: Sendable, Equatable {
+        /// A new fix for the engine.
+        case fix(Location)
+        /// A TPV without a fix (mode 0 or 1).
+        case noFix
+        /// A repeat of a fix already delivered.
+        case duplicate
+        /// gpsd complained (an `ERROR` report), with its message.
+        case gpsdError(String)
+        /// A DEVICES report listing this many devices.
+        case devices(Int)
+        /// A report that needs nothing done (VERSION, WATCH, SKY, …).
+        case ignored
+        /// The line was skipped for `reason` and counted.
+        case skipped(SkipReason)
+    }
+
+    /// Why a line was skipped.
+    enum SkipReason: String, Sendable, CaseIterable {
+        case oversizedLine, malformedReport, unexpectedClass, invalidValue, noAccuracy
+    }
+
+    /// Report classes gpsd sends that carry nothing for the source (gpsd_json(5)).
+    static let ignoredClasses: Set<String> = [
+        "VERSION", "WATCH", "DEVICE", "SKY", "GST", "ATT", "IMU", "PPS", "TOFF", "OSC", "POLL",
+        "RAW", "AIS", "SUBFRAME", "RTCM2", "RTCM3",
+    ]
+
+    private(set) var statistics = GPSDStatistics()
+    private var recent = RecentFixTimes()
+    private var lastUntimed: (latitude: Double, longitude: Double)?
+    private let decoder = JSONDecoder()
+    private let accuracyWhenUnknown: Double?
+
+    /// Creates an interpreter; fixes without an error estimate get `accuracyWhenUnknown`, or are skipped when `nil`.
+    init(accuracyWhenUnknown: Double?) {
+        self.accuracyWhenUnknown = accuracyWhenUnknown.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    }
+
+    /// Counts a connection on which gpsd answered.
+    mutating func connected() { statistics.connections += 1 }
+
+    /// Counts a lost connection.
+    mutating func disconnected() { statistics.disconnections += 1 }
+
+    /// Counts a line that was too long to keep.
+    mutating func oversizedLine() -> Outcome {
+        statistics.lines += 1
+        return skip(.oversizedLine)
+    }
+
+    /// Interprets one line (without terminator).
+    /// - Complexity: O(n) in the line length.
+    mutating func interpret(line: ByteBuffer) -> Outcome {
+        statistics.lines += 1
+        let report: GPSDReport
+        do {
+            report = try decoder.decode(GPSDReport.self, from: Data(line.readableBytesView))
+        } catch {
+            return skip(.malformedReport)
+        }
+        statistics.reportsByClass[report.class, default: 0] += 1
+        switch report.class {
+        case "TPV":
+            return tpv(report)
+        case "ERROR":
+            statistics.errorReports += 1
+            return .gpsdError(report.message ?? "(no message)")
+        case "DEVICES":
+            return .devices(report.devices?.count ?? 0)
+        case let name where Self.ignoredClasses.contains(name):
+            return .ignored
+        default:
+            return skip(.unexpectedClass)
+        }
+    }
+
+    private mutating func skip(_ reason: SkipReason) -> Outcome {
+        switch reason {
+        case .oversizedLine: statistics.oversizedLines += 1
+        case .malformedReport: statistics.malformedReports += 1
+        case .unexpectedClass: statistics.unexpectedClasses += 1
+        case .invalidValue: statistics.invalidValues += 1
+        case .noAccuracy: statistics.fixesWithoutAccuracy += 1
+        }
+        return .skipped(reason)
+    }
+
+    private mutating func tpv(_ report: GPSDReport) -> Outcome {
+        guard let mode = report.mode, (0...3).contains(mode) else { return skip(.invalidValue) }
+        guard mode >= 2 else {
+            statistics.noFixReports += 1
+            return .noFix
+        }
+        guard let latitude = report.lat, let longitude = report.lon, latitude.isFinite, longitude.isFinite,
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return skip(.invalidValue) }
+        var time: Double?
+        if let text = report.time {
+            guard let parsed = GPSDTime.unixTime(text) else { return skip(.invalidValue) }
+            time = parsed
+        }
+        guard let accuracy = AccuracyConversion.radius68(twoDRMS: report.eph)
+            ?? AccuracyConversion.radius68(epx: report.epx, epy: report.epy) ?? accuracyWhenUnknown
+        else { return skip(.noAccuracy) }
+
+        var location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy, utcTime: time)
+        location.altitude = checked(report.altMSL ?? report.alt) { abs($0) < 1e6 }
+        location.ellipsoidalAltitude = checked(report.altHAE) { abs($0) < 1e6 }
+        location.verticalAccuracy = checked(report.epv) { $0 >= 0 }.flatMap { AccuracyConversion.vertical68(vertical95: $0) }
+        location.speed = checked(report.speed) { $0 >= 0 && $0 < 1e5 }
+        location.course = checked(report.track) { _ in true }.map { track in
+            let wrapped = track.truncatingRemainder(dividingBy: 360)
+            return wrapped < 0 ? wrapped + 360 : wrapped
+        }
+
+        if let time {
+            guard recent.insert(time) else {
+                statistics.duplicateFixes += 1
+                return .duplicate
+            }
+            lastUntimed = nil
+        } else {
+            // The first reports of a session carry no time: repeat only when the position is the same.
+            if let last = lastUntimed, last.latitude == latitude, last.longitude == longitude {
+                statistics.duplicateFixes += 1
+                return .duplicate
+            }
+            lastUntimed = (latitude, longitude)
+        }
+        statistics.fixesDelivered += 1
+        return .fix(location)
+    }
+
+    /// `value` when it is finite and passes `isPlausible`; otherwise `nil`, counting a present but bad value.
+    private mutating func checked(_ value: Double?, _ isPlausible: (Double) -> Bool) -> Double? {
+        guard let value else { return nil }
+        guard value.isFinite, isPlausible(value) else {
+            statistics.invalidValues += 1
+            return nil
+        }
+        return value
+    }
+}

@@ -1,0 +1,125 @@
+import LocationEngine
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The state of a ``GPSDLocationSource`` between its connection and the engine: the sink, the
+/// interpreter and its counters. Input arrives in order from the link's event loop; the engine's
+/// start/stop arrive from its executor; a lock guards both, and events are sent after leaving it.
+final class GPSDSession: Sendable {
+    /// Sent after each connect.
+    static let watchCommand = "?WATCH={\"enable\":true,\"json\":true};\n"
+    /// Sent before a clean close.
+    static let unwatchCommand = "?WATCH={\"enable\":false};\n"
+
+    private struct State: Sendable {
+        var sink: SourceEventSink?
+        var interpreter: GPSDReportInterpreter
+        /// Whether `gpsd.noFix` was reported since the last fix (it is reported once per loss).
+        var noFixReported = false
+        /// Skip reasons already logged at warning level (later ones go to debug).
+        var warned: Set<String> = []
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let endpoint: String
+    private let hint: String
+    private let logger: Logger
+
+    init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger) {
+        self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown)))
+        self.endpoint = endpoint
+        self.hint = hint
+        var logger = logger
+        logger[metadataKey: "gpsd"] = "\(configuration.address)"
+        self.logger = logger
+    }
+
+    var statistics: GPSDStatistics { state.withLockedValue { $0.interpreter.statistics } }
+
+    func started(sink: SourceEventSink, mode: PowerMode) {
+        state.withLockedValue {
+            $0.sink = sink
+            $0.noFixReported = false
+        }
+        logger.debug("connecting to gpsd", metadata: ["mode": "\(mode)"])
+    }
+
+    func modeChanged(_ mode: PowerMode) {
+        logger.debug("power mode changed; gpsd sets the receiver's own mode", metadata: ["mode": "\(mode)"])
+    }
+
+    func stopped() {
+        state.withLockedValue { $0.sink = nil }
+        logger.debug("un-watching gpsd and closing")
+    }
+
+    /// One line (or an oversized one) from the current connection.
+    func receive(_ input: LinkInput) {
+        let (outcome, sink, warn) = state.withLockedValue { state -> (GPSDReportInterpreter.Outcome, SourceEventSink?, Bool) in
+            let outcome: GPSDReportInterpreter.Outcome
+            switch input {
+            case .line(let line): outcome = state.interpreter.interpret(line: line)
+            case .oversizedLine: outcome = state.interpreter.oversizedLine()
+            case .bytes: preconditionFailure("GPSDSession.receive: raw bytes on a line-framed link")
+            }
+            var warn = false
+            switch outcome {
+            case .fix:
+                state.noFixReported = false
+            case .noFix:
+                if state.noFixReported { return (.ignored, nil, false) }
+                state.noFixReported = true
+            case .skipped(let reason):
+                warn = state.warned.insert(reason.rawValue).inserted
+            case .duplicate, .gpsdError, .devices, .ignored:
+                break
+            }
+            return (outcome, state.sink, warn)
+        }
+        switch outcome {
+        case .fix(let location):
+            logger.trace("fix", metadata: ["lat": "\(location.latitude)", "lon": "\(location.longitude)", "accuracy": "\(location.horizontalAccuracy)"])
+            sink?.location(location)
+        case .noFix:
+            sink?.transientError(SourceError(code: "gpsd.noFix", message: "gpsd reports no fix (mode 0/1); waiting for the receiver to acquire one"))
+        case .skipped(let reason):
+            let size: Logger.MetadataValue
+            if case .oversizedLine(let count) = input { size = "\(count)" } else if case .line(let line) = input { size = "\(line.readableBytes)" } else { size = "?" }
+            logger.log(level: warn ? .warning : .debug, "skipped a line from gpsd", metadata: ["reason": "\(reason.rawValue)", "bytes": size])
+        case .gpsdError(let message):
+            logger.warning("gpsd reported an error", metadata: ["message": "\(message)"])
+        case .devices(let count):
+            if count == 0 { logger.notice("gpsd has no receiver attached yet; fixes will start when one appears") }
+        case .duplicate, .ignored:
+            break
+        }
+    }
+
+    /// A connection event from the link.
+    func report(_ report: LinkReport) {
+        switch report {
+        case .connected:
+            state.withLockedValue { $0.interpreter.connected() }
+            logger.info("connected to gpsd")
+        case .inputEnded:
+            break
+        case .disconnected(let failure):
+            let sink = state.withLockedValue { state in
+                state.interpreter.disconnected()
+                return state.sink
+            }
+            logger.notice("gpsd connection down; reconnecting", metadata: ["reason": "\(failure.summary)"])
+            sink?.transientError(SourceError(code: "gpsd.disconnected", message: "no connection to \(endpoint) (\(failure.summary)); reconnecting"))
+        case .gaveUp(let failures, let lastFailure):
+            let sink = state.withLockedValue { $0.sink }
+            let error = SourceError(
+                code: "gpsd.unreachable",
+                message: "cannot reach \(endpoint) after \(failures) attempts (last: \(lastFailure.summary)); \(hint)")
+            logger.error("giving up on gpsd", metadata: ["error": "\(error.message)"])
+            sink?.fatalError(error)
+        case .endOfStream:
+            break
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Counters of a ``GPSDLocationSource`` since it was created: what gpsd sent and what was made of it.
+///
+/// Everything that is skipped is counted under exactly one reason, so a hostile or broken server
+/// shows up here instead of in the fixes.
+public struct GPSDStatistics: Sendable, Hashable {
+    /// Connections on which gpsd answered.
+    public var connections = 0
+    /// Working connections that were lost, and failed attempts that began an outage.
+    public var disconnections = 0
+    /// Lines received (oversized ones included).
+    public var lines = 0
+    /// Reports decoded, by class (`TPV`, `VERSION`, …).
+    public var reportsByClass: [String: Int] = [:]
+    /// Fixes handed to the engine.
+    public var fixesDelivered = 0
+    /// TPVs repeating the time of a fix already delivered (gpsd repeats early epochs), skipped.
+    public var duplicateFixes = 0
+    /// TPVs with mode 0 or 1 (no fix).
+    public var noFixReports = 0
+    /// Lines longer than the configured maximum, dropped without being buffered.
+    public var oversizedLines = 0
+    /// Lines that are not a JSON object of the expected shape (invalid JSON, wrong types, no class).
+    public var malformedReports = 0
+    /// Reports of a class the source does not know, skipped.
+    public var unexpectedClasses = 0
+    /// TPVs skipped for an impossible position or mode (NaN, out of range), plus optional fields
+    /// (speed, track, altitude, errors) dropped from delivered fixes for impossible values.
+    public var invalidValues = 0
+    /// Fixes skipped because they carried no error estimate (see ``GPSDConfiguration/accuracyWhenUnknown``).
+    public var fixesWithoutAccuracy = 0
+    /// `ERROR` reports gpsd sent (it did not understand a command).
+    public var errorReports = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// All skipped lines and reports together: oversized, malformed, unexpected, invalid, without accuracy.
+    public var totalSkipped: Int {
+        oversizedLines + malformedReports + unexpectedClasses + invalidValues + fixesWithoutAccuracy
+    }
+}

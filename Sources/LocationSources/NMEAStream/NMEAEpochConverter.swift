@@ -1,0 +1,51 @@
+import LocationEngine
+import NMEA
+
+/// Turns decoded NMEA epochs into fixes: pure, no state but the de-duplication of repeated epochs.
+struct NMEAEpochConverter: Sendable {
+    /// What one epoch amounted to.
+    enum Outcome: Sendable, Equatable {
+        /// A new fix.
+        case fix(Location)
+        /// The receiver said it has no fix.
+        case noFix
+        /// An epoch already delivered (a reconnect resumed mid-epoch, a receiver repeated it).
+        case duplicate
+        /// The epoch says nothing usable about a position (mode unknown, or no coordinates).
+        case noPosition
+        /// A fix without GST errors or HDOP, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
+        case noAccuracy
+    }
+
+    private var recent = RecentFixTimes()
+    private let accuracyWhenUnknown: Double?
+
+    /// Creates a converter; epochs without an error estimate get `accuracyWhenUnknown`, or are skipped when `nil`.
+    init(accuracyWhenUnknown: Double?) {
+        self.accuracyWhenUnknown = accuracyWhenUnknown.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    }
+
+    /// The outcome of `epoch`. Accuracy is the epoch's `horizontalAccuracy` (gpsd's ≈ 95 % scale)
+    /// converted to the engine's 68 % radius (``AccuracyConversion``).
+    /// - Complexity: O(1)
+    mutating func convert(_ epoch: NMEAEpoch) -> Outcome {
+        switch epoch.mode {
+        case .noFix: return .noFix
+        case .unknown: return .noPosition
+        case .twoD, .threeD: break
+        }
+        guard let latitude = epoch.latitude, let longitude = epoch.longitude else { return .noPosition }
+        guard let accuracy = AccuracyConversion.radius68(twoDRMS: epoch.horizontalAccuracy) ?? accuracyWhenUnknown else {
+            return .noAccuracy
+        }
+        let time = epoch.unixTime
+        if let time, !recent.insert(time) { return .duplicate }
+        let location = Location(
+            latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy,
+            altitude: epoch.altitudeMSL, ellipsoidalAltitude: epoch.altitudeHAE,
+            verticalAccuracy: AccuracyConversion.vertical68(vertical95: epoch.verticalAccuracy),
+            speed: epoch.speed, course: epoch.track, utcTime: time
+        )
+        return location.isValid ? .fix(location) : .noPosition
+    }
+}

@@ -1,0 +1,39 @@
+import NMEA
+
+/// What an ``NMEAStreamSource`` reads and how.
+public struct NMEAStreamConfiguration: Sendable, Hashable {
+    /// Where the NMEA comes from.
+    public var endpoint: NMEAStreamEndpoint
+    /// Reconnection (TCP), reopening (serial device), answer timeout and when to give up.
+    public var reconnect: ReconnectPolicy
+    /// How long one TCP connect may take. Default 5 s.
+    public var connectTimeout: Duration
+    /// The longest NMEA line accepted by the decoder (see ``NMEA/NMEAStreamDecoder``). Default 256.
+    public var maximumLineLength: Int
+    /// Which sentences may come without a checksum. Default `.standard`.
+    public var checksumPolicy: NMEAChecksumPolicy
+    /// The horizontal accuracy (68 % radius, metres) to assume for an epoch that has neither GST
+    /// errors nor an HDOP; `nil` (the default) skips such epochs and counts them.
+    public var accuracyWhenUnknown: Double?
+    /// Replay a file again from the start when it ends, rather than report its end. Default `false`.
+    public var loopsFile: Bool
+
+    /// Creates a configuration for `endpoint`.
+    public init(
+        endpoint: NMEAStreamEndpoint,
+        reconnect: ReconnectPolicy = ReconnectPolicy(),
+        connectTimeout: Duration = .seconds(5),
+        maximumLineLength: Int = 256,
+        checksumPolicy: NMEAChecksumPolicy = .standard,
+        accuracyWhenUnknown: Double? = nil,
+        loopsFile: Bool = false
+    ) {
+        self.endpoint = endpoint
+        self.reconnect = reconnect
+        self.connectTimeout = connectTimeout
+        self.maximumLineLength = maximumLineLength
+        self.checksumPolicy = checksumPolicy
+        self.accuracyWhenUnknown = accuracyWhenUnknown
+        self.loopsFile = loopsFile
+    }
+}

@@ -1,0 +1,37 @@
+/// Where an ``NMEAStreamSource`` reads NMEA 0183 from.
+public enum NMEAStreamEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// A TCP feed (a serial-to-network bridge, `gpsgen --listen`, `socat`): `host:port`.
+    case tcp(host: String, port: Int)
+    /// A serial device such as `/dev/ttyUSB0` or `/dev/ttyACM0`, set to raw mode at `baudRate`
+    /// (4800 is the NMEA 0183 standard; many USB receivers use 9600 or more).
+    ///
+    /// The user running the engine needs read and write access to the device: on Debian and Ubuntu
+    /// that means membership of the `dialout` group (`sudo usermod -aG dialout $USER`, then log in
+    /// again). A named pipe or other non-terminal path is read as it is, without termios settings.
+    case serial(path: String, baudRate: Int)
+    /// A recorded log file, replayed by `pacing`. Lines starting with `#` are skipped as noise.
+    case file(path: String, pacing: NMEAReplayPacing)
+    /// The process's standard input: a pipe (`socat … | app`, `cat /dev/ttyUSB0 | app`) or a
+    /// redirected file (replayed as fast as possible). Its end is final.
+    case standardInput
+
+    /// What the endpoint is, for messages: `"serial device /dev/ttyUSB0 at 4800 baud"`.
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): host.contains(":") ? "NMEA feed at [\(host)]:\(port)" : "NMEA feed at \(host):\(port)"
+        case .serial(let path, let baudRate): "serial device \(path) at \(baudRate) baud"
+        case .file(let path, _): "NMEA log \(path)"
+        case .standardInput: "standard input"
+        }
+    }
+}
+
+/// How a recorded NMEA log is replayed.
+public enum NMEAReplayPacing: Sendable, Hashable {
+    /// Each epoch when its recorded time comes, relative to the first: `speed` 2 plays twice as
+    /// fast. Gaps in the recording longer than `maximumGap` (and time running backwards, as where
+    /// logs were concatenated) are shortened to nothing.
+    case recorded(speed: Double = 1, maximumGap: Duration = .seconds(10))
+    /// Every epoch as soon as it is decoded.
+    case asFastAsPossible
+}

@@ -1,0 +1,174 @@
+import LocationEngine
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NMEA
+
+/// The state of an ``NMEAStreamSource`` between its link and the engine: the sink, the decoder, the
+/// converter and the replay pacer. Input arrives in order on the link's event loop; the engine's
+/// start/stop arrive from its executor; a lock guards both, and events are sent after leaving it.
+final class NMEAStreamSession: Sendable {
+    private struct State: Sendable {
+        var sink: SourceEventSink?
+        /// Bumped on every start and stop, so that paced epochs scheduled before are dropped.
+        var generation: UInt64 = 0
+        var decoder: NMEAStreamDecoder
+        var converter: NMEAEpochConverter
+        var pacer: EpochPacer?
+        var statistics = NMEAStreamStatistics()
+        var noFixReported = false
+        /// The delivery of the last paced epoch, so that an end-of-stream report comes after it.
+        var lastPacedDelivery: EventLoopFuture<Void>?
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let eventLoop: any EventLoop
+    private let endpoint: String
+    private let hint: String
+    private let logger: Logger
+
+    init(configuration: NMEAStreamConfiguration, eventLoop: any EventLoop, endpoint: String, hint: String, logger: Logger) {
+        var pacer: EpochPacer?
+        if case .file(_, .recorded(let speed, let maximumGap)) = configuration.endpoint {
+            pacer = EpochPacer(speed: speed, maximumGap: maximumGap)
+        }
+        self.state = NIOLockedValueBox(
+            State(
+                decoder: NMEAStreamDecoder(maximumLineLength: configuration.maximumLineLength, checksumPolicy: configuration.checksumPolicy),
+                converter: NMEAEpochConverter(accuracyWhenUnknown: configuration.accuracyWhenUnknown),
+                pacer: pacer))
+        self.eventLoop = eventLoop
+        self.endpoint = endpoint
+        self.hint = hint
+        var logger = logger
+        logger[metadataKey: "nmea"] = "\(configuration.endpoint)"
+        self.logger = logger
+    }
+
+    var statistics: NMEAStreamStatistics {
+        state.withLockedValue { state in
+            var statistics = state.statistics
+            statistics.decoder = state.decoder.statistics
+            return statistics
+        }
+    }
+
+    func started(sink: SourceEventSink, mode: PowerMode) {
+        state.withLockedValue { state in
+            state.sink = sink
+            state.generation &+= 1
+            state.noFixReported = false
+            state.pacer?.reset()
+            state.lastPacedDelivery = nil
+        }
+        logger.debug("opening NMEA stream", metadata: ["mode": "\(mode)"])
+    }
+
+    func stopped() {
+        state.withLockedValue { state in
+            state.sink = nil
+            state.generation &+= 1
+        }
+        logger.debug("closing NMEA stream")
+    }
+
+    /// Decodes a chunk and delivers its fixes, now or (for a paced replay) when due. Returns a
+    /// future that completes when the last of them was delivered, or `nil` when all went at once.
+    func receive(_ input: LinkInput) -> EventLoopFuture<Void>? {
+        guard case .bytes(let buffer) = input else {
+            preconditionFailure("NMEAStreamSession.receive: a line-framed link feeds an NMEA stream")
+        }
+        return decode { decoder, onEpoch in
+            buffer.withUnsafeReadableBytes { decoder.feed($0, onEpoch: onEpoch) }
+        }
+    }
+
+    /// A link's input ended: the open epoch is complete as far as it will get.
+    func inputEnded() {
+        _ = decode { decoder, onEpoch in decoder.finish(onEpoch: onEpoch) }
+    }
+
+    private func decode(_ body: (inout NMEAStreamDecoder, (NMEAEpoch) -> Void) -> Void) -> EventLoopFuture<Void>? {
+        let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
+        let (events, generation) = state.withLockedValue { state -> ([(SourceEvent, Duration?)], UInt64) in
+            var epochs: [NMEAEpoch] = []
+            body(&state.decoder) { epochs.append($0) }
+            var events: [(SourceEvent, Duration?)] = []
+            for epoch in epochs {
+                let due = state.pacer?.due(recordedAt: epoch.unixTime ?? epoch.secondsOfDay, now: now)
+                switch state.converter.convert(epoch) {
+                case .fix(let location):
+                    state.statistics.fixesDelivered += 1
+                    state.noFixReported = false
+                    events.append((.location(location, age: .zero), due))
+                case .noFix:
+                    state.statistics.noFixEpochs += 1
+                    guard !state.noFixReported else { continue }
+                    state.noFixReported = true
+                    let error = SourceError(code: "nmea.noFix", message: "the receiver reports no fix; waiting for it to acquire one")
+                    events.append((.transientError(error), due))
+                case .duplicate: state.statistics.duplicateEpochs += 1
+                case .noPosition: state.statistics.epochsWithoutPosition += 1
+                case .noAccuracy: state.statistics.fixesWithoutAccuracy += 1
+                }
+            }
+            return (events, state.generation)
+        }
+        var last: EventLoopFuture<Void>?
+        for (event, due) in events {
+            guard let due, due > now else {
+                send(event, generation: generation)
+                continue
+            }
+            let task = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(clamping: due.totalNanoseconds))) { [self] in
+                send(event, generation: generation)
+            }
+            last = task.futureResult
+        }
+        if let last { state.withLockedValue { $0.lastPacedDelivery = last } }
+        return last
+    }
+
+    private func send(_ event: SourceEvent, generation: UInt64) {
+        let sink = state.withLockedValue { $0.generation == generation ? $0.sink : nil }
+        if case .location(let location, _) = event {
+            logger.trace("fix", metadata: ["lat": "\(location.latitude)", "lon": "\(location.longitude)", "accuracy": "\(location.horizontalAccuracy)"])
+        }
+        sink?.send(event)
+    }
+
+    /// A connection event from the link.
+    func report(_ report: LinkReport) {
+        switch report {
+        case .connected:
+            state.withLockedValue { $0.statistics.connections += 1 }
+            logger.info("NMEA stream open")
+        case .inputEnded:
+            inputEnded()
+        case .disconnected(let failure):
+            let sink = state.withLockedValue { state in
+                state.statistics.disconnections += 1
+                return state.sink
+            }
+            logger.notice("NMEA stream down; reopening", metadata: ["reason": "\(failure.summary)"])
+            sink?.transientError(SourceError(code: "nmea.disconnected", message: "no data from \(endpoint) (\(failure.summary)); reopening"))
+        case .gaveUp(let failures, let lastFailure):
+            let sink = state.withLockedValue { $0.sink }
+            let error = SourceError(
+                code: "nmea.unreachable",
+                message: "cannot read \(endpoint) after \(failures) attempts (last: \(lastFailure.summary)); \(hint)")
+            logger.error("giving up on the NMEA stream", metadata: ["error": "\(error.message)"])
+            sink?.fatalError(error)
+        case .endOfStream:
+            logger.notice("NMEA stream ended")
+            let error = SourceError(code: "nmea.endOfStream", message: "\(endpoint) ended; no more fixes will come from it")
+            let (generation, pending) = state.withLockedValue { ($0.generation, $0.lastPacedDelivery) }
+            // After the epochs of a paced replay that are still scheduled.
+            if let pending {
+                pending.whenComplete { [self] _ in send(.transientError(error), generation: generation) }
+            } else {
+                send(.transientError(error), generation: generation)
+            }
+        }
+    }
+}

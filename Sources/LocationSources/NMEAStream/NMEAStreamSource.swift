@@ -1,0 +1,98 @@
+import LocationEngine
+import Logging
+import NIOCore
+import NIOPosix
+import NMEA
+
+/// A ``LocationEngine/LocationSource`` that reads NMEA 0183 from a byte stream — a serial device, a
+/// TCP feed, a recorded log file or standard input — and decodes it with the NMEA module's
+/// ``NMEA/NMEAStreamDecoder``, one fix per epoch.
+///
+/// Power follows the engine: ``start(mode:events:)`` opens the stream, ``stop()`` closes it (a
+/// serial receiver keeps running on its own power, but nothing reads it; a TCP feed sees the
+/// client leave). Both return at once; the I/O runs on a NIO event loop (file reads on a thread pool).
+///
+/// - Fixes: epochs with a 2D or 3D fix; accuracy is the epoch's ``NMEA/NMEAEpoch/horizontalAccuracy``
+///   converted to the engine's 68 % radius (``AccuracyConversion``). Repeated epochs (same time) are
+///   delivered once.
+/// - No fix: a transient error `nmea.noFix`, once per loss of fix.
+/// - A TCP feed or serial device that fails or goes quiet is reopened with capped exponential
+///   backoff (``ReconnectPolicy``): a transient `nmea.disconnected`, then, after
+///   ``ReconnectPolicy/giveUpAfter``, a fatal `nmea.unreachable` naming the endpoint and what to check.
+/// - A file or standard input that ends reports a transient `nmea.endOfStream` (or, for a file
+///   with ``NMEAStreamConfiguration/loopsFile``, plays again).
+/// - Decoder errors (bad checksums, truncated sentences, noise) are counted in ``statistics``.
+public final class NMEAStreamSource: LocationSource {
+    /// NMEA fixes carry a course (RMC/VTG track).
+    public let capabilities = SourceCapabilities(providesCourse: true)
+    /// What the source reads and how.
+    public let configuration: NMEAStreamConfiguration
+
+    private let session: NMEAStreamSession
+    private let link: ReconnectingLink
+
+    /// Creates a stopped source.
+    ///
+    /// - Parameters:
+    ///   - eventLoopGroup: where the stream is read; NIO's shared group by default.
+    ///   - threadPool: where files are read (blocking reads); NIO's shared pool by default.
+    ///   - logger: receives stream events; coordinates only at `trace`.
+    public init(
+        configuration: NMEAStreamConfiguration,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        threadPool: NIOThreadPool = .singleton,
+        logger: Logger = Logger(label: "LocationSources.nmea")
+    ) {
+        self.configuration = configuration
+        let opener: any LinkOpener
+        switch configuration.endpoint {
+        case .tcp(let host, let port):
+            opener = TCPLinkOpener(
+                host: host, port: port, role: "NMEA feed", connectTimeout: configuration.connectTimeout,
+                troubleshootingHint: "check that the feed is running and listening on that address")
+        case .serial(let path, let baudRate):
+            opener = SerialLinkOpener(path: path, baudRate: baudRate)
+        case .file(let path, _):
+            opener = FileLinkOpener(path: path, threadPool: threadPool)
+        case .standardInput:
+            opener = StandardInputLinkOpener(threadPool: threadPool)
+        }
+        let eventLoop = eventLoopGroup.next()
+        let session = NMEAStreamSession(
+            configuration: configuration, eventLoop: eventLoop, endpoint: opener.endpointDescription,
+            hint: opener.troubleshootingHint, logger: logger)
+        self.session = session
+        self.link = ReconnectingLink(
+            opener: opener, framing: .bytes, policy: configuration.reconnect, eventLoop: eventLoop,
+            replaysFiniteStreams: configuration.loopsFile,
+            onInput: { session.receive($0) },
+            onReport: { session.report($0) }
+        )
+    }
+
+    /// A source reading `endpoint` with default settings.
+    public convenience init(_ endpoint: NMEAStreamEndpoint, logger: Logger = Logger(label: "LocationSources.nmea")) {
+        self.init(configuration: NMEAStreamConfiguration(endpoint: endpoint), logger: logger)
+    }
+
+    /// Opens the stream and reports to `events` until ``stop()``.
+    public func start(mode: PowerMode, events: SourceEventSink) {
+        session.started(sink: events, mode: mode)
+        link.start()
+    }
+
+    /// NMEA receivers are not commanded over this stream: the mode has no effect.
+    public func setMode(_ mode: PowerMode) {}
+
+    /// Closes the stream. Idempotent.
+    public func stop() {
+        session.stopped()
+        link.stop()
+    }
+
+    /// Decoder counters and what became of the epochs, since the source was created.
+    public var statistics: NMEAStreamStatistics { session.statistics }
+
+    /// Whether the source is started (open, opening or waiting to reopen).
+    public var isRunning: Bool { link.isRunning }
+}

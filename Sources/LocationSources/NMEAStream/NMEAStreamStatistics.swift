@@ -1,0 +1,24 @@
+import NMEA
+
+/// Counters of an ``NMEAStreamSource`` since it was created.
+public struct NMEAStreamStatistics: Sendable, Hashable {
+    /// The decoder's counters: sentences by type, rejected lines by error kind, discarded bytes, epochs.
+    public var decoder = NMEADecoderStatistics()
+    /// Links (connections, device opens, file replays) on which data arrived.
+    public var connections = 0
+    /// Working links that were lost, and failed attempts that began an outage.
+    public var disconnections = 0
+    /// Fixes handed to the engine.
+    public var fixesDelivered = 0
+    /// Epochs repeating one already delivered (same time), skipped.
+    public var duplicateEpochs = 0
+    /// Epochs in which the receiver reported no fix.
+    public var noFixEpochs = 0
+    /// Epochs without a usable position (fix mode unknown, coordinates missing), skipped.
+    public var epochsWithoutPosition = 0
+    /// Fixes without an error estimate, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
+    public var fixesWithoutAccuracy = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+}

@@ -1,0 +1,177 @@
+/// The life of a reconnecting link, as a pure state machine: no I/O, no clock (`now` is an argument,
+/// any monotonic time), no locks. Its owner, ``ReconnectingLink``, feeds it events and performs the
+/// returned actions after leaving its critical section.
+///
+/// Attempts are numbered; an event about an attempt that is no longer the current one (a late
+/// connect, a stale timer, the close of a link that was replaced) is ignored, so every path is safe
+/// to race with ``stop()``.
+struct ConnectionStateMachine: Sendable {
+    /// Why an attempt or a working connection ended.
+    enum Failure: Sendable, Hashable {
+        /// Opening failed (connection refused, no such device, permission denied…), with the system's reason.
+        case openFailed(String)
+        /// The peer sent nothing within the answer timeout.
+        case silent
+        /// The peer closed the link, or reading failed, with the reason when there was an error.
+        case closed(String?)
+    }
+
+    /// What the owner must do.
+    enum Action: Sendable, Hashable {
+        /// Open attempt `attempt`.
+        case open(attempt: UInt64)
+        /// Arm the answer timer of `attempt`, firing ``answerTimeout(attempt:now:)`` after `delay`.
+        case armAnswerTimeout(attempt: UInt64, delay: Duration)
+        /// Close the link of `attempt`, first sending the farewell when asked to (a clean stop).
+        case close(attempt: UInt64, farewell: Bool)
+        /// Fire ``retryDue(attempt:)`` after `delay`.
+        case scheduleRetry(attempt: UInt64, delay: Duration)
+        /// The peer answered: the link works.
+        case reportConnected
+        /// A working link was lost, or the first attempt after one failed: requests should be told (once).
+        case reportDisconnected(Failure)
+        /// Failures went on past the policy's limit: report a fatal error.
+        case reportGaveUp(failures: Int, lastFailure: Failure)
+        /// A finite stream (a file) ended and is not to be reopened.
+        case reportEndOfStream
+    }
+
+    /// Consecutive failures since the last working connection.
+    struct Streak: Sendable, Hashable {
+        /// When the first failure of the streak happened.
+        var started: Duration
+        /// How many attempts failed.
+        var failures: Int
+    }
+
+    private enum State: Sendable, Hashable {
+        /// Not started, or stopped.
+        case idle
+        /// Attempt `attempt` is opening.
+        case connecting(attempt: UInt64, streak: Streak?)
+        /// Attempt `attempt` is open; `streak` is cleared once the peer answers.
+        case connected(attempt: UInt64, streak: Streak?, answered: Bool)
+        /// Waiting to retry as `attempt`.
+        case waiting(attempt: UInt64, streak: Streak)
+        /// Gave up, or a finite stream ended; nothing happens until stopped and started again.
+        case finished
+    }
+
+    private var state = State.idle
+    private var lastAttempt: UInt64 = 0
+    private let policy: ReconnectPolicy
+
+    /// Creates a machine that retries by `policy`.
+    init(policy: ReconnectPolicy) {
+        self.policy = policy
+    }
+
+    /// Whether `attempt` is the one whose input counts now.
+    func isCurrent(_ attempt: UInt64) -> Bool {
+        if case .connected(let current, _, _) = state { return current == attempt }
+        return false
+    }
+
+    /// Whether the link is running (started and not stopped), whatever its connection state.
+    var isRunning: Bool {
+        if case .idle = state { return false }
+        return true
+    }
+
+    /// The engine started the source. A no-op when already running.
+    mutating func start() -> [Action] {
+        guard case .idle = state else { return [] }
+        return beginAttempt(streak: nil)
+    }
+
+    /// The engine stopped the source: closes whatever is open, with the farewell if connected.
+    mutating func stop() -> [Action] {
+        defer { state = .idle }
+        switch state {
+        case .connecting(let attempt, _): return [.close(attempt: attempt, farewell: false)]
+        case .connected(let attempt, _, _): return [.close(attempt: attempt, farewell: true)]
+        case .idle, .waiting, .finished: return []
+        }
+    }
+
+    /// Attempt `attempt` opened.
+    mutating func opened(attempt: UInt64) -> [Action] {
+        guard case .connecting(attempt, let streak) = state else { return [.close(attempt: attempt, farewell: false)] }
+        state = .connected(attempt: attempt, streak: streak, answered: false)
+        return [.armAnswerTimeout(attempt: attempt, delay: policy.answerTimeout)]
+    }
+
+    /// Attempt `attempt` could not be opened.
+    mutating func openFailed(attempt: UInt64, reason: String, now: Duration) -> [Action] {
+        guard case .connecting(attempt, let streak) = state else { return [] }
+        return fail(.openFailed(reason), streak: streak, now: now)
+    }
+
+    /// The peer of `attempt` sent data. Returns whether that data is to be used (the attempt is current).
+    mutating func received(attempt: UInt64) -> (accept: Bool, actions: [Action]) {
+        guard case .connected(attempt, _, let answered) = state else { return (false, []) }
+        if answered { return (true, []) }
+        state = .connected(attempt: attempt, streak: nil, answered: true)
+        return (true, [.reportConnected])
+    }
+
+    /// The answer timer of `attempt` fired.
+    mutating func answerTimeout(attempt: UInt64, now: Duration) -> [Action] {
+        guard case .connected(attempt, let streak, false) = state else { return [] }
+        return [.close(attempt: attempt, farewell: false)] + fail(.silent, streak: streak, now: now)
+    }
+
+    /// The link of `attempt` closed. `reopen` is `false` for a finite stream that ended cleanly and is
+    /// not to be replayed.
+    mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, now: Duration) -> [Action] {
+        guard case .connected(attempt, let streak, let answered) = state else { return [] }
+        guard reopen else {
+            state = .finished
+            return [.reportEndOfStream]
+        }
+        // A working link that drops starts a fresh streak: its first retry comes after the initial delay.
+        return fail(.closed(reason), streak: answered ? nil : streak, now: now)
+    }
+
+    /// The retry timer for `attempt` fired.
+    mutating func retryDue(attempt: UInt64) -> [Action] {
+        guard case .waiting(attempt, let streak) = state else { return [] }
+        state = .connecting(attempt: attempt, streak: streak)
+        return [.open(attempt: attempt)]
+    }
+
+    private mutating func beginAttempt(streak: Streak?) -> [Action] {
+        lastAttempt &+= 1
+        state = .connecting(attempt: lastAttempt, streak: streak)
+        return [.open(attempt: lastAttempt)]
+    }
+
+    /// Counts a failure in `streak` (a new one when `nil`), then gives up or schedules the retry.
+    private mutating func fail(_ failure: Failure, streak: Streak?, now: Duration) -> [Action] {
+        var actions: [Action] = []
+        var streak = streak ?? Streak(started: now, failures: 0)
+        streak.failures += 1
+        if streak.failures == 1 { actions.append(.reportDisconnected(failure)) }
+        if let limit = policy.giveUpAfter, now - streak.started >= limit {
+            state = .finished
+            actions.append(.reportGaveUp(failures: streak.failures, lastFailure: failure))
+            return actions
+        }
+        lastAttempt &+= 1
+        state = .waiting(attempt: lastAttempt, streak: streak)
+        actions.append(.scheduleRetry(attempt: lastAttempt, delay: policy.delay(afterFailures: streak.failures)))
+        return actions
+    }
+}
+
+extension ConnectionStateMachine.Failure {
+    /// A short human explanation.
+    var summary: String {
+        switch self {
+        case .openFailed(let reason): "open failed: \(reason)"
+        case .silent: "connected, but nothing was received within the answer timeout"
+        case .closed(let reason?): "connection lost: \(reason)"
+        case .closed(nil): "the peer closed the connection"
+        }
+    }
+}

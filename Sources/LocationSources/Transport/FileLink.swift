@@ -1,0 +1,112 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+import Darwin
+#endif
+
+/// Opens a recorded log file for replay.
+struct FileLinkOpener: LinkOpener {
+    let path: String
+    let threadPool: NIOThreadPool
+
+    var endpointDescription: String { "NMEA log \(path)" }
+    var troubleshootingHint: String { "check that \(path) exists and is readable" }
+    var isFinite: Bool { true }
+
+    func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
+        let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return eventLoop.makeFailedFuture(DeviceOpenError.openFile(path, errno: errno)) }
+        return eventLoop.makeSucceededFuture(
+            FileLink.start(descriptor: descriptor, threadPool: threadPool, eventLoop: eventLoop, events: events))
+    }
+}
+
+/// Reads a regular file in chunks with blocking reads on a thread pool (epoll cannot poll regular
+/// files), handing each chunk to the reader on the event loop and waiting for the future the reader
+/// returns (a paced replay) before reading on. Memory stays at one chunk in flight.
+final class FileLink: StreamLink {
+    /// Bytes per read.
+    static let chunkSize = 4096
+
+    private struct State {
+        var closeRequested = false
+        var ended = false
+    }
+
+    private let descriptor: CInt
+    private let threadPool: NIOThreadPool
+    private let eventLoop: any EventLoop
+    private let events: LinkEvents
+    private let state = NIOLockedValueBox(State())
+
+    private init(descriptor: CInt, threadPool: NIOThreadPool, eventLoop: any EventLoop, events: LinkEvents) {
+        self.descriptor = descriptor
+        self.threadPool = threadPool
+        self.eventLoop = eventLoop
+        self.events = events
+    }
+
+    /// Takes ownership of `descriptor` and starts reading it.
+    static func start(descriptor: CInt, threadPool: NIOThreadPool, eventLoop: any EventLoop, events: LinkEvents) -> FileLink {
+        let link = FileLink(descriptor: descriptor, threadPool: threadPool, eventLoop: eventLoop, events: events)
+        eventLoop.execute { link.readNext() }
+        return link
+    }
+
+    func send(_ bytes: ByteBuffer) {}
+
+    /// Stops reading; the descriptor is closed once no read is in flight.
+    func close(farewell: ByteBuffer?) {
+        state.withLockedValue { $0.closeRequested = true }
+        end(nil)
+    }
+
+    private func readNext() {
+        guard !state.withLockedValue({ $0.closeRequested }) else {
+            closeDescriptor(descriptor)
+            return
+        }
+        let descriptor = self.descriptor
+        threadPool.runIfActive(eventLoop: eventLoop) { () throws -> ByteBuffer in
+            var buffer = ByteBufferAllocator().buffer(capacity: Self.chunkSize)
+            let count = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.chunkSize) { pointer in
+                while true {
+                    let result = read(descriptor, pointer.baseAddress, pointer.count)
+                    if result >= 0 { return result }
+                    if errno != EINTR { throw IOError(errnoCode: errno, reason: "read") }
+                }
+            }
+            _ = count
+            return buffer
+        }.whenComplete { result in
+            switch result {
+            case .success(let buffer) where buffer.readableBytes == 0:
+                self.end(nil)
+                closeDescriptor(descriptor)
+            case .success(let buffer):
+                if let wait = self.events.received(.bytes(buffer)) {
+                    wait.whenComplete { _ in self.readNext() }
+                } else {
+                    self.readNext()
+                }
+            case .failure(let error):
+                self.end(error)
+                closeDescriptor(descriptor)
+            }
+        }
+    }
+
+    private func end(_ error: (any Error)?) {
+        let first = state.withLockedValue { state in
+            defer { state.ended = true }
+            return !state.ended
+        }
+        if first { events.closed(error) }
+    }
+}

@@ -1,0 +1,77 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+import Darwin
+#endif
+
+/// Opens a serial device (or a named pipe) and reads it through NIO's pipe channel.
+struct SerialLinkOpener: LinkOpener {
+    let path: String
+    let baudRate: Int
+
+    var endpointDescription: String { "serial device \(path)" }
+    var troubleshootingHint: String {
+        "check that the receiver is plugged in, that \(path) exists and that the user may read it (the dialout group)"
+    }
+    var isFinite: Bool { false }
+
+    func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
+        let descriptor: CInt
+        do {
+            descriptor = try SerialPort.open(path: path, baudRate: baudRate)
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        return PipeLink.open(descriptor: descriptor, on: eventLoop, framing: framing, events: events)
+    }
+}
+
+/// Opens the process's standard input: a pipe or terminal through NIO's pipe channel, a redirected
+/// regular file by plain reads on the thread pool. The descriptor is duplicated, so closing the
+/// link leaves the process's standard input alone.
+struct StandardInputLinkOpener: LinkOpener {
+    let threadPool: NIOThreadPool
+
+    var endpointDescription: String { "standard input" }
+    var troubleshootingHint: String { "check what is piped into the program" }
+    var isFinite: Bool { true }
+
+    func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
+        let descriptor = dup(STDIN_FILENO)
+        guard descriptor >= 0 else { return eventLoop.makeFailedFuture(DeviceOpenError.duplicate(errno: errno)) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            return eventLoop.makeSucceededFuture(
+                FileLink.start(descriptor: descriptor, threadPool: threadPool, eventLoop: eventLoop, events: events))
+        }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+        return PipeLink.open(descriptor: descriptor, on: eventLoop, framing: framing, events: events)
+    }
+}
+
+/// Links over a file descriptor NIO can poll (a terminal, a pipe, a FIFO).
+enum PipeLink {
+    /// Hands `descriptor` to a NIO pipe channel (which then owns it), or closes it if that fails.
+    static func open(
+        descriptor: CInt, on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents
+    ) -> EventLoopFuture<any StreamLink> {
+        NIOPipeBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ChannelLink.configure(channel, framing: framing, events: events)
+                }
+            }
+            .takingOwnershipOfDescriptor(input: descriptor)
+            .map { ChannelLink(channel: $0) as any StreamLink }
+            .flatMapErrorThrowing { error in
+                closeDescriptor(descriptor)
+                throw error
+            }
+    }
+}

@@ -1,0 +1,43 @@
+/// How a source retries a connection (or a device it reopens) that failed or went away.
+///
+/// After a failure the source waits ``initialDelay``, then twice as long after each further failure,
+/// never longer than ``maximumDelay``. A connection counts as working only once the peer has sent
+/// something; one that stays silent for ``answerTimeout`` is closed and counted as a failure. When
+/// failures have gone on for ``giveUpAfter`` without a working connection in between, the source
+/// reports a fatal error, which ends every pending request with a clear message.
+public struct ReconnectPolicy: Sendable, Hashable {
+    /// The wait before the first retry. Default 0.25 s.
+    public var initialDelay: Duration
+    /// The longest wait between two attempts. Default 8 s.
+    public var maximumDelay: Duration
+    /// How long a new connection may stay silent before it is treated as failed. Default 5 s.
+    public var answerTimeout: Duration
+    /// How long failed attempts may go on, counted from the first failure since the last working
+    /// connection, before the source gives up with a fatal error; `nil` retries for ever. Default 30 s.
+    public var giveUpAfter: Duration?
+
+    /// Creates a policy. Negative durations count as zero; a maximum below the initial delay is raised to it.
+    public init(
+        initialDelay: Duration = .milliseconds(250),
+        maximumDelay: Duration = .seconds(8),
+        answerTimeout: Duration = .seconds(5),
+        giveUpAfter: Duration? = .seconds(30)
+    ) {
+        self.initialDelay = max(.zero, initialDelay)
+        self.maximumDelay = max(self.initialDelay, maximumDelay)
+        self.answerTimeout = max(.zero, answerTimeout)
+        self.giveUpAfter = giveUpAfter.map { max(.zero, $0) }
+    }
+
+    /// The wait after `failures` consecutive failures (1 for the first): capped exponential backoff.
+    /// - Complexity: O(1): at most 64 doublings.
+    public func delay(afterFailures failures: Int) -> Duration {
+        guard failures > 1 else { return initialDelay }
+        var delay = initialDelay
+        for _ in 1..<min(failures, 64) {
+            delay = delay * 2
+            if delay >= maximumDelay { return maximumDelay }
+        }
+        return delay
+    }
+}

@@ -1,0 +1,155 @@
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// What a ``ReconnectingLink`` tells its source about the connection.
+enum LinkReport: Sendable {
+    /// The peer answered: the link works.
+    case connected
+    /// The input of the working link ended (before any reconnect): flush partial state.
+    case inputEnded
+    /// A working link was lost, or the first attempt after one failed. Retrying.
+    case disconnected(ConnectionStateMachine.Failure)
+    /// Attempts kept failing past the policy's limit; the link stays down until restarted.
+    case gaveUp(failures: Int, lastFailure: ConnectionStateMachine.Failure)
+    /// A finite stream ended and is not replayed.
+    case endOfStream
+}
+
+/// Keeps one link to an endpoint open while started: opens it, greets the peer, reopens it with
+/// capped exponential backoff when it fails or drops, and closes it (after a farewell) when stopped.
+///
+/// The decisions are the pure ``ConnectionStateMachine``'s; this owner holds it under a lock,
+/// performs its actions after leaving the lock, and runs every timer on one event loop.
+/// ``start()`` and ``stop()`` return at once; all I/O happens on the event loop.
+final class ReconnectingLink: Sendable {
+    private struct State {
+        var machine: ConnectionStateMachine
+        var links: [UInt64: any StreamLink] = [:]
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let opener: any LinkOpener
+    private let framing: LinkFraming
+    private let eventLoop: any EventLoop
+    private let greeting: ByteBuffer?
+    private let farewell: ByteBuffer?
+    private let replaysFiniteStreams: Bool
+    private let onInput: @Sendable (LinkInput) -> EventLoopFuture<Void>?
+    private let onReport: @Sendable (LinkReport) -> Void
+
+    /// Creates a stopped link.
+    ///
+    /// - Parameters:
+    ///   - greeting: written right after each connect (gpsd's `?WATCH`).
+    ///   - farewell: written before a clean close on ``stop()`` (gpsd's un-watch).
+    ///   - replaysFiniteStreams: reopen a finite stream (a file) when it ends, rather than report its end.
+    ///   - onInput: receives the input of the current link only, in order, on the event loop.
+    ///   - onReport: receives connection reports.
+    init(
+        opener: any LinkOpener,
+        framing: LinkFraming,
+        policy: ReconnectPolicy,
+        eventLoop: any EventLoop,
+        greeting: ByteBuffer? = nil,
+        farewell: ByteBuffer? = nil,
+        replaysFiniteStreams: Bool = false,
+        onInput: @escaping @Sendable (LinkInput) -> EventLoopFuture<Void>?,
+        onReport: @escaping @Sendable (LinkReport) -> Void
+    ) {
+        self.state = NIOLockedValueBox(State(machine: ConnectionStateMachine(policy: policy)))
+        self.opener = opener
+        self.framing = framing
+        self.eventLoop = eventLoop
+        self.greeting = greeting
+        self.farewell = farewell
+        self.replaysFiniteStreams = replaysFiniteStreams
+        self.onInput = onInput
+        self.onReport = onReport
+    }
+
+    /// Whether the link is started.
+    var isRunning: Bool { state.withLockedValue { $0.machine.isRunning } }
+
+    /// Starts connecting. Returns at once; a no-op when already started.
+    func start() {
+        perform(state.withLockedValue { $0.machine.start() })
+    }
+
+    /// Closes the link (with the farewell if it is open) and stops retrying. Returns at once.
+    func stop() {
+        perform(state.withLockedValue { $0.machine.stop() })
+    }
+
+    private static func now() -> Duration { .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)) }
+
+    private func perform(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .open(let attempt):
+                open(attempt)
+            case .armAnswerTimeout(let attempt, let delay):
+                eventLoop.scheduleTask(in: delay.timeAmount) { [weak self] in
+                    guard let self else { return }
+                    perform(state.withLockedValue { $0.machine.answerTimeout(attempt: attempt, now: Self.now()) })
+                }
+            case .close(let attempt, let sendFarewell):
+                let link = state.withLockedValue { $0.links.removeValue(forKey: attempt) }
+                link?.close(farewell: sendFarewell ? farewell : nil)
+            case .scheduleRetry(let attempt, let delay):
+                eventLoop.scheduleTask(in: delay.timeAmount) { [weak self] in
+                    guard let self else { return }
+                    perform(state.withLockedValue { $0.machine.retryDue(attempt: attempt) })
+                }
+            case .reportConnected:
+                onReport(.connected)
+            case .reportDisconnected(let failure):
+                onReport(.disconnected(failure))
+            case .reportGaveUp(let failures, let lastFailure):
+                onReport(.gaveUp(failures: failures, lastFailure: lastFailure))
+            case .reportEndOfStream:
+                onReport(.endOfStream)
+            }
+        }
+    }
+
+    private func open(_ attempt: UInt64) {
+        let events = LinkEvents(
+            received: { [weak self] input in self?.received(input, attempt: attempt) },
+            closed: { [weak self] error in self?.closed(attempt: attempt, error: error) }
+        )
+        opener.open(on: eventLoop, framing: framing, events: events).whenComplete { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let link):
+                let (actions, accepted) = state.withLockedValue { state in
+                    state.links[attempt] = link
+                    let actions = state.machine.opened(attempt: attempt)
+                    return (actions, state.machine.isCurrent(attempt))
+                }
+                if accepted, let greeting { link.send(greeting) }
+                perform(actions)
+            case .failure(let error):
+                perform(state.withLockedValue { $0.machine.openFailed(attempt: attempt, reason: "\(error)", now: Self.now()) })
+            }
+        }
+    }
+
+    private func received(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {
+        let (accept, actions) = state.withLockedValue { $0.machine.received(attempt: attempt) }
+        perform(actions)
+        return accept ? onInput(input) : nil
+    }
+
+    private func closed(attempt: UInt64, error: (any Error)?) {
+        let wasCurrent = state.withLockedValue { state in
+            state.links.removeValue(forKey: attempt)
+            return state.machine.isCurrent(attempt)
+        }
+        guard wasCurrent else { return }
+        onReport(.inputEnded)
+        let reopen = !opener.isFinite || error != nil || replaysFiniteStreams
+        perform(state.withLockedValue {
+            $0.machine.closed(attempt: attempt, reason: error.map { "\($0)" }, reopen: reopen, now: Self.now())
+        })
+    }
+}

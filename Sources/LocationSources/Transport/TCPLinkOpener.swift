@@ -1,0 +1,63 @@
+import NIOCore
+import NIOPosix
+
+/// Opens TCP client connections to `host:port`.
+struct TCPLinkOpener: LinkOpener {
+    let host: String
+    let port: Int
+    /// What the peer is, for messages: `"gpsd"`, `"NMEA feed"`.
+    let role: String
+    /// How long a connect may take before it counts as failed.
+    let connectTimeout: Duration
+
+    var endpointDescription: String {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return "\(role) at \(address)"
+    }
+
+    /// What to check when the peer cannot be reached.
+    let troubleshootingHint: String
+
+    var isFinite: Bool { false }
+
+    func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(connectTimeout.timeAmount)
+            .channelOption(.socketOption(.so_keepalive), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ChannelLink.configure(channel, framing: framing, events: events)
+                }
+            }
+            .connect(host: host, port: port)
+            .map { ChannelLink(channel: $0) as any StreamLink }
+            .flatMapErrorThrowing { error in throw ConnectFailure(error) }
+    }
+}
+
+/// A failed connect, described by the system's reason alone (NIO wraps it in one entry per address tried).
+struct ConnectFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ error: any Error) {
+        if let failure = error as? NIOConnectionError {
+            let reasons = failure.connectionErrors.map { "\($0.error)" }
+            description = reasons.isEmpty ? (failure.dnsAError ?? failure.dnsAAAAError).map { "\($0)" } ?? "\(error)" : Set(reasons).sorted().joined(separator: "; ")
+        } else {
+            description = "\(error)"
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var totalNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+
+    /// The duration as NIO's `TimeAmount`.
+    var timeAmount: TimeAmount { .nanoseconds(totalNanoseconds) }
+}

@@ -1,0 +1,108 @@
+/// What each sentence type contributes to the open epoch.
+///
+/// Each `add` first lets ``NMEAEpochAssembler/join(_:time:onEpoch:)`` decide
+/// whether the sentence starts a new epoch, then copies its fields in. Values a
+/// sentence leaves empty never overwrite what another sentence of the epoch said.
+extension NMEAEpochAssembler {
+    /// Adds a GGA: position, quality, satellites used, HDOP (which wins over GSA's), altitude, geoid separation.
+    @inline(__always)
+    public mutating func add(_ gga: NMEAGGA, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
+        join(.gga, time: gga.time, onEpoch: onEpoch)
+        setTalker(talker)
+        setPosition(gga.latitude, gga.longitude)
+        evidence.ggaQuality = gga.quality ?? evidence.ggaQuality
+        current.ggaQuality = evidence.ggaQuality
+        current.satellitesUsed = gga.satellitesUsed ?? current.satellitesUsed
+        if let hdop = gga.hdop {
+            current.hdop = hdop
+            evidence.hdopFromGGA = true
+        }
+        current.altitudeMSL = gga.altitudeMSL ?? current.altitudeMSL
+        current.geoidSeparation = gga.geoidSeparation ?? current.geoidSeparation
+    }
+
+    /// Adds an RMC: position, status, speed, track, date.
+    @inline(__always)
+    public mutating func add(_ rmc: NMEARMC, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
+        join(.rmc, time: rmc.time, onEpoch: onEpoch)
+        setTalker(talker)
+        setPosition(rmc.latitude, rmc.longitude)
+        if let valid = rmc.isValid { evidence.status = (evidence.status ?? false) || valid }
+        if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
+        current.track = rmc.track ?? current.track
+        setDate(rmc.date)
+    }
+
+    /// Adds a GSA: fix type, used PRNs (accumulated over the GSAs of a multi-constellation epoch), DOPs.
+    @inline(__always)
+    public mutating func add(_ gsa: NMEAGSA, onEpoch: (NMEAEpoch) -> Void) {
+        join(.gsa, time: nil, onEpoch: onEpoch)
+        evidence.gsaFixType = gsa.fixType ?? evidence.gsaFixType
+        for prn in gsa.usedPRNs where !current.usedPRNs.contains(prn) {
+            current.usedPRNs.append(prn)
+        }
+        current.pdop = gsa.pdop ?? current.pdop
+        current.vdop = gsa.vdop ?? current.vdop
+        if !evidence.hdopFromGGA { current.hdop = gsa.hdop ?? current.hdop }
+    }
+
+    /// Adds a GSV: satellites in view; a PRN reported again replaces its earlier entry.
+    @inline(__always)
+    public mutating func add(_ gsv: NMEAGSV, onEpoch: (NMEAEpoch) -> Void) {
+        join(.gsv, time: nil, onEpoch: onEpoch)
+        for satellite in gsv.satellites {
+            if let index = current.satellites.firstIndex(where: { $0.prn == satellite.prn }) {
+                current.satellites[index] = satellite
+            } else {
+                current.satellites.append(satellite)
+            }
+        }
+    }
+
+    /// Adds a GLL: position and status (ignored when its FAA mode says `N`, not valid).
+    @inline(__always)
+    public mutating func add(_ gll: NMEAGLL, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
+        join(.gll, time: gll.time, onEpoch: onEpoch)
+        setTalker(talker)
+        setPosition(gll.latitude, gll.longitude)
+        if let valid = gll.isValid, gll.faaMode != 0x4E { evidence.status = (evidence.status ?? false) || valid }
+    }
+
+    /// Adds a VTG: track and speed (ignored when its FAA mode says `N`, not valid).
+    @inline(__always)
+    public mutating func add(_ vtg: NMEAVTG, onEpoch: (NMEAEpoch) -> Void) {
+        join(.vtg, time: nil, onEpoch: onEpoch)
+        guard vtg.faaMode != 0x4E else { return }
+        current.track = vtg.trackTrue ?? current.track
+        current.speed = vtg.speed ?? current.speed
+    }
+
+    /// Adds a GST: 1-sigma latitude, longitude and altitude errors.
+    @inline(__always)
+    public mutating func add(_ gst: NMEAGST, onEpoch: (NMEAEpoch) -> Void) {
+        join(.gst, time: gst.time, onEpoch: onEpoch)
+        current.gstLatitudeError = gst.latitudeError ?? current.gstLatitudeError
+        current.gstLongitudeError = gst.longitudeError ?? current.gstLongitudeError
+        current.gstAltitudeError = gst.altitudeError ?? current.gstAltitudeError
+    }
+
+    /// Adds a ZDA: the date.
+    @inline(__always)
+    public mutating func add(_ zda: NMEAZDA, onEpoch: (NMEAEpoch) -> Void) {
+        join(.zda, time: zda.time, onEpoch: onEpoch)
+        setDate(zda.date)
+    }
+
+    private mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
+        guard let latitude, let longitude, current.latitude == nil else { return }
+        current.latitude = latitude
+        current.longitude = longitude
+    }
+
+    private mutating func setDate(_ date: NMEADate?) {
+        guard let date else { return }
+        current.year = date.year
+        current.month = date.month
+        current.day = date.day
+    }
+}

@@ -1,0 +1,44 @@
+/// A `HOST:PORT` to serve on, parsed from the command line: `127.0.0.1:2948`, `[::1]:2948`,
+/// `localhost:0` (port 0 asks the system for a free port).
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The host name or address literal (without brackets).
+    public var host: String
+    /// The TCP port, `0...65535`.
+    public var port: Int
+
+    /// Creates an address.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT`; an IPv6 literal must be bracketed.
+    /// - Throws: ``SyntheticGPSError`` naming what is wrong with `text`.
+    public init(parsing text: String) throws(SyntheticGPSError) {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw .invalidArgument("bad address '\(text)': write an IPv6 host as [::1]:PORT")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon else {
+                throw .invalidArgument("bad address '\(text)': expected HOST:PORT, e.g. 127.0.0.1:2948 or [::1]:2948")
+            }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else {
+            throw .invalidArgument("bad address '\(text)': the host is empty or malformed")
+        }
+        guard let port = Int(portText), (0...65_535).contains(port) else {
+            throw .invalidArgument("bad address '\(text)': the port must be a number in 0...65535")
+        }
+        self.init(host: String(host), port: port)
+    }
+
+    /// `HOST:PORT`, with an IPv6 host in brackets.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import SyntheticGPS
+
+/// `gpsgen decode`: NMEA in, one gpsd-style TPV JSON object per epoch out, a summary on stderr.
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode an NMEA log (or - for standard input) into gpsd TPV JSON lines.",
+        discussion: "Example: gpsgen decode drive.nmea | head; gpsgen --duration 1m | gpsgen decode -"
+    )
+
+    @Argument(help: "NMEA file to read, or - for standard input.")
+    var file: String
+
+    func run() throws {
+        let input: FileHandle
+        if file == "-" {
+            input = .standardInput
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: file) else {
+                throw GPSGenError("cannot open '\(file)'; check the path and permissions")
+            }
+            input = handle
+        }
+        let sink = try OutputSink(path: nil)
+        var decoder = NMEALogDecoder()
+        var buffer = ""
+        func emit(_ report: TPVReport) {
+            buffer += report.json
+            buffer += "\n"
+        }
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try input.read(upToCount: 1 << 16)
+            } catch {
+                throw GPSGenError("cannot read '\(file)': \(error.localizedDescription)")
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            chunk.withUnsafeBytes { decoder.feed($0, report: emit) }
+            try sink.flush(&buffer)
+        }
+        decoder.finish(report: emit)
+        try sink.flush(&buffer, force: true)
+        FileHandle.standardError.write(Data("gpsgen decode: \(decoder.summary)\n".utf8))
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import LocationEngine
+import SyntheticGPS
+
+/// `gpsgen generate`: writes a scenario as NMEA, GPX or GeoJSON, optionally in real time or over TCP.
+struct Generate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate a scenario (the default subcommand).",
+        discussion: """
+            Examples:
+              gpsgen --scenario drive --duration 10m --seed 42 > drive.nmea
+              gpsgen --scenario walk --duration 1h --format gpx --output walk.gpx
+              gpsgen --scenario tunnel --listen 127.0.0.1:4000   # then: gpsd -N -S 2948 tcp://127.0.0.1:4000
+            """
+    )
+
+    @Option(help: "Scenario: \(Scenario.names.joined(separator: ", ")).")
+    var scenario = "drive"
+
+    @Option(help: "Scenario time to generate, e.g. 90s, 10m, 1h.")
+    var duration = "10m"
+
+    @Option(help: "Fixes per second in the finest power modes (> 0, at most 50).")
+    var rate = 1.0
+
+    @Option(help: "Seed of every random choice; the same seed gives the same output.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Output format: nmea, gpx, geojson.")
+    var format = "nmea"
+
+    @Option(help: "Write to FILE instead of standard output.")
+    var output: String?
+
+    @Flag(help: "Pace the output in real time (one epoch per fix interval).")
+    var realtime = false
+
+    @Option(help: "Serve the NMEA stream over TCP on HOST:PORT (e.g. 127.0.0.1:4000); implies --realtime.")
+    var listen: String?
+
+    @Option(help: "Power mode: lowest, low, medium, high, best.")
+    var power = "best"
+
+    @Option(help: "Receiver memory at power-on: cold, warm, hot.")
+    var start = "hot"
+
+    @Option(help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
+    var outage: [String] = []
+
+    @Option(help: "Start position LAT,LON in degrees (default: Berlin).")
+    var origin: String?
+
+    func validate() throws {
+        _ = try configuration()
+    }
+
+    func run() async throws {
+        let settings = try configuration()
+        var receiver = SyntheticReceiver(scenario: settings.scenario, mode: settings.mode)
+        if let address = settings.listen {
+            try await Serve.run(receiver: &receiver, duration: settings.duration, address: address)
+            return
+        }
+        let sink = try OutputSink(path: output)
+        var writer = settings.format.makeWriter(for: settings.scenario)
+        if realtime {
+            try await Play.realtime(receiver: &receiver, duration: settings.duration, writer: &writer, sink: sink)
+        } else {
+            try Play.batch(receiver: &receiver, duration: settings.duration, writer: &writer, sink: sink)
+        }
+    }
+
+    /// Everything the options describe, validated.
+    private struct Settings {
+        var scenario: Scenario
+        var mode: PowerMode
+        var duration: Double
+        var format: OutputFormat
+        var listen: ListenAddress?
+    }
+
+    private func configuration() throws -> Settings {
+        do {
+            var scenario = try Scenario.named(self.scenario, seed: seed)
+            guard rate.isFinite, rate > 0, rate <= 50 else {
+                throw ValidationError("--rate must be more than 0 and at most 50 fixes per second (got \(rate))")
+            }
+            scenario.fixInterval = 1 / rate
+            guard let condition = StartCondition(rawValue: start.lowercased()) else {
+                throw ValidationError("unknown --start '\(start)'; choose cold, warm or hot")
+            }
+            scenario.startCondition = condition
+            for text in outage { scenario.outages.windows.append(try Outage(parsing: text)) }
+            if let origin { scenario.origin = try Self.coordinate(origin) }
+            guard let mode = PowerMode.allCases.first(where: { $0.description == power.lowercased() }) else {
+                throw ValidationError("unknown --power '\(power)'; choose lowest, low, medium, high or best")
+            }
+            let seconds = try DurationText.seconds(parsing: duration)
+            let format = try OutputFormat.named(self.format)
+            let address = try listen.map { text throws(SyntheticGPSError) in try ListenAddress(parsing: text) }
+            if address != nil && format != .nmea {
+                throw ValidationError("--listen serves NMEA; drop --format \(self.format)")
+            }
+            return Settings(scenario: scenario, mode: mode, duration: seconds, format: format, listen: address)
+        } catch let error as SyntheticGPSError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    private static func coordinate(_ text: String) throws -> Coordinate {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let latitude = parts[0], let longitude = parts[1],
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else {
+            throw ValidationError("bad --origin '\(text)'; write LAT,LON in degrees, e.g. 52.52,13.405")
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import LocationSources
+
+/// The reconnect decisions, driven by hand: no sockets, no clock.
+struct ConnectionStateMachineTests {
+    typealias Machine = ConnectionStateMachine
+
+    @Test func backoffDoublesUpToTheCapAndResetsAfterAWorkingConnection() {
+        let policy = ReconnectPolicy(initialDelay: .milliseconds(250), maximumDelay: .seconds(8), giveUpAfter: nil)
+        #expect((1...8).map { policy.delay(afterFailures: $0) } == [
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8), .seconds(8),
+        ])
+        var machine = Machine(policy: policy)
+        #expect(machine.start() == [.open(attempt: 1)])
+        #expect(machine.openFailed(attempt: 1, reason: "refused", now: .seconds(0)) == [
+            .reportDisconnected(.openFailed("refused")), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
+        ])
+        #expect(machine.retryDue(attempt: 2) == [.open(attempt: 2)])
+        #expect(machine.openFailed(attempt: 2, reason: "refused", now: .seconds(1)) == [.scheduleRetry(attempt: 3, delay: .milliseconds(500))])
+        #expect(machine.retryDue(attempt: 3) == [.open(attempt: 3)])
+        #expect(machine.opened(attempt: 3) == [.armAnswerTimeout(attempt: 3, delay: .seconds(5))])
+        #expect(machine.received(attempt: 3) == (true, [.reportConnected]))
+        #expect(machine.received(attempt: 3) == (true, []))
+        // The working link drops: told once, first retry after the initial delay again.
+        #expect(machine.closed(attempt: 3, reason: nil, reopen: true, now: .seconds(100)) == [
+            .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 4, delay: .milliseconds(250)),
+        ])
+    }
+
+    @Test func givesUpWhenFailuresLastLongerThanTheLimit() {
+        var machine = Machine(policy: ReconnectPolicy(giveUpAfter: .seconds(10)))
+        _ = machine.start()
+        _ = machine.openFailed(attempt: 1, reason: "refused", now: .seconds(0))
+        _ = machine.retryDue(attempt: 2)
+        _ = machine.openFailed(attempt: 2, reason: "refused", now: .seconds(4))
+        _ = machine.retryDue(attempt: 3)
+        #expect(machine.openFailed(attempt: 3, reason: "refused", now: .seconds(10)) == [
+            .reportGaveUp(failures: 3, lastFailure: .openFailed("refused"))
+        ])
+        #expect(machine.isRunning)
+        #expect(machine.retryDue(attempt: 4) == [])
+        #expect(machine.stop() == [])
+        #expect(machine.start() == [.open(attempt: 4)], "a new start begins afresh")
+    }
+
+    @Test func aSilentPeerCountsAsAFailure() {
+        var machine = Machine(policy: ReconnectPolicy(answerTimeout: .seconds(2), giveUpAfter: .seconds(60)))
+        _ = machine.start()
+        _ = machine.opened(attempt: 1)
+        #expect(machine.answerTimeout(attempt: 1, now: .seconds(2)) == [
+            .close(attempt: 1, farewell: false), .reportDisconnected(.silent), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
+        ])
+        #expect(machine.closed(attempt: 1, reason: nil, reopen: true, now: .seconds(2)) == [], "the close of a replaced link is ignored")
+    }
+
+    @Test func staleEventsAreIgnoredAndStopSendsTheFarewell() {
+        var machine = Machine(policy: ReconnectPolicy())
+        _ = machine.start()
+        _ = machine.opened(attempt: 1)
+        _ = machine.received(attempt: 1)
+        #expect(machine.answerTimeout(attempt: 1, now: .seconds(9)) == [], "answered: the timer is moot")
+        #expect(machine.stop() == [.close(attempt: 1, farewell: true)])
+        #expect(machine.received(attempt: 1) == (false, []))
+        #expect(machine.closed(attempt: 1, reason: nil, reopen: true, now: .seconds(10)) == [])
+        #expect(machine.start() == [.open(attempt: 2)])
+        #expect(machine.stop() == [.close(attempt: 2, farewell: false)], "still connecting: nothing to say goodbye on")
+        #expect(machine.opened(attempt: 2) == [.close(attempt: 2, farewell: false)], "a connect that lands after stop is closed")
+    }
+
+    @Test func aFiniteStreamEndsWithoutRetrying() {
+        var machine = Machine(policy: ReconnectPolicy())
+        _ = machine.start()
+        _ = machine.opened(attempt: 1)
+        _ = machine.received(attempt: 1)
+        #expect(machine.closed(attempt: 1, reason: nil, reopen: false, now: .zero) == [.reportEndOfStream])
+        #expect(machine.isRunning)
+    }
+}

@@ -1,0 +1,71 @@
+import LocationEngine
+import NMEA
+import SyntheticGPS
+import Testing
+@testable import LocationSources
+
+/// Accuracy scales, the epoch converter and the replay pacer.
+struct ConversionTests {
+    @Test func theSyntheticAccuracySurvivesTheRoundTripThroughNMEA() throws {
+        // The synthetic receiver states a 68 % radius, writes GST per-axis σ; the NMEA epoch reports
+        // 2DRMS; the converter must give back the receiver's 68 % radius.
+        let stream = SyntheticStream(count: 40)
+        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        var decoder = NMEAStreamDecoder()
+        var delivered: [Location] = []
+        decoder.feed(Array(stream.blocks.joined().utf8)) { epoch in
+            if case .fix(let fix) = converter.convert(epoch) { delivered.append(fix) }
+        }
+        decoder.finish { epoch in
+            if case .fix(let fix) = converter.convert(epoch) { delivered.append(fix) }
+        }
+        let expected = stream.fixesByTime
+        #expect(delivered.count == expected.count)
+        #expect(delivered.count > 20)
+        for fix in delivered {
+            let time = try #require(fix.utcTime)
+            let truth = try #require(expected[time])
+            #expect(samePosition(fix, truth))
+            #expect(abs(fix.horizontalAccuracy - truth.horizontalAccuracy) <= 0.02 * truth.horizontalAccuracy + 0.01)
+        }
+    }
+
+    @Test func aRepeatedEpochIsConvertedOnce() {
+        var epoch = NMEAEpoch()
+        epoch.mode = .threeD
+        epoch.latitude = 1
+        epoch.longitude = 2
+        epoch.hdop = 1
+        epoch.year = 2024
+        epoch.month = 1
+        epoch.day = 1
+        epoch.secondsOfDay = 5
+        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        guard case .fix(let fix) = converter.convert(epoch) else {
+            Issue.record("no fix")
+            return
+        }
+        #expect(abs(fix.horizontalAccuracy - 19 * AccuracyConversion.twoDRMSToRadius68) < 1e-9)
+        #expect(converter.convert(epoch) == .duplicate)
+        epoch.hdop = nil
+        epoch.secondsOfDay = 6
+        #expect(converter.convert(epoch) == .noAccuracy)
+        epoch.mode = .noFix
+        #expect(converter.convert(epoch) == .noFix)
+    }
+
+    @Test func thePacerKeepsTheRecordedRhythmAndSkipsLongGaps() {
+        var pacer = EpochPacer(speed: 2, maximumGap: .seconds(10))
+        #expect(pacer.due(recordedAt: 100, now: .seconds(50)) == .seconds(50))
+        #expect(pacer.due(recordedAt: 101, now: .seconds(50)) == .milliseconds(50_500))
+        #expect(pacer.due(recordedAt: nil, now: .seconds(50)) == .milliseconds(50_500), "untimed: with the previous one")
+        #expect(pacer.due(recordedAt: 103, now: .seconds(50)) == .milliseconds(51_500))
+        #expect(pacer.due(recordedAt: 500, now: .seconds(50)) == .milliseconds(51_500), "a gap beyond the maximum plays at once")
+        #expect(pacer.due(recordedAt: 400, now: .seconds(60)) == .seconds(60), "time running backwards re-anchors")
+        #expect(pacer.due(recordedAt: 401, now: .seconds(70)) == .seconds(70), "late: played at once, never in the past")
+        // Midnight without a date: 86399 → 0 is one second.
+        var daily = EpochPacer(speed: 1, maximumGap: .seconds(10))
+        _ = daily.due(recordedAt: 86_399, now: .zero)
+        #expect(daily.due(recordedAt: 0, now: .zero) == .seconds(1))
+    }
+}

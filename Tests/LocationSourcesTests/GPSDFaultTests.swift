@@ -1,0 +1,88 @@
+import Foundation
+import LocationEngine
+import Testing
+@testable import LocationSources
+
+/// gpsd absent, silent or hostile: fake servers in the test, no daemon needed.
+struct GPSDFaultTests {
+    private static let fastPolicy = ReconnectPolicy(
+        initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100), answerTimeout: .milliseconds(300), giveUpAfter: .milliseconds(600))
+
+    @Test func nothingListeningEndsRequestsWithAClearStatusWithinTheirTimeout() async throws {
+        let port = try await freeLoopbackPort()
+        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: port, reconnect: Self.fastPolicy))
+        let engine = makeEngine(source)
+        let subscription = engine.updates()
+        let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .block, timeout: .seconds(20)) }
+        guard case .failed(let error) = result.status else {
+            Issue.record("expected gpsd.unreachable, got \(result)")
+            return
+        }
+        #expect(error.code == "gpsd.unreachable")
+        #expect(error.message.contains("127.0.0.1:\(port)") && error.message.contains("check that gpsd is running"))
+        await #expect(throws: SubscriptionEndedError.self, "the subscription is told, and ends") {
+            _ = try await withDeadline(seconds: 30) { try await collect(subscription) { _ in false } }
+        }
+        engine.shutdown()
+    }
+
+    @Test func aServerThatNeverAnswersIsNotAHang() async throws {
+        let silent = try await TestTCPServer.start()
+        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: silent.port, reconnect: Self.fastPolicy))
+        let engine = makeEngine(source)
+        let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(20)) }
+        guard case .failed(let error) = result.status else {
+            Issue.record("expected gpsd.unreachable, got \(result)")
+            return
+        }
+        #expect(error.code == "gpsd.unreachable" && error.message.contains("nothing was received"))
+        engine.shutdown()
+        await silent.close()
+    }
+
+    @Test func hostileInputIsCountedAndSkippedAndStopUnwatches() async throws {
+        let tpv: @Sendable (Int, String) -> String = { second, lat in
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:0\#(second).000Z","lat":\#(lat),"lon":13.4,"eph":12.0}"# + "\n"
+        }
+        let fake = try await TestTCPServer.start { client in
+            client.send(#"{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}"# + "\n")
+            client.send("this is not json\n")
+            client.send(String(repeating: "A", count: 100_000) + "\n")
+            // 4 MiB without a newline, in pieces: must be dropped as it arrives, not buffered.
+            for _ in 0..<64 { client.send(String(repeating: "{", count: 65_536)) }
+            client.send("\n")
+            client.send(#"{"class":"TPV","mode":3,"lat":NaN,"lon":1,"eph":3}"# + "\n")
+            client.send(#"{"class":"TPV","mode":3,"lat":95.0,"lon":1,"eph":3}"# + "\n")
+            client.send(#"{"class":"TELEPORT","to":"mars"}"# + "\n")
+            client.send(tpv(1, "52.5"))
+            client.send(tpv(1, "52.5"))
+            client.send([0, 1, 2, 0xFF, 0xFE, 10])
+            client.send(tpv(2, "52.6"))
+        }
+        // Default answer timeout: under a loaded CI machine (or TSan) the first line may take a while.
+        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: fake.port))
+        let engine = makeEngine(source)
+        let events = try await withDeadline(seconds: 30) {
+            try await collect(engine.updates()) { $0.compactMap(\.location).count >= 2 }
+        }
+        #expect(events.compactMap(\.location).map(\.latitude) == [52.5, 52.6])
+
+        let statistics = source.statistics
+        #expect(statistics.oversizedLines == 2)
+        #expect(statistics.malformedReports == 3, "not json, NaN, binary")
+        #expect(statistics.invalidValues == 1)
+        #expect(statistics.unexpectedClasses == 1)
+        #expect(statistics.duplicateFixes == 1)
+        #expect(statistics.fixesDelivered == 2)
+
+        // The subscription ended, the last request: the source un-watches and closes.
+        let unwatch = #"?WATCH={"enable":false};"# + "\n"
+        try await withDeadline(seconds: 30) {
+            await fake.waitUntil { $0.receivedText.hasSuffix(unwatch) && $0.active == 0 }
+        }
+        let said = fake.record.receivedText
+        #expect(said == #"?WATCH={"enable":true,"json":true};"# + "\n" + unwatch, "one connection: watch, then un-watch")
+        engine.shutdown()
+        await fake.close()
+    }
+}

@@ -1,0 +1,109 @@
+import LocationEngine
+import NIOCore
+import Testing
+@testable import LocationSources
+
+/// gpsd's JSON to fixes, line by line.
+struct GPSDInterpreterTests {
+    private func run(_ lines: [String], accuracyWhenUnknown: Double? = nil) -> ([GPSDReportInterpreter.Outcome], GPSDStatistics) {
+        var interpreter = GPSDReportInterpreter(accuracyWhenUnknown: accuracyWhenUnknown)
+        let outcomes = lines.map { interpreter.interpret(line: ByteBuffer(string: $0)) }
+        return (outcomes, interpreter.statistics)
+    }
+
+    @Test func aTPVBecomesAFixWithTheEngineAccuracyScale() throws {
+        let line = #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2034-08-16T03:07:19.500Z","lat":-37.784788333,"#
+            + #""lon":175.314896667,"altHAE":83.6,"altMSL":59.9,"epv":34.5,"track":181.39,"speed":0.355,"eph":20.9}"#
+        let (outcomes, statistics) = run([line])
+        guard case .fix(let fix) = outcomes.first else {
+            Issue.record("no fix: \(outcomes)")
+            return
+        }
+        #expect(fix.latitude == -37.784788333 && fix.longitude == 175.314896667)
+        #expect(fix.altitude == 59.9 && fix.ellipsoidalAltitude == 83.6)
+        #expect(fix.speed == 0.355 && fix.course == 181.39)
+        // eph is 2DRMS (≈95 %); the engine wants the 68 % radius: × √(−2 ln 0.32) / (2√2).
+        #expect(abs(fix.horizontalAccuracy - 20.9 * 0.53371) < 0.001)
+        #expect(fix.verticalAccuracy == 17.25)
+        #expect(fix.utcTime == 2_039_310_439.5)
+        #expect(statistics.fixesDelivered == 1 && statistics.reportsByClass["TPV"] == 1)
+    }
+
+    @Test func epxAndEpyStandInForAMissingEph() throws {
+        let (outcomes, _) = run([#"{"class":"TPV","mode":2,"time":"2024-01-01T00:00:00Z","lat":1,"lon":2,"epx":3,"epy":4}"#])
+        guard case .fix(let fix) = outcomes.first else {
+            Issue.record("no fix: \(outcomes)")
+            return
+        }
+        #expect(abs(fix.horizontalAccuracy - 5 * AccuracyConversion.twoDRMSToRadius68) < 1e-12)
+        #expect(fix.utcTime == 1_704_067_200)
+    }
+
+    @Test func repeatedEpochsAreDeliveredOnce() {
+        let untimed = #"{"class":"TPV","mode":3,"lat":10,"lon":20,"eph":10}"#
+        let timed = #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:01.000Z","lat":10,"lon":20,"eph":10}"#
+        let next = #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:02.000Z","lat":10.1,"lon":20,"eph":10}"#
+        let (outcomes, statistics) = run([untimed, untimed, timed, timed, next, timed])
+        let kinds = outcomes.map { outcome -> String in
+            switch outcome {
+            case .fix(let fix): fix.utcTime.map { "fix@\(Int($0) % 60)" } ?? "fix@-"
+            case .duplicate: "dup"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["fix@-", "dup", "fix@1", "dup", "fix@2", "dup"])
+        #expect(statistics.duplicateFixes == 3)
+    }
+
+    @Test func noFixAndOtherClasses() {
+        let (outcomes, statistics) = run([
+            #"{"class":"VERSION","release":"3.22"}"#,
+            #"{"class":"TPV","mode":1}"#,
+            #"{"class":"TPV","mode":0,"time":"2024-01-01T00:00:00Z"}"#,
+            #"{"class":"DEVICES","devices":[]}"#,
+            #"{"class":"ERROR","message":"Unrecognized request '?FOO'"}"#,
+            #"{"class":"SKY","satellites":[]}"#,
+        ])
+        #expect(outcomes == [.ignored, .noFix, .noFix, .devices(0), .gpsdError("Unrecognized request '?FOO'"), .ignored])
+        #expect(statistics.noFixReports == 2 && statistics.errorReports == 1 && statistics.totalSkipped == 0)
+    }
+
+    @Test func hostileInputIsSkippedAndCounted() {
+        let (outcomes, statistics) = run(
+            [
+                "not json at all",
+                #"{"class":"TPV","mode":3,"lat":NaN,"lon":2,"eph":3}"#,
+                #"{"class":"TPV","mode":3,"lat":95,"lon":2,"eph":3}"#,
+                #"{"class":"TPV","mode":3,"lat":1,"lon":2,"eph":1e999}"#,
+                #"{"class":"TPV","mode":"3","lat":1,"lon":2}"#,
+                #"{"class":"TPV","mode":7,"lat":1,"lon":2,"eph":3}"#,
+                #"{"class":"TPV","mode":3,"lat":1,"lon":2}"#,
+                #"{"class":"TPV","mode":3,"time":"yesterday","lat":1,"lon":2,"eph":3}"#,
+                #"{"class":"FOO"}"#,
+                #"{"mode":3}"#,
+                "[1,2,3]",
+                "\u{0}\u{1}\u{2}\u{FFFD}",
+                #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:09Z","lat":1,"lon":2,"eph":3,"speed":-4,"track":1e300,"altMSL":-1e9}"#,
+            ])
+        #expect(statistics.fixesDelivered == 1)
+        guard case .fix(let fix) = outcomes.last else {
+            Issue.record("the last, valid report was not delivered: \(outcomes)")
+            return
+        }
+        #expect(fix.speed == nil && fix.altitude == nil && fix.course != nil, "impossible optional values are dropped")
+        // 1e999 is either rejected by the JSON parser or read as infinity (then: no usable accuracy).
+        #expect(statistics.malformedReports >= 6)
+        #expect(statistics.unexpectedClasses == 1)
+        #expect(statistics.fixesWithoutAccuracy >= 1)
+        #expect(statistics.invalidValues == 5, "lat 95, mode 7, a bad time; speed and altitude dropped")
+        #expect(statistics.totalSkipped == 14)
+    }
+
+    @Test func timesParse() {
+        #expect(GPSDTime.unixTime("1970-01-01T00:00:00Z") == 0)
+        #expect(GPSDTime.unixTime("2000-03-01T12:00:00.25Z") == 951_912_000.25)
+        #expect(GPSDTime.unixTime("2000-13-01T12:00:00Z") == nil)
+        #expect(GPSDTime.unixTime("2000-03-01 12:00:00Z") == nil)
+        #expect(GPSDTime.unixTime("2000-03-01T12:00:00.Z") == nil)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import LocationEngine
+import Testing
+@testable import LocationSources
+
+/// The NMEA stream source replaying files.
+struct NMEAStreamFileTests {
+    /// Writes `text` to a fresh temporary file and returns its path; the caller removes it.
+    private func temporaryLog(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-\(UUID().uuidString).log")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func replay(_ path: String, pacing: NMEAReplayPacing) async throws -> ([SubscriptionEvent], NMEAStreamStatistics) {
+        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: pacing)))
+        let engine = makeEngine(source)
+        let events = try await withDeadline(seconds: 60) {
+            try await collect(engine.updates(bufferingNewest: 10_000)) { events in
+                events.last?.sourceErrorCode == "nmea.endOfStream"
+            }
+        }
+        engine.shutdown()
+        return (events, source.statistics)
+    }
+
+    @Test(arguments: [NMEAReplayPacing.asFastAsPossible, .recorded(speed: 40)])
+    func aLogCutMidSentenceReplaysEveryCompleteEpochOnceThenEnds(pacing: NMEAReplayPacing) async throws {
+        let stream = SyntheticStream(count: 40)
+        let cut = 20
+        // A recording interrupted in the middle of a sentence of epoch 20 and resumed at epoch 21.
+        let text = "# recorded by a test\n" + stream.blocks[..<cut].joined()
+            + stream.blocks[cut].prefix(stream.blocks[cut].count / 2) + "\r\n" + stream.blocks[(cut + 1)...].joined()
+        let path = try temporaryLog(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let (events, statistics) = try await replay(path, pacing: pacing)
+        let fixes = events.compactMap(\.location)
+        let times = fixes.compactMap(\.utcTime)
+        let expected = stream.fixesByTime
+        #expect(times == times.sorted() && Set(times).count == times.count, "in order, each once")
+        let cutTime = stream.epochs[cut].unixTime
+        #expect(Set(times).subtracting([cutTime]) == Set(expected.keys).subtracting([cutTime]), "every complete epoch")
+        for fix in fixes {
+            let truth = try #require(expected[fix.utcTime ?? -1])
+            #expect(samePosition(fix, truth))
+        }
+        #expect(statistics.decoder.totalErrors >= 1, "the cut sentence was counted")
+        #expect(statistics.fixesDelivered == fixes.count)
+    }
+
+    @Test(.enabled(if: SharedLogs.available, "../shared/nmea is absent (a fresh clone); CI provides the receiver logs"))
+    func aRealReceiverLogWithABadChecksumReplays() async throws {
+        let path = SharedLogs.directory!.appendingPathComponent("com-1289.log").path
+        let (events, statistics) = try await replay(path, pacing: .asFastAsPossible)
+        #expect(events.compactMap(\.location).count > 5)
+        #expect(statistics.decoder[error: .badChecksum] == 1, "the log's one corrupted GSV")
+    }
+
+    @Test func aMissingFileIsAClearFatalError() async throws {
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(
+                endpoint: .file(path: "/nonexistent/track.nmea", pacing: .asFastAsPossible),
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), giveUpAfter: .milliseconds(100))))
+        let engine = makeEngine(source)
+        let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }
+        guard case .failed(let error) = result.status else {
+            Issue.record("expected a fatal error, got \(result)")
+            return
+        }
+        #expect(error.code == "nmea.unreachable")
+        #expect(error.message.contains("/nonexistent/track.nmea does not exist"))
+        engine.shutdown()
+    }
+}

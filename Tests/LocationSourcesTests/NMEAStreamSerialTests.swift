@@ -1,0 +1,75 @@
+import Foundation
+import LocationEngine
+import NIOPosix
+import Testing
+@testable import LocationSources
+
+/// The NMEA stream source on a serial port: a pseudo-terminal pair made by socat stands in for a
+/// receiver on /dev/ttyUSB0. CI installs socat (apt-get install socat).
+struct NMEAStreamSerialTests {
+    /// Whether `/proc/self/fd` shows this process holding `device` open (the source opened the port).
+    private func processHolds(_ device: String) -> Bool {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == device }
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed (apt-get install socat); it makes the pseudo-terminal pair"))
+    func aPseudoTerminalIsReadInRawModeAcrossSentencesCutInTwo() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let receiverSide = directory.appendingPathComponent("ttyGPS").path
+        let writerSide = directory.appendingPathComponent("ttyFeed").path
+        let socat = try ChildProcess(Tools.socat!, ["pty,raw,echo=0,link=\(receiverSide)", "pty,raw,echo=0,link=\(writerSide)"])
+        defer { socat.kill() }
+        // Harness readiness (socat creating its links), bounded: not an outcome of the code under test.
+        try await withDeadline(seconds: 20) {
+            while !(FileManager.default.fileExists(atPath: receiverSide) && FileManager.default.fileExists(atPath: writerSide)) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let device = try FileManager.default.destinationOfSymbolicLink(atPath: receiverSide)
+
+        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .serial(path: receiverSide, baudRate: 9600)))
+        let engine = makeEngine(source)
+        let updates = engine.updates(bufferingNewest: 1000)
+        try await withDeadline(seconds: 20) {
+            while !processHolds(device) { try await Task.sleep(for: .milliseconds(20)) }
+        }
+
+        let stream = SyntheticStream(count: 30)
+        let writer = try #require(FileHandle(forWritingAtPath: writerSide))
+        let blocks = stream.blocks
+        let writing = Task {
+            for block in blocks {
+                // Each epoch in two writes that split a sentence, as a slow UART delivers it. The
+                // blocking writes run on NIO's thread pool, off the cooperative threads.
+                let bytes = Array(block.utf8)
+                let middle = bytes.count / 2 + 5
+                try await NIOThreadPool.singleton.runIfActive { try writer.write(contentsOf: bytes[..<middle]) }
+                try await Task.sleep(for: .milliseconds(15))
+                try await NIOThreadPool.singleton.runIfActive { try writer.write(contentsOf: bytes[middle...]) }
+            }
+        }
+        defer { writing.cancel() }
+        let expected = stream.fixesByTime
+        let lastWanted = expected.keys.sorted().dropLast().last!
+        let events = try await withDeadline(seconds: 60) {
+            try await collect(updates) { events in events.compactMap(\.location).last?.utcTime == lastWanted }
+        }
+        try await writing.value
+        try writer.close()
+        await socat.stop()
+
+        let times = events.compactMap(\.location).compactMap(\.utcTime)
+        #expect(times == times.sorted() && Set(times).count == times.count)
+        // Everything from the first fix read on: no epoch lost or garbled by the split writes.
+        let sortedExpected = expected.keys.sorted().filter { $0 >= times.first ?? 0 && $0 <= lastWanted }
+        #expect(times == sortedExpected)
+        #expect(times.count >= expected.count - 3)
+        for fix in events.compactMap(\.location) {
+            #expect(samePosition(fix, try #require(expected[fix.utcTime ?? -1])))
+        }
+        engine.shutdown()
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LocationEngine
+import NIOCore
+import Testing
+@testable import LocationSources
+
+/// The NMEA stream source over TCP, against a feed server in the test.
+struct NMEAStreamTCPTests {
+    @Test func aFeedCutMidSentenceIsReopenedAndEveryEpochIsDeliveredOnce() async throws {
+        let stream = SyntheticStream(count: 30)
+        let cut = 15
+        let half = stream.blocks[cut].prefix(stream.blocks[cut].count / 2 + 3)
+        // The first connection stops in the middle of a sentence; the second resumes at that epoch.
+        let feed = try await TestTCPServer.start { client in
+            if client.number == 1 {
+                client.send(stream.blocks[..<cut].joined() + half)
+                client.close()
+            } else {
+                client.send(stream.blocks[cut...].joined())
+            }
+        }
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(
+                endpoint: .tcp(host: "127.0.0.1", port: feed.port),
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), giveUpAfter: .seconds(30))))
+        let engine = makeEngine(source)
+        let expected = stream.fixesByTime
+        // The last epoch is only complete once the feed ends, so expect all but the last.
+        let wanted = expected.keys.sorted().dropLast().count
+
+        let events = try await withDeadline(seconds: 60) {
+            try await collect(engine.updates()) { events in events.compactMap(\.location).count >= wanted }
+        }
+        let fixes = events.compactMap(\.location)
+        let times = fixes.compactMap(\.utcTime)
+        #expect(times.count == fixes.count)
+        #expect(times == times.sorted() && Set(times).count == times.count, "each epoch once, in order")
+        #expect(Set(times) == Set(expected.keys.sorted().dropLast()))
+        for fix in fixes {
+            let truth = try #require(expected[fix.utcTime ?? -1])
+            #expect(samePosition(fix, truth))
+        }
+        #expect(events.contains { $0.sourceErrorCode == "nmea.disconnected" }, "the subscription was told")
+        let statistics = source.statistics
+        #expect(statistics.connections == 2)
+        #expect(statistics.decoder.totalErrors >= 1, "the cut sentence was counted: \(statistics.decoder.errors)")
+        engine.shutdown()
+        await feed.waitUntil { $0.disconnections == 2 }
+        await feed.close()
+    }
+
+    @Test func aFeedThatNeverAnswersEndsWithAClearFatalError() async throws {
+        let silent = try await TestTCPServer.start()
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(
+                endpoint: .tcp(host: "127.0.0.1", port: silent.port),
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .milliseconds(200), giveUpAfter: .milliseconds(500))))
+        let engine = makeEngine(source)
+        let result = try await withDeadline(seconds: 30) {
+            try await engine.location(accuracy: .city, timeout: .seconds(60))
+        }
+        guard case .failed(let error) = result.status else {
+            Issue.record("expected a fatal error, got \(result)")
+            return
+        }
+        #expect(error.code == "nmea.unreachable")
+        #expect(error.message.contains("127.0.0.1:\(silent.port)") && error.message.contains("nothing was received"))
+        #expect(silent.record.connections >= 2, "it retried before giving up")
+        engine.shutdown()
+        await silent.close()
+    }
+}

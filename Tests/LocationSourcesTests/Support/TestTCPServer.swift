@@ -1,0 +1,164 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A TCP server on 127.0.0.1 (port chosen by the system) for tests: a fake gpsd, an NMEA feed for a
+/// real gpsd, an NMEA feed for the stream source. It records what clients did, lets the test talk to
+/// them, and lets the test await a condition on that record without polling.
+final class TestTCPServer: Sendable {
+    /// What clients have done so far.
+    struct Record: Sendable {
+        var connections = 0
+        var disconnections = 0
+        var active: Int { connections - disconnections }
+        /// Everything clients sent, in arrival order (bounded to the first MiB).
+        var received: [UInt8] = []
+        var receivedText: String { String(decoding: received, as: UTF8.self) }
+    }
+
+    /// One connected client.
+    struct Client: Sendable {
+        let channel: any Channel
+        /// Which connection this is, from 1.
+        let number: Int
+
+        func send(_ text: String) { send(Array(text.utf8)) }
+
+        func send(_ bytes: [UInt8]) {
+            let channel = self.channel
+            channel.eventLoop.execute {
+                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+            }
+        }
+
+        /// Closes the connection after everything sent before has been written.
+        func close() {
+            let channel = self.channel
+            channel.eventLoop.execute {
+                channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+    }
+
+    private struct State {
+        var record = Record()
+        var clients: [ObjectIdentifier: Client] = [:]
+        var waiters: [(predicate: @Sendable (Record) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    let port: Int
+    private let channel: any Channel
+    private let state: NIOLockedValueBox<State>
+
+    private init(port: Int, channel: any Channel, state: NIOLockedValueBox<State>) {
+        self.port = port
+        self.channel = channel
+        self.state = state
+    }
+
+    /// Starts a server; `onConnect` runs for every new client (on its event loop).
+    static func start(onConnect: @escaping @Sendable (Client) -> Void = { _ in }) async throws -> TestTCPServer {
+        let state = NIOLockedValueBox(State())
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.addHandler(Handler(state: state, onConnect: onConnect))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        return TestTCPServer(port: channel.localAddress!.port!, channel: channel, state: state)
+    }
+
+    var record: Record { state.withLockedValue { $0.record } }
+
+    var clients: [Client] { state.withLockedValue { $0.clients.values.sorted { $0.number < $1.number } } }
+
+    /// Sends `text` to every connected client.
+    func broadcast(_ text: String) {
+        for client in clients { client.send(text) }
+    }
+
+    /// Disconnects every client.
+    func disconnectAll() {
+        for client in clients { client.close() }
+    }
+
+    /// Returns once `predicate` holds for the record (at once if it already does).
+    func waitUntil(_ predicate: @escaping @Sendable (Record) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLockedValue { state in
+                if predicate(state.record) { return true }
+                state.waiters.append((predicate, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Stops listening and disconnects every client.
+    func close() async {
+        try? await channel.close()
+        for client in clients { try? await client.channel.close() }
+    }
+
+    private static func update(_ state: NIOLockedValueBox<State>, _ change: (inout State) -> Void) {
+        let due = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            change(&state)
+            let record = state.record
+            var due: [CheckedContinuation<Void, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.predicate(record) else { return false }
+                due.append(waiter.continuation)
+                return true
+            }
+            return due
+        }
+        for continuation in due { continuation.resume() }
+    }
+
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+
+        let state: NIOLockedValueBox<State>
+        let onConnect: @Sendable (Client) -> Void
+
+        init(state: NIOLockedValueBox<State>, onConnect: @escaping @Sendable (Client) -> Void) {
+            self.state = state
+            self.onConnect = onConnect
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            let channel = context.channel
+            var client: Client?
+            TestTCPServer.update(state) { state in
+                state.record.connections += 1
+                let made = Client(channel: channel, number: state.record.connections)
+                state.clients[ObjectIdentifier(channel)] = made
+                client = made
+            }
+            if let client { onConnect(client) }
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            TestTCPServer.update(state) { state in
+                let room = max(0, 1 << 20 - state.record.received.count)
+                state.record.received += buffer.readableBytesView.prefix(room)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            let id = ObjectIdentifier(context.channel)
+            TestTCPServer.update(state) { state in
+                state.record.disconnections += 1
+                state.clients.removeValue(forKey: id)
+            }
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import LocationEngine
+import Testing
+@testable import SyntheticGPS
+
+/// The reported accuracy is a 68 % radius: over many fixes, 68 % of true errors fall inside it.
+///
+/// The errors are correlated over 30 s, so 100 000 fixes hold roughly 100 000 / 60 ≈ 1 700 independent
+/// samples; the standard error of the fraction is then about √(0.68·0.32/1700) ≈ 0.011, and the bands
+/// below are about three of those wide. The runs are seeded, so the outcome never changes; a model
+/// change that breaks honesty moves the fraction well outside the band.
+@Suite struct ErrorModelTests {
+    private func fractions(_ scenario: Scenario, mode: PowerMode, seconds: Double) -> (within: Double, within2: Double, count: Int) {
+        let fixes = epochs(scenario, mode: mode, until: seconds).filter { $0.fix != nil }
+        var inside = 0, inside2 = 0
+        for epoch in fixes {
+            let error = epoch.horizontalError!
+            let accuracy = epoch.fix!.horizontalAccuracy
+            if error <= accuracy { inside += 1 }
+            if error <= 2 * accuracy { inside2 += 1 }
+        }
+        return (Double(inside) / Double(fixes.count), Double(inside2) / Double(fixes.count), fixes.count)
+    }
+
+    @Test(arguments: Scenario.names)
+    func reportedAccuracyIsAnHonest68PercentRadius(name: String) throws {
+        let scenario = try Scenario.named(name, seed: 21 + UInt64(Scenario.names.firstIndex(of: name)!))
+        let result = fractions(scenario, mode: .best, seconds: 100_000)
+        #expect(result.count > 60_000)
+        #expect(result.within > 0.645 && result.within < 0.715, "\(scenario.name): \(result.within) within the 68 % radius")
+        // Rayleigh: P(r ≤ 2 · r68) = 1 − exp(−(2 · 1.5096)² / 2) ≈ 0.9895.
+        #expect(result.within2 > 0.975 && result.within2 < 0.998, "\(scenario.name): \(result.within2) within twice the radius")
+    }
+
+    @Test(arguments: [PowerMode.lowest, .low, .medium, .high])
+    func everyModeIsHonest(mode: PowerMode) {
+        // Coarse modes report rarely, so run longer to have enough independent samples.
+        let result = fractions(.drive(seed: 31), mode: mode, seconds: mode <= .low ? 3_000_000 : 300_000)
+        #expect(result.within > 0.62 && result.within < 0.74, "\(mode): \(result.within)")
+    }
+
+    @Test func errorsAreTimeCorrelated() {
+        let fixes = epochs(.stationary(seed: 5), until: 20_000).compactMap { epoch -> Double? in
+            guard let fix = epoch.fix else { return nil }
+            return (fix.latitude - epoch.truth.latitude) / fix.axisSigma
+        }
+        func autocorrelation(lag: Int) -> Double {
+            let mean = fixes.reduce(0, +) / Double(fixes.count)
+            var numerator = 0.0, denominator = 0.0
+            for i in fixes.indices {
+                denominator += (fixes[i] - mean) * (fixes[i] - mean)
+                if i + lag < fixes.count { numerator += (fixes[i] - mean) * (fixes[i + lag] - mean) }
+            }
+            return numerator / denominator
+        }
+        // First-order Gauss–Markov with τ = 30 s: ρ(1 s) ≈ 0.97, ρ(30 s) ≈ 0.37, ρ(300 s) ≈ 0.
+        #expect(autocorrelation(lag: 1) > 0.9)
+        #expect(autocorrelation(lag: 30) > 0.2 && autocorrelation(lag: 30) < 0.55)
+        #expect(abs(autocorrelation(lag: 300)) < 0.15)
+    }
+
+    @Test func multipathJumpsAreVisibleAndAccountedFor() {
+        var scenario = Scenario.walk(seed: 8)
+        scenario.environment.multipathPerHour = 60
+        let fixes = epochs(scenario, until: 7200).filter { $0.fix != nil }
+        var jumps = 0
+        for (a, b) in zip(fixes, fixes.dropFirst()) {
+            let aError = a.horizontalError!, bError = b.horizontalError!
+            // A jump: the error grows by several steady-state radii in one second, and the reported accuracy with it.
+            if bError - aError > 3 * a.fix!.horizontalAccuracy {
+                jumps += 1
+                #expect(b.fix!.horizontalAccuracy > 2 * a.fix!.horizontalAccuracy)
+            }
+        }
+        #expect(jumps >= 20, "about 120 events in two hours, most of them visible as jumps")
+    }
+
+    @Test func gaussMarkovKeepsUnitVarianceForAnySampling() {
+        var random = SeededGenerator(seed: 3)
+        var process = GaussMarkov(correlationTime: 10, random: &random)
+        var sumSquares = 0.0
+        let count = 200_000
+        for i in 0..<count {
+            process.advance(by: i % 3 == 0 ? 0.5 : 37, random: &random)
+            sumSquares += process.value * process.value
+        }
+        #expect(abs(sumSquares / Double(count) - 1) < 0.03)
+    }
+}

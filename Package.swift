@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "locbench",
             dependencies: [
-                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "CHeapStats",
+                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "CHeapStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationEngine
 import LocationEngineTestKit
+import LocationSources
 import SyntheticGPS
 
 /// `locbench`: drives the engine with N requests from a deterministic workload over the synthetic GPS,
@@ -17,14 +18,16 @@ struct LocBench: AsyncParsableCommand {
             filters reject, timed out early or despite a satisfying fix, or if the source was on at the end.
             """)
 
-    @Option(help: "Number of operations (requests, cancels and force-completes, per --mix).")
+    @Option(parsing: .unconditional, help: "Number of operations (requests, cancels and force-completes, per --mix).")
     var requests: Int = 10_000
 
     @Option(help: "virtual (as fast as possible, exact) or wall (real time and timers).")
     var clock: String = "virtual"
 
-    @Option(help: "The location source. Built in: synthetic.")
-    var source: String = "synthetic"
+    @Option(
+        parsing: .upToNextOption,
+        help: "The location source: synthetic (built in), nmea FILE (a recorded NMEA log, replayed in real time), or gpsd HOST:PORT. Real sources need --clock wall.")
+    var source: [String] = ["synthetic"]
 
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
     var scenario: String = "drive"
@@ -63,8 +66,9 @@ struct LocBench: AsyncParsableCommand {
         guard requests >= 1 else { throw ValidationError("--requests must be at least 1 (got \(requests))") }
         guard requests <= 20_000_000 else { throw ValidationError("--requests is capped at 20,000,000 (got \(requests))") }
         guard ClockKind(rawValue: clock) != nil else { throw ValidationError("--clock must be virtual or wall (got '\(clock)')") }
-        guard source == "synthetic" else {
-            throw ValidationError("--source '\(source)' is not available: this build of locbench drives the built-in synthetic source only")
+        let kind = try sourceKind()
+        if kind != .synthetic && ClockKind(rawValue: clock) == .virtual {
+            throw ValidationError("--source \(source.joined(separator: " ")) is a real source and runs in real time: add --clock wall")
         }
         guard Scenario.names.contains(scenario) else {
             throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
@@ -81,6 +85,27 @@ struct LocBench: AsyncParsableCommand {
             _ = try lingerDuration()
         } catch {
             throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
+        }
+    }
+
+    /// The parsed `--source`.
+    func sourceKind() throws -> SourceKind {
+        switch source.first {
+        case "synthetic" where source.count == 1:
+            return .synthetic
+        case "nmea" where source.count == 2:
+            guard FileManager.default.isReadableFile(atPath: source[1]) else {
+                throw ValidationError("--source nmea: cannot read the NMEA log '\(source[1])'")
+            }
+            return .nmea(path: source[1])
+        case "gpsd" where source.count == 2:
+            let parts = source[1].split(separator: ":")
+            guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (1...65535).contains(port) else {
+                throw ValidationError("--source gpsd: expected HOST:PORT, e.g. 127.0.0.1:2947 (got '\(source[1])')")
+            }
+            return .gpsd(host: String(parts[0]), port: port)
+        default:
+            throw ValidationError("--source must be 'synthetic', 'nmea FILE' or 'gpsd HOST:PORT' (got '\(source.joined(separator: " "))')")
         }
     }
 
@@ -114,12 +139,15 @@ struct LocBench: AsyncParsableCommand {
         let runner = Runner(plan: plan, linger: lingerDuration, progress: progress)
         let clockKind = ClockKind(rawValue: clock)!
 
-        let engineRun = await Self.run(design: "engine", runner: runner, clockKind: clockKind, scenario: scenario, linger: lingerDuration)
+        let sourceKind = try sourceKind()
+        let engineRun = await Self.run(design: "engine", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario, linger: lingerDuration)
         let baselineRun: RunMeasurements? =
-            baseline == nil ? nil : await Self.run(design: "naive", runner: runner, clockKind: clockKind, scenario: scenario, linger: lingerDuration)
+            baseline == nil
+            ? nil : await Self.run(design: "naive", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario, linger: lingerDuration)
 
         let report = Report(
-            command: CommandLine.arguments.joined(separator: " "), clock: clock, scenario: self.scenario, seed: seed,
+            command: CommandLine.arguments.joined(separator: " "), clock: clock,
+            scenario: sourceKind == .synthetic ? self.scenario : source.joined(separator: " "), seed: seed,
             requests: plan.requestCount, operations: plan.operations.count, peakRSSBytes: ProcessStats.peakRSS(),
             processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             engine: Report.design(engineRun), baseline: baselineRun.map(Report.design))
@@ -137,7 +165,9 @@ struct LocBench: AsyncParsableCommand {
         }
     }
 
-    static func run(design: String, runner: Runner, clockKind: ClockKind, scenario: Scenario, linger: Duration) async -> RunMeasurements {
+    static func run(
+        design: String, runner: Runner, clockKind: ClockKind, source sourceKind: SourceKind, scenario: Scenario, linger: Duration
+    ) async -> RunMeasurements {
         switch clockKind {
         case .virtual:
             let clock = ManualClock()
@@ -155,7 +185,12 @@ struct LocBench: AsyncParsableCommand {
                 source: source, clock: clock)
         case .wall:
             let start = ContinuousClock.now
-            let source = SyntheticLocationSource(scenario: scenario, drive: .realTime)
+            let source: any LocationSource =
+                switch sourceKind {
+                case .synthetic: SyntheticLocationSource(scenario: scenario, drive: .realTime)
+                case .nmea(let path): NMEAStreamSource(.file(path: path, pacing: .recorded()))
+                case .gpsd(let host, let port): GPSDLocationSource(configuration: GPSDConfiguration(host: host, port: port))
+                }
             let offset: @Sendable (ContinuousClock.Instant) -> Int64 = { start.duration(to: $0).saturatingNanoseconds }
             return await runner.runWall(
                 design: design,
@@ -177,4 +212,11 @@ struct LocBench: AsyncParsableCommand {
             throw LocbenchError.io("cannot write \(path): \(error.localizedDescription)")
         }
     }
+}
+
+/// The source a run drives.
+enum SourceKind: Equatable {
+    case synthetic
+    case nmea(path: String)
+    case gpsd(host: String, port: Int)
 }

@@ -52,7 +52,7 @@ struct Runner {
         let ledger = Ledger(plan: plan, now: { clock.now.offset.saturatingNanoseconds }, wallNow: Self.wallNanoseconds)
         let recording = RecordingSource(source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds })
         let service = makeService(clock, recording)
-        var state = RunState(ledger: ledger, service: service, design: design)
+        var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(130))
         let tick: Int64 = 100_000_000
         var time: Int64 = 0
         while true {
@@ -80,12 +80,12 @@ struct Runner {
     }
 
     /// A wall-clock run: operations are submitted when their time comes; timers are real.
-    func runWall(design: String, makeService: (RecordingSource) -> any LocationService, source: SyntheticLocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
+    func runWall(design: String, makeService: (RecordingSource) -> any LocationService, source: any LocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
         let now: @Sendable () -> Int64 = { start.duration(to: .now).saturatingNanoseconds }
         let ledger = Ledger(plan: plan, now: now, wallNow: Self.wallNanoseconds)
         let recording = RecordingSource(source, ledger: ledger, now: now)
         let service = makeService(recording)
-        var state = RunState(ledger: ledger, service: service, design: design)
+        var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(5))
         while !state.isDone(plan, at: now()) {
             let time = now()
             await state.submitDue(plan, through: time, progress: progress)

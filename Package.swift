@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "SchedulerBenchmarks",
             dependencies: [
-                "LocationEngine", "LocationEngineTestKit", "CHeapStats",
+                "LocationEngine", "LocationEngineTestKit",
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/SchedulerBenchmarks",

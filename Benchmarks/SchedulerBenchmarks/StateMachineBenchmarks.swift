@@ -58,13 +58,13 @@ func registerStateMachineBenchmarks(n: Int) {
         var machine = Machine()
         var actions: [Machine.Action] = []
         for index in 0..<n {
-            machine.subscribe(RequestID(rawValue: UInt64(index + 1)), options: SubscriptionOptions(), handler: { _ in }, now: .zero, into: &actions)
+            machine.subscribe(RequestID(rawValue: UInt64(index + 1)), options: SubscriptionOptions(), handler: { _, _ in }, now: .zero, into: &actions)
         }
         actions.removeAll(keepingCapacity: true)
         measure(benchmark, operations: n) {
             machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
             for action in actions {
-                if case .notifySubscriptions(let handlers, let event) = action { for recipient in handlers { recipient.handler(event) } }
+                if case .notifySubscriptions(let handlers, let event) = action { for recipient in handlers { recipient.handler(recipient.id, event) } }
             }
         }
     }

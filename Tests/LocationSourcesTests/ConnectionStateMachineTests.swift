@@ -75,4 +75,13 @@ struct ConnectionStateMachineTests {
         #expect(machine.closed(attempt: 1, reason: nil, reopen: false, now: .zero) == [.reportEndOfStream])
         #expect(machine.isRunning)
     }
+
+    @Test func dataBeforeTheOpenIsSeenCountsAndTheLateOpenIsHarmless() {
+        var machine = Machine(policy: ReconnectPolicy())
+        _ = machine.start()
+        #expect(machine.received(attempt: 1) == (true, [.reportConnected]))
+        #expect(machine.opened(attempt: 1) == [], "already answered: no answer timer")
+        #expect(machine.isCurrent(1))
+        #expect(machine.stop() == [.close(attempt: 1, farewell: true)])
+    }
 }

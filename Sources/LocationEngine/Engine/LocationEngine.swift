@@ -173,7 +173,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         let clock = self.clock
         timer = Task { [weak self] in
             do {
-                try await clock.sleep(until: deadline, tolerance: nil)
+                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
+                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
+                try await clock.sleep(until: deadline, tolerance: .zero)
             } catch {
                 return
             }

@@ -72,8 +72,10 @@ struct RequestTable<Value> {
     /// Drops leading and trailing holes, then moves old live entries to the overflow while the
     /// window is still mostly (interior) holes.
     private mutating func trimFront() {
-        while let last = window.last, last == nil { window.removeLast() }
-        while let first = window.first, first == nil || (window.count > 4096 && window.count > 2 * liveInWindow) {
+        // Direct indexing, not `first`/`last`: those resolve to the standard library's unspecialized
+        // `Collection` defaults, whose generic accessors allocate on every call.
+        while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
+        while !window.isEmpty, window[0] == nil || (window.count > 4096 && window.count > 2 * liveInWindow) {
             if let value = window.removeFirst() {
                 overflow[RequestID(rawValue: base)] = value
                 liveInWindow -= 1
@@ -86,7 +88,7 @@ struct RequestTable<Value> {
     /// Every live ID (unordered).
     var keys: [RequestID] {
         var result = Array(overflow.keys)
-        for (offset, value) in window.enumerated() where value != nil {
+        for offset in 0..<window.count where window[offset] != nil {
             result.append(RequestID(rawValue: base + UInt64(offset)))
         }
         return result
@@ -94,8 +96,8 @@ struct RequestTable<Value> {
 
     /// Calls `body` with every live entry (unordered).
     func forEach(_ body: (RequestID, Value) -> Void) {
-        for (offset, value) in window.enumerated() {
-            if let value { body(RequestID(rawValue: base + UInt64(offset)), value) }
+        for offset in 0..<window.count {
+            if let value = window[offset] { body(RequestID(rawValue: base + UInt64(offset)), value) }
         }
         for (id, value) in overflow { body(id, value) }
     }

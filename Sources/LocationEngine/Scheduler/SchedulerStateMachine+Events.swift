@@ -6,6 +6,7 @@ extension SchedulerStateMachine {
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped.
     /// - Complexity: O(k + s + e log n) for k completed one-shots, s subscriptions, e expired deadlines.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFix(_ location: Location, age: Duration = .zero, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         expireDeadlines(now: now, into: &actions)
@@ -62,6 +63,7 @@ extension SchedulerStateMachine {
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         expireDeadlines(now: now, into: &actions)
@@ -73,6 +75,7 @@ extension SchedulerStateMachine {
     /// The source is gone for good: every request ends with the error, and the source is powered down.
     /// Later requests start it afresh (no sticky failure flag).
     /// - Complexity: O(n).
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         expireDeadlines(now: now, into: &actions)
@@ -83,6 +86,7 @@ extension SchedulerStateMachine {
 
     /// Time passes: expires due deadlines (timeouts, subscription durations) and ends the linger.
     /// - Complexity: O(e log n) for e expired deadlines.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         expireDeadlines(now: now, into: &actions)

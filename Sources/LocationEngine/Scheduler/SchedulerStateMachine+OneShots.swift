@@ -5,6 +5,7 @@ extension SchedulerStateMachine {
     /// powering the source); is refused at once when unauthorized, shut down or invalid; otherwise waits
     /// for a fix, its timeout (`nil` or zero: none) or authorization.
     /// - Complexity: O(log n) with a timeout, amortised O(1) without.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func submitOneShot(
         _ id: RequestID,
         accuracy: LocationAccuracy,
@@ -71,6 +72,7 @@ extension SchedulerStateMachine {
     /// Cancels a one-shot request or a subscription: nothing is delivered but a ``SchedulerAction/cancelOneShot(_:)``
     /// or ``SchedulerAction/cancelSubscription(_:)`` for the owner's bookkeeping. Unknown or finished IDs are a no-op.
     /// - Complexity: O(1) amortised.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func cancel(_ id: RequestID, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
@@ -89,6 +91,7 @@ extension SchedulerStateMachine {
     /// Ends a request early: a one-shot gets ``LocationStatus/forceCompleted`` with the best fix known,
     /// a subscription ``SubscriptionEnd/forceCompleted``. Unknown or finished IDs are a no-op.
     /// - Complexity: O(1) amortised.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func forceComplete(_ id: RequestID, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {

@@ -3,6 +3,7 @@ extension SchedulerStateMachine {
     /// ``SubscriptionEvent/ended(_:)``) when its options are invalid, the engine is shut down, access is
     /// refused, or it asks for heading from a source without course.
     /// - Complexity: O(1) amortised, O(log n) with a duration.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func subscribe(
         _ id: RequestID,
         options: SubscriptionOptions,

@@ -37,17 +37,28 @@ struct ChannelLink: StreamLink {
 }
 
 /// The last handler of a link's pipeline: hands input to the link's reader and reports its end once.
+/// A channel that never became active (a failed connect) reports nothing: its open fails instead.
 final class LinkInputForwarder<Input>: ChannelInboundHandler {
     typealias InboundIn = Input
 
     private let events: LinkEvents
     private let wrap: (Input) -> LinkInput
     private var error: (any Error)?
+    private var wasActive = false
     private var ended = false
 
     init(events: LinkEvents, wrap: @escaping (Input) -> LinkInput) {
         self.events = events
         self.wrap = wrap
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { wasActive = true }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        wasActive = true
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -60,13 +71,13 @@ final class LinkInputForwarder<Input>: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        guard !ended else { return }
+        guard wasActive, !ended else { return }
         ended = true
         events.closed(error)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        guard !ended else { return }
+        guard wasActive, !ended else { return }
         ended = true
         events.closed(error)
     }

@@ -66,10 +66,13 @@ struct ConnectionStateMachine: Sendable {
         self.policy = policy
     }
 
-    /// Whether `attempt` is the one whose input counts now.
+    /// Whether `attempt` is the one whose input counts now: it is open, or opening (a link may
+    /// deliver its first bytes before the future of its open has been seen).
     func isCurrent(_ attempt: UInt64) -> Bool {
-        if case .connected(let current, _, _) = state { return current == attempt }
-        return false
+        switch state {
+        case .connecting(let current, _), .connected(let current, _, _): current == attempt
+        case .idle, .waiting, .finished: false
+        }
     }
 
     /// Whether the link is running (started and not stopped), whatever its connection state.
@@ -96,9 +99,16 @@ struct ConnectionStateMachine: Sendable {
 
     /// Attempt `attempt` opened.
     mutating func opened(attempt: UInt64) -> [Action] {
-        guard case .connecting(attempt, let streak) = state else { return [.close(attempt: attempt, farewell: false)] }
-        state = .connected(attempt: attempt, streak: streak, answered: false)
-        return [.armAnswerTimeout(attempt: attempt, delay: policy.answerTimeout)]
+        switch state {
+        case .connecting(attempt, let streak):
+            state = .connected(attempt: attempt, streak: streak, answered: false)
+            return [.armAnswerTimeout(attempt: attempt, delay: policy.answerTimeout)]
+        case .connected(attempt, _, _):
+            // Its first data came before the open was seen: already answered.
+            return []
+        default:
+            return [.close(attempt: attempt, farewell: false)]
+        }
     }
 
     /// Attempt `attempt` could not be opened.
@@ -109,10 +119,15 @@ struct ConnectionStateMachine: Sendable {
 
     /// The peer of `attempt` sent data. Returns whether that data is to be used (the attempt is current).
     mutating func received(attempt: UInt64) -> (accept: Bool, actions: [Action]) {
-        guard case .connected(attempt, _, let answered) = state else { return (false, []) }
-        if answered { return (true, []) }
-        state = .connected(attempt: attempt, streak: nil, answered: true)
-        return (true, [.reportConnected])
+        switch state {
+        case .connected(attempt, _, true):
+            return (true, [])
+        case .connected(attempt, _, false), .connecting(attempt, _):
+            state = .connected(attempt: attempt, streak: nil, answered: true)
+            return (true, [.reportConnected])
+        default:
+            return (false, [])
+        }
     }
 
     /// The answer timer of `attempt` fired.
@@ -124,7 +139,13 @@ struct ConnectionStateMachine: Sendable {
     /// The link of `attempt` closed. `reopen` is `false` for a finite stream that ended cleanly and is
     /// not to be replayed.
     mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, now: Duration) -> [Action] {
-        guard case .connected(attempt, let streak, let answered) = state else { return [] }
+        let streak: Streak?
+        let answered: Bool
+        switch state {
+        case .connected(attempt, let current, let hasAnswered): (streak, answered) = (current, hasAnswered)
+        case .connecting(attempt, let current): (streak, answered) = (current, false)
+        default: return []
+        }
         guard reopen else {
             state = .finished
             return [.reportEndOfStream]

@@ -35,8 +35,10 @@ struct RunState {
         self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000
     }
 
-    /// Submits every operation due at `time`, settling every 10,000 so the inbox stays small.
-    mutating func submitDue(_ plan: WorkloadPlan, through time: Int64, progress: Progress?) async {
+    /// Submits every operation due at `time`, settling every 10,000 so the inbox stays small. Each
+    /// request is stamped with `stamp()` when it is submitted (on the wall clock a large batch takes
+    /// a while; on virtual time it is `time` itself).
+    mutating func submitDue(_ plan: WorkloadPlan, through time: Int64, stamp: () -> Int64, progress: Progress?) async {
         var batch = 0
         let clock = ContinuousClock()
         while nextOperation < plan.operations.count, plan.operations[nextOperation].at <= time {
@@ -45,12 +47,12 @@ struct RunState {
             let started = clock.now
             switch operation.kind {
             case .oneShot:
-                ledger.submitted(request, at: time)
+                ledger.submitted(request, at: stamp())
                 let ledger = self.ledger
                 let id = service.requestLocation(accuracy: plan.accuracy(of: request), timeout: plan.timeout(of: request)) { ledger.oneShotEnded($0) }
                 ids[request] = id
             case .subscribe:
-                ledger.submitted(request, at: time)
+                ledger.submitted(request, at: stamp())
                 let ledger = self.ledger
                 ids[request] = service.subscribe(plan.options(of: request)) { ledger.subscriptionEvent($0, $1) }
             case .cancel:

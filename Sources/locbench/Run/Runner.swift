@@ -56,7 +56,7 @@ struct Runner {
         let tick: Int64 = 100_000_000
         var time: Int64 = 0
         while true {
-            await state.submitDue(plan, through: time, progress: progress)
+            await state.submitDue(plan, through: time, stamp: { time }, progress: progress)
             await service.settle()
             await state.sample(at: time, mode: recording.modeChanges.last?.mode ?? nil)
             if state.isDone(plan, at: time) { break }
@@ -88,7 +88,7 @@ struct Runner {
         var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(5))
         while !state.isDone(plan, at: now()) {
             let time = now()
-            await state.submitDue(plan, through: time, progress: progress)
+            await state.submitDue(plan, through: time, stamp: now, progress: progress)
             await state.sample(at: time, mode: recording.modeChanges.last?.mode ?? nil)
             if state.shouldWindDown(plan, at: time) { await state.windDown() }
             var wait: Int64 = 5_000_000

@@ -51,12 +51,16 @@ enum HTMLReport {
         func x(_ seconds: Double) -> Double { seconds / end * width }
         let path = sampled.map { "\(x($0.seconds)),\(plot - Double($0.pending) / Double(max(1, maxPending)) * (plot - 10))" }
             .joined(separator: " ")
+        // One rectangle per run of equal mode (not per sample: sub-pixel slivers render as stripes).
         var modes = ""
-        for (index, point) in sampled.enumerated() {
-            let next = index + 1 < sampled.count ? sampled[index + 1].seconds : end
-            guard let mode = point.mode else { continue }
-            let shade = ["#fde0c5", "#facba6", "#f8b58b", "#f59e72", "#f0746e"][mode.rawValue]
-            modes += "<rect x=\"\(x(point.seconds))\" y=\"\(plot + 15)\" width=\"\(max(0.5, x(next) - x(point.seconds)))\" height=\"25\" fill=\"\(shade)\"><title>\(mode)</title></rect>"
+        var runStart = 0
+        for index in points.indices where index + 1 == points.count || points[index + 1].mode != points[runStart].mode {
+            if let mode = points[runStart].mode {
+                let until = index + 1 < points.count ? points[index + 1].seconds : end
+                let shade = ["#fde0c5", "#facba6", "#f8b58b", "#f59e72", "#f0746e"][mode.rawValue]
+                modes += "<rect x=\"\(x(points[runStart].seconds))\" y=\"\(plot + 15)\" width=\"\(max(0.5, x(until) - x(points[runStart].seconds)))\" height=\"25\" fill=\"\(shade)\"><title>\(mode)</title></rect>"
+            }
+            runStart = index + 1
         }
         return """
             <svg width="\(width)" height="\(height)" role="img" aria-label="timeline">

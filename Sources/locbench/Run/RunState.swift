@@ -67,7 +67,7 @@ struct RunState {
             batch += 1
             if batch == 10_000 {
                 await service.settle()
-                await sample(at: time, mode: nil)
+                await notePending()
                 batch = 0
                 progress?.update(done: nextOperation, of: plan.operations.count, design: design)
             }
@@ -77,12 +77,17 @@ struct RunState {
 
     /// Records the pending count (and the heap at its peak) and a timeline point.
     mutating func sample(at time: Int64, mode: PowerMode?) async {
+        await notePending()
+        timeline.append((Double(time) / 1e9, pending, mode))
+    }
+
+    /// Updates the pending count, and the heap figure when pending reaches a new peak.
+    mutating func notePending() async {
         pending = await service.pendingCount()
         if pending > maxPending {
             maxPending = pending
             heapAtMaxPending = ProcessStats.heap().allocated
         }
-        timeline.append((Double(time) / 1e9, pending, mode))
     }
 
     /// Every operation submitted and nothing pending; or the run is stuck (reported as a violation).

@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEATests",
-            dependencies: ["NMEA"],
+            dependencies: ["NMEA", "LocationEngineTestKit"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,22 +1,11 @@
+import LocationEngineTestKit
 import NMEA
 import Testing
-
-/// A small deterministic generator (SplitMix64), so that every run feeds the same bytes.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Robustness against corrupted input")
 struct RobustnessTests {
     @Test func mutatedSentencesInRandomChunksNeverTrapAndStayBounded() {
-        var random = SplitMix64(state: 0x4E4D_4541)
+        var random = SplitMix64(seed: 0x4E4D_4541)
         let clean = Array(Sentences.movingReceiver.utf8)
         let alphabet = Array("$*,.-0123456789ABCDEFGNPSWVT\r\n\u{0}\u{FF}".utf8)
         for _ in 0..<300 {
@@ -46,7 +35,7 @@ struct RobustnessTests {
     }
 
     @Test func randomBytesAreDiscardedWithoutTrapping() {
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
         var decoder = NMEAStreamDecoder()
         var epochs = 0
         for _ in 0..<200 {

@@ -1,4 +1,5 @@
 import LocationEngine
+import LocationEngineTestKit
 
 /// The settings a plan is drawn from.
 struct WorkloadSettings: Sendable {
@@ -128,18 +129,4 @@ struct WorkloadPlan: Sendable {
             // Every subscription ends by itself, so a run always drains.
             duration: .seconds(Int64(5 + rng.int(115))))
     }
-}
-
-/// SplitMix64: a tiny seedable generator (the standard library has none), for reproducible workloads.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ upper: Int) -> Int { Int(next(upperBound: UInt64(upper))) }
 }

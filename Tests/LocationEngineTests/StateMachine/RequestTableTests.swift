@@ -1,3 +1,4 @@
+import LocationEngineTestKit
 import Testing
 @testable import LocationEngine
 

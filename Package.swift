@@ -111,6 +111,7 @@ let package = Package(
         .testTarget(
             name: "LocationSourcesTests",
             dependencies: [
+                "TestSupport",
                 "LocationSources", "LocationEngine", "NMEA", "SyntheticGPS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -130,10 +131,21 @@ let package = Package(
             dependencies: ["NMEA", "LocationEngineTestKit"],
             swiftSettings: strict
         ),
+        // Harness pieces shared by the test targets that run gpsd and socat (not a product).
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SyntheticGPSTests",
             dependencies: [
-                "SyntheticGPS", "NMEA", "LocationEngine", "LocationEngineTestKit",
+                "SyntheticGPS", "NMEA", "LocationEngine", "LocationEngineTestKit", "TestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

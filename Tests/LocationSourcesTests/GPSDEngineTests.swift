@@ -1,8 +1,9 @@
 import Foundation
 import LocationEngine
+@testable import LocationSources
 import NMEA
 import Testing
-@testable import LocationSources
+import TestSupport
 
 /// The engine over a real gpsd (Debian's `gpsd`; CI runs `apt-get install -y gpsd gpsd-clients
 /// python3-gps socat`), fed a real receiver's log from `../shared/nmea/`.

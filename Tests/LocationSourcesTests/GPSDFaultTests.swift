@@ -1,7 +1,8 @@
 import Foundation
 import LocationEngine
-import Testing
 @testable import LocationSources
+import Testing
+import TestSupport
 
 /// gpsd absent, silent or hostile: fake servers in the test, no daemon needed.
 struct GPSDFaultTests {

@@ -1,7 +1,8 @@
 import Foundation
 import LocationEngine
-import Testing
 @testable import LocationSources
+import Testing
+import TestSupport
 
 /// gpsd going away and coming back while requests are pending.
 @Suite(.enabled(if: Tools.gpsd != nil, "gpsd is not installed (apt-get install gpsd); these tests need the real daemon"))

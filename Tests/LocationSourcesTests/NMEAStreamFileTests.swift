@@ -1,7 +1,8 @@
 import Foundation
 import LocationEngine
-import Testing
 @testable import LocationSources
+import Testing
+import TestSupport
 
 /// The NMEA stream source replaying files.
 struct NMEAStreamFileTests {

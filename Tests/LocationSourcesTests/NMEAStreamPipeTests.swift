@@ -1,8 +1,9 @@
 import Foundation
 import LocationEngine
+@testable import LocationSources
 import NIOPosix
 import Testing
-@testable import LocationSources
+import TestSupport
 
 /// A serial path that is not a terminal — a named pipe, as `mkfifo` makes for a bridging script —
 /// is read as it is, through the same pipe channel as a device.

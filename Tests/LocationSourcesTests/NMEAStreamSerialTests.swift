@@ -1,8 +1,9 @@
 import Foundation
 import LocationEngine
+@testable import LocationSources
 import NIOPosix
 import Testing
-@testable import LocationSources
+import TestSupport
 
 /// The NMEA stream source on a serial port: a pseudo-terminal pair made by socat stands in for a
 /// receiver on /dev/ttyUSB0. CI installs socat (apt-get install socat).

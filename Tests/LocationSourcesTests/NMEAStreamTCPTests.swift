@@ -1,8 +1,9 @@
 import Foundation
 import LocationEngine
+@testable import LocationSources
 import NIOCore
 import Testing
-@testable import LocationSources
+import TestSupport
 
 /// The NMEA stream source over TCP, against a feed server in the test.
 struct NMEAStreamTCPTests {

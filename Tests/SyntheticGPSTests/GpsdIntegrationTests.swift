@@ -1,7 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
-import Testing
 @testable import SyntheticGPS
+import Testing
+import TestSupport
 
 /// The proof against a real consumer: a scenario served over TCP to a real gpsd, read back as TPV
 /// reports and checked against what was sent and against the ground truth.
@@ -27,13 +28,8 @@ import Testing
 
         let feed = try await NMEAFeedServer.start(on: ListenAddress(host: "127.0.0.1", port: 0))
         let gpsdPort = try await freeLoopbackPort()
-        let gpsd = Process()
-        gpsd.executableURL = URL(fileURLWithPath: gpsdPath!)
-        gpsd.arguments = ["-N", "-n", "-S", String(gpsdPort), "tcp://127.0.0.1:\(feed.address.port)"]
-        gpsd.standardOutput = FileHandle.nullDevice
-        gpsd.standardError = FileHandle.nullDevice
-        try gpsd.run()
-        defer { stop(gpsd) }
+        let gpsd = try ChildProcess(Tools.gpsd!, ["-N", "-n", "-S", String(gpsdPort), "tcp://127.0.0.1:\(feed.address.port)"])
+        defer { gpsd.kill() }  // a safety net if the deadline throws; the normal path awaits `stop()`
 
         let reports = try await withDeadline(seconds: 60) { () async throws -> [GpsdReport] in
             // gpsd opens its client port before its devices, so once it reads the feed it can be watched.
@@ -47,6 +43,7 @@ import Testing
             return collected.withLockedValue { $0 }
         }
         await feed.close()
+        await gpsd.stop()
 
         let byTime = Dictionary(grouping: reports.filter { $0.time != nil }, by: { $0.time! })
         #expect(byTime[lastTime] != nil, "gpsd reported up to the last epoch")

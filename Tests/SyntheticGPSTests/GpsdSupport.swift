@@ -1,13 +1,10 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import TestSupport
 
-/// Whether a `gpsd` binary is installed (CI installs Debian's `gpsd`).
-let gpsdPath: String? = ["/usr/sbin/gpsd", "/usr/bin/gpsd", "/usr/local/sbin/gpsd", "/usr/local/bin/gpsd"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
-
-/// `true` when gpsd can be run; the integration test is disabled otherwise.
-let gpsdInstalled = gpsdPath != nil
+/// `true` when gpsd can be run (CI installs Debian's `gpsd`); the integration test is disabled otherwise.
+let gpsdInstalled = Tools.gpsd != nil
 
 /// One gpsd report, as much of gpsd_json(5) as the test reads.
 struct GpsdReport: Decodable, Sendable {
@@ -20,32 +17,6 @@ struct GpsdReport: Decodable, Sendable {
     var altMSL: Double?
     var speed: Double?
     var track: Double?
-}
-
-/// A failure of the gpsd harness itself (not of the code under test).
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Stops a process started by a test and waits for it.
-///
-/// SIGKILL rather than `terminate()`: a child spawned from the test runner inherits its blocked signal
-/// mask (SIGTERM and SIGINT are blocked there), so gpsd never sees a SIGTERM and would live on.
-func stop(_ process: Process) {
-    guard process.isRunning else { return }
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
-}
-
-/// A TCP port that was free a moment ago on 127.0.0.1 (bound to port 0, then released).
-func freeLoopbackPort() async throws -> Int {
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .bind(host: "127.0.0.1", port: 0)
-        .get()
-    let port = channel.localAddress?.port
-    try await channel.close()
-    guard let port else { throw HarnessError(description: "no port assigned") }
-    return port
 }
 
 /// Connects to gpsd on 127.0.0.1:`port`, sends `?WATCH`, calls `onWatching` once gpsd acknowledges it,
@@ -77,22 +48,5 @@ func watchGpsd(
                 if !onReport(report) { return }
             }
         }
-    }
-}
-
-/// Runs `body`, failing with a harness error if it has not finished after `seconds` (a guard against
-/// a hung gpsd, never an expectation about timing).
-func withDeadline<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let result = first else {
-            throw HarnessError(description: "gave up after \(seconds) s")
-        }
-        return result
     }
 }

@@ -50,11 +50,14 @@ struct RunState {
                 ledger.submitted(request, at: stamp())
                 let ledger = self.ledger
                 let id = service.requestLocation(accuracy: plan.accuracy(of: request), timeout: plan.timeout(of: request)) { ledger.oneShotEnded($0) }
+                ledger.assigned(id, to: request)
                 ids[request] = id
             case .subscribe:
                 ledger.submitted(request, at: stamp())
                 let ledger = self.ledger
-                ids[request] = service.subscribe(plan.options(of: request)) { ledger.subscriptionEvent($0, $1) }
+                let id = service.subscribe(plan.options(of: request)) { ledger.subscriptionEvent($0, $1) }
+                ledger.assigned(id, to: request)
+                ids[request] = id
             case .cancel:
                 ledger.issued(.cancelIssued, for: request)
                 if let id = ids[request] { service.cancel(id) }
@@ -135,7 +138,6 @@ struct RunState {
         var outcomes: [String: Int] = [:]
         for (outcome, value) in ledger.counts { outcomes["\(outcome)"] = value }
         outcomes["cancelled"] = cancelled
-        outcomes["pending"] = nil
         return RunMeasurements(
             design: design,
             wallSeconds: Double(wallStart.duration(to: .now).saturatingNanoseconds) / 1e9,

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import TestSupport
 
 /// A real gpsd on 127.0.0.1 reading an NMEA feed served by the test, the way it reads a receiver
 /// behind a serial-to-TCP bridge: `gpsd -N -S PORT tcp://127.0.0.1:FEED`. Without `-n`, gpsd opens

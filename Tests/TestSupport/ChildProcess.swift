@@ -1,0 +1,67 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The first executable among `candidates`, or `nil`.
+public func executable(_ candidates: [String]) -> String? {
+    candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Tools the integration tests run; CI installs them (`Scripts/bootstrap.sh`).
+public enum Tools {
+    /// gpsd, or `nil` when it is not installed.
+    public static let gpsd = executable(["/usr/sbin/gpsd", "/usr/bin/gpsd", "/usr/local/sbin/gpsd", "/usr/local/bin/gpsd"])
+    /// socat, or `nil` when it is not installed.
+    public static let socat = executable(["/usr/bin/socat", "/usr/local/bin/socat"])
+}
+
+/// A child process (gpsd, socat) that the test that started it stops.
+///
+/// Stopping uses SIGKILL: the test runner's threads block SIGTERM and a spawned child inherits that
+/// signal mask, so a SIGTERM would never arrive. Waiting for the exit suspends rather than blocks,
+/// so a test never ties up one of the few threads of the cooperative pool.
+public final class ChildProcess: @unchecked Sendable {
+    // @unchecked: `Process` is not Sendable. It is configured and run in `init`; afterwards only its
+    // immutable `processIdentifier` is read, and its termination handler touches only `exit`.
+    private let process = Process()
+    private let exit = NIOLockedValueBox<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Starts `path` with `arguments`, its output discarded.
+    public init(_ path: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exit = self.exit
+        process.terminationHandler = { _ in
+            let waiters = exit.withLockedValue { state in
+                state.exited = true
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        try process.run()
+    }
+
+    /// Sends SIGKILL without waiting (a safety net for `defer`).
+    public func kill() {
+        guard !exit.withLockedValue({ $0.exited }) else { return }
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Kills the process and waits until it has exited.
+    public func stop() async {
+        kill()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let exited = exit.withLockedValue { state in
+                if !state.exited { state.waiters.append(continuation) }
+                return state.exited
+            }
+            if exited { continuation.resume() }
+        }
+    }
+}

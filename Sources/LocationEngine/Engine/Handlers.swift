@@ -51,7 +51,7 @@ enum SubscriptionHandler: Sendable {
 }
 
 /// Thrown by a ``LocationUpdates`` sequence when its subscription ended abnormally (source failure,
-/// authorization, invalid options, heading unavailable, shutdown). Normal ends (maximum updates,
+/// authorization, reduced accuracy, misconfiguration, invalid options, heading unavailable, shutdown). Normal ends (maximum updates,
 /// duration, force-complete, cancellation) just finish the sequence.
 public struct SubscriptionEndedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the subscription ended.
@@ -61,7 +61,8 @@ public struct SubscriptionEndedError: Error, Sendable, Hashable, CustomStringCon
     init?(_ reason: SubscriptionEnd) {
         switch reason {
         case .maximumUpdatesReached, .durationElapsed, .forceCompleted: return nil
-        case .failed, .headingUnavailable, .unauthorized, .rejected, .shutDown: self.reason = reason
+        case .failed, .headingUnavailable, .unauthorized, .accuracyReduced, .misconfigured, .rejected, .shutDown:
+            self.reason = reason
         }
     }
 

@@ -4,11 +4,19 @@ import NIOConcurrencyHelpers
 /// One thing submitted to the engine from outside its isolation.
 enum EngineCommand: Sendable {
     case oneShot(RequestID, LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, OneShotHandler)
+    /// A one-shot naming a purpose key (rare, so kept out of line to keep every command small).
+    indirect case oneShotWithPurposeKey(
+        RequestID, LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, purposeKey: String, OneShotHandler)
     case subscribe(RequestID, SubscriptionOptions, SubscriptionHandler)
     case cancel(RequestID)
     case forceComplete(RequestID)
     case source(generation: UInt64, SourceEvent)
-    case authorization(AuthorizationGate)
+    /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
+    case authorization(AuthorizationState, due: EngineInstant, prompt: UInt64?)
+    case endSession
+    case locationButton
+    case observeAuthorization(UInt64, AsyncStream<AuthorizationState>.Continuation)
+    case stopObservingAuthorization(UInt64)
     case shutdown
 }
 

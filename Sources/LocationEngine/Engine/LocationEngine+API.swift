@@ -13,14 +13,27 @@ extension LocationEngine {
     ///   - timeout: how long to wait; `nil` or zero waits until a fix arrives or the request is ended.
     ///   - delayUntilAuthorized: start the timeout when authorization resolves rather than now.
     ///   - handler: receives the one result.
+    ///   - purposeKey: a declared temporary-full-accuracy purpose key: under reduced accuracy, a request
+    ///     finer than coarsened fixes asks for temporary full accuracy once with it (instead of ending
+    ///     with ``LocationStatus/accuracyReduced``). An undeclared key ends the request with
+    ///     ``LocationStatus/misconfigured(_:)``.
     @discardableResult
     public nonisolated func requestLocation(
         accuracy: LocationAccuracy,
         timeout: Duration?,
         delayUntilAuthorized: Bool = false,
+        purposeKey: String? = nil,
         handler: @escaping @Sendable (LocationResult) -> Void
     ) -> RequestID {
-        submit { .oneShot($0, accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, .callback(handler)) }
+        submit { Self.oneShotCommand($0, accuracy, timeout, delayUntilAuthorized, purposeKey, .callback(handler)) }
+    }
+
+    @inline(__always)
+    static func oneShotCommand(
+        _ id: RequestID, _ accuracy: LocationAccuracy, _ timeout: Duration?, _ delay: Bool, _ purposeKey: String?, _ handler: OneShotHandler
+    ) -> EngineCommand {
+        guard let purposeKey else { return .oneShot(id, accuracy, timeout: timeout, delayUntilAuthorized: delay, handler) }
+        return .oneShotWithPurposeKey(id, accuracy, timeout: timeout, delayUntilAuthorized: delay, purposeKey: purposeKey, handler)
     }
 
     /// Subscribes to continuous updates (SEMANTICS §4). Returns the ID at once; `handler` receives, with
@@ -49,11 +62,6 @@ extension LocationEngine {
         submit(.cancel(id))
     }
 
-    /// Tells the engine the authorization picture changed (from an authorization provider).
-    public nonisolated func updateAuthorization(_ gate: AuthorizationGate) {
-        submit(.authorization(gate))
-    }
-
     /// Ends every pending request with ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``,
     /// powers the source down, and refuses later requests the same way.
     public nonisolated func shutdown() {
@@ -66,16 +74,18 @@ extension LocationEngine {
     /// is a returned ``LocationResult`` whose ``LocationResult/status`` says what happened.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled (the request is cancelled too).
+    /// - Parameters: as ``requestLocation(accuracy:timeout:delayUntilAuthorized:purposeKey:handler:)``.
     public nonisolated func location(
         accuracy: LocationAccuracy,
         timeout: Duration?,
-        delayUntilAuthorized: Bool = false
+        delayUntilAuthorized: Bool = false,
+        purposeKey: String? = nil
     ) async throws -> LocationResult {
         let submitted = SubmittedID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let id = submit {
-                    .oneShot($0, accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, .continuation(continuation))
+                    Self.oneShotCommand($0, accuracy, timeout, delayUntilAuthorized, purposeKey, .continuation(continuation))
                 }
                 submitted.set(id)
                 // A cancellation that raced the submission may have found no ID yet: cancel now.

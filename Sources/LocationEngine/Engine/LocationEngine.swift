@@ -1,5 +1,7 @@
 import DequeModule
+import HeapModule
 import Logging
+import NIOConcurrencyHelpers
 
 /// Multiplexes many concurrent location requests — one-shots with their own accuracy and timeout,
 /// continuous subscriptions — over one ``LocationSource``, which it runs only while a request needs
@@ -29,6 +31,18 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var timerDeadline: EngineInstant?
     var timerToken: UInt64 = 0
 
+    // Authorization (LocationEngine+Authorization.swift)
+    let authorizationProvider: any AuthorizationProvider
+    var currentAuthorization: AuthorizationState
+    var locationButtonConfirmed = false
+    var openPrompts: [UInt64: PromptKind] = [:]
+    var nextPromptToken: UInt64 = 0
+    /// Authorization changes that take effect later on the engine's clock, by (due, sequence).
+    var scheduledAuthorizationChanges = Heap<ScheduledAuthorizationChange>()
+    var authorizationChangeSequence: UInt64 = 0
+    var authorizationObservers: [UInt64: AsyncStream<AuthorizationState>.Continuation] = [:]
+    nonisolated let observerIDs = NIOLockedValueBox<UInt64>(0)
+
     /// Creates an engine over `source`, timing with `clock`.
     public init(
         source: any LocationSource,
@@ -41,15 +55,24 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.epoch = clock.now
         self.configuration = configuration
         self.logger = logger
+        self.authorizationProvider = configuration.authorizationProvider
+        let authorization = configuration.authorizationProvider.currentState()
+        self.currentAuthorization = authorization
         self.machine = Machine(
             configuration: .init(
                 linger: configuration.linger,
                 sourceCapabilities: source.capabilities,
-                initialAuthorization: configuration.initialAuthorization))
+                initialAuthorization: authorization.gate,
+                initialAccuracy: authorization.accuracy,
+                reducedAccuracy: configuration.reducedAccuracy,
+                purposeKeys: Set(configuration.usage.temporaryFullAccuracyPurposes.keys)))
+        authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
+            self?.submitAuthorization(state, after: delay, prompt: nil)
+        })
     }
 
     /// The current instant on the engine's timeline.
-    func now() -> EngineInstant { EngineInstant(epoch.duration(to: clock.now)) }
+    nonisolated func now() -> EngineInstant { EngineInstant(epoch.duration(to: clock.now)) }
 
     // MARK: Entry points (nonisolated, from any thread)
 
@@ -92,6 +115,10 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         switch consume command {
         case .oneShot(let id, let accuracy, let timeout, let delay, let handler):
             machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, handler: handler, now: now, into: &actions)
+        case .oneShotWithPurposeKey(let id, let accuracy, let timeout, let delay, let purposeKey, let handler):
+            machine.submitOneShot(
+                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, purposeKey: purposeKey, handler: handler, now: now,
+                into: &actions)
         case .subscribe(let id, let options, let handler):
             machine.subscribe(id, options: options, handler: handler, now: now, into: &actions)
         case .cancel(let id):
@@ -110,11 +137,25 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 logger.error("location source failed", metadata: ["error": "\(error)"])
                 machine.receiveFatalError(error, now: now, into: &actions)
             }
-        case .authorization(let gate):
-            logger.info("authorization changed", metadata: ["authorization": "\(gate)"])
-            machine.setAuthorization(gate, now: now, into: &actions)
+        case .authorization(let state, let due, let prompt):
+            if due > now {
+                scheduleAuthorizationChange(state, due: due, prompt: prompt)
+            } else {
+                applyAuthorization(state, prompt: prompt, now: now)
+            }
+        case .endSession:
+            endSessionNow(now: now)
+        case .locationButton:
+            locationButtonPressedNow(now: now)
+        case .observeAuthorization(let id, let continuation):
+            continuation.yield(currentAuthorization)
+            authorizationObservers[id] = continuation
+        case .stopObservingAuthorization(let id):
+            authorizationObservers[id] = nil
         case .shutdown:
             machine.shutdown(now: now, into: &actions)
+            for observer in authorizationObservers.values { observer.finish() }
+            authorizationObservers.removeAll()
         }
     }
 
@@ -148,7 +189,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 logger.debug("stopping location source")
                 source.stop()
             case .requestAuthorization:
-                configuration.onAuthorizationRequest?()
+                askForAuthorization()
+            case .requestTemporaryFullAccuracy(let purposeKey):
+                askForTemporaryFullAccuracy(purposeKey)
             }
             index += 1
         }
@@ -160,7 +203,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     /// Makes sure one timer task sleeps until the machine's next wake-up (restarting it only when the
     /// wake-up moved earlier).
     func rearmTimer() {
-        guard let next = machine.nextWakeup else {
+        guard let next = nextWakeup else {
             cancelTimer()
             return
         }
@@ -196,9 +239,22 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         advance()
     }
 
-    /// Processes queued commands and everything due at the clock's current time.
+    /// When the engine next needs to run on its own: the state machine's next wake-up or the next
+    /// scheduled authorization change.
+    var nextWakeup: EngineInstant? {
+        switch (machine.nextWakeup, scheduledAuthorizationChanges.min?.due) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
+        }
+    }
+
+    /// Processes queued commands and everything due at the clock's current time (scheduled
+    /// authorization changes in time order, each at its own instant).
     func advance() {
         drain()
+        applyDueAuthorizationChanges(upTo: now())
         machine.advanceTime(now: now(), into: &actions)
         if !actions.isEmpty { performActions() }
         drain()

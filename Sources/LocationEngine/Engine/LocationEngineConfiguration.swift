@@ -3,22 +3,36 @@ public struct LocationEngineConfiguration: Sendable {
     /// How long the source keeps running after the last request needing it ends, so that a burst of
     /// short requests does not switch it on and off each time (gpsd itself lingers 60 s). Default 5 s.
     public var linger: Duration
-    /// The authorization state the engine starts in. Default ``AuthorizationGate/authorized``: a Linux
-    /// deployment whose operator granted access by configuring the engine.
-    public var initialAuthorization: AuthorizationGate
-    /// Called (outside the engine's isolation) when requests are waiting in
-    /// ``AuthorizationGate/notDetermined`` and authorization must be asked for: once per not-determined
-    /// period, however many requests wait. Answer with ``LocationEngine/updateAuthorization(_:)``.
-    public var onAuthorizationRequest: (@Sendable () -> Void)?
+    /// Where the authorization picture comes from and who asks the user. Default: a
+    /// ``StaticAuthorizationProvider`` granting always with full accuracy — a Linux deployment whose
+    /// operator granted access by configuring the engine.
+    public var authorizationProvider: any AuthorizationProvider
+    /// What the application declares it may ask for (Core Location's usage-description keys and
+    /// temporary-full-accuracy purpose keys). Default: nothing, which is fine as long as nothing has to
+    /// be asked; a request that would make the engine ask ends with ``ConfigurationError/noUsageDeclared``.
+    public var usage: UsageDeclarations
+    /// The level the application wants; asked for when declared (see ``UsageDeclarations/level(preferring:)``).
+    public var preferredAuthorization: AuthorizationLevel
+    /// How fixes are coarsened and throttled under reduced accuracy.
+    public var reducedAccuracy: ReducedAccuracyPolicy
+    /// Called on the engine's executor with every change of the authorization picture (MapLibre's
+    /// `didChangeLocationManagerAuthorization`); see also ``LocationEngine/authorizationUpdates()``.
+    public var onAuthorizationChange: (@Sendable (AuthorizationState) -> Void)?
 
     /// Creates a configuration.
     public init(
         linger: Duration = .seconds(5),
-        initialAuthorization: AuthorizationGate = .authorized,
-        onAuthorizationRequest: (@Sendable () -> Void)? = nil
+        authorizationProvider: any AuthorizationProvider = StaticAuthorizationProvider(),
+        usage: UsageDeclarations = .none,
+        preferredAuthorization: AuthorizationLevel = .whenInUse,
+        reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
+        onAuthorizationChange: (@Sendable (AuthorizationState) -> Void)? = nil
     ) {
         self.linger = linger
-        self.initialAuthorization = initialAuthorization
-        self.onAuthorizationRequest = onAuthorizationRequest
+        self.authorizationProvider = authorizationProvider
+        self.usage = usage
+        self.preferredAuthorization = preferredAuthorization
+        self.reducedAccuracy = reducedAccuracy
+        self.onAuthorizationChange = onAuthorizationChange
     }
 }

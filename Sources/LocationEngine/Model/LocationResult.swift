@@ -8,8 +8,16 @@ public enum LocationStatus: Sendable, Hashable, CustomStringConvertible {
     case forceCompleted
     /// The source failed for good (a fatal ``SourceError``).
     case failed(SourceError)
-    /// Location access is not authorized: denied, restricted or services disabled.
+    /// Location access is not authorized: denied, restricted, services disabled, a one-time grant
+    /// lapsed, or the authorization prompt was dismissed.
     case unauthorized(AuthorizationFailure)
+    /// The request needs finer accuracy than reduced accuracy authorization can give, and temporary
+    /// full accuracy was not granted (or not asked for: the request named no purpose key). The result
+    /// carries the best coarsened fix known.
+    case accuracyReduced
+    /// The application's configuration cannot serve the request (no usage declared, undeclared
+    /// purpose key); nothing was scheduled.
+    case misconfigured(ConfigurationError)
     /// The request's arguments were invalid (a non-finite accuracy, a negative timeout…); nothing was scheduled.
     case rejected(reason: String)
     /// The engine was shut down while the request was pending.
@@ -25,6 +33,8 @@ public enum LocationStatus: Sendable, Hashable, CustomStringConvertible {
         case .forceCompleted: "force-completed"
         case .failed(let error): "failed (\(error))"
         case .unauthorized(let failure): "unauthorized (\(failure))"
+        case .accuracyReduced: "accuracy reduced (full accuracy not authorized)"
+        case .misconfigured(let error): "misconfigured (\(error))"
         case .rejected(let reason): "rejected (\(reason))"
         case .shutDown: "engine shut down"
         }
@@ -42,6 +52,9 @@ public enum AuthorizationFailure: Sendable, Hashable, CustomStringConvertible {
     /// A one-time ("Allow Once") authorization lapsed when the session of use ended; the state is
     /// back to not determined and the next request asks again.
     case lapsed
+    /// The authorization prompt was dismissed without a decision; the state is still not determined
+    /// and the next request asks again.
+    case undecided
 
     public var description: String {
         switch self {
@@ -49,6 +62,7 @@ public enum AuthorizationFailure: Sendable, Hashable, CustomStringConvertible {
         case .restricted: "restricted"
         case .servicesDisabled: "location services disabled"
         case .lapsed: "one-time authorization lapsed"
+        case .undecided: "authorization prompt dismissed"
         }
     }
 }

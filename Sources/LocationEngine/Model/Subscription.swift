@@ -29,6 +29,10 @@ public struct SubscriptionOptions: Sendable, Hashable {
     public var duration: Duration?
     /// The movement that counts as significant, for ``SubscriptionKind/significantChange``.
     public var significantDistance: Double
+    /// A declared temporary-full-accuracy purpose key (``UsageDeclarations/temporaryFullAccuracyPurposes``):
+    /// under reduced accuracy, a subscription that needs full accuracy asks for it once with this key
+    /// instead of ending with ``SubscriptionEnd/accuracyReduced``.
+    public var purposeKey: String?
 
     /// Creates options. Invalid values (negative or non-finite distances, `maximumUpdates < 1`,
     /// negative durations) make the subscription end at once with ``SubscriptionEnd/rejected(reason:)``.
@@ -39,7 +43,8 @@ public struct SubscriptionOptions: Sendable, Hashable {
         minimumInterval: Duration = .zero,
         maximumUpdates: Int? = nil,
         duration: Duration? = nil,
-        significantDistance: Double = 500
+        significantDistance: Double = 500,
+        purposeKey: String? = nil
     ) {
         self.kind = kind
         self.accuracy = accuracy
@@ -48,6 +53,7 @@ public struct SubscriptionOptions: Sendable, Hashable {
         self.maximumUpdates = maximumUpdates
         self.duration = duration
         self.significantDistance = significantDistance
+        self.purposeKey = purposeKey
     }
 
     /// Why these options are invalid, or `nil` when they are usable.
@@ -59,6 +65,14 @@ public struct SubscriptionOptions: Sendable, Hashable {
         if let duration, duration <= .zero { return "duration must be > 0" }
         if !significantDistance.isFinite || significantDistance <= 0 { return "significantDistance must be finite and > 0" }
         return nil
+    }
+
+    /// Whether coarsened fixes can never serve this subscription: it filters for finer accuracy than
+    /// `policy` leaves, or wants course (which reduced accuracy withholds).
+    func needsFullAccuracy(_ policy: ReducedAccuracyPolicy) -> Bool {
+        if kind == .heading { return true }
+        if let accuracy { return policy.cannotSatisfy(accuracy) }
+        return false
     }
 
     /// The power this subscription asks of the source, or `nil` when it never powers it.
@@ -116,6 +130,11 @@ public enum SubscriptionEnd: Sendable, Hashable {
     case headingUnavailable
     /// Location access is not authorized.
     case unauthorized(AuthorizationFailure)
+    /// The subscription needs full accuracy (a finer accuracy filter, or course) and only reduced
+    /// accuracy is authorized.
+    case accuracyReduced
+    /// The application's configuration cannot serve the subscription (see ``ConfigurationError``).
+    case misconfigured(ConfigurationError)
     /// The options were invalid; nothing was scheduled.
     case rejected(reason: String)
     /// The engine was shut down.

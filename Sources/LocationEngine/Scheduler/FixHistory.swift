@@ -61,6 +61,18 @@ struct FixHistory: Sendable {
         return candidate
     }
 
+    /// Replaces every remembered fix by its coarsened form (accuracy just became reduced: nothing
+    /// precise may be delivered from the cache later).
+    /// - Complexity: O(1) (at most six fixes).
+    mutating func coarsen(with policy: ReducedAccuracyPolicy) {
+        var fixes = newestMeeting.compactMap { $0 }
+        if let latest { fixes.append(latest) }
+        removeAll()
+        for fix in fixes.sorted(by: { $0.observedAt < $1.observedAt }) {
+            record(StampedFix(location: policy.coarsen(fix.location), observedAt: fix.observedAt))
+        }
+    }
+
     /// Forgets everything (authorization lost: nothing cached may be delivered later).
     mutating func removeAll() {
         latest = nil

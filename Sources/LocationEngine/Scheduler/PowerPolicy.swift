@@ -62,9 +62,12 @@ struct PowerPolicy: Sendable {
         demand[mode.rawValue] -= 1
     }
 
-    /// Brings the source in line with demand at `now`, returning what to do to it.
-    mutating func reconcile(now: EngineInstant, linger: Duration) -> Command? {
-        switch (state, demandedMode) {
+    /// Brings the source in line with demand at `now`, never running it harder than `cap`, returning
+    /// what to do to it.
+    mutating func reconcile(now: EngineInstant, linger: Duration, cap: PowerMode? = nil) -> Command? {
+        var wanted = demandedMode
+        if let cap, let mode = wanted { wanted = min(mode, cap) }
+        switch (state, wanted) {
         case (.off, let mode?):
             state = .running(mode)
             starts += 1

@@ -21,6 +21,9 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     case stopSource
     /// Ask the authorization provider for authorization (at most once while not determined).
     case requestAuthorization
+    /// Ask the authorization provider for temporary full accuracy with this declared purpose key (at
+    /// most once at a time, however many requests wait for it).
+    case requestTemporaryFullAccuracy(purposeKey: String)
 }
 
 /// A request's handler together with its ID, so a delivery can say which request it is for.

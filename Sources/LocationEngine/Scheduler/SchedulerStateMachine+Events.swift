@@ -2,7 +2,8 @@ extension SchedulerStateMachine {
     /// The source reports a fix that was `age` old on arrival.
     ///
     /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
-    /// it into a success (SEMANTICS §3). Then every one-shot whose accuracy and recency the fix meets
+    /// it into a success (SEMANTICS §3). Under reduced accuracy the fix is throttled and coarsened
+    /// (``ReducedAccuracyPolicy``) before it is remembered or delivered. Then every one-shot whose accuracy and recency the fix meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped.
     /// - Complexity: O(k + s + e log n) for k completed one-shots, s subscriptions, e expired deadlines.
@@ -15,6 +16,15 @@ extension SchedulerStateMachine {
         guard location.isValid, age >= .zero else {
             counters.invalidFixes += 1
             return
+        }
+        var location = location
+        if accuracyAuthorization == .reduced {
+            if let last = lastCoarseFixAt, now - last < configuration.reducedAccuracy.minimumInterval {
+                counters.fixesThrottled += 1
+                return
+            }
+            lastCoarseFixAt = now
+            location = configuration.reducedAccuracy.coarsen(location)
         }
         let fix = StampedFix(location: location, observedAt: now - age)
         history.record(fix)
@@ -163,8 +173,10 @@ extension SchedulerStateMachine {
 }
 
 extension SchedulerStateMachine {
-    /// Admits every request that waited for authorization; delayed timeouts start now.
+    /// Admits every request that waited for authorization; delayed timeouts start now. Under reduced
+    /// accuracy, those needing full accuracy are held for it (or end) instead.
     mutating func admitWaitingRequests(now: EngineInstant, into actions: inout [Action]) {
+        var needingFullAccuracy: [RequestID] = []
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], !request.admitted {
                 if let timeout = delayedTimeouts.removeValue(forKey: id) {
@@ -172,16 +184,26 @@ extension SchedulerStateMachine {
                     request.hasDeadline = true
                 }
                 let accuracy = accuracy(of: id, request)
+                if accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy) {
+                    oneShots[id] = request
+                    needingFullAccuracy.append(id)
+                    continue
+                }
                 request.admitted = true
                 oneShots[id] = request
                 index.insert(id, accuracy: accuracy)
                 power.add(accuracy.requiredPowerMode)
             } else if var subscription = subscriptions[id], !subscription.admitted {
+                if accuracyAuthorization == .reduced && subscription.options.needsFullAccuracy(configuration.reducedAccuracy) {
+                    needingFullAccuracy.append(id)
+                    continue
+                }
                 subscription.admitted = true
                 subscriptions[id] = subscription
                 if let mode = subscription.options.powerDemand { power.add(mode) }
             }
         }
+        if !needingFullAccuracy.isEmpty { holdForFullAccuracy(needingFullAccuracy, now: now, into: &actions) }
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
@@ -203,7 +225,11 @@ extension SchedulerStateMachine {
         let subscribers = subscriptionIDs.compactMap { id in
             removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
         }
-        if !onlyAdmitted { awaitingAuthorization.removeAll() }
+        if !onlyAdmitted {
+            awaitingAuthorization.removeAll()
+            awaitingFullAccuracy.removeAll()
+            fullAccuracyRequested = false
+        }
         if !handlers.isEmpty {
             counters.oneShotsFailed += handlers.count
             actions.append(.completeOneShots(handlers, result(oneShotStatus, now: now)))

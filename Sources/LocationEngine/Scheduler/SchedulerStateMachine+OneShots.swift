@@ -2,8 +2,10 @@ extension SchedulerStateMachine {
     /// A one-shot request arrives (SEMANTICS §3).
     ///
     /// It completes at once from the cache when a known fix satisfies its accuracy and recency (without
-    /// powering the source); is refused at once when unauthorized, shut down or invalid; otherwise waits
-    /// for a fix, its timeout (`nil` or zero: none) or authorization.
+    /// powering the source); is refused at once when unauthorized, shut down, invalid or naming an
+    /// undeclared purpose key; under reduced accuracy, when it is finer than coarsened fixes can be, it
+    /// ends with ``LocationStatus/accuracyReduced`` or (naming a purpose key) waits for temporary full
+    /// accuracy; otherwise it waits for a fix, its timeout (`nil` or zero: none) or authorization.
     /// - Complexity: O(log n) with a timeout, amortised O(1) without.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func submitOneShot(
@@ -11,6 +13,7 @@ extension SchedulerStateMachine {
         accuracy: LocationAccuracy,
         timeout: Duration?,
         delayUntilAuthorized: Bool = false,
+        purposeKey: String? = nil,
         handler: consuming OneShotHandler,
         now: EngineInstant,
         into actions: inout [Action]
@@ -20,6 +23,9 @@ extension SchedulerStateMachine {
         counters.oneShotsSubmitted += 1
         if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
             return refuse(id, handler, .rejected(reason: failure), into: &actions)
+        }
+        if let purposeKey, !configuration.purposeKeys.contains(purposeKey) {
+            return refuse(id, handler, .misconfigured(.undeclaredPurposeKey(purposeKey)), into: &actions)
         }
         if isShutDown { return refuse(id, handler, .shutDown, into: &actions) }
         if case .unauthorized(let failure) = authorization {
@@ -33,6 +39,7 @@ extension SchedulerStateMachine {
             admitted: false
         )
         if accuracy.level == nil { customAccuracies[id] = accuracy }
+        if let purposeKey { purposeKeys[id] = purposeKey }
 
         if authorization == .notDetermined {
             if let timeout {
@@ -53,6 +60,7 @@ extension SchedulerStateMachine {
             counters.oneShotsFromCache += 1
             counters.oneShotsSucceeded += 1
             customAccuracies[id] = nil
+            if purposeKey != nil { purposeKeys[id] = nil }
             let result = LocationResult(
                 status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
             actions.append(.completeOneShots([Recipient(id, request.handler)], result))
@@ -61,6 +69,11 @@ extension SchedulerStateMachine {
         if let timeout {
             deadlines.insert(id, deadline: now + timeout)
             request.hasDeadline = true
+        }
+        if accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy) {
+            oneShots[id] = request
+            holdForFullAccuracy([id], now: now, into: &actions)
+            return
         }
         request.admitted = true
         oneShots[id] = request
@@ -119,6 +132,7 @@ extension SchedulerStateMachine {
             delayedTimeouts[id] = nil
         }
         if request.level == Self.customLevel { customAccuracies[id] = nil }
+        if !purposeKeys.isEmpty { purposeKeys[id] = nil }
         return request
     }
 
@@ -132,6 +146,7 @@ extension SchedulerStateMachine {
     mutating func requestAuthorizationIfNeeded(into actions: inout [Action]) {
         guard !authorizationRequested else { return }
         authorizationRequested = true
+        counters.authorizationRequests += 1
         actions.append(.requestAuthorization)
     }
 

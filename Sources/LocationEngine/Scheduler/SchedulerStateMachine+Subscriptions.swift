@@ -1,7 +1,9 @@
 extension SchedulerStateMachine {
     /// A continuous request arrives (SEMANTICS §4). It is told at once (with a final
     /// ``SubscriptionEvent/ended(_:)``) when its options are invalid, the engine is shut down, access is
-    /// refused, or it asks for heading from a source without course.
+    /// refused, it names an undeclared purpose key, or it asks for heading from a source without
+    /// course. Under reduced accuracy, one that needs full accuracy ends with
+    /// ``SubscriptionEnd/accuracyReduced`` or (naming a purpose key) waits for temporary full accuracy.
     /// - Complexity: O(1) amortised, O(log n) with a duration.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func subscribe(
@@ -16,6 +18,7 @@ extension SchedulerStateMachine {
         counters.subscriptionsSubmitted += 1
         let refusal: SubscriptionEnd? =
             if let failure = options.validationFailure { .rejected(reason: failure) }
+            else if let key = options.purposeKey, !configuration.purposeKeys.contains(key) { .misconfigured(.undeclaredPurposeKey(key)) }
             else if isShutDown { .shutDown }
             else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
             else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
@@ -36,6 +39,11 @@ extension SchedulerStateMachine {
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
             requestAuthorizationIfNeeded(into: &actions)
+            return
+        }
+        if accuracyAuthorization == .reduced && options.needsFullAccuracy(configuration.reducedAccuracy) {
+            subscriptions[id] = subscription
+            holdForFullAccuracy([id], now: now, into: &actions)
             return
         }
         subscription.admitted = true

@@ -21,16 +21,29 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         public var sourceCapabilities: SourceCapabilities
         /// The authorization state at start.
         public var initialAuthorization: AuthorizationGate
+        /// The accuracy authorization at start.
+        public var initialAccuracy: AccuracyAuthorization
+        /// How fixes are coarsened under reduced accuracy.
+        public var reducedAccuracy: ReducedAccuracyPolicy
+        /// The temporary-full-accuracy purpose keys requests may name; any other key is a
+        /// ``ConfigurationError``.
+        public var purposeKeys: Set<String>
 
         /// Creates a configuration.
         public init(
             linger: Duration = .seconds(5),
             sourceCapabilities: SourceCapabilities = SourceCapabilities(providesCourse: true),
-            initialAuthorization: AuthorizationGate = .authorized
+            initialAuthorization: AuthorizationGate = .authorized,
+            initialAccuracy: AccuracyAuthorization = .full,
+            reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
+            purposeKeys: Set<String> = []
         ) {
             self.linger = linger
             self.sourceCapabilities = sourceCapabilities
             self.initialAuthorization = initialAuthorization
+            self.initialAccuracy = initialAccuracy
+            self.reducedAccuracy = reducedAccuracy
+            self.purposeKeys = purposeKeys
         }
     }
 
@@ -75,6 +88,17 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var awaitingAuthorization: [RequestID] = []
     /// Timeouts that start when authorization resolves.
     var delayedTimeouts: [RequestID: Duration] = [:]
+    var accuracyAuthorization: AccuracyAuthorization
+    /// When the last fix was let through under reduced accuracy (for the throttle).
+    var lastCoarseFixAt: EngineInstant?
+    /// Purpose keys of pending one-shots that named one (subscriptions carry theirs in their options).
+    var purposeKeys: [RequestID: String] = [:]
+    /// Requests that need full accuracy and wait for the answer to a temporary-full-accuracy request;
+    /// ended ones are skipped lazily.
+    var awaitingFullAccuracy: [RequestID] = []
+    var fullAccuracyRequested = false
+    /// Temporary full accuracy was refused in this session: requests needing it end at once.
+    var fullAccuracyRefused = false
     var latestNow = EngineInstant.zero
     var isShutDown = false
     var counters = SchedulerStatistics()
@@ -83,6 +107,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.authorization = configuration.initialAuthorization
+        self.accuracyAuthorization = configuration.initialAccuracy
     }
 
     /// When the owner must call ``advanceTime(now:into:)`` next (the earliest deadline or linger end), or `nil`.
@@ -101,6 +126,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// The authorization state the scheduler is working under.
     public var authorizationState: AuthorizationGate { authorization }
+
+    /// The accuracy authorization the scheduler is working under.
+    public var accuracyAuthorizationState: AccuracyAuthorization { accuracyAuthorization }
 
     /// Whether a request with this ID is pending.
     public func isPending(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil }
@@ -163,8 +191,10 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     }
 
     /// Brings the source in line with demand.
+    /// Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant, into actions: inout [Action]) {
-        switch power.reconcile(now: now, linger: configuration.linger) {
+        let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
+        switch power.reconcile(now: now, linger: configuration.linger, cap: cap) {
         case .start(let mode)?: actions.append(.startSource(mode))
         case .setMode(let mode)?: actions.append(.setSourceMode(mode))
         case .stop?: actions.append(.stopSource)

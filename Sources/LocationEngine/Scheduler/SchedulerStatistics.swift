@@ -26,6 +26,13 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var fixesReceived = 0
     /// Fixes dropped as invalid (non-finite or out-of-range values).
     public var invalidFixes = 0
+    /// Fixes held back under reduced accuracy because one was let through less than
+    /// ``ReducedAccuracyPolicy/minimumInterval`` before.
+    public var fixesThrottled = 0
+    /// Authorization requests the scheduler asked for (at most one per not-determined period).
+    public var authorizationRequests = 0
+    /// Temporary-full-accuracy requests the scheduler asked for.
+    public var fullAccuracyRequests = 0
     /// Transient source errors.
     public var transientErrors = 0
     /// Fatal source errors.

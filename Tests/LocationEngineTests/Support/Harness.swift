@@ -23,14 +23,23 @@ struct Harness {
     var cancelled: [String] = []
     var sourceCommands: [SourceCommand] = []
     var authorizationRequests = 0
+    /// Purpose keys of the temporary-full-accuracy requests the machine asked for.
+    var fullAccuracyRequests: [String] = []
     /// Tags in the order their one-shot results came.
     var completionOrder: [String] = []
 
-    init(linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized) {
+    init(
+        linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
+        accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
+        purposeKeys: Set<String> = []
+    ) {
         machine = Machine(configuration: .init(
             linger: linger,
             sourceCapabilities: SourceCapabilities(providesCourse: providesCourse),
-            initialAuthorization: authorization))
+            initialAuthorization: authorization,
+            initialAccuracy: accuracy,
+            reducedAccuracy: reducedAccuracy,
+            purposeKeys: purposeKeys))
     }
 
     mutating func newID(_ tag: String) -> RequestID {
@@ -41,10 +50,14 @@ struct Harness {
     }
 
     @discardableResult
-    mutating func oneShot(_ tag: String, _ accuracy: LocationAccuracy, timeout: Duration? = nil, delayUntilAuthorized: Bool = false) -> RequestID {
+    mutating func oneShot(
+        _ tag: String, _ accuracy: LocationAccuracy, timeout: Duration? = nil, delayUntilAuthorized: Bool = false, purposeKey: String? = nil
+    ) -> RequestID {
         let id = newID(tag)
         var actions: [Machine.Action] = []
-        machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, handler: tag, now: now, into: &actions)
+        machine.submitOneShot(
+            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, handler: tag, now: now,
+            into: &actions)
         record(actions)
         return id
     }
@@ -59,8 +72,11 @@ struct Harness {
     }
 
     mutating func fix(_ metres: Double, latitude: Double = 48.0, longitude: Double = 11.0, course: Double? = nil, age: Duration = .zero) {
+        fix(Location(latitude: latitude, longitude: longitude, horizontalAccuracy: metres, course: course), age: age)
+    }
+
+    mutating func fix(_ location: Location, age: Duration = .zero) {
         var actions: [Machine.Action] = []
-        let location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: metres, course: course)
         machine.receiveFix(location, age: age, now: now, into: &actions)
         record(actions)
     }
@@ -102,6 +118,24 @@ struct Harness {
         record(actions)
     }
 
+    mutating func setAccuracy(_ accuracy: AccuracyAuthorization) {
+        var actions: [Machine.Action] = []
+        machine.setAccuracyAuthorization(accuracy, now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func refuseFullAccuracy() {
+        var actions: [Machine.Action] = []
+        machine.refuseTemporaryFullAccuracy(now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func endAwaitingAuthorization(_ status: LocationStatus, _ end: SubscriptionEnd) {
+        var actions: [Machine.Action] = []
+        machine.endAwaitingAuthorization(oneShotStatus: status, subscriptionEnd: end, now: now, into: &actions)
+        record(actions)
+    }
+
     mutating func shutdown() {
         var actions: [Machine.Action] = []
         machine.shutdown(now: now, into: &actions)
@@ -129,6 +163,7 @@ struct Harness {
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
             case .stopSource: sourceCommands.append(.stop)
             case .requestAuthorization: authorizationRequests += 1
+            case .requestTemporaryFullAccuracy(let key): fullAccuracyRequests.append(key)
             }
         }
     }

@@ -1,0 +1,87 @@
+/// How fixes are coarsened under reduced accuracy authorization (SEMANTICS §6; Apple: "within about
+/// 1–20 km, a few updates an hour").
+///
+/// A coarsened fix is deterministic: its position is the centre of the grid cell the measured position
+/// falls in (cells about ``gridSpacing`` metres on a side: latitude bands of that height, each cut into
+/// equal-width columns, so cells stay square-ish from the equator to the poles); its accuracy is at
+/// least ``gridSpacing`` and never less than the measured error plus the distance from the cell's
+/// centre to its farthest corner (so it stays honest); altitude, vertical accuracy, speed and course
+/// are withheld. The scheduler lets through at most one fix per ``minimumInterval``.
+///
+/// A request finer than ``gridSpacing`` can never be satisfied by a coarsened fix: it ends with
+/// ``LocationStatus/accuracyReduced`` or, when it names a declared purpose key, asks for temporary
+/// full accuracy.
+public struct ReducedAccuracyPolicy: Sendable, Hashable {
+    /// The side of a grid cell and the finest accuracy a coarsened fix reports, in metres
+    /// (clamped to 1 000…20 000; default 3 000, so city-level requests can still be served).
+    public let gridSpacing: Double
+    /// The least time between two coarsened fixes (clamped to ≥ 0; default 10 minutes: six updates
+    /// an hour, and a cached coarse fix stays young enough for city-level requests meanwhile).
+    public let minimumInterval: Duration
+
+    /// Creates a policy; out-of-range values are clamped (a non-finite spacing becomes the default).
+    public init(gridSpacing: Double = 3000, minimumInterval: Duration = .seconds(600)) {
+        self.gridSpacing = gridSpacing.isFinite ? min(20_000, max(1000, gridSpacing)) : 3000
+        self.minimumInterval = max(.zero, minimumInterval)
+    }
+
+    /// Whether no coarsened fix can satisfy `accuracy`.
+    @inlinable
+    public func cannotSatisfy(_ accuracy: LocationAccuracy) -> Bool {
+        accuracy.horizontalAccuracy < gridSpacing
+    }
+
+    /// The coarsened form of `location` (which must be valid: finite, in range).
+    /// - Complexity: O(1)
+    public func coarsen(_ location: Location) -> Location {
+        let cell = cell(containing: location.latitude, location.longitude)
+        let centre = Location(latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: 0)
+        var farthestCorner = 0.0
+        for latitude in [cell.south, cell.north] {
+            for longitude in [cell.west, cell.west + cell.width] {
+                let corner = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: 0)
+                farthestCorner = max(farthestCorner, centre.distance(to: corner))
+            }
+        }
+        let accuracy = max(gridSpacing, (location.horizontalAccuracy + farthestCorner).rounded(.up))
+        return Location(
+            latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: accuracy,
+            utcTime: location.utcTime)
+    }
+
+    /// Whether `location` is already coarse: its position is a cell centre and it carries nothing finer
+    /// than the grid (the property the tests check of everything delivered under reduced accuracy).
+    public func isCoarse(_ location: Location) -> Bool {
+        let cell = cell(containing: location.latitude, location.longitude)
+        return location.latitude == cell.centreLatitude && location.longitude == cell.centreLongitude
+            && location.horizontalAccuracy >= gridSpacing && location.altitude == nil
+            && location.ellipsoidalAltitude == nil && location.verticalAccuracy == nil
+            && location.speed == nil && location.course == nil
+    }
+
+    struct Cell {
+        var south: Double
+        var north: Double
+        var west: Double
+        var width: Double
+        var centreLatitude: Double { (south + north) / 2 }
+        var centreLongitude: Double { west + width / 2 }
+    }
+
+    /// The grid cell containing a position. A cell's centre lies in that same cell, so coarsening is
+    /// idempotent on positions.
+    func cell(containing latitude: Double, _ longitude: Double) -> Cell {
+        let metresPerDegree = 6_371_008.8 * Double.pi / 180
+        let bandHeight = gridSpacing / metresPerDegree
+        let bands = Int((180 / bandHeight).rounded(.up))
+        let band = min(bands - 1, max(0, Int(((latitude + 90) / bandHeight).rounded(.down))))
+        let south = -90 + Double(band) * bandHeight
+        let north = min(90, south + bandHeight)
+        let centre = (south + north) / 2
+        let idealWidth = bandHeight / max(_cos(centre * Double.pi / 180), 1e-9)
+        let columns = max(1, min(Int(360 / bandHeight), Int((360 / idealWidth).rounded(.down))))
+        let width = 360 / Double(columns)
+        let column = min(columns - 1, max(0, Int(((longitude + 180) / width).rounded(.down))))
+        return Cell(south: south, north: north, west: -180 + Double(column) * width, width: width)
+    }
+}

@@ -123,7 +123,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationEngineTests",
-            dependencies: ["LocationEngine", "LocationEngineTestKit", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "LocationEngine", "LocationEngineTestKit", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

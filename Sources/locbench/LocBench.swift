@@ -56,6 +56,12 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Also run the same workload on a baseline design and print ratios: naive.")
     var baseline: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A simulated user for the engine: comma-separated start=STATE, answer=ANSWER[@DELAY], at=TIME:STATE.",
+            discussion: "STATE: authorized, reduced, not-determined, denied, restricted, disabled. ANSWER: allow-once, while-using, always, coarse, deny, dismiss. Example: start=not-determined,answer=while-using@2s,at=60s:reduced,at=120s:denied"))
+    var authorization: String?
+
     @Option(help: "Write the report as JSON to this file.")
     var json: String?
 
@@ -79,10 +85,14 @@ struct LocBench: AsyncParsableCommand {
         }
         guard (0...1).contains(noTimeoutFraction) else { throw ValidationError("--no-timeout-fraction must be within 0…1 (got \(noTimeoutFraction))") }
         if let baseline, baseline != "naive" { throw ValidationError("--baseline must be naive (got '\(baseline)')") }
+        if baseline != nil && authorization != nil {
+            throw ValidationError("--authorization cannot be combined with --baseline: the naive baseline has no authorization model")
+        }
         do throws(LocbenchError) {
             _ = try Mix(parsing: mix)
             _ = try timeoutRange()
             _ = try lingerDuration()
+            if let authorization { _ = try AuthorizationScript(parsing: authorization) }
         } catch {
             throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
         }
@@ -136,20 +146,28 @@ struct LocBench: AsyncParsableCommand {
         var scenario = try Scenario.named(self.scenario, seed: seed)
         scenario.fixInterval = 1 / fixRate
         let progress = ProcessStats.stderrIsTerminal ? Progress() : nil
-        let runner = Runner(plan: plan, linger: lingerDuration, progress: progress)
+        let authorizationScript = try authorization.map { text throws(LocbenchError) in try AuthorizationScript(parsing: text) }
+        var runner = Runner(plan: plan, linger: lingerDuration, progress: progress)
+        if let authorizationScript { runner.initialAuthorization = authorizationScript.script.initial }
         let clockKind = ClockKind(rawValue: clock)!
 
         let sourceKind = try sourceKind()
-        let engineRun = await Self.run(design: "engine", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario, linger: lingerDuration)
+        let engineRun = await Self.run(
+            design: "engine", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario, linger: lingerDuration,
+            authorization: authorizationScript)
         let baselineRun: RunMeasurements? =
             baseline == nil
-            ? nil : await Self.run(design: "naive", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario, linger: lingerDuration)
+            ? nil
+            : await Self.run(
+                design: "naive", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario, linger: lingerDuration,
+                authorization: nil)
 
         let report = Report(
             command: CommandLine.arguments.joined(separator: " "), clock: clock,
             scenario: sourceKind == .synthetic ? self.scenario : source.joined(separator: " "), seed: seed,
             requests: plan.requestCount, operations: plan.operations.count, peakRSSBytes: ProcessStats.peakRSS(),
             processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
+            authorization: authorization,
             engine: Report.design(engineRun), baseline: baselineRun.map(Report.design))
         print(TableReport.render(report))
         if let json {
@@ -166,8 +184,18 @@ struct LocBench: AsyncParsableCommand {
     }
 
     static func run(
-        design: String, runner: Runner, clockKind: ClockKind, source sourceKind: SourceKind, scenario: Scenario, linger: Duration
+        design: String, runner: Runner, clockKind: ClockKind, source sourceKind: SourceKind, scenario: Scenario, linger: Duration,
+        authorization: AuthorizationScript?
     ) async -> RunMeasurements {
+        /// The engine's configuration: with a script, a simulated user whose changes the ledger follows.
+        func configuration(_ recording: RecordingSource) -> LocationEngineConfiguration {
+            guard let authorization else { return .init(linger: linger) }
+            let ledger = recording.ledger
+            return .init(
+                linger: linger, authorizationProvider: SimulatedAuthorizationProvider(authorization.script),
+                usage: UsageDeclarations(whenInUse: "locbench"),
+                onAuthorizationChange: { ledger.authorizationChanged($0) })
+        }
         switch clockKind {
         case .virtual:
             let clock = ManualClock()
@@ -177,7 +205,7 @@ struct LocBench: AsyncParsableCommand {
                 design: design,
                 makeService: { clock, recording -> any LocationService in
                     if design == "engine" {
-                        EngineService(engine: LocationEngine(source: recording, clock: clock, configuration: .init(linger: linger)), offset: offset)
+                        EngineService(engine: LocationEngine(source: recording, clock: clock, configuration: configuration(recording)), offset: offset)
                     } else {
                         NaiveLocationManager(source: recording, clock: clock, offset: offset)
                     }
@@ -196,7 +224,7 @@ struct LocBench: AsyncParsableCommand {
                 design: design,
                 makeService: { recording -> any LocationService in
                     if design == "engine" {
-                        EngineService(engine: LocationEngine(source: recording, configuration: .init(linger: linger)), offset: offset)
+                        EngineService(engine: LocationEngine(source: recording, configuration: configuration(recording)), offset: offset)
                     } else {
                         NaiveLocationManager(source: recording, clock: ContinuousClock(), offset: offset)
                     }

@@ -81,7 +81,9 @@ extension LocationEngine {
     func applyDueAuthorizationChanges(upTo now: EngineInstant) {
         while let next = scheduledAuthorizationChanges.min, next.due <= now {
             _ = scheduledAuthorizationChanges.removeMin()
+            // What was due before the change is delivered under the picture it happened in.
             machine.advanceTime(now: next.due, into: &actions)
+            if !actions.isEmpty { performActions() }
             applyAuthorization(next.state, prompt: next.prompt, now: next.due)
             if !actions.isEmpty { performActions() }
         }

@@ -137,6 +137,8 @@ extension SchedulerStateMachine {
     ///   next one asks for authorization once;
     /// - unauthorized: every request ends with that status, the source is powered down, and the
     ///   fix history is forgotten so nothing precise leaks later.
+    ///
+    /// Whenever access is lost the source is powered down at once, without lingering.
     /// - Complexity: O(w log n) for w waiting requests; O(n) on revocation.
     public mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
@@ -157,6 +159,10 @@ extension SchedulerStateMachine {
             authorizationRequested = false
             history.removeAll()
             endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now, into: &actions)
+        }
+        // Access lost: the receiver goes off at once, without lingering.
+        if gate != .authorized, let command = power.forceOff(now: now), command == .stop {
+            actions.append(.stopSource)
         }
         reconcilePower(now: now, into: &actions)
     }

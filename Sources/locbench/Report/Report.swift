@@ -26,6 +26,9 @@ struct Report: Codable, Sendable {
         var sourceOffAtEnd: Bool
         var invariantViolations: Int
         var firstViolations: [String]
+        var authorizationPrompts: Int
+        var authorizationChanges: Int
+        var coarseDeliveriesChecked: Int
     }
 
     var command: String
@@ -36,6 +39,8 @@ struct Report: Codable, Sendable {
     var operations: Int
     var peakRSSBytes: Int
     var processWallSeconds: Double
+    /// The `--authorization` script, if any.
+    var authorization: String?
     var engine: Design
     var baseline: Design?
 
@@ -64,6 +69,9 @@ struct Report: Codable, Sendable {
             alwaysOnEnergyJoules: EnergyModel.alwaysOnJoules(seconds: run.timelineSeconds),
             sourceOffAtEnd: run.sourceOffAtEnd,
             invariantViolations: run.violationCount,
-            firstViolations: run.violations)
+            firstViolations: run.violations,
+            authorizationPrompts: run.authorizationPrompts,
+            authorizationChanges: run.authorizationChanges,
+            coarseDeliveriesChecked: run.coarseDeliveriesChecked)
     }
 }

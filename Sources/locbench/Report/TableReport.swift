@@ -6,6 +6,7 @@ enum TableReport {
         var lines: [String] = []
         let designs = [report.engine] + (report.baseline.map { [$0] } ?? [])
         lines.append("locbench — \(report.requests) requests (\(report.operations) operations), \(report.clock) clock, scenario \(report.scenario), seed \(report.seed)")
+        if let authorization = report.authorization { lines.append("authorization script: \(authorization)") }
         lines.append("")
         var rows: [(String, [String])] = []
         func row(_ name: String, _ value: (Report.Design) -> String) { rows.append((name, designs.map(value))) }
@@ -15,7 +16,9 @@ enum TableReport {
         row("submit throughput") { "\(Int($0.submitThroughputPerSecond).formatted()) ops/s" }
         row("max pending") { "\($0.maxPending.formatted())" }
         row("heap per pending request") { "\(Int($0.heapBytesPerPendingRequest.rounded())) B" }
-        for outcome in ["succeeded", "timedOut", "forceCompleted", "cancelled", "failed", "ended"] {
+        var outcomes = ["succeeded", "timedOut", "forceCompleted", "cancelled", "failed", "ended"]
+        if report.authorization != nil { outcomes.insert(contentsOf: ["unauthorized", "accuracyReduced"], at: 4) }
+        for outcome in outcomes {
             row(outcome == "ended" ? "subscriptions ended" : "one-shots \(outcome)") { "\(($0.outcomes[outcome] ?? 0).formatted())" }
         }
         row("subscription updates") { "\($0.subscriptionUpdates.formatted())" }
@@ -25,6 +28,10 @@ enum TableReport {
         row("source duty cycle") { String(format: "%.1f %%", $0.sourceDutyCycle * 100) }
         row("energy (model) vs always-on") { String(format: "%.1f J vs %.1f J", $0.energyJoules, $0.alwaysOnEnergyJoules) }
         row("source off at end") { $0.sourceOffAtEnd ? "yes" : "NO" }
+        if report.authorization != nil {
+            row("authorization prompts/changes") { "\($0.authorizationPrompts)/\($0.authorizationChanges)" }
+            row("deliveries checked coarse") { "\($0.coarseDeliveriesChecked.formatted())" }
+        }
         row("invariant violations") { "\($0.invariantViolations)" }
 
         let nameWidth = rows.map(\.0.count).max() ?? 0

@@ -24,7 +24,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
         static let forceCompleteIssued = Flags(rawValue: 4)
     }
 
-    enum Outcome: UInt8 { case pending, succeeded, timedOut, forceCompleted, failed, ended }
+    enum Outcome: UInt8 { case pending, succeeded, timedOut, forceCompleted, failed, ended, unauthorized, accuracyReduced }
 
     let plan: WorkloadPlan
     private let lock = NIOLock()
@@ -39,12 +39,44 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     var lateness = LatencyRecorder()
     private(set) var counts: [Outcome: Int] = [:]
     private(set) var subscriptionUpdates = 0
+    /// Whether the engine works under reduced accuracy now (from its change callback, which runs on
+    /// the engine's executor in order with deliveries): every delivery must then be coarse.
+    private var reducedAccuracy = false
+    private let coarseness = ReducedAccuracyPolicy()
+    /// When full, unrestricted access began and ended, on the run's timeline (for the fix-based check).
+    private var authorizationTimeline: [(at: Int64, fullAccess: Bool)]
+    private(set) var authorizationChanges = 0
+    private(set) var coarseDeliveriesChecked = 0
 
-    init(plan: WorkloadPlan, now: @escaping @Sendable () -> Int64, wallNow: @escaping @Sendable () -> Int64) {
+    init(
+        plan: WorkloadPlan, now: @escaping @Sendable () -> Int64, wallNow: @escaping @Sendable () -> Int64,
+        initialAuthorization: AuthorizationState = .authorizedAlways
+    ) {
         self.plan = plan
+        self.reducedAccuracy = initialAuthorization.isAuthorized && initialAuthorization.accuracy == .reduced
+        self.authorizationTimeline = [(0, initialAuthorization.isAuthorized && initialAuthorization.accuracy == .full)]
         self.records = Array(repeating: Record(), count: plan.requestCount)
         self.now = now
         self.wallNow = wallNow
+    }
+
+    // MARK: Engine side
+
+    /// The engine's authorization picture changed (its `onAuthorizationChange` callback).
+    func authorizationChanged(_ state: AuthorizationState) {
+        let time = now()
+        lock.withLock {
+            authorizationChanges += 1
+            reducedAccuracy = state.isAuthorized && state.accuracy == .reduced
+            authorizationTimeline.append((time, state.isAuthorized && state.accuracy == .full))
+        }
+    }
+
+    /// Under reduced accuracy nothing finer than the grid may be delivered. Called with the lock held.
+    private func checkCoarse(_ location: Location?, request: Int) {
+        guard reducedAccuracy, let location else { return }
+        coarseDeliveriesChecked += 1
+        if !coarseness.isCoarse(location) { fail(request, "received a precise fix under reduced accuracy: \(location)") }
     }
 
     // MARK: Driver side
@@ -86,6 +118,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
             records[request].ends &+= 1
             records[request].endedAt = time
             if records[request].ends > 1 { return fail(request, "ended \(records[request].ends) times; latest \(result.status)") }
+            checkCoarse(result.location, request: request)
             let outcome = check(result, request: request, at: time, wall: wall)
             records[request].status = outcome
             counts[outcome, default: 0] += 1
@@ -101,6 +134,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
             case .location(let update):
                 records[request].updates += 1
                 subscriptionUpdates += 1
+                checkCoarse(update.location, request: request)
                 let options = plan.options(of: request)
                 if let accuracy = options.accuracy,
                     !accuracy.isSatisfied(horizontalAccuracy: update.location.horizontalAccuracy, age: update.age)
@@ -110,9 +144,10 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
                 if let maximum = options.maximumUpdates, records[request].updates > maximum {
                     fail(request, "received update \(records[request].updates) of at most \(maximum)")
                 }
-            case .heading:
+            case .heading(let update):
                 records[request].updates += 1
                 subscriptionUpdates += 1
+                if reducedAccuracy { fail(request, "received a course under reduced accuracy: \(update.course)°") }
             case .sourceError:
                 break
             case .ended(let end):
@@ -154,6 +189,11 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
         case .forceCompleted:
             if !record.flags.contains(.forceCompleteIssued) { fail(request, "force-completed though nobody asked") }
             return .forceCompleted
+        case .unauthorized:
+            return .unauthorized
+        case .accuracyReduced:
+            if !reducedAccuracy { fail(request, "ended with 'accuracy reduced' under full accuracy") }
+            return .accuracyReduced
         default:
             return .failed
         }
@@ -178,6 +218,13 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
         if record.flags.contains(.cancelIssued) { flags.append("cancel issued") }
         if record.flags.contains(.forceCompleteIssued) { flags.append("force-complete issued") }
         return "\(what); submitted at \(Self.seconds(record.submittedAt)); \(flags.joined(separator: ", ")); ended \(record.ends)× (\(record.status)) at \(Self.seconds(record.endedAt)); \(record.updates) updates"
+    }
+
+    /// Whether access was full and unrestricted from `start` to `end`. Called with the lock held.
+    private func hadFullAccess(from start: Int64, to end: Int64) -> Bool {
+        let first = authorizationTimeline.partitioningIndex { $0.at > start }
+        guard first > 0, authorizationTimeline[first - 1].fullAccess else { return false }
+        return first == authorizationTimeline.count || authorizationTimeline[first].at > end
     }
 
     static func seconds(_ nanoseconds: Int64) -> String {
@@ -206,7 +253,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     }
 
     /// A timed-out one-shot must not have seen, strictly between submission and deadline, a fix that
-    /// satisfied it. Called with the lock held.
+    /// satisfied it — when it waited under full, unrestricted access throughout (fixes are coarsened
+    /// and throttled under reduced accuracy, and dropped without access). Called with the lock held.
     private func checkTimeoutsAgainstFixes(_ fixes: [RecordedFix]) {
         guard !fixes.isEmpty else { return }
         for request in records.indices where records[request].status == .timedOut {
@@ -214,6 +262,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
             guard let timeout = plan.timeout(of: request) else { continue }
             let start = records[request].submittedAt
             let deadline = start + timeout.saturatingNanoseconds
+            guard hadFullAccess(from: start, to: deadline) else { continue }
             var index = fixes.partitioningIndex { $0.at > start }
             while index < fixes.count, fixes[index].at < deadline {
                 if fixes[index].horizontalAccuracy <= accuracy.horizontalAccuracy {

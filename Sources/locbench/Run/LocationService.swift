@@ -19,6 +19,12 @@ protocol LocationService: Sendable {
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int)
     /// Ends whatever is left (the run's wind-down).
     func shutdown() async
+    /// Authorization and temporary-full-accuracy prompts made so far.
+    func authorizationPrompts() async -> Int
+}
+
+extension LocationService {
+    func authorizationPrompts() async -> Int { 0 }
 }
 
 /// The engine as a ``LocationService``.
@@ -57,5 +63,10 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
     func shutdown() async {
         engine.shutdown()
         await engine.sync()
+    }
+
+    func authorizationPrompts() async -> Int {
+        let stats = await engine.statistics()
+        return stats.authorizationRequests + stats.fullAccuracyRequests
     }
 }

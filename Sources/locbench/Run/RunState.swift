@@ -160,6 +160,9 @@ struct RunState {
             sourceOffAtEnd: sourceOff,
             violations: allViolations,
             violationCount: count,
-            timeline: timeline)
+            timeline: timeline,
+            authorizationPrompts: await service.authorizationPrompts(),
+            authorizationChanges: ledger.authorizationChanges,
+            coarseDeliveriesChecked: ledger.coarseDeliveriesChecked)
     }
 }

@@ -34,6 +34,12 @@ struct RunMeasurements: Sendable {
     var violations: [String]
     var violationCount: Int
     var timeline: [(seconds: Double, pending: Int, mode: PowerMode?)]
+    /// Authorization and temporary-full-accuracy prompts the design made.
+    var authorizationPrompts: Int
+    /// Authorization changes the design reported.
+    var authorizationChanges: Int
+    /// Deliveries checked to be coarse under reduced accuracy.
+    var coarseDeliveriesChecked: Int
 }
 
 /// Drives one ``LocationService`` through a ``WorkloadPlan``, checking invariants as it goes.
@@ -41,6 +47,8 @@ struct Runner {
     let plan: WorkloadPlan
     let linger: Duration
     let progress: Progress?
+    /// The engine's authorization picture at the start (from `--authorization`).
+    var initialAuthorization: AuthorizationState = .authorizedAlways
 
     /// A virtual-clock run: the clock jumps to the next operation, fix or deadline, whichever is first.
     func runVirtual(
@@ -49,7 +57,8 @@ struct Runner {
         source: SyntheticLocationSource,
         clock: ManualClock
     ) async -> RunMeasurements {
-        let ledger = Ledger(plan: plan, now: { clock.now.offset.saturatingNanoseconds }, wallNow: Self.wallNanoseconds)
+        let ledger = Ledger(
+            plan: plan, now: { clock.now.offset.saturatingNanoseconds }, wallNow: Self.wallNanoseconds, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds })
         let service = makeService(clock, recording)
         var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(130))
@@ -82,7 +91,7 @@ struct Runner {
     /// A wall-clock run: operations are submitted when their time comes; timers are real.
     func runWall(design: String, makeService: (RecordingSource) -> any LocationService, source: any LocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
         let now: @Sendable () -> Int64 = { start.duration(to: .now).saturatingNanoseconds }
-        let ledger = Ledger(plan: plan, now: now, wallNow: Self.wallNanoseconds)
+        let ledger = Ledger(plan: plan, now: now, wallNow: Self.wallNanoseconds, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(source, ledger: ledger, now: now)
         let service = makeService(recording)
         var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(5))

@@ -76,4 +76,15 @@ struct AuthorizationSeamTests {
         #expect(h.onlyResult("b")?.status == .shutDown)
         #expect(h.sourceCommands == [.start(.best), .stop])
     }
+
+    @Test("losing access powers the source down at once, without lingering")
+    func revocationSkipsLinger() {
+        for gate in [AuthorizationGate.unauthorized(.denied), .notDetermined] {
+            var h = Harness(linger: .seconds(60))
+            h.subscribe("s")
+            h.authorize(gate)
+            #expect(h.sourceCommands == [.start(.best), .stop], "\(gate)")
+            #expect(h.machine.nextWakeup == nil)
+        }
+    }
 }

@@ -21,7 +21,9 @@ let benchmarks: @Sendable () -> Void = {
     for n in short ? [1_000, 100_000] : [1_000, 100_000, 1_000_000] {
         registerEngineBenchmarks(n: n)
         registerStateMachineBenchmarks(n: n)
+        registerAuthorizationBenchmarks(n: n)
     }
+    registerCoarseningBenchmark()
 }
 
 let nanosecondsPerRequest = BenchmarkMetric.custom("ns/request", polarity: .prefersSmaller, useScalingFactor: false)

@@ -57,6 +57,22 @@ public struct Location: Sendable, Hashable {
 
     /// Great-circle distance to `other` in metres (haversine on a sphere of radius 6 371 008.8 m).
     public func distance(to other: Location) -> Double {
+        Position(self).distance(to: other)
+    }
+}
+
+/// A bare position, for what needs no more than latitude and longitude.
+struct Position: Sendable, Hashable {
+    var latitude: Double
+    var longitude: Double
+
+    init(_ location: Location) {
+        latitude = location.latitude
+        longitude = location.longitude
+    }
+
+    /// Great-circle distance to `other` in metres (haversine on a sphere of radius 6 371 008.8 m).
+    func distance(to other: Location) -> Double {
         let radius = 6_371_008.8
         let toRadians = Double.pi / 180
         let phi1 = latitude * toRadians

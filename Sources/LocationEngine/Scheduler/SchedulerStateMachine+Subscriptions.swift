@@ -74,7 +74,7 @@ extension SchedulerStateMachine {
             guard subscriptions.values[position].admitted,
                 Self.accepts(fix, subscriptions.values[position], now: now)
             else { continue }
-            subscriptions.values[position].lastDelivered = fix
+            subscriptions.values[position].lastDelivered = Position(fix.location)
             subscriptions.values[position].lastDeliveryTime = now
             subscriptions.values[position].delivered += 1
             let subscription = subscriptions.values[position]
@@ -117,7 +117,7 @@ extension SchedulerStateMachine {
         if options.minimumInterval > .zero, let last = subscription.lastDeliveryTime, now - last < options.minimumInterval {
             return false
         }
-        let moved = subscription.lastDelivered.map { fix.location.distance(to: $0.location) }
+        let moved = subscription.lastDelivered.map { $0.distance(to: fix.location) }
         switch options.kind {
         case .heading:
             guard fix.location.course != nil else { return false }

@@ -67,7 +67,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         var options: SubscriptionOptions
         var hasDeadline: Bool
         var admitted: Bool
-        var lastDelivered: StampedFix?
+        /// Where the last delivered fix was (for the distance filters): a position, not the whole fix,
+        /// which keeps a subscription at about half the size.
+        var lastDelivered: Position?
         var lastDeliveryTime: EngineInstant?
         var delivered: Int
     }
@@ -97,6 +99,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// ended ones are skipped lazily.
     var awaitingFullAccuracy: [RequestID] = []
     var fullAccuracyRequested = false
+    /// The waiting lists are compacted when they grow past this (requests that ended while waiting
+    /// leave stale entries behind).
+    var waitingListLimit = 1024
     /// Temporary full accuracy was refused in this session: requests needing it end at once.
     var fullAccuracyRefused = false
     var latestNow = EngineInstant.zero
@@ -202,7 +207,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         }
     }
 
-    /// Drops abandoned queue entries once they dominate.
+    /// Drops abandoned queue entries and stale waiting-list entries once they dominate.
     mutating func compactIfNeeded() {
         if deadlines.abandoned > 1024 {
             let oneShots = self.oneShots
@@ -212,6 +217,16 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         if index.abandoned > 1024 {
             let oneShots = self.oneShots
             index.compactIfNeeded { oneShots[$0] != nil }
+        }
+        if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
+            let oneShots = self.oneShots
+            let subscriptions = self.subscriptions
+            let isWaiting = { (id: RequestID) in
+                oneShots[id].map { !$0.admitted } ?? subscriptions[id].map { !$0.admitted } ?? false
+            }
+            awaitingAuthorization.removeAll { !isWaiting($0) }
+            awaitingFullAccuracy.removeAll { !isWaiting($0) }
+            waitingListLimit = max(1024, 2 * (awaitingAuthorization.count + awaitingFullAccuracy.count))
         }
     }
 }

@@ -87,4 +87,18 @@ struct AuthorizationSeamTests {
             #expect(h.machine.nextWakeup == nil)
         }
     }
+
+    @Test("requests that end while waiting for an answer that never comes do not pile up")
+    func waitingListsStayBounded() {
+        var h = Harness(authorization: .notDetermined)
+        for round in 0..<50 {
+            for index in 0..<1_000 { h.oneShot("r\(round).\(index)", .city, timeout: .seconds(1)) }
+            h.advance(by: .seconds(1))
+        }
+        #expect(h.results.count == 50_000)
+        #expect(h.machine.awaitingAuthorization.count <= 2_048)
+        #expect(h.authorizationRequests == 1)
+        h.authorize(.authorized)
+        #expect(h.sourceCommands.isEmpty)
+    }
 }

@@ -1,0 +1,63 @@
+import Benchmark
+import LocationEngine
+import LocationEngineTestKit
+
+/// Authorization and privacy in the core (issue #5): what an answer, a revocation and a reduced-accuracy
+/// switch cost per request, and what coarsening costs per fix.
+func registerAuthorizationBenchmarks(n: Int) {
+    Benchmark("Authorization: one answer admits n waiting one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
+        var machine = Machine(configuration: .init(initialAuthorization: .notDetermined))
+        var actions: [Machine.Action] = []
+        for index in 0..<n {
+            machine.submitOneShot(
+                RequestID(rawValue: UInt64(index + 1)), accuracy: accuracies[index % 5], timeout: .seconds(60), delayUntilAuthorized: true,
+                handler: { _ in }, now: .zero, into: &actions)
+        }
+        precondition(actions.count == 1, "one authorization request for \(n) waiting requests")
+        actions.removeAll(keepingCapacity: true)
+        measure(benchmark, operations: n) {
+            machine.setAuthorization(.authorized, now: EngineInstant(.seconds(1)), into: &actions)
+        }
+        blackHole(actions.count)
+    }
+
+    Benchmark("Authorization: revocation ends n one-shots + n/10 subscriptions, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
+        var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
+        var actions: [Machine.Action] = []
+        for index in 0..<(n / 10) {
+            machine.subscribe(RequestID(rawValue: UInt64(n + index + 1)), options: SubscriptionOptions(), handler: { _, _ in }, now: .zero, into: &actions)
+        }
+        actions.removeAll(keepingCapacity: true)
+        measure(benchmark, operations: n + n / 10) {
+            machine.setAuthorization(.unauthorized(.denied), now: EngineInstant(.seconds(1)), into: &actions)
+            deliver(actions)
+        }
+    }
+
+    Benchmark("Reduced accuracy: switch with n pending one-shots (4 of 5 end), n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
+        var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
+        var actions: [Machine.Action] = []
+        measure(benchmark, operations: n) {
+            machine.setAccuracyAuthorization(.reduced, now: EngineInstant(.seconds(1)), into: &actions)
+            deliver(actions)
+        }
+    }
+}
+
+/// Coarsening one fix (grid cell, honest accuracy), the per-fix cost under reduced accuracy.
+func registerCoarseningBenchmark() {
+    Benchmark("Reduced accuracy: coarsen one fix", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerFix])) { benchmark in
+        let policy = ReducedAccuracyPolicy()
+        var random = SplitMix64(seed: 1)
+        let fixes = (0..<100_000).map { _ in
+            Location(
+                latitude: Double(random.int(170_000)) / 1000 - 85, longitude: Double(random.int(360_000)) / 1000 - 180,
+                horizontalAccuracy: Double(random.int(100)))
+        }
+        var checksum = 0.0
+        measure(benchmark, nanosecondsPerFix, operations: fixes.count) {
+            for fix in fixes { checksum += policy.coarsen(fix).latitude }
+        }
+        blackHole(checksum)
+    }
+}

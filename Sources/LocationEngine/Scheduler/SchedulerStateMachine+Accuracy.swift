@@ -9,6 +9,7 @@ extension SchedulerStateMachine {
     ///
     /// Either way, a refusal of temporary full accuracy is forgotten: the next request may ask again.
     /// - Complexity: O(n) to reduced, O(w) to full for w waiting requests.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func setAccuracyAuthorization(_ accuracy: AccuracyAuthorization, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         guard accuracy != accuracyAuthorization else { return }
@@ -43,6 +44,7 @@ extension SchedulerStateMachine {
     /// ``SubscriptionEnd/accuracyReduced``, and later ones end at once until the accuracy
     /// authorization changes or a new session begins (``beginNewSession()``).
     /// - Complexity: O(w) for w waiting requests.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func refuseTemporaryFullAccuracy(now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         fullAccuracyRequested = false
@@ -61,6 +63,7 @@ extension SchedulerStateMachine {
     /// cannot be made (nothing declared): every request waiting for authorization ends with these
     /// statuses, and the next request asks again.
     /// - Complexity: O(w) for w waiting requests.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func endAwaitingAuthorization(
         oneShotStatus: LocationStatus,
         subscriptionEnd: SubscriptionEnd,

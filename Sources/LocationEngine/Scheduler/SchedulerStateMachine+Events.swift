@@ -140,6 +140,7 @@ extension SchedulerStateMachine {
     ///
     /// Whenever access is lost the source is powered down at once, without lingering.
     /// - Complexity: O(w log n) for w waiting requests; O(n) on revocation.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         guard gate != authorization else { return }
@@ -169,6 +170,7 @@ extension SchedulerStateMachine {
 
     /// Ends every request with `.shutDown` and refuses new ones.
     /// - Complexity: O(n).
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func shutdown(now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
         guard !isShutDown else { return }

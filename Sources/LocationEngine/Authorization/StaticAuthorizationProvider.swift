@@ -147,8 +147,8 @@ extension StaticAuthorizationProvider {
                         + "temporary-full-accuracy, location-button)")
             }
         }
-        if state.isOneTime && !state.isAuthorized {
-            throw AuthorizationConfigurationError(line: nil, message: "`one-time = yes` needs an authorized `status`")
+        if state.isOneTime && state.status != .authorizedWhenInUse && state.status != .authorizedAlways {
+            throw AuthorizationConfigurationError(line: nil, message: "`one-time = yes` needs `status = when-in-use` or `always`")
         }
     }
 

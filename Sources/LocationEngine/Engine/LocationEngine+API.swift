@@ -127,7 +127,7 @@ extension LocationEngine {
     /// When the engine next needs to run on its own (the earliest deadline or the end of the source's
     /// linger), or `nil` when nothing is scheduled. Virtual-time drivers advance their clock to it.
     public func nextDeadline() -> C.Instant? {
-        machine.nextWakeup.map { epoch.advanced(by: $0.sinceEpoch) }
+        nextWakeup.map { epoch.advanced(by: $0.sinceEpoch) }
     }
 
     /// The engine's counters now.

@@ -1,8 +1,23 @@
+import NIOConcurrencyHelpers
+
 /// Which of the engine's prompts a provider's reply answers.
 enum PromptKind: Sendable, Hashable {
     case authorization
     case temporaryFullAccuracy
-    case locationButton
+    /// A location-button confirmation, asked while the status was this.
+    case locationButton(from: AuthorizationState.Status)
+
+    var isLocationButton: Bool {
+        if case .locationButton = self { return true }
+        return false
+    }
+
+    func isSameKind(as other: PromptKind) -> Bool {
+        switch (self, other) {
+        case (.authorization, .authorization), (.temporaryFullAccuracy, .temporaryFullAccuracy), (.locationButton, .locationButton): true
+        default: false
+        }
+    }
 }
 
 /// An authorization change waiting for its time on the engine's clock. Ordered by (due, sequence),
@@ -15,6 +30,16 @@ struct ScheduledAuthorizationChange: Comparable, Sendable {
 
     static func < (lhs: Self, rhs: Self) -> Bool { (lhs.due, lhs.sequence) < (rhs.due, rhs.sequence) }
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.due == rhs.due && lhs.sequence == rhs.sequence }
+}
+
+extension AuthorizationState {
+    /// This picture with the user's decision from `answer` (status, accuracy, one-time), keeping
+    /// whether services are enabled.
+    func withDecision(of answer: AuthorizationState) -> AuthorizationState {
+        AuthorizationState(
+            status: answer.status, servicesEnabled: servicesEnabled, accuracy: answer.accuracy, isOneTime: answer.isOneTime,
+            isFullAccuracyTemporary: answer.isFullAccuracyTemporary)
+    }
 }
 
 extension LocationEngine {
@@ -90,54 +115,80 @@ extension LocationEngine {
     }
 
     /// A provider's change or answer takes effect.
+    ///
+    /// A change the provider observed replaces the picture. An answer changes only what its prompt was
+    /// about, and only while that is still open: an answer that arrives after the picture moved on by
+    /// another route (a revocation, the end of a session, a location-button grant) is stale and ignored,
+    /// so it can never restore access or undo a grant.
     func applyAuthorization(_ state: AuthorizationState, prompt: UInt64?, now: EngineInstant) {
-        var kind: PromptKind?
-        if let prompt {
-            kind = openPrompts.removeValue(forKey: prompt)
-            if kind == nil {
-                logger.notice("ignoring a second answer to an authorization prompt")
+        guard !machine.isShutDown else { return }
+        guard let prompt else { return setAuthorization(state, now: now) }
+        guard let kind = openPrompts.removeValue(forKey: prompt) else {
+            logger.notice("ignoring an answer to a prompt that is no longer open")
+            return
+        }
+        let current = currentAuthorization
+        switch kind {
+        case .authorization:
+            guard current.status == .notDetermined else {
+                logger.notice("ignoring a stale answer to the authorization prompt")
                 return
             }
-        }
-        let previous = currentAuthorization
-        setAuthorization(state, now: now)
-        switch kind {
-        case .authorization?:
-            if state.gate == .notDetermined {
+            setAuthorization(current.withDecision(of: state), now: now)
+            if currentAuthorization.gate == .notDetermined {
                 logger.notice("authorization prompt dismissed; waiting requests end")
                 machine.endAwaitingAuthorization(
                     oneShotStatus: .unauthorized(.undecided), subscriptionEnd: .unauthorized(.undecided), now: now, into: &actions)
             }
-        case .temporaryFullAccuracy?:
-            if state.accuracy == .reduced { machine.refuseTemporaryFullAccuracy(now: now, into: &actions) }
-        case .locationButton?:
-            if state != previous { locationButtonConfirmed = true }
-        case nil:
-            break
+        case .temporaryFullAccuracy:
+            guard current.isAuthorized, current.accuracy == .reduced else {
+                logger.notice("ignoring a stale answer to the temporary-full-accuracy prompt")
+                return
+            }
+            if state.accuracy == .full {
+                var granted = current
+                granted.accuracy = .full
+                granted.isFullAccuracyTemporary = state.isFullAccuracyTemporary
+                setAuthorization(granted, now: now)
+            } else {
+                machine.refuseTemporaryFullAccuracy(now: now, into: &actions)
+            }
+        case .locationButton(let from):
+            if current.status == from && state.status != from {
+                locationButtonConfirmed = true
+                setAuthorization(current.withDecision(of: state), now: now)
+            }
+            // An authorization request that waited for the confirmation goes ahead if still needed.
+            if deferredAuthorizationRequest {
+                deferredAuthorizationRequest = false
+                if currentAuthorization.gate == .notDetermined { askForAuthorization() }
+            }
         }
     }
 
     /// Moves the engine to `state`: the scheduler first learns what lets requests proceed, last what
     /// stops them (so that a revocation ends requests as revoked, not as merely reduced), then observers hear.
-    func setAuthorization(_ state: AuthorizationState, now: EngineInstant) {
+    func setAuthorization(_ state: AuthorizationState, askingForFullAccuracy: Bool = true, now: EngineInstant) {
         guard state != currentAuthorization else { return }
         currentAuthorization = state
         logger.info("authorization changed", metadata: ["authorization": "\(state)"])
         if state.gate == .authorized {
-            machine.setAccuracyAuthorization(state.accuracy, now: now, into: &actions)
+            machine.setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now, into: &actions)
             machine.setAuthorization(state.gate, now: now, into: &actions)
         } else {
             machine.setAuthorization(state.gate, now: now, into: &actions)
-            machine.setAccuracyAuthorization(state.accuracy, now: now, into: &actions)
+            machine.setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now, into: &actions)
         }
         for observer in authorizationObservers.values { observer.yield(state) }
         configuration.onAuthorizationChange?(state)
     }
 
     func endSessionNow(now: EngineInstant) {
+        guard !machine.isShutDown else { return }
         machine.beginNewSession()
         var next = currentAuthorization
-        if next.isOneTime && next.isAuthorized {
+        let granted = next.status == .authorizedWhenInUse || next.status == .authorizedAlways
+        if next.isOneTime && granted {
             next = AuthorizationState(status: .notDetermined, servicesEnabled: next.servicesEnabled)
         } else if next.isFullAccuracyTemporary {
             next.accuracy = .reduced
@@ -145,11 +196,13 @@ extension LocationEngine {
         }
         guard next != currentAuthorization else { return }
         logger.info("session ended: one-time grants lapse")
-        setAuthorization(next, now: now)
+        // Requests still needing full accuracy end as the session does, rather than prompting again at once.
+        setAuthorization(next, askingForFullAccuracy: false, now: now)
         authorizationProvider.engineDidChange(next)
     }
 
     func locationButtonPressedNow(now: EngineInstant) {
+        guard !machine.isShutDown else { return }
         let state = currentAuthorization
         guard state.servicesEnabled, state.status != .restricted else {
             logger.notice("location button pressed, but access is \(state.gate): nothing can change")
@@ -163,14 +216,19 @@ extension LocationEngine {
             setAuthorization(granted, now: now)
             authorizationProvider.engineDidChange(granted)
         case .notDetermined, .denied:
-            guard !openPrompts.values.contains(.locationButton) else { return }
-            authorizationProvider.confirmLocationButton(current: state, reply: makeReply(.locationButton))
+            guard !openPrompts.values.contains(where: \.isLocationButton) else { return }
+            authorizationProvider.confirmLocationButton(current: state, reply: makeReply(.locationButton(from: state.status)))
         }
     }
 
     /// The scheduler needs authorization: ask the provider for the declared level, or end the waiting
     /// requests with a configuration error when nothing is declared (never a silent hang).
     func askForAuthorization() {
+        // The user is confirming a location button: that answer may authorize; ask only if it does not.
+        if openPrompts.values.contains(where: \.isLocationButton) {
+            deferredAuthorizationRequest = true
+            return
+        }
         guard let level = configuration.usage.level(preferring: configuration.preferredAuthorization) else {
             logger.error("\(ConfigurationError.noUsageDeclared)")
             machine.endAwaitingAuthorization(
@@ -192,12 +250,20 @@ extension LocationEngine {
         authorizationProvider.requestTemporaryFullAccuracy(prompt, reply: makeReply(.temporaryFullAccuracy))
     }
 
+    /// Opens a prompt (superseding an open one of the same kind) and makes its reply, which forwards
+    /// only its first answer.
     func makeReply(_ kind: PromptKind) -> AuthorizationReply {
         nextPromptToken &+= 1
         let token = nextPromptToken
+        openPrompts = openPrompts.filter { !$0.value.isSameKind(as: kind) }
         openPrompts[token] = kind
+        let answered = NIOLockedValueBox(false)
         return AuthorizationReply { [weak self] state, delay in
-            self?.submitAuthorization(state, after: delay, prompt: token)
+            let first = answered.withLockedValue { answered in
+                defer { answered = true }
+                return !answered
+            }
+            if first { self?.submitAuthorization(state, after: delay, prompt: token) }
         }
     }
 }

@@ -35,6 +35,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     let authorizationProvider: any AuthorizationProvider
     var currentAuthorization: AuthorizationState
     var locationButtonConfirmed = false
+    /// The scheduler asked for authorization while a location-button confirmation was open.
+    var deferredAuthorizationRequest = false
     var openPrompts: [UInt64: PromptKind] = [:]
     var nextPromptToken: UInt64 = 0
     /// Authorization changes that take effect later on the engine's clock, by (due, sequence).
@@ -104,6 +106,10 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
                 processed &+= 1
                 if processed & 255 == 0 { now = self.now() }
+                // Authorization changes due by now apply before anything that arrives later (a fix
+                // after a due reduction is coarsened; a change reported now is not overtaken by an
+                // older one).
+                if let due = scheduledAuthorizationChanges.min?.due, due <= now { applyDueAuthorizationChanges(upTo: now) }
                 process(command, now: now)
                 if !actions.isEmpty { performActions() }
             }
@@ -138,7 +144,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 machine.receiveFatalError(error, now: now, into: &actions)
             }
         case .authorization(let state, let due, let prompt):
-            if due > now {
+            if due > now && !machine.isShutDown {
                 scheduleAuthorizationChange(state, due: due, prompt: prompt)
             } else {
                 applyAuthorization(state, prompt: prompt, now: now)
@@ -149,7 +155,11 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             locationButtonPressedNow(now: now)
         case .observeAuthorization(let id, let continuation):
             continuation.yield(currentAuthorization)
-            authorizationObservers[id] = continuation
+            if machine.isShutDown {
+                continuation.finish()
+            } else {
+                authorizationObservers[id] = continuation
+            }
         case .stopObservingAuthorization(let id):
             authorizationObservers[id] = nil
         case .shutdown:

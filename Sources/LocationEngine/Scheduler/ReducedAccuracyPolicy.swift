@@ -5,8 +5,10 @@
 /// falls in (cells about ``gridSpacing`` metres on a side: latitude bands of that height, each cut into
 /// equal-width columns, so cells stay square-ish from the equator to the poles); its accuracy is at
 /// least ``gridSpacing`` and never less than the measured error plus the distance from the cell's
-/// centre to its farthest corner (so it stays honest); altitude, vertical accuracy, speed and course
-/// are withheld. The scheduler lets through at most one fix per ``minimumInterval``.
+/// centre to its farthest corner (so it stays honest), rounded up to a quarter of the grid (so the
+/// measured error cannot be read back); altitude, vertical accuracy, speed and course are withheld.
+/// The scheduler lets through at most one fix per ``minimumInterval``, so a request whose maximum age
+/// is shorter than that may time out waiting for the next coarse fix.
 ///
 /// A request finer than ``gridSpacing`` can never be satisfied by a coarsened fix: it ends with
 /// ``LocationStatus/accuracyReduced`` or, when it names a declared purpose key, asks for temporary
@@ -43,7 +45,9 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
                 farthestCorner = max(farthestCorner, centre.distance(to: corner))
             }
         }
-        let accuracy = max(gridSpacing, (location.horizontalAccuracy + farthestCorner).rounded(.up))
+        // Rounded up to a quarter of the grid, so the measured error cannot be read back from it.
+        let step = gridSpacing / 4
+        let accuracy = max(gridSpacing, ((location.horizontalAccuracy + farthestCorner) / step).rounded(.up) * step)
         return Location(
             latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: accuracy,
             utcTime: location.utcTime)

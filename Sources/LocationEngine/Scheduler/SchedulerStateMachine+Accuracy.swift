@@ -10,7 +10,12 @@ extension SchedulerStateMachine {
     /// Either way, a refusal of temporary full accuracy is forgotten: the next request may ask again.
     /// - Complexity: O(n) to reduced, O(w) to full for w waiting requests.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func setAccuracyAuthorization(_ accuracy: AccuracyAuthorization, now: EngineInstant, into actions: inout [Action]) {
+    ///
+    /// - Parameter askingForFullAccuracy: `false` when the reduction must not prompt at once (temporary
+    ///   full accuracy reverting at the end of a session): requests needing full accuracy then end.
+    public mutating func setAccuracyAuthorization(
+        _ accuracy: AccuracyAuthorization, askingForFullAccuracy: Bool = true, now: EngineInstant, into actions: inout [Action]
+    ) {
         let now = tick(now)
         guard accuracy != accuracyAuthorization else { return }
         accuracyAuthorization = accuracy
@@ -20,10 +25,16 @@ extension SchedulerStateMachine {
         case .reduced:
             lastCoarseFixAt = nil
             history.coarsen(with: configuration.reducedAccuracy)
+            fullAccuracyRefused = !askingForFullAccuracy
             holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), now: now, into: &actions)
+            fullAccuracyRefused = false
         case .full:
             for id in replace(&awaitingFullAccuracy, with: []) {
                 if var request = oneShots[id], !request.admitted {
+                    if let timeout = delayedTimeouts.removeValue(forKey: id) {
+                        deadlines.insert(id, deadline: now + timeout)
+                        request.hasDeadline = true
+                    }
                     request.admitted = true
                     oneShots[id] = request
                     let accuracy = self.accuracy(of: id, request)
@@ -120,7 +131,8 @@ extension SchedulerStateMachine {
     }
 
     /// Under reduced accuracy, for pending, unadmitted requests that coarsened fixes cannot serve: those
-    /// naming a purpose key wait for temporary full accuracy (asked for once) unless it was refused;
+    /// naming a purpose key wait for temporary full accuracy (asked for once, showing the first waiting
+    /// request's key; the answer applies to all of them) unless it was refused;
     /// the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best coarsened
     /// fix) / ``SubscriptionEnd/accuracyReduced``, in two grouped actions.
     mutating func holdForFullAccuracy(_ ids: [RequestID], now: EngineInstant, into actions: inout [Action]) {

@@ -82,7 +82,8 @@ extension SchedulerStateMachine {
         if !handlers.isEmpty { actions.append(.notifySubscriptions(Array(handlers), .sourceError(error))) }
     }
 
-    /// The source is gone for good: every request ends with the error, and the source is powered down.
+    /// The source is gone for good: every request it was serving ends with the error, and the source is
+    /// powered down (requests still waiting for authorization or temporary full accuracy keep waiting).
     /// Later requests start it afresh (no sticky failure flag).
     /// - Complexity: O(n).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
@@ -131,7 +132,8 @@ extension SchedulerStateMachine {
 
     /// The authorization picture changed (SEMANTICS §6).
     ///
-    /// - authorized: waiting requests are admitted (cache first), delayed timeouts start now;
+    /// - authorized: waiting requests are admitted (under reduced accuracy, those needing full accuracy
+    ///   are held for it or end), delayed timeouts start now;
     /// - not determined (a one-time grant lapsed): pending requests end with
     ///   ``AuthorizationFailure/lapsed``, the fix history is forgotten, new requests wait again and the
     ///   next one asks for authorization once;
@@ -187,12 +189,16 @@ extension SchedulerStateMachine {
         var needingFullAccuracy: [RequestID] = []
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], !request.admitted {
-                if let timeout = delayedTimeouts.removeValue(forKey: id) {
+                let accuracy = accuracy(of: id, request)
+                let heldForFullAccuracy =
+                    accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy)
+                // A delayed timeout starts now — unless the request goes on waiting, for temporary full accuracy.
+                let keepsWaiting = heldForFullAccuracy && purposeKeys[id] != nil && !fullAccuracyRefused
+                if !keepsWaiting, let timeout = delayedTimeouts.removeValue(forKey: id) {
                     deadlines.insert(id, deadline: now + timeout)
                     request.hasDeadline = true
                 }
-                let accuracy = accuracy(of: id, request)
-                if accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy) {
+                if heldForFullAccuracy {
                     oneShots[id] = request
                     needingFullAccuracy.append(id)
                     continue

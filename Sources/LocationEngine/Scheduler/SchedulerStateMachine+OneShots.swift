@@ -66,14 +66,24 @@ extension SchedulerStateMachine {
             actions.append(.completeOneShots([Recipient(id, request.handler)], result))
             return
         }
-        if let timeout {
-            deadlines.insert(id, deadline: now + timeout)
-            request.hasDeadline = true
-        }
         if accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy) {
+            // Waiting for temporary full accuracy is waiting for authorization: a delayed timeout starts
+            // when the answer comes.
+            if let timeout {
+                if delayUntilAuthorized && purposeKey != nil && !fullAccuracyRefused {
+                    delayedTimeouts[id] = timeout
+                } else {
+                    deadlines.insert(id, deadline: now + timeout)
+                    request.hasDeadline = true
+                }
+            }
             oneShots[id] = request
             holdForFullAccuracy([id], now: now, into: &actions)
             return
+        }
+        if let timeout {
+            deadlines.insert(id, deadline: now + timeout)
+            request.hasDeadline = true
         }
         request.admitted = true
         oneShots[id] = request

@@ -216,7 +216,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         }
         if index.abandoned > 1024 {
             let oneShots = self.oneShots
-            index.compactIfNeeded { oneShots[$0] != nil }
+            index.compactIfNeeded { oneShots[$0]?.admitted == true }
         }
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             let oneShots = self.oneShots

@@ -42,6 +42,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     /// Whether the engine works under reduced accuracy now (from its change callback, which runs on
     /// the engine's executor in order with deliveries): every delivery must then be coarse.
     private var reducedAccuracy = false
+    /// Whether access is granted now: no request may then end as unauthorized.
+    private var authorized = true
     private let coarseness = ReducedAccuracyPolicy()
     /// When full, unrestricted access began and ended, on the run's timeline (for the fix-based check).
     private var authorizationTimeline: [(at: Int64, fullAccess: Bool)]
@@ -54,6 +56,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     ) {
         self.plan = plan
         self.reducedAccuracy = initialAuthorization.isAuthorized && initialAuthorization.accuracy == .reduced
+        self.authorized = initialAuthorization.isAuthorized
         self.authorizationTimeline = [(0, initialAuthorization.isAuthorized && initialAuthorization.accuracy == .full)]
         self.records = Array(repeating: Record(), count: plan.requestCount)
         self.now = now
@@ -68,6 +71,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
         lock.withLock {
             authorizationChanges += 1
             reducedAccuracy = state.isAuthorized && state.accuracy == .reduced
+            authorized = state.isAuthorized
             authorizationTimeline.append((time, state.isAuthorized && state.accuracy == .full))
         }
     }
@@ -158,6 +162,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
                 if end == .forceCompleted && !records[request].flags.contains(.forceCompleteIssued) {
                     fail(request, "force-completed though nobody asked")
                 }
+                if end == .accuracyReduced && !reducedAccuracy { fail(request, "ended with 'accuracy reduced' under full accuracy") }
+                if case .unauthorized(let failure) = end, authorized { fail(request, "ended unauthorized (\(failure)) while access was granted") }
             }
         }
     }
@@ -189,7 +195,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
         case .forceCompleted:
             if !record.flags.contains(.forceCompleteIssued) { fail(request, "force-completed though nobody asked") }
             return .forceCompleted
-        case .unauthorized:
+        case .unauthorized(let failure):
+            if authorized { fail(request, "ended unauthorized (\(failure)) while access was granted") }
             return .unauthorized
         case .accuracyReduced:
             if !reducedAccuracy { fail(request, "ended with 'accuracy reduced' under full accuracy") }

@@ -1,0 +1,190 @@
+import LocationEngine
+import LocationEngineTestKit
+import NIOConcurrencyHelpers
+import Testing
+
+/// Answers that arrive late, changes that are due while other events queue, and prompts that overlap:
+/// the picture only ever moves as the user or the provider last decided (issue #5).
+@Suite("Authorization: late answers, overlapping prompts, ordering")
+struct AuthorizationOrderingTests {
+    typealias User = SimulatedAuthorizationProvider
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+    let recorder = Recorder()
+    static let declared = AuthorizationTests.declared
+
+    func makeEngine(_ provider: any AuthorizationProvider, usage: UsageDeclarations = declared) -> LocationEngine<ManualClock> {
+        LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider, usage: usage))
+    }
+
+    func statuses(_ ids: [RequestID]) -> [LocationStatus] { ids.flatMap { recorder.results($0).map(\.status) } }
+
+    @Test("a full-accuracy answer arriving after the session ended cannot bring access back")
+    func lateAnswerAfterLapse() async {
+        let user = User(.init(
+            authorizationAnswers: [.init(.allowOnce(precise: false))], fullAccuracyAnswers: [.init(true, after: .seconds(3))]))
+        let engine = makeEngine(user)
+        let id = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts == [.authorization(.whenInUse), .temporaryFullAccuracy(purposeKey: "Navigation")])
+        clock.advance(by: .seconds(1))
+        engine.endSession()
+        await engine.sync()
+        #expect(statuses([id]) == [.unauthorized(.lapsed)])
+        clock.advance(by: .seconds(2))
+        await engine.sync()
+        #expect(await engine.authorizationState == .notDetermined)
+    }
+
+    @Test("a full-accuracy answer arriving after a revocation cannot bring access back")
+    func lateAnswerAfterRevocation() async {
+        let user = User(.init(
+            initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(3))],
+            changes: [.init(.denied, after: .seconds(2))]))
+        let engine = makeEngine(user)
+        let id = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(3))
+        await engine.sync()
+        #expect(statuses([id]) == [.unauthorized(.denied)])
+        #expect(await engine.authorizationState == .denied)
+    }
+
+    @Test("a late dismissal of the authorization prompt does not undo a location-button grant")
+    func lateDismissAfterButtonGrant() async {
+        let user = User(.init(authorizationAnswers: [.init(.dismiss, after: .seconds(5))], locationButtonAnswers: [.init(true)]))
+        let engine = makeEngine(user)
+        engine.locationButtonPressed()  // first press: confirmed
+        await engine.sync()
+        engine.endSession()  // the one-time grant lapses
+        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)  // prompts; dismissed at 5 s
+        await engine.sync()
+        engine.locationButtonPressed()  // confirmed before: granted at once
+        await engine.sync()
+        clock.advance(by: .seconds(5))
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse(oneTime: true))
+        #expect(statuses([id]).isEmpty, "still waiting for a fix, not ended as undecided or lapsed")
+        source.emit(fix(40))
+        await engine.sync()
+        #expect(statuses([id]) == [.success])
+    }
+
+    @Test("a request made while the location-button confirmation is up waits for it instead of prompting", arguments: [true, false])
+    func requestDuringButtonConfirmation(declared: Bool) async {
+        let provider = StaticAuthorizationProvider(.notDetermined, confirmsLocationButton: true)
+        let engine = makeEngine(provider, usage: declared ? Self.declared : .none)
+        engine.locationButtonPressed()
+        let id = engine.requestLocation(accuracy: .house, timeout: .seconds(10), delayUntilAuthorized: true, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse(oneTime: true))
+        source.emit(fix(4))
+        await engine.sync()
+        #expect(statuses([id]) == [.success])
+    }
+
+    @Test("a declined confirmation lets the deferred authorization request go ahead")
+    func declinedButtonThenPrompt() async {
+        let user = User(.init(authorizationAnswers: [.init(.allowWhileUsing())], locationButtonAnswers: [.init(false, after: .seconds(1))]))
+        let engine = makeEngine(user)
+        engine.locationButtonPressed()
+        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts == [.locationButton])
+        clock.advance(by: .seconds(1))
+        await engine.sync()
+        #expect(user.prompts == [.locationButton, .authorization(.whenInUse)])
+        source.emit(fix(40))
+        await engine.sync()
+        #expect(statuses([id]) == [.success])
+    }
+
+    @Test("a change that fell due before a fix arrived applies first: the fix is coarsened")
+    func dueChangeBeforeLaterFix() async {
+        let user = User(.init(initial: .authorizedAlways, changes: [.init(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(10))]))
+        let engine = makeEngine(user)
+        let subscription = engine.subscribe(handler: recorder.subscription)
+        await engine.sync()
+        clock.advance(by: .seconds(12))
+        source.emit(fix(4))
+        await engine.sync()
+        let updates = recorder.events(subscription).compactMap { event -> Location? in
+            if case .location(let update) = event { return update.location }
+            return nil
+        }
+        #expect(updates.count == 1)
+        #expect(updates.allSatisfy(ReducedAccuracyPolicy().isCoarse))
+    }
+
+    @Test("nextDeadline() includes scheduled authorization changes, so virtual-time drivers reach them")
+    func nextDeadlineIncludesScheduledChanges() async {
+        let engine = makeEngine(User(.init(initial: .authorizedAlways, changes: [.init(.denied, after: .seconds(60))])))
+        await engine.sync()
+        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(60)))
+    }
+
+    @Test("endSession() reverting temporary full accuracy ends requests needing it, without prompting again")
+    func temporaryFullAccuracyRevertsQuietly() async {
+        let user = User(.init(initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true)]))
+        let engine = makeEngine(user)
+        let first = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        #expect(await engine.authorizationState.accuracy == .full)
+        engine.endSession()
+        await engine.sync()
+        #expect(statuses([first]) == [.accuracyReduced])
+        #expect(user.prompts == [.temporaryFullAccuracy(purposeKey: "Navigation")])
+        let next = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts.count == 2, "the next session may ask again")
+        #expect(statuses([next]) == [])
+    }
+
+    @Test("delay-until-authorized also covers the wait for temporary full accuracy")
+    func delayedTimeoutWaitsForFullAccuracy() async {
+        let user = User(.init(initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(30))]))
+        let engine = makeEngine(user)
+        let id = engine.requestLocation(
+            accuracy: .house, timeout: .seconds(10), delayUntilAuthorized: true, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(30))
+        await engine.sync()
+        #expect(statuses([id]).isEmpty)
+        clock.advance(by: .seconds(10))
+        await engine.sync()
+        #expect(statuses([id]) == [.timedOut])
+    }
+
+    @Test("only a reply's first answer counts, whatever its delay")
+    func firstAnswerCounts() async {
+        struct Indecisive: AuthorizationProvider {
+            func currentState() -> AuthorizationState { .notDetermined }
+            func requestAuthorization(_ prompt: AuthorizationPrompt, reply: AuthorizationReply) {
+                reply(.authorizedWhenInUse(), after: .seconds(5))
+                reply(.denied, after: .seconds(1))
+            }
+            func requestTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, reply: AuthorizationReply) {}
+            func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) {}
+        }
+        let engine = makeEngine(Indecisive())
+        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(5))
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse())
+        #expect(statuses([id]).isEmpty)
+    }
+
+    @Test("after shutdown, authorization updates finish at once and changes are ignored")
+    func afterShutdown() async {
+        let engine = makeEngine(User(.init(initial: .authorizedAlways, changes: [.init(.denied, after: .seconds(1))])))
+        engine.shutdown()
+        await engine.sync()
+        var seen: [AuthorizationState] = []
+        for await state in engine.authorizationUpdates() { seen.append(state) }
+        #expect(seen == [.authorizedAlways])
+        clock.advance(by: .seconds(1))
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedAlways)
+    }
+}

@@ -137,7 +137,8 @@ extension LocationEngine {
 
     /// The newest fix the engine may reveal, without making a request (nil unless authorized).
     public func lastKnownLocation() -> LocationResult? {
-        machine.lastKnownLocation(now: now())
+        applyDueAuthorizationChanges(upTo: now())  // a reduction or revocation already due applies first
+        return machine.lastKnownLocation(now: now())
     }
 }
 

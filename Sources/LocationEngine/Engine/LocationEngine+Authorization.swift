@@ -11,13 +11,6 @@ enum PromptKind: Sendable, Hashable {
         if case .locationButton = self { return true }
         return false
     }
-
-    func isSameKind(as other: PromptKind) -> Bool {
-        switch (self, other) {
-        case (.authorization, .authorization), (.temporaryFullAccuracy, .temporaryFullAccuracy), (.locationButton, .locationButton): true
-        default: false
-        }
-    }
 }
 
 /// An authorization change waiting for its time on the engine's clock. Ordered by (due, sequence),
@@ -45,8 +38,11 @@ extension AuthorizationState {
 extension LocationEngine {
     // MARK: Public API
 
-    /// The authorization picture the engine works under now.
-    public var authorizationState: AuthorizationState { currentAuthorization }
+    /// The authorization picture the engine works under now (changes already due included).
+    public var authorizationState: AuthorizationState {
+        applyDueAuthorizationChanges(upTo: now())
+        return currentAuthorization
+    }
 
     /// Every change of the authorization picture, starting with the current one (MapLibre's
     /// `didChangeLocationManagerAuthorization`). Keeps the newest 32 for a slow consumer; finishes at
@@ -95,6 +91,14 @@ extension LocationEngine {
 
     // MARK: Processing (isolated)
 
+    /// Takes a change or answer into the timeline: it applies in (due, arrival) order with the others,
+    /// now if it is due.
+    func receiveAuthorization(_ state: AuthorizationState, due: EngineInstant, prompt: UInt64?, now: EngineInstant) {
+        guard !machine.isShutDown else { return }
+        scheduleAuthorizationChange(state, due: due, prompt: prompt)
+        applyDueAuthorizationChanges(upTo: now)
+    }
+
     func scheduleAuthorizationChange(_ state: AuthorizationState, due: EngineInstant, prompt: UInt64?) {
         authorizationChangeSequence &+= 1
         scheduledAuthorizationChanges.insert(
@@ -117,9 +121,11 @@ extension LocationEngine {
     /// A provider's change or answer takes effect.
     ///
     /// A change the provider observed replaces the picture. An answer changes only what its prompt was
-    /// about, and only while that is still open: an answer that arrives after the picture moved on by
-    /// another route (a revocation, the end of a session, a location-button grant) is stale and ignored,
-    /// so it can never restore access or undo a grant.
+    /// about, and only while that prompt is still open: every change of access (a revocation, the end
+    /// of a session, a location-button grant) closes the open prompts, and a change of accuracy the
+    /// temporary-full-accuracy ones, so a late
+    /// answer can never restore access, undo a grant, or carry over into a later grant period.
+    /// Providers report what the user decides afterwards through their change sink.
     func applyAuthorization(_ state: AuthorizationState, prompt: UInt64?, now: EngineInstant) {
         guard !machine.isShutDown else { return }
         guard let prompt else { return setAuthorization(state, now: now) }
@@ -134,7 +140,8 @@ extension LocationEngine {
                 logger.notice("ignoring a stale answer to the authorization prompt")
                 return
             }
-            setAuthorization(current.withDecision(of: state), now: now)
+            // A dismissal changes nothing (not even accuracy the prompt saw).
+            if state.status != .notDetermined { setAuthorization(current.withDecision(of: state), now: now) }
             if currentAuthorization.gate == .notDetermined {
                 logger.notice("authorization prompt dismissed; waiting requests end")
                 machine.endAwaitingAuthorization(
@@ -155,13 +162,14 @@ extension LocationEngine {
             }
         case .locationButton(let from):
             if current.status == from && state.status != from {
-                locationButtonConfirmed = true
+                // Confirmed; from not determined that is the one confirmation later presses skip.
+                if from == .notDetermined && state.isAuthorized { locationButtonConfirmed = true }
                 setAuthorization(current.withDecision(of: state), now: now)
             }
             // An authorization request that waited for the confirmation goes ahead if still needed.
             if deferredAuthorizationRequest {
                 deferredAuthorizationRequest = false
-                if currentAuthorization.gate == .notDetermined { askForAuthorization() }
+                if currentAuthorization.gate == .notDetermined && machine.authorizationRequested { askForAuthorization() }
             }
         }
     }
@@ -170,6 +178,16 @@ extension LocationEngine {
     /// stops them (so that a revocation ends requests as revoked, not as merely reduced), then observers hear.
     func setAuthorization(_ state: AuthorizationState, askingForFullAccuracy: Bool = true, now: EngineInstant) {
         guard state != currentAuthorization else { return }
+        // A new period of access closes the prompts of the old one: their answers would be stale. The
+        // scheduler resets its own "asked" flags on exactly these transitions (any change of access for
+        // the authorization request, any change of accuracy for temporary full accuracy), so nothing
+        // is left waiting on a closed prompt.
+        if state.gate != currentAuthorization.gate {
+            openPrompts.removeAll()
+            deferredAuthorizationRequest = false
+        } else if state.accuracy != currentAuthorization.accuracy {
+            openPrompts = openPrompts.filter { $0.value != .temporaryFullAccuracy }
+        }
         currentAuthorization = state
         logger.info("authorization changed", metadata: ["authorization": "\(state)"])
         if state.gate == .authorized {
@@ -224,8 +242,9 @@ extension LocationEngine {
     /// The scheduler needs authorization: ask the provider for the declared level, or end the waiting
     /// requests with a configuration error when nothing is declared (never a silent hang).
     func askForAuthorization() {
-        // The user is confirming a location button: that answer may authorize; ask only if it does not.
-        if openPrompts.values.contains(where: \.isLocationButton) {
+        // The user is confirming a location button from not determined: that answer may authorize;
+        // ask only if it does not.
+        if openPrompts.values.contains(.locationButton(from: .notDetermined)) {
             deferredAuthorizationRequest = true
             return
         }
@@ -250,12 +269,10 @@ extension LocationEngine {
         authorizationProvider.requestTemporaryFullAccuracy(prompt, reply: makeReply(.temporaryFullAccuracy))
     }
 
-    /// Opens a prompt (superseding an open one of the same kind) and makes its reply, which forwards
-    /// only its first answer.
+    /// Opens a prompt and makes its reply, which forwards only its first answer.
     func makeReply(_ kind: PromptKind) -> AuthorizationReply {
         nextPromptToken &+= 1
         let token = nextPromptToken
-        openPrompts = openPrompts.filter { !$0.value.isSameKind(as: kind) }
         openPrompts[token] = kind
         let answered = NIOLockedValueBox(false)
         return AuthorizationReply { [weak self] state, delay in

@@ -144,11 +144,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 machine.receiveFatalError(error, now: now, into: &actions)
             }
         case .authorization(let state, let due, let prompt):
-            if due > now && !machine.isShutDown {
-                scheduleAuthorizationChange(state, due: due, prompt: prompt)
-            } else {
-                applyAuthorization(state, prompt: prompt, now: now)
-            }
+            receiveAuthorization(state, due: due, prompt: prompt, now: now)
         case .endSession:
             endSessionNow(now: now)
         case .locationButton:
@@ -166,6 +162,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             machine.shutdown(now: now, into: &actions)
             for observer in authorizationObservers.values { observer.finish() }
             authorizationObservers.removeAll()
+            scheduledAuthorizationChanges = Heap()
+            openPrompts.removeAll()
         }
     }
 

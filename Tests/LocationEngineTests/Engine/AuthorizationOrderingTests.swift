@@ -187,4 +187,107 @@ struct AuthorizationOrderingTests {
         await engine.sync()
         #expect(await engine.authorizationState == .authorizedAlways)
     }
+
+    @Test("a full-accuracy grant answered after a revocation stays void even once access is back")
+    func lateGrantAfterRevocationAndRestore() async {
+        let user = User(.init(
+            initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(3))],
+            changes: [.init(.denied, after: .seconds(1)), .init(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(2))]))
+        let engine = makeEngine(user)
+        engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(3))
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse(accuracy: .reduced))
+    }
+
+    @Test("a full-accuracy grant answered after the session ended does not carry into the next grant")
+    func lateGrantIntoNextSession() async {
+        let user = User(.init(
+            authorizationAnswers: [.init(.allowOnce(precise: false))], fullAccuracyAnswers: [.init(true, after: .seconds(3))]))
+        let engine = makeEngine(user)
+        engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        engine.endSession()
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)  // asks again: allow once, reduced
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse(accuracy: .reduced, oneTime: true))
+    }
+
+    @Test("an unanswered location-button confirmation holds requests only until access changes; then they prompt again")
+    func unansweredButtonConfirmation() async {
+        let user = User(.init(
+            authorizationAnswers: [.init(.allowWhileUsing())],
+            changes: [.init(AuthorizationState(status: .notDetermined, servicesEnabled: false), after: .seconds(1)),
+                      .init(.notDetermined, after: .seconds(2))]))
+        let engine = makeEngine(user)
+        engine.locationButtonPressed()  // never answered
+        let first = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts == [.locationButton])
+        clock.advance(by: .seconds(2))
+        await engine.sync()
+        #expect(statuses([first]) == [.unauthorized(.servicesDisabled)])
+        let second = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts == [.locationButton, .authorization(.whenInUse)])
+        source.emit(fix(40))
+        await engine.sync()
+        #expect(statuses([second]) == [.success])
+    }
+
+    @Test("lastKnownLocation() applies a reduction that is already due, even before the engine ran")
+    func lastKnownLocationAfterDueReduction() async {
+        let engine = makeEngine(User(.init(
+            initial: .authorizedAlways, changes: [.init(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(10))])))
+        engine.subscribe(handler: recorder.subscription)
+        await engine.sync()
+        source.emit(fix(4))
+        await engine.sync()
+        #expect(await engine.lastKnownLocation()?.location == fix(4))
+        clock.advance(by: .seconds(12))
+        let known = await engine.lastKnownLocation()?.location
+        #expect(known.map(ReducedAccuracyPolicy().isCoarse) == true)
+    }
+
+    @Test("changes apply in the order of their due times, whatever order they arrive in")
+    func changesInDueOrder() async {
+        let engine = makeEngine(User(.init(initial: .authorizedAlways, changes: [.init(.denied, after: .seconds(5))])))
+        await engine.sync()
+        clock.advance(by: .seconds(6))
+        engine.updateAuthorization(.authorizedWhenInUse())  // reported at 6 s, after the denial due at 5 s
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse())
+    }
+
+    @Test("a dismissal changes nothing, not even the accuracy the prompt saw")
+    func dismissalChangesNothing() async {
+        let user = User(.init(
+            authorizationAnswers: [.init(.dismiss, after: .seconds(5))],
+            changes: [.init(AuthorizationState(status: .notDetermined, accuracy: .reduced), after: .seconds(1))]))
+        let engine = makeEngine(user)
+        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(5))
+        await engine.sync()
+        #expect(statuses([id]) == [.unauthorized(.undecided)])
+        #expect(await engine.authorizationState == AuthorizationState(status: .notDetermined, accuracy: .reduced))
+    }
+
+    @Test("a confirmation made from denied does not let a later press from not determined skip its own")
+    func confirmationFromDeniedDoesNotCount() async {
+        let user = User(.init(initial: .denied, locationButtonAnswers: [.init(true)]))
+        let engine = makeEngine(user)
+        engine.locationButtonPressed()  // denied → not determined
+        await engine.sync()
+        engine.locationButtonPressed()  // from not determined: asks again
+        await engine.sync()
+        #expect(user.prompts == [.locationButton, .locationButton])
+        #expect(await engine.authorizationState == .authorizedWhenInUse(oneTime: true))
+    }
 }

@@ -104,34 +104,22 @@ public final class SimulatedAuthorizationProvider: AuthorizationProvider {
 
     public func requestAuthorization(_ prompt: AuthorizationPrompt, reply: AuthorizationReply) {
         guard let answer = next(.authorization(prompt.level), from: script.authorizationAnswers, counter: \.authorizationAnswered) else { return }
-        var result = prompt.current
-        switch answer.value {
-        case .allowOnce(let precise):
-            result = AuthorizationState(
-                status: .authorizedWhenInUse, servicesEnabled: result.servicesEnabled, accuracy: precise ? .full : .reduced, isOneTime: true)
-        case .allowWhileUsing(let precise):
-            result = AuthorizationState(status: .authorizedWhenInUse, servicesEnabled: result.servicesEnabled, accuracy: precise ? .full : .reduced)
-        case .allowAlways(let precise):
-            result = AuthorizationState(
-                status: prompt.level == .always ? .authorizedAlways : .authorizedWhenInUse, servicesEnabled: result.servicesEnabled,
-                accuracy: precise ? .full : .reduced)
-        case .deny:
-            result = AuthorizationState(status: .denied, servicesEnabled: result.servicesEnabled)
-        case .dismiss:
-            break
-        }
-        reply(result, after: answer.after)
+        let decision: AuthorizationState =
+            switch answer.value {
+            case .allowOnce(let precise): .authorizedWhenInUse(accuracy: precise ? .full : .reduced, oneTime: true)
+            case .allowWhileUsing(let precise): .authorizedWhenInUse(accuracy: precise ? .full : .reduced)
+            case .allowAlways(let precise):
+                AuthorizationState(status: prompt.level == .always ? .authorizedAlways : .authorizedWhenInUse, accuracy: precise ? .full : .reduced)
+            case .deny: .denied
+            case .dismiss: prompt.current
+            }
+        reply(prompt.current.withDecision(of: decision), after: answer.after)
     }
 
     public func requestTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, reply: AuthorizationReply) {
         guard let answer = next(.temporaryFullAccuracy(purposeKey: prompt.purposeKey), from: script.fullAccuracyAnswers, counter: \.fullAccuracyAnswered)
         else { return }
-        var result = prompt.current
-        if answer.value {
-            result.accuracy = .full
-            result.isFullAccuracyTemporary = true
-        }
-        reply(result, after: answer.after)
+        reply(prompt.current.afterTemporaryFullAccuracy(granted: answer.value), after: answer.after)
     }
 
     public func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) {

@@ -48,31 +48,11 @@ public struct StaticAuthorizationProvider: AuthorizationProvider {
     }
 
     public func requestTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, reply: AuthorizationReply) {
-        var answer = prompt.current
-        if grantsTemporaryFullAccuracy {
-            answer.accuracy = .full
-            answer.isFullAccuracyTemporary = true
-        }
-        reply(answer)
+        reply(prompt.current.afterTemporaryFullAccuracy(granted: grantsTemporaryFullAccuracy))
     }
 
     public func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) {
         reply(confirmsLocationButton ? current.afterLocationButtonConfirmation : current)
-    }
-}
-
-extension AuthorizationState {
-    /// The picture after the user confirmed the location button: one-time authorization with full
-    /// accuracy from not determined; back to not determined from denied; otherwise unchanged.
-    public var afterLocationButtonConfirmation: AuthorizationState {
-        switch status {
-        case .notDetermined:
-            AuthorizationState(status: .authorizedWhenInUse, servicesEnabled: servicesEnabled, accuracy: .full, isOneTime: true)
-        case .denied:
-            AuthorizationState(status: .notDetermined, servicesEnabled: servicesEnabled)
-        case .restricted, .authorizedWhenInUse, .authorizedAlways:
-            self
-        }
     }
 }
 
@@ -147,7 +127,7 @@ extension StaticAuthorizationProvider {
                         + "temporary-full-accuracy, location-button)")
             }
         }
-        if state.isOneTime && state.status != .authorizedWhenInUse && state.status != .authorizedAlways {
+        if state.isOneTime && !state.status.isGrant {
             throw AuthorizationConfigurationError(line: nil, message: "`one-time = yes` needs `status = when-in-use` or `always`")
         }
     }

@@ -15,8 +15,8 @@ enum EngineCommand: Sendable {
     case authorization(AuthorizationState, due: EngineInstant, prompt: UInt64?)
     case endSession
     case locationButton
-    case observeAuthorization(UInt64, AsyncStream<AuthorizationState>.Continuation)
-    case stopObservingAuthorization(UInt64)
+    case observeAuthorization(RequestID, AsyncStream<AuthorizationState>.Continuation)
+    case stopObservingAuthorization(RequestID)
     case shutdown
 }
 

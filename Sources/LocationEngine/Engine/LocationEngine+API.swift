@@ -137,8 +137,9 @@ extension LocationEngine {
 
     /// The newest fix the engine may reveal, without making a request (nil unless authorized).
     public func lastKnownLocation() -> LocationResult? {
-        applyDueAuthorizationChanges(upTo: now())  // a reduction or revocation already due applies first
-        return machine.lastKnownLocation(now: now())
+        let now = now()
+        applyDueAuthorizationChanges(upTo: now)  // a reduction or revocation already due applies first
+        return machine.lastKnownLocation(now: now)
     }
 }
 

@@ -25,16 +25,6 @@ struct ScheduledAuthorizationChange: Comparable, Sendable {
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.due == rhs.due && lhs.sequence == rhs.sequence }
 }
 
-extension AuthorizationState {
-    /// This picture with the user's decision from `answer` (status, accuracy, one-time), keeping
-    /// whether services are enabled.
-    func withDecision(of answer: AuthorizationState) -> AuthorizationState {
-        AuthorizationState(
-            status: answer.status, servicesEnabled: servicesEnabled, accuracy: answer.accuracy, isOneTime: answer.isOneTime,
-            isFullAccuracyTemporary: answer.isFullAccuracyTemporary)
-    }
-}
-
 extension LocationEngine {
     // MARK: Public API
 
@@ -49,11 +39,7 @@ extension LocationEngine {
     /// shutdown. Stopping the iteration unregisters it.
     public nonisolated func authorizationUpdates() -> AsyncStream<AuthorizationState> {
         let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationState.self, bufferingPolicy: .bufferingNewest(32))
-        let id = observerIDs.withLockedValue { next in
-            next += 1
-            return next
-        }
-        submit(.observeAuthorization(id, continuation))
+        let id = submit { .observeAuthorization($0, continuation) }
         continuation.onTermination = { [weak self] _ in self?.submit(.stopObservingAuthorization(id)) }
         return stream
     }
@@ -153,10 +139,7 @@ extension LocationEngine {
                 return
             }
             if state.accuracy == .full {
-                var granted = current
-                granted.accuracy = .full
-                granted.isFullAccuracyTemporary = state.isFullAccuracyTemporary
-                setAuthorization(granted, now: now)
+                setAuthorization(current.afterTemporaryFullAccuracy(granted: true), now: now)
             } else {
                 machine.refuseTemporaryFullAccuracy(now: now, into: &actions)
             }
@@ -167,9 +150,10 @@ extension LocationEngine {
                 setAuthorization(current.withDecision(of: state), now: now)
             }
             // An authorization request that waited for the confirmation goes ahead if still needed.
-            if deferredAuthorizationRequest {
-                deferredAuthorizationRequest = false
-                if currentAuthorization.gate == .notDetermined && machine.authorizationRequested { askForAuthorization() }
+            if currentAuthorization.gate == .notDetermined && machine.authorizationRequested
+                && !openPrompts.values.contains(.authorization)
+            {
+                askForAuthorization()
             }
         }
     }
@@ -184,7 +168,6 @@ extension LocationEngine {
         // is left waiting on a closed prompt.
         if state.gate != currentAuthorization.gate {
             openPrompts.removeAll()
-            deferredAuthorizationRequest = false
         } else if state.accuracy != currentAuthorization.accuracy {
             openPrompts = openPrompts.filter { $0.value != .temporaryFullAccuracy }
         }
@@ -205,8 +188,7 @@ extension LocationEngine {
         guard !machine.isShutDown else { return }
         machine.beginNewSession()
         var next = currentAuthorization
-        let granted = next.status == .authorizedWhenInUse || next.status == .authorizedAlways
-        if next.isOneTime && granted {
+        if next.isOneTime && next.status.isGrant {
             next = AuthorizationState(status: .notDetermined, servicesEnabled: next.servicesEnabled)
         } else if next.isFullAccuracyTemporary {
             next.accuracy = .reduced
@@ -244,10 +226,8 @@ extension LocationEngine {
     func askForAuthorization() {
         // The user is confirming a location button from not determined: that answer may authorize;
         // ask only if it does not.
-        if openPrompts.values.contains(.locationButton(from: .notDetermined)) {
-            deferredAuthorizationRequest = true
-            return
-        }
+        // (The scheduler's request stays outstanding; the confirmation's answer takes it up.)
+        if openPrompts.values.contains(.locationButton(from: .notDetermined)) { return }
         guard let level = configuration.usage.level(preferring: configuration.preferredAuthorization) else {
             logger.error("\(ConfigurationError.noUsageDeclared)")
             machine.endAwaitingAuthorization(

@@ -35,15 +35,12 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     let authorizationProvider: any AuthorizationProvider
     var currentAuthorization: AuthorizationState
     var locationButtonConfirmed = false
-    /// The scheduler asked for authorization while a location-button confirmation was open.
-    var deferredAuthorizationRequest = false
     var openPrompts: [UInt64: PromptKind] = [:]
     var nextPromptToken: UInt64 = 0
     /// Authorization changes that take effect later on the engine's clock, by (due, sequence).
     var scheduledAuthorizationChanges = Heap<ScheduledAuthorizationChange>()
     var authorizationChangeSequence: UInt64 = 0
-    var authorizationObservers: [UInt64: AsyncStream<AuthorizationState>.Continuation] = [:]
-    nonisolated let observerIDs = NIOLockedValueBox<UInt64>(0)
+    var authorizationObservers: [RequestID: AsyncStream<AuthorizationState>.Continuation] = [:]
 
     /// Creates an engine over `source`, timing with `clock`.
     public init(
@@ -250,12 +247,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     /// When the engine next needs to run on its own: the state machine's next wake-up or the next
     /// scheduled authorization change.
     var nextWakeup: EngineInstant? {
-        switch (machine.nextWakeup, scheduledAuthorizationChanges.min?.due) {
-        case (let a?, let b?): min(a, b)
-        case (let a?, nil): a
-        case (nil, let b?): b
-        case (nil, nil): nil
-        }
+        earliest(machine.nextWakeup, scheduledAuthorizationChanges.min?.due)
     }
 
     /// Processes queued commands and everything due at the clock's current time (scheduled

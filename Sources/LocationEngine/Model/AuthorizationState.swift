@@ -28,6 +28,9 @@ public struct AuthorizationState: Sendable, Hashable, CustomStringConvertible {
             case .authorizedAlways: "always"
             }
         }
+
+        /// Whether this is a grant (when in use or always).
+        public var isGrant: Bool { self == .authorizedWhenInUse || self == .authorizedAlways }
     }
 
     /// The decision.
@@ -73,9 +76,7 @@ public struct AuthorizationState: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether fixes may be delivered (authorized and services enabled).
-    public var isAuthorized: Bool {
-        servicesEnabled && (status == .authorizedWhenInUse || status == .authorizedAlways)
-    }
+    public var isAuthorized: Bool { gate == .authorized }
 
     /// What the scheduler works under.
     public var gate: AuthorizationGate {
@@ -85,6 +86,37 @@ public struct AuthorizationState: Sendable, Hashable, CustomStringConvertible {
         case .restricted: return .unauthorized(.restricted)
         case .denied: return .unauthorized(.denied)
         case .authorizedWhenInUse, .authorizedAlways: return .authorized
+        }
+    }
+
+    /// This picture with the user's decision from `answer` (status, accuracy, one-time, temporary full
+    /// accuracy), keeping whether services are enabled.
+    func withDecision(of answer: AuthorizationState) -> AuthorizationState {
+        AuthorizationState(
+            status: answer.status, servicesEnabled: servicesEnabled, accuracy: answer.accuracy, isOneTime: answer.isOneTime,
+            isFullAccuracyTemporary: answer.isFullAccuracyTemporary)
+    }
+
+    /// The picture after the user answered a temporary-full-accuracy prompt: temporary full accuracy
+    /// when granted, otherwise unchanged.
+    public func afterTemporaryFullAccuracy(granted: Bool) -> AuthorizationState {
+        guard granted else { return self }
+        var result = self
+        result.accuracy = .full
+        result.isFullAccuracyTemporary = true
+        return result
+    }
+
+    /// The picture after the user confirmed the location button: one-time authorization with full
+    /// accuracy from not determined; back to not determined from denied; otherwise unchanged.
+    public var afterLocationButtonConfirmation: AuthorizationState {
+        switch status {
+        case .notDetermined:
+            AuthorizationState(status: .authorizedWhenInUse, servicesEnabled: servicesEnabled, accuracy: .full, isOneTime: true)
+        case .denied:
+            AuthorizationState(status: .notDetermined, servicesEnabled: servicesEnabled)
+        case .restricted, .authorizedWhenInUse, .authorizedAlways:
+            self
         }
     }
 

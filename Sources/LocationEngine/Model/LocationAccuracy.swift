@@ -36,6 +36,9 @@ public enum AccuracyLevel: Int, Sendable, Hashable, Comparable, CaseIterable, Cu
         }
     }
 
+    /// The cheapest power mode that can deliver this level.
+    public var requiredPowerMode: PowerMode { PowerMode(forAccuracy: horizontalAccuracy) }
+
     /// The finest level that a fix of `horizontalAccuracy` metres and `age` meets, or `nil`.
     public static func achieved(horizontalAccuracy: Double, age: Duration) -> AccuracyLevel? {
         var level: AccuracyLevel?

@@ -50,3 +50,14 @@ extension Duration {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
+
+/// The earlier of two optional instants (`nil` when both are).
+@inline(__always)
+func earliest(_ a: EngineInstant?, _ b: EngineInstant?) -> EngineInstant? {
+    switch (a, b) {
+    case (let a?, let b?): min(a, b)
+    case (let a?, nil): a
+    case (nil, let b?): b
+    case (nil, nil): nil
+    }
+}

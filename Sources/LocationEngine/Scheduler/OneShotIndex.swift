@@ -61,7 +61,7 @@ struct OneShotIndex: Sendable {
 
     /// Records that an entry removed from the index belonged to an ended request.
     /// - Complexity: O(1)
-    mutating func noteAbandonedEntryRemoved() { abandoned = max(0, abandoned - 1) }
+    mutating func noteAbandonedEntryRemoved() { abandoned -= 1 }
 
     /// Records that a request with an entry here ended by other means.
     /// - Complexity: O(1)

@@ -85,15 +85,6 @@ struct RequestTable<Value> {
         if window.isEmpty { base = 1 }
     }
 
-    /// Every live ID (unordered).
-    var keys: [RequestID] {
-        var result = Array(overflow.keys)
-        for offset in 0..<window.count where window[offset] != nil {
-            result.append(RequestID(rawValue: base + UInt64(offset)))
-        }
-        return result
-    }
-
     /// Calls `body` with every live entry (unordered).
     func forEach(_ body: (RequestID, Value) -> Void) {
         for offset in 0..<window.count {

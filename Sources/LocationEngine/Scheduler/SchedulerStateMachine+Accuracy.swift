@@ -8,11 +8,11 @@ extension SchedulerStateMachine {
     /// - full: requests waiting for full accuracy are admitted.
     ///
     /// Either way, a refusal of temporary full accuracy is forgotten: the next request may ask again.
-    /// - Complexity: O(n) to reduced, O(w) to full for w waiting requests.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     ///
     /// - Parameter askingForFullAccuracy: `false` when the reduction must not prompt at once (temporary
     ///   full accuracy reverting at the end of a session): requests needing full accuracy then end.
+    /// - Complexity: O(n log n) to reduced, O(w) to full for w waiting requests.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func setAccuracyAuthorization(
         _ accuracy: AccuracyAuthorization, askingForFullAccuracy: Bool = true, now: EngineInstant, into actions: inout [Action]
     ) {
@@ -25,25 +25,14 @@ extension SchedulerStateMachine {
         case .reduced:
             lastCoarseFixAt = nil
             history.coarsen(with: configuration.reducedAccuracy)
-            fullAccuracyRefused = !askingForFullAccuracy
-            holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), now: now, into: &actions)
-            fullAccuracyRefused = false
+            holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), mayWait: askingForFullAccuracy, now: now, into: &actions)
         case .full:
             for id in replace(&awaitingFullAccuracy, with: []) {
                 if var request = oneShots[id], !request.admitted {
-                    if let timeout = delayedTimeouts.removeValue(forKey: id) {
-                        deadlines.insert(id, deadline: now + timeout)
-                        request.hasDeadline = true
-                    }
-                    request.admitted = true
-                    oneShots[id] = request
-                    let accuracy = self.accuracy(of: id, request)
-                    index.insert(id, accuracy: accuracy)
-                    power.add(accuracy.requiredPowerMode)
+                    startDelayedTimeout(id, &request, now: now)
+                    admit(id, &request)
                 } else if var subscription = subscriptions[id], !subscription.admitted {
-                    subscription.admitted = true
-                    subscriptions[id] = subscription
-                    if let mode = subscription.options.powerDemand { power.add(mode) }
+                    admit(id, &subscription)
                 }
             }
         }
@@ -81,43 +70,40 @@ extension SchedulerStateMachine {
         now: EngineInstant,
         into actions: inout [Action]
     ) {
-        _ = tick(now)
+        let now = tick(now)
         guard authorization == .notDetermined else { return }
         authorizationRequested = false
-        var handlers: [Recipient<OneShotHandler>] = []
-        var subscribers: [Recipient<SubscriptionHandler>] = []
-        for id in replace(&awaitingAuthorization, with: []) {
-            if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
-                handlers.append(Recipient(id, request.handler))
-            } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
-                subscribers.append(Recipient(id, subscription.handler))
-            }
-        }
-        if !handlers.isEmpty {
-            counters.oneShotsFailed += handlers.count
-            actions.append(.completeOneShots(handlers, LocationResult(status: oneShotStatus, location: nil, age: nil, achievedAccuracy: nil)))
-        }
-        if !subscribers.isEmpty {
-            counters.subscriptionsEnded += subscribers.count
-            actions.append(.notifySubscriptions(subscribers, .ended(subscriptionEnd)))
-        }
-        compactIfNeeded()
+        // Not authorized: the one-shots' result carries no fix.
+        end(replace(&awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now, into: &actions)
     }
 
-    /// Takes every admitted request that coarsened fixes cannot serve out of the index and the power
-    /// demand, returning their IDs in submission order.
+    /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
+    func needsFullAccuracy(_ accuracy: LocationAccuracy) -> Bool {
+        accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy)
+    }
+
+    /// Whether coarsened fixes can never serve a subscription with these options now.
+    func needsFullAccuracy(_ options: SubscriptionOptions) -> Bool {
+        accuracyAuthorization == .reduced && options.needsFullAccuracy(configuration.reducedAccuracy)
+    }
+
+    /// Whether a request naming `purposeKey` would wait for temporary full accuracy rather than end.
+    func mayWaitForFullAccuracy(purposeKey: String?) -> Bool {
+        purposeKey != nil && !fullAccuracyRefused
+    }
+
+    /// Takes every admitted request that coarsened fixes cannot serve out of the power demand (one-shots
+    /// keep their index entry: no coarse fix can reach it), returning their IDs in submission order.
     mutating func unadmitRequestsNeedingFullAccuracy() -> [RequestID] {
-        let policy = configuration.reducedAccuracy
         var ids: [RequestID] = []
         oneShots.forEach { id, request in
-            if request.admitted && policy.cannotSatisfy(accuracy(of: id, request)) { ids.append(id) }
+            if request.admitted && needsFullAccuracy(accuracy(of: id, request)) { ids.append(id) }
         }
-        for (id, subscription) in subscriptions where subscription.admitted && subscription.options.needsFullAccuracy(policy) {
+        for (id, subscription) in subscriptions where subscription.admitted && needsFullAccuracy(subscription.options) {
             ids.append(id)
         }
         for id in ids {
             if var request = oneShots[id] {
-                index.noteAbandoned()
                 power.remove(powerMode(of: id, request))
                 request.admitted = false
                 oneShots[id] = request
@@ -132,22 +118,19 @@ extension SchedulerStateMachine {
 
     /// Under reduced accuracy, for pending, unadmitted requests that coarsened fixes cannot serve: those
     /// naming a purpose key wait for temporary full accuracy (asked for once, showing the first waiting
-    /// request's key; the answer applies to all of them) unless it was refused;
-    /// the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best coarsened
-    /// fix) / ``SubscriptionEnd/accuracyReduced``, in two grouped actions.
-    mutating func holdForFullAccuracy(_ ids: [RequestID], now: EngineInstant, into actions: inout [Action]) {
+    /// request's key; the answer applies to all of them) when `mayWait` (by default: unless it was
+    /// refused); the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best
+    /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
+    mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant, into actions: inout [Action]) {
+        let mayWait = mayWait ?? !fullAccuracyRefused
         var firstKey: String?
-        var handlers: [Recipient<OneShotHandler>] = []
-        var subscribers: [Recipient<SubscriptionHandler>] = []
+        var ending: [RequestID] = []
         for id in ids {
-            let key = purposeKeys[id] ?? subscriptions[id]?.options.purposeKey
-            if let key, !fullAccuracyRefused, isPending(id) {
+            if mayWait, let key = purposeKeys[id] ?? subscriptions[id]?.options.purposeKey {
                 awaitingFullAccuracy.append(id)
                 if firstKey == nil { firstKey = key }
-            } else if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
-                handlers.append(Recipient(id, request.handler))
-            } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
-                subscribers.append(Recipient(id, subscription.handler))
+            } else {
+                ending.append(id)
             }
         }
         if let firstKey, !fullAccuracyRequested {
@@ -155,14 +138,6 @@ extension SchedulerStateMachine {
             counters.fullAccuracyRequests += 1
             actions.append(.requestTemporaryFullAccuracy(purposeKey: firstKey))
         }
-        if !handlers.isEmpty {
-            counters.oneShotsFailed += handlers.count
-            actions.append(.completeOneShots(handlers, result(.accuracyReduced, now: now)))
-        }
-        if !subscribers.isEmpty {
-            counters.subscriptionsEnded += subscribers.count
-            actions.append(.notifySubscriptions(subscribers, .ended(.accuracyReduced)))
-        }
-        compactIfNeeded()
+        end(ending, oneShotStatus: .accuracyReduced, subscriptionEnd: .accuracyReduced, now: now, into: &actions)
     }
 }

@@ -118,15 +118,7 @@ extension SchedulerStateMachine {
                 deadlines.noteAbandonedEntryRemoved()
             }
         }
-        if !timedOut.isEmpty {
-            counters.oneShotsTimedOut += timedOut.count
-            actions.append(.completeOneShots(timedOut, result(.timedOut, now: now)))
-        }
-        if !elapsed.isEmpty {
-            counters.subscriptionsEnded += elapsed.count
-            actions.append(.notifySubscriptions(elapsed, .ended(.durationElapsed)))
-        }
-        compactIfNeeded()
+        deliverEnds(timedOut, result(.timedOut, now: now), counting: \.oneShotsTimedOut, elapsed, .durationElapsed, into: &actions)
         reconcilePower(now: now, into: &actions)
     }
 
@@ -184,40 +176,57 @@ extension SchedulerStateMachine {
 
 extension SchedulerStateMachine {
     /// Admits every request that waited for authorization; delayed timeouts start now. Under reduced
-    /// accuracy, those needing full accuracy are held for it (or end) instead.
+    /// accuracy, those needing full accuracy are held for it (or end) instead; a delayed timeout of one
+    /// that goes on waiting, for temporary full accuracy, starts when that is answered.
     mutating func admitWaitingRequests(now: EngineInstant, into actions: inout [Action]) {
         var needingFullAccuracy: [RequestID] = []
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], !request.admitted {
-                let accuracy = accuracy(of: id, request)
-                let heldForFullAccuracy =
-                    accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy)
-                // A delayed timeout starts now — unless the request goes on waiting, for temporary full accuracy.
-                let keepsWaiting = heldForFullAccuracy && purposeKeys[id] != nil && !fullAccuracyRefused
-                if !keepsWaiting, let timeout = delayedTimeouts.removeValue(forKey: id) {
-                    deadlines.insert(id, deadline: now + timeout)
-                    request.hasDeadline = true
+                let needsFull = needsFullAccuracy(accuracy(of: id, request))
+                if !(needsFull && mayWaitForFullAccuracy(purposeKey: purposeKeys[id])) {
+                    startDelayedTimeout(id, &request, now: now)
                 }
-                if heldForFullAccuracy {
+                if needsFull {
                     oneShots[id] = request
                     needingFullAccuracy.append(id)
-                    continue
+                } else {
+                    admit(id, &request)
                 }
-                request.admitted = true
-                oneShots[id] = request
-                index.insert(id, accuracy: accuracy)
-                power.add(accuracy.requiredPowerMode)
             } else if var subscription = subscriptions[id], !subscription.admitted {
-                if accuracyAuthorization == .reduced && subscription.options.needsFullAccuracy(configuration.reducedAccuracy) {
+                if needsFullAccuracy(subscription.options) {
                     needingFullAccuracy.append(id)
-                    continue
+                } else {
+                    admit(id, &subscription)
                 }
-                subscription.admitted = true
-                subscriptions[id] = subscription
-                if let mode = subscription.options.powerDemand { power.add(mode) }
             }
         }
         if !needingFullAccuracy.isEmpty { holdForFullAccuracy(needingFullAccuracy, now: now, into: &actions) }
+    }
+
+    /// Lets a one-shot complete: counted in power demand, in the accuracy index (once), stored.
+    mutating func admit(_ id: RequestID, _ request: inout OneShot) {
+        let accuracy = accuracy(of: id, request)
+        request.admitted = true
+        if !request.indexed {
+            index.insert(id, accuracy: accuracy)
+            request.indexed = true
+        }
+        oneShots[id] = request
+        power.add(accuracy.requiredPowerMode)
+    }
+
+    /// Lets a subscription receive fixes: counted in power demand, stored.
+    mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
+        subscription.admitted = true
+        subscriptions[id] = subscription
+        if let mode = subscription.options.powerDemand { power.add(mode) }
+    }
+
+    /// Starts the timeout that waited for authorization, if the request has one.
+    mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
+        guard let timeout = delayedTimeouts.removeValue(forKey: id) else { return }
+        deadlines.insert(id, deadline: now + timeout)
+        request.hasDeadline = true
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
@@ -229,28 +238,50 @@ extension SchedulerStateMachine {
         now: EngineInstant,
         into actions: inout [Action]
     ) {
-        var oneShotIDs: [RequestID] = []
-        oneShots.forEach { id, request in if !onlyAdmitted || request.admitted { oneShotIDs.append(id) } }
-        oneShotIDs.sort()
-        let subscriptionIDs = subscriptions.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
-        let handlers = oneShotIDs.compactMap { id in
-            removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
-        }
-        let subscribers = subscriptionIDs.compactMap { id in
-            removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
-        }
+        var ids: [RequestID] = []
+        oneShots.forEach { id, request in if !onlyAdmitted || request.admitted { ids.append(id) } }
+        ids.sort()
+        ids += subscriptions.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
         if !onlyAdmitted {
             awaitingAuthorization.removeAll()
             awaitingFullAccuracy.removeAll()
             fullAccuracyRequested = false
         }
+        end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now, into: &actions)
+    }
+
+    /// Ends these requests (those still pending), one-shots with `oneShotStatus` and the best fix known,
+    /// subscriptions with `subscriptionEnd`, in two grouped actions.
+    mutating func end(
+        _ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant,
+        into actions: inout [Action]
+    ) {
+        var handlers: [Recipient<OneShotHandler>] = []
+        var subscribers: [Recipient<SubscriptionHandler>] = []
+        for id in ids {
+            if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
+                handlers.append(Recipient(id, request.handler))
+            } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
+                subscribers.append(Recipient(id, subscription.handler))
+            }
+        }
+        deliverEnds(handlers, result(oneShotStatus, now: now), counting: \.oneShotsFailed, subscribers, subscriptionEnd, into: &actions)
+    }
+
+    /// Appends the grouped final deliveries of already removed requests and counts them (`result` is
+    /// O(1) to build, so callers build it even when no one-shot ends).
+    mutating func deliverEnds(
+        _ handlers: [Recipient<OneShotHandler>], _ result: LocationResult,
+        counting counter: WritableKeyPath<SchedulerStatistics, Int>,
+        _ subscribers: [Recipient<SubscriptionHandler>], _ end: SubscriptionEnd, into actions: inout [Action]
+    ) {
         if !handlers.isEmpty {
-            counters.oneShotsFailed += handlers.count
-            actions.append(.completeOneShots(handlers, result(oneShotStatus, now: now)))
+            counters[keyPath: counter] += handlers.count
+            actions.append(.completeOneShots(handlers, result))
         }
         if !subscribers.isEmpty {
             counters.subscriptionsEnded += subscribers.count
-            actions.append(.notifySubscriptions(subscribers, .ended(subscriptionEnd)))
+            actions.append(.notifySubscriptions(subscribers, .ended(end)))
         }
         compactIfNeeded()
     }

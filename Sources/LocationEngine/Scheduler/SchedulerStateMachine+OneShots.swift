@@ -39,6 +39,7 @@ extension SchedulerStateMachine {
             admitted: false
         )
         if accuracy.level == nil { customAccuracies[id] = accuracy }
+        // Kept while pending: an admitted request may still need it if accuracy becomes reduced.
         if let purposeKey { purposeKeys[id] = purposeKey }
 
         if authorization == .notDetermined {
@@ -66,11 +67,11 @@ extension SchedulerStateMachine {
             actions.append(.completeOneShots([Recipient(id, request.handler)], result))
             return
         }
-        if accuracyAuthorization == .reduced && configuration.reducedAccuracy.cannotSatisfy(accuracy) {
+        if needsFullAccuracy(accuracy) {
             // Waiting for temporary full accuracy is waiting for authorization: a delayed timeout starts
             // when the answer comes.
             if let timeout {
-                if delayUntilAuthorized && purposeKey != nil && !fullAccuracyRefused {
+                if delayUntilAuthorized && mayWaitForFullAccuracy(purposeKey: purposeKey) {
                     delayedTimeouts[id] = timeout
                 } else {
                     deadlines.insert(id, deadline: now + timeout)
@@ -85,10 +86,7 @@ extension SchedulerStateMachine {
             deadlines.insert(id, deadline: now + timeout)
             request.hasDeadline = true
         }
-        request.admitted = true
-        oneShots[id] = request
-        index.insert(id, accuracy: accuracy)
-        power.add(accuracy.requiredPowerMode)
+        admit(id, &request)
         reconcilePower(now: now, into: &actions)
     }
 
@@ -135,8 +133,8 @@ extension SchedulerStateMachine {
     mutating func removeOneShot(_ id: RequestID, removedFromIndex: Bool, removedFromDeadlines: Bool) -> OneShot? {
         guard let request = oneShots.removeValue(forKey: id) else { return nil }
         if request.hasDeadline && !removedFromDeadlines { deadlines.noteAbandoned() }
+        if request.indexed && !removedFromIndex { index.noteAbandoned() }
         if request.admitted {
-            if !removedFromIndex { index.noteAbandoned() }
             power.remove(powerMode(of: id, request))
         } else {
             delayedTimeouts[id] = nil

@@ -41,14 +41,12 @@ extension SchedulerStateMachine {
             requestAuthorizationIfNeeded(into: &actions)
             return
         }
-        if accuracyAuthorization == .reduced && options.needsFullAccuracy(configuration.reducedAccuracy) {
+        if needsFullAccuracy(options) {
             subscriptions[id] = subscription
             holdForFullAccuracy([id], now: now, into: &actions)
             return
         }
-        subscription.admitted = true
-        subscriptions[id] = subscription
-        if let mode = options.powerDemand { power.add(mode) }
+        admit(id, &subscription)
         reconcilePower(now: now, into: &actions)
     }
 

@@ -57,8 +57,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         var level: UInt8
         /// Whether it has an entry in the deadline queue.
         var hasDeadline: Bool
-        /// Whether it is in the accuracy index and counted in power demand (false while awaiting authorization).
+        /// Whether it is counted in power demand and may complete (false while waiting for authorization
+        /// or temporary full accuracy).
         var admitted: Bool
+        /// Whether it has an entry in the accuracy index. An entry outlives a switch to reduced accuracy
+        /// (coarse fixes can never reach it), so re-admission does not insert a second one.
+        var indexed: Bool = false
     }
 
     /// A live subscription.
@@ -118,12 +122,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// When the owner must call ``advanceTime(now:into:)`` next (the earliest deadline or linger end), or `nil`.
     /// - Complexity: O(1)
     public var nextWakeup: EngineInstant? {
-        switch (deadlines.earliest, power.lingerDeadline) {
-        case (let a?, let b?): min(a, b)
-        case (let a?, nil): a
-        case (nil, let b?): b
-        case (nil, nil): nil
-        }
+        earliest(deadlines.earliest, power.lingerDeadline)
     }
 
     /// Whether the source is powered.
@@ -131,9 +130,6 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// The authorization state the scheduler is working under.
     public var authorizationState: AuthorizationGate { authorization }
-
-    /// The accuracy authorization the scheduler is working under.
-    public var accuracyAuthorizationState: AccuracyAuthorization { accuracyAuthorization }
 
     /// Whether a request with this ID is pending.
     public func isPending(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil }
@@ -185,14 +181,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The power mode a one-shot demands, without rebuilding its accuracy for standard levels.
     @inline(__always)
     func powerMode(of id: RequestID, _ request: OneShot) -> PowerMode {
-        switch request.level {
-        case 0: return .lowest  // city
-        case 1: return .low  // neighborhood
-        case 2: return .medium  // block
-        case 3: return .high  // house
-        case 4: return .best  // room
-        default: return customAccuracies[id]!.requiredPowerMode
-        }
+        if request.level == Self.customLevel { return customAccuracies[id]!.requiredPowerMode }
+        return AccuracyLevel(rawValue: Int(request.level))!.requiredPowerMode
     }
 
     /// Brings the source in line with demand.
@@ -216,7 +206,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         }
         if index.abandoned > 1024 {
             let oneShots = self.oneShots
-            index.compactIfNeeded { oneShots[$0]?.admitted == true }
+            index.compactIfNeeded { oneShots[$0] != nil }
         }
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             let oneShots = self.oneShots

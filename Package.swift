@@ -53,7 +53,7 @@ let package = Package(
             dependencies: ["LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
-        // Heap figures for locbench and the benchmarks: jemalloc's mallctl statistics, or glibc's
+        // Heap figures for locbench: jemalloc's mallctl statistics, or glibc's
         // mallinfo2 when jemalloc is absent. (Swift's Glibc module exports neither.)
         .target(
             name: "CHeapStats",
@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEATests",
-            dependencies: ["NMEA", "LocationEngineTestKit"],
+            dependencies: ["NMEA", "LocationEngineTestKit", "TestSupport"],
             swiftSettings: strict
         ),
         // Harness pieces shared by the test targets that run gpsd and socat (not a product).

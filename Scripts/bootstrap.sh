@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages the project needs on a fresh Debian machine (run as root, or with sudo):
 #   libjemalloc-dev  - locbench links jemalloc and reads exact heap figures through mallctl
-#   pkg-config       - how SwiftPM finds jemalloc
 #   gpsd gpsd-clients python3-gps - the real gpsd that integration tests talk to (gpsfake needs python3-gps)
 #   socat            - pseudo-terminal pairs for the serial-port tests
 # Everything else (Swift packages) comes from Package.swift.
 set -euo pipefail
 
-packages=(libjemalloc-dev pkg-config gpsd gpsd-clients python3-gps socat)
+packages=(libjemalloc-dev gpsd gpsd-clients python3-gps socat)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

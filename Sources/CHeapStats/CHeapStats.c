@@ -7,14 +7,12 @@
 #include <jemalloc/jemalloc.h>
 
 heapstats heapstats_read(void) {
-    heapstats stats = {0, 0, 1};
+    heapstats stats = {0, 1};
     uint64_t epoch = 1;
     size_t size = sizeof(epoch);
     mallctl("epoch", &epoch, &size, &epoch, size);
     size = sizeof(size_t);
     mallctl("stats.allocated", &stats.allocated, &size, NULL, 0);
-    size = sizeof(size_t);
-    mallctl("stats.resident", &stats.resident, &size, NULL, 0);
     return stats;
 }
 #else
@@ -23,7 +21,7 @@ heapstats heapstats_read(void) {
 #endif
 
 heapstats heapstats_read(void) {
-    heapstats stats = {0, 0, 0};
+    heapstats stats = {0, 0};
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     struct mallinfo2 info = mallinfo2();
     stats.allocated = info.uordblks + info.hblkhd;

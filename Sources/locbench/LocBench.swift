@@ -109,11 +109,11 @@ struct LocBench: AsyncParsableCommand {
             }
             return .nmea(path: source[1])
         case "gpsd" where source.count == 2:
-            let parts = source[1].split(separator: ":")
-            guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (1...65535).contains(port) else {
-                throw ValidationError("--source gpsd: expected HOST:PORT, e.g. 127.0.0.1:2947 (got '\(source[1])')")
+            // The same HOST:PORT syntax as gpsgen's --listen, IPv6 in brackets.
+            guard let address = try? ListenAddress(parsing: source[1]), address.port != 0 else {
+                throw ValidationError("--source gpsd: expected HOST:PORT with a port in 1...65535, e.g. 127.0.0.1:2947 or [::1]:2947 (got '\(source[1])')")
             }
-            return .gpsd(host: String(parts[0]), port: port)
+            return .gpsd(host: address.host, port: address.port)
         default:
             throw ValidationError("--source must be 'synthetic', 'nmea FILE' or 'gpsd HOST:PORT' (got '\(source.joined(separator: " "))')")
         }
@@ -207,7 +207,7 @@ struct LocBench: AsyncParsableCommand {
                     if design == "engine" {
                         EngineService(engine: LocationEngine(source: recording, clock: clock, configuration: configuration(recording)), offset: offset)
                     } else {
-                        NaiveLocationManager(source: recording, clock: clock, offset: offset)
+                        NaiveLocationManager(source: recording, clock: clock)
                     }
                 },
                 source: source, clock: clock)
@@ -226,7 +226,7 @@ struct LocBench: AsyncParsableCommand {
                     if design == "engine" {
                         EngineService(engine: LocationEngine(source: recording, configuration: configuration(recording)), offset: offset)
                     } else {
-                        NaiveLocationManager(source: recording, clock: ContinuousClock(), offset: offset)
+                        NaiveLocationManager(source: recording, clock: ContinuousClock())
                     }
                 },
                 source: source, start: start)

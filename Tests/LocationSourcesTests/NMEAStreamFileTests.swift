@@ -52,7 +52,7 @@ struct NMEAStreamFileTests {
 
     @Test(.enabled(if: SharedLogs.available, "../shared/nmea is absent (a fresh clone); CI provides the receiver logs"))
     func aRealReceiverLogWithABadChecksumReplays() async throws {
-        let path = SharedLogs.directory!.appendingPathComponent("com-1289.log").path
+        let path = Corpus.directory!.appendingPathComponent("com-1289.log").path
         let (events, statistics) = try await replay(path, pacing: .asFastAsPossible)
         #expect(events.compactMap(\.location).count > 5)
         #expect(statistics.decoder[error: .badChecksum] == 1, "the log's one corrupted GSV")

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import TestSupport
 import Testing
 
 /// Decodes the real receiver logs of the shared corpus and compares every epoch with gpsd 3.22's TPV reports.

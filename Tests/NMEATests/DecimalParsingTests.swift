@@ -1,10 +1,11 @@
+import LocationEngineTestKit
 @testable import NMEA
 import Testing
 
 @Suite("Allocation-free number parsing")
 struct DecimalParsingTests {
     @Test func matchesTheStandardLibraryOnRandomValues() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0xDEC1_3A15)  // seeded: a failure replays
         for _ in 0..<20_000 {
             let decimals = Int.random(in: 0...7, using: &generator)
             let integer = Int.random(in: 0...99_999, using: &generator)

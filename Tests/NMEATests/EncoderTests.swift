@@ -1,4 +1,5 @@
 import NMEA
+import LocationEngineTestKit
 import Testing
 
 @Suite("Encoding epochs back to sentences")
@@ -70,7 +71,7 @@ struct EncoderTests {
     }
 
     @Test func roundTripsEveryEncodedPositionToTheMicrodegree() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0xE0C0_DE)  // seeded: a failure replays
         for _ in 0..<2000 {
             var epoch = NMEAEpoch()
             epoch.mode = .twoD

@@ -112,7 +112,11 @@ final class EventRecorder: Sendable {
         // The fixes of the first 30 s, exactly as in manual time.
         #expect(recorder.locations == epochs(.drive(seed: 5), until: 30.5).compactMap(\.location))
         source.stop()
+        // Stopping cancels the pacing task: it no longer sleeps on the clock, and nothing more arrives.
+        for _ in 0..<100_000 where clock.sleeperCount != 0 { await Task.yield() }
+        #expect(clock.sleeperCount == 0)
         clock.advance(by: .seconds(10))
+        for _ in 0..<1_000 { await Task.yield() }
         #expect(recorder.locations.count == epochs(.drive(seed: 5), until: 30.5).compactMap(\.location).count)
     }
 

@@ -3,12 +3,10 @@
 
 #include <stddef.h>
 
-/// Heap figures for memory reports (locbench, benchmarks).
+/// Heap figures for locbench's memory report.
 typedef struct {
     /// Bytes allocated by the application (jemalloc `stats.allocated`; glibc: `uordblks + hblkhd`).
     size_t allocated;
-    /// Bytes in physically resident allocator pages (jemalloc `stats.resident`; glibc: 0, unknown).
-    size_t resident;
     /// 1 when the figures come from jemalloc's mallctl, 0 for the glibc mallinfo2 fallback.
     int fromJemalloc;
 } heapstats;

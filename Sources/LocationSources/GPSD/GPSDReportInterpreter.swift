@@ -67,7 +67,9 @@ struct GPSDReportInterpreter: Sendable {
         } catch {
             return skip(.malformedReport)
         }
-        statistics.reportsByClass[report.class, default: 0] += 1
+        if report.class == "TPV" || report.class == "ERROR" || report.class == "DEVICES" || Self.ignoredClasses.contains(report.class) {
+            statistics.reportsByClass[report.class, default: 0] += 1
+        }
         switch report.class {
         case "TPV":
             return tpv(report)
@@ -144,7 +146,7 @@ struct GPSDReportInterpreter: Sendable {
     private mutating func checked(_ value: Double?, _ isPlausible: (Double) -> Bool) -> Double? {
         guard let value else { return nil }
         guard value.isFinite, isPlausible(value) else {
-            statistics.invalidValues += 1
+            statistics.droppedFields += 1
             return nil
         }
         return value

@@ -9,7 +9,8 @@ public struct GPSDStatistics: Sendable, Hashable {
     public var disconnections = 0
     /// Lines received (oversized ones included).
     public var lines = 0
-    /// Reports decoded, by class (`TPV`, `VERSION`, …).
+    /// Reports decoded, by class, for the classes the source knows (`TPV`, `VERSION`, …); others are
+    /// counted in ``unexpectedClasses`` only, so a hostile server cannot grow this table.
     public var reportsByClass: [String: Int] = [:]
     /// Fixes handed to the engine.
     public var fixesDelivered = 0
@@ -23,9 +24,11 @@ public struct GPSDStatistics: Sendable, Hashable {
     public var malformedReports = 0
     /// Reports of a class the source does not know, skipped.
     public var unexpectedClasses = 0
-    /// TPVs skipped for an impossible position or mode (NaN, out of range), plus optional fields
-    /// (speed, track, altitude, errors) dropped from delivered fixes for impossible values.
+    /// TPVs skipped for an impossible position, mode or time (NaN, out of range).
     public var invalidValues = 0
+    /// Optional fields (speed, track, altitude, errors) dropped from delivered fixes for impossible
+    /// values; the fix itself was delivered, so these are not skipped lines.
+    public var droppedFields = 0
     /// Fixes skipped because they carried no error estimate (see ``GPSDConfiguration/accuracyWhenUnknown``).
     public var fixesWithoutAccuracy = 0
     /// `ERROR` reports gpsd sent (it did not understand a command).

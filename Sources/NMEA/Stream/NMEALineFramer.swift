@@ -70,7 +70,7 @@ struct NMEALineFramer: Sendable {
                 guard start < count else { return }
                 // Fast path: the whole line is inside this chunk.
                 let limit = min(count, start + 1 + maximumLineLength)
-                let end = NMEALineFramer.terminator(in: bytes, from: start + 1, to: limit)
+                let end = NMEAByteScan.firstTerminator(in: bytes, from: start + 1, to: limit)
                 if end < limit {
                     let interrupted = bytes[end] == 0x24
                     onLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), interrupted)
@@ -88,7 +88,7 @@ struct NMEALineFramer: Sendable {
             case .collecting:
                 let room = maximumLineLength - partial.count
                 let limit = min(count, index + room + 1)
-                let end = NMEALineFramer.terminator(in: bytes, from: index, to: limit)
+                let end = NMEAByteScan.firstTerminator(in: bytes, from: index, to: limit)
                 if end < limit {
                     let interrupted = bytes[end] == 0x24
                     partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
@@ -107,7 +107,7 @@ struct NMEALineFramer: Sendable {
                     return
                 }
             case .discarding:
-                let end = NMEALineFramer.terminator(in: bytes, from: index, to: count)
+                let end = NMEAByteScan.firstTerminator(in: bytes, from: index, to: count)
                 if end - index > 0 { onEvent(.discarded(end - index)) }
                 guard end < count else { return }
                 state = .hunting
@@ -126,11 +126,5 @@ struct NMEALineFramer: Sendable {
         }
         partial.removeAll(keepingCapacity: true)
         state = .hunting
-    }
-
-    /// The offset of the first CR, LF or `$` in `from..<to`, or `to` when there is none.
-    @inline(__always)
-    private static func terminator(in bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> Int {
-        NMEAByteScan.firstTerminator(in: bytes, from: from, to: to)
     }
 }

@@ -25,11 +25,11 @@ struct SkyModel: Sendable {
         self.seed = seed
     }
 
-    /// Recomputes the view if it is older than ``refreshInterval`` or `force` is set.
+    /// Recomputes the view if it is older than ``refreshInterval``.
     mutating func update(
-        elapsed: Double, unixTime: Double, latitude: Double, longitude: Double, height: Double, force: Bool = false
+        elapsed: Double, unixTime: Double, latitude: Double, longitude: Double, height: Double
     ) {
-        guard force || elapsed - computedAt >= Self.refreshInterval || elapsed < computedAt else { return }
+        guard elapsed - computedAt >= Self.refreshInterval || elapsed < computedAt else { return }
         computedAt = elapsed
         var view = constellation.visible(
             unixTime: unixTime, latitude: latitude, longitude: longitude, height: height,

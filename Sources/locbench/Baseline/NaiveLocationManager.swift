@@ -18,7 +18,6 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
         var oneShot: (@Sendable (LocationResult) -> Void)?
         var subscription: (@Sendable (RequestID, SubscriptionEvent) -> Void)?
         var delivered = 0
-        var deadline: C.Instant?
     }
 
     private let lock = NIOLock()
@@ -33,12 +32,10 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
 
     let source: any LocationSource
     let clock: C
-    let offset: @Sendable (C.Instant) -> Int64
 
-    init(source: any LocationSource, clock: C, offset: @escaping @Sendable (C.Instant) -> Int64) {
+    init(source: any LocationSource, clock: C) {
         self.source = source
         self.clock = clock
-        self.offset = offset
     }
 
     func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
@@ -62,11 +59,10 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
     }
 
     func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
-        let deadline = options.duration.map { clock.now.advanced(by: $0) }
         let id = lock.withLock {
             let id = RequestID(rawValue: nextID)
             nextID += 1
-            entries.append(Entry(id: id, options: options, subscription: handler, deadline: deadline))
+            entries.append(Entry(id: id, options: options, subscription: handler))
             return id
         }
         powerIfNeeded()
@@ -118,7 +114,8 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
         powerDownIfIdle()
     }
 
-    /// A fix: scan every request.
+    /// A fix: scan every request once (the entries that stay are kept in one pass, so a fix costs O(n)
+    /// however many it ends).
     func receive(_ location: Location) {
         let now = clock.now
         var completed: [(@Sendable (LocationResult) -> Void, RequestID)] = []
@@ -126,27 +123,27 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
         var exhausted: [(@Sendable (RequestID, SubscriptionEvent) -> Void, RequestID)] = []
         lock.withLock {
             lastFix = (location, now)
-            var index = 0
-            while index < entries.count {
-                if let accuracy = entries[index].accuracy {
+            var kept: [Entry] = []
+            kept.reserveCapacity(entries.count)
+            for var entry in entries {
+                if let accuracy = entry.accuracy {
                     if location.horizontalAccuracy <= accuracy.horizontalAccuracy {
-                        completed.append((entries[index].oneShot!, entries[index].id))
-                        entries.remove(at: index)
+                        completed.append((entry.oneShot!, entry.id))
                         continue
                     }
-                } else if let handler = entries[index].subscription, let options = entries[index].options {
-                    if options.accuracy.map({ location.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true {
-                        notified.append((handler, entries[index].id))
-                        entries[index].delivered += 1
-                        if let maximum = options.maximumUpdates, entries[index].delivered >= maximum {
-                            exhausted.append((handler, entries[index].id))
-                            entries.remove(at: index)
-                            continue
-                        }
+                } else if let handler = entry.subscription, let options = entry.options,
+                    options.accuracy.map({ location.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true
+                {
+                    notified.append((handler, entry.id))
+                    entry.delivered += 1
+                    if let maximum = options.maximumUpdates, entry.delivered >= maximum {
+                        exhausted.append((handler, entry.id))
+                        continue
                     }
                 }
-                index += 1
+                kept.append(entry)
             }
+            entries = kept
         }
         let achieved = AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: .zero)
         for (handler, id) in completed {
@@ -184,7 +181,7 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
 
     /// Waits until every timer task that the clock has woken has finished its work.
     func settle() async {
-        guard clock is any ManualClockProbe else { return }  // on a real clock, timers fire by themselves
+        guard clock is ManualClock else { return }  // on a real clock, timers fire by themselves
         for _ in 0..<1_000_000 {
             let (started, finished) = timers.withLockedValue { ($0.started, $0.finished) }
             if finished == started || pendingSleepers() == started - finished { return }
@@ -194,17 +191,11 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
 
     /// Timer tasks still asleep, when the clock can tell (the manual clock), else 0.
     private func pendingSleepers() -> Int {
-        (clock as? any ManualClockProbe)?.sleeperCount ?? 0
+        (clock as? ManualClock)?.sleeperCount ?? 0
     }
 
     func nextDeadline() async -> Int64? { nil }
     func cancelledCount() async -> Int { lock.withLock { cancelled } }
     func pendingCount() async -> Int { lock.withLock { entries.count } }
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int) { lock.withLock { (starts, stops, 0) } }
-    func shutdown() async {}
 }
-
-/// Lets the baseline ask a manual clock how many tasks sleep on it.
-protocol ManualClockProbe { var sleeperCount: Int { get } }
-
-extension ManualClock: ManualClockProbe {}

@@ -19,7 +19,6 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
 
     struct Flags: OptionSet {
         let rawValue: UInt8
-        static let submitted = Flags(rawValue: 1)
         static let cancelIssued = Flags(rawValue: 2)
         static let forceCompleteIssued = Flags(rawValue: 4)
     }
@@ -35,10 +34,10 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     private let wallNow: @Sendable () -> Int64
     /// Wall time at which the latest fix left the source (for fix-to-delivery latency).
     private var latestFixWallTime: Int64 = 0
-    var latency = LatencyRecorder()
-    var lateness = LatencyRecorder()
-    private(set) var counts: [Outcome: Int] = [:]
-    private(set) var subscriptionUpdates = 0
+    private var latency = LatencyRecorder()
+    private var lateness = LatencyRecorder()
+    private var counts: [Outcome: Int] = [:]
+    private var subscriptionUpdates = 0
     /// Whether the engine works under reduced accuracy now (from its change callback, which runs on
     /// the engine's executor in order with deliveries): every delivery must then be coarse.
     private var reducedAccuracy = false
@@ -47,8 +46,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     private let coarseness = ReducedAccuracyPolicy()
     /// When full, unrestricted access began and ended, on the run's timeline (for the fix-based check).
     private var authorizationTimeline: [(at: Int64, fullAccess: Bool)]
-    private(set) var authorizationChanges = 0
-    private(set) var coarseDeliveriesChecked = 0
+    private var authorizationChanges = 0
+    private var coarseDeliveriesChecked = 0
 
     init(
         plan: WorkloadPlan, now: @escaping @Sendable () -> Int64, wallNow: @escaping @Sendable () -> Int64,
@@ -88,7 +87,6 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     func submitted(_ request: Int, at time: Int64) {
         lock.withLock {
             records[request].submittedAt = time
-            records[request].flags.insert(.submitted)
         }
     }
 
@@ -241,9 +239,30 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
 
     // MARK: After the run
 
+    /// What the ledger saw, read under its lock.
+    struct Summary {
+        var violations: [String]
+        var violationCount: Int
+        var outcomes: [String: Int]
+        var subscriptionUpdates: Int
+        var latency: LatencySummary
+        var latencyBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
+        var lateness: LatencySummary
+        var authorizationChanges: Int
+        var coarseDeliveriesChecked: Int
+    }
+
+    /// Requests submitted that have neither ended nor been cancelled (the wind-down force-completes them).
+    func unendedRequests(submittedBefore count: Int) -> [Int] {
+        lock.withLock {
+            (0..<count).filter { records[$0].ends == 0 && !records[$0].flags.contains(.cancelIssued) }
+        }
+    }
+
     /// Final checks: every request either ended once or was cancelled (and the engine agrees on how many
-    /// were cancelled); no timed-out request missed a fix that satisfied it (virtual clock only).
-    func finish(engineCancelled: Int, fixes: [RecordedFix], checkAgainstFixes: Bool) -> (violations: [String], count: Int) {
+    /// were cancelled); no timed-out request missed a fix that satisfied it (virtual clock only). Returns
+    /// everything the ledger counted.
+    func finish(engineCancelled: Int, fixes: [RecordedFix], checkAgainstFixes: Bool) -> Summary {
         lock.withLock {
             var unended = 0
             for request in records.indices where records[request].ends == 0 {
@@ -255,7 +274,13 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
                 violations.append("\(unended) requests never ended, but the engine cancelled \(engineCancelled)")
             }
             if checkAgainstFixes { checkTimeoutsAgainstFixes(fixes) }
-            return (violations, violationCount)
+            var outcomes: [String: Int] = [:]
+            for (outcome, value) in counts { outcomes["\(outcome)"] = value }
+            outcomes["cancelled"] = engineCancelled
+            return Summary(
+                violations: violations, violationCount: violationCount, outcomes: outcomes, subscriptionUpdates: subscriptionUpdates,
+                latency: latency.summary, latencyBuckets: latency.buckets, lateness: lateness.summary,
+                authorizationChanges: authorizationChanges, coarseDeliveriesChecked: coarseDeliveriesChecked)
         }
     }
 

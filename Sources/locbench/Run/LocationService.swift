@@ -17,8 +17,6 @@ protocol LocationService: Sendable {
     func pendingCount() async -> Int
     /// Source counters: starts, stops, mode changes.
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int)
-    /// Ends whatever is left (the run's wind-down).
-    func shutdown() async
     /// Authorization and temporary-full-accuracy prompts made so far.
     func authorizationPrompts() async -> Int
 }
@@ -58,11 +56,6 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int) {
         let stats = await engine.statistics()
         return (stats.sourceStarts, stats.sourceStops, stats.sourceModeChanges)
-    }
-
-    func shutdown() async {
-        engine.shutdown()
-        await engine.sync()
     }
 
     func authorizationPrompts() async -> Int {

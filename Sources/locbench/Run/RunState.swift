@@ -111,8 +111,8 @@ struct RunState {
 
     mutating func windDown() async {
         woundDown = true
-        for (request, id) in ids.enumerated() {
-            guard let id else { continue }
+        for request in ledger.unendedRequests(submittedBefore: ids.count) {
+            guard let id = ids[request] else { continue }
             ledger.issued(.forceCompleteIssued, for: request)
             service.forceComplete(id)
         }
@@ -122,11 +122,11 @@ struct RunState {
     /// Final checks and figures.
     func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool) async -> RunMeasurements {
         let cancelled = await service.cancelledCount()
-        let (violations, violationCount) = ledger.finish(engineCancelled: cancelled, fixes: recording.fixes, checkAgainstFixes: checkAgainstFixes)
+        let summary = ledger.finish(engineCancelled: cancelled, fixes: recording.fixes, checkAgainstFixes: checkAgainstFixes)
         let counters = await service.sourceCounters()
         let sourceOff = recording.modeChanges.last.map { $0.mode == nil } ?? true
-        var allViolations = violations
-        var count = violationCount
+        var allViolations = summary.violations
+        var count = summary.violationCount
         if !sourceOff {
             allViolations.append("the source was still on at the end of the run")
             count += 1
@@ -135,9 +135,6 @@ struct RunState {
             allViolations.append("\(pending) requests were still pending 60 s after the wind-down force-completed everything")
             count += 1
         }
-        var outcomes: [String: Int] = [:]
-        for (outcome, value) in ledger.counts { outcomes["\(outcome)"] = value }
-        outcomes["cancelled"] = cancelled
         return RunMeasurements(
             design: design,
             wallSeconds: Double(wallStart.duration(to: .now).saturatingNanoseconds) / 1e9,
@@ -148,11 +145,11 @@ struct RunState {
             maxPending: maxPending,
             heapBytesPerPending: maxPending > 0 ? Double(heapAtMaxPending - heapBaseline.allocated) / Double(maxPending) : 0,
             heapFromJemalloc: heapBaseline.jemalloc,
-            outcomes: outcomes,
-            subscriptionUpdates: ledger.subscriptionUpdates,
-            latency: ledger.latency.summary,
-            latencyBuckets: ledger.latency.buckets,
-            lateness: ledger.lateness.summary,
+            outcomes: summary.outcomes,
+            subscriptionUpdates: summary.subscriptionUpdates,
+            latency: summary.latency,
+            latencyBuckets: summary.latencyBuckets,
+            lateness: summary.lateness,
             sourceStarts: counters.starts,
             sourceStops: counters.stops,
             sourceModeChanges: counters.modeChanges,
@@ -162,7 +159,7 @@ struct RunState {
             violationCount: count,
             timeline: timeline,
             authorizationPrompts: await service.authorizationPrompts(),
-            authorizationChanges: ledger.authorizationChanges,
-            coarseDeliveriesChecked: ledger.coarseDeliveriesChecked)
+            authorizationChanges: summary.authorizationChanges,
+            coarseDeliveriesChecked: summary.coarseDeliveriesChecked)
     }
 }

@@ -1,4 +1,5 @@
 import LocationEngine
+import TestSupport
 import NIOConcurrencyHelpers
 
 /// An engine on the continuous clock that stops its source as soon as the last request ends.
@@ -30,40 +31,18 @@ func forceCompletedResult(_ engine: LocationEngine<ContinuousClock>, accuracy: L
 /// What a subscription running in the background received so far, for tests that act while it
 /// runs; a test awaits a condition on it without polling.
 final class LocationLog: Sendable {
-    private struct State {
-        var events: [SubscriptionEvent] = []
-        var waiters: [(predicate: @Sendable ([SubscriptionEvent]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-
-    private let state = NIOLockedValueBox(State())
+    private let events = Observed<[SubscriptionEvent]>([])
 
     func append(_ event: SubscriptionEvent) {
-        let due = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
-            state.events.append(event)
-            let events = state.events
-            var due: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.predicate(events) else { return false }
-                due.append(waiter.continuation)
-                return true
-            }
-            return due
-        }
-        for continuation in due { continuation.resume() }
+        events.update { $0.append(event) }
     }
 
-    var all: [SubscriptionEvent] { state.withLockedValue { $0.events } }
+    var all: [SubscriptionEvent] { events.value }
     var locations: [Location] { all.compactMap(\.location) }
 
-    /// Returns once `predicate` holds for the events received (at once if it already does).
+    /// Returns once `predicate` holds for the events received (at once if it already does), or when the
+    /// task is cancelled.
     func waitUntil(_ predicate: @escaping @Sendable ([SubscriptionEvent]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLockedValue { state in
-                if predicate(state.events) { return true }
-                state.waiters.append((predicate, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await events.waitUntil(predicate)
     }
 }

@@ -8,22 +8,13 @@ import NMEA
 import SyntheticGPS
 import TestSupport
 
-/// The shared receiver logs (`../shared/nmea/` beside the package), or `nil` in a fresh clone.
+/// The shared receiver logs (`../shared/nmea/` beside the package, or `$LOCATIONENGINE_NMEA_CORPUS`),
+/// the same corpus the NMEA conformance tests read.
 enum SharedLogs {
-    static let directory: URL? = {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/nmea")
-        return FileManager.default.fileExists(atPath: url.appendingPathComponent("bu353s4.log").path) ? url : nil
-    }()
-
-    static var available: Bool { directory != nil }
+    static var available: Bool { Corpus.isAvailable }
 
     /// The text of `name`.
-    static func text(_ name: String) throws -> String {
-        guard let directory else { throw HarnessError(description: "../shared/nmea is absent") }
-        return try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-    }
+    static func text(_ name: String) throws -> String { try Corpus.text(name) }
 }
 
 /// Synthetic NMEA: one block of sentences per epoch, and the fix each epoch should yield.

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import TestSupport
 
 /// A TCP server on 127.0.0.1 (port chosen by the system) for tests: a fake gpsd, an NMEA feed for a
 /// real gpsd, an NMEA feed for the stream source. It records what clients did, lets the test talk to
@@ -40,17 +41,16 @@ final class TestTCPServer: Sendable {
         }
     }
 
-    private struct State {
+    private struct State: Sendable {
         var record = Record()
         var clients: [ObjectIdentifier: Client] = [:]
-        var waiters: [(predicate: @Sendable (Record) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     let port: Int
     private let channel: any Channel
-    private let state: NIOLockedValueBox<State>
+    private let state: Observed<State>
 
-    private init(port: Int, channel: any Channel, state: NIOLockedValueBox<State>) {
+    private init(port: Int, channel: any Channel, state: Observed<State>) {
         self.port = port
         self.channel = channel
         self.state = state
@@ -58,7 +58,7 @@ final class TestTCPServer: Sendable {
 
     /// Starts a server; `onConnect` runs for every new client (on its event loop).
     static func start(onConnect: @escaping @Sendable (Client) -> Void = { _ in }) async throws -> TestTCPServer {
-        let state = NIOLockedValueBox(State())
+        let state = Observed(State())
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
@@ -71,30 +71,18 @@ final class TestTCPServer: Sendable {
         return TestTCPServer(port: channel.localAddress!.port!, channel: channel, state: state)
     }
 
-    var record: Record { state.withLockedValue { $0.record } }
+    var record: Record { state.value.record }
 
-    var clients: [Client] { state.withLockedValue { $0.clients.values.sorted { $0.number < $1.number } } }
+    var clients: [Client] { state.value.clients.values.sorted { $0.number < $1.number } }
 
     /// Sends `text` to every connected client.
     func broadcast(_ text: String) {
         for client in clients { client.send(text) }
     }
 
-    /// Disconnects every client.
-    func disconnectAll() {
-        for client in clients { client.close() }
-    }
-
-    /// Returns once `predicate` holds for the record (at once if it already does).
+    /// Returns once `predicate` holds for the record (at once if it already does), or when the task is cancelled.
     func waitUntil(_ predicate: @escaping @Sendable (Record) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLockedValue { state in
-                if predicate(state.record) { return true }
-                state.waiters.append((predicate, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await state.waitUntil { predicate($0.record) }
     }
 
     /// Stops listening and disconnects every client.
@@ -103,28 +91,14 @@ final class TestTCPServer: Sendable {
         for client in clients { try? await client.channel.close() }
     }
 
-    private static func update(_ state: NIOLockedValueBox<State>, _ change: (inout State) -> Void) {
-        let due = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
-            change(&state)
-            let record = state.record
-            var due: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.predicate(record) else { return false }
-                due.append(waiter.continuation)
-                return true
-            }
-            return due
-        }
-        for continuation in due { continuation.resume() }
-    }
 
     private final class Handler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
 
-        let state: NIOLockedValueBox<State>
+        let state: Observed<State>
         let onConnect: @Sendable (Client) -> Void
 
-        init(state: NIOLockedValueBox<State>, onConnect: @escaping @Sendable (Client) -> Void) {
+        init(state: Observed<State>, onConnect: @escaping @Sendable (Client) -> Void) {
             self.state = state
             self.onConnect = onConnect
         }
@@ -132,7 +106,7 @@ final class TestTCPServer: Sendable {
         func channelActive(context: ChannelHandlerContext) {
             let channel = context.channel
             var client: Client?
-            TestTCPServer.update(state) { state in
+            state.update { state in
                 state.record.connections += 1
                 let made = Client(channel: channel, number: state.record.connections)
                 state.clients[ObjectIdentifier(channel)] = made
@@ -143,7 +117,7 @@ final class TestTCPServer: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
-            TestTCPServer.update(state) { state in
+            state.update { state in
                 let room = max(0, 1 << 20 - state.record.received.count)
                 state.record.received += buffer.readableBytesView.prefix(room)
             }
@@ -151,7 +125,7 @@ final class TestTCPServer: Sendable {
 
         func channelInactive(context: ChannelHandlerContext) {
             let id = ObjectIdentifier(context.channel)
-            TestTCPServer.update(state) { state in
+            state.update { state in
                 state.record.disconnections += 1
                 state.clients.removeValue(forKey: id)
             }

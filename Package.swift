@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-algorithms.git", from: "1.2.0"),
         .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // The scheduler: pure state machine + actor shell. No I/O dependency.
@@ -44,6 +47,11 @@ let package = Package(
                 // pthread-based locks: Synchronization.Mutex is invisible to ThreadSanitizer on Linux
                 // (Swift 6.3), which would make `--sanitize=thread` report false races.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Atomics", package: "swift-atomics"),
+                // Metrics that cost nothing until the application bootstraps a backend.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                // The engine's lifetime is a Service's `run()`.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -23,11 +23,11 @@ func registerEngineBenchmarks(n: Int) {
         let engine = LocationEngine(source: ScriptedLocationSource(), clock: clock)
         measure(benchmark, operations: n) {
             for index in 0..<n {
-                engine.requestLocation(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
+                engine.location(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
             }
         }
         runBlocking { await engine.sync() }
-        engine.shutdown()
+        runBlocking { await engine.shutdown() }
         runBlocking { await engine.sync() }
     }
 
@@ -37,12 +37,12 @@ func registerEngineBenchmarks(n: Int) {
         let start = ContinuousClock.now
         benchmark.startMeasurement()
         for index in 0..<n {
-            engine.requestLocation(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
+            engine.location(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
         }
         runBlocking { await engine.sync() }
         benchmark.stopMeasurement()
         benchmark.measurement(nanosecondsPerRequest, Int((ContinuousClock.now - start).saturatingNanoseconds) / n)
-        engine.shutdown()
+        runBlocking { await engine.shutdown() }
         runBlocking { await engine.sync() }
     }
 
@@ -52,7 +52,7 @@ func registerEngineBenchmarks(n: Int) {
         var ids: [RequestID] = []
         ids.reserveCapacity(n)
         for index in 0..<n {
-            ids.append(engine.requestLocation(accuracy: accuracies[index % 5], timeout: .seconds(60)) { _ in })
+            ids.append(engine.location(accuracy: accuracies[index % 5], timeout: .seconds(60)) { _ in })
         }
         runBlocking { await engine.sync() }
         let start = ContinuousClock.now

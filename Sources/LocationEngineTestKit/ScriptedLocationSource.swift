@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 /// ```swift
 /// let source = ScriptedLocationSource()
 /// let engine = LocationEngine(source: source, clock: clock)
-/// let id = engine.requestLocation(accuracy: .block, timeout: .seconds(10)) { result in … }
+/// let id = engine.location(accuracy: .block, timeout: .seconds(10)) { result in … }
 /// await engine.sync()
 /// source.emit(Location(latitude: 1, longitude: 2, horizontalAccuracy: 50))
 /// await engine.sync()

@@ -86,7 +86,7 @@ struct GPSDEngineTests {
         let devices = try await withDeadline(seconds: 30) { try await gpsd.devicesReport() }
         #expect(devices.contains("tcp://127.0.0.1:\(gpsd.feed.port)") && !devices.contains("activated"), "\(devices)")
         #expect(source.statistics.totalSkipped == 0)
-        engine.shutdown()
+        await engine.shutdown()
         await gpsd.stop()
     }
 }

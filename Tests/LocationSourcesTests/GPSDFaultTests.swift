@@ -24,7 +24,7 @@ struct GPSDFaultTests {
         await #expect(throws: SubscriptionEndedError.self, "the subscription is told, and ends") {
             _ = try await withDeadline(seconds: 30) { try await collect(subscription) { _ in false } }
         }
-        engine.shutdown()
+        await engine.shutdown()
     }
 
     @Test func aServerThatNeverAnswersIsNotAHang() async throws {
@@ -37,7 +37,7 @@ struct GPSDFaultTests {
             return
         }
         #expect(error.code == "gpsd.unreachable" && error.message.contains("nothing was received"))
-        engine.shutdown()
+        await engine.shutdown()
         await silent.close()
     }
 
@@ -83,7 +83,7 @@ struct GPSDFaultTests {
         }
         let said = fake.record.receivedText
         #expect(said == #"?WATCH={"enable":true,"json":true};"# + "\n" + unwatch, "one connection: watch, then un-watch")
-        engine.shutdown()
+        await engine.shutdown()
         await fake.close()
     }
 }

@@ -56,7 +56,7 @@ struct GPSDRestartTests {
             #expect(samePosition(fix, truth))
         }
         #expect(source.statistics.connections >= 2 && source.statistics.disconnections >= 1)
-        engine.shutdown()
+        await engine.shutdown()
         await gpsd.stop()
     }
 }

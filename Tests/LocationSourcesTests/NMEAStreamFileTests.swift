@@ -21,7 +21,7 @@ struct NMEAStreamFileTests {
                 events.last?.sourceErrorCode == "nmea.endOfStream"
             }
         }
-        engine.shutdown()
+        await engine.shutdown()
         return (events, source.statistics)
     }
 
@@ -71,6 +71,6 @@ struct NMEAStreamFileTests {
         }
         #expect(error.code == "nmea.unreachable")
         #expect(error.message.contains("/nonexistent/track.nmea does not exist"))
-        engine.shutdown()
+        await engine.shutdown()
     }
 }

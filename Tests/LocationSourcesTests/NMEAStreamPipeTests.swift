@@ -26,6 +26,6 @@ struct NMEAStreamPipeTests {
         }
         #expect(events.compactMap(\.location).compactMap(\.utcTime) == Array(expected))
         try writer?.close()
-        engine.shutdown()
+        await engine.shutdown()
     }
 }

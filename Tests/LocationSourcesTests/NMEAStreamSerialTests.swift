@@ -71,6 +71,6 @@ struct NMEAStreamSerialTests {
         for fix in events.compactMap(\.location) {
             #expect(samePosition(fix, try #require(expected[fix.utcTime ?? -1])))
         }
-        engine.shutdown()
+        await engine.shutdown()
     }
 }

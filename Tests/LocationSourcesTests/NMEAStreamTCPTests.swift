@@ -45,7 +45,7 @@ struct NMEAStreamTCPTests {
         let statistics = source.statistics
         #expect(statistics.connections == 2)
         #expect(statistics.decoder.totalErrors >= 1, "the cut sentence was counted: \(statistics.decoder.errors)")
-        engine.shutdown()
+        await engine.shutdown()
         await feed.waitUntil { $0.disconnections == 2 }
         await feed.close()
     }
@@ -67,7 +67,7 @@ struct NMEAStreamTCPTests {
         #expect(error.code == "nmea.unreachable")
         #expect(error.message.contains("127.0.0.1:\(silent.port)") && error.message.contains("nothing was received"))
         #expect(silent.record.connections >= 2, "it retried before giving up")
-        engine.shutdown()
+        await engine.shutdown()
         await silent.close()
     }
 }

@@ -47,6 +47,6 @@ import Testing
         // With no request left the engine stops the source after its linger: off produces nothing.
         await run(30, source: source, clock: clock, engine: engine)
         #expect(source.mode == nil)
-        engine.shutdown()
+        await engine.shutdown()
     }
 }

@@ -1,76 +1,171 @@
+import Atomics
 import DequeModule
 import NIOConcurrencyHelpers
 
-/// One thing submitted to the engine from outside its isolation.
-enum EngineCommand: Sendable {
-    case oneShot(RequestID, LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, OneShotHandler)
-    /// A one-shot naming a purpose key (rare, so kept out of line to keep every command small).
-    indirect case oneShotWithPurposeKey(
-        RequestID, LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, purposeKey: String, OneShotHandler)
-    case subscribe(RequestID, SubscriptionOptions, SubscriptionHandler)
-    case cancel(RequestID)
-    case forceComplete(RequestID)
-    case source(generation: UInt64, SourceEvent)
-    /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
-    case authorization(AuthorizationState, due: EngineInstant, prompt: UInt64?)
-    case endSession
-    case locationButton
-    case observeAuthorization(RequestID, AsyncStream<AuthorizationState>.Continuation)
-    case stopObservingAuthorization(RequestID)
-    case shutdown
-}
-
-/// The lock-light front door of the engine: callers on any thread append commands under a lock (`NIOLockedValueBox`)
-/// held for one `Deque` append, and get their ``RequestID`` at once; the engine actor takes whole
-/// batches (one lock acquisition per batch) and processes them in order. A drain task is scheduled
-/// only when the inbox goes from idle to busy, so a burst of N submissions costs one task hop.
+/// The lock-light front door of the engine: callers on any thread append commands under a lock
+/// (`NIOLockedValueBox`, visible to ThreadSanitizer) held for one `Deque` append, and get their
+/// ``RequestID`` at once; the engine's loop takes whole batches (one lock acquisition per batch).
+///
+/// The inbox also parks and wakes the loop: a loop with nothing to do parks here, and the append that
+/// finds it parked (or a timer firing) resumes it, so a burst of N submissions costs one wake-up. When
+/// no loop runs at all, the append that finds the inbox idle tells its caller to start one.
+///
+/// Cancels and force-completes are also logged apart, behind an atomic count the loop checks before
+/// each delivery: a handler that cancels another request of the same delivery is honoured at once.
 final class Inbox: Sendable {
+    /// Whether the engine's loop runs, and where it waits.
+    enum Loop {
+        /// No loop runs: the next append starts one.
+        case stopped
+        /// A loop runs and will look at the inbox before parking.
+        case running
+        /// The loop waits for a command or a timer.
+        case parked(UnsafeContinuation<Void, Never>)
+    }
+
+    /// What an append asks its caller to do after leaving the lock.
+    enum Wake {
+        case none
+        case start
+        case resume(UnsafeContinuation<Void, Never>)
+    }
+
     struct State {
         var commands = Deque<EngineCommand>()
-        var drainScheduled = false
+        var loop = Loop.stopped
+        /// A timer fired while the loop was running: it must not park before looking at the time.
+        var timerFired = false
         var nextID: UInt64 = 1
+        /// Cancels and force-completes appended since the loop last took a batch.
+        var interruptions: [(RequestID, isCancel: Bool)] = []
+        /// Callers of `shutdown()` waiting for the loop to stop after shutting down.
+        var stopWaiters: [UnsafeContinuation<Void, Never>] = []
+        var isStoppedForGood = false
     }
 
     private let state = NIOLockedValueBox(State())
+    /// How many cancels and force-completes were ever appended (the loop's cheap "anything new?" test).
+    private let interruptionCount = ManagedAtomic<UInt64>(0)
 
     init() {}
 
-    /// Appends the command `make` builds for a fresh ID. Returns the ID and whether the caller must
-    /// schedule a drain. IDs increase in inbox order.
+    /// Appends the command `make` builds for a fresh ID. IDs increase in inbox order.
     /// - Complexity: amortised O(1)
     @inline(__always)
-    func append(_ make: (RequestID) -> EngineCommand) -> (RequestID, scheduleDrain: Bool) {
+    func append(_ make: (RequestID) -> EngineCommand) -> (RequestID, Wake) {
         state.withLockedValue { state in
             let id = RequestID(rawValue: state.nextID)
             state.nextID += 1
             state.commands.append(make(id))
-            if state.drainScheduled { return (id, false) }
-            state.drainScheduled = true
-            return (id, true)
+            return (id, Self.wake(&state))
         }
     }
 
-    /// Appends a command that needs no ID. Returns whether the caller must schedule a drain.
+    /// Appends a command that needs no ID.
     @inline(__always)
-    func append(_ command: EngineCommand) -> Bool {
+    func append(_ command: EngineCommand) -> Wake {
         state.withLockedValue { state in
             state.commands.append(command)
-            if state.drainScheduled { return false }
-            state.drainScheduled = true
+            return Self.wake(&state)
+        }
+    }
+
+    /// Appends a cancel or force-complete, logging it for deliveries in progress.
+    func appendInterruption(_ id: RequestID, isCancel: Bool) -> Wake {
+        let wake = state.withLockedValue { state in
+            state.commands.append(isCancel ? .cancel(id) : .forceComplete(id))
+            state.interruptions.append((id, isCancel))
+            return Self.wake(&state)
+        }
+        interruptionCount.wrappingIncrement(ordering: .releasing)
+        return wake
+    }
+
+    @inline(__always)
+    private static func wake(_ state: inout State) -> Wake {
+        switch state.loop {
+        case .running: return .none
+        case .stopped:
+            state.loop = .running
+            return .start
+        case .parked(let continuation):
+            state.loop = .running
+            return .resume(continuation)
+        }
+    }
+
+    /// A timer fired: wakes the loop, or tells a running loop not to park before it looks at the time.
+    func timerFired() -> Wake {
+        state.withLockedValue { state in
+            if case .running = state.loop { state.timerFired = true }
+            return Self.wake(&state)
+        }
+    }
+
+    /// Takes every queued command (and forgets the interruption log: those commands are now in order).
+    /// - Complexity: O(1)
+    func takeAll() -> Deque<EngineCommand> {
+        state.withLockedValue { state in
+            state.interruptions.removeAll(keepingCapacity: true)
+            state.timerFired = false
+            if state.commands.isEmpty { return Deque() }
+            return replace(&state.commands, with: Deque(minimumCapacity: 16))
+        }
+    }
+
+    /// The interruption count now; compare with an earlier value to learn whether anything was cancelled.
+    @inline(__always)
+    var interruptions: UInt64 { interruptionCount.load(ordering: .acquiring) }
+
+    /// The cancels and force-completes appended since the last batch was taken.
+    func pendingInterruptions() -> [(RequestID, isCancel: Bool)] {
+        state.withLockedValue { $0.interruptions }
+    }
+
+    /// Lets ``LocationEngine/run()`` run the loop itself; fails when a loop already runs.
+    func claimLoop() -> Bool {
+        state.withLockedValue { state in
+            guard case .stopped = state.loop else { return false }
+            state.loop = .running
             return true
         }
     }
 
-    /// Takes every queued command; when there are none, marks the inbox idle so the next append
-    /// schedules a drain.
-    /// - Complexity: O(1)
-    func takeAll() -> Deque<EngineCommand> {
-        state.withLockedValue { state in
-            if state.commands.isEmpty {
-                state.drainScheduled = false
-                return Deque()
+    /// Parks the loop until a command or a timer arrives; returns at once if one already has.
+    func park() async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let parked = state.withLockedValue { state in
+                guard state.commands.isEmpty, !state.timerFired else { return false }
+                state.loop = .parked(continuation)
+                return true
             }
-            return replace(&state.commands, with: Deque(minimumCapacity: 16))
+            if !parked { continuation.resume() }
+        }
+    }
+
+    /// The loop stops because it has nothing to do; fails (the loop must go on) if a command arrived.
+    /// After a shutdown, the stop wakes every `shutdown()` caller.
+    func stopIfIdle(shutDown: Bool) -> Bool {
+        let waiters: [UnsafeContinuation<Void, Never>]? = state.withLockedValue { state in
+            guard state.commands.isEmpty, !state.timerFired else { return nil }
+            state.loop = .stopped
+            if shutDown { state.isStoppedForGood = true }
+            return shutDown ? replace(&state.stopWaiters, with: []) : []
+        }
+        guard let waiters else { return false }
+        for waiter in waiters { waiter.resume() }
+        return true
+    }
+
+    /// Waits until the loop has stopped after a shutdown.
+    func waitUntilStoppedForGood() async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let stopped = state.withLockedValue { state in
+                if state.isStoppedForGood { return true }
+                state.stopWaiters.append(continuation)
+                return false
+            }
+            if stopped { continuation.resume() }
         }
     }
 }

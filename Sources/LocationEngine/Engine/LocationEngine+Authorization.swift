@@ -28,10 +28,10 @@ struct ScheduledAuthorizationChange: Comparable, Sendable {
 extension LocationEngine {
     // MARK: Public API
 
-    /// The authorization picture the engine works under now (changes already due included).
+    /// The authorization picture the engine works under, as of what it has processed (``sync()``
+    /// first to include changes already due). Reading it changes nothing.
     public var authorizationState: AuthorizationState {
-        applyDueAuthorizationChanges(upTo: now())
-        return currentAuthorization
+        currentAuthorization
     }
 
     /// Every change of the authorization picture, starting with the current one (MapLibre's
@@ -171,6 +171,8 @@ extension LocationEngine {
         } else if state.accuracy != currentAuthorization.accuracy {
             openPrompts = openPrompts.filter { $0.value != .temporaryFullAccuracy }
         }
+        if currentAuthorization.gate == .authorized && state.gate != .authorized { privacy.noteRevocation() }
+        if currentAuthorization.accuracy == .full && state.accuracy == .reduced { privacy.noteReduction() }
         currentAuthorization = state
         logger.info("authorization changed", metadata: ["authorization": "\(state)"])
         if state.gate == .authorized {
@@ -217,6 +219,7 @@ extension LocationEngine {
             authorizationProvider.engineDidChange(granted)
         case .notDetermined, .denied:
             guard !openPrompts.values.contains(where: \.isLocationButton) else { return }
+            metrics.prompted(.locationButton)
             authorizationProvider.confirmLocationButton(current: state, reply: makeReply(.locationButton(from: state.status)))
         }
     }
@@ -236,6 +239,7 @@ extension LocationEngine {
             return
         }
         logger.debug("asking for authorization", metadata: ["level": "\(level)"])
+        metrics.prompted(.authorization)
         let prompt = AuthorizationPrompt(
             level: level, usageDescription: configuration.usage.usageDescription(for: level), current: currentAuthorization)
         authorizationProvider.requestAuthorization(prompt, reply: makeReply(.authorization))
@@ -243,6 +247,7 @@ extension LocationEngine {
 
     func askForTemporaryFullAccuracy(_ purposeKey: String) {
         logger.debug("asking for temporary full accuracy", metadata: ["purpose": "\(purposeKey)"])
+        metrics.prompted(.temporaryFullAccuracy)
         let prompt = FullAccuracyPrompt(
             purposeKey: purposeKey, purpose: configuration.usage.temporaryFullAccuracyPurposes[purposeKey] ?? "",
             current: currentAuthorization)

@@ -1,3 +1,4 @@
+import Atomics
 import DequeModule
 import HeapModule
 import Logging
@@ -5,12 +6,16 @@ import NIOConcurrencyHelpers
 
 /// Multiplexes many concurrent location requests — one-shots with their own accuracy and timeout,
 /// continuous subscriptions — over one ``LocationSource``, which it runs only while a request needs
-/// fixes and only as hard as the most demanding one needs (SEMANTICS §3–§5, §7).
+/// fixes and only as hard as the most demanding one needs.
 ///
 /// The engine is an actor around a pure ``SchedulerStateMachine``. Requests enter through a lock-light
-/// inbox from any thread and get their ``RequestID`` at once; the actor processes them in batches,
-/// runs **one** timer for every deadline, and delivers results after each state transition, never
-/// while the state machine is mid-update. Handlers may make or cancel requests re-entrantly.
+/// inbox from any thread and get their ``RequestID`` at once, with their deadline counted from that
+/// moment; one loop processes them in batches, runs **one** timer for every deadline, and delivers
+/// results after each state transition, never while the state machine is mid-update. Handlers may make
+/// or cancel requests re-entrantly: a cancel takes effect before any further delivery.
+///
+/// The engine's lifetime is ``run()`` (it is a swift-service-lifecycle `Service`); used without it, the
+/// engine runs its loop by itself while there is work, and ``shutdown()`` ends it.
 ///
 /// Callback handlers run on the engine's executor: keep them short (hand heavy work to a task).
 public actor LocationEngine<C: Clock> where C.Duration == Duration {
@@ -22,14 +27,24 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     let configuration: LocationEngineConfiguration
     let logger: Logger
     nonisolated let inbox = Inbox()
+    nonisolated let privacy: PrivacyEpochs
+    nonisolated let metrics: EngineMetrics
 
     var machine: Machine
     var actions: [Machine.Action] = []
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
+
+    // The loop and its timer (LocationEngine+Loop.swift)
+    /// Whether ``run()`` hosts the loop: it then waits for work instead of stopping when idle.
+    var isHosted = false
     var timer: Task<Void, Never>?
     var timerDeadline: EngineInstant?
-    var timerToken: UInt64 = 0
+    nonisolated let timerWakeups = ManagedAtomic<Int>(0)
+    /// The inbox's interruption count when deliveries last looked at it.
+    var seenInterruptions: UInt64 = 0
+    /// Requests a handler cancelled (`true`) or force-completed during the current batch.
+    var withdrawn: [RequestID: Bool] = [:]
 
     // Authorization (LocationEngine+Authorization.swift)
     let authorizationProvider: any AuthorizationProvider
@@ -54,6 +69,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.epoch = clock.now
         self.configuration = configuration
         self.logger = logger
+        self.privacy = PrivacyEpochs(policy: configuration.reducedAccuracy)
+        self.metrics = EngineMetrics(dimensions: configuration.metricsDimensions)
         self.authorizationProvider = configuration.authorizationProvider
         let authorization = configuration.authorizationProvider.currentState()
         self.currentAuthorization = authorization
@@ -75,29 +92,38 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
 
     // MARK: Entry points (nonisolated, from any thread)
 
-    /// Appends a command for a new request and schedules a drain if the inbox was idle.
+    /// Appends a command for a new request and wakes the loop if it was idle.
+    @inline(__always)
     nonisolated func submit(_ make: (RequestID) -> EngineCommand) -> RequestID {
-        let (id, scheduleDrain) = inbox.append(make)
-        if scheduleDrain { scheduleDrainTask() }
+        let (id, wake) = inbox.append(make)
+        perform(wake)
         return id
     }
 
-    /// Appends a command and schedules a drain if the inbox was idle.
+    /// Appends a command and wakes the loop if it was idle.
+    @inline(__always)
     nonisolated func submit(_ command: EngineCommand) {
-        if inbox.append(command) { scheduleDrainTask() }
+        perform(inbox.append(command))
     }
 
-    nonisolated func scheduleDrainTask() {
-        Task { await self.drain() }
+    /// Does what the inbox asked after an append: nothing, resume the parked loop, or start one.
+    @inline(__always)
+    nonisolated func perform(_ wake: Inbox.Wake) {
+        switch wake {
+        case .none: break
+        case .resume(let continuation): continuation.resume()
+        case .start: Task { await self.loop() }
+        }
     }
 
     // MARK: Processing (isolated)
 
-    /// Processes every queued command, in order, until the inbox is empty; then re-arms the timer.
+    /// Processes every queued command, in order, until the inbox is empty.
     func drain() {
         while true {
             var batch = inbox.takeAll()
             if batch.isEmpty { break }
+            withdrawn.removeAll(keepingCapacity: true)
             var now = self.now()
             var processed = 0
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
@@ -111,19 +137,21 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 if !actions.isEmpty { performActions() }
             }
         }
-        rearmTimer()
     }
 
     func process(_ command: consuming EngineCommand, now: EngineInstant) {
         switch consume command {
-        case .oneShot(let id, let accuracy, let timeout, let delay, let handler):
-            machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, handler: handler, now: now, into: &actions)
-        case .oneShotWithPurposeKey(let id, let accuracy, let timeout, let delay, let purposeKey, let handler):
+        case .oneShot(let id, let accuracy, let timeout, let madeAt, let handler):
+            metrics.submitted(.oneShot)
+            machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, madeAt: madeAt, handler: handler, now: now, into: &actions)
+        case .oneShotWithOptions(let id, let accuracy, let timeout, let madeAt, let delay, let purposeKey, let handler):
+            metrics.submitted(.oneShot)
             machine.submitOneShot(
-                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, purposeKey: purposeKey, handler: handler, now: now,
-                into: &actions)
-        case .subscribe(let id, let options, let handler):
-            machine.subscribe(id, options: options, handler: handler, now: now, into: &actions)
+                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, purposeKey: purposeKey, madeAt: madeAt,
+                handler: handler, now: now, into: &actions)
+        case .subscribe(let id, let options, let madeAt, let handler):
+            metrics.submitted(.subscription)
+            machine.subscribe(id, options: options, madeAt: madeAt, handler: handler, now: now, into: &actions)
         case .cancel(let id):
             machine.cancel(id, now: now, into: &actions)
         case .forceComplete(let id):
@@ -132,7 +160,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             guard generation == sourceGeneration, machine.isSourceOn else { return }
             switch event {
             case .location(let location, let age):
+                let fixes = machine.counters.invalidFixes &+ machine.counters.fixesThrottled
                 machine.receiveFix(location, age: age, now: now, into: &actions)
+                metrics.fixReceived(dropped: machine.counters.invalidFixes &+ machine.counters.fixesThrottled != fixes)
             case .transientError(let error):
                 logger.notice("location source transient error", metadata: ["error": "\(error)"])
                 machine.receiveTransientError(error, now: now, into: &actions)
@@ -164,100 +194,25 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Executes the actions of the last transition. The state machine is not mid-update here, so
-    /// handlers may re-enter the engine (their submissions queue in the inbox).
-    func performActions() {
-        var index = 0
-        while index < actions.count {
-            switch actions[index] {
-            case .completeOneShots(let recipients, let result):
-                for recipient in recipients { recipient.handler.deliver(result, to: recipient.id) }
-            case .cancelOneShot(let handler):
-                handler.cancelled()
-            case .notifySubscriptions(let recipients, let event):
-                for recipient in recipients { recipient.handler.deliver(event, to: recipient.id) }
-            case .cancelSubscription(let handler):
-                handler.cancelled()
-            case .startSource(let mode):
-                sourceGeneration &+= 1
-                let generation = sourceGeneration
-                logger.debug("starting location source", metadata: ["mode": "\(mode)"])
-                let sink = SourceEventSink { [weak self] event in
-                    self?.submit(.source(generation: generation, event))
-                }
-                source.start(mode: mode, events: sink)
-            case .setSourceMode(let mode):
-                logger.debug("changing location source mode", metadata: ["mode": "\(mode)"])
-                source.setMode(mode)
-            case .stopSource:
-                sourceGeneration &+= 1
-                logger.debug("stopping location source")
-                source.stop()
-            case .requestAuthorization:
-                askForAuthorization()
-            case .requestTemporaryFullAccuracy(let purposeKey):
-                askForTemporaryFullAccuracy(purposeKey)
-            }
-            index += 1
+    /// Processes queued commands and everything due at the clock's current time (scheduled
+    /// authorization changes in time order, each at its own instant), until nothing is left: deadlines
+    /// that fall due while it works are processed in the same pass, not after another timer cycle.
+    func advance() {
+        while true {
+            drain()
+            let now = self.now()
+            guard let next = nextWakeup, next <= now else { break }
+            applyDueAuthorizationChanges(upTo: now)
+            machine.advanceTime(now: now, into: &actions)
+            if !actions.isEmpty { performActions() }
         }
-        actions.removeAll(keepingCapacity: actions.count < 1024)
-    }
-
-    // MARK: The one timer
-
-    /// Makes sure one timer task sleeps until the machine's next wake-up (restarting it only when the
-    /// wake-up moved earlier).
-    func rearmTimer() {
-        guard let next = nextWakeup else {
-            cancelTimer()
-            return
-        }
-        if timer != nil, let current = timerDeadline, current <= next { return }
-        cancelTimer()
-        timerToken &+= 1
-        let token = timerToken
-        timerDeadline = next
-        let deadline = epoch.advanced(by: next.sinceEpoch)
-        let clock = self.clock
-        timer = Task { [weak self] in
-            do {
-                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
-                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
-                try await clock.sleep(until: deadline, tolerance: .zero)
-            } catch {
-                return
-            }
-            await self?.timerFired(token: token)
-        }
-    }
-
-    func cancelTimer() {
-        timer?.cancel()
-        timer = nil
-        timerDeadline = nil
-    }
-
-    func timerFired(token: UInt64) {
-        guard token == timerToken else { return }
-        timer = nil
-        timerDeadline = nil
-        advance()
+        metrics.pending(oneShots: machine.oneShots.count, subscriptions: machine.subscriptions.count)
     }
 
     /// When the engine next needs to run on its own: the state machine's next wake-up or the next
     /// scheduled authorization change.
     var nextWakeup: EngineInstant? {
         earliest(machine.nextWakeup, scheduledAuthorizationChanges.min?.due)
-    }
-
-    /// Processes queued commands and everything due at the clock's current time (scheduled
-    /// authorization changes in time order, each at its own instant).
-    func advance() {
-        drain()
-        applyDueAuthorizationChanges(upTo: now())
-        machine.advanceTime(now: now(), into: &actions)
-        if !actions.isEmpty { performActions() }
-        drain()
     }
 
     deinit {

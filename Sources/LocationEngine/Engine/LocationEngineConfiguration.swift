@@ -18,6 +18,9 @@ public struct LocationEngineConfiguration: Sendable {
     /// Called on the engine's executor with every change of the authorization picture (MapLibre's
     /// `didChangeLocationManagerAuthorization`); see also ``LocationEngine/authorizationUpdates()``.
     public var onAuthorizationChange: (@Sendable (AuthorizationState) -> Void)?
+    /// Dimensions added to every metric the engine emits (see ``LocationEngine``'s metrics), to tell
+    /// several engines apart. Default: none.
+    public var metricsDimensions: [(String, String)] = []
 
     /// Creates a configuration.
     public init(

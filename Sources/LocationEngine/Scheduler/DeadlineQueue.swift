@@ -5,8 +5,9 @@ import HeapModule
 /// our IDs are already increasing).
 ///
 /// Deletion is lazy: a request that ends before its deadline leaves its entry behind and the owner
-/// reports it with ``noteAbandoned()``; entries are dropped when they reach the top, and the heap is
-/// rebuilt when abandoned entries outnumber live ones, so memory stays proportional to live requests.
+/// reports it with ``noteAbandoned()``; the owner drops them from the head after each change (so the
+/// earliest deadline is always live), and rebuilds the heap when idle once abandoned entries outnumber
+/// live ones, so memory stays proportional to live requests.
 struct DeadlineQueue: Sendable {
     /// One deadline: 16 bytes.
     struct Entry: Comparable, Sendable {
@@ -51,10 +52,21 @@ struct DeadlineQueue: Sendable {
     /// - Complexity: O(1)
     mutating func noteAbandonedEntryRemoved() { abandoned -= 1 }
 
-    /// Rebuilds the heap without abandoned entries once they are the majority (and numerous).
-    /// - Complexity: O(n) when it rebuilds, which amortises to O(1) per abandoned entry.
-    mutating func compactIfNeeded(isLive: (RequestID) -> Bool) {
-        guard abandoned > 1024, abandoned * 2 > heap.count else { return }
+    /// Whether abandoned entries are the majority (and numerous), so a rebuild pays.
+    var needsCompaction: Bool { abandoned > 1024 && abandoned * 2 > heap.count }
+
+    /// Drops entries of ended requests from the head, so ``earliest`` is a live deadline.
+    /// - Complexity: O(a log n) for a abandoned entries at the head.
+    mutating func dropAbandonedHead(isLive: (RequestID) -> Bool) {
+        while abandoned > 0, let first = heap.min, !isLive(RequestID(rawValue: first.id)) {
+            heap.removeMin()
+            abandoned -= 1
+        }
+    }
+
+    /// Rebuilds the heap without abandoned entries.
+    /// - Complexity: O(n)
+    mutating func compact(isLive: (RequestID) -> Bool) {
         heap = Heap(heap.unordered.filter { isLive(RequestID(rawValue: $0.id)) })
         abandoned = 0
     }

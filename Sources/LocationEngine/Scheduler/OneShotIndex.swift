@@ -67,10 +67,12 @@ struct OneShotIndex: Sendable {
     /// - Complexity: O(1)
     mutating func noteAbandoned() { abandoned += 1 }
 
-    /// Drops abandoned entries once they are the majority (and numerous).
-    /// - Complexity: O(n) when it compacts, amortised O(1) per abandoned entry.
-    mutating func compactIfNeeded(isLive: (RequestID) -> Bool) {
-        guard abandoned > 1024, abandoned * 2 > count else { return }
+    /// Whether abandoned entries are the majority (and numerous), so a compaction pays.
+    var needsCompaction: Bool { abandoned > 1024 && abandoned * 2 > count }
+
+    /// Drops abandoned entries.
+    /// - Complexity: O(n)
+    mutating func compact(isLive: (RequestID) -> Bool) {
         for level in buckets.indices {
             buckets[level].removeAll(where: { !isLive($0) })
         }

@@ -69,21 +69,30 @@ struct RequestTable<Value> {
         return value
     }
 
-    /// Drops leading and trailing holes, then moves old live entries to the overflow while the
-    /// window is still mostly (interior) holes.
+    /// Drops leading and trailing holes, then moves a few old live entries to the overflow while the
+    /// window is still mostly (interior) holes. At most ``migrationsPerRemoval`` entries move per
+    /// removal, so no single removal pays for a bulk migration (each removal makes at most one hole,
+    /// so the window still shrinks back towards twice the live entries).
     private mutating func trimFront() {
         // Direct indexing, not `first`/`last`: those resolve to the standard library's unspecialized
         // `Collection` defaults, whose generic accessors allocate on every call.
         while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
-        while !window.isEmpty, window[0] == nil || (window.count > 4096 && window.count > 2 * liveInWindow) {
-            if let value = window.removeFirst() {
-                overflow[RequestID(rawValue: base)] = value
+        var migrations = 0
+        while !window.isEmpty {
+            if window[0] != nil {
+                guard window.count > 4096, window.count > 2 * liveInWindow, migrations < Self.migrationsPerRemoval else { break }
+                migrations += 1
+                overflow[RequestID(rawValue: base)] = window[0]
                 liveInWindow -= 1
             }
+            window.removeFirst()
             base += 1
         }
         if window.isEmpty { base = 1 }
     }
+
+    /// How many live entries one removal may move to the overflow.
+    static var migrationsPerRemoval: Int { 8 }
 
     /// Calls `body` with every live entry (unordered).
     func forEach(_ body: (RequestID, Value) -> Void) {

@@ -30,7 +30,7 @@ extension SchedulerStateMachine {
         history.record(fix)
         completeOneShots(with: fix, now: now, into: &actions)
         fanOut(fix, now: now, into: &actions)
-        compactIfNeeded()
+        afterRemovals()
         reconcilePower(now: now, into: &actions)
     }
 
@@ -283,6 +283,6 @@ extension SchedulerStateMachine {
             counters.subscriptionsEnded += subscribers.count
             actions.append(.notifySubscriptions(subscribers, .ended(end)))
         }
-        compactIfNeeded()
+        afterRemovals()
     }
 }

@@ -14,6 +14,7 @@ extension SchedulerStateMachine {
         timeout: Duration?,
         delayUntilAuthorized: Bool = false,
         purposeKey: String? = nil,
+        madeAt: EngineInstant? = nil,
         handler: consuming OneShotHandler,
         now: EngineInstant,
         into actions: inout [Action]
@@ -32,6 +33,7 @@ extension SchedulerStateMachine {
             return refuse(id, handler, .unauthorized(failure), into: &actions)
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
+        let start = min(madeAt ?? now, now)
         var request = OneShot(
             handler: handler,
             level: accuracy.level.map { UInt8($0.rawValue) } ?? Self.customLevel,
@@ -47,7 +49,7 @@ extension SchedulerStateMachine {
                 if delayUntilAuthorized {
                     delayedTimeouts[id] = timeout
                 } else {
-                    deadlines.insert(id, deadline: now + timeout)
+                    deadlines.insert(id, deadline: start + timeout)
                     request.hasDeadline = true
                 }
             }
@@ -74,7 +76,7 @@ extension SchedulerStateMachine {
                 if delayUntilAuthorized && mayWaitForFullAccuracy(purposeKey: purposeKey) {
                     delayedTimeouts[id] = timeout
                 } else {
-                    deadlines.insert(id, deadline: now + timeout)
+                    deadlines.insert(id, deadline: start + timeout)
                     request.hasDeadline = true
                 }
             }
@@ -83,7 +85,7 @@ extension SchedulerStateMachine {
             return
         }
         if let timeout {
-            deadlines.insert(id, deadline: now + timeout)
+            deadlines.insert(id, deadline: start + timeout)
             request.hasDeadline = true
         }
         admit(id, &request)
@@ -105,7 +107,7 @@ extension SchedulerStateMachine {
         } else {
             return
         }
-        compactIfNeeded()
+        afterRemovals()
         reconcilePower(now: now, into: &actions)
     }
 
@@ -124,7 +126,7 @@ extension SchedulerStateMachine {
         } else {
             return
         }
-        compactIfNeeded()
+        afterRemovals()
         reconcilePower(now: now, into: &actions)
     }
 
@@ -142,6 +144,26 @@ extension SchedulerStateMachine {
         if request.level == Self.customLevel { customAccuracies[id] = nil }
         if !purposeKeys.isEmpty { purposeKeys[id] = nil }
         return request
+    }
+
+    /// The owner did not hand a one-shot the result of a completion group, because a handler cancelled
+    /// or force-completed it first: the counters follow what the request really got.
+    public mutating func noteWithdrawn(oneShotEndedWith status: LocationStatus, cancelled: Bool) {
+        switch status {
+        case .success: counters.oneShotsSucceeded -= 1
+        case .timedOut: counters.oneShotsTimedOut -= 1
+        case .forceCompleted: counters.oneShotsForceCompleted -= 1
+        default: counters.oneShotsFailed -= 1
+        }
+        if cancelled { counters.oneShotsCancelled += 1 } else { counters.oneShotsForceCompleted += 1 }
+    }
+
+    /// As ``noteWithdrawn(oneShotEndedWith:cancelled:)``, for a subscription's final event.
+    public mutating func noteWithdrawn(subscriptionEndedCancelled cancelled: Bool) {
+        if cancelled {
+            counters.subscriptionsEnded -= 1
+            counters.subscriptionsCancelled += 1
+        }
     }
 
     /// Delivers a final status to a request that was never scheduled.

@@ -9,6 +9,7 @@ extension SchedulerStateMachine {
     public mutating func subscribe(
         _ id: RequestID,
         options: SubscriptionOptions,
+        madeAt: EngineInstant? = nil,
         handler: consuming SubscriptionHandler,
         now: EngineInstant,
         into actions: inout [Action]
@@ -32,7 +33,7 @@ extension SchedulerStateMachine {
             handler: handler, options: options, hasDeadline: false, admitted: false,
             lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
         if let duration = options.duration {
-            deadlines.insert(id, deadline: now + duration)
+            deadlines.insert(id, deadline: min(madeAt ?? now, now) + duration)
             subscription.hasDeadline = true
         }
         if authorization == .notDetermined {

@@ -197,16 +197,48 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         }
     }
 
-    /// Drops abandoned queue entries and stale waiting-list entries once they dominate.
-    mutating func compactIfNeeded() {
-        if deadlines.abandoned > 1024 {
+    /// Keeps the next wake-up live after requests ended: abandoned deadlines at the head of the queue
+    /// are dropped, so the owner never wakes for a request that has already ended. Bulk compaction
+    /// does not run here (this is on the delivery and expiry paths) unless abandoned entries grow past
+    /// a memory bound that an owner calling ``compact()`` when idle never reaches.
+    /// - Complexity: O(a log n) for a abandoned entries at the head.
+    mutating func afterRemovals() {
+        if deadlines.abandoned > 0 {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
-            deadlines.compactIfNeeded { oneShots[$0] != nil || subscriptions[$0] != nil }
+            deadlines.dropAbandonedHead { oneShots[$0] != nil || subscriptions[$0] != nil }
         }
-        if index.abandoned > 1024 {
+        let bound = 1 << 20
+        if deadlines.abandoned > bound || index.abandoned > bound || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound {
+            compact()
+        }
+    }
+
+    /// How many entries a ``compact()`` would scan now (0 when it has nothing worth doing): an owner
+    /// compacts when it is idle and the next wake-up is far enough away for this much work.
+    public var compactionBacklog: Int {
+        var work = 0
+        if deadlines.needsCompaction { work += deadlines.count }
+        if index.needsCompaction { work += index.count }
+        if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
+            work += awaitingAuthorization.count + awaitingFullAccuracy.count
+        }
+        return work
+    }
+
+    /// Drops abandoned queue entries and stale waiting-list entries once they dominate, so memory
+    /// stays proportional to pending requests. Call it when idle (``compactionBacklog`` says how much
+    /// work it is); it changes no request's fate.
+    /// - Complexity: O(n) when it compacts.
+    public mutating func compact() {
+        if deadlines.needsCompaction {
             let oneShots = self.oneShots
-            index.compactIfNeeded { oneShots[$0] != nil }
+            let subscriptions = self.subscriptions
+            deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
+        }
+        if index.needsCompaction {
+            let oneShots = self.oneShots
+            index.compact { oneShots[$0] != nil }
         }
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             let oneShots = self.oneShots

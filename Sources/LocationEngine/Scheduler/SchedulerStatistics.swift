@@ -51,6 +51,10 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var activeSubscriptions = 0
     /// The source's mode now, or `nil` when off.
     public var sourceMode: PowerMode?
+    /// Times the engine's timer fired (its loop woke on its own). The timer is always armed for a live
+    /// instant, so this never counts a wake-up for a request that had already ended. Always 0 from the
+    /// core alone: the ``LocationEngine`` fills it in.
+    public var timerWakeups = 0
 
     /// Creates zeroed statistics.
     public init() {}

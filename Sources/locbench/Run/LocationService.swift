@@ -31,11 +31,11 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
     let offset: @Sendable (C.Instant) -> Int64
 
     func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
-        engine.requestLocation(accuracy: accuracy, timeout: timeout, handler: handler)
+        engine.location(accuracy: accuracy, timeout: timeout, handler: handler)
     }
 
     func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
-        engine.subscribe(options, handler: handler)
+        engine.updates(options, handler: handler)
     }
 
     func cancel(_ id: RequestID) { engine.cancel(id) }

@@ -24,7 +24,7 @@ struct AuthorizationOrderingTests {
         let user = User(.init(
             authorizationAnswers: [.init(.allowOnce(precise: false))], fullAccuracyAnswers: [.init(true, after: .seconds(3))]))
         let engine = makeEngine(user)
-        let id = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        let id = engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts == [.authorization(.whenInUse), .temporaryFullAccuracy(purposeKey: "Navigation")])
         clock.advance(by: .seconds(1))
@@ -42,7 +42,7 @@ struct AuthorizationOrderingTests {
             initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(3))],
             changes: [.init(.denied, after: .seconds(2))]))
         let engine = makeEngine(user)
-        let id = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        let id = engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(3))
         await engine.sync()
@@ -57,7 +57,7 @@ struct AuthorizationOrderingTests {
         engine.locationButtonPressed()  // first press: confirmed
         await engine.sync()
         engine.endSession()  // the one-time grant lapses
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)  // prompts; dismissed at 5 s
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)  // prompts; dismissed at 5 s
         await engine.sync()
         engine.locationButtonPressed()  // confirmed before: granted at once
         await engine.sync()
@@ -75,7 +75,7 @@ struct AuthorizationOrderingTests {
         let provider = StaticAuthorizationProvider(.notDetermined, confirmsLocationButton: true)
         let engine = makeEngine(provider, usage: declared ? Self.declared : .none)
         engine.locationButtonPressed()
-        let id = engine.requestLocation(accuracy: .house, timeout: .seconds(10), delayUntilAuthorized: true, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .house, timeout: .seconds(10), delayUntilAuthorized: true, handler: recorder.oneShot)
         await engine.sync()
         #expect(await engine.authorizationState == .authorizedWhenInUse(oneTime: true))
         source.emit(fix(4))
@@ -88,7 +88,7 @@ struct AuthorizationOrderingTests {
         let user = User(.init(authorizationAnswers: [.init(.allowWhileUsing())], locationButtonAnswers: [.init(false, after: .seconds(1))]))
         let engine = makeEngine(user)
         engine.locationButtonPressed()
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts == [.locationButton])
         clock.advance(by: .seconds(1))
@@ -103,7 +103,7 @@ struct AuthorizationOrderingTests {
     func dueChangeBeforeLaterFix() async {
         let user = User(.init(initial: .authorizedAlways, changes: [.init(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(10))]))
         let engine = makeEngine(user)
-        let subscription = engine.subscribe(handler: recorder.subscription)
+        let subscription = engine.updates(handler: recorder.subscription)
         await engine.sync()
         clock.advance(by: .seconds(12))
         source.emit(fix(4))
@@ -127,14 +127,14 @@ struct AuthorizationOrderingTests {
     func temporaryFullAccuracyRevertsQuietly() async {
         let user = User(.init(initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true)]))
         let engine = makeEngine(user)
-        let first = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        let first = engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         #expect(await engine.authorizationState.accuracy == .full)
         engine.endSession()
         await engine.sync()
         #expect(statuses([first]) == [.accuracyReduced])
         #expect(user.prompts == [.temporaryFullAccuracy(purposeKey: "Navigation")])
-        let next = engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        let next = engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts.count == 2, "the next session may ask again")
         #expect(statuses([next]) == [])
@@ -144,7 +144,7 @@ struct AuthorizationOrderingTests {
     func delayedTimeoutWaitsForFullAccuracy() async {
         let user = User(.init(initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(30))]))
         let engine = makeEngine(user)
-        let id = engine.requestLocation(
+        let id = engine.location(
             accuracy: .house, timeout: .seconds(10), delayUntilAuthorized: true, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(30))
@@ -167,7 +167,7 @@ struct AuthorizationOrderingTests {
             func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) {}
         }
         let engine = makeEngine(Indecisive())
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(5))
         await engine.sync()
@@ -178,7 +178,7 @@ struct AuthorizationOrderingTests {
     @Test("after shutdown, authorization updates finish at once and changes are ignored")
     func afterShutdown() async {
         let engine = makeEngine(User(.init(initial: .authorizedAlways, changes: [.init(.denied, after: .seconds(1))])))
-        engine.shutdown()
+        await engine.shutdown()
         await engine.sync()
         var seen: [AuthorizationState] = []
         for await state in engine.authorizationUpdates() { seen.append(state) }
@@ -194,7 +194,7 @@ struct AuthorizationOrderingTests {
             initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(3))],
             changes: [.init(.denied, after: .seconds(1)), .init(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(2))]))
         let engine = makeEngine(user)
-        engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(3))
         await engine.sync()
@@ -206,13 +206,13 @@ struct AuthorizationOrderingTests {
         let user = User(.init(
             authorizationAnswers: [.init(.allowOnce(precise: false))], fullAccuracyAnswers: [.init(true, after: .seconds(3))]))
         let engine = makeEngine(user)
-        engine.requestLocation(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(1))
         engine.endSession()
         await engine.sync()
         clock.advance(by: .seconds(1))
-        engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)  // asks again: allow once, reduced
+        engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)  // asks again: allow once, reduced
         await engine.sync()
         clock.advance(by: .seconds(1))
         await engine.sync()
@@ -227,13 +227,13 @@ struct AuthorizationOrderingTests {
                       .init(.notDetermined, after: .seconds(2))]))
         let engine = makeEngine(user)
         engine.locationButtonPressed()  // never answered
-        let first = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let first = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts == [.locationButton])
         clock.advance(by: .seconds(2))
         await engine.sync()
         #expect(statuses([first]) == [.unauthorized(.servicesDisabled)])
-        let second = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let second = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts == [.locationButton, .authorization(.whenInUse)])
         source.emit(fix(40))
@@ -241,16 +241,18 @@ struct AuthorizationOrderingTests {
         #expect(statuses([second]) == [.success])
     }
 
-    @Test("lastKnownLocation() applies a reduction that is already due, even before the engine ran")
+    @Test("a reduction that falls due applies on the engine's own timer; lastKnownLocation() then reads it coarse")
     func lastKnownLocationAfterDueReduction() async {
         let engine = makeEngine(User(.init(
             initial: .authorizedAlways, changes: [.init(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(10))])))
-        engine.subscribe(handler: recorder.subscription)
+        engine.updates(handler: recorder.subscription)
         await engine.sync()
         source.emit(fix(4))
         await engine.sync()
         #expect(await engine.lastKnownLocation()?.location == fix(4))
         clock.advance(by: .seconds(12))
+        // No sync(): the engine's timer was armed for the change and applies it by itself.
+        await eventually("the due reduction applied") { await engine.authorizationState.accuracy == .reduced }
         let known = await engine.lastKnownLocation()?.location
         #expect(known.map(ReducedAccuracyPolicy().isCoarse) == true)
     }
@@ -271,7 +273,7 @@ struct AuthorizationOrderingTests {
             authorizationAnswers: [.init(.dismiss, after: .seconds(5))],
             changes: [.init(AuthorizationState(status: .notDetermined, accuracy: .reduced), after: .seconds(1))]))
         let engine = makeEngine(user)
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(5))
         await engine.sync()

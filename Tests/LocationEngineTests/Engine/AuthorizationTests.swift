@@ -33,9 +33,9 @@ struct AuthorizationTests {
         let user = User(.init(authorizationAnswers: [.init(.allowWhileUsing(), after: .seconds(2))]))
         let engine = makeEngine(user)
         let ids = (0..<10_000).map { _ in
-            engine.requestLocation(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+            engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
         }
-        let subscription = engine.subscribe(handler: recorder.subscription)
+        let subscription = engine.updates(handler: recorder.subscription)
         await engine.sync()
         #expect(user.prompts == [.authorization(.whenInUse)])
         #expect(source.commands.isEmpty, "nothing powers the source before authorization")
@@ -59,7 +59,7 @@ struct AuthorizationTests {
         ] {
             let user = User(.init(authorizationAnswers: [.init(.allowAlways())]))
             let engine = makeEngine(user, usage: usage, preferred: preferred)
-            engine.requestLocation(accuracy: .city, timeout: nil) { _ in }
+            engine.location(accuracy: .city, timeout: nil) { _ in }
             await engine.sync()
             #expect(user.prompts == [.authorization(expected)])
             #expect(await engine.authorizationState.status == (expected == .always ? .authorizedAlways : .authorizedWhenInUse))
@@ -70,14 +70,14 @@ struct AuthorizationTests {
     func noDeclarations() async {
         let user = User(.init(authorizationAnswers: [.init(.allowWhileUsing())]))
         let engine = makeEngine(user, usage: .none)
-        let first = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
-        let delayed = engine.requestLocation(accuracy: .city, timeout: .seconds(5), delayUntilAuthorized: true, handler: recorder.oneShot)
-        let subscription = engine.subscribe(handler: recorder.subscription)
+        let first = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let delayed = engine.location(accuracy: .city, timeout: .seconds(5), delayUntilAuthorized: true, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
         await engine.sync()
         #expect(statuses([first, delayed]) == [.misconfigured(.noUsageDeclared), .misconfigured(.noUsageDeclared)])
         #expect(recorder.events(subscription) == [.ended(.misconfigured(.noUsageDeclared))])
         #expect(user.prompts.isEmpty)
-        let second = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let second = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(statuses([second]) == [.misconfigured(.noUsageDeclared)])
         #expect("\(ConfigurationError.noUsageDeclared)".contains("usage.whenInUse"))
@@ -87,7 +87,7 @@ struct AuthorizationTests {
     @Test("pre-authorized deployments need no declarations (nothing is ever asked)")
     func preAuthorizedNeedsNoDeclarations() async {
         let engine = makeEngine(User(.init(initial: .authorizedAlways)), usage: .none)
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         source.emit(fix(40))
         await engine.sync()
@@ -98,8 +98,8 @@ struct AuthorizationTests {
     func delayUntilAuthorized() async {
         let user = User(.init(authorizationAnswers: [.init(.allowWhileUsing(), after: .seconds(30))]))
         let engine = makeEngine(user)
-        let delayed = engine.requestLocation(accuracy: .room, timeout: .seconds(10), delayUntilAuthorized: true, handler: recorder.oneShot)
-        let plain = engine.requestLocation(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
+        let delayed = engine.location(accuracy: .room, timeout: .seconds(10), delayUntilAuthorized: true, handler: recorder.oneShot)
+        let plain = engine.location(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(10))
         await engine.sync()
@@ -123,8 +123,8 @@ struct AuthorizationTests {
         ] {
             let recorder = Recorder()
             let engine = makeEngine(User(.init(initial: state)))
-            let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
-            let subscription = engine.subscribe(handler: recorder.subscription)
+            let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+            let subscription = engine.updates(handler: recorder.subscription)
             await engine.sync()
             #expect(recorder.results(id).map(\.status) == [.unauthorized(failure)])
             #expect(recorder.events(subscription) == [.ended(.unauthorized(failure))])
@@ -136,8 +136,8 @@ struct AuthorizationTests {
     func userDenies() async {
         let user = User(.init(authorizationAnswers: [.init(.deny, after: .seconds(1))]))
         let engine = makeEngine(user)
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
-        let subscription = engine.subscribe(handler: recorder.subscription)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
         await engine.sync()
         clock.advance(by: .seconds(1))
         await engine.sync()
@@ -149,10 +149,10 @@ struct AuthorizationTests {
     func dismissed() async {
         let user = User(.init(authorizationAnswers: [.init(.dismiss), .init(.allowWhileUsing())]))
         let engine = makeEngine(user)
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(statuses([id]) == [.unauthorized(.undecided)])
-        let next = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let next = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts.count == 2)
         source.emit(fix(40))
@@ -164,14 +164,14 @@ struct AuthorizationTests {
     func allowOnceLapses() async {
         let user = User(.init(authorizationAnswers: [.init(.allowOnce())]))
         let engine = makeEngine(user)
-        let first = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let first = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         source.emit(fix(40))
         await engine.sync()
         #expect(statuses([first]) == [.success])
         #expect(await engine.authorizationState == .authorizedWhenInUse(oneTime: true))
-        let pending = engine.requestLocation(accuracy: .room, timeout: nil, handler: recorder.oneShot)
-        let subscription = engine.subscribe(handler: recorder.subscription)
+        let pending = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
         await engine.sync()
         engine.endSession()
         await engine.sync()
@@ -181,7 +181,7 @@ struct AuthorizationTests {
         #expect(await engine.authorizationState == .notDetermined)
         #expect(user.engineChanges == [.notDetermined])
         #expect(!source.isRunning)
-        let again = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let again = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts.count == 2)
         #expect(statuses([again]).isEmpty, "the cache was forgotten with the lapse")
@@ -190,7 +190,7 @@ struct AuthorizationTests {
     @Test("endSession() leaves a lasting grant alone")
     func endSessionKeepsLastingGrant() async {
         let engine = makeEngine(User(.init(initial: .authorizedWhenInUse())))
-        let id = engine.requestLocation(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
         engine.endSession()
         await engine.sync()
         source.emit(fix(3))
@@ -209,7 +209,7 @@ struct AuthorizationTests {
         clock.advance(by: .seconds(1))
         await engine.sync()
         #expect(await engine.authorizationState == .authorizedWhenInUse(oneTime: true))
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         source.emit(fix(40))
         await engine.sync()
@@ -241,12 +241,12 @@ struct AuthorizationTests {
         let user = User(.init(
             initial: .denied, authorizationAnswers: [.init(.allowWhileUsing())], locationButtonAnswers: [.init(true)]))
         let engine = makeEngine(user)
-        let refused = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let refused = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         engine.locationButtonPressed()
         await engine.sync()
         #expect(statuses([refused]) == [.unauthorized(.denied)])
         #expect(await engine.authorizationState == .notDetermined)
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(user.prompts == [.locationButton, .authorization(.whenInUse)])
         source.emit(fix(40))
@@ -267,7 +267,7 @@ struct AuthorizationTests {
         }
         let engine = makeEngine(User(.init(initial: .authorizedAlways)))
         engine.locationButtonPressed()
-        let id = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         source.emit(fix(40))
         await engine.sync()
@@ -279,7 +279,7 @@ struct AuthorizationTests {
         let user = User(.init(initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(true, after: .seconds(3))]))
         let engine = makeEngine(user)
         let ids = (0..<100).map { _ in
-            engine.requestLocation(accuracy: .house, timeout: .seconds(60), purposeKey: "Navigation", handler: recorder.oneShot)
+            engine.location(accuracy: .house, timeout: .seconds(60), purposeKey: "Navigation", handler: recorder.oneShot)
         }
         await engine.sync()
         #expect(user.prompts == [.temporaryFullAccuracy(purposeKey: "Navigation")])
@@ -300,12 +300,12 @@ struct AuthorizationTests {
     func temporaryFullAccuracyRefused() async {
         let user = User(.init(initial: .authorizedWhenInUse(accuracy: .reduced), fullAccuracyAnswers: [.init(false, after: .seconds(3))]))
         let engine = makeEngine(user)
-        let city = engine.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let city = engine.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         source.emit(fix(8))
         await engine.sync()
-        let keyed = engine.requestLocation(accuracy: .house, timeout: .seconds(60), purposeKey: "Navigation", handler: recorder.oneShot)
-        let plain = engine.requestLocation(accuracy: .house, timeout: .seconds(60), handler: recorder.oneShot)
+        let keyed = engine.location(accuracy: .house, timeout: .seconds(60), purposeKey: "Navigation", handler: recorder.oneShot)
+        let plain = engine.location(accuracy: .house, timeout: .seconds(60), handler: recorder.oneShot)
         await engine.sync()
         #expect(statuses([plain]) == [.accuracyReduced], "no purpose key: the dedicated status at once")
         clock.advance(by: .seconds(3))
@@ -338,13 +338,13 @@ struct AuthorizationTests {
             changes: [.init(.denied, after: .seconds(60))]))
         let engine = makeEngine(user) { state in seen.withLockedValue { $0.append(state) } }
         let updates = engine.authorizationUpdates()
-        engine.requestLocation(accuracy: .city, timeout: nil) { _ in }
+        engine.location(accuracy: .city, timeout: nil) { _ in }
         await engine.sync()
         clock.advance(by: .seconds(1))
         await engine.sync()
         clock.advance(by: .seconds(59))
         await engine.sync()
-        engine.shutdown()
+        await engine.shutdown()
         await engine.sync()
         var observed: [AuthorizationState] = []
         for await state in updates { observed.append(state) }
@@ -358,10 +358,10 @@ struct AuthorizationTests {
         let user = User(.init(initial: .authorizedAlways, changes: [.init(.restricted, after: .seconds(30))]))
         let engine = makeEngine(user)
         let oneShots = (0..<10_000).map { index in
-            engine.requestLocation(accuracy: .room, timeout: index % 2 == 0 ? nil : .seconds(3600), handler: recorder.oneShot)
+            engine.location(accuracy: .room, timeout: index % 2 == 0 ? nil : .seconds(3600), handler: recorder.oneShot)
         }
         let subscriptions = (0..<1_000).map { index in
-            engine.subscribe(SubscriptionOptions(kind: index % 3 == 0 ? .passive : .standard), handler: recorder.subscription)
+            engine.updates(SubscriptionOptions(kind: index % 3 == 0 ? .passive : .standard), handler: recorder.subscription)
         }
         await engine.sync()
         source.emit(fix(50))
@@ -422,7 +422,7 @@ struct AuthorizationTests {
         let configured = LocationEngine(
             source: source, clock: clock,
             configuration: .init(authorizationProvider: provider, usage: Self.declared))
-        let id = configured.requestLocation(accuracy: .city, timeout: nil, handler: recorder.oneShot)
+        let id = configured.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await configured.sync()
         #expect(statuses([id]) == [.unauthorized(.denied)])
     }

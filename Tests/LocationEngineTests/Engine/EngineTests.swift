@@ -16,7 +16,7 @@ struct EngineTests {
     @Test("callback API: ID at once, one result later, source started and stopped")
     func callbackRoundTrip() async {
         let engine = makeEngine()
-        let id = engine.requestLocation(accuracy: .block, timeout: .seconds(10), handler: recorder.oneShot)
+        let id = engine.location(accuracy: .block, timeout: .seconds(10), handler: recorder.oneShot)
         await engine.sync()
         #expect(source.commands == [.start(.medium)])
         #expect(source.emit(fix(40)))
@@ -29,7 +29,7 @@ struct EngineTests {
     @Test("the one timer times requests out on the virtual clock, with the best fix")
     func timeoutViaClock() async {
         let engine = makeEngine()
-        let id = engine.requestLocation(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
+        let id = engine.location(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
         await engine.sync()
         source.emit(fix(30))
         await engine.sync()
@@ -49,7 +49,7 @@ struct EngineTests {
     func oneTimer() async {
         let engine = makeEngine()
         for index in 0..<5_000 {
-            engine.requestLocation(accuracy: .room, timeout: .milliseconds(Int64(100 + index))) { _ in }
+            engine.location(accuracy: .room, timeout: .milliseconds(Int64(100 + index))) { _ in }
         }
         await engine.sync()
         await eventually("the timer task is asleep") { clock.sleeperCount == 1 }
@@ -163,13 +163,13 @@ struct EngineTests {
     @Test("handlers may submit and cancel re-entrantly without deadlock")
     func reentrantHandlers() async {
         let engine = makeEngine()
-        let victim = engine.requestLocation(accuracy: .room, timeout: nil) { result in
+        let victim = engine.location(accuracy: .room, timeout: nil) { result in
             self.recorder.record(result, for: RequestID(rawValue: 0))
         }
         let followUp = IDSlot()
-        engine.requestLocation(accuracy: .block, timeout: nil) { [recorder] _ in
+        engine.location(accuracy: .block, timeout: nil) { [recorder] _ in
             engine.cancel(victim)
-            followUp.set(engine.requestLocation(accuracy: .block, timeout: nil) { result in
+            followUp.set(engine.location(accuracy: .block, timeout: nil) { result in
                 recorder.record(result, for: RequestID(rawValue: 1))
             })
         }
@@ -186,7 +186,7 @@ struct EngineTests {
     @Test("linger powers the source down on the virtual clock's timer")
     func lingerViaTimer() async {
         let engine = makeEngine(linger: .seconds(30))
-        engine.requestLocation(accuracy: .block, timeout: nil) { _ in }
+        engine.location(accuracy: .block, timeout: nil) { _ in }
         await engine.sync()
         source.emit(fix(10))
         await engine.sync()
@@ -205,12 +205,12 @@ struct EngineTests {
     func staleSourceEventsIgnored() async {
         let leaky = LeakySource()
         let engine = LocationEngine(source: leaky, clock: clock, configuration: .init(linger: .zero))
-        engine.requestLocation(accuracy: .block, timeout: nil) { _ in }
+        engine.location(accuracy: .block, timeout: nil) { _ in }
         await engine.sync()
         leaky.sinks[0].location(fix(10))
         await engine.sync()
         #expect(leaky.sinks.count == 1)
-        let id = engine.requestLocation(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let id = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
         #expect(leaky.sinks.count == 2)
         leaky.sinks[0].location(fix(1))
@@ -225,7 +225,7 @@ struct EngineTests {
     func fatalError() async {
         let engine = makeEngine()
         let ids = (0..<100).map { _ in
-            let id = engine.requestLocation(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
+            let id = engine.location(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
             return id
         }
         await engine.sync()
@@ -244,7 +244,7 @@ struct EngineTests {
         let engine = makeEngine()
         async let pending = engine.location(accuracy: .room, timeout: nil)
         await eventually("pending") { await engine.statistics().pendingOneShots == 1 }
-        engine.shutdown()
+        await engine.shutdown()
         #expect(try await pending.status == .shutDown)
         #expect(try await engine.location(accuracy: .city, timeout: nil).status == .shutDown)
         #expect(!source.isRunning)

@@ -43,8 +43,8 @@ struct LogPrivacyTests {
                 usage: UsageDeclarations(whenInUse: "map", temporaryFullAccuracyPurposes: ["Navigation": "directions"])),
             logger: Logger(label: "test") { _ in handler })
         let precise = Location(latitude: 48.137_154, longitude: 11.576_124, horizontalAccuracy: 4.2, altitude: 519.3, speed: 1.7, course: 93.4)
-        engine.requestLocation(accuracy: .city, timeout: .seconds(5)) { _ in }
-        engine.requestLocation(accuracy: .room, timeout: .seconds(5), purposeKey: "Navigation") { _ in }
+        engine.location(accuracy: .city, timeout: .seconds(5)) { _ in }
+        engine.location(accuracy: .room, timeout: .seconds(5), purposeKey: "Navigation") { _ in }
         await engine.sync()
         source.emit(precise)
         source.emitTransientError(SourceError(code: "test.transient", message: "no fix"))

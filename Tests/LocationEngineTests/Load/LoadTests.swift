@@ -26,7 +26,7 @@ struct LoadTests {
                 // Re-entrant submissions from inside a handler.
                 if reentrant, reentrantBudget.take() {
                     let request = Ledger.Request(isSubscription: false, accuracy: .city, timeout: .seconds(3), submittedAt: clock.now.offset)
-                    let id = engine.requestLocation(accuracy: .city, timeout: .seconds(3), handler: oneShotHandler(false))
+                    let id = engine.location(accuracy: .city, timeout: .seconds(3), handler: oneShotHandler(false))
                     ledger.submitted(id, request)
                     let victim = RequestID(rawValue: result.requestID.rawValue &+ 7)
                     ledger.issuedCancel(victim)
@@ -47,7 +47,7 @@ struct LoadTests {
                         : Self.levels[rng.int(5)]
                     let timeout: Duration? = rng.oneIn(8) ? nil : .milliseconds(Int64(100 + rng.int(30_000)))
                     let request = Ledger.Request(isSubscription: false, accuracy: accuracy, timeout: timeout, submittedAt: now)
-                    let id = engine.requestLocation(accuracy: accuracy, timeout: timeout, handler: oneShotHandler(rng.oneIn(20)))
+                    let id = engine.location(accuracy: accuracy, timeout: timeout, handler: oneShotHandler(rng.oneIn(20)))
                     ledger.submitted(id, request)
                     known.append(id)
                 case 65..<72:
@@ -59,7 +59,7 @@ struct LoadTests {
                         minimumInterval: rng.oneIn(3) ? .seconds(2) : .zero,
                         maximumUpdates: rng.oneIn(2) ? rng.int(5) + 1 : nil,
                         duration: rng.oneIn(2) ? .seconds(Int64(rng.int(60) + 1)) : nil)
-                    let id = engine.subscribe(options) { id, event in ledger.subscriptionEvent(id, event, at: clock.now.offset) }
+                    let id = engine.updates(options) { id, event in ledger.subscriptionEvent(id, event, at: clock.now.offset) }
                     ledger.submitted(id, Ledger.Request(isSubscription: true, options: options, submittedAt: now))
                     known.append(id)
                 case 72..<86:

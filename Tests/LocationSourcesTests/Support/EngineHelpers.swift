@@ -23,7 +23,7 @@ func collect(
 /// A one-shot through the callback API, so that the test can force-complete it by ID.
 func forceCompletedResult(_ engine: LocationEngine<ContinuousClock>, accuracy: LocationAccuracy) async -> LocationResult {
     await withCheckedContinuation { (continuation: CheckedContinuation<LocationResult, Never>) in
-        let id = engine.requestLocation(accuracy: accuracy, timeout: .seconds(600)) { continuation.resume(returning: $0) }
+        let id = engine.location(accuracy: accuracy, timeout: .seconds(600)) { continuation.resume(returning: $0) }
         engine.forceComplete(id)
     }
 }

@@ -1,0 +1,24 @@
+/// One thing submitted to the engine from outside its isolation.
+///
+/// Frequent cases stay small (a one-shot is an ID, an accuracy, a deadline and a handler); rare or
+/// large payloads are `indirect`, so moving a command through the inbox copies a few words.
+enum EngineCommand: Sendable {
+    /// A one-shot. `madeAt` is when the caller made it: its timeout counts from there, not from when
+    /// the engine got to it.
+    case oneShot(RequestID, LocationAccuracy, timeout: Duration?, madeAt: EngineInstant, OneShotHandler)
+    /// A one-shot with options that are rare: a delayed timeout or a purpose key.
+    indirect case oneShotWithOptions(
+        RequestID, LocationAccuracy, timeout: Duration?, madeAt: EngineInstant, delayUntilAuthorized: Bool, purposeKey: String?,
+        OneShotHandler)
+    indirect case subscribe(RequestID, SubscriptionOptions, madeAt: EngineInstant, SubscriptionHandler)
+    case cancel(RequestID)
+    case forceComplete(RequestID)
+    indirect case source(generation: UInt64, SourceEvent)
+    /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
+    indirect case authorization(AuthorizationState, due: EngineInstant, prompt: UInt64?)
+    case endSession
+    case locationButton
+    indirect case observeAuthorization(RequestID, AsyncStream<AuthorizationState>.Continuation)
+    case stopObservingAuthorization(RequestID)
+    case shutdown
+}

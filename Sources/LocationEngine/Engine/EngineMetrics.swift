@@ -1,0 +1,141 @@
+import CoreMetrics
+
+/// The engine's metrics, through swift-metrics: they cost nothing until the application bootstraps a
+/// metrics backend (the engine never does). Every label starts with `locationengine_`; `dimensions`
+/// from the configuration are added to each (to tell several engines apart).
+///
+/// | label | type | dimensions |
+/// |---|---|---|
+/// | `locationengine_requests_submitted` | counter | `kind` (`oneshot`, `subscription`) |
+/// | `locationengine_requests_ended` | counter | `kind`, `outcome` (a ``LocationStatus`` or ``SubscriptionEnd`` name, or `cancelled`) |
+/// | `locationengine_requests_pending` | gauge | `kind` |
+/// | `locationengine_source_on` | gauge | 1 while the source runs, else 0 |
+/// | `locationengine_source_mode` | gauge | the running mode's rank (`lowest` 0 … `best` 4), -1 when off |
+/// | `locationengine_source_starts`, `locationengine_source_stops` | counter | |
+/// | `locationengine_timeout_lateness` | timer | worst lateness of the timeouts expired in one pass |
+/// | `locationengine_fix_delivery_latency` | timer | from a fix reaching the engine to its last delivery |
+/// | `locationengine_authorization_prompts` | counter | `kind` (`authorization`, `temporary_full_accuracy`, `location_button`) |
+/// | `locationengine_fixes` | counter | `result` (`accepted`, `dropped`) |
+/// | `locationengine_timer_wakeups` | counter | |
+struct EngineMetrics: Sendable {
+    enum Kind: Int, CaseIterable {
+        case oneShot, subscription
+        var label: String { self == .oneShot ? "oneshot" : "subscription" }
+    }
+
+    enum PromptKind: String, CaseIterable {
+        case authorization, temporaryFullAccuracy = "temporary_full_accuracy", locationButton = "location_button"
+    }
+
+    private let submitted: [Counter]
+    private let pendingGauges: [Gauge]
+    private let oneShotEnded: [Counter]
+    private let subscriptionEnded: [Counter]
+    let sourceOn: Gauge
+    let sourceMode: Gauge
+    let sourceStarts: Counter
+    let sourceStops: Counter
+    let timeoutLateness: Timer
+    let fixDeliveryLatency: Timer
+    private let prompts: [String: Counter]
+    private let fixesAccepted: Counter
+    private let fixesDropped: Counter
+    let timerWakeups: Counter
+
+    init(dimensions: [(String, String)]) {
+        func label(_ name: String) -> String { "locationengine_" + name }
+        submitted = Kind.allCases.map { Counter(label: label("requests_submitted"), dimensions: dimensions + [("kind", $0.label)]) }
+        pendingGauges = Kind.allCases.map { Gauge(label: label("requests_pending"), dimensions: dimensions + [("kind", $0.label)]) }
+        oneShotEnded = Self.oneShotOutcomes.map {
+            Counter(label: label("requests_ended"), dimensions: dimensions + [("kind", "oneshot"), ("outcome", $0)])
+        }
+        subscriptionEnded = Self.subscriptionOutcomes.map {
+            Counter(label: label("requests_ended"), dimensions: dimensions + [("kind", "subscription"), ("outcome", $0)])
+        }
+        sourceOn = Gauge(label: label("source_on"), dimensions: dimensions)
+        sourceMode = Gauge(label: label("source_mode"), dimensions: dimensions)
+        sourceStarts = Counter(label: label("source_starts"), dimensions: dimensions)
+        sourceStops = Counter(label: label("source_stops"), dimensions: dimensions)
+        timeoutLateness = Timer(label: label("timeout_lateness"), dimensions: dimensions)
+        fixDeliveryLatency = Timer(label: label("fix_delivery_latency"), dimensions: dimensions)
+        prompts = Dictionary(
+            uniqueKeysWithValues: PromptKind.allCases.map {
+                ($0.rawValue, Counter(label: label("authorization_prompts"), dimensions: dimensions + [("kind", $0.rawValue)]))
+            })
+        fixesAccepted = Counter(label: label("fixes"), dimensions: dimensions + [("result", "accepted")])
+        fixesDropped = Counter(label: label("fixes"), dimensions: dimensions + [("result", "dropped")])
+        timerWakeups = Counter(label: label("timer_wakeups"), dimensions: dimensions)
+        sourceOn.record(0)
+        sourceMode.record(-1)
+    }
+
+    static let oneShotOutcomes = [
+        "success", "timed_out", "force_completed", "cancelled", "failed", "unauthorized", "accuracy_reduced", "misconfigured",
+        "rejected", "shut_down",
+    ]
+    static let subscriptionOutcomes = [
+        "maximum_updates_reached", "duration_elapsed", "force_completed", "cancelled", "failed", "heading_unavailable",
+        "unauthorized", "accuracy_reduced", "misconfigured", "rejected", "shut_down",
+    ]
+
+    @inline(__always)
+    func submitted(_ kind: Kind) { submitted[kind.rawValue].increment() }
+
+    func pending(oneShots: Int, subscriptions: Int) {
+        pendingGauges[Kind.oneShot.rawValue].record(oneShots)
+        pendingGauges[Kind.subscription.rawValue].record(subscriptions)
+    }
+
+    func ended(_ status: LocationStatus, count: Int) {
+        oneShotEnded[Self.oneShotOutcomes.firstIndex(of: Self.outcome(status))!].increment(by: count)
+    }
+
+    func ended(_ end: SubscriptionEnd, count: Int) {
+        subscriptionEnded[Self.subscriptionOutcomes.firstIndex(of: Self.outcome(end))!].increment(by: count)
+    }
+
+    func cancelled(_ kind: Kind, count: Int = 1) {
+        switch kind {
+        case .oneShot: oneShotEnded[3].increment(by: count)
+        case .subscription: subscriptionEnded[3].increment(by: count)
+        }
+    }
+
+    func prompted(_ kind: PromptKind) { prompts[kind.rawValue]?.increment() }
+
+    func fixReceived(dropped: Bool) { (dropped ? fixesDropped : fixesAccepted).increment() }
+
+    func source(mode: PowerMode?) {
+        sourceOn.record(mode == nil ? 0 : 1)
+        sourceMode.record(mode?.rawValue ?? -1)
+    }
+
+    static func outcome(_ status: LocationStatus) -> String {
+        switch status {
+        case .success: "success"
+        case .timedOut: "timed_out"
+        case .forceCompleted: "force_completed"
+        case .failed: "failed"
+        case .unauthorized: "unauthorized"
+        case .accuracyReduced: "accuracy_reduced"
+        case .misconfigured: "misconfigured"
+        case .rejected: "rejected"
+        case .shutDown: "shut_down"
+        }
+    }
+
+    static func outcome(_ end: SubscriptionEnd) -> String {
+        switch end {
+        case .maximumUpdatesReached: "maximum_updates_reached"
+        case .durationElapsed: "duration_elapsed"
+        case .forceCompleted: "force_completed"
+        case .failed: "failed"
+        case .headingUnavailable: "heading_unavailable"
+        case .unauthorized: "unauthorized"
+        case .accuracyReduced: "accuracy_reduced"
+        case .misconfigured: "misconfigured"
+        case .rejected: "rejected"
+        case .shutDown: "shut_down"
+        }
+    }
+}

@@ -1,0 +1,130 @@
+extension LocationEngine {
+    /// Executes the actions of the last transition. The state machine is not mid-update here, so
+    /// handlers may re-enter the engine (their submissions queue in the inbox).
+    ///
+    /// A cancel or force-complete that a handler issues takes effect before any further delivery: the
+    /// inbox's interruption count is checked before each handler runs, and a result not yet handed to
+    /// a request that was cancelled meanwhile is dropped (an awaiting task gets `CancellationError`),
+    /// or replaced by the force-completed ending. Requests still pending in the core are then
+    /// cancelled or force-completed at once, ahead of the rest of the batch.
+    func performActions() {
+        let interruptionsBefore = seenInterruptions
+        var index = 0
+        while index < actions.count {
+            switch actions[index] {
+            case .completeOneShots(let recipients, let result):
+                deliver(result, to: recipients)
+            case .cancelOneShot(let handler):
+                metrics.cancelled(.oneShot)
+                handler.cancelled()
+            case .notifySubscriptions(let recipients, let event):
+                deliver(event, to: recipients)
+            case .cancelSubscription(let handler):
+                metrics.cancelled(.subscription)
+                handler.cancelled()
+            case .startSource(let mode):
+                sourceGeneration &+= 1
+                let generation = sourceGeneration
+                logger.debug("starting location source", metadata: ["mode": "\(mode)"])
+                metrics.sourceStarts.increment()
+                metrics.source(mode: mode)
+                let sink = SourceEventSink { [weak self] event in
+                    self?.submit(.source(generation: generation, event))
+                }
+                source.start(mode: mode, events: sink)
+            case .setSourceMode(let mode):
+                logger.debug("changing location source mode", metadata: ["mode": "\(mode)"])
+                metrics.source(mode: mode)
+                source.setMode(mode)
+            case .stopSource:
+                sourceGeneration &+= 1
+                logger.debug("stopping location source")
+                metrics.sourceStops.increment()
+                metrics.source(mode: nil)
+                source.stop()
+            case .requestAuthorization:
+                askForAuthorization()
+            case .requestTemporaryFullAccuracy(let purposeKey):
+                askForTemporaryFullAccuracy(purposeKey)
+            }
+            index += 1
+        }
+        actions.removeAll(keepingCapacity: actions.count < 1024)
+        if inbox.interruptions != seenInterruptions { noteInterruptions() }
+        if seenInterruptions != interruptionsBefore { applyWithdrawals() }
+    }
+
+    /// Hands one result to each one-shot of a group, skipping those a handler withdrew meanwhile.
+    @inline(__always)
+    func deliver(_ result: LocationResult, to recipients: [Recipient<OneShotHandler>]) {
+        var withdrawnCount = 0
+        for recipient in recipients {
+            if inbox.interruptions != seenInterruptions { noteInterruptions() }
+            if !withdrawn.isEmpty, let isCancel = withdrawn[recipient.id] {
+                withdrawnCount += 1
+                machine.noteWithdrawn(oneShotEndedWith: result.status, cancelled: isCancel)
+                if isCancel {
+                    metrics.cancelled(.oneShot)
+                    recipient.handler.cancelled()
+                } else {
+                    metrics.ended(LocationStatus.forceCompleted, count: 1)
+                    var forced = result
+                    forced.status = .forceCompleted
+                    recipient.handler.deliver(forced, to: recipient.id)
+                }
+                continue
+            }
+            recipient.handler.deliver(result, to: recipient.id)
+        }
+        metrics.ended(result.status, count: recipients.count - withdrawnCount)
+    }
+
+    /// Hands one event to each subscription of a group, skipping those a handler withdrew meanwhile.
+    @inline(__always)
+    func deliver(_ event: SubscriptionEvent, to recipients: [Recipient<SubscriptionHandler>]) {
+        var withdrawnCount = 0
+        let end: SubscriptionEnd? = if case .ended(let end) = event { end } else { nil }
+        for recipient in recipients {
+            if inbox.interruptions != seenInterruptions { noteInterruptions() }
+            if !withdrawn.isEmpty, let isCancel = withdrawn[recipient.id] {
+                withdrawnCount += 1
+                // A live subscription is cancelled or force-completed by the core right after this
+                // delivery; one that this event ends is ended here, as the handler asked.
+                guard end != nil else { continue }
+                machine.noteWithdrawn(subscriptionEndedCancelled: isCancel)
+                if isCancel {
+                    metrics.cancelled(.subscription)
+                    recipient.handler.cancelled()
+                } else {
+                    metrics.ended(SubscriptionEnd.forceCompleted, count: 1)
+                    recipient.handler.deliver(.ended(.forceCompleted), to: recipient.id)
+                }
+                continue
+            }
+            recipient.handler.deliver(event, to: recipient.id)
+        }
+        if let end { metrics.ended(end, count: recipients.count - withdrawnCount) }
+    }
+
+    /// Reads the cancels and force-completes issued since the batch began.
+    func noteInterruptions() {
+        seenInterruptions = inbox.interruptions
+        for (id, isCancel) in inbox.pendingInterruptions() where withdrawn[id] == nil {
+            withdrawn[id] = isCancel
+        }
+    }
+
+    /// Cancels or force-completes, ahead of the rest of the batch, the requests that handlers withdrew
+    /// and that are still pending (their commands stay in the inbox and find nothing to do later).
+    func applyWithdrawals() {
+        let now = self.now()
+        for (id, isCancel) in withdrawn.sorted(by: { $0.key < $1.key }) where machine.isPending(id) {
+            if isCancel {
+                machine.cancel(id, now: now, into: &actions)
+            } else {
+                machine.forceComplete(id, now: now, into: &actions)
+            }
+        }
+        if !actions.isEmpty { performActions() }
+    }
+}

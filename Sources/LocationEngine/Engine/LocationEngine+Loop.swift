@@ -1,0 +1,83 @@
+import ServiceLifecycle
+
+extension LocationEngine: Service {
+    /// The engine's lifetime: processes requests, fixes and timers until the engine shuts down, then
+    /// returns. On graceful shutdown (a swift-service-lifecycle `ServiceGroup`) or cancellation of the
+    /// calling task it shuts down at once: every pending request ends exactly once with
+    /// ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``, the source is stopped, and `run()`
+    /// returns when that is done.
+    ///
+    /// While `run()` is active the engine's loop runs inside it and stays alive when idle. Without it,
+    /// the engine runs the same loop by itself while there is work; call ``shutdown()`` to end it.
+    public func run() async throws {
+        isHosted = true
+        defer { isHosted = false }
+        await withTaskCancellationOrGracefulShutdownHandler {
+            if inbox.claimLoop() {
+                await loop()
+            } else {
+                await inbox.waitUntilStoppedForGood()
+            }
+        } onCancelOrGracefulShutdown: {
+            self.submit(.shutdown)
+        }
+    }
+
+    /// Ends every pending request with ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``, powers
+    /// the source down, refuses later requests the same way, and returns when the engine's loop has
+    /// stopped.
+    public nonisolated func shutdown() async {
+        submit(.shutdown)
+        await inbox.waitUntilStoppedForGood()
+    }
+
+    /// The engine's one loop: drains the inbox, processes what is due, arms the one timer for the next
+    /// live instant, and parks until a command or the timer wakes it. It stops when the engine is
+    /// shut down, and — unless ``run()`` hosts it — when nothing is pending on the timeline.
+    func loop() async {
+        while true {
+            advance()
+            compactIfIdle()
+            let next = nextWakeup
+            armTimer(for: next)
+            let keepAlive = !machine.isShutDown && (isHosted || next != nil)
+            if !keepAlive && inbox.stopIfIdle(shutDown: machine.isShutDown) { return }
+            if keepAlive { await inbox.park() }
+        }
+    }
+
+    /// Lets the core drop abandoned queue entries while nothing is due for longer than that takes
+    /// (about 20 ns an entry), so compaction never delays a timeout or a delivery.
+    func compactIfIdle() {
+        let backlog = machine.compactionBacklog
+        guard backlog > 0 else { return }
+        if let next = nextWakeup, next - now() < .nanoseconds(20 * backlog) + .microseconds(200) { return }
+        machine.compact()
+    }
+
+    /// Makes the one timer fire at `next` (the earliest live instant on the timeline): keeps it when it
+    /// already does, restarts it when the instant moved, stops it when nothing is scheduled. A timer
+    /// never fires for a request that has ended, since the core's next wake-up is always live.
+    func armTimer(for next: EngineInstant?) {
+        if next == timerDeadline && (next == nil || timer != nil) { return }
+        timer?.cancel()
+        timer = nil
+        timerDeadline = next
+        guard let next else { return }
+        let deadline = epoch.advanced(by: next.sinceEpoch)
+        let clock = self.clock
+        timer = Task { [weak self] in
+            do {
+                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
+                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
+                try await clock.sleep(until: deadline, tolerance: .zero)
+            } catch {
+                return
+            }
+            guard let self else { return }
+            self.timerWakeups.wrappingIncrement(ordering: .relaxed)
+            self.metrics.timerWakeups.increment()
+            self.perform(self.inbox.timerFired())
+        }
+    }
+}

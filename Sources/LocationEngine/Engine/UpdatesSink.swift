@@ -1,0 +1,64 @@
+/// The engine's side of one ``LocationUpdates`` sequence: events go into its buffer stamped with the
+/// ``PrivacyEpochs`` of their moment; an end finishes it.
+final class UpdatesSink: Sendable {
+    /// One buffered event and the access it was delivered under.
+    struct Stamped: Sendable {
+        var event: SubscriptionEvent
+        var stamp: PrivacyEpochs.Stamp
+    }
+
+    let continuation: AsyncThrowingStream<Stamped, any Error>.Continuation
+    let epochs: PrivacyEpochs
+
+    init(continuation: AsyncThrowingStream<Stamped, any Error>.Continuation, epochs: PrivacyEpochs) {
+        self.continuation = continuation
+        self.epochs = epochs
+    }
+
+    /// Buffers an event; an `.ended` event finishes the sequence (throwing for abnormal ends).
+    func deliver(_ event: SubscriptionEvent) {
+        guard case .ended(let end) = event else {
+            continuation.yield(Stamped(event: event, stamp: epochs.stamp))
+            return
+        }
+        if let error = SubscriptionEndedError(end) {
+            continuation.finish(throwing: error)
+        } else {
+            continuation.finish()
+        }
+    }
+
+    /// Finishes the sequence (the subscription was cancelled).
+    func finish() { continuation.finish() }
+}
+
+/// The updates of one subscription, as an `AsyncSequence` (see ``LocationEngine/updates(_:bufferingNewest:)``).
+///
+/// Events already buffered when location access drops never reach the reader finer than the access
+/// it has when it reads them: after a switch to reduced accuracy they are coarsened (headings are
+/// dropped), after access is lost they are dropped; the end of the subscription always arrives.
+public struct LocationUpdates: AsyncSequence, Sendable {
+    public typealias Element = SubscriptionEvent
+
+    /// The subscription's ID, for ``LocationEngine/forceComplete(_:)`` and ``LocationEngine/cancel(_:)``.
+    public let id: RequestID
+    let stream: AsyncThrowingStream<UpdatesSink.Stamped, any Error>
+    let epochs: PrivacyEpochs
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<UpdatesSink.Stamped, any Error>.AsyncIterator
+        let epochs: PrivacyEpochs
+
+        public mutating func next() async throws -> SubscriptionEvent? {
+            while let stamped = try await base.next() {
+                if let event = epochs.admit(stamped.event, deliveredAt: stamped.stamp) { return event }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), epochs: epochs)
+    }
+}

@@ -184,3 +184,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Coverage-guided fuzz targets (libFuzzer), declared only when LOCATIONENGINE_FUZZ=1 so that a plain
+// `swift build` or `swift test` never sees them. Each is an executable without `main`: libFuzzer supplies
+// it when built with `-sanitize=fuzzer` (see Scripts/fuzz.sh).
+if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("NMEAStreamFuzzer", ["NMEA"]),
+        ("GPSDReportFuzzer", ["LocationSources", .product(name: "NIOCore", package: "swift-nio")]),
+        ("AuthorizationConfigurationFuzzer", ["LocationEngine"]),
+    ]
+    for fuzzer in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: fuzzer.name, dependencies: fuzzer.dependencies, path: "Fuzz/\(fuzzer.name)",
+                swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]
+            ))
+        package.products.append(.executable(name: fuzzer.name, targets: [fuzzer.name]))
+    }
+}

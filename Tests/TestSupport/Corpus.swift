@@ -18,8 +18,13 @@ public enum Corpus {
     /// Whether the corpus is present.
     public static var isAvailable: Bool { directory != nil }
 
-    /// The logs of the corpus, each beside its `.chk` file.
-    public static let logNames = ["bu353s4.log", "com-1289.log", "haicom-305N.log", "quectel.log", "triton400.log"]
+    /// The logs of the corpus that have gpsd's decoding (`X.log.chk`) beside them, sorted by name;
+    /// empty when the corpus is absent. Read from the folder, so new logs are picked up.
+    public static let logNames: [String] = {
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        let present = Set(names)
+        return names.filter { $0.hasSuffix(".log") && present.contains($0 + ".chk") }.sorted()
+    }()
 
     /// The bytes of one corpus file.
     public static func bytes(_ name: String) throws -> [UInt8] {

@@ -17,7 +17,8 @@ public enum NMEAEncoder {
         return output
     }
 
-    /// The sentences of one type for `epoch`, each `"$...*HH\r\n"`.
+    /// The sentences of one type for `epoch`, each `"$...*HH\r\n"`; none for GNS, HDT and the
+    /// proprietary types, which are only decoded.
     public static func encode(_ epoch: NMEAEpoch, kind: NMEASentenceKind) -> [String] {
         switch kind {
         case .gga: [gga(epoch)]
@@ -28,6 +29,8 @@ public enum NMEAEncoder {
         case .vtg: [vtg(epoch)]
         case .gst: gst(epoch)
         case .zda: [zda(epoch)]
+        // Decoded for their content; the encoder writes the standard set above.
+        case .gns, .hdt, .pgrme, .pgrmz, .psrfepe: []
         }
     }
 

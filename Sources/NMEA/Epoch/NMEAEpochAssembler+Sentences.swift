@@ -11,6 +11,7 @@ extension NMEAEpochAssembler {
         setTalker(talker)
         setPosition(gga.latitude, gga.longitude)
         evidence.ggaQuality = gga.quality ?? evidence.ggaQuality
+        if gga.quality == 8 { evidence.simulated = true }
         current.ggaQuality = evidence.ggaQuality
         current.satellitesUsed = gga.satellitesUsed ?? current.satellitesUsed
         if let hdop = gga.hdop {
@@ -27,7 +28,7 @@ extension NMEAEpochAssembler {
         join(.rmc, time: rmc.time, onEpoch: onEpoch)
         setTalker(talker)
         setPosition(rmc.latitude, rmc.longitude)
-        if let valid = rmc.isValid { evidence.status = (evidence.status ?? false) || valid }
+        setStatus(rmc.isValid, faaMode: rmc.faaMode)
         if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
         current.track = rmc.track ?? current.track
         setDate(rmc.date)
@@ -59,13 +60,13 @@ extension NMEAEpochAssembler {
         }
     }
 
-    /// Adds a GLL: position and status (ignored when its FAA mode says `N`, not valid).
+    /// Adds a GLL: position and status (no fix when its FAA mode says `N`, not valid).
     @inline(__always)
     public mutating func add(_ gll: NMEAGLL, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.gll, time: gll.time, onEpoch: onEpoch)
         setTalker(talker)
         setPosition(gll.latitude, gll.longitude)
-        if let valid = gll.isValid, gll.faaMode != 0x4E { evidence.status = (evidence.status ?? false) || valid }
+        setStatus(gll.isValid, faaMode: gll.faaMode)
     }
 
     /// Adds a VTG: track and speed (ignored when its FAA mode says `N`, not valid).
@@ -93,10 +94,65 @@ extension NMEAEpochAssembler {
         setDate(zda.date)
     }
 
+    /// Adds a GNS: position, per-constellation mode, satellites used, HDOP, altitude, geoid separation.
+    @inline(__always)
+    public mutating func add(_ gns: NMEAGNS, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
+        join(.gns, time: gns.time, onEpoch: onEpoch)
+        setTalker(talker)
+        if gns.modes.contains(0x53) { evidence.simulated = true }
+        if !gns.modes.isEmpty { evidence.gnsFix = (evidence.gnsFix ?? false) || gns.hasFix }
+        setPosition(gns.latitude, gns.longitude)
+        current.satellitesUsed = gns.satellitesUsed ?? current.satellitesUsed
+        if let hdop = gns.hdop, !evidence.hdopFromGGA { current.hdop = hdop }
+        current.altitudeMSL = current.altitudeMSL ?? gns.altitudeMSL
+        current.geoidSeparation = current.geoidSeparation ?? gns.geoidSeparation
+    }
+
+    /// Adds an HDT: true heading (kept apart from the course over ground).
+    @inline(__always)
+    public mutating func add(_ hdt: NMEAHDT, onEpoch: (NMEAEpoch) -> Void) {
+        join(.hdt, time: nil, onEpoch: onEpoch)
+        current.heading = hdt.heading ?? current.heading
+    }
+
+    /// Adds a Garmin `$PGRME`: the receiver's estimated horizontal and vertical errors.
+    @inline(__always)
+    public mutating func add(_ pgrme: NMEAPGRME, onEpoch: (NMEAEpoch) -> Void) {
+        join(.pgrme, time: nil, onEpoch: onEpoch)
+        current.estimatedHorizontalError = pgrme.horizontalError ?? current.estimatedHorizontalError
+        current.estimatedVerticalError = pgrme.verticalError ?? current.estimatedVerticalError
+    }
+
+    /// Adds a Garmin `$PGRMZ`: altitude in feet (used when GGA gave none, as it is the coarser) and fix dimension.
+    @inline(__always)
+    public mutating func add(_ pgrmz: NMEAPGRMZ, onEpoch: (NMEAEpoch) -> Void) {
+        join(.pgrmz, time: nil, onEpoch: onEpoch)
+        current.altitudeMSL = current.altitudeMSL ?? pgrmz.altitudeMSL
+        evidence.pgrmzDimension = pgrmz.dimension ?? evidence.pgrmzDimension
+    }
+
+    /// Adds a SiRF `$PSRFEPE`: the receiver's estimated errors for the fix of its time (when valid).
+    @inline(__always)
+    public mutating func add(_ epe: NMEAPSRFEPE, onEpoch: (NMEAEpoch) -> Void) {
+        join(.psrfepe, time: epe.time, onEpoch: onEpoch)
+        guard epe.isValid == true else { return }
+        current.estimatedHorizontalError = epe.horizontalError ?? current.estimatedHorizontalError
+        current.estimatedVerticalError = epe.verticalError ?? current.estimatedVerticalError
+    }
+
+    /// The latest position of the cycle wins, as in gpsd: receivers print the freshest solution last.
     private mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
-        guard let latitude, let longitude, current.latitude == nil else { return }
+        guard let latitude, let longitude else { return }
         current.latitude = latitude
         current.longitude = longitude
+    }
+
+    /// RMC/GLL status: `A` is a fix unless the FAA mode says `N` (not valid); `S` marks simulated data.
+    private mutating func setStatus(_ valid: Bool?, faaMode: UInt8?) {
+        if faaMode == 0x53 { evidence.simulated = true }
+        guard valid != nil || faaMode == 0x4E else { return }
+        let fix = valid == true && faaMode != 0x4E
+        evidence.status = (evidence.status ?? false) || fix
     }
 
     private mutating func setDate(_ date: NMEADate?) {

@@ -1,14 +1,20 @@
 /// Groups decoded sentences into epochs, one per receiver navigation cycle.
 ///
 /// Rules:
-/// - A sentence that carries a time of day (GGA, RMC, GLL, GST, ZDA) with a time
-///   different from the open epoch's closes that epoch and opens a new one. A
-///   time-bearing sentence whose time field is empty closes a timed epoch too, and
-///   closes an untimed one when the same sentence type was already seen in it
-///   (receivers without a fix print one empty GGA per cycle).
-/// - Sentences without time (GSA, GSV, VTG) join the open epoch.
+/// - A sentence that carries a time of day (GGA, RMC, GLL, GNS, GST, ZDA, `$PSRFEPE`)
+///   with a time different from the open epoch's closes that epoch and opens a new
+///   one. A time-bearing sentence whose time field is empty closes a timed epoch
+///   too, and closes an untimed one when the same sentence type was already seen
+///   in it (receivers without a fix print one empty GGA per cycle).
+/// - Sentences without time (GSA, GSV, VTG, HDT, `$PGRME`, `$PGRMZ`) join the open epoch.
+/// - Position: the latest of the cycle (GGA, RMC, GLL, GNS) wins, as in gpsd.
+/// - Mode: see ``finalize()``; a simulated fix (GGA quality 8, FAA mode `S`) is no fix.
+/// - Speed, track and climb the receiver did not report are derived from the
+///   previous fix and marked in ``NMEAEpoch/derived``.
 /// - The date (RMC, ZDA) carries over to later epochs that have none, moving to
-///   the next day when the time of day wraps past midnight.
+///   the next day when the time of day wraps past midnight; epochs before the
+///   first date have none. With a roll-over pivot, dates before it move forward
+///   by 1024 weeks (receivers hit by the GPS week roll-over).
 /// - ``finish(onEpoch:)`` emits the last open epoch.
 ///
 /// Pure state: no I/O, no clock. Steady state it allocates nothing: the epoch's
@@ -21,6 +27,9 @@ public struct NMEAEpochAssembler: Sendable {
     private var cachedTalkerString = "GP"
     private var lastDate: NMEADate?
     private var lastTime: NMEATimeOfDay?
+    private var lastFix: NMEAMotion.Fix?
+    /// Dates before this one are moved forward by 1024 weeks (`nil`: dates are used as printed).
+    public let rolloverPivot: NMEADate?
 
     /// What the sentences of the open epoch said, beyond the epoch's public fields.
     struct Evidence: Sendable {
@@ -40,10 +49,22 @@ public struct NMEAEpochAssembler: Sendable {
         var status: Bool?
         /// Whether the HDOP came from GGA (which wins over GSA).
         var hdopFromGGA = false
+        /// GNS: whether any constellation had a fix, when a GNS was seen.
+        var gnsFix: Bool?
+        /// Whether a sentence marked the data as simulated (GGA quality 8, FAA mode `S`).
+        var simulated = false
+        /// `$PGRMZ` fix dimension, when one was seen.
+        var pgrmzDimension: Int?
     }
 
     /// Creates an assembler with no open epoch.
-    public init() {}
+    ///
+    /// - Parameter rolloverPivot: dates before it are taken to come from a receiver hit by the GPS week
+    ///   roll-over and move forward by 1024 weeks until they are not (gpsd 3.22 uses 2017-01-01).
+    ///   `nil`, the default, uses dates as printed, which is right for recorded logs of any age.
+    public init(rolloverPivot: NMEADate? = nil) {
+        self.rolloverPivot = rolloverPivot
+    }
 
     /// Adds one sentence, first emitting the open epoch if this sentence starts a new one.
     ///
@@ -58,6 +79,11 @@ public struct NMEAEpochAssembler: Sendable {
         case .vtg(let vtg): add(vtg, onEpoch: onEpoch)
         case .gst(let gst): add(gst, onEpoch: onEpoch)
         case .zda(let zda): add(zda, onEpoch: onEpoch)
+        case .gns(let gns): add(gns, talker: sentence.talker, onEpoch: onEpoch)
+        case .hdt(let hdt): add(hdt, onEpoch: onEpoch)
+        case .pgrme(let pgrme): add(pgrme, onEpoch: onEpoch)
+        case .pgrmz(let pgrmz): add(pgrmz, onEpoch: onEpoch)
+        case .psrfepe(let epe): add(epe, onEpoch: onEpoch)
         }
     }
 
@@ -118,13 +144,27 @@ public struct NMEAEpochAssembler: Sendable {
         evidence = Evidence()
     }
 
+    /// Decides the mode and clears what a no-fix epoch must not report.
+    ///
+    /// Mode, first rule that applies: simulated data → no fix; GGA quality 0 → no fix, else 3D with an
+    /// altitude and 2D without; GNS likewise from its per-constellation modes; GSA's fix type; RMC/GLL
+    /// status (`A` → 2D, `V` or FAA mode `N` → no fix); `$PGRMZ`'s dimension; a cycle that carried a
+    /// time but nothing about a fix → no fix.
     private mutating func finalize() {
-        if let quality = evidence.ggaQuality {
+        if evidence.simulated {
+            current.mode = .noFix
+        } else if let quality = evidence.ggaQuality {
             current.mode = quality == 0 ? .noFix : (current.altitudeMSL != nil ? .threeD : .twoD)
+        } else if let fix = evidence.gnsFix {
+            current.mode = !fix ? .noFix : (current.altitudeMSL != nil ? .threeD : .twoD)
         } else if let fixType = evidence.gsaFixType {
             current.mode = NMEAFixMode(rawValue: fixType) ?? .unknown
         } else if let status = evidence.status {
             current.mode = status ? .twoD : .noFix
+        } else if let dimension = evidence.pgrmzDimension {
+            current.mode = NMEAFixMode(rawValue: dimension) ?? .unknown
+        } else if evidence.time != nil, current.latitude == nil {
+            current.mode = .noFix
         }
         if current.mode == .noFix {
             current.latitude = nil
@@ -140,13 +180,29 @@ public struct NMEAEpochAssembler: Sendable {
             current.satellitesUsed = current.usedPRNs.count
         }
         carryDate()
+        deriveMotion()
+    }
+
+    /// Derives the motion the receiver left out from the previous fix, and remembers this one.
+    private mutating func deriveMotion() {
+        guard current.mode == .twoD || current.mode == .threeD, let latitude = current.latitude,
+            let longitude = current.longitude, let seconds = current.secondsOfDay
+        else { return }
+        if var previous = lastFix {
+            // Times of day: a step back of more than half a day is the next day.
+            if seconds - previous.seconds < -43_200 { previous.seconds -= 86_400 }
+            NMEAMotion.derive(&current, seconds: seconds, from: previous)
+        }
+        lastFix = NMEAMotion.Fix(seconds: seconds, latitude: latitude, longitude: longitude, altitude: current.altitudeMSL)
     }
 
     /// Fills a missing date from the last known one, rolling over at midnight, and remembers dated epochs.
     private mutating func carryDate() {
         guard let time = evidence.time else { return }
         if let year = current.year, let month = current.month, let day = current.day {
-            lastDate = NMEADate(year: year, month: month, day: day)
+            let date = NMEAWeekRollover.corrected(NMEADate(year: year, month: month, day: day), pivot: rolloverPivot)
+            (current.year, current.month, current.day) = (date.year, date.month, date.day)
+            lastDate = date
             lastTime = time
             return
         }
@@ -160,5 +216,22 @@ public struct NMEAEpochAssembler: Sendable {
         current.day = date.day
         lastDate = date
         lastTime = time
+    }
+}
+
+/// The GPS week number roll-over: receivers that count weeks in 10 bits report dates 1024 weeks early.
+public enum NMEAWeekRollover {
+    /// 1024 weeks, in days.
+    public static let days = 7 * 1024
+
+    /// `date`, moved forward by 1024 weeks as often as needed to be on or after `pivot` (unchanged without a pivot).
+    public static func corrected(_ date: NMEADate, pivot: NMEADate?) -> NMEADate {
+        guard let pivot else { return date }
+        let limit = NMEACalendar.daysSince1970(year: pivot.year, month: pivot.month, day: pivot.day)
+        var days = NMEACalendar.daysSince1970(year: date.year, month: date.month, day: date.day)
+        guard days < limit else { return date }
+        while days < limit { days += Self.days }
+        let civil = NMEACalendar.civil(daysSince1970: days)
+        return NMEADate(year: civil.year, month: civil.month, day: civil.day)
     }
 }

@@ -31,8 +31,16 @@ public struct NMEAEpoch: Sendable, Hashable {
     public var geoidSeparation: Double?
     /// Speed over ground in metres per second.
     public var speed: Double?
-    /// Course over ground in degrees true.
+    /// Course over ground in degrees true: the direction of travel.
     public var track: Double?
+    /// Rate of climb in metres per second (NMEA has no sentence for it: always derived, see ``derived``).
+    public var climb: Double?
+    /// Which of ``speed``, ``track`` and ``climb`` the decoder computed from this fix and the previous one
+    /// because the receiver did not report them (see ``NMEADerivedFields``).
+    public var derived: NMEADerivedFields = []
+    /// True heading in degrees (HDT): where the vessel points, which differs from ``track`` in a current,
+    /// a crosswind or when reversing. Only heading sentences set it; course over ground never does.
+    public var heading: Double?
     /// Number of satellites used in the fix (GGA, else the count of GSA PRNs).
     public var satellitesUsed: Int?
     /// Satellites in view (GSV), in the order first reported, each marked `used` from GSA.
@@ -51,6 +59,10 @@ public struct NMEAEpoch: Sendable, Hashable {
     public var gstLongitudeError: Double?
     /// GST 1-sigma altitude error in metres.
     public var gstAltitudeError: Double?
+    /// The receiver's own estimated horizontal position error in metres (Garmin `$PGRME`, SiRF `$PSRFEPE`).
+    public var estimatedHorizontalError: Double?
+    /// The receiver's own estimated vertical position error in metres (Garmin `$PGRME`, SiRF `$PSRFEPE`).
+    public var estimatedVerticalError: Double?
 
     /// Creates an empty epoch: everything `nil` or empty, mode `.unknown`, talker `"GP"`.
     public init() {
@@ -76,19 +88,26 @@ public struct NMEAEpoch: Sendable, Hashable {
 
     /// Horizontal accuracy in metres, on gpsd's ~95 % scale.
     ///
-    /// With GST errors: `2 × √(σlat² + σlon²)` (2DRMS, 95–98 % of fixes fall inside).
-    /// Otherwise `HDOP × 19 m`, exactly what gpsd 3.22 reports as `eph`
-    /// (a user-equivalent range error of 9.5 m at 2 sigma). `nil` without either.
+    /// The receiver's own estimate when it printed one (`$PGRME`, `$PSRFEPE`); else, with GST errors,
+    /// `2 × √(σlat² + σlon²)` (2DRMS, 95–98 % of fixes fall inside); otherwise HDOP × 19 m, or HDOP × 4.75 m
+    /// for a differential fix (GGA quality 2), exactly what gpsd 3.22 reports as `eph`. `nil` without any.
     public var horizontalAccuracy: Double? {
+        if let estimatedHorizontalError { return estimatedHorizontalError }
         if let gstLatitudeError, let gstLongitudeError {
             return 2 * (gstLatitudeError * gstLatitudeError + gstLongitudeError * gstLongitudeError).squareRoot()
         }
-        guard let hdop else { return nil }
-        return hdop * NMEAEpoch.hdopToHorizontalError
+        return hdopHorizontalError
     }
 
-    /// Vertical accuracy in metres: `2 × σalt` from GST, else `VDOP × 23 m` (gpsd 3.22's `epv`).
+    /// gpsd 3.22's `eph` from the HDOP alone: HDOP × 19 m, or × 4.75 m for a differential (DGPS) fix.
+    public var hdopHorizontalError: Double? {
+        guard let hdop else { return nil }
+        return hdop * (ggaQuality == 2 ? NMEAEpoch.hdopToDifferentialHorizontalError : NMEAEpoch.hdopToHorizontalError)
+    }
+
+    /// Vertical accuracy in metres: the receiver's estimate, else `2 × σalt` from GST, else VDOP × 23 m (gpsd 3.22's `epv`).
     public var verticalAccuracy: Double? {
+        if let estimatedVerticalError { return estimatedVerticalError }
         if let gstAltitudeError { return 2 * gstAltitudeError }
         guard let vdop else { return nil }
         return vdop * NMEAEpoch.vdopToVerticalError
@@ -96,6 +115,23 @@ public struct NMEAEpoch: Sendable, Hashable {
 
     /// The factor from HDOP to gpsd's `eph`, in metres.
     public static let hdopToHorizontalError = 19.0
+    /// The factor from HDOP to gpsd's `eph` for a differential fix, in metres (corrections remove most of the range error).
+    public static let hdopToDifferentialHorizontalError = 4.75
     /// The factor from VDOP to gpsd's `epv`, in metres.
     public static let vdopToVerticalError = 23.0
+}
+
+/// The motion values of an epoch that the decoder derived from two successive fixes, as gpsd does,
+/// because the receiver reported none. Consumers that need measured values can tell them apart.
+public struct NMEADerivedFields: OptionSet, Sendable, Hashable {
+    /// The bits of the set.
+    public let rawValue: UInt8
+    /// Creates the set from its bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Speed over ground: distance between the fixes over the time between them.
+    public static let speed = NMEADerivedFields(rawValue: 1 << 0)
+    /// Course over ground: the initial bearing from the previous fix to this one.
+    public static let track = NMEADerivedFields(rawValue: 1 << 1)
+    /// Rate of climb: altitude change over the time between the fixes.
+    public static let climb = NMEADerivedFields(rawValue: 1 << 2)
 }

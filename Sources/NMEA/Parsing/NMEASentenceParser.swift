@@ -57,10 +57,12 @@ public enum NMEASentenceParser {
         var addressIsWellFormed = addressEnd > 1
         for offset in 1..<max(1, addressEnd) where !isAddressCharacter(line[offset]) { addressIsWellFormed = false }
         guard addressIsWellFormed else { throw NMEAError(cut ? .truncated : .malformedAddress) }
-        // Proprietary ($P…), query and other formatters are well-formed but not ours.
-        guard addressEnd == 6, line[1] != 0x50, let kind = NMEASentenceKind(formatter: line[3], line[4], line[5]) else {
-            throw NMEAError(cut ? .truncated : .unsupportedSentence)
-        }
+        // Other proprietary ($P…), query and other formatters are well-formed but not ours.
+        let recognised: NMEASentenceKind? =
+            line[1] == 0x50
+            ? NMEASentenceKind(proprietary: UnsafeRawBufferPointer(rebasing: line[1..<addressEnd]))
+            : addressEnd == 6 ? NMEASentenceKind(formatter: line[3], line[4], line[5]) : nil
+        guard let kind = recognised else { throw NMEAError(cut ? .truncated : .unsupportedSentence) }
 
         // Checksum rule.
         let checksum: NMEAChecksumStatus
@@ -102,7 +104,7 @@ public enum NMEASentenceParser {
     }
 
     @inline(__always)
-    private static func decodeBody(_ kind: NMEASentenceKind, _ fields: inout NMEAFieldCursor) throws(NMEAError) -> NMEASentence.Body {
+    static func decodeBody(_ kind: NMEASentenceKind, _ fields: inout NMEAFieldCursor) throws(NMEAError) -> NMEASentence.Body {
         switch kind {
         case .gga: .gga(try NMEAGGA(&fields))
         case .rmc: .rmc(try NMEARMC(&fields))
@@ -112,6 +114,11 @@ public enum NMEASentenceParser {
         case .vtg: .vtg(try NMEAVTG(&fields))
         case .gst: .gst(try NMEAGST(&fields))
         case .zda: .zda(try NMEAZDA(&fields))
+        case .gns: .gns(try NMEAGNS(&fields))
+        case .hdt: .hdt(try NMEAHDT(&fields))
+        case .pgrme: .pgrme(try NMEAPGRME(&fields))
+        case .pgrmz: .pgrmz(try NMEAPGRMZ(&fields))
+        case .psrfepe: .psrfepe(try NMEAPSRFEPE(&fields))
         }
     }
 

@@ -25,6 +25,16 @@ public struct NMEASentence: Sendable, Hashable {
         case gst(NMEAGST)
         /// A ZDA sentence.
         case zda(NMEAZDA)
+        /// A GNS sentence.
+        case gns(NMEAGNS)
+        /// An HDT sentence.
+        case hdt(NMEAHDT)
+        /// A Garmin `$PGRME` sentence.
+        case pgrme(NMEAPGRME)
+        /// A Garmin `$PGRMZ` sentence.
+        case pgrmz(NMEAPGRMZ)
+        /// A SiRF `$PSRFEPE` sentence.
+        case psrfepe(NMEAPSRFEPE)
     }
 
     /// The sentence type.
@@ -39,6 +49,11 @@ public struct NMEASentence: Sendable, Hashable {
         case .vtg: .vtg
         case .gst: .gst
         case .zda: .zda
+        case .gns: .gns
+        case .hdt: .hdt
+        case .pgrme: .pgrme
+        case .pgrmz: .pgrmz
+        case .psrfepe: .psrfepe
         }
     }
 
@@ -51,7 +66,9 @@ public struct NMEASentence: Sendable, Hashable {
         case .gll(let gll): gll.time
         case .gst(let gst): gst.time
         case .zda(let zda): zda.time
-        case .gsa, .gsv, .vtg: nil
+        case .gns(let gns): gns.time
+        case .psrfepe(let epe): epe.time
+        case .gsa, .gsv, .vtg, .hdt, .pgrme, .pgrmz: nil
         }
     }
 }
@@ -72,7 +89,7 @@ public enum NMEAChecksumStatus: Sendable, Hashable {
 public enum NMEAChecksumPolicy: Sendable, Hashable {
     /// Every sentence must carry a checksum.
     case required
-    /// RMC must carry a checksum; GGA, GSA, GSV, GLL, VTG, GST and ZDA may omit it.
+    /// RMC must carry a checksum; every other type may omit it.
     case standard
     /// Any sentence may omit its checksum.
     case optional

@@ -28,9 +28,12 @@ public struct NMEAStreamDecoder: Sendable {
     /// - Parameters:
     ///   - maximumLineLength: the longest line, `$` to terminator, that is accepted (at least 16).
     ///   - checksumPolicy: which sentence types may omit `*HH`; `.standard` by default (see ``NMEAChecksumPolicy``).
-    public init(maximumLineLength: Int = 256, checksumPolicy: NMEAChecksumPolicy = .standard) {
+    ///   - rolloverPivot: dates before it move forward by 1024 weeks (see ``NMEAEpochAssembler/init(rolloverPivot:)``);
+    ///     `nil`, the default, uses dates as printed.
+    public init(maximumLineLength: Int = 256, checksumPolicy: NMEAChecksumPolicy = .standard, rolloverPivot: NMEADate? = nil) {
         framer = NMEALineFramer(maximumLineLength: maximumLineLength)
         self.checksumPolicy = checksumPolicy
+        assembler = NMEAEpochAssembler(rolloverPivot: rolloverPivot)
     }
 
     /// The longest line accepted.
@@ -150,6 +153,12 @@ public struct NMEAStreamDecoder: Sendable {
                 let zda = try NMEAZDA(&frame.fields)
                 onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .zda(zda)))
                 assembler.add(zda, onEpoch: countingEpochs)
+            case .gns, .hdt, .pgrme, .pgrmz, .psrfepe:
+                // Rarer types: built as an enum value, then added through the generic path.
+                let sentence = NMEASentence(
+                    talker: talker, checksum: frame.checksum, body: try NMEASentenceParser.decodeBody(frame.kind, &frame.fields))
+                onSentence?(sentence)
+                assembler.add(sentence, onEpoch: countingEpochs)
             }
             counters.count(frame.kind)
             if frame.checksum == .absent { counters.sentencesWithoutChecksum += 1 }

@@ -12,8 +12,8 @@ struct GpsdTPV {
     var speed: Double?
     var track: Double?
     var eph: Double?
-    /// How many keys the JSON object had: the most complete report of a time wins.
-    var keyCount: Int
+    /// gpsd's `status` (2 DGPS, 8 simulated, …), when reported.
+    var status: Int?
 
     /// Parses every TPV line of a `.chk` file.
     static func parse(_ bytes: [UInt8]) throws -> [GpsdTPV] {
@@ -35,18 +35,17 @@ struct GpsdTPV {
                 latitude: number("lat"), longitude: number("lon"),
                 altitudeMSL: number("altMSL"), altitudeHAE: number("altHAE"),
                 speed: number("speed"), track: number("track"), eph: number("eph"),
-                keyCount: object.count
+                status: number("status").map { Int($0) }
             )
         }
     }
 
-    /// One report per time of day: gpsd prints up to three per epoch while it learns the cycle;
-    /// keep the most complete one (the last of equals). Reports without time are dropped.
+    /// One report per time of day: gpsd prints a report after many single sentences of a cycle;
+    /// keep the last one, which has seen the whole cycle. Reports without time are dropped.
     static func byTimeOfDay(_ reports: [GpsdTPV]) -> [Int: GpsdTPV] {
         var result: [Int: GpsdTPV] = [:]
         for report in reports {
             guard let millis = report.millisecondsOfDay else { continue }
-            if let kept = result[millis], kept.keyCount > report.keyCount { continue }
             result[millis] = report
         }
         return result

@@ -1,0 +1,26 @@
+@testable import LocationSources
+import NIOCore
+
+/// libFuzzer entry point for the gpsd JSON report decoder.
+///
+/// The input is split at newlines, as the gpsd client frames its socket, and each line is interpreted.
+/// Invariants: no crash, no hang, every line is counted once, and every fix it delivers has a finite,
+/// in-range position and a non-negative accuracy.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGPSDReports(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    var interpreter = GPSDReportInterpreter(accuracyWhenUnknown: 50)
+    var lines = 0
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        lines += 1
+        let outcome = interpreter.interpret(line: ByteBuffer(bytes: line))
+        if case .fix(let location) = outcome {
+            precondition(location.latitude.isFinite && abs(location.latitude) <= 90, "latitude out of range")
+            precondition(location.longitude.isFinite && abs(location.longitude) <= 180, "longitude out of range")
+            precondition(location.horizontalAccuracy >= 0, "negative accuracy")
+            if let course = location.course { precondition((0..<360).contains(course), "course not wrapped") }
+        }
+    }
+    precondition(interpreter.statistics.lines == lines, "a line was not counted")
+    return 0
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (address sanitizer on) and runs each for a bounded time.
+#
+#   Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+#
+# SECONDS_PER_TARGET defaults to 25. Targets: NMEAStreamFuzzer GPSDReportFuzzer
+# AuthorizationConfigurationFuzzer (all by default). Each target keeps its growing corpus in
+# .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and Fuzz/Seeds) and
+# writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any target finds one.
+# Extra libFuzzer flags can be passed in FUZZ_FLAGS (e.g. FUZZ_FLAGS="-jobs=2 -workers=2").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+seconds="${1:-25}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer)
+nmea_corpus="${LOCATIONENGINE_NMEA_CORPUS:-$root/../shared/nmea}"
+scratch="$root/.build-fuzz"
+
+for target in "${targets[@]}"; do
+    LOCATIONENGINE_FUZZ=1 swift build -c debug --product "$target" --scratch-path "$scratch" \
+        -Xswiftc -sanitize=fuzzer -Xswiftc -sanitize=address -Xswiftc -use-ld=lld
+done
+
+status=0
+for target in "${targets[@]}"; do
+    corpus="$scratch/corpus/$target"
+    findings="$scratch/findings/$target"
+    mkdir -p "$corpus" "$findings"
+    seeds=()
+    case "$target" in
+        NMEAStreamFuzzer) [ -d "$nmea_corpus" ] && seeds+=("$nmea_corpus") ;;
+        GPSDReportFuzzer) seeds+=("$root/Fuzz/Seeds/gpsd") ;;
+        AuthorizationConfigurationFuzzer) seeds+=("$root/Fuzz/Seeds/authorization") ;;
+    esac
+    echo "== $target: ${seconds}s"
+    # -max_len bounds one input; -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.
+    # shellcheck disable=SC2086
+    if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=65536 \
+        -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" ${FUZZ_FLAGS:-} 2>&1 \
+        | grep -E '^(#[0-9]+ +(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' ; then
+        :
+    fi
+    if ls "$findings"/crash-* "$findings"/timeout-* "$findings"/oom-* "$findings"/leak-* >/dev/null 2>&1; then
+        echo "!! $target: findings in $findings" >&2
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,48 @@
+/// GNS — GNSS fix data for several constellations at once (NMEA 3.0+).
+///
+/// `$GNGNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,mm…,nn,h.h,a.a,g.g,t.t,ssss[,s]*hh`
+public struct NMEAGNS: Sendable, Hashable {
+    /// UTC time of the fix.
+    public var time: NMEATimeOfDay?
+    /// Latitude in degrees, north positive.
+    public var latitude: Double?
+    /// Longitude in degrees, east positive.
+    public var longitude: Double?
+    /// One mode letter per constellation (GPS, GLONASS, Galileo, BeiDou, …): `N` no fix, `A` autonomous,
+    /// `D` differential, `P` precise, `R` RTK fixed, `F` RTK float, `E` estimated, `M` manual, `S` simulator.
+    public var modes: [UInt8]
+    /// Satellites used in the fix, all constellations together.
+    public var satellitesUsed: Int?
+    /// Horizontal dilution of precision.
+    public var hdop: Double?
+    /// Antenna altitude above mean sea level, metres.
+    public var altitudeMSL: Double?
+    /// Geoid height above the WGS-84 ellipsoid, metres.
+    public var geoidSeparation: Double?
+
+    /// Decodes the data fields. At least the first nine (through the altitude) are required.
+    init(_ fields: inout NMEAFieldCursor) throws(NMEAError) {
+        try fields.require(9)
+        time = try fields.next().timeOfDay()
+        let latitudeField = fields.next()
+        latitude = try latitudeField.angle(hemisphere: fields.next(), positive: 0x4E, negative: 0x53, limit: 90)
+        let longitudeField = fields.next()
+        longitude = try longitudeField.angle(hemisphere: fields.next(), positive: 0x45, negative: 0x57, limit: 180)
+        let modeField = fields.next()
+        guard modeField.bytes.count <= 8, modeField.bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            throw modeField.error(.invalidField)
+        }
+        modes = Array(modeField.bytes)
+        let satellitesField = fields.next()
+        satellitesUsed = try satellitesField.integer()
+        if let satellitesUsed, satellitesUsed > 999 { throw satellitesField.error(.outOfRange) }
+        hdop = try fields.next().decimal(in: NMEALimits.dop)
+        altitudeMSL = try fields.next().decimal(in: NMEALimits.altitude)
+        geoidSeparation = try fields.next().decimal(in: NMEALimits.geoidSeparation)
+    }
+
+    /// Whether any constellation reports a real fix (a mode other than `N`, `S` simulator and `M` manual input).
+    public var hasFix: Bool {
+        modes.contains { $0 != 0x4E && $0 != 0x53 && $0 != 0x4D }
+    }
+}

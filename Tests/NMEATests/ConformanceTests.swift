@@ -17,13 +17,10 @@ struct ConformanceTests {
     )
     func matchesGpsd(log: String) throws {
         let reports = try GpsdTPV.parse(try Corpus.bytes(log + ".chk"))
-        var decoder = NMEAStreamDecoder()
-        var epochs: [NMEAEpoch] = []
-        decoder.feed(try Corpus.bytes(log)) { epochs.append($0) }
-        decoder.finish { epochs.append($0) }
-
-        let comparison = GpsdComparison(log: log, epochs: epochs, reports: reports, deviations: GpsdDeviation.applying(to: log))
-        if let dump = ProcessInfo.processInfo.environment["CONFORMANCE_DUMP"] { try? comparison.differences.joined(separator: "\n").write(toFile: dump + "/" + log + ".txt", atomically: true, encoding: .utf8) }  // TEMP
+        let (epochs, positions, decoder) = GpsdComparison.decode(try Corpus.bytes(log))
+        let deviations = ProcessInfo.processInfo.environment["CONFORMANCE_ALL"] != nil ? Set(GpsdDeviation.allCases) : GpsdDeviation.applying(to: log)  // TEMP
+        let comparison = GpsdComparison(log: log, epochs: epochs, positions: positions, reports: reports, deviations: deviations)
+        if let dump = ProcessInfo.processInfo.environment["CONFORMANCE_DUMP"] { try? (comparison.differences + comparison.explained.map { "EXPLAINED \($0.key) \($0.value)" }).joined(separator: "\n").write(toFile: dump + "/" + log + ".txt", atomically: true, encoding: .utf8) }  // TEMP
         #expect(comparison.differences.isEmpty, "\(log): \(comparison.differences.count) differences\n\(comparison.differences.prefix(12).joined(separator: "\n"))")
         // A broken .chk reader must not make the comparison vacuous: every log has timed or positioned TPVs.
         #expect(comparison.compared > 0, "\(log): nothing compared")

@@ -1,18 +1,39 @@
-/// A rule by which the decoder deliberately reports something other than gpsd 3.22, and why.
+/// A rule by which the decoder deliberately reports something other than gpsd 3.22.
 ///
-/// The conformance test applies each to the logs listed in ``applying(to:)``; the README's decoding
-/// section explains each to users.
-enum GpsdDeviation: Hashable {
-    /// gpsd reports each epoch's `eph` from the previous cycle's HDOP when a receiver prints RMC before
-    /// GGA (it reports the fix at RMC); the decoder uses each epoch's own HDOP, so the test compares
-    /// gpsd's value with the decoder's previous epoch.
-    case ephLagsOneEpoch
+/// The conformance test accepts a difference only when a rule listed for that log explains it, and checks
+/// that it is exactly that difference (e.g. gpsd's value is the one of the previous cycle). The README's
+/// decoding section tells users why each rule gives them the better answer.
+enum GpsdDeviation: Hashable, CaseIterable {
+    /// gpsd reports some cycles before their last sentences arrive, and keeps values of earlier cycles
+    /// that a cycle does not repeat (mode, HDOP, altitude), so its report can carry the previous cycle's
+    /// values. The decoder reports each cycle from its own sentences. Accepted: gpsd's value is the one
+    /// the decoder reported for that field in an earlier cycle, and the decoder's own value differs or is absent.
+    case valuesFromEarlierCycles
+    /// gpsd reports a cycle at the sentence it takes for the cycle's end, which may come before the cycle's
+    /// last position sentence; the decoder reports the latest position of the whole cycle. Accepted: gpsd's
+    /// position is one that a sentence of the same cycle printed.
+    case latestPositionOfCycle
+    /// The receiver's own error estimate (GST pseudorange statistics, Garmin `$PGRME`) sets the accuracy;
+    /// gpsd's `eph` is always HDOP × a fixed range error. Accepted: gpsd's `eph` is the decoder's HDOP-based one.
+    case receiverErrorEstimates
+    /// The decoder has no geoid model: without the receiver's geoid separation there is no height above
+    /// the ellipsoid. gpsd fills one from a coarse global grid. Accepted: ours is absent, gpsd's present.
+    case noGeoidModel
+    /// Simulated data (GGA quality 8, FAA mode `S`) is never a fix; gpsd reports it as one when GGA says so.
+    /// Accepted: gpsd's simulated (status 8) fixes are absent from the decoder's epochs.
+    case simulatedFixIsNoFix
+    /// When the time of day steps back without a new date (two captures joined, a receiver glitch), the
+    /// decoder keeps the date and derives no motion across the step; gpsd assumes a day passed and derives a
+    /// speed over it. Accepted: ours absent, gpsd's present, on the epoch after the step.
+    case noMotionAcrossTimeStepBack
 
     /// The deviations that apply to one corpus log.
     static func applying(to log: String) -> Set<GpsdDeviation> {
-        switch log {
-        case "com-1289.log": [.ephLagsOneEpoch]
-        default: []
-        }
+        table[log] ?? []
     }
+
+    private static let table: [String: Set<GpsdDeviation>] = [
+        "GPSmap-76S.log": [.simulatedFixIsNoFix],
+        "garmin-geko201.log": [.simulatedFixIsNoFix],
+    ]
 }

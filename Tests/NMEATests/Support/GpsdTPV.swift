@@ -41,11 +41,14 @@ struct GpsdTPV {
     }
 
     /// One report per time of day: gpsd prints a report after many single sentences of a cycle;
-    /// keep the last one, which has seen the whole cycle. Reports without time are dropped.
+    /// keep the last one, which has seen the whole cycle. A report without a position does not replace
+    /// one with: gpsd stamps the no-fix report of an untimed sentence (an empty GGA after signal loss)
+    /// with the time of the last cycle. Reports without time are dropped.
     static func byTimeOfDay(_ reports: [GpsdTPV]) -> [Int: GpsdTPV] {
         var result: [Int: GpsdTPV] = [:]
         for report in reports {
             guard let millis = report.millisecondsOfDay else { continue }
+            if report.latitude == nil, result[millis]?.latitude != nil { continue }
             result[millis] = report
         }
         return result

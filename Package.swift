@@ -186,9 +186,9 @@ let package = Package(
 )
 
 // Coverage-guided fuzz targets (libFuzzer), declared only when LOCATIONENGINE_FUZZ=1 so that a plain
-// `swift build` or `swift test` never sees them. Each is an executable without `main`: libFuzzer supplies
-// it when built with `-sanitize=fuzzer` (see Scripts/fuzz.sh).
+// `swift build` or `swift test` never sees them. Build with `-sanitize=fuzzer` (see Scripts/fuzz.sh).
 if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict))
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("NMEAStreamFuzzer", ["NMEA"]),
         ("GPSDReportFuzzer", ["LocationSources", .product(name: "NIOCore", package: "swift-nio")]),
@@ -197,8 +197,8 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
     for fuzzer in fuzzTargets {
         package.targets.append(
             .executableTarget(
-                name: fuzzer.name, dependencies: fuzzer.dependencies, path: "Fuzz/\(fuzzer.name)",
-                swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]
+                name: fuzzer.name, dependencies: ["FuzzSupport"] + fuzzer.dependencies, path: "Fuzz/\(fuzzer.name)",
+                swiftSettings: strict
             ))
         package.products.append(.executable(name: fuzzer.name, targets: [fuzzer.name]))
     }

@@ -1,13 +1,13 @@
 @testable import LocationSources
 import NIOCore
 
-/// libFuzzer entry point for the gpsd JSON report decoder.
+/// One libFuzzer run of the gpsd JSON report decoder.
 ///
 /// The input is split at newlines, as the gpsd client frames its socket, and each line is interpreted.
 /// Invariants: no crash, no hang, every line is counted once, and every fix it delivers has a finite,
 /// in-range position and a non-negative accuracy.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzGPSDReports(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzGPSDReports(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data, size > 0 else { return 0 }
     let bytes = UnsafeBufferPointer(start: data, count: size)
     var interpreter = GPSDReportInterpreter(accuracyWhenUnknown: 50)
     var lines = 0

@@ -1,12 +1,12 @@
 import NMEA
 
-/// libFuzzer entry point for the NMEA stream decoder.
+/// One libFuzzer run of the NMEA stream decoder.
 ///
 /// The input is a byte stream as a serial port would deliver it. It is decoded twice: in one piece and in
 /// chunks whose lengths are drawn from the input itself. Invariants: no crash, no hang, the buffered bytes
 /// never exceed the line limit, and both decodings yield the same epochs and the same statistics.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzNMEAStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzNMEAStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data, size > 0 else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
 
     var whole = NMEAStreamDecoder()

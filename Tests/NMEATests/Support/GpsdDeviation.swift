@@ -10,9 +10,14 @@ enum GpsdDeviation: Hashable, CaseIterable {
     /// the decoder reported for that field in an earlier cycle, and the decoder's own value differs or is absent.
     case valuesFromEarlierCycles
     /// gpsd reports a cycle at the sentence it takes for the cycle's end, which may come before the cycle's
-    /// last position sentence; the decoder reports the latest position of the whole cycle. Accepted: gpsd's
-    /// position is one that a sentence of the same cycle printed.
-    case latestPositionOfCycle
+    /// last sentences (a later position, VTG's speed and track); the decoder reports the whole cycle, with its
+    /// latest position. Accepted: gpsd's position is one that a sentence of the same cycle printed, and its
+    /// speed and track are those derived from the previous cycle's position to such a position.
+    case reportedBeforeCycleEnd
+    /// Garmin's `$PGRMZ` altitude is in whole feet; GGA's, in decimetres, wins in its cycle. gpsd takes
+    /// whichever came last, often the next cycle's `$PGRMZ`. Accepted: gpsd's altitude is a `$PGRMZ` one
+    /// within half a foot of the decoder's.
+    case preciseAltitudeOverPGRMZ
     /// The receiver's own error estimate (GST pseudorange statistics, Garmin `$PGRME`) sets the accuracy;
     /// gpsd's `eph` is always HDOP × a fixed range error. Accepted: gpsd's `eph` is the decoder's HDOP-based one.
     case receiverErrorEstimates
@@ -34,6 +39,29 @@ enum GpsdDeviation: Hashable, CaseIterable {
 
     private static let table: [String: Set<GpsdDeviation>] = [
         "GPSmap-76S.log": [.simulatedFixIsNoFix],
+        "ais-nmea.log": [.valuesFromEarlierCycles],
+        "bt451.log": [.valuesFromEarlierCycles, .noMotionAcrossTimeStepBack],
+        "bundg_zeus_9.log": [.valuesFromEarlierCycles, .reportedBeforeCycleEnd],
+        "com-1289.log": [.valuesFromEarlierCycles],
+        "eXplorist210.log": [.valuesFromEarlierCycles, .noGeoidModel],
+        "foretrex-201.log": [.receiverErrorEstimates, .preciseAltitudeOverPGRMZ],
         "garmin-geko201.log": [.simulatedFixIsNoFix],
+        "garmin38.log": [.receiverErrorEstimates],
+        "garmin48.log": [.receiverErrorEstimates, .valuesFromEarlierCycles],
+        "humminbird-M37.log": [.valuesFromEarlierCycles, .reportedBeforeCycleEnd, .noGeoidModel],
+        "iTrek.log": [.valuesFromEarlierCycles, .noGeoidModel],
+        "isync.log": [.receiverErrorEstimates],
+        "magellan315.log": [.noGeoidModel],
+        "myguide-3100.log": [.noGeoidModel],
+        "nl2008u.log": [.valuesFromEarlierCycles],
+        "nl551e.log": [.valuesFromEarlierCycles],
+        "polarx2.log": [.receiverErrorEstimates],
+        "quectelLC79D-1.log": [.valuesFromEarlierCycles, .noGeoidModel],
+        "rst39.log": [.noGeoidModel],
+        "skytraq-dgps.log": [.receiverErrorEstimates],
+        "skytraq-fixB.log": [.receiverErrorEstimates],
+        "tomtom-mkII.log": [.receiverErrorEstimates],
+        "ublox-lea-4h.log": [.valuesFromEarlierCycles],
+        "ublox-zed-f9p-nmea.log": [.receiverErrorEstimates],
     ]
 }

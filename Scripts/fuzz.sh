@@ -18,10 +18,18 @@ targets=("$@")
 nmea_corpus="${LOCATIONENGINE_NMEA_CORPUS:-$root/../shared/nmea}"
 scratch="$root/.build-fuzz"
 
+# Coverage instrumentation as `-sanitize=fuzzer` does it, with address sanitizer, but linked against
+# libFuzzer without its `main`: each target's own main starts libFuzzer (see Fuzz/FuzzSupport).
+runtime="$(dirname "$(command -v swiftc)")/../lib/clang"
+libfuzzer="$(find "$runtime" -name 'libclang_rt.fuzzer_no_main-*.a' | head -1)"
+[ -n "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) not found under $runtime" >&2; exit 1; }
 for target in "${targets[@]}"; do
     LOCATIONENGINE_FUZZ=1 swift build -c debug --product "$target" --scratch-path "$scratch" \
-        -Xswiftc -sanitize=fuzzer -Xswiftc -sanitize=address -Xswiftc -use-ld=lld
+        -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+        -Xlinker "$libfuzzer" -Xlinker -lstdc++
 done
+# A crash is reported by the sanitizer; Swift's own backtracer would only slow it down.
+export SWIFT_BACKTRACE=enable=no
 
 status=0
 for target in "${targets[@]}"; do

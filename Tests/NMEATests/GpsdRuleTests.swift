@@ -1,0 +1,146 @@
+import NMEA
+import Testing
+
+/// The rules the decoder shares with gpsd (and the few where it deliberately differs), each on hand-made sentences.
+@Suite("gpsd's decoding rules")
+struct GpsdRuleTests {
+    private func epochs(_ lines: [String], rolloverPivot: NMEADate? = nil) -> [NMEAEpoch] {
+        var decoder = NMEAStreamDecoder(rolloverPivot: rolloverPivot)
+        var result: [NMEAEpoch] = []
+        decoder.feed(Array(lines.map(Sentences.nmea).joined().utf8)) { result.append($0) }
+        decoder.finish { result.append($0) }
+        return result
+    }
+
+    @Test func derivesSpeedTrackAndClimbFromSuccessiveFixesAndSaysSo() throws {
+        // GGA only: no speed or track reported. 0.01′ of latitude north (≈ 18.5 m) and 2 m up in 2 s.
+        let result = epochs([
+            "GPGGA,120000.00,4807.000,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,",
+            "GPGGA,120002.00,4807.010,N,01131.000,E,1,08,0.9,502.0,M,46.9,M,,",
+        ])
+        #expect(result.count == 2)
+        #expect(result[0].speed == nil && result[0].derived.isEmpty)
+        let second = result[1]
+        #expect(second.derived == [.speed, .track, .climb])
+        #expect(abs(second.speed! - 18.53 / 2) < 0.01)
+        #expect(abs(second.track! - 0) < 1e-6)
+        #expect(second.climb == 1.0)
+    }
+
+    @Test func reportedMotionIsNotDerived() {
+        let result = epochs([
+            "GPRMC,120000.00,A,4807.000,N,01131.000,E,10.0,90.0,010124,,,A",
+            "GPRMC,120001.00,A,4807.010,N,01131.000,E,10.0,90.0,010124,,,A",
+        ])
+        #expect(result[1].derived.isEmpty)
+        #expect(result[1].track == 90)
+    }
+
+    @Test func aFixWithZeroSatellitesUsedIsKeptWithItsCount() {
+        // Some receivers print 00 satellites with a valid quality (dead reckoning, a count they do not track).
+        let result = epochs(["GPGGA,120000.00,4807.000,N,01131.000,E,1,00,0.9,500.0,M,46.9,M,,"])
+        #expect(result[0].mode == .threeD)
+        #expect(result[0].satellitesUsed == 0)
+    }
+
+    @Test func theLatestPositionOfTheCycleWins() {
+        let result = epochs([
+            "GPGLL,4807.000,N,01131.000,E,120000.00,A,A",
+            "GPRMC,120000.00,A,4807.001,N,01131.001,E,1.0,90.0,010124,,,A",
+            "GPGGA,120000.00,4807.002,N,01131.002,E,1,08,0.9,500.0,M,46.9,M,,",
+        ])
+        #expect(result.count == 1)
+        #expect(abs(result[0].latitude! - (48 + 7.002 / 60)) < 1e-12)
+        #expect(abs(result[0].longitude! - (11 + 31.002 / 60)) < 1e-12)
+    }
+
+    @Test func modeFromGGAThenGNSThenGSAThenStatus() {
+        let gsaOnly = epochs(["GPGSA,A,3,04,05,09,,,,,,,,,,2.5,1.3,2.1", "GPRMC,120000.00,A,4807.000,N,01131.000,E,1.0,90.0,010124,,,A"])
+        #expect(gsaOnly.last?.mode == .threeD, "GSA's fix type wins over RMC's status")
+        let qualityZero = epochs(["GPGSA,A,3,04,05,09,,,,,,,,,,2.5,1.3,2.1", "GPGGA,120000.00,4807.000,N,01131.000,E,0,08,0.9,500.0,M,46.9,M,,"])
+        #expect(qualityZero.last?.mode == .noFix && qualityZero.last?.latitude == nil, "GGA quality 0 wins over GSA")
+        let noAltitude = epochs(["GPGGA,120000.00,4807.000,N,01131.000,E,1,08,0.9,,M,,M,,"])
+        #expect(noAltitude[0].mode == .twoD)
+        let statusOnly = epochs(["GPRMC,120000.00,A,4807.000,N,01131.000,E,1.0,90.0,010124,,,A"])
+        #expect(statusOnly[0].mode == .twoD)
+        let faaNotValid = epochs(["GPRMC,120000.00,A,4807.000,N,01131.000,E,1.0,90.0,010124,,,N"])
+        #expect(faaNotValid[0].mode == .noFix, "FAA mode N overrides status A")
+        let gllVoid = epochs(["GPGLL,0000.0000,N,00000.0000,E,000429.00,V,N"])
+        #expect(gllVoid[0].mode == .noFix)
+        let timeOnly = epochs(["GPZDA,030807.00,10,08,2006,00,00"])
+        #expect(timeOnly[0].mode == .noFix, "a cycle with a time and nothing about a fix has none")
+    }
+
+    @Test func simulatedDataIsNeverAFix() {
+        let quality8 = epochs(["GPGGA,125106,3854.5087,N,07726.4523,W,8,10,2.0,268.8,M,-33.9,M,,"])
+        #expect(quality8[0].mode == .noFix && quality8[0].latitude == nil)
+        let faaSimulator = epochs(["GPRMC,125106,A,3854.5087,N,07726.4523,W,0.0,0.0,241011,10.5,W,S"])
+        #expect(faaSimulator[0].mode == .noFix)
+    }
+
+    @Test func gnsGivesPositionAltitudeAndMode() {
+        let fix = epochs(["GNGNS,120000.00,4807.000,N,01131.000,E,AAN,12,0.8,500.0,46.9,,"])
+        #expect(fix[0].mode == .threeD && fix[0].talker == "GN")
+        #expect(fix[0].satellitesUsed == 12 && fix[0].hdop == 0.8)
+        #expect(fix[0].altitudeMSL == 500 && fix[0].geoidSeparation == 46.9)
+        let noFix = epochs(["GNGNS,120000.00,,,,,NNN,00,,,,,"])
+        #expect(noFix[0].mode == .noFix)
+    }
+
+    @Test func trueHeadingIsKeptApartFromCourseOverGround() {
+        let result = epochs(["GPRMC,120000.00,A,4807.000,N,01131.000,E,3.0,75.0,010124,,,A", "HEHDT,81.5,T"])
+        #expect(result[0].heading == 81.5)
+        #expect(result[0].track == 75)
+    }
+
+    @Test func garminErrorEstimatesAndAltitudeInFeet() {
+        let result = epochs([
+            "GPRMC,200004,A,5504.4343,N,01025.5386,E,0.0,0.0,260810,1.0,E,D",
+            "PGRME,19.9,M,50.0,M,53.8,M",
+            "PGRMZ,-30,f,2",
+        ])
+        #expect(result[0].estimatedHorizontalError == 19.9 && result[0].estimatedVerticalError == 50)
+        #expect(result[0].horizontalAccuracy == 19.9 && result[0].verticalAccuracy == 50)
+        #expect(abs(result[0].altitudeMSL! - -9.144) < 1e-9)
+        // GGA's altitude, in decimetres, wins over PGRMZ's whole feet.
+        let withGGA = epochs(["GPGGA,200004,5504.4343,N,01025.5386,E,2,03,2.5,-9.1,M,43.9,M,,", "PGRMZ,-30,f,3"])
+        #expect(withGGA[0].altitudeMSL == -9.1)
+        // PGRMZ's dimension sets the mode when nothing else does.
+        let alone = epochs(["PGRMZ,2282,f,3", "GPGLL,4023.8600,N,00339.1630,W,214350,,"])
+        #expect(alone[0].mode == .threeD)
+    }
+
+    @Test func sirfErrorEstimatesSetTheAccuracy() {
+        let result = epochs([
+            "GPGGA,053233.438,3114.8821,N,12135.2428,E,1,05,1.2,167.2,M,8.3,M,,0000",
+            "PSRFEPE,053233.438,A,1.2,25.61,66.06,0.3,180.0",
+        ])
+        #expect(result.count == 1)
+        #expect(result[0].horizontalAccuracy == 25.61 && result[0].verticalAccuracy == 66.06)
+        let invalid = epochs(["GPGGA,053229.438,3114.8821,N,12135.2428,E,1,05,1.2,167.2,M,8.3,M,,0000", "PSRFEPE,053229.438,V,,,,,"])
+        #expect(invalid[0].estimatedHorizontalError == nil)
+    }
+
+    @Test func differentialFixesUseTheSmallerRangeError() {
+        let result = epochs(["GPGGA,194104,4426.1138,N,07140.5536,W,2,10,0.9,267.9,M,,,,"])
+        #expect(abs(result[0].horizontalAccuracy! - 0.9 * 4.75) < 1e-12)
+    }
+
+    @Test func weekRolloverMovesDatesBeforeThePivotBy1024Weeks() {
+        let lines = ["GPGGA,000429.00,4807.000,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,", "GPRMC,000430.00,A,4807.000,N,01131.000,E,0.0,,220899,,,A"]
+        let corrected = epochs(lines, rolloverPivot: NMEADate(year: 2017, month: 1, day: 1))
+        // The first epoch comes before any date-bearing sentence: it has a time of day but no date.
+        #expect(corrected[0].year == nil && corrected[0].secondsOfDay == 269)
+        #expect(corrected[1].year == 2019 && corrected[1].month == 4 && corrected[1].day == 7)
+        let asPrinted = epochs(lines)
+        #expect(asPrinted[1].year == 1999 && asPrinted[1].month == 8 && asPrinted[1].day == 22)
+        #expect(NMEAWeekRollover.corrected(NMEADate(year: 2024, month: 5, day: 1), pivot: NMEADate(year: 2017, month: 1, day: 1)).year == 2024)
+    }
+
+    @Test(arguments: ["IN", "II", "EC", "GA", "GB", "BD", "GQ", "QZ", "GP", "GN"])
+    func talkersBeyondGPSAreDecoded(talker: String) {
+        let result = epochs(["\(talker)GGA,120000.00,4807.000,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,"])
+        #expect(result.count == 1)
+        #expect(result[0].talker == talker && result[0].mode == .threeD)
+    }
+}

@@ -47,7 +47,7 @@ for target in "${targets[@]}"; do
     # shellcheck disable=SC2086
     if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=65536 \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" ${FUZZ_FLAGS:-} 2>&1 \
-        | grep -E '^(#[0-9]+ +(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' ; then
+        | grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' ; then
         :
     fi
     if ls "$findings"/crash-* "$findings"/timeout-* "$findings"/oom-* "$findings"/leak-* >/dev/null 2>&1; then

@@ -30,6 +30,21 @@ struct ConversionTests {
         }
     }
 
+    @Test func derivedMotionIsMarkedInTheFix() throws {
+        var epoch = NMEAEpoch()
+        (epoch.mode, epoch.latitude, epoch.longitude, epoch.hdop, epoch.secondsOfDay) = (.twoD, 1, 2, 1, 5)
+        epoch.speed = 3
+        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        let first = converter.convert(epoch)
+        guard case .fix(let measured) = first else { throw ConversionFailure(outcome: "\(first)") }
+        #expect(!measured.motionIsDerived)
+        epoch.secondsOfDay = 6
+        epoch.derived = [.speed]
+        let second = converter.convert(epoch)
+        guard case .fix(let derived) = second else { throw ConversionFailure(outcome: "\(second)") }
+        #expect(derived.motionIsDerived && derived.speed == 3)
+    }
+
     @Test func aRepeatedEpochIsConvertedOnce() {
         var epoch = NMEAEpoch()
         epoch.mode = .threeD
@@ -68,4 +83,9 @@ struct ConversionTests {
         _ = daily.due(recordedAt: 86_399, now: .zero)
         #expect(daily.due(recordedAt: 0, now: .zero) == .seconds(1))
     }
+}
+
+/// An epoch that should have converted to a fix did not.
+private struct ConversionFailure: Error {
+    var outcome: String
 }

@@ -20,6 +20,9 @@ public struct Location: Sendable, Hashable {
     public var speed: Double?
     /// Course over ground in degrees clockwise from true north, in `0..<360`, when known.
     public var course: Double?
+    /// Whether ``speed`` or ``course`` were computed by the source from this fix and the previous one
+    /// because the receiver reported none (they then lag and are noisy at low speed), not measured.
+    public var motionIsDerived = false
     /// The receiver's UTC time of the fix in seconds since 1970-01-01, when the source knows it.
     ///
     /// Recency is *not* judged from this value (receivers' clocks and virtual clocks disagree):

@@ -40,12 +40,13 @@ struct NMEAEpochConverter: Sendable {
         }
         let time = epoch.unixTime
         if let time, !recent.insert(time) { return .duplicate }
-        let location = Location(
+        var location = Location(
             latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy,
             altitude: epoch.altitudeMSL, ellipsoidalAltitude: epoch.altitudeHAE,
             verticalAccuracy: AccuracyConversion.vertical68(vertical95: epoch.verticalAccuracy),
             speed: epoch.speed, course: epoch.track, utcTime: time
         )
+        location.motionIsDerived = !epoch.derived.isDisjoint(with: [.speed, .track])
         return location.isValid ? .fix(location) : .noPosition
     }
 }

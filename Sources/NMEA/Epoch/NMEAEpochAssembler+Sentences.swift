@@ -99,7 +99,7 @@ extension NMEAEpochAssembler {
     public mutating func add(_ gns: NMEAGNS, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.gns, time: gns.time, onEpoch: onEpoch)
         setTalker(talker)
-        if gns.modes.contains(0x53) { evidence.simulated = true }
+        if gns.modes.utf8.contains(0x53) { evidence.simulated = true }
         if !gns.modes.isEmpty { evidence.gnsFix = (evidence.gnsFix ?? false) || gns.hasFix }
         setPosition(gns.latitude, gns.longitude)
         current.satellitesUsed = gns.satellitesUsed ?? current.satellitesUsed

@@ -10,7 +10,8 @@ public struct NMEAGNS: Sendable, Hashable {
     public var longitude: Double?
     /// One mode letter per constellation (GPS, GLONASS, Galileo, BeiDou, …): `N` no fix, `A` autonomous,
     /// `D` differential, `P` precise, `R` RTK fixed, `F` RTK float, `E` estimated, `M` manual, `S` simulator.
-    public var modes: [UInt8]
+    /// Up to eight ASCII letters: a small string, stored inline without allocating.
+    public var modes: String
     /// Satellites used in the fix, all constellations together.
     public var satellitesUsed: Int?
     /// Horizontal dilution of precision.
@@ -32,7 +33,7 @@ public struct NMEAGNS: Sendable, Hashable {
         guard modeField.bytes.count <= 8, modeField.bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
             throw modeField.error(.invalidField)
         }
-        modes = Array(modeField.bytes)
+        modes = String(decoding: modeField.bytes, as: UTF8.self)
         let satellitesField = fields.next()
         satellitesUsed = try satellitesField.integer()
         if let satellitesUsed, satellitesUsed > 999 { throw satellitesField.error(.outOfRange) }
@@ -43,6 +44,6 @@ public struct NMEAGNS: Sendable, Hashable {
 
     /// Whether any constellation reports a real fix (a mode other than `N`, `S` simulator and `M` manual input).
     public var hasFix: Bool {
-        modes.contains { $0 != 0x4E && $0 != 0x53 && $0 != 0x4D }
+        modes.utf8.contains { $0 != 0x4E && $0 != 0x53 && $0 != 0x4D }
     }
 }

@@ -30,6 +30,33 @@ struct ConformanceTests {
         #expect(decoded.statistics.sentences > 0)
     }
 
+    /// The fuzzing invariant on the real logs: the same epochs whatever the chunking (seeded, reproducible).
+    @Test(
+        .enabled(if: Corpus.isAvailable, "NMEA corpus not found at ../shared/nmea or $LOCATIONENGINE_NMEA_CORPUS"),
+        arguments: Corpus.logNames
+    )
+    func chunkingDoesNotChangeTheEpochs(log: String) throws {
+        let bytes = try Corpus.bytes(log)
+        var whole = NMEAStreamDecoder()
+        var wholeEpochs: [NMEAEpoch] = []
+        whole.feed(bytes) { wholeEpochs.append($0) }
+        whole.finish { wholeEpochs.append($0) }
+
+        var chunked = NMEAStreamDecoder()
+        var chunkedEpochs: [NMEAEpoch] = []
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var offset = 0
+        while offset < bytes.count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = min(bytes.count - offset, Int(state >> 59))  // 0…31 bytes
+            chunked.feed(bytes[offset..<(offset + length)]) { chunkedEpochs.append($0) }
+            offset += length
+        }
+        chunked.finish { chunkedEpochs.append($0) }
+        #expect(chunkedEpochs == wholeEpochs)
+        #expect(chunked.statistics == whole.statistics)
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "NMEA corpus not found at ../shared/nmea or $LOCATIONENGINE_NMEA_CORPUS"))
     func discoversTheWholeCorpus() {
         #expect(Corpus.logNames.count >= 44)

@@ -1,4 +1,5 @@
 import Atomics
+import CoreMetrics
 import DequeModule
 import HeapModule
 import Logging
@@ -22,7 +23,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
 
     let source: any LocationSource
-    let clock: C
+    /// The clock the engine times with.
+    public nonisolated let clock: C
     let epoch: C.Instant
     let configuration: LocationEngineConfiguration
     let logger: Logger
@@ -34,6 +36,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var actions: [Machine.Action] = []
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
+    /// When the fix being processed reached the engine (for the fix→delivery latency metric).
+    var fixReportedAt: EngineInstant?
 
     // The loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` hosts the loop: it then waits for work instead of stopping when idle.
@@ -45,6 +49,10 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var seenInterruptions: UInt64 = 0
     /// Requests a handler cancelled (`true`) or force-completed during the current batch.
     var withdrawn: [RequestID: Bool] = [:]
+    /// How far into the inbox's interruption log (for the current batch) deliveries have read.
+    var interruptionLogPosition = 0
+    /// Withdrawals read but not yet applied to the core.
+    var unappliedWithdrawals: [(RequestID, isCancel: Bool)] = []
 
     // Authorization (LocationEngine+Authorization.swift)
     let authorizationProvider: any AuthorizationProvider
@@ -70,7 +78,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.configuration = configuration
         self.logger = logger
         self.privacy = PrivacyEpochs(policy: configuration.reducedAccuracy)
-        self.metrics = EngineMetrics(dimensions: configuration.metricsDimensions)
+        self.metrics = EngineMetrics(
+            dimensions: configuration.metricsDimensions, factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.authorizationProvider = configuration.authorizationProvider
         let authorization = configuration.authorizationProvider.currentState()
         self.currentAuthorization = authorization
@@ -124,6 +133,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             var batch = inbox.takeAll()
             if batch.isEmpty { break }
             withdrawn.removeAll(keepingCapacity: true)
+            interruptionLogPosition = 0
             var now = self.now()
             var processed = 0
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
@@ -134,7 +144,13 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 // older one).
                 if let due = scheduledAuthorizationChanges.min?.due, due <= now { applyDueAuthorizationChanges(upTo: now) }
                 process(command, now: now)
-                if !actions.isEmpty { performActions() }
+                if !actions.isEmpty {
+                    performActions()
+                    if let reported = fixReportedAt {
+                        metrics.fixDeliveryLatency.recordNanoseconds((self.now() - reported).saturatingNanoseconds)
+                    }
+                }
+                fixReportedAt = nil
             }
         }
     }
@@ -156,10 +172,11 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             machine.cancel(id, now: now, into: &actions)
         case .forceComplete(let id):
             machine.forceComplete(id, now: now, into: &actions)
-        case .source(let generation, let event):
+        case .source(let generation, let event, let madeAt):
             guard generation == sourceGeneration, machine.isSourceOn else { return }
             switch event {
             case .location(let location, let age):
+                fixReportedAt = madeAt
                 let fixes = machine.counters.invalidFixes &+ machine.counters.fixesThrottled
                 machine.receiveFix(location, age: age, now: now, into: &actions)
                 metrics.fixReceived(dropped: machine.counters.invalidFixes &+ machine.counters.fixesThrottled != fixes)
@@ -203,8 +220,13 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             let now = self.now()
             guard let next = nextWakeup, next <= now else { break }
             applyDueAuthorizationChanges(upTo: now)
+            let timedOut = machine.counters.oneShotsTimedOut
+            let firstDue = machine.deadlines.earliest
             machine.advanceTime(now: now, into: &actions)
             if !actions.isEmpty { performActions() }
+            if machine.counters.oneShotsTimedOut != timedOut, let firstDue {
+                metrics.timeoutLateness.recordNanoseconds((self.now() - firstDue).saturatingNanoseconds)
+            }
         }
         metrics.pending(oneShots: machine.oneShots.count, subscriptions: machine.subscriptions.count)
     }

@@ -121,11 +121,16 @@ extension SchedulerStateMachine {
         case .heading:
             guard fix.location.course != nil else { return false }
         case .significantChange:
-            if let moved, moved < options.significantDistance { return false }
+            if let moved, moved < options.significantDistance - distanceTolerance { return false }
         case .standard, .passive:
             break
         }
-        if options.distanceFilter > 0, let moved, moved < options.distanceFilter { return false }
+        if options.distanceFilter > 0, let moved, moved < options.distanceFilter - distanceTolerance { return false }
         return true
     }
+
+    /// How far short of a distance filter a movement may fall and still pass: 1 mm, far below any
+    /// receiver's precision, so that a movement of exactly the filter's distance is not rejected by
+    /// floating-point rounding in the great-circle computation.
+    static var distanceTolerance: Double { 0.001 }
 }

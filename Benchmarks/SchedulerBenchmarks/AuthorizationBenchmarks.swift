@@ -6,7 +6,7 @@ import LocationEngineTestKit
 /// switch cost per request, and what coarsening costs per fix.
 func registerAuthorizationBenchmarks(n: Int) {
     Benchmark("Authorization: one answer admits n waiting one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
-        var machine = Machine(configuration: .init(initialAuthorization: .notDetermined))
+        var machine = Machine(configuration: .init(authorization: .notDetermined, usage: UsageDeclarations(whenInUse: "benchmark")))
         var actions: [Machine.Action] = []
         for index in 0..<n {
             machine.submitOneShot(

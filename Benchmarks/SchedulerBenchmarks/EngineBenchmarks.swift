@@ -17,18 +17,19 @@ func runBlocking(_ body: @escaping @Sendable () async -> Void) {
 }
 
 /// The engine benchmarks' regression guard, checked in CI against the committed static thresholds
-/// (`Thresholds/`): a time may grow by 150 % at the median (a shared 2-core machine is that noisy),
-/// allocations by a few per run (the number of inbox batches depends on thread timing).
+/// (`Thresholds/`, package-benchmark compares their p90): the time per request may grow by 150 % (a
+/// shared 2-core machine is that noisy), the allocation count by 64 per run (the number of inbox
+/// batches depends on thread timing); anything more fails CI.
 func engineThresholds() -> [BenchmarkMetric: BenchmarkThresholds] {
     [
-        nanosecondsPerRequest: .init(relative: [.p50: 150]),
-        .mallocCountTotal: .init(relative: [.p50: 5], absolute: [.p50: 64]),
+        nanosecondsPerRequest: .init(relative: [.p90: 150]),
+        .mallocCountTotal: .init(absolute: [.p90: 64]),
     ]
 }
 
 /// Through the public callback API, on the continuous clock: what a user pays.
 func registerEngineBenchmarks(n: Int) {
-    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest], thresholds: engineThresholds())
+    let configuration = Benchmark.Configuration(metrics: [.mallocCountTotal, nanosecondsPerRequest], thresholds: engineThresholds())
 
     Benchmark("Engine: submit one-shot (callback API), n=\(n)", configuration: configuration) { benchmark in
         let engine = LocationEngine(source: ScriptedLocationSource())
@@ -66,7 +67,7 @@ func registerEngineBenchmarks(n: Int) {
         runBlocking { await engine.shutdown() }
     }
 
-    Benchmark("Engine: timer wake-ups per 1k ended requests, n=\(n)", configuration: .init(metrics: [wakeupsPerThousand], thresholds: [wakeupsPerThousand: .init(absolute: [.p50: 0])])) { benchmark in
+    Benchmark("Engine: timer wake-ups per 1k ended requests, n=\(n)", configuration: .init(metrics: [wakeupsPerThousand], thresholds: [wakeupsPerThousand: .init(absolute: [.p90: 0])])) { benchmark in
         // n one-shots with timeouts spread over n seconds, all completed by one fix, then the clock
         // runs past every old deadline: only the linger's end may wake the engine.
         let clock = ManualClock()

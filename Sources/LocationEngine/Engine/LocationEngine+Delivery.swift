@@ -45,10 +45,18 @@ extension LocationEngine {
                 metrics.sourceStops.increment()
                 metrics.source(mode: nil)
                 source.stop()
-            case .requestAuthorization:
-                askForAuthorization()
-            case .requestTemporaryFullAccuracy(let purposeKey):
-                askForTemporaryFullAccuracy(purposeKey)
+            case .requestAuthorization(let prompt, let token):
+                askForAuthorization(prompt, token: token)
+            case .requestTemporaryFullAccuracy(let prompt, let token):
+                askForTemporaryFullAccuracy(prompt, token: token)
+            case .confirmLocationButton(let current, let token):
+                askToConfirmLocationButton(current: current, token: token)
+            case .authorizationChanged(let previous, let state):
+                authorizationChanged(from: previous, to: state)
+            case .tellProviderAuthorizationChanged(let state):
+                authorizationProvider.engineDidChange(state)
+            case .reportConfigurationError(let error):
+                logger.error("\(error)")
             }
             index += 1
         }

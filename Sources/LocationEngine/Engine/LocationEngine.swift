@@ -1,7 +1,6 @@
 import Atomics
 import CoreMetrics
 import DequeModule
-import HeapModule
 import Logging
 import NIOConcurrencyHelpers
 
@@ -54,15 +53,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     /// Withdrawals read but not yet applied to the core.
     var unappliedWithdrawals: [(RequestID, isCancel: Bool)] = []
 
-    // Authorization (LocationEngine+Authorization.swift)
+    // Authorization (LocationEngine+Authorization.swift): the picture, prompts and scheduled changes
+    // live in the core; the shell talks to the provider and the observers.
     let authorizationProvider: any AuthorizationProvider
-    var currentAuthorization: AuthorizationState
-    var locationButtonConfirmed = false
-    var openPrompts: [UInt64: PromptKind] = [:]
-    var nextPromptToken: UInt64 = 0
-    /// Authorization changes that take effect later on the engine's clock, by (due, sequence).
-    var scheduledAuthorizationChanges = Heap<ScheduledAuthorizationChange>()
-    var authorizationChangeSequence: UInt64 = 0
     var authorizationObservers: [RequestID: AsyncStream<AuthorizationState>.Continuation] = [:]
 
     /// Creates an engine over `source`, timing with `clock`.
@@ -81,16 +74,14 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.metrics = EngineMetrics(
             dimensions: configuration.metricsDimensions, factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.authorizationProvider = configuration.authorizationProvider
-        let authorization = configuration.authorizationProvider.currentState()
-        self.currentAuthorization = authorization
         self.machine = Machine(
             configuration: .init(
                 linger: configuration.linger,
                 sourceCapabilities: source.capabilities,
-                initialAuthorization: authorization.gate,
-                initialAccuracy: authorization.accuracy,
-                reducedAccuracy: configuration.reducedAccuracy,
-                purposeKeys: Set(configuration.usage.temporaryFullAccuracyPurposes.keys)))
+                authorization: configuration.authorizationProvider.currentState(),
+                usage: configuration.usage,
+                preferredAuthorization: configuration.preferredAuthorization,
+                reducedAccuracy: configuration.reducedAccuracy))
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)
         })
@@ -142,7 +133,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 // Authorization changes due by now apply before anything that arrives later (a fix
                 // after a due reduction is coarsened; a change reported now is not overtaken by an
                 // older one).
-                if let due = scheduledAuthorizationChanges.min?.due, due <= now { applyDueAuthorizationChanges(upTo: now) }
+                if let due = machine.nextAuthorizationChange, due <= now { machine.applyDueAuthorizationChanges(upTo: now, into: &actions) }
                 process(command, now: now)
                 if !actions.isEmpty {
                     performActions()
@@ -188,13 +179,13 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 machine.receiveFatalError(error, now: now, into: &actions)
             }
         case .authorization(let state, let due, let prompt):
-            receiveAuthorization(state, due: due, prompt: prompt, now: now)
+            machine.receiveAuthorization(state, due: due, answering: prompt, now: now, into: &actions)
         case .endSession:
-            endSessionNow(now: now)
+            machine.endSession(now: now, into: &actions)
         case .locationButton:
-            locationButtonPressedNow(now: now)
+            machine.pressLocationButton(now: now, into: &actions)
         case .observeAuthorization(let id, let continuation):
-            continuation.yield(currentAuthorization)
+            continuation.yield(machine.authorizationPicture)
             if machine.isShutDown {
                 continuation.finish()
             } else {
@@ -206,20 +197,17 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             machine.shutdown(now: now, into: &actions)
             for observer in authorizationObservers.values { observer.finish() }
             authorizationObservers.removeAll()
-            scheduledAuthorizationChanges = Heap()
-            openPrompts.removeAll()
         }
     }
 
-    /// Processes queued commands and everything due at the clock's current time (scheduled
-    /// authorization changes in time order, each at its own instant), until nothing is left: deadlines
+    /// Processes queued commands and everything due at the clock's current time (the core applies
+    /// scheduled authorization changes in time order, each at its own instant), until nothing is left: deadlines
     /// that fall due while it works are processed in the same pass, not after another timer cycle.
     func advance() {
         while true {
             drain()
             let now = self.now()
             guard let next = nextWakeup, next <= now else { break }
-            applyDueAuthorizationChanges(upTo: now)
             let timedOut = machine.counters.oneShotsTimedOut
             let firstDue = machine.deadlines.earliest
             machine.advanceTime(now: now, into: &actions)
@@ -231,11 +219,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         metrics.pending(oneShots: machine.oneShots.count, subscriptions: machine.subscriptions.count)
     }
 
-    /// When the engine next needs to run on its own: the state machine's next wake-up or the next
-    /// scheduled authorization change.
-    var nextWakeup: EngineInstant? {
-        earliest(machine.nextWakeup, scheduledAuthorizationChanges.min?.due)
-    }
+    /// When the engine next needs to run on its own: the core's next live instant.
+    var nextWakeup: EngineInstant? { machine.nextWakeup }
 
     deinit {
         timer?.cancel()

@@ -100,6 +100,7 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
+        applyDueAuthorizationChanges(upTo: now, into: &actions)
         expireDeadlines(now: now, into: &actions)
         reconcilePower(now: now, into: &actions)
     }
@@ -169,6 +170,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         guard !isShutDown else { return }
         isShutDown = true
+        timeline.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now, into: &actions)
         if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
     }

@@ -25,7 +25,7 @@ extension SchedulerStateMachine {
         if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
             return refuse(id, handler, .rejected(reason: failure), into: &actions)
         }
-        if let purposeKey, !configuration.purposeKeys.contains(purposeKey) {
+        if let purposeKey, !configuration.declares(purposeKey: purposeKey) {
             return refuse(id, handler, .misconfigured(.undeclaredPurposeKey(purposeKey)), into: &actions)
         }
         if isShutDown { return refuse(id, handler, .shutDown, into: &actions) }
@@ -55,7 +55,7 @@ extension SchedulerStateMachine {
             }
             oneShots[id] = request
             awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(into: &actions)
+            requestAuthorizationIfNeeded(now: now, into: &actions)
             return
         }
 
@@ -173,11 +173,11 @@ extension SchedulerStateMachine {
     }
 
     /// Emits the single authorization request of a not-determined period.
-    mutating func requestAuthorizationIfNeeded(into actions: inout [Action]) {
+    mutating func requestAuthorizationIfNeeded(now: EngineInstant, into actions: inout [Action]) {
         guard !authorizationRequested else { return }
         authorizationRequested = true
         counters.authorizationRequests += 1
-        actions.append(.requestAuthorization)
+        askForAuthorization(now: now, into: &actions)
     }
 
     static func validate(accuracy: LocationAccuracy, timeout: Duration?) -> String? {

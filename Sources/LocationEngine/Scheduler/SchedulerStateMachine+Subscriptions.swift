@@ -19,7 +19,7 @@ extension SchedulerStateMachine {
         counters.subscriptionsSubmitted += 1
         let refusal: SubscriptionEnd? =
             if let failure = options.validationFailure { .rejected(reason: failure) }
-            else if let key = options.purposeKey, !configuration.purposeKeys.contains(key) { .misconfigured(.undeclaredPurposeKey(key)) }
+            else if let key = options.purposeKey, !configuration.declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
             else if isShutDown { .shutDown }
             else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
             else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
@@ -39,7 +39,7 @@ extension SchedulerStateMachine {
         if authorization == .notDetermined {
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(into: &actions)
+            requestAuthorizationIfNeeded(now: now, into: &actions)
             return
         }
         if needsFullAccuracy(options) {

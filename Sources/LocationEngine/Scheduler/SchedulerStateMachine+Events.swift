@@ -95,7 +95,9 @@ extension SchedulerStateMachine {
         if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
     }
 
-    /// Time passes: expires due deadlines (timeouts, subscription durations) and ends the linger.
+    /// Time passes: applies the authorization changes scheduled by `now` (each at its own instant,
+    /// after the deadlines due before it), expires due deadlines (timeouts, subscription durations)
+    /// and ends the linger.
     /// - Complexity: O(e log n) for e expired deadlines.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {

@@ -11,7 +11,7 @@ func registerAuthorizationBenchmarks(n: Int) {
         for index in 0..<n {
             machine.submitOneShot(
                 RequestID(rawValue: UInt64(index + 1)), accuracy: accuracies[index % 5], timeout: .seconds(60), delayUntilAuthorized: true,
-                handler: { _ in }, now: .zero, into: &actions)
+                purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero, into: &actions)
         }
         precondition(actions.count == 1, "one authorization request for \(n) waiting requests")
         actions.removeAll(keepingCapacity: true)

@@ -75,7 +75,8 @@ struct Harness {
         let id = newID(tag)
         var actions: [Machine.Action] = []
         machine.submitOneShot(
-            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, handler: tag, now: now,
+            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, madeAt: nil, handler: tag,
+            now: now,
             into: &actions)
         record(actions)
         return id

@@ -16,20 +16,23 @@ func runBlocking(_ body: @escaping @Sendable () async -> Void) {
     done.wait()
 }
 
-/// The engine benchmarks' regression guard, checked in CI against the committed static thresholds
-/// (`Thresholds/`, package-benchmark compares their p90): the time per request may grow by 150 % (a
-/// shared 2-core machine is that noisy), the allocation count by 64 per run (the number of inbox
-/// batches depends on thread timing); anything more fails CI.
+/// The engine benchmarks' regression guard, checked in CI (at n = 100k) against the committed
+/// static thresholds (`Thresholds/`; package-benchmark compares their p90): the time may grow to 4×
+/// (a shared 2-core machine is that noisy: a concurrent build alone makes it 2–3×), the allocation
+/// count may double (it depends on how many batches the inbox hands over, which depends on thread
+/// timing). An allocation per request, or a shell several times slower, fails CI.
+/// `Scripts/update-benchmark-thresholds.sh` rewrites the files.
 func engineThresholds() -> [BenchmarkMetric: BenchmarkThresholds] {
     [
-        nanosecondsPerRequest: .init(relative: [.p90: 150]),
-        .mallocCountTotal: .init(absolute: [.p90: 64]),
+        .wallClock: .init(relative: [.p90: 300]),
+        nanosecondsPerRequest: .init(relative: [.p90: 300]),
+        .mallocCountTotal: .init(relative: [.p90: 100]),
     ]
 }
 
 /// Through the public callback API, on the continuous clock: what a user pays.
 func registerEngineBenchmarks(n: Int) {
-    let configuration = Benchmark.Configuration(metrics: [.mallocCountTotal, nanosecondsPerRequest], thresholds: engineThresholds())
+    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest], thresholds: engineThresholds())
 
     Benchmark("Engine: submit one-shot (callback API), n=\(n)", configuration: configuration) { benchmark in
         let engine = LocationEngine(source: ScriptedLocationSource())
@@ -67,7 +70,7 @@ func registerEngineBenchmarks(n: Int) {
         runBlocking { await engine.shutdown() }
     }
 
-    Benchmark("Engine: timer wake-ups per 1k ended requests, n=\(n)", configuration: .init(metrics: [wakeupsPerThousand], thresholds: [wakeupsPerThousand: .init(absolute: [.p90: 0])])) { benchmark in
+    Benchmark("Engine: timer wake-ups per 1k ended requests, n=\(n)", configuration: .init(metrics: [wakeupsPerThousand])) { benchmark in
         // n one-shots with timeouts spread over n seconds, all completed by one fix, then the clock
         // runs past every old deadline: only the linger's end may wake the engine.
         let clock = ManualClock()

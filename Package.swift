@@ -72,12 +72,20 @@ let package = Package(
         .executableTarget(
             name: "locbench",
             dependencies: [
-                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "CHeapStats",
+                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "CHeapStats", "LocbenchModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // locbench's model, pure and tested: the on/off arrival process and the power oracle.
+        .target(name: "LocbenchModel", swiftSettings: strict),
+        .testTarget(
+            name: "LocbenchModelTests",
+            dependencies: ["LocbenchModel", "LocationEngineTestKit"],
             swiftSettings: strict
         ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.

@@ -41,8 +41,13 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Operation mix as name=weight: oneshot, subscription, cancel, force.")
     var mix: String = Mix.standard.description
 
-    @Option(help: "When operations arrive: onoff (bursts and idle gaps), steady (--arrival-rate per second) or burst (all at once).")
-    var arrival: String = "onoff"
+    @Option(
+        name: .customLong("arrival"),
+        help: "When operations arrive: onoff (bursts and idle gaps; the default on the virtual clock), steady (--arrival-rate per second) or burst (all at once; the default on the wall clock, where an on/off run would last about 20 minutes).")
+    var arrivalOption: String?
+
+    /// The arrival model's name, after defaults.
+    var arrival: String { arrivalOption ?? (clock == "wall" ? "burst" : "onoff") }
 
     @Option(help: "Operations per second: while on (onoff; default N / 200 s, at least 10) or throughout (steady; default 1000).")
     var arrivalRate: Double?

@@ -137,7 +137,8 @@ enum SVGCharts {
             let barHeight = Double(bucket.count) / Double(largest) * plotHeight
             let x = left + Double(index) * barWidth
             svg += "<rect x=\"\(x + 1)\" y=\"\(top + plotHeight - barHeight)\" width=\"\(barWidth - 2)\" height=\"\(barHeight)\" fill=\"#3182bd\"><title>≤ \(TableReport.micro(bucket.upperMicroseconds)): \(bucket.count)</title></rect>"
-            if index % max(1, buckets.count / 8) == 0 {
+            // Labels about 55 units apart so that they never overlap.
+            if index % max(1, Int((55 / barWidth).rounded(.up))) == 0 {
                 svg += text(x + barWidth / 2, top + plotHeight + 16, "≤" + TableReport.micro(bucket.upperMicroseconds), anchor: "middle")
             }
         }

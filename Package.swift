@@ -58,7 +58,10 @@ let package = Package(
         // What users need to test their own code against the engine: a manual clock and a scripted source.
         .target(
             name: "LocationEngineTestKit",
-            dependencies: ["LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // Heap figures for locbench: jemalloc's mallctl statistics, or glibc's

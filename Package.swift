@@ -84,7 +84,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // locbench's model, pure and tested: the on/off arrival process and the power oracle.
+        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths and the power oracle.
         .target(name: "LocbenchModel", swiftSettings: strict),
         .testTarget(
             name: "LocbenchModelTests",

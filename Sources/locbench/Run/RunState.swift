@@ -34,6 +34,9 @@ struct RunState {
         self.design = design
         self.label = label
         self.ids = Array(repeating: nil, count: ledger.plan.requestCount)
+        // The timeline's samples (one per 100 ms of virtual time, at most) are reserved before the heap
+        // baseline, so that their growth does not count as memory of pending requests.
+        self.timeline.reserveCapacity(Int((ledger.plan.operations.last?.at ?? 0) / 100_000_000) + 4_096)
         self.heapBaseline = ProcessStats.heap()
         self.lastOperationAt = ledger.plan.operations.last?.at ?? 0
         self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000

@@ -212,7 +212,6 @@ struct LocBench: AsyncParsableCommand {
             }
         }
         let engineRun = engineRuns[0]
-        let alwaysOnSeconds = engineRun.timelineSeconds
 
         let report = Report(
             command: CommandLine.arguments.joined(separator: " "), clock: clock, arrival: arrivalDescription,
@@ -221,8 +220,8 @@ struct LocBench: AsyncParsableCommand {
             processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             authorization: authorization,
             power: Report.power(engine: engineRun, naive: baselineRuns.first, linger: lingerDuration),
-            engine: Report.design(engineRuns, alwaysOnSeconds: alwaysOnSeconds),
-            baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns, alwaysOnSeconds: alwaysOnSeconds))
+            engine: Report.design(engineRuns),
+            baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
         print(TableReport.render(report))
         if let json {
             let encoder = JSONEncoder()

@@ -34,4 +34,14 @@ import Testing
         #expect(oracle.joules { $0 == 1 ? 500 : 1_000 } == 1.0)
         #expect(oracle.onTimeBound(factor: 1.1, lingerNanoseconds: 100) == 2_200_000_100)
     }
+
+    @Test func rasterisingKeepsTheMostDemandingLevelPerColumnAndMarksEveryColumnTouched() {
+        // Ten columns of 10 ns each: a level-1 need over [0, 35), a level-3 blip at [12, 13), nothing after 35 ns
+        // but a level-0 need over [90, 100).
+        let columns = Demand.rasterise(
+            [Demand(.init(start: 0, end: 35), level: 1), Demand(.init(start: 12, end: 13), level: 3), Demand(.init(start: 90, end: 100), level: 0)],
+            end: 100, columns: 10)
+        #expect(columns == [1, 3, 1, 1, nil, nil, nil, nil, nil, 0])
+        #expect(Demand.rasterise([], end: 0, columns: 3) == [nil, nil, nil])
+    }
 }

@@ -80,8 +80,9 @@ struct Report: Codable, Sendable {
     var baseline: Design?
 
     /// Figures of one design: counts and the virtual timeline from its first run (every run of a
-    /// design on the virtual clock sees the same), wall and CPU time as the median over its runs.
-    static func design(_ runs: [RunMeasurements], alwaysOnSeconds: Double) -> Design {
+    /// design on the virtual clock sees the same), wall and CPU time as the median over its runs;
+    /// always-on is over the design's own timeline (on the wall clock a slow design's run lasts longer).
+    static func design(_ runs: [RunMeasurements]) -> Design {
         let run = runs[0]
         let onNanoseconds = run.timeInModes.values.reduce(0, +)
         let wall = runs.map(\.wallSeconds).sorted()
@@ -111,7 +112,7 @@ struct Report: Codable, Sendable {
             sourceDutyCycle: run.timelineSeconds > 0 ? Double(onNanoseconds) / 1e9 / run.timelineSeconds : 0,
             secondsInMode: Dictionary(uniqueKeysWithValues: run.timeInModes.map { ("\($0.key)", Double($0.value) / 1e9) }),
             energyJoules: EnergyModel.joules(run.timeInModes),
-            alwaysOnEnergyJoules: EnergyModel.alwaysOnJoules(seconds: alwaysOnSeconds),
+            alwaysOnEnergyJoules: EnergyModel.alwaysOnJoules(seconds: run.timelineSeconds),
             sourceOffAtEnd: run.sourceOffAtEnd,
             invariantViolations: runs.map(\.violationCount).max() ?? 0,
             firstViolations: runs.first { $0.violationCount > 0 }?.violations ?? [],

@@ -49,7 +49,7 @@ enum SVGCharts {
             let y = bandsTop + Double(row) * (bandHeight + bandGap)
             svg += "<rect x=\"\(left)\" y=\"\(y)\" width=\"\(plotWidth)\" height=\"\(bandHeight)\" fill=\"#f7f7f7\" stroke=\"#ccc\"/>"
             svg += text(left - 8, y + 15, band.label, anchor: "end")
-            let columns = rasterise(band.segments, end: Int64(end * 1e9), columns: Int(plotWidth))
+            let columns = Demand.rasterise(band.segments, end: Int64(end * 1e9), columns: Int(plotWidth))
             var start = 0
             for index in columns.indices where index + 1 == columns.count || columns[index + 1] != columns[start] {
                 if let level = columns[start] {
@@ -80,21 +80,6 @@ enum SVGCharts {
         svg += "<rect x=\"\(legendX)\" y=\"\(legendY - 10)\" width=\"14\" height=\"12\" fill=\"#f7f7f7\" stroke=\"#ccc\"/>"
         svg += text(legendX + 18, legendY, "off", anchor: "start")
         return "<svg viewBox=\"0 0 960 \(height)\" width=\"960\" height=\"\(height)\" role=\"img\" aria-label=\"timeline\">\(svg)</svg>"
-    }
-
-    /// The most demanding level in each of `columns` equal slices of `[0, end)`, or `nil` where nothing is on.
-    /// - Complexity: O(segments + columns).
-    static func rasterise(_ segments: [Demand], end: Int64, columns: Int) -> [Int?] {
-        var result = [Int?](repeating: nil, count: columns)
-        guard end > 0 else { return result }
-        for segment in segments where segment.interval.length > 0 {
-            let first = Int(Double(segment.interval.start) / Double(end) * Double(columns))
-            let last = Int((Double(segment.interval.end) / Double(end) * Double(columns)).rounded(.up)) - 1
-            for column in max(0, first)...min(columns - 1, max(first, last)) {
-                result[column] = max(result[column] ?? -1, segment.level)
-            }
-        }
-        return result
     }
 
     /// Horizontal bars with their values, one chart per group of (label, value) pairs.

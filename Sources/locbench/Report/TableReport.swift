@@ -16,7 +16,7 @@ enum TableReport {
         var rows: [(String, [String])] = []
         func row(_ name: String, _ value: (Report.Design) -> String) { rows.append((name, designs.map(value))) }
         row("source on-time") { String(format: "%.1f s (×%.2f oracle)", $0.sourceOnSeconds, ratio($0.sourceOnSeconds, report.power.oracleOnSeconds)) }
-        row("energy (model)") { String(format: "%.1f J (%.1f %% of always-on)", $0.energyJoules, 100 * ratio($0.energyJoules, report.power.alwaysOnEnergyJoules)) }
+        row("energy (model)") { String(format: "%.1f J (%.1f %% of always-on)", $0.energyJoules, 100 * ratio($0.energyJoules, $0.alwaysOnEnergyJoules)) }
         row("source starts/stops/mode changes") { "\($0.sourceStarts)/\($0.sourceStops)/\($0.sourceModeChanges)" }
         row("time in lowest/low/medium/high/best") { modes($0.secondsInMode) }
         let runs = report.engine.runs

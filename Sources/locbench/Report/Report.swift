@@ -17,7 +17,11 @@ struct Report: Codable, Sendable {
         var operations: Int
         var submitThroughputPerSecond: Double
         var maxPending: Int
+        /// Heap above the baseline at peak pending, divided by the pending count (meaningful from
+        /// ``minimumPendingForHeapFigure`` pending on; below, the run's other growth dominates).
         var heapBytesPerPendingRequest: Double
+        /// Heap above the run's baseline when pending peaked.
+        var heapBytesAtPeakPending: Int
         var heapMeasuredBy: String
         var outcomes: [String: Int]
         var subscriptionUpdates: Int
@@ -99,6 +103,7 @@ struct Report: Codable, Sendable {
             submitThroughputPerSecond: median(runs.map { $0.submitSeconds > 0 ? Double($0.operationsSubmitted) / $0.submitSeconds : 0 }.sorted()),
             maxPending: run.maxPending,
             heapBytesPerPendingRequest: run.heapBytesPerPending,
+            heapBytesAtPeakPending: run.heapBytesAtPeak,
             heapMeasuredBy: run.heapFromJemalloc ? "jemalloc mallctl stats.allocated" : "glibc mallinfo2 (jemalloc not linked)",
             outcomes: run.outcomes,
             subscriptionUpdates: run.subscriptionUpdates,
@@ -120,6 +125,9 @@ struct Report: Codable, Sendable {
             authorizationChanges: run.authorizationChanges,
             coarseDeliveriesChecked: run.coarseDeliveriesChecked)
     }
+
+    /// Below this many pending requests at the peak, heap per pending request is not reported in the table.
+    static let minimumPendingForHeapFigure = 1_000
 
     /// The engine's power against the oracle of its own run, always-on over its timeline, and the naive design.
     static func power(engine: RunMeasurements, naive: RunMeasurements?, linger: Duration) -> Power {

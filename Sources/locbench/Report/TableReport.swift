@@ -26,7 +26,11 @@ enum TableReport {
         row("timeline covered") { String(format: "%.1f s", $0.timelineSeconds) }
         row("submit throughput (caller's side)") { "\(Int($0.submitThroughputPerSecond).formatted()) ops/s" }
         row("max pending") { "\($0.maxPending.formatted())" }
-        row("heap per pending request") { "\(Int($0.heapBytesPerPendingRequest.rounded())) B" }
+        row("heap above baseline at peak pending") { "\(($0.heapBytesAtPeakPending / 1024).formatted()) KiB" }
+        row("heap per pending request") {
+            $0.maxPending >= Report.minimumPendingForHeapFigure
+                ? "\(Int($0.heapBytesPerPendingRequest.rounded())) B" : "— (< \(Report.minimumPendingForHeapFigure.formatted()) pending)"
+        }
         var outcomes = ["succeeded", "timedOut", "forceCompleted", "cancelled", "failed", "ended"]
         if report.authorization != nil { outcomes.insert(contentsOf: ["unauthorized", "accuracyReduced"], at: 4) }
         for outcome in outcomes {
@@ -53,7 +57,7 @@ enum TableReport {
         if let baseline = report.baseline {
             lines.append("")
             lines.append(
-                "engine vs naive: energy ÷\(format(ratio(baseline.energyJoules, report.engine.energyJoules))), CPU time ÷\(format(ratio(baseline.cpuSeconds, report.engine.cpuSeconds))), heap per pending request ÷\(format(ratio(baseline.heapBytesPerPendingRequest, report.engine.heapBytesPerPendingRequest))), timeout lateness p99 \(micro(report.engine.timeoutLatenessMicroseconds.p99)) vs \(micro(baseline.timeoutLatenessMicroseconds.p99)), invariant violations \(report.engine.invariantViolations) vs \(baseline.invariantViolations)")
+                "engine vs naive: energy ÷\(format(ratio(baseline.energyJoules, report.engine.energyJoules))), CPU time ÷\(format(ratio(baseline.cpuSeconds, report.engine.cpuSeconds))), heap at peak pending ÷\(format(ratio(Double(baseline.heapBytesAtPeakPending), Double(report.engine.heapBytesAtPeakPending)))), timeout lateness p99 \(micro(report.engine.timeoutLatenessMicroseconds.p99)) vs \(micro(baseline.timeoutLatenessMicroseconds.p99)), invariant violations \(report.engine.invariantViolations) vs \(baseline.invariantViolations)")
         }
         if virtual {
             lines.append(

@@ -151,6 +151,7 @@ struct RunState {
             operationsSubmitted: nextOperation,
             maxPending: maxPending,
             heapBytesPerPending: maxPending > 0 ? Double(heapAtMaxPending - heapBaseline.allocated) / Double(maxPending) : 0,
+            heapBytesAtPeak: heapAtMaxPending - heapBaseline.allocated,
             heapFromJemalloc: heapBaseline.jemalloc,
             outcomes: summary.outcomes,
             subscriptionUpdates: summary.subscriptionUpdates,

@@ -21,6 +21,8 @@ struct RunMeasurements: Sendable {
     var operationsSubmitted: Int
     var maxPending: Int
     var heapBytesPerPending: Double
+    /// Heap above the run's baseline when pending peaked.
+    var heapBytesAtPeak: Int
     var heapFromJemalloc: Bool
     var outcomes: [String: Int]
     var subscriptionUpdates: Int

@@ -58,7 +58,10 @@ let package = Package(
         // What users need to test their own code against the engine: a manual clock and a scripted source.
         .target(
             name: "LocationEngineTestKit",
-            dependencies: ["LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // Heap figures for locbench: jemalloc's mallctl statistics, or glibc's
@@ -72,12 +75,20 @@ let package = Package(
         .executableTarget(
             name: "locbench",
             dependencies: [
-                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "CHeapStats",
+                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "CHeapStats", "LocbenchModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths and the power oracle.
+        .target(name: "LocbenchModel", swiftSettings: strict),
+        .testTarget(
+            name: "LocbenchModelTests",
+            dependencies: ["LocbenchModel", "LocationEngineTestKit"],
             swiftSettings: strict
         ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.
@@ -109,6 +120,7 @@ let package = Package(
             dependencies: [
                 "LocationEngine", "NMEA",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -122,6 +134,7 @@ let package = Package(
                 "TestSupport",
                 "LocationSources", "LocationEngine", "NMEA", "SyntheticGPS",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -134,6 +147,8 @@ let package = Package(
             dependencies: [
                 "LocationEngine", "LocationEngineTestKit", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

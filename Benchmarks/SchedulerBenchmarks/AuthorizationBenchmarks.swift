@@ -6,12 +6,12 @@ import LocationEngineTestKit
 /// switch cost per request, and what coarsening costs per fix.
 func registerAuthorizationBenchmarks(n: Int) {
     Benchmark("Authorization: one answer admits n waiting one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
-        var machine = Machine(configuration: .init(initialAuthorization: .notDetermined))
+        var machine = Machine(configuration: .init(authorization: .notDetermined, usage: UsageDeclarations(whenInUse: "benchmark")))
         var actions: [Machine.Action] = []
         for index in 0..<n {
             machine.submitOneShot(
                 RequestID(rawValue: UInt64(index + 1)), accuracy: accuracies[index % 5], timeout: .seconds(60), delayUntilAuthorized: true,
-                handler: { _ in }, now: .zero, into: &actions)
+                purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero, into: &actions)
         }
         precondition(actions.count == 1, "one authorization request for \(n) waiting requests")
         actions.removeAll(keepingCapacity: true)

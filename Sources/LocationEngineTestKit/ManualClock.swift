@@ -1,3 +1,4 @@
+import HeapModule
 import NIOConcurrencyHelpers
 
 /// A `Clock` whose time moves only when a test says so, for deterministic tests of code that sleeps.
@@ -24,9 +25,18 @@ public final class ManualClock: Clock, Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// A sleeper's place in the wake-up order: by deadline, then by when it went to sleep.
+    private struct Wake: Comparable {
+        var deadline: Instant
+        var id: UInt64
+        static func < (lhs: Wake, rhs: Wake) -> Bool { (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id) }
+    }
+
     private struct State {
         var now = Instant(offset: .zero)
         var sleepers: [UInt64: Sleeper] = [:]
+        /// Every sleeper's wake-up, earliest first; entries of cancelled sleepers stay until they surface.
+        var wakes = Heap<Wake>()
         var cancelledBeforeSleeping: Set<UInt64> = []
         var nextSleeperID: UInt64 = 0
     }
@@ -55,6 +65,7 @@ public final class ManualClock: Clock, Sendable {
                     if state.cancelledBeforeSleeping.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .wake }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    state.wakes.insert(Wake(deadline: deadline, id: id))
                     return .wait
                 }
                 switch outcome {
@@ -80,15 +91,21 @@ public final class ManualClock: Clock, Sendable {
         return advance(to: now.advanced(by: duration))
     }
 
-    /// Moves time forward to `instant` (no-op if it is in the past) and wakes every sleeper now due.
+    /// Moves time forward to `instant` (no-op if it is in the past) and wakes every sleeper now due,
+    /// earliest deadline first.
+    /// - Complexity: O(k log n) for k sleepers due (and cancelled ones passed over) out of n.
     @discardableResult
     public func advance(to instant: Instant) -> Int {
         let due = state.withLockedValue { state -> [Sleeper] in
             if instant > state.now { state.now = instant }
-            let dueIDs = state.sleepers.filter { $0.value.deadline <= state.now }.map(\.key)
-            return dueIDs.compactMap { state.sleepers.removeValue(forKey: $0) }
+            var due: [Sleeper] = []
+            while let first = state.wakes.min, first.deadline <= state.now {
+                state.wakes.removeMin()
+                if let sleeper = state.sleepers.removeValue(forKey: first.id) { due.append(sleeper) }
+            }
+            return due
         }
-        for sleeper in due.sorted(by: { $0.deadline < $1.deadline }) { sleeper.continuation.resume() }
+        for sleeper in due { sleeper.continuation.resume() }
         return due.count
     }
 }

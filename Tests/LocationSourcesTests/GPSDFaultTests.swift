@@ -1,6 +1,7 @@
 import Foundation
 import LocationEngine
 @testable import LocationSources
+import MetricsTestKit
 import Testing
 import TestSupport
 
@@ -61,7 +62,9 @@ struct GPSDFaultTests {
             client.send(tpv(2, "52.6"))
         }
         // Default answer timeout: under a loaded CI machine (or TSan) the first line may take a while.
-        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: fake.port))
+        let metrics = TestMetrics()
+        let source = GPSDLocationSource(
+            configuration: GPSDConfiguration(port: fake.port), metricsDimensions: [("receiver", "fake")], metricsFactory: metrics)
         let engine = makeEngine(source)
         let events = try await withDeadline(seconds: 30) {
             try await collect(engine.updates()) { $0.compactMap(\.location).count >= 2 }
@@ -75,6 +78,18 @@ struct GPSDFaultTests {
         #expect(statistics.unexpectedClasses == 1)
         #expect(statistics.duplicateFixes == 1)
         #expect(statistics.fixesDelivered == 2)
+
+        // The same counts as metrics, labelled like the engine's.
+        func counter(_ label: String, _ dimension: (String, String)) throws -> Int64 {
+            try metrics.expectCounter(label, [("source", "gpsd"), ("receiver", "fake"), dimension]).totalValue
+        }
+        #expect(try counter("locationsource_input_skipped", ("reason", "oversized_line")) == 2)
+        #expect(try counter("locationsource_input_skipped", ("reason", "malformed")) == 3)
+        #expect(try counter("locationsource_input_skipped", ("reason", "invalid_value")) == 1)
+        #expect(try counter("locationsource_input_skipped", ("reason", "unexpected_class")) == 1)
+        #expect(try counter("locationsource_fixes", ("result", "duplicate")) == 1)
+        #expect(try counter("locationsource_fixes", ("result", "delivered")) == 2)
+        #expect(try metrics.expectCounter("locationsource_connections", [("source", "gpsd"), ("receiver", "fake")]).totalValue == 1)
 
         // The subscription ended, the last request: the source un-watches and closes.
         let unwatch = #"?WATCH={"enable":false};"# + "\n"

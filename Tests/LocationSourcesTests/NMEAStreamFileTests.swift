@@ -1,6 +1,7 @@
 import Foundation
 import LocationEngine
 @testable import LocationSources
+import MetricsTestKit
 import Testing
 import TestSupport
 
@@ -13,8 +14,11 @@ struct NMEAStreamFileTests {
         return url.path
     }
 
-    private func replay(_ path: String, pacing: NMEAReplayPacing) async throws -> ([SubscriptionEvent], NMEAStreamStatistics) {
-        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: pacing)))
+    private func replay(
+        _ path: String, pacing: NMEAReplayPacing, metrics: TestMetrics = TestMetrics()
+    ) async throws -> ([SubscriptionEvent], NMEAStreamStatistics) {
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: pacing)), metricsFactory: metrics)
         let engine = makeEngine(source)
         let events = try await withDeadline(seconds: 60) {
             try await collect(engine.updates(bufferingNewest: 10_000)) { events in
@@ -35,7 +39,8 @@ struct NMEAStreamFileTests {
         let path = try temporaryLog(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
 
-        let (events, statistics) = try await replay(path, pacing: pacing)
+        let metrics = TestMetrics()
+        let (events, statistics) = try await replay(path, pacing: pacing, metrics: metrics)
         let fixes = events.compactMap(\.location)
         let times = fixes.compactMap(\.utcTime)
         let expected = stream.fixesByTime
@@ -48,6 +53,10 @@ struct NMEAStreamFileTests {
         }
         #expect(statistics.decoder.totalErrors >= 1, "the cut sentence was counted")
         #expect(statistics.fixesDelivered == fixes.count)
+        let delivered = try metrics.expectCounter("locationsource_fixes", [("source", "nmea"), ("result", "delivered")])
+        let rejected = try metrics.expectCounter("locationsource_input_skipped", [("source", "nmea"), ("reason", "rejected_sentence")])
+        #expect(delivered.totalValue == Int64(fixes.count))
+        #expect(rejected.totalValue == Int64(statistics.decoder.totalErrors))
     }
 
     @Test(.enabled(if: SharedLogs.available, "../shared/nmea is absent (a fresh clone); CI provides the receiver logs"))

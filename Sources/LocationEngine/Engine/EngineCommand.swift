@@ -13,7 +13,8 @@ enum EngineCommand: Sendable {
     indirect case subscribe(RequestID, SubscriptionOptions, madeAt: EngineInstant, SubscriptionHandler)
     case cancel(RequestID)
     case forceComplete(RequestID)
-    indirect case source(generation: UInt64, SourceEvent)
+    /// An event of the source started as `generation`, reported at `madeAt`.
+    indirect case source(generation: UInt64, SourceEvent, madeAt: EngineInstant)
     /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
     indirect case authorization(AuthorizationState, due: EngineInstant, prompt: UInt64?)
     case endSession

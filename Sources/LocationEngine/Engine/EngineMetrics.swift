@@ -42,29 +42,29 @@ struct EngineMetrics: Sendable {
     private let fixesDropped: Counter
     let timerWakeups: Counter
 
-    init(dimensions: [(String, String)]) {
+    init(dimensions: [(String, String)], factory: any MetricsFactory) {
         func label(_ name: String) -> String { "locationengine_" + name }
-        submitted = Kind.allCases.map { Counter(label: label("requests_submitted"), dimensions: dimensions + [("kind", $0.label)]) }
-        pendingGauges = Kind.allCases.map { Gauge(label: label("requests_pending"), dimensions: dimensions + [("kind", $0.label)]) }
+        submitted = Kind.allCases.map { Counter(label: label("requests_submitted"), dimensions: dimensions + [("kind", $0.label)], factory: factory) }
+        pendingGauges = Kind.allCases.map { Gauge(label: label("requests_pending"), dimensions: dimensions + [("kind", $0.label)], factory: factory) }
         oneShotEnded = Self.oneShotOutcomes.map {
-            Counter(label: label("requests_ended"), dimensions: dimensions + [("kind", "oneshot"), ("outcome", $0)])
+            Counter(label: label("requests_ended"), dimensions: dimensions + [("kind", "oneshot"), ("outcome", $0)], factory: factory)
         }
         subscriptionEnded = Self.subscriptionOutcomes.map {
-            Counter(label: label("requests_ended"), dimensions: dimensions + [("kind", "subscription"), ("outcome", $0)])
+            Counter(label: label("requests_ended"), dimensions: dimensions + [("kind", "subscription"), ("outcome", $0)], factory: factory)
         }
-        sourceOn = Gauge(label: label("source_on"), dimensions: dimensions)
-        sourceMode = Gauge(label: label("source_mode"), dimensions: dimensions)
-        sourceStarts = Counter(label: label("source_starts"), dimensions: dimensions)
-        sourceStops = Counter(label: label("source_stops"), dimensions: dimensions)
-        timeoutLateness = Timer(label: label("timeout_lateness"), dimensions: dimensions)
-        fixDeliveryLatency = Timer(label: label("fix_delivery_latency"), dimensions: dimensions)
+        sourceOn = Gauge(label: label("source_on"), dimensions: dimensions, factory: factory)
+        sourceMode = Gauge(label: label("source_mode"), dimensions: dimensions, factory: factory)
+        sourceStarts = Counter(label: label("source_starts"), dimensions: dimensions, factory: factory)
+        sourceStops = Counter(label: label("source_stops"), dimensions: dimensions, factory: factory)
+        timeoutLateness = Timer(label: label("timeout_lateness"), dimensions: dimensions, factory: factory)
+        fixDeliveryLatency = Timer(label: label("fix_delivery_latency"), dimensions: dimensions, factory: factory)
         prompts = Dictionary(
             uniqueKeysWithValues: PromptKind.allCases.map {
-                ($0.rawValue, Counter(label: label("authorization_prompts"), dimensions: dimensions + [("kind", $0.rawValue)]))
+                ($0.rawValue, Counter(label: label("authorization_prompts"), dimensions: dimensions + [("kind", $0.rawValue)], factory: factory))
             })
-        fixesAccepted = Counter(label: label("fixes"), dimensions: dimensions + [("result", "accepted")])
-        fixesDropped = Counter(label: label("fixes"), dimensions: dimensions + [("result", "dropped")])
-        timerWakeups = Counter(label: label("timer_wakeups"), dimensions: dimensions)
+        fixesAccepted = Counter(label: label("fixes"), dimensions: dimensions + [("result", "accepted")], factory: factory)
+        fixesDropped = Counter(label: label("fixes"), dimensions: dimensions + [("result", "dropped")], factory: factory)
+        timerWakeups = Counter(label: label("timer_wakeups"), dimensions: dimensions, factory: factory)
         sourceOn.record(0)
         sourceMode.record(-1)
     }

@@ -117,9 +117,13 @@ final class Inbox: Sendable {
     @inline(__always)
     var interruptions: UInt64 { interruptionCount.load(ordering: .acquiring) }
 
-    /// The cancels and force-completes appended since the last batch was taken.
-    func pendingInterruptions() -> [(RequestID, isCancel: Bool)] {
-        state.withLockedValue { $0.interruptions }
+    /// The cancels and force-completes appended since the last batch was taken, from the `position`th
+    /// on (the reader keeps its position, reset to 0 with each batch).
+    /// - Complexity: O(new entries)
+    func interruptions(from position: Int) -> ArraySlice<(RequestID, isCancel: Bool)> {
+        state.withLockedValue { state in
+            position < state.interruptions.count ? state.interruptions[position...] : []
+        }
     }
 
     /// Lets ``LocationEngine/run()`` run the loop itself; fails when a loop already runs.

@@ -49,6 +49,7 @@ extension LocationEngine {
     ///
     /// - Parameters: as ``location(accuracy:timeout:delayUntilAuthorized:purposeKey:)``.
     @discardableResult
+    @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func location(
         accuracy: LocationAccuracy,
         timeout: Duration? = defaultTimeout,
@@ -119,6 +120,7 @@ extension LocationEngine {
     /// The ID is handed to the handler too because the engine processes requests on its own executor:
     /// a handler may run before this call has returned to a caller on another thread.
     @discardableResult
+    @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func updates(
         _ options: SubscriptionOptions = SubscriptionOptions(),
         handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void
@@ -132,6 +134,7 @@ extension LocationEngine {
     /// Ends a request early: a one-shot receives ``LocationStatus/forceCompleted`` with the best fix
     /// known, a subscription ``SubscriptionEnd/forceCompleted``. Unknown or finished IDs are a no-op.
     /// Issued from a handler, it takes effect before any further delivery.
+    @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func forceComplete(_ id: RequestID) {
         perform(inbox.appendInterruption(id, isCancel: false))
     }
@@ -139,6 +142,7 @@ extension LocationEngine {
     /// Cancels a request: nothing more is delivered to a callback; an awaiting task throws
     /// `CancellationError`; a sequence finishes. Unknown or finished IDs are a no-op. Issued from a
     /// handler, it takes effect before any further delivery (a result not yet handed over is dropped).
+    @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func cancel(_ id: RequestID) {
         perform(inbox.appendInterruption(id, isCancel: true))
     }

@@ -8,16 +8,18 @@ extension LocationEngine {
     /// or replaced by the force-completed ending. Requests still pending in the core are then
     /// cancelled or force-completed at once, ahead of the rest of the batch.
     func performActions() {
-        let interruptionsBefore = seenInterruptions
+        var delivered = false
         var index = 0
         while index < actions.count {
             switch actions[index] {
             case .completeOneShots(let recipients, let result):
+                delivered = true
                 deliver(result, to: recipients)
             case .cancelOneShot(let handler):
                 metrics.cancelled(.oneShot)
                 handler.cancelled()
             case .notifySubscriptions(let recipients, let event):
+                delivered = true
                 deliver(event, to: recipients)
             case .cancelSubscription(let handler):
                 metrics.cancelled(.subscription)
@@ -29,7 +31,8 @@ extension LocationEngine {
                 metrics.sourceStarts.increment()
                 metrics.source(mode: mode)
                 let sink = SourceEventSink { [weak self] event in
-                    self?.submit(.source(generation: generation, event))
+                    guard let self else { return }
+                    self.submit(.source(generation: generation, event, madeAt: self.now()))
                 }
                 source.start(mode: mode, events: sink)
             case .setSourceMode(let mode):
@@ -42,16 +45,25 @@ extension LocationEngine {
                 metrics.sourceStops.increment()
                 metrics.source(mode: nil)
                 source.stop()
-            case .requestAuthorization:
-                askForAuthorization()
-            case .requestTemporaryFullAccuracy(let purposeKey):
-                askForTemporaryFullAccuracy(purposeKey)
+            case .requestAuthorization(let prompt, let token):
+                askForAuthorization(prompt, token: token)
+            case .requestTemporaryFullAccuracy(let prompt, let token):
+                askForTemporaryFullAccuracy(prompt, token: token)
+            case .confirmLocationButton(let current, let token):
+                askToConfirmLocationButton(current: current, token: token)
+            case .authorizationChanged(let previous, let state):
+                authorizationChanged(from: previous, to: state)
+            case .tellProviderAuthorizationChanged(let state):
+                authorizationProvider.engineDidChange(state)
+            case .reportConfigurationError(let error):
+                logger.error("\(error)")
             }
             index += 1
         }
         actions.removeAll(keepingCapacity: actions.count < 1024)
-        if inbox.interruptions != seenInterruptions { noteInterruptions() }
-        if seenInterruptions != interruptionsBefore { applyWithdrawals() }
+        // The last handler may have withdrawn a request that the next command would deliver to.
+        if delivered && inbox.interruptions != seenInterruptions { noteInterruptions() }
+        if !unappliedWithdrawals.isEmpty { applyWithdrawals() }
     }
 
     /// Hands one result to each one-shot of a group, skipping those a handler withdrew meanwhile.
@@ -109,8 +121,11 @@ extension LocationEngine {
     /// Reads the cancels and force-completes issued since the batch began.
     func noteInterruptions() {
         seenInterruptions = inbox.interruptions
-        for (id, isCancel) in inbox.pendingInterruptions() where withdrawn[id] == nil {
+        let new = inbox.interruptions(from: interruptionLogPosition)
+        interruptionLogPosition += new.count
+        for (id, isCancel) in new where withdrawn[id] == nil {
             withdrawn[id] = isCancel
+            unappliedWithdrawals.append((id, isCancel))
         }
     }
 
@@ -118,7 +133,7 @@ extension LocationEngine {
     /// and that are still pending (their commands stay in the inbox and find nothing to do later).
     func applyWithdrawals() {
         let now = self.now()
-        for (id, isCancel) in withdrawn.sorted(by: { $0.key < $1.key }) where machine.isPending(id) {
+        for (id, isCancel) in replace(&unappliedWithdrawals, with: []) where machine.isPending(id) {
             if isCancel {
                 machine.cancel(id, now: now, into: &actions)
             } else {

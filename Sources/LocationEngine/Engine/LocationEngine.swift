@@ -1,6 +1,6 @@
 import Atomics
+import CoreMetrics
 import DequeModule
-import HeapModule
 import Logging
 import NIOConcurrencyHelpers
 
@@ -22,7 +22,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
 
     let source: any LocationSource
-    let clock: C
+    /// The clock the engine times with.
+    public nonisolated let clock: C
     let epoch: C.Instant
     let configuration: LocationEngineConfiguration
     let logger: Logger
@@ -34,6 +35,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var actions: [Machine.Action] = []
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
+    /// When the fix being processed reached the engine (for the fix→delivery latency metric).
+    var fixReportedAt: EngineInstant?
 
     // The loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` hosts the loop: it then waits for work instead of stopping when idle.
@@ -45,16 +48,14 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var seenInterruptions: UInt64 = 0
     /// Requests a handler cancelled (`true`) or force-completed during the current batch.
     var withdrawn: [RequestID: Bool] = [:]
+    /// How far into the inbox's interruption log (for the current batch) deliveries have read.
+    var interruptionLogPosition = 0
+    /// Withdrawals read but not yet applied to the core.
+    var unappliedWithdrawals: [(RequestID, isCancel: Bool)] = []
 
-    // Authorization (LocationEngine+Authorization.swift)
+    // Authorization (LocationEngine+Authorization.swift): the picture, prompts and scheduled changes
+    // live in the core; the shell talks to the provider and the observers.
     let authorizationProvider: any AuthorizationProvider
-    var currentAuthorization: AuthorizationState
-    var locationButtonConfirmed = false
-    var openPrompts: [UInt64: PromptKind] = [:]
-    var nextPromptToken: UInt64 = 0
-    /// Authorization changes that take effect later on the engine's clock, by (due, sequence).
-    var scheduledAuthorizationChanges = Heap<ScheduledAuthorizationChange>()
-    var authorizationChangeSequence: UInt64 = 0
     var authorizationObservers: [RequestID: AsyncStream<AuthorizationState>.Continuation] = [:]
 
     /// Creates an engine over `source`, timing with `clock`.
@@ -70,18 +71,17 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.configuration = configuration
         self.logger = logger
         self.privacy = PrivacyEpochs(policy: configuration.reducedAccuracy)
-        self.metrics = EngineMetrics(dimensions: configuration.metricsDimensions)
+        self.metrics = EngineMetrics(
+            dimensions: configuration.metricsDimensions, factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.authorizationProvider = configuration.authorizationProvider
-        let authorization = configuration.authorizationProvider.currentState()
-        self.currentAuthorization = authorization
         self.machine = Machine(
             configuration: .init(
                 linger: configuration.linger,
                 sourceCapabilities: source.capabilities,
-                initialAuthorization: authorization.gate,
-                initialAccuracy: authorization.accuracy,
-                reducedAccuracy: configuration.reducedAccuracy,
-                purposeKeys: Set(configuration.usage.temporaryFullAccuracyPurposes.keys)))
+                authorization: configuration.authorizationProvider.currentState(),
+                usage: configuration.usage,
+                preferredAuthorization: configuration.preferredAuthorization,
+                reducedAccuracy: configuration.reducedAccuracy))
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)
         })
@@ -124,6 +124,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             var batch = inbox.takeAll()
             if batch.isEmpty { break }
             withdrawn.removeAll(keepingCapacity: true)
+            interruptionLogPosition = 0
             var now = self.now()
             var processed = 0
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
@@ -132,9 +133,15 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 // Authorization changes due by now apply before anything that arrives later (a fix
                 // after a due reduction is coarsened; a change reported now is not overtaken by an
                 // older one).
-                if let due = scheduledAuthorizationChanges.min?.due, due <= now { applyDueAuthorizationChanges(upTo: now) }
+                if let due = machine.nextAuthorizationChange, due <= now { machine.applyDueAuthorizationChanges(upTo: now, into: &actions) }
                 process(command, now: now)
-                if !actions.isEmpty { performActions() }
+                if !actions.isEmpty {
+                    performActions()
+                    if let reported = fixReportedAt {
+                        metrics.fixDeliveryLatency.recordNanoseconds((self.now() - reported).saturatingNanoseconds)
+                    }
+                }
+                fixReportedAt = nil
             }
         }
     }
@@ -143,7 +150,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         switch consume command {
         case .oneShot(let id, let accuracy, let timeout, let madeAt, let handler):
             metrics.submitted(.oneShot)
-            machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, madeAt: madeAt, handler: handler, now: now, into: &actions)
+            machine.submitOneShot(
+                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: false, purposeKey: nil, madeAt: madeAt, handler: handler,
+                now: now, into: &actions)
         case .oneShotWithOptions(let id, let accuracy, let timeout, let madeAt, let delay, let purposeKey, let handler):
             metrics.submitted(.oneShot)
             machine.submitOneShot(
@@ -156,10 +165,11 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             machine.cancel(id, now: now, into: &actions)
         case .forceComplete(let id):
             machine.forceComplete(id, now: now, into: &actions)
-        case .source(let generation, let event):
+        case .source(let generation, let event, let madeAt):
             guard generation == sourceGeneration, machine.isSourceOn else { return }
             switch event {
             case .location(let location, let age):
+                fixReportedAt = madeAt
                 let fixes = machine.counters.invalidFixes &+ machine.counters.fixesThrottled
                 machine.receiveFix(location, age: age, now: now, into: &actions)
                 metrics.fixReceived(dropped: machine.counters.invalidFixes &+ machine.counters.fixesThrottled != fixes)
@@ -171,13 +181,13 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
                 machine.receiveFatalError(error, now: now, into: &actions)
             }
         case .authorization(let state, let due, let prompt):
-            receiveAuthorization(state, due: due, prompt: prompt, now: now)
+            machine.receiveAuthorization(state, due: due, answering: prompt, now: now, into: &actions)
         case .endSession:
-            endSessionNow(now: now)
+            machine.endSession(now: now, into: &actions)
         case .locationButton:
-            locationButtonPressedNow(now: now)
+            machine.pressLocationButton(now: now, into: &actions)
         case .observeAuthorization(let id, let continuation):
-            continuation.yield(currentAuthorization)
+            continuation.yield(machine.authorizationPicture)
             if machine.isShutDown {
                 continuation.finish()
             } else {
@@ -189,31 +199,30 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             machine.shutdown(now: now, into: &actions)
             for observer in authorizationObservers.values { observer.finish() }
             authorizationObservers.removeAll()
-            scheduledAuthorizationChanges = Heap()
-            openPrompts.removeAll()
         }
     }
 
-    /// Processes queued commands and everything due at the clock's current time (scheduled
-    /// authorization changes in time order, each at its own instant), until nothing is left: deadlines
+    /// Processes queued commands and everything due at the clock's current time (the core applies
+    /// scheduled authorization changes in time order, each at its own instant), until nothing is left: deadlines
     /// that fall due while it works are processed in the same pass, not after another timer cycle.
     func advance() {
         while true {
             drain()
             let now = self.now()
             guard let next = nextWakeup, next <= now else { break }
-            applyDueAuthorizationChanges(upTo: now)
+            let timedOut = machine.counters.oneShotsTimedOut
+            let firstDue = machine.deadlines.earliest
             machine.advanceTime(now: now, into: &actions)
             if !actions.isEmpty { performActions() }
+            if machine.counters.oneShotsTimedOut != timedOut, let firstDue {
+                metrics.timeoutLateness.recordNanoseconds((self.now() - firstDue).saturatingNanoseconds)
+            }
         }
         metrics.pending(oneShots: machine.oneShots.count, subscriptions: machine.subscriptions.count)
     }
 
-    /// When the engine next needs to run on its own: the state machine's next wake-up or the next
-    /// scheduled authorization change.
-    var nextWakeup: EngineInstant? {
-        earliest(machine.nextWakeup, scheduledAuthorizationChanges.min?.due)
-    }
+    /// When the engine next needs to run on its own: the core's next live instant.
+    var nextWakeup: EngineInstant? { machine.nextWakeup }
 
     deinit {
         timer?.cancel()

@@ -1,3 +1,5 @@
+import CoreMetrics
+
 /// Settings of a ``LocationEngine``.
 public struct LocationEngineConfiguration: Sendable {
     /// How long the source keeps running after the last request needing it ends, so that a burst of
@@ -21,6 +23,10 @@ public struct LocationEngineConfiguration: Sendable {
     /// Dimensions added to every metric the engine emits (see ``LocationEngine``'s metrics), to tell
     /// several engines apart. Default: none.
     public var metricsDimensions: [(String, String)] = []
+    /// Where the engine's metrics go: `nil` (the default) uses the factory the application bootstrapped
+    /// (`MetricsSystem.factory`), which costs nothing until it bootstraps one. Tests pass an in-memory
+    /// factory (swift-metrics' `MetricsTestKit`) instead of bootstrapping.
+    public var metricsFactory: (any MetricsFactory)?
 
     /// Creates a configuration.
     public init(

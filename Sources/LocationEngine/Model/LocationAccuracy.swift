@@ -39,8 +39,10 @@ public enum AccuracyLevel: Int, Sendable, Hashable, Comparable, CaseIterable, Cu
     /// The cheapest power mode that can deliver this level.
     public var requiredPowerMode: PowerMode { PowerMode(forAccuracy: horizontalAccuracy) }
 
-    /// The finest level that a fix of `horizontalAccuracy` metres and `age` meets, or `nil`.
+    /// The finest level that a fix of `horizontalAccuracy` metres and `age` meets, or `nil` (always
+    /// `nil` for a negative or NaN accuracy, or a negative age: no real fix has those).
     public static func achieved(horizontalAccuracy: Double, age: Duration) -> AccuracyLevel? {
+        guard horizontalAccuracy >= 0, age >= .zero else { return nil }
         var level: AccuracyLevel?
         for candidate in allCases where horizontalAccuracy <= candidate.horizontalAccuracy && age <= candidate.maximumAge {
             level = candidate
@@ -100,10 +102,11 @@ public struct LocationAccuracy: Sendable, Hashable, CustomStringConvertible {
     /// 5 m, 5 s.
     public static let room = LocationAccuracy(.room)
 
-    /// Whether a fix of `horizontalAccuracy` metres and `age` satisfies these limits (both `<=`).
+    /// Whether a fix of `horizontalAccuracy` metres and `age` satisfies these limits (both `<=`). A
+    /// negative or NaN accuracy, or a negative age, satisfies nothing.
     @inlinable
     public func isSatisfied(horizontalAccuracy accuracy: Double, age: Duration) -> Bool {
-        accuracy <= horizontalAccuracy && age <= maximumAge
+        accuracy >= 0 && accuracy <= horizontalAccuracy && age >= .zero && age <= maximumAge
     }
 
     /// Whether the limits are usable: finite positive metres and a non-negative age.

@@ -19,11 +19,23 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     case setSourceMode(PowerMode)
     /// Power the source down.
     case stopSource
-    /// Ask the authorization provider for authorization (at most once while not determined).
-    case requestAuthorization
-    /// Ask the authorization provider for temporary full accuracy with this declared purpose key (at
-    /// most once at a time, however many requests wait for it).
-    case requestTemporaryFullAccuracy(purposeKey: String)
+    /// Ask the authorization provider for authorization (at most once while not determined); its
+    /// answer names `prompt` (``SchedulerStateMachine/receiveAuthorization(_:due:answering:now:into:)``).
+    indirect case requestAuthorization(AuthorizationPrompt, prompt: UInt64)
+    /// Ask the authorization provider for temporary full accuracy (at most once at a time, however
+    /// many requests wait for it); its answer names `prompt`.
+    indirect case requestTemporaryFullAccuracy(FullAccuracyPrompt, prompt: UInt64)
+    /// Ask the user to confirm a location-button press; the answer names `prompt`.
+    indirect case confirmLocationButton(current: AuthorizationState, prompt: UInt64)
+    /// The authorization picture changed: tell whoever observes it. Comes before the deliveries the
+    /// change causes.
+    indirect case authorizationChanged(from: AuthorizationState, to: AuthorizationState)
+    /// The core changed the picture by itself (a one-time grant lapsed at the end of a session, a
+    /// confirmed location button granted): tell the authorization provider, so that its picture follows.
+    indirect case tellProviderAuthorizationChanged(AuthorizationState)
+    /// A request could not proceed because of the application's configuration (the requests concerned
+    /// end with it as well): report it to the operator.
+    case reportConfigurationError(ConfigurationError)
 }
 
 /// A request's handler together with its ID, so a delivery can say which request it is for.

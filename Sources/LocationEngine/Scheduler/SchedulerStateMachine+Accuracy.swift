@@ -136,7 +136,7 @@ extension SchedulerStateMachine {
         if let firstKey, !fullAccuracyRequested {
             fullAccuracyRequested = true
             counters.fullAccuracyRequests += 1
-            actions.append(.requestTemporaryFullAccuracy(purposeKey: firstKey))
+            askForTemporaryFullAccuracy(firstKey, into: &actions)
         }
         end(ending, oneShotStatus: .accuracyReduced, subscriptionEnd: .accuracyReduced, now: now, into: &actions)
     }

@@ -95,11 +95,14 @@ extension SchedulerStateMachine {
         if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
     }
 
-    /// Time passes: expires due deadlines (timeouts, subscription durations) and ends the linger.
+    /// Time passes: applies the authorization changes scheduled by `now` (each at its own instant,
+    /// after the deadlines due before it), expires due deadlines (timeouts, subscription durations)
+    /// and ends the linger.
     /// - Complexity: O(e log n) for e expired deadlines.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
+        applyDueAuthorizationChanges(upTo: now, into: &actions)
         expireDeadlines(now: now, into: &actions)
         reconcilePower(now: now, into: &actions)
     }
@@ -169,6 +172,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         guard !isShutDown else { return }
         isShutDown = true
+        timeline.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now, into: &actions)
         if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
     }

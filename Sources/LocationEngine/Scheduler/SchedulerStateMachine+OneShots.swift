@@ -1,4 +1,20 @@
 extension SchedulerStateMachine {
+    /// A one-shot request without rare options arrives: see
+    /// ``submitOneShot(_:accuracy:timeout:delayUntilAuthorized:purposeKey:madeAt:handler:now:into:)``.
+    ///
+    /// (The full form takes no default arguments: with its exported specialization, a default argument
+    /// used from another module refers to a specialized default-value symbol that Swift 6.3 does not
+    /// emit, and release builds fail to link. This inlinable form fills them in at the call site.)
+    @inlinable
+    public mutating func submitOneShot(
+        _ id: RequestID, accuracy: LocationAccuracy, timeout: Duration?, handler: consuming OneShotHandler, now: EngineInstant,
+        into actions: inout [Action]
+    ) {
+        submitOneShot(
+            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: handler,
+            now: now, into: &actions)
+    }
+
     /// A one-shot request arrives (SEMANTICS §3).
     ///
     /// It completes at once from the cache when a known fix satisfies its accuracy and recency (without
@@ -12,9 +28,9 @@ extension SchedulerStateMachine {
         _ id: RequestID,
         accuracy: LocationAccuracy,
         timeout: Duration?,
-        delayUntilAuthorized: Bool = false,
-        purposeKey: String? = nil,
-        madeAt: EngineInstant? = nil,
+        delayUntilAuthorized: Bool,
+        purposeKey: String?,
+        madeAt: EngineInstant?,
         handler: consuming OneShotHandler,
         now: EngineInstant,
         into actions: inout [Action]
@@ -25,7 +41,7 @@ extension SchedulerStateMachine {
         if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
             return refuse(id, handler, .rejected(reason: failure), into: &actions)
         }
-        if let purposeKey, !configuration.purposeKeys.contains(purposeKey) {
+        if let purposeKey, !configuration.declares(purposeKey: purposeKey) {
             return refuse(id, handler, .misconfigured(.undeclaredPurposeKey(purposeKey)), into: &actions)
         }
         if isShutDown { return refuse(id, handler, .shutDown, into: &actions) }
@@ -55,7 +71,7 @@ extension SchedulerStateMachine {
             }
             oneShots[id] = request
             awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(into: &actions)
+            requestAuthorizationIfNeeded(now: now, into: &actions)
             return
         }
 
@@ -173,11 +189,11 @@ extension SchedulerStateMachine {
     }
 
     /// Emits the single authorization request of a not-determined period.
-    mutating func requestAuthorizationIfNeeded(into actions: inout [Action]) {
+    mutating func requestAuthorizationIfNeeded(now: EngineInstant, into actions: inout [Action]) {
         guard !authorizationRequested else { return }
         authorizationRequested = true
         counters.authorizationRequests += 1
-        actions.append(.requestAuthorization)
+        askForAuthorization(now: now, into: &actions)
     }
 
     static func validate(accuracy: LocationAccuracy, timeout: Duration?) -> String? {

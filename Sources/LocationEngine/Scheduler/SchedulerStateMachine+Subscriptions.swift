@@ -19,7 +19,7 @@ extension SchedulerStateMachine {
         counters.subscriptionsSubmitted += 1
         let refusal: SubscriptionEnd? =
             if let failure = options.validationFailure { .rejected(reason: failure) }
-            else if let key = options.purposeKey, !configuration.purposeKeys.contains(key) { .misconfigured(.undeclaredPurposeKey(key)) }
+            else if let key = options.purposeKey, !configuration.declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
             else if isShutDown { .shutDown }
             else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
             else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
@@ -39,7 +39,7 @@ extension SchedulerStateMachine {
         if authorization == .notDetermined {
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(into: &actions)
+            requestAuthorizationIfNeeded(now: now, into: &actions)
             return
         }
         if needsFullAccuracy(options) {
@@ -121,11 +121,16 @@ extension SchedulerStateMachine {
         case .heading:
             guard fix.location.course != nil else { return false }
         case .significantChange:
-            if let moved, moved < options.significantDistance { return false }
+            if let moved, moved < options.significantDistance - distanceTolerance { return false }
         case .standard, .passive:
             break
         }
-        if options.distanceFilter > 0, let moved, moved < options.distanceFilter { return false }
+        if options.distanceFilter > 0, let moved, moved < options.distanceFilter - distanceTolerance { return false }
         return true
     }
+
+    /// How far short of a distance filter a movement may fall and still pass: 1 mm, far below any
+    /// receiver's precision, so that a movement of exactly the filter's distance is not rejected by
+    /// floating-point rounding in the great-circle computation.
+    static var distanceTolerance: Double { 0.001 }
 }

@@ -19,32 +19,36 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         public var linger: Duration
         /// What the source can provide.
         public var sourceCapabilities: SourceCapabilities
-        /// The authorization state at start.
-        public var initialAuthorization: AuthorizationGate
-        /// The accuracy authorization at start.
-        public var initialAccuracy: AccuracyAuthorization
+        /// The authorization picture at start.
+        public var authorization: AuthorizationState
+        /// What the application declares it may ask for: the level and reason of the authorization
+        /// prompt, and the temporary-full-accuracy purpose keys requests may name (any other key is a
+        /// ``ConfigurationError``).
+        public var usage: UsageDeclarations
+        /// The level the application wants (see ``UsageDeclarations/level(preferring:)``).
+        public var preferredAuthorization: AuthorizationLevel
         /// How fixes are coarsened under reduced accuracy.
         public var reducedAccuracy: ReducedAccuracyPolicy
-        /// The temporary-full-accuracy purpose keys requests may name; any other key is a
-        /// ``ConfigurationError``.
-        public var purposeKeys: Set<String>
 
         /// Creates a configuration.
         public init(
             linger: Duration = .seconds(5),
             sourceCapabilities: SourceCapabilities = SourceCapabilities(providesCourse: true),
-            initialAuthorization: AuthorizationGate = .authorized,
-            initialAccuracy: AccuracyAuthorization = .full,
-            reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
-            purposeKeys: Set<String> = []
+            authorization: AuthorizationState = .authorizedAlways,
+            usage: UsageDeclarations = .none,
+            preferredAuthorization: AuthorizationLevel = .whenInUse,
+            reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy()
         ) {
             self.linger = linger
             self.sourceCapabilities = sourceCapabilities
-            self.initialAuthorization = initialAuthorization
-            self.initialAccuracy = initialAccuracy
+            self.authorization = authorization
+            self.usage = usage
+            self.preferredAuthorization = preferredAuthorization
             self.reducedAccuracy = reducedAccuracy
-            self.purposeKeys = purposeKeys
         }
+
+        /// Whether requests may name `purposeKey`.
+        func declares(purposeKey: String) -> Bool { usage.temporaryFullAccuracyPurposes[purposeKey] != nil }
     }
 
     /// The action type this machine emits.
@@ -88,6 +92,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var deadlines = DeadlineQueue()
     var history = FixHistory()
     var power = PowerPolicy()
+    /// The authorization picture, open prompts and scheduled changes.
+    var timeline: AuthorizationTimeline
+    /// What the scheduler works under: the picture's gate (the gate-level events may also set it directly).
     var authorization: AuthorizationGate
     var authorizationRequested = false
     /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
@@ -115,14 +122,17 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Creates an empty scheduler.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.authorization = configuration.initialAuthorization
-        self.accuracyAuthorization = configuration.initialAccuracy
+        self.timeline = AuthorizationTimeline(picture: configuration.authorization)
+        self.authorization = configuration.authorization.gate
+        self.accuracyAuthorization = configuration.authorization.accuracy
     }
 
-    /// When the owner must call ``advanceTime(now:into:)`` next (the earliest deadline or linger end), or `nil`.
+    /// When the owner must call ``advanceTime(now:into:)`` next — the earliest live deadline, the end
+    /// of the linger or the next scheduled authorization change — or `nil`. Never the deadline of a
+    /// request that has ended.
     /// - Complexity: O(1)
     public var nextWakeup: EngineInstant? {
-        earliest(deadlines.earliest, power.lingerDeadline)
+        earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue)
     }
 
     /// Whether the source is powered.

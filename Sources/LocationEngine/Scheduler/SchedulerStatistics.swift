@@ -33,6 +33,10 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var authorizationRequests = 0
     /// Temporary-full-accuracy requests the scheduler asked for.
     public var fullAccuracyRequests = 0
+    /// Answers to prompts that were no longer open, or that came too late to matter (ignored).
+    public var authorizationAnswersIgnored = 0
+    /// Location-button presses that could change nothing (restricted, or services disabled).
+    public var locationButtonPressesIgnored = 0
     /// Transient source errors.
     public var transientErrors = 0
     /// Fatal source errors.

@@ -1,3 +1,4 @@
+import CoreMetrics
 import LocationEngine
 import Logging
 import NIOConcurrencyHelpers
@@ -35,10 +36,15 @@ public final class GPSDLocationSource: LocationSource {
     /// - Parameters:
     ///   - eventLoopGroup: where the connection runs; NIO's shared group by default.
     ///   - logger: receives connection events and skipped input; coordinates only at `trace`.
+    ///   - metricsDimensions: added to every metric the source emits (`locationsource_…`, with
+    ///     `source` = `gpsd`), to tell several sources apart.
+    ///   - metricsFactory: where the metrics go; `nil` uses the bootstrapped `MetricsSystem.factory`.
     public init(
         configuration: GPSDConfiguration = GPSDConfiguration(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        logger: Logger = Logger(label: "LocationSources.gpsd")
+        logger: Logger = Logger(label: "LocationSources.gpsd"),
+        metricsDimensions: [(String, String)] = [],
+        metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.configuration = configuration
         let opener = TCPLinkOpener(
@@ -47,7 +53,9 @@ public final class GPSDLocationSource: LocationSource {
             troubleshootingHint: "check that gpsd is running (systemctl status gpsd.socket gpsd), that it listens on "
                 + "that address (its -S PORT option; -G to listen beyond loopback) and that no firewall blocks it"
         )
-        let session = GPSDSession(configuration: configuration, endpoint: opener.endpointDescription, hint: opener.troubleshootingHint, logger: logger)
+        let session = GPSDSession(
+            configuration: configuration, endpoint: opener.endpointDescription, hint: opener.troubleshootingHint, logger: logger,
+            metrics: SourceMetrics(source: "gpsd", dimensions: metricsDimensions, factory: metricsFactory))
         self.session = session
         self.link = ReconnectingLink(
             opener: opener,

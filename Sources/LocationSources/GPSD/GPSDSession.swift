@@ -25,8 +25,10 @@ final class GPSDSession: Sendable {
     private let endpoint: String
     private let hint: String
     private let logger: Logger
+    private let metrics: SourceMetrics
 
-    init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger) {
+    init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger, metrics: SourceMetrics) {
+        self.metrics = metrics
         self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown)))
         self.endpoint = endpoint
         self.hint = hint
@@ -63,6 +65,7 @@ final class GPSDSession: Sendable {
             case .oversizedLine: outcome = state.interpreter.oversizedLine()
             case .bytes: preconditionFailure("GPSDSession.receive: raw bytes on a line-framed link")
             }
+            metrics.record(outcome)
             var warn = false
             switch outcome {
             case .fix:
@@ -101,6 +104,7 @@ final class GPSDSession: Sendable {
         switch report {
         case .connected:
             state.withLockedValue { $0.interpreter.connected() }
+            metrics.connections.increment()
             logger.info("connected to gpsd")
         case .inputEnded:
             break
@@ -109,6 +113,7 @@ final class GPSDSession: Sendable {
                 state.interpreter.disconnected()
                 return state.sink
             }
+            metrics.disconnections.increment()
             logger.notice("gpsd connection down; reconnecting", metadata: ["reason": "\(failure.summary)"])
             sink?.transientError(SourceError(code: "gpsd.disconnected", message: "no connection to \(endpoint) (\(failure.summary)); reconnecting"))
         case .gaveUp(let failures, let lastFailure):
@@ -120,6 +125,23 @@ final class GPSDSession: Sendable {
             sink?.fatalError(error)
         case .endOfStream:
             break
+        }
+    }
+}
+
+extension SourceMetrics {
+    /// Counts what one line from gpsd amounted to (every no-fix report, though only the first is told).
+    func record(_ outcome: GPSDReportInterpreter.Outcome) {
+        switch outcome {
+        case .fix: fix(.delivered)
+        case .noFix: fix(.noFix)
+        case .duplicate: fix(.duplicate)
+        case .skipped(.noAccuracy): fix(.noAccuracy)
+        case .skipped(.oversizedLine): skipped(.oversizedLine)
+        case .skipped(.malformedReport): skipped(.malformed)
+        case .skipped(.unexpectedClass): skipped(.unexpectedClass)
+        case .skipped(.invalidValue): skipped(.invalidValue)
+        case .gpsdError, .devices, .ignored: break
         }
     }
 }

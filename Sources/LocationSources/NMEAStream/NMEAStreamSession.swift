@@ -26,8 +26,13 @@ final class NMEAStreamSession: Sendable {
     private let endpoint: String
     private let hint: String
     private let logger: Logger
+    private let metrics: SourceMetrics
 
-    init(configuration: NMEAStreamConfiguration, eventLoop: any EventLoop, endpoint: String, hint: String, logger: Logger) {
+    init(
+        configuration: NMEAStreamConfiguration, eventLoop: any EventLoop, endpoint: String, hint: String, logger: Logger,
+        metrics: SourceMetrics
+    ) {
+        self.metrics = metrics
         var pacer: EpochPacer?
         if case .file(_, .recorded(let speed, let maximumGap)) = configuration.endpoint {
             pacer = EpochPacer(speed: speed, maximumGap: maximumGap)
@@ -92,24 +97,34 @@ final class NMEAStreamSession: Sendable {
         let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
         let (events, generation) = state.withLockedValue { state -> ([(SourceEvent, Duration?)], UInt64) in
             var epochs: [NMEAEpoch] = []
+            let rejectedBefore = state.decoder.statistics.rejectedLines
             body(&state.decoder) { epochs.append($0) }
+            metrics.skipped(.rejectedSentence, count: state.decoder.statistics.rejectedLines - rejectedBefore)
             var events: [(SourceEvent, Duration?)] = []
             for epoch in epochs {
                 let due = state.pacer?.due(recordedAt: epoch.unixTime ?? epoch.secondsOfDay, now: now)
                 switch state.converter.convert(epoch) {
                 case .fix(let location):
+                    metrics.fix(.delivered)
                     state.statistics.fixesDelivered += 1
                     state.noFixReported = false
                     events.append((.location(location, age: .zero), due))
                 case .noFix:
+                    metrics.fix(.noFix)
                     state.statistics.noFixEpochs += 1
                     guard !state.noFixReported else { continue }
                     state.noFixReported = true
                     let error = SourceError(code: "nmea.noFix", message: "the receiver reports no fix; waiting for it to acquire one")
                     events.append((.transientError(error), due))
-                case .duplicate: state.statistics.duplicateEpochs += 1
-                case .noPosition: state.statistics.epochsWithoutPosition += 1
-                case .noAccuracy: state.statistics.fixesWithoutAccuracy += 1
+                case .duplicate:
+                    metrics.fix(.duplicate)
+                    state.statistics.duplicateEpochs += 1
+                case .noPosition:
+                    metrics.fix(.noPosition)
+                    state.statistics.epochsWithoutPosition += 1
+                case .noAccuracy:
+                    metrics.fix(.noAccuracy)
+                    state.statistics.fixesWithoutAccuracy += 1
                 }
             }
             return (events, state.generation)
@@ -142,6 +157,7 @@ final class NMEAStreamSession: Sendable {
         switch report {
         case .connected:
             state.withLockedValue { $0.statistics.connections += 1 }
+            metrics.connections.increment()
             logger.info("NMEA stream open")
         case .inputEnded:
             inputEnded()
@@ -150,6 +166,7 @@ final class NMEAStreamSession: Sendable {
                 state.statistics.disconnections += 1
                 return state.sink
             }
+            metrics.disconnections.increment()
             logger.notice("NMEA stream down; reopening", metadata: ["reason": "\(failure.summary)"])
             sink?.transientError(SourceError(code: "nmea.disconnected", message: "no data from \(endpoint) (\(failure.summary)); reopening"))
         case .gaveUp(let failures, let lastFailure):

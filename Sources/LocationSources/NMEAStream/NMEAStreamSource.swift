@@ -1,3 +1,4 @@
+import CoreMetrics
 import LocationEngine
 import Logging
 import NIOCore
@@ -37,11 +38,16 @@ public final class NMEAStreamSource: LocationSource {
     ///   - eventLoopGroup: where the stream is read; NIO's shared group by default.
     ///   - threadPool: where files are read (blocking reads); NIO's shared pool by default.
     ///   - logger: receives stream events; coordinates only at `trace`.
+    ///   - metricsDimensions: added to every metric the source emits (`locationsource_…`, with
+    ///     `source` = `nmea`), to tell several sources apart.
+    ///   - metricsFactory: where the metrics go; `nil` uses the bootstrapped `MetricsSystem.factory`.
     public init(
         configuration: NMEAStreamConfiguration,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         threadPool: NIOThreadPool = .singleton,
-        logger: Logger = Logger(label: "LocationSources.nmea")
+        logger: Logger = Logger(label: "LocationSources.nmea"),
+        metricsDimensions: [(String, String)] = [],
+        metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.configuration = configuration
         let opener: any LinkOpener
@@ -60,7 +66,8 @@ public final class NMEAStreamSource: LocationSource {
         let eventLoop = eventLoopGroup.next()
         let session = NMEAStreamSession(
             configuration: configuration, eventLoop: eventLoop, endpoint: opener.endpointDescription,
-            hint: opener.troubleshootingHint, logger: logger)
+            hint: opener.troubleshootingHint, logger: logger,
+            metrics: SourceMetrics(source: "nmea", dimensions: metricsDimensions, factory: metricsFactory))
         self.session = session
         self.link = ReconnectingLink(
             opener: opener, framing: .bytes, policy: configuration.reconnect, eventLoop: eventLoop,

@@ -1,74 +1,66 @@
 import Foundation
 import LocationEngine
+import LocbenchModel
 
-/// `--report FILE.html`: one self-contained page with the latency histogram and a timeline of
-/// pending requests and source power mode, as inline SVG.
+/// `--report FILE.html`: one self-contained page (inline SVG, no scripts) with the demand timeline,
+/// the oracle's and each design's source state and mode, energy and on-time bars, latency and
+/// lateness histograms for both designs, and the invariant summary.
 enum HTMLReport {
-    static func render(_ report: Report, engine: RunMeasurements) -> String {
-        let summary = TableReport.render(report)
-            .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    static func render(_ report: Report, engine: RunMeasurements, naive: RunMeasurements?) -> String {
+        let escape = SVGCharts.escape
+        let end = max(engine.timelineSeconds, naive?.timelineSeconds ?? 0)
+        var bands = [
+            SVGCharts.Band(label: "oracle", segments: engine.oracle.segments),
+            SVGCharts.Band(label: "engine source", segments: engine.sourceSegments),
+        ]
+        if let naive { bands.append(SVGCharts.Band(label: "naive source", segments: naive.sourceSegments)) }
+        let power = report.power
+        var energy: [(label: String, value: Double, colour: String)] = [("engine", report.engine.energyJoules, "#3182bd"), ("oracle", power.oracleEnergyJoules, "#74c476")]
+        var onTime: [(label: String, value: Double, colour: String)] = [("engine", report.engine.sourceOnSeconds, "#3182bd"), ("oracle", power.oracleOnSeconds, "#74c476")]
+        if let baseline = report.baseline {
+            energy.append(("naive", baseline.energyJoules, "#fd8d3c"))
+            onTime.append(("naive", baseline.sourceOnSeconds, "#fd8d3c"))
+        }
+        energy.append(("always-on", power.alwaysOnEnergyJoules, "#969696"))
+        onTime.append(("always-on", power.alwaysOnSeconds, "#969696"))
+        let timeline = report.clock == "virtual" ? "virtual timeline" : "wall clock"
+        var histograms = [
+            SVGCharts.histogram(title: "engine: fix → delivery delay (\(timeline), \(engine.latency.count.formatted()))", engine.latencyBuckets),
+            SVGCharts.histogram(title: "engine: timeout lateness (\(timeline), \(engine.lateness.count.formatted()))", engine.latenessBuckets),
+        ]
+        if let naive {
+            histograms += [
+                SVGCharts.histogram(title: "naive: fix → delivery delay (\(timeline), \(naive.latency.count.formatted()))", naive.latencyBuckets),
+                SVGCharts.histogram(title: "naive: timeout lateness (\(timeline), \(naive.lateness.count.formatted()))", naive.latenessBuckets),
+            ]
+        }
+        let designs = [report.engine] + (report.baseline.map { [$0] } ?? [])
+        let invariants = designs.map { design in
+            let verdict = design.invariantViolations == 0 ? "<td class=\"ok\">none</td>" : "<td class=\"bad\">\(design.invariantViolations.formatted())</td>"
+            let first = design.firstViolations.prefix(3).map { "<pre>\(escape($0))</pre>" }.joined()
+            return "<tr><td>\(design.design)</td>\(verdict)<td>\(design.sourceOffAtEnd ? "yes" : "NO")</td><td>\(first)</td></tr>"
+        }.joined()
         return """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>locbench report</title>
-            <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1000px}pre{background:#f4f4f4;padding:1em;overflow:auto}
-            h2{margin-top:1.5em}svg text{font-size:11px}</style></head><body>
-            <h1>locbench report</h1>
-            <pre>\(summary)</pre>
-            <h2>Fix arrival → delivery latency (\(engine.latency.count) deliveries)</h2>
-            \(histogram(engine.latencyBuckets))
-            <h2>Pending requests and source power mode over the run</h2>
-            \(timeline(engine.timeline))
+            <style>body{font-family:"DejaVu Sans",system-ui,sans-serif;margin:24px;width:980px;color:#222}
+            pre{background:#f4f4f4;padding:8px;overflow:auto;font-size:11px}h1{font-size:22px}h2{font-size:16px;margin:20px 0 6px}
+            svg text{font-size:11px;font-family:"DejaVu Sans",sans-serif}.row{display:flex;flex-wrap:wrap;gap:12px}
+            table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:12px}
+            .ok{color:#2a7d2a;font-weight:bold}.bad{color:#c00;font-weight:bold}.headline{font-size:14px;line-height:1.5}</style></head><body>
+            <h1>locbench: \(report.requests.formatted()) requests, \(escape(report.arrival)) arrivals</h1>
+            <p class="headline">\(TableReport.powerLines(report).map { escape($0.trimmingCharacters(in: .whitespaces)) }.joined(separator: "<br>"))</p>
+            <h2>Demand and the source over the run</h2>
+            \(SVGCharts.timeline(pending: engine.timeline.map { ($0.seconds, $0.pending) }, bands: bands, endSeconds: end))
+            <h2>Energy (model) and source on-time</h2>
+            <div class="row">\(SVGCharts.bars(title: "energy", unit: "J", energy))\(SVGCharts.bars(title: "source on-time", unit: "s", onTime))</div>
+            <h2>Latency and lateness</h2>
+            <div class="row">\(histograms.joined())</div>
+            <h2>Invariants</h2>
+            <table><tr><th>design</th><th>violations</th><th>source off at end</th><th>first violations</th></tr>\(invariants)</table>
+            <h2>All figures</h2>
+            <pre>\(escape(TableReport.render(report)))</pre>
             </body></html>
-            """
-    }
-
-    static func histogram(_ buckets: [(upperMicroseconds: UInt64, count: UInt64)]) -> String {
-        guard let largest = buckets.map(\.count).max(), largest > 0 else { return "<p>No deliveries.</p>" }
-        let width = 900.0
-        let height = 240.0
-        let barWidth = width / Double(max(buckets.count, 1))
-        var bars = ""
-        for (index, bucket) in buckets.enumerated() {
-            let barHeight = Double(bucket.count) / Double(largest) * (height - 40)
-            let x = Double(index) * barWidth
-            bars += "<rect x=\"\(x)\" y=\"\(height - 20 - barHeight)\" width=\"\(barWidth - 2)\" height=\"\(barHeight)\" fill=\"#3b7dd8\"><title>≤\(bucket.upperMicroseconds) µs: \(bucket.count)</title></rect>"
-            if index % 2 == 0 {
-                bars += "<text x=\"\(x)\" y=\"\(height - 5)\">\(TableReport.micro(bucket.upperMicroseconds))</text>"
-            }
-        }
-        return "<svg width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"latency histogram\">\(bars)</svg>"
-    }
-
-    static func timeline(_ points: [(seconds: Double, pending: Int, mode: PowerMode?)]) -> String {
-        guard let end = points.last?.seconds, end > 0, let maxPending = points.map(\.pending).max() else {
-            return "<p>No timeline.</p>"
-        }
-        let stride = max(1, points.count / 1500)
-        let sampled = Swift.stride(from: 0, to: points.count, by: stride).map { points[$0] }
-        let width = 900.0
-        let height = 260.0
-        let plot = height - 70
-        func x(_ seconds: Double) -> Double { seconds / end * width }
-        let path = sampled.map { "\(x($0.seconds)),\(plot - Double($0.pending) / Double(max(1, maxPending)) * (plot - 10))" }
-            .joined(separator: " ")
-        // One rectangle per run of equal mode (not per sample: sub-pixel slivers render as stripes).
-        var modes = ""
-        var runStart = 0
-        for index in points.indices where index + 1 == points.count || points[index + 1].mode != points[runStart].mode {
-            if let mode = points[runStart].mode {
-                let until = index + 1 < points.count ? points[index + 1].seconds : end
-                let shade = ["#fde0c5", "#facba6", "#f8b58b", "#f59e72", "#f0746e"][mode.rawValue]
-                modes += "<rect x=\"\(x(points[runStart].seconds))\" y=\"\(plot + 15)\" width=\"\(max(0.5, x(until) - x(points[runStart].seconds)))\" height=\"25\" fill=\"\(shade)\"><title>\(mode)</title></rect>"
-            }
-            runStart = index + 1
-        }
-        return """
-            <svg width="\(width)" height="\(height)" role="img" aria-label="timeline">
-            <polyline fill="none" stroke="#3b7dd8" stroke-width="1.5" points="\(path)"/>
-            <text x="0" y="12">pending (max \(maxPending))</text>
-            \(modes)
-            <text x="0" y="\(plot + 55)">source mode (light = lowest … dark = best, blank = off); \(String(format: "%.1f", end)) s</text>
-            </svg>
             """
     }
 }

@@ -1,32 +1,46 @@
 import Foundation
+import LocationEngine
 
-/// The human-readable report printed by default.
+/// The human-readable report printed by default: the power headline, then the designs side by side.
 enum TableReport {
     static func render(_ report: Report) -> String {
         var lines: [String] = []
         let designs = [report.engine] + (report.baseline.map { [$0] } ?? [])
-        lines.append("locbench — \(report.requests) requests (\(report.operations) operations), \(report.clock) clock, scenario \(report.scenario), seed \(report.seed)")
+        let virtual = report.clock == "virtual"
+        lines.append(
+            "locbench — \(report.requests.formatted()) requests (\(report.operations.formatted()) operations), \(report.arrival) arrivals, \(report.clock) clock, scenario \(report.scenario), seed \(report.seed)")
         if let authorization = report.authorization { lines.append("authorization script: \(authorization)") }
+        lines.append("")
+        lines.append(contentsOf: powerLines(report))
         lines.append("")
         var rows: [(String, [String])] = []
         func row(_ name: String, _ value: (Report.Design) -> String) { rows.append((name, designs.map(value))) }
-        row("wall time") { format($0.wallSeconds, "s") }
-        row("CPU time") { format($0.cpuSeconds, "s") }
-        row("timeline covered") { format($0.timelineSeconds, "s") }
-        row("submit throughput") { "\(Int($0.submitThroughputPerSecond).formatted()) ops/s" }
+        row("source on-time") { String(format: "%.1f s (×%.2f oracle)", $0.sourceOnSeconds, ratio($0.sourceOnSeconds, report.power.oracleOnSeconds)) }
+        row("energy (model)") { String(format: "%.1f J (%.1f %% of always-on)", $0.energyJoules, 100 * ratio($0.energyJoules, $0.alwaysOnEnergyJoules)) }
+        row("source starts/stops/mode changes") { "\($0.sourceStarts)/\($0.sourceStops)/\($0.sourceModeChanges)" }
+        row("time in lowest/low/medium/high/best") { modes($0.secondsInMode) }
+        let runs = report.engine.runs
+        row(runs > 1 ? "wall time (median of \(runs), min–max)" : "wall time") { spread($0.wallSeconds, $0.wallSecondsMinMax, runs) }
+        row(runs > 1 ? "CPU time (median of \(runs), min–max)" : "CPU time") { spread($0.cpuSeconds, $0.cpuSecondsMinMax, runs) }
+        row("processing time per operation (CPU)") { String(format: "%.2f µs", $0.cpuMicrosecondsPerOperation) }
+        row("timeline covered") { String(format: "%.1f s", $0.timelineSeconds) }
+        row("submit throughput (caller's side)") { "\(Int($0.submitThroughputPerSecond).formatted()) ops/s" }
         row("max pending") { "\($0.maxPending.formatted())" }
-        row("heap per pending request") { "\(Int($0.heapBytesPerPendingRequest.rounded())) B" }
+        row("heap above baseline at peak pending") { "\(($0.heapBytesAtPeakPending / 1024).formatted()) KiB" }
+        row("heap per pending request") {
+            $0.maxPending >= Report.minimumPendingForHeapFigure
+                ? "\(Int($0.heapBytesPerPendingRequest.rounded())) B" : "— (< \(Report.minimumPendingForHeapFigure.formatted()) pending)"
+        }
         var outcomes = ["succeeded", "timedOut", "forceCompleted", "cancelled", "failed", "ended"]
         if report.authorization != nil { outcomes.insert(contentsOf: ["unauthorized", "accuracyReduced"], at: 4) }
         for outcome in outcomes {
             row(outcome == "ended" ? "subscriptions ended" : "one-shots \(outcome)") { "\(($0.outcomes[outcome] ?? 0).formatted())" }
         }
+        row("one-shots answered from cache") { "\($0.oneShotsAnsweredFromCache.formatted())" }
         row("subscription updates") { "\($0.subscriptionUpdates.formatted())" }
-        row("fix→delivery p50/p99/p99.9/max") { latency($0.fixToDeliveryLatencyMicroseconds) }
-        row("timeout lateness p50/p99/p99.9/max") { latency($0.timeoutLatenessMicroseconds) }
-        row("source starts/stops/mode changes") { "\($0.sourceStarts)/\($0.sourceStops)/\($0.sourceModeChanges)" }
-        row("source duty cycle") { String(format: "%.1f %%", $0.sourceDutyCycle * 100) }
-        row("energy (model) vs always-on") { String(format: "%.1f J vs %.1f J", $0.energyJoules, $0.alwaysOnEnergyJoules) }
+        let timeline = virtual ? "virtual timeline" : "wall clock"
+        row("fix→delivery delay, \(timeline) p50/p99/max") { latency($0.fixToDeliveryLatencyMicroseconds) }
+        row("timeout lateness, \(timeline) p50/p99/max") { latency($0.timeoutLatenessMicroseconds) }
         row("source off at end") { $0.sourceOffAtEnd ? "yes" : "NO" }
         if report.authorization != nil {
             row("authorization prompts/changes") { "\($0.authorizationPrompts)/\($0.authorizationChanges)" }
@@ -42,26 +56,61 @@ enum TableReport {
         }
         if let baseline = report.baseline {
             lines.append("")
-            lines.append("engine vs naive: submit throughput ×\(ratio(report.engine.submitThroughputPerSecond, baseline.submitThroughputPerSecond)), heap per pending request ÷\(ratio(baseline.heapBytesPerPendingRequest, report.engine.heapBytesPerPendingRequest)), timeout lateness p99 \(report.engine.timeoutLatenessMicroseconds.p99) µs vs \(baseline.timeoutLatenessMicroseconds.p99) µs")
+            lines.append(
+                "engine vs naive: energy ÷\(format(ratio(baseline.energyJoules, report.engine.energyJoules))), CPU time ÷\(format(ratio(baseline.cpuSeconds, report.engine.cpuSeconds))), heap at peak pending ÷\(format(ratio(Double(baseline.heapBytesAtPeakPending), Double(report.engine.heapBytesAtPeakPending)))), timeout lateness p99 \(micro(report.engine.timeoutLatenessMicroseconds.p99)) vs \(micro(baseline.timeoutLatenessMicroseconds.p99)), invariant violations \(report.engine.invariantViolations) vs \(baseline.invariantViolations)")
+        }
+        if virtual {
+            lines.append(
+                "On the virtual clock a fix reaches its handlers at the instant it is made: the delay and lateness above are on that timeline; the cost of the work is the CPU time per operation.")
         }
         lines.append("")
-        lines.append("peak RSS \(report.peakRSSBytes / 1_048_576) MiB; heap measured by \(report.engine.heapMeasuredBy); process wall time \(format(report.processWallSeconds, "s"))")
+        lines.append(
+            "peak RSS (VmHWM) \(report.peakRSSBytes / 1_048_576) MiB; heap measured by \(report.engine.heapMeasuredBy); process wall time \(String(format: "%.2f s", report.processWallSeconds))")
         return lines.joined(separator: "\n")
     }
 
+    /// The headline: power saved against always-on, distance to the oracle, the naive design.
+    static func powerLines(_ report: Report) -> [String] {
+        let power = report.power
+        var lines = [
+            String(
+                format: "power: the engine spent %.1f %% of an always-on source's energy (%.1f J vs %.1f J over %.0f s) and %.2f× the oracle's",
+                100 * power.engineEnergyVsAlwaysOn, report.engine.energyJoules, power.alwaysOnEnergyJoules, power.alwaysOnSeconds,
+                power.engineEnergyVsOracle),
+            String(
+                format: "       source on %.1f s = %.2f× the oracle's %.1f s (goal ≤ 1.1× + %.0f s linger × %d stretches of demand = %.1f s: %@)",
+                report.engine.sourceOnSeconds, power.engineOnTimeVsOracle, power.oracleOnSeconds, power.lingerSeconds, power.oracleOnIntervals,
+                power.engineOnTimeBoundSeconds, power.engineWithinBound ? "met" : "MISSED"),
+        ]
+        if let naive = report.baseline, let energy = power.naiveEnergyVsEngine, let onTime = power.naiveOnTimeVsOracle {
+            lines.append(
+                String(format: "       the naive design: %.1f J, ×%.2f the engine's energy, on %.2f× the oracle", naive.energyJoules, energy, onTime))
+        }
+        lines.append(
+            "       oracle: on exactly while some request waits for a fix, in the mode of the most demanding (\(modes(power.oracleSecondsInMode)) s in lowest/low/medium/high/best)"
+        )
+        return lines
+    }
+
+    static func modes(_ seconds: [String: Double]) -> String {
+        PowerMode.allCases.map { String(format: "%.0f", seconds["\($0)"] ?? 0) }.joined(separator: "/")
+    }
+
+    static func spread(_ median: Double, _ minMax: [Double], _ runs: Int) -> String {
+        runs > 1 ? String(format: "%.3f s (%.3f–%.3f)", median, minMax[0], minMax[1]) : String(format: "%.3f s", median)
+    }
+
     static func latency(_ summary: LatencySummary) -> String {
-        summary.count == 0 ? "—" : "\(micro(summary.p50))/\(micro(summary.p99))/\(micro(summary.p999))/\(micro(summary.max))"
+        summary.count == 0 ? "—" : "\(micro(summary.p50))/\(micro(summary.p99))/\(micro(summary.max))"
     }
 
     static func micro(_ value: UInt64) -> String {
-        value >= 10_000 ? String(format: "%.1fms", Double(value) / 1000) : "\(value)µs"
+        value >= 10_000_000 ? String(format: "%.1fs", Double(value) / 1e6) : value >= 10_000 ? String(format: "%.1fms", Double(value) / 1000) : "\(value)µs"
     }
 
-    static func ratio(_ numerator: Double, _ denominator: Double) -> String {
-        denominator > 0 ? String(format: "%.1f", numerator / denominator) : "∞"
-    }
+    static func ratio(_ numerator: Double, _ denominator: Double) -> Double { denominator > 0 ? numerator / denominator : .infinity }
 
-    static func format(_ value: Double, _ unit: String) -> String { String(format: "%.3f %@", value, unit) }
+    static func format(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "∞" }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -1,16 +1,19 @@
 import Algorithms
 import LocationEngine
+import LocbenchModel
 import NIOConcurrencyHelpers
 
 /// Everything locbench knows about each request, and the invariant checks made as results arrive
 /// (issue #4, "invariant check on every run").
 ///
-/// Records are 24 bytes in one array indexed by request, behind one lock: handlers run on the
+/// Records are 32 bytes in one array indexed by request, behind one lock: handlers run on the
 /// engine's executor while the driver submits from another task.
 final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`.
     struct Record {
         var submittedAt: Int64 = 0
         var endedAt: Int64 = 0
+        /// When a cancel was issued for it (the end of its need for the source if it had not ended).
+        var cancelledAt: Int64 = 0
         var updates: Int32 = 0
         var ends: UInt8 = 0
         var flags: Flags = []
@@ -19,6 +22,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
 
     struct Flags: OptionSet {
         let rawValue: UInt8
+        static let submitted = Flags(rawValue: 1)
         static let cancelIssued = Flags(rawValue: 2)
         static let forceCompleteIssued = Flags(rawValue: 4)
     }
@@ -32,8 +36,13 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     private var violationCount = 0
     private let now: @Sendable () -> Int64
     private let wallNow: @Sendable () -> Int64
-    /// Wall time at which the latest fix left the source (for fix-to-delivery latency).
+    /// Wall time at which the latest fix left the source (for fix-to-delivery latency), and the same
+    /// instant on the run's timeline.
     private var latestFixWallTime: Int64 = 0
+    private var latestFixAt: Int64 = -1
+    /// One-shots that succeeded from the engine's cache when they were made: no fix arrived for them,
+    /// so they have no delivery delay.
+    private var answeredFromCache = 0
     private var latency = LatencyRecorder()
     private var lateness = LatencyRecorder()
     private var counts: [Outcome: Int] = [:]
@@ -87,6 +96,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     func submitted(_ request: Int, at time: Int64) {
         lock.withLock {
             records[request].submittedAt = time
+            records[request].flags.insert(.submitted)
         }
     }
 
@@ -99,12 +109,20 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     }
 
     func issued(_ flag: Flags, for request: Int) {
-        lock.withLock { _ = records[request].flags.insert(flag) }
+        let time = now()
+        lock.withLock {
+            if flag == .cancelIssued && !records[request].flags.contains(.cancelIssued) { records[request].cancelledAt = time }
+            records[request].flags.insert(flag)
+        }
     }
 
     func fixLeftSource() {
-        let time = wallNow()
-        lock.withLock { latestFixWallTime = time }
+        let time = now()
+        let wall = wallNow()
+        lock.withLock {
+            latestFixWallTime = wall
+            latestFixAt = time
+        }
     }
 
     // MARK: Handler side
@@ -179,7 +197,12 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
             if !accuracy.isSatisfied(horizontalAccuracy: location.horizontalAccuracy, age: age) {
                 fail(request, "succeeded with ±\(location.horizontalAccuracy) m aged \(age), which fails \(accuracy)")
             }
-            latency.record(nanoseconds: wall - latestFixWallTime)
+            // A delivery delay exists only for a request that was waiting when the latest fix arrived.
+            if record.submittedAt <= latestFixAt {
+                latency.record(nanoseconds: wall - latestFixWallTime)
+            } else {
+                answeredFromCache += 1
+            }
             return .succeeded
         case .timedOut:
             guard let timeout = plan.timeout(of: request) else {
@@ -248,6 +271,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
         var latency: LatencySummary
         var latencyBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
         var lateness: LatencySummary
+        var latenessBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
+        var answeredFromCache: Int
         var authorizationChanges: Int
         var coarseDeliveriesChecked: Int
     }
@@ -256,6 +281,23 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     func unendedRequests(submittedBefore count: Int) -> [Int] {
         lock.withLock {
             (0..<count).filter { records[$0].ends == 0 && !records[$0].flags.contains(.cancelIssued) }
+        }
+    }
+
+    /// What each submitted request needed of the source: from its submission until it ended, was
+    /// cancelled, or (never ending) `end`, in the mode its accuracy asks for. Passive subscriptions
+    /// need nothing.
+    func demands(until end: Int64) -> [Demand] {
+        lock.withLock {
+            var demands: [Demand] = []
+            demands.reserveCapacity(records.count)
+            for request in records.indices where records[request].flags.contains(.submitted) {
+                guard let mode = plan.powerDemand(of: request) else { continue }
+                let record = records[request]
+                let until = record.ends > 0 ? record.endedAt : record.flags.contains(.cancelIssued) ? record.cancelledAt : end
+                demands.append(Demand(TimelineInterval(start: record.submittedAt, end: until), level: mode.rawValue))
+            }
+            return demands
         }
     }
 
@@ -279,7 +321,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
             outcomes["cancelled"] = engineCancelled
             return Summary(
                 violations: violations, violationCount: violationCount, outcomes: outcomes, subscriptionUpdates: subscriptionUpdates,
-                latency: latency.summary, latencyBuckets: latency.buckets, lateness: lateness.summary,
+                latency: latency.summary, latencyBuckets: latency.buckets, lateness: lateness.summary, latenessBuckets: lateness.buckets, answeredFromCache: answeredFromCache,
                 authorizationChanges: authorizationChanges, coarseDeliveriesChecked: coarseDeliveriesChecked)
         }
     }

@@ -1,4 +1,5 @@
 import LocationEngine
+import LocbenchModel
 import NIOConcurrencyHelpers
 
 /// A fix as the source emitted it, on the run's timeline.
@@ -60,16 +61,21 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
 
     var fixes: [RecordedFix] { state.withLockedValue { $0.fixes } }
     var modeChanges: [(at: Int64, mode: PowerMode?)] { state.withLockedValue { $0.modeChanges } }
+    /// The source's mode now, `nil` when off.
+    var currentMode: PowerMode? { state.withLockedValue { $0.modeChanges.last?.mode ?? nil } }
+
+    /// The stretches the source spent in each mode (a level is a mode's raw value), up to `end`.
+    func segments(until end: Int64) -> [Demand] {
+        let changes = modeChanges
+        return changes.indices.compactMap { index in
+            guard let mode = changes[index].mode else { return nil }
+            let until = index + 1 < changes.count ? changes[index + 1].at : end
+            return Demand(TimelineInterval(start: changes[index].at, end: until), level: mode.rawValue)
+        }
+    }
 
     /// Time spent in each mode up to `end`.
     func timeInModes(until end: Int64) -> [PowerMode: Int64] {
-        var result: [PowerMode: Int64] = [:]
-        let changes = modeChanges
-        for (index, change) in changes.enumerated() {
-            guard let mode = change.mode else { continue }
-            let until = index + 1 < changes.count ? changes[index + 1].at : end
-            result[mode, default: 0] += max(0, until - change.at)
-        }
-        return result
+        segments(until: end).reduce(into: [:]) { $0[PowerMode(rawValue: $1.level)!, default: 0] += $1.interval.length }
     }
 }

@@ -1,10 +1,13 @@
 import LocationEngine
+import LocbenchModel
 
 /// The mutable part of one run: what has been submitted, samples for the report, the heap baseline.
 struct RunState {
     let ledger: Ledger
     let service: any LocationService
     let design: String
+    /// The design and round, for the progress line.
+    let label: String
     var nextOperation = 0
     var ids: [RequestID?]
     var submitNanoseconds: Int64 = 0
@@ -24,12 +27,16 @@ struct RunState {
     /// long on virtual time (subscriptions end by themselves within 120 s), short on the wall clock.
     let windDownGrace: Int64
 
-    init(ledger: Ledger, service: any LocationService, design: String, windDownGrace: Duration) {
+    init(ledger: Ledger, service: any LocationService, design: String, label: String, windDownGrace: Duration) {
         self.windDownGrace = windDownGrace.saturatingNanoseconds
         self.ledger = ledger
         self.service = service
         self.design = design
+        self.label = label
         self.ids = Array(repeating: nil, count: ledger.plan.requestCount)
+        // The timeline's samples (one per 100 ms of virtual time, at most) are reserved before the heap
+        // baseline, so that their growth does not count as memory of pending requests.
+        self.timeline.reserveCapacity(Int((ledger.plan.operations.last?.at ?? 0) / 100_000_000) + 4_096)
         self.heapBaseline = ProcessStats.heap()
         self.lastOperationAt = ledger.plan.operations.last?.at ?? 0
         self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000
@@ -72,10 +79,10 @@ struct RunState {
                 await service.settle()
                 await notePending()
                 batch = 0
-                progress?.update(done: nextOperation, of: plan.operations.count, design: design)
+                progress?.update(done: nextOperation, of: plan.operations.count, design: label)
             }
         }
-        progress?.update(done: nextOperation, of: plan.operations.count, design: design)
+        progress?.update(done: nextOperation, of: plan.operations.count, design: label)
     }
 
     /// Records the pending count (and the heap at its peak) and a timeline point.
@@ -144,12 +151,15 @@ struct RunState {
             operationsSubmitted: nextOperation,
             maxPending: maxPending,
             heapBytesPerPending: maxPending > 0 ? Double(heapAtMaxPending - heapBaseline.allocated) / Double(maxPending) : 0,
+            heapBytesAtPeak: heapAtMaxPending - heapBaseline.allocated,
             heapFromJemalloc: heapBaseline.jemalloc,
             outcomes: summary.outcomes,
             subscriptionUpdates: summary.subscriptionUpdates,
             latency: summary.latency,
             latencyBuckets: summary.latencyBuckets,
             lateness: summary.lateness,
+            latenessBuckets: summary.latenessBuckets,
+            answeredFromCache: summary.answeredFromCache,
             sourceStarts: counters.starts,
             sourceStops: counters.stops,
             sourceModeChanges: counters.modeChanges,
@@ -158,6 +168,8 @@ struct RunState {
             violations: allViolations,
             violationCount: count,
             timeline: timeline,
+            sourceSegments: recording.segments(until: end),
+            oracle: PowerOracle(demands: ledger.demands(until: end), levels: PowerMode.allCases.count),
             authorizationPrompts: await service.authorizationPrompts(),
             authorizationChanges: summary.authorizationChanges,
             coarseDeliveriesChecked: summary.coarseDeliveriesChecked)

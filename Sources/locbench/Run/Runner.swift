@@ -1,5 +1,6 @@
 import LocationEngine
 import LocationEngineTestKit
+import LocbenchModel
 import SyntheticGPS
 
 /// How a run's time passes.
@@ -20,12 +21,17 @@ struct RunMeasurements: Sendable {
     var operationsSubmitted: Int
     var maxPending: Int
     var heapBytesPerPending: Double
+    /// Heap above the run's baseline when pending peaked.
+    var heapBytesAtPeak: Int
     var heapFromJemalloc: Bool
     var outcomes: [String: Int]
     var subscriptionUpdates: Int
     var latency: LatencySummary
     var latencyBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
     var lateness: LatencySummary
+    var latenessBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
+    /// One-shots that succeeded from the cache when made (no delivery delay to measure).
+    var answeredFromCache: Int
     var sourceStarts: Int
     var sourceStops: Int
     var sourceModeChanges: Int
@@ -34,6 +40,10 @@ struct RunMeasurements: Sendable {
     var violations: [String]
     var violationCount: Int
     var timeline: [(seconds: Double, pending: Int, mode: PowerMode?)]
+    /// The stretches the source spent in each mode, on the run's timeline.
+    var sourceSegments: [Demand]
+    /// The least on-time and energy any design could have spent on this run's demand.
+    var oracle: PowerOracle
     /// Authorization and temporary-full-accuracy prompts the design made.
     var authorizationPrompts: Int
     /// Authorization changes the design reported.
@@ -52,26 +62,32 @@ struct Runner {
 
     /// A virtual-clock run: the clock jumps to the next operation, fix or deadline, whichever is first.
     func runVirtual(
-        design: String,
+        design: String, label: String,
         makeService: (ManualClock, RecordingSource) -> any LocationService,
         source: SyntheticLocationSource,
         clock: ManualClock
     ) async -> RunMeasurements {
-        let ledger = Ledger(
-            plan: plan, now: { clock.now.offset.saturatingNanoseconds }, wallNow: Self.wallNanoseconds, initialAuthorization: initialAuthorization)
+        // Latency is measured on the virtual timeline too: a fix's delivery delay as the run's clock sees it.
+        let virtualNow: @Sendable () -> Int64 = { clock.now.offset.saturatingNanoseconds }
+        let ledger = Ledger(plan: plan, now: virtualNow, wallNow: virtualNow, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds })
         let service = makeService(clock, recording)
-        var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(130))
+        var state = RunState(ledger: ledger, service: service, design: design, label: label, windDownGrace: .seconds(130))
         let tick: Int64 = 100_000_000
         var time: Int64 = 0
         while true {
             await state.submitDue(plan, through: time, stamp: { time }, progress: progress)
             await service.settle()
-            await state.sample(at: time, mode: recording.modeChanges.last?.mode ?? nil)
+            let mode = recording.currentMode
+            await state.sample(at: time, mode: mode)
             if state.isDone(plan, at: time) { break }
             if state.shouldWindDown(plan, at: time) { await state.windDown() }
             var next = (time / tick + 1) * tick
-            if state.nextOperation < plan.operations.count { next = min(next, max(time + 1, plan.operations[state.nextOperation].at)) }
+            if state.nextOperation < plan.operations.count {
+                let due = max(time + 1, plan.operations[state.nextOperation].at)
+                // Idle (nothing pending, source off): nothing changes until the next operation, so jump to it.
+                next = state.pending == 0 && mode == nil ? due : min(next, due)
+            }
             if let deadline = await service.nextDeadline(), deadline > time { next = min(next, deadline) }
             time = next
             // The clock first: fixes the source emits now are stamped (and processed) at `time`.
@@ -89,16 +105,16 @@ struct Runner {
     }
 
     /// A wall-clock run: operations are submitted when their time comes; timers are real.
-    func runWall(design: String, makeService: (RecordingSource) -> any LocationService, source: any LocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
+    func runWall(design: String, label: String, makeService: (RecordingSource) -> any LocationService, source: any LocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
         let now: @Sendable () -> Int64 = { start.duration(to: .now).saturatingNanoseconds }
         let ledger = Ledger(plan: plan, now: now, wallNow: Self.wallNanoseconds, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(source, ledger: ledger, now: now)
         let service = makeService(recording)
-        var state = RunState(ledger: ledger, service: service, design: design, windDownGrace: .seconds(5))
+        var state = RunState(ledger: ledger, service: service, design: design, label: label, windDownGrace: .seconds(5))
         while !state.isDone(plan, at: now()) {
             let time = now()
             await state.submitDue(plan, through: time, stamp: now, progress: progress)
-            await state.sample(at: time, mode: recording.modeChanges.last?.mode ?? nil)
+            await state.sample(at: time, mode: recording.currentMode)
             if state.shouldWindDown(plan, at: time) { await state.windDown() }
             var wait: Int64 = 5_000_000
             if state.nextOperation < plan.operations.count { wait = min(wait, max(0, plan.operations[state.nextOperation].at - time)) }

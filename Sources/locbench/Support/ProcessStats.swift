@@ -1,4 +1,5 @@
 import CHeapStats
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -15,8 +16,15 @@ enum ProcessStats {
         return user + system
     }
 
-    /// Peak resident set size in bytes.
+    /// Peak resident set size in bytes: `VmHWM` from `/proc/self/status`, which `exec` resets (under
+    /// `swift run`, `getrusage` would report the larger of `swift run`'s peak and ours).
     static func peakRSS() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        {
+            return kilobytes * 1024
+        }
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss) * 1024

@@ -1,12 +1,17 @@
-/// A progress bar on standard error, drawn at most ten times a second, only on a terminal.
+/// A progress line on standard error, drawn at most ten times a second once the run has taken more
+/// than a second (a quick run prints none); locbench creates one only on a terminal and without `--json`.
 final class Progress: @unchecked Sendable {  // Used from the driver task only.
-    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private let created = ContinuousClock.now
+    private var lastDraw = ContinuousClock.now
+    private var drawn: Set<String> = []
     private var finished: Set<String> = []
 
     func update(done: Int, of total: Int, design: String) {
         let now = ContinuousClock.now
-        guard !finished.contains(design), done == total || lastDraw.duration(to: now) >= .milliseconds(100) else { return }
+        guard !finished.contains(design), created.duration(to: now) >= .seconds(1) else { return }
+        guard done == total || !drawn.contains(design) || lastDraw.duration(to: now) >= .milliseconds(100) else { return }
         if done == total { finished.insert(design) }
+        drawn.insert(design)
         lastDraw = now
         let fraction = total == 0 ? 1 : Double(done) / Double(total)
         let width = 30

@@ -1,12 +1,22 @@
 import LocationEngine
 import LocationEngineTestKit
+import LocbenchModel
+
+/// When operations arrive (`--arrival`).
+enum ArrivalModel: Sendable {
+    /// Everything at time zero.
+    case burst
+    /// Evenly spaced, this many per second.
+    case steady(rate: Double)
+    /// Bursts and idle gaps: a Poisson process switched on and off (see ``OnOffArrivals``).
+    case onOff(OnOffArrivals)
+}
 
 /// The settings a plan is drawn from.
 struct WorkloadSettings: Sendable {
     var operations: Int
     var mix: Mix
-    /// Operations per second; `nil` puts every request at time zero ("all at once").
-    var arrivalRate: Double?
+    var arrival: ArrivalModel
     var timeoutRange: ClosedRange<Duration>
     /// Fraction of one-shots with no timeout.
     var noTimeoutFraction: Double
@@ -38,8 +48,8 @@ struct RequestSpec: Sendable {
 /// A deterministic workload: the same settings and seed give the same operations at the same times.
 struct WorkloadPlan: Sendable {
     static let levels: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room]
-    /// Accuracy weights: mostly block and house, as apps ask.
-    static let levelWeights = [10, 20, 30, 25, 15]
+    /// Accuracy weights: mostly coarse (city, neighborhood, block), some precise (house, room).
+    static let levelWeights = [25, 30, 25, 12, 8]
 
     private(set) var operations: [PlannedOperation] = []
     private(set) var requests: [RequestSpec] = []
@@ -53,8 +63,16 @@ struct WorkloadPlan: Sendable {
         var requestTimes: [Int64] = []
         requestTimes.reserveCapacity(settings.operations)
         let total = settings.mix.total
+        // Arrivals draw from their own generator, so every arrival model gets the same requests.
+        var arrivalGenerator = SplitMix64(seed: settings.seed ^ 0xA5A5_5A5A_C3C3_3C3C)
+        var onOff: OnOffArrivals? = if case .onOff(let process) = settings.arrival { process } else { nil }
         for index in 0..<settings.operations {
-            let arrival = settings.arrivalRate.map { Int64(Double(index) / $0 * 1e9) } ?? 0
+            let arrival: Int64 =
+                switch settings.arrival {
+                case .burst: 0
+                case .steady(let rate): Int64(Double(index) / rate * 1e9)
+                case .onOff: onOff!.next(using: &arrivalGenerator)
+                }
             var kind = settings.mix.kind(for: rng.int(total))
             if requestTimes.isEmpty && (kind == .cancel || kind == .forceComplete) { kind = .oneShot }
             switch kind {
@@ -94,6 +112,18 @@ struct WorkloadPlan: Sendable {
 
     var requestCount: Int { requests.count }
 
+    /// The mode a request needs the source in while it waits, or `nil` when it never powers it (a
+    /// passive subscription): the engine's own rule for one-shots and subscriptions.
+    func powerDemand(of request: Int) -> PowerMode? {
+        guard requests[request].isSubscription else { return accuracy(of: request).requiredPowerMode }
+        let options = options(of: request)
+        switch options.kind {
+        case .passive: return nil
+        case .significantChange: return .lowest
+        case .standard, .heading: return options.accuracy?.requiredPowerMode ?? .best
+        }
+    }
+
     private mutating func oneShotSpec(_ rng: inout SplitMix64, _ settings: WorkloadSettings) -> RequestSpec {
         var spec = RequestSpec(accuracyCode: 0, timeoutMilliseconds: -1, extra: 0)
         if rng.int(20) == 0 {
@@ -101,14 +131,7 @@ struct WorkloadPlan: Sendable {
             spec.extra = Int32(customAccuracies.count)
             customAccuracies.append(.custom(metres: Double(5 + rng.int(2_000)), maximumAge: .seconds(Int64(5 + rng.int(120)))))
         } else {
-            var draw = rng.int(Self.levelWeights.reduce(0, +))
-            for (index, weight) in Self.levelWeights.enumerated() {
-                if draw < weight {
-                    spec.accuracyCode = UInt8(index)
-                    break
-                }
-                draw -= weight
-            }
+            spec.accuracyCode = UInt8(Self.level(for: rng.int(Self.levelWeights.reduce(0, +))))
         }
         if Double(rng.int(10_000)) >= settings.noTimeoutFraction * 10_000 {
             let low = Int(settings.timeoutRange.lowerBound.saturatingNanoseconds / 1_000_000)
@@ -118,15 +141,35 @@ struct WorkloadPlan: Sendable {
         return spec
     }
 
+    /// The index into ``levels`` of a uniform draw in `0..<levelWeights.sum`.
+    static func level(for draw: Int) -> Int {
+        var remaining = draw
+        for (index, weight) in levelWeights.enumerated() {
+            if remaining < weight { return index }
+            remaining -= weight
+        }
+        return levels.count - 1
+    }
+
+    /// A subscription: nine in ten short (5–20 s, a screen showing the position: mostly standard with a
+    /// coarse accuracy, some passive, significant-change or heading), one in ten long (60–120 s, a
+    /// background tracker: significant-change or city accuracy, the lowest mode). Every subscription
+    /// ends by itself, so a run drains.
     static func subscription(_ rng: inout SplitMix64) -> SubscriptionOptions {
-        let kinds: [SubscriptionKind] = [.standard, .standard, .standard, .passive, .significantChange, .heading]
+        if rng.int(10) == 0 {
+            let significant = rng.int(3) != 0
+            return SubscriptionOptions(
+                kind: significant ? .significantChange : .standard, accuracy: significant ? nil : .city,
+                duration: .seconds(Int64(60 + rng.int(61))))
+        }
+        let kinds: [SubscriptionKind] = [.standard, .standard, .standard, .standard, .standard, .passive, .passive, .significantChange, .heading]
         return SubscriptionOptions(
             kind: kinds[rng.int(kinds.count)],
-            accuracy: rng.int(2) == 0 ? nil : levels[rng.int(levels.count)],
+            // Mostly with an accuracy (coarse as a rule); without one a standard subscription wants the best mode.
+            accuracy: rng.int(8) == 0 ? nil : levels[level(for: rng.int(levelWeights.reduce(0, +)))],
             distanceFilter: rng.int(3) == 0 ? Double(10 + rng.int(200)) : 0,
             minimumInterval: rng.int(3) == 0 ? .seconds(Int64(1 + rng.int(5))) : .zero,
             maximumUpdates: rng.int(3) == 0 ? 1 + rng.int(20) : nil,
-            // Every subscription ends by itself, so a run always drains.
-            duration: .seconds(Int64(5 + rng.int(115))))
+            duration: .seconds(Int64(5 + rng.int(16))))
     }
 }

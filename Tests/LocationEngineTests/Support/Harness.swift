@@ -27,19 +27,38 @@ struct Harness {
     var fullAccuracyRequests: [String] = []
     /// Tags in the order their one-shot results came.
     var completionOrder: [String] = []
+    /// Prompts the machine opened, in order: what it asked and the token its answer must name.
+    var prompts: [(kind: String, token: UInt64)] = []
+    /// Every picture the machine moved to.
+    var pictures: [AuthorizationState] = []
+    /// Pictures the machine changed by itself and told the provider about.
+    var toldProvider: [AuthorizationState] = []
+    /// Configuration errors the machine reported.
+    var configurationErrors: [ConfigurationError] = []
 
     init(
         linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
         accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
-        purposeKeys: Set<String> = []
+        purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil
     ) {
         machine = Machine(configuration: .init(
             linger: linger,
             sourceCapabilities: SourceCapabilities(providesCourse: providesCourse),
-            initialAuthorization: authorization,
-            initialAccuracy: accuracy,
-            reducedAccuracy: reducedAccuracy,
-            purposeKeys: purposeKeys))
+            authorization: picture ?? Self.picture(authorization, accuracy),
+            usage: usage ?? UsageDeclarations(
+                whenInUse: "tests", temporaryFullAccuracyPurposes: Dictionary(uniqueKeysWithValues: purposeKeys.map { ($0, "tests") })),
+            reducedAccuracy: reducedAccuracy))
+    }
+
+    /// An authorization picture with this gate and accuracy.
+    static func picture(_ gate: AuthorizationGate, _ accuracy: AccuracyAuthorization) -> AuthorizationState {
+        switch gate {
+        case .authorized: AuthorizationState(status: .authorizedWhenInUse, accuracy: accuracy)
+        case .notDetermined: AuthorizationState(status: .notDetermined, accuracy: accuracy)
+        case .unauthorized(.restricted): AuthorizationState(status: .restricted, accuracy: accuracy)
+        case .unauthorized(.servicesDisabled): AuthorizationState(status: .authorizedWhenInUse, servicesEnabled: false, accuracy: accuracy)
+        case .unauthorized: AuthorizationState(status: .denied, accuracy: accuracy)
+        }
     }
 
     mutating func newID(_ tag: String) -> RequestID {
@@ -56,7 +75,8 @@ struct Harness {
         let id = newID(tag)
         var actions: [Machine.Action] = []
         machine.submitOneShot(
-            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, handler: tag, now: now,
+            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, madeAt: nil, handler: tag,
+            now: now,
             into: &actions)
         record(actions)
         return id
@@ -136,6 +156,25 @@ struct Harness {
         record(actions)
     }
 
+    /// A provider's change (no `prompt`) or answer, effective `delay` from now.
+    mutating func receive(_ state: AuthorizationState, after delay: Duration = .zero, answering prompt: UInt64? = nil) {
+        var actions: [Machine.Action] = []
+        machine.receiveAuthorization(state, due: now + delay, answering: prompt, now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func endSession() {
+        var actions: [Machine.Action] = []
+        machine.endSession(now: now, into: &actions)
+        record(actions)
+    }
+
+    mutating func pressLocationButton() {
+        var actions: [Machine.Action] = []
+        machine.pressLocationButton(now: now, into: &actions)
+        record(actions)
+    }
+
     mutating func shutdown() {
         var actions: [Machine.Action] = []
         machine.shutdown(now: now, into: &actions)
@@ -162,8 +201,16 @@ struct Harness {
             case .startSource(let mode): sourceCommands.append(.start(mode))
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
             case .stopSource: sourceCommands.append(.stop)
-            case .requestAuthorization: authorizationRequests += 1
-            case .requestTemporaryFullAccuracy(let key): fullAccuracyRequests.append(key)
+            case .requestAuthorization(_, let token):
+                authorizationRequests += 1
+                prompts.append(("authorization", token))
+            case .requestTemporaryFullAccuracy(let prompt, let token):
+                fullAccuracyRequests.append(prompt.purposeKey)
+                prompts.append(("full accuracy", token))
+            case .confirmLocationButton(_, let token): prompts.append(("location button", token))
+            case .authorizationChanged(_, let state): pictures.append(state)
+            case .tellProviderAuthorizationChanged(let state): toldProvider.append(state)
+            case .reportConfigurationError(let error): configurationErrors.append(error)
             }
         }
     }

@@ -1,0 +1,58 @@
+import CoreMetrics
+import NMEA
+
+/// A source's swift-metrics, named and labelled like the engine's (`locationsource_…`, snake-case
+/// label values, a `source` dimension of `gpsd` or `nmea` plus the application's own dimensions).
+/// Nothing is paid until the application bootstraps a metrics backend.
+///
+/// | metric | type | dimensions |
+/// |---|---|---|
+/// | `locationsource_connections`, `locationsource_disconnections` | counter | `source` |
+/// | `locationsource_fixes` | counter | `source`, `result`: `delivered`, `duplicate`, `no_fix`, `no_position`, `no_accuracy` |
+/// | `locationsource_input_skipped` | counter | `source`, `reason`: `oversized_line`, `malformed`, `unexpected_class`, `invalid_value`, `rejected_sentence` |
+struct SourceMetrics: Sendable {
+    enum FixResult: String, CaseIterable {
+        case delivered, duplicate
+        case noFix = "no_fix"
+        case noPosition = "no_position"
+        case noAccuracy = "no_accuracy"
+    }
+
+    enum SkipReason: String, CaseIterable {
+        case oversizedLine = "oversized_line"
+        case malformed
+        case unexpectedClass = "unexpected_class"
+        case invalidValue = "invalid_value"
+        case rejectedSentence = "rejected_sentence"
+    }
+
+    let connections: Counter
+    let disconnections: Counter
+    private let fixes: [FixResult: Counter]
+    private let skipped: [SkipReason: Counter]
+
+    init(source: String, dimensions: [(String, String)], factory: (any MetricsFactory)?) {
+        let factory = factory ?? MetricsSystem.factory
+        let base = [("source", source)] + dimensions
+        func counter(_ label: String, _ extra: [(String, String)] = []) -> Counter {
+            Counter(label: label, dimensions: base + extra, factory: factory)
+        }
+        connections = counter("locationsource_connections")
+        disconnections = counter("locationsource_disconnections")
+        fixes = Dictionary(uniqueKeysWithValues: FixResult.allCases.map { ($0, counter("locationsource_fixes", [("result", $0.rawValue)])) })
+        skipped = Dictionary(
+            uniqueKeysWithValues: SkipReason.allCases.map { ($0, counter("locationsource_input_skipped", [("reason", $0.rawValue)])) })
+    }
+
+    func fix(_ result: FixResult) { fixes[result]!.increment() }
+
+    func skipped(_ reason: SkipReason, count: Int = 1) {
+        guard count > 0 else { return }
+        skipped[reason]!.increment(by: count)
+    }
+}
+
+extension NMEADecoderStatistics {
+    /// Lines the decoder rejected so far, whatever the reason.
+    var rejectedLines: Int { errors.values.reduce(0, +) }
+}

@@ -1,0 +1,142 @@
+import LocationEngine
+import LocationEngineTestKit
+import Logging
+import ServiceLifecycle
+import Testing
+
+@Suite("Engine lifetime: run() as a Service, awaitable shutdown, the one timer")
+struct LifecycleTests {
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+    let recorder = Recorder()
+
+    func makeEngine(linger: Duration = .zero) -> LocationEngine<ManualClock> {
+        LocationEngine(source: source, clock: clock, configuration: .init(linger: linger))
+    }
+
+    @Test("inside a ServiceGroup: graceful shutdown ends every pending request once with .shutDown, stops the source, run() returns")
+    func serviceGroupGracefulShutdown() async throws {
+        let engine = makeEngine()
+        let group = ServiceGroup(configuration: .init(services: [engine], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let oneShots = (0..<100).map { _ in engine.location(accuracy: .room, timeout: .seconds(60), handler: recorder.oneShot) }
+            let subscription = engine.updates(handler: recorder.subscription)
+            await eventually("the source runs") { source.isRunning }
+            await group.triggerGracefulShutdown()
+            try await tasks.next()
+            for id in oneShots { #expect(recorder.results(id).map(\.status) == [.shutDown]) }
+            #expect(recorder.events(subscription) == [.ended(.shutDown)])
+            #expect(!source.isRunning)
+            #expect(source.commands.last == .stop)
+        }
+        // Later requests are refused the same way, without run().
+        let late = engine.location(accuracy: .city, handler: recorder.oneShot)
+        await eventually("the late request is refused") { !recorder.results(late).isEmpty }
+        #expect(recorder.results(late).map(\.status) == [.shutDown])
+    }
+
+    @Test("cancelling the task running run() shuts the engine down at once")
+    func cancellingRunShutsDown() async throws {
+        let engine = makeEngine()
+        let running = Task { try await engine.run() }
+        let id = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        await eventually("the source runs") { source.isRunning }
+        running.cancel()
+        try await running.value
+        #expect(recorder.results(id).map(\.status) == [.shutDown])
+        #expect(!source.isRunning)
+    }
+
+    @Test("shutdown() can be awaited: when it returns, everything has ended and the source is off")
+    func awaitableShutdown() async {
+        let engine = makeEngine(linger: .seconds(30))
+        let ids = (0..<1_000).map { index in
+            engine.location(accuracy: .house, timeout: .seconds(Int64(1 + index)), handler: recorder.oneShot)
+        }
+        await engine.sync()
+        #expect(source.isRunning)
+        await engine.shutdown()
+        #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.shutDown] })
+        #expect(!source.isRunning)
+        #expect(await engine.nextDeadline() == nil)
+        await engine.shutdown()  // a second call returns too
+    }
+
+    @Test("run() hosts the loop: requests made before and during it are served by its timer")
+    func runHostsTheLoop() async throws {
+        let engine = makeEngine()
+        let early = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
+        let running = Task { try await engine.run() }
+        await eventually("the timer is armed") { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(5))
+        await eventually("the early request timed out") { !recorder.results(early).isEmpty }
+        #expect(recorder.results(early).map(\.status) == [.timedOut])
+        await engine.shutdown()
+        try await running.value
+    }
+
+    @Test("a fix completing 1,000 one-shots with timeouts of 1…1000 s leaves no wake-up for them")
+    func noWakeupsForEndedRequests() async {
+        let engine = makeEngine(linger: .seconds(5))
+        let ids = (1...1_000).map { seconds in
+            engine.location(accuracy: .block, timeout: .seconds(Int64(seconds)), handler: recorder.oneShot)
+        }
+        await engine.sync()
+        source.emit(fix(20))
+        await engine.sync()
+        #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.success] })
+        // The next wake-up is the end of the linger, not the first ended request's deadline.
+        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(5)))
+        await eventually("the timer is armed for the linger") { clock.sleeperCount == 1 }
+        for _ in 0..<1_000 {
+            clock.advance(by: .seconds(1))
+            await Task.yield()
+        }
+        await eventually("the linger ended") { !source.isRunning }
+        await engine.sync()
+        #expect(await engine.statistics().timerWakeups == 1)
+        #expect(await engine.nextDeadline() == nil)
+    }
+
+    @Test("nextDeadline() never reports a cancelled or force-completed request's deadline")
+    func nextDeadlineSkipsEndedRequests() async {
+        let engine = makeEngine()
+        let soon = engine.location(accuracy: .room, timeout: .seconds(1), handler: recorder.oneShot)
+        let sooner = engine.location(accuracy: .room, timeout: .milliseconds(500), handler: recorder.oneShot)
+        engine.location(accuracy: .room, timeout: .seconds(9), handler: recorder.oneShot)
+        await engine.sync()
+        #expect(await engine.nextDeadline() == clock.now.advanced(by: .milliseconds(500)))
+        engine.cancel(sooner)
+        engine.forceComplete(soon)
+        await engine.sync()
+        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(9)))
+    }
+
+    @Test("a timeout counts from when the request was made, not from when the engine processed it")
+    func deadlineStampedAtSubmission() async {
+        let engine = makeEngine()
+        let id = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
+        clock.advance(by: .seconds(3))  // the engine has not processed the request yet
+        await engine.sync()
+        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(2)))
+        await engine.sync(advancingBy: .seconds(2))
+        #expect(recorder.results(id).map(\.status) == [.timedOut])
+    }
+
+    @Test("sync(advancingTo:) makes a fix arrive exactly at a deadline: the deadline expires first")
+    func syncAdvancingTo() async {
+        let engine = makeEngine()
+        let start = clock.now
+        let early = engine.location(accuracy: .house, timeout: .seconds(2), handler: recorder.oneShot)
+        let late = engine.location(accuracy: .house, timeout: .seconds(5), handler: recorder.oneShot)
+        let later = engine.location(accuracy: .house, timeout: .seconds(6), handler: recorder.oneShot)
+        await engine.sync(advancingTo: start.advanced(by: .seconds(5)))
+        #expect(recorder.results(early).first?.status == .timedOut)
+        #expect(recorder.results(early).first?.age == nil)
+        source.emit(fix(10))
+        await engine.sync()
+        #expect(recorder.results(late).map(\.status) == [.timedOut])
+        #expect(recorder.results(later).map(\.status) == [.success])
+    }
+}

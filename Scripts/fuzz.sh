@@ -20,13 +20,14 @@ scratch="$root/.build-fuzz"
 
 # Coverage instrumentation as `-sanitize=fuzzer` does it, with address sanitizer, but linked against
 # libFuzzer without its `main`: each target's own main starts libFuzzer (see Fuzz/FuzzSupport).
+# SwiftPM does not recompile when only these flags change, so the fuzz build keeps its own scratch path.
 runtime="$(dirname "$(command -v swiftc)")/../lib/clang"
 libfuzzer="$(find "$runtime" -name 'libclang_rt.fuzzer_no_main-*.a' | head -1)"
 [ -n "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) not found under $runtime" >&2; exit 1; }
 for target in "${targets[@]}"; do
     LOCATIONENGINE_FUZZ=1 swift build -c debug --product "$target" --scratch-path "$scratch" \
         -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
-        -Xlinker "$libfuzzer" -Xlinker -lstdc++
+        -Xswiftc -use-ld=lld -Xlinker "$libfuzzer" -Xlinker -lstdc++
 done
 # A crash is reported by the sanitizer; Swift's own backtracer would only slow it down.
 export SWIFT_BACKTRACE=enable=no
@@ -43,9 +44,9 @@ for target in "${targets[@]}"; do
         AuthorizationConfigurationFuzzer) seeds+=("$root/Fuzz/Seeds/authorization") ;;
     esac
     echo "== $target: ${seconds}s"
-    # -max_len bounds one input; -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.
+    # -max_len bounds one input (receivers' lines are short: 4 KiB holds dozens of sentences); -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.
     # shellcheck disable=SC2086
-    if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=65536 \
+    if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=4096 \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" ${FUZZ_FLAGS:-} 2>&1 \
         | grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' ; then
         :

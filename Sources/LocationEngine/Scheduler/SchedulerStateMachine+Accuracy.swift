@@ -1,5 +1,5 @@
 extension SchedulerStateMachine {
-    /// The accuracy authorization changed (SEMANTICS §6).
+    /// The accuracy authorization changed (see <doc:AuthorizationAndPrivacy>).
     ///
     /// - reduced: the remembered fixes are coarsened, so nothing precise is delivered from the cache;
     ///   admitted requests that coarsened fixes cannot serve wait for temporary full accuracy (when they

@@ -29,6 +29,8 @@ let package = Package(
                 .product(name: "LocationSources", package: "LocationEngine"),
                 .product(name: "SyntheticGPS", package: "LocationEngine"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

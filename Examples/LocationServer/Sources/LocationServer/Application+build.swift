@@ -1,6 +1,7 @@
 import Hummingbird
 import LocationEngine
 import Logging
+import NIOCore
 import Prometheus
 
 /// The server around one engine: its routes, and the engine as a service of the application, so that

@@ -99,9 +99,9 @@ struct LocationServerCommand: AsyncParsableCommand {
             configuration: .init(address: .hostname(host, port: port), serverName: "location-server"), logger: logger
         ) { channel in
             heapIdle.withLock { $0 = counters.sampleHeap() }
-            // The port, for a caller that asked for any free one.
-            print("listening on \(channel.localAddress?.port ?? 0)")
-            fflush(stdout)
+            // The port, for a caller that asked for any free one (standard output is line-buffered
+            // only on a terminal: write the line through unbuffered).
+            FileHandle.standardOutput.write(Data("listening on \(channel.localAddress?.port ?? 0)\n".utf8))
         }
         try await app.runService()
 

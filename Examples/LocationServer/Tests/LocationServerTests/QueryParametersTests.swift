@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import LocationEngine
 import Testing
 

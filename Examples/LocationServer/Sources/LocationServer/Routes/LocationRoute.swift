@@ -3,7 +3,7 @@ import LocationEngine
 
 /// The body of a `/location` response: how the one-shot ended, the fix it carried and the accuracy
 /// level that fix achieved when it was delivered.
-struct LocationResponse: ResponseEncodable, Equatable {
+struct LocationResponse: ResponseCodable, Equatable {
     var status: String
     /// Why it ended, in words, for the statuses that have a reason (failed, unauthorized…).
     var detail: String?

@@ -27,13 +27,16 @@ final class ServerCounters: Sendable {
     private let heapInUse: Gauge
 
     init(registry: PrometheusCollectorRegistry) {
-        locationInFlight = registry.makeGauge(
-            name: "locationserver_location_in_flight", help: "GET /location requests waiting for their result")
-        locationTotal = registry.makeCounter(name: "locationserver_location_requests", help: "GET /location requests answered")
-        streamsOpen = registry.makeGauge(name: "locationserver_streams_open", help: "GET /updates event streams open")
-        streamsTotal = registry.makeCounter(name: "locationserver_streams_closed", help: "GET /updates event streams closed")
+        // An empty unit is left out of the name.
+        func name(_ metric: String, unit: String = "", _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "locationserver", metricName: metric, unitName: unit, helpText: help)
+        }
+        locationInFlight = registry.makeGauge(descriptor: name("location_in_flight", "GET /location requests waiting for their result"))
+        locationTotal = registry.makeCounter(descriptor: name("location_requests", "GET /location requests answered"))
+        streamsOpen = registry.makeGauge(descriptor: name("streams_open", "GET /updates event streams open"))
+        streamsTotal = registry.makeCounter(descriptor: name("streams_closed", "GET /updates event streams closed"))
         heapInUse = registry.makeGauge(
-            name: "locationserver_heap_in_use_bytes", help: "malloc heap in use (glibc mallinfo2), read at each scrape")
+            descriptor: name("heap_in_use", unit: "bytes", "malloc heap in use (glibc mallinfo2), read at each scrape"))
     }
 
     var totals: Totals { state.withLock { $0.totals } }

@@ -159,7 +159,11 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         switch consume command {
         case .oneShot(let id, let accuracy, let timeout, let madeAt, let handler):
             metrics.submitted(.oneShot)
-            machine.submitOneShot(id, accuracy: accuracy, timeout: timeout, madeAt: madeAt, handler: handler, now: now, into: &actions)
+            // Every argument spelled out: a defaulted argument of an exported specialisation is not emitted
+            // by the compiler (undefined symbol at link time in release builds).
+            machine.submitOneShot(
+                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: false, purposeKey: nil, madeAt: madeAt,
+                handler: handler, now: now, into: &actions)
         case .oneShotWithOptions(let id, let accuracy, let timeout, let madeAt, let delay, let purposeKey, let handler):
             metrics.submitted(.oneShot)
             machine.submitOneShot(

@@ -41,6 +41,18 @@ def total(metrics, name, **labels):
                if all(sample_labels.get(key) == wanted for key, wanted in labels.items()))
 
 
+def quantile_bound(metrics, name, q, **labels):
+    """The upper bound of the histogram bucket holding quantile `q` of `name` (None when empty)."""
+    buckets = sorted((float(sample["le"]), value) for sample, value in metrics.get(name + "_bucket", [])
+                     if all(sample.get(key) == wanted for key, wanted in labels.items()))
+    if not buckets or buckets[-1][1] == 0:
+        return None
+    for bound, count in buckets:
+        if count >= q * buckets[-1][1]:
+            return bound
+    return None
+
+
 def check(idle, after, report, wrk, baseline, sse, cpu_baseline, cpu_load, heap_slack_bytes):
     """Returns (failures, figures)."""
     failures = []
@@ -103,6 +115,16 @@ def check(idle, after, report, wrk, baseline, sse, cpu_baseline, cpu_load, heap_
                      if labels.get("kind") == "oneshot" and value > 0},
         "heap_idle_mib": round(idle_heap / 2**20, 1), "heap_after_mib": round(after_heap / 2**20, 1),
     }
+    # Inside the server: from the handler's start to the engine's result, and the engine's own timer
+    # and delivery figures (histogram bucket bounds: "at most").
+    for figure, name, q, labels in (
+            ("server_success_p50_ms_at_most", "locationserver_location_duration_seconds", 0.5, {"outcome": "success"}),
+            ("server_success_p99_ms_at_most", "locationserver_location_duration_seconds", 0.99, {"outcome": "success"}),
+            ("timeout_lateness_p99_ms_at_most", "locationengine_timeout_lateness", 0.99, {}),
+            ("fix_delivery_p99_ms_at_most", "locationengine_fix_delivery_latency", 0.99, {})):
+        bound = quantile_bound(after, name, q, **labels)
+        if bound is not None:
+            figures[figure] = bound * 1000
     if baseline and baseline["requests"] > 0 and wrk["requests"] > 0 and cpu_baseline and cpu_load:
         # CPU per request of a request that does no engine work (GET /health) against GET /location:
         # the difference is what the engine (and encoding its result) costs.
@@ -137,6 +159,10 @@ def self_test():
     sse = {"clients": 2, "events": 5, "ended_by_server": 0, "malformed": 0, "connect_errors": 0, "bad_status": 0}
     failures, figures = check(idle, good, report, wrk, health, sse, 0.01, 0.02, 4 << 20)
     assert failures == [], failures
+    histogram = parse_metrics('h_bucket{le="0.1"} 50\nh_bucket{le="1.0"} 99\nh_bucket{le="+Inf"} 100\n')
+    assert quantile_bound(histogram, "h", 0.5) == 0.1 and quantile_bound(histogram, "h", 0.99) == 1.0
+    assert quantile_bound(histogram, "h", 1.0) == float("inf") and quantile_bound({}, "h", 0.5) is None
+    assert quantile_bound(histogram, "h", 0.5, outcome="success") is None
     assert figures["requests_per_second"] == 10 and figures["engine_overhead_share"] == 0.75, figures
 
     leaky = dict(good)

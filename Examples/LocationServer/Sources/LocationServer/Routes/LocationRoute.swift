@@ -32,9 +32,12 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         let timeout = try query.duration("timeout") ?? LocationEngine<C>.defaultTimeout
 
         counters.locationStarted()
-        defer { counters.locationEnded() }
-        // A client that goes away cancels the handler's task, which cancels the request.
+        let started = ContinuousClock.now
+        var succeeded = false
+        defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
+        // Cancelling the handler's task cancels the request (and throws).
         let result = try await engine.location(accuracy: accuracy, timeout: timeout)
+        succeeded = result.status == .success
         return EditedResponse(status: result.status.httpStatus, response: LocationResponse(result))
     }
 }

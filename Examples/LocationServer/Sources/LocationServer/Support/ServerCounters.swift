@@ -25,6 +25,8 @@ final class ServerCounters: Sendable {
     private let streamsOpen: Gauge
     private let streamsTotal: Counter
     private let heapInUse: Gauge
+    /// Time to a result, for successes and for every other ending (mostly timeouts, which wait by design).
+    private let locationDuration: (success: DurationHistogram, other: DurationHistogram)
 
     init(registry: PrometheusCollectorRegistry) {
         // An empty unit is left out of the name.
@@ -35,6 +37,12 @@ final class ServerCounters: Sendable {
         locationTotal = registry.makeCounter(descriptor: name("location_requests", "GET /location requests answered"))
         streamsOpen = registry.makeGauge(descriptor: name("streams_open", "GET /updates event streams open"))
         streamsTotal = registry.makeCounter(descriptor: name("streams_closed", "GET /updates event streams closed"))
+        let durationName = name("location_duration", unit: "seconds", "GET /location: from the handler's start to the engine's result")
+        let buckets = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2000, 2500, 5000, 10000].map { Duration.milliseconds($0) }
+        locationDuration = (
+            registry.makeDurationHistogram(descriptor: durationName, labels: [("outcome", "success")], buckets: buckets),
+            registry.makeDurationHistogram(descriptor: durationName, labels: [("outcome", "other")], buckets: buckets)
+        )
         heapInUse = registry.makeGauge(
             descriptor: name("heap_in_use", unit: "bytes", "malloc heap in use (glibc mallinfo2), read at each scrape"))
     }
@@ -46,10 +54,13 @@ final class ServerCounters: Sendable {
         locationInFlight.increment()
     }
 
-    func locationEnded() {
+    /// A one-shot's handler ended `duration` after it started, successfully or not (its request
+    /// timed out, was refused, or the handler threw).
+    func locationEnded(after duration: Duration, success: Bool) {
         state.withLock { $0.totals.locationRequestsEnded += 1 }
         locationInFlight.decrement()
         locationTotal.increment()
+        (success ? locationDuration.success : locationDuration.other).record(duration)
     }
 
     func streamOpened() {

@@ -12,11 +12,10 @@ struct LocationRouteTests {
     func success() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
-            async let response = client.execute(uri: "/location?accuracy=block&timeout=10s", method: .get)
-            await server.waitUntilPending(oneShots: 1)
-            server.source.emit(TestServer.fix(metres: 40))
-            await server.engine.sync()
-            let answer = try await response
+            let answer = try await server.get("/location?accuracy=block&timeout=10s", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 40))
+                await server.engine.sync()
+            }
             #expect(answer.status == .ok)
             let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
             #expect(body.status == "success")
@@ -31,11 +30,10 @@ struct LocationRouteTests {
     func timedOut() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
-            async let response = client.execute(uri: "/location?accuracy=room&timeout=2s", method: .get)
-            await server.waitUntilPending(oneShots: 1)
-            server.source.emit(TestServer.fix(metres: 40))
-            await server.engine.sync(advancingBy: .seconds(2))
-            let answer = try await response
+            let answer = try await server.get("/location?accuracy=room&timeout=2s", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 40))
+                await server.engine.sync(advancingBy: .seconds(2))
+            }
             #expect(answer.status == .ok)
             let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
             #expect(body.status == "timed_out")
@@ -47,11 +45,11 @@ struct LocationRouteTests {
     func customAccuracy() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
-            async let response = client.execute(uri: "/location?accuracy=30&maxAge=20s&timeout=1", method: .get)
-            await server.waitUntilPending(oneShots: 1)
-            server.source.emit(TestServer.fix(metres: 25))
-            await server.engine.sync()
-            let body = try JSONDecoder().decode(LocationResponse.self, from: try await response.body)
+            let answer = try await server.get("/location?accuracy=30&maxAge=20s&timeout=1", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 25))
+                await server.engine.sync()
+            }
+            let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
             #expect(body.status == "success")
         }
     }

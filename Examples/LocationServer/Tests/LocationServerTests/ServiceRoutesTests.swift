@@ -19,11 +19,10 @@ struct ServiceRoutesTests {
     func metrics() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
-            async let response = client.execute(uri: "/location?accuracy=city&timeout=5", method: .get)
-            await server.waitUntilPending(oneShots: 1)
-            server.source.emit(TestServer.fix(metres: 100))
-            await server.engine.sync()
-            _ = try await response
+            _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 100))
+                await server.engine.sync()
+            }
 
             let answer = try await client.execute(uri: "/metrics", method: .get)
             #expect(answer.status == .ok)

@@ -37,6 +37,18 @@ struct TestServer {
         }
     }
 
+    /// Sends `GET uri`, waits until the engine holds the requests it makes, runs `drive` (emit fixes,
+    /// move the clock) and returns the response.
+    func get(
+        _ uri: String, with client: some TestClientProtocol, oneShots: Int = 0, subscriptions: Int = 0,
+        then drive: () async -> Void
+    ) async throws -> TestResponse {
+        async let response = client.execute(uri: uri, method: .get)
+        await waitUntilPending(oneShots: oneShots, subscriptions: subscriptions)
+        await drive()
+        return try await response
+    }
+
     /// A fix of `metres` accuracy at a fixed place.
     static func fix(metres: Double, latitude: Double = 48.137) -> Location {
         Location(latitude: latitude, longitude: 11.575, horizontalAccuracy: metres)

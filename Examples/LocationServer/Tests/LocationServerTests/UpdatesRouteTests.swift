@@ -13,13 +13,12 @@ struct UpdatesRouteTests {
     func streamsUntilMaximumUpdates() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
-            async let response = client.execute(uri: "/updates?maxUpdates=2&distance=100", method: .get)
-            await server.waitUntilPending(subscriptions: 1)
-            server.source.emit(TestServer.fix(metres: 10, latitude: 48.000))
-            server.source.emit(TestServer.fix(metres: 10, latitude: 48.0001))   // 11 m away: filtered out
-            server.source.emit(TestServer.fix(metres: 10, latitude: 48.010))    // 1.1 km away
-            await server.engine.sync()
-            let answer = try await response
+            let answer = try await server.get("/updates?maxUpdates=2&distance=100", with: client, subscriptions: 1) {
+                server.source.emit(TestServer.fix(metres: 10, latitude: 48.000))
+                server.source.emit(TestServer.fix(metres: 10, latitude: 48.0001))   // 11 m away: filtered out
+                server.source.emit(TestServer.fix(metres: 10, latitude: 48.010))    // 1.1 km away
+                await server.engine.sync()
+            }
             #expect(answer.status == .ok)
             #expect(answer.headers[.contentType] == "text/event-stream")
             let events = String(buffer: answer.body).components(separatedBy: "\n\n").filter { !$0.isEmpty }
@@ -34,11 +33,11 @@ struct UpdatesRouteTests {
     func endsWithReason() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
-            async let response = client.execute(uri: "/updates?kind=heading", method: .get)
-            await server.waitUntilPending(subscriptions: 1)
-            server.source.emitFatalError(SourceError(code: "test.gone", message: "receiver unplugged"))
-            await server.engine.sync()
-            let events = String(buffer: try await response.body)
+            let answer = try await server.get("/updates?kind=heading", with: client, subscriptions: 1) {
+                server.source.emitFatalError(SourceError(code: "test.gone", message: "receiver unplugged"))
+                await server.engine.sync()
+            }
+            let events = String(buffer: answer.body)
             #expect(events.hasSuffix("event: end\ndata: {\"reason\":\"failed\"}\n\n"))
         }
     }

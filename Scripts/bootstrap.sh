@@ -4,10 +4,11 @@
 #   gpsd gpsd-clients python3-gps - the real gpsd that integration tests talk to (gpsfake needs python3-gps)
 #   socat            - pseudo-terminal pairs for the serial-port tests
 #   chromium fonts-dejavu-core - a headless browser and a font for Scripts/check-report.sh (locbench's HTML report)
+#   wrk              - the HTTP load generator of the example server's load test (Scripts/server-load)
 # Everything else (Swift packages) comes from Package.swift.
 set -euo pipefail
 
-packages=(libjemalloc-dev gpsd gpsd-clients python3-gps socat chromium fonts-dejavu-core)
+packages=(libjemalloc-dev gpsd gpsd-clients python3-gps socat chromium fonts-dejavu-core wrk)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

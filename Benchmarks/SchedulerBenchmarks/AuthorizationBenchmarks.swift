@@ -2,7 +2,7 @@ import Benchmark
 import LocationEngine
 import LocationEngineTestKit
 
-/// Authorization and privacy in the core (issue #5): what an answer, a revocation and a reduced-accuracy
+/// Authorization and privacy in the core: what an answer, a revocation and a reduced-accuracy
 /// switch cost per request, and what coarsening costs per fix.
 func registerAuthorizationBenchmarks(n: Int) {
     Benchmark("Authorization: one answer admits n waiting one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in

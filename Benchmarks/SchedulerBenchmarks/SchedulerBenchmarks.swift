@@ -2,7 +2,7 @@ import Benchmark
 import Foundation
 import LocationEngine
 
-/// The scheduler's cost per request at N = 1k, 100k and 1M pending (issue #2, "Performance").
+/// The scheduler's cost per request at N = 1k, 100k and 1M pending.
 ///
 /// Each benchmark does N operations per iteration and, besides package-benchmark's own metrics,
 /// records the per-request figure the issue's bar is stated in as a custom metric

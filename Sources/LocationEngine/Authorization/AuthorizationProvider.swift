@@ -1,4 +1,4 @@
-/// Where the engine's authorization picture comes from, and who asks the user (SEMANTICS §6).
+/// Where the engine's authorization picture comes from, and who asks the user (see <doc:AuthorizationAndPrivacy>).
 ///
 /// The engine reads ``currentState()`` once when it is created, then hands the provider a sink for
 /// changes the provider observes on its own (the user revoked access in Settings, services were

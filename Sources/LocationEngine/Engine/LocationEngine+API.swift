@@ -96,8 +96,10 @@ extension LocationEngine {
     /// throws ``SubscriptionEndedError`` when it ends abnormally. Ending the iteration (or cancelling
     /// the iterating task) cancels the subscription. Its ``LocationUpdates/id`` ends it by ID.
     ///
-    /// - Parameter bufferingNewest: how many undelivered events to keep for a slow consumer; older
-    ///   ones are dropped (at least 1).
+    /// - Parameters:
+    ///   - options: the subscription's kind, filters and limits.
+    ///   - bufferingNewest: how many undelivered events to keep for a slow consumer; older ones are
+    ///     dropped (at least 1).
     public nonisolated func updates(
         _ options: SubscriptionOptions = SubscriptionOptions(),
         bufferingNewest: Int = 64

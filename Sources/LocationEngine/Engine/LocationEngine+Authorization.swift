@@ -20,7 +20,7 @@ extension LocationEngine {
     }
 
     /// Reports a new authorization picture (for hosting code that observes the platform itself rather
-    /// than through an ``AuthorizationProvider``). Pending requests react as SEMANTICS §6 says.
+    /// than through an ``AuthorizationProvider``). Pending requests react as <doc:AuthorizationAndPrivacy> describes.
     public nonisolated func updateAuthorization(_ state: AuthorizationState) {
         submitAuthorization(state, after: .zero, prompt: nil)
     }

@@ -1,4 +1,4 @@
-/// The whole authorization picture, as Core Location describes it (SEMANTICS §6): the user's
+/// The whole authorization picture, as Core Location describes it (see <doc:AuthorizationAndPrivacy>): the user's
 /// decision, whether location services are on, full or reduced accuracy, and whether the grant is
 /// one-time ("Allow Once") or its full accuracy temporary.
 ///

@@ -1,4 +1,4 @@
-/// The accuracy levels of INTULocationManager, with its thresholds (SEMANTICS §2).
+/// The accuracy levels of INTULocationManager, with its thresholds (see <doc:AccuracyLevels>).
 ///
 /// A fix satisfies a level when its horizontal accuracy is at most ``horizontalAccuracy`` metres
 /// **and** it is no older than ``maximumAge`` (both `<=`). Levels are ordered coarse to fine.
@@ -80,7 +80,7 @@ public struct LocationAccuracy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Custom limits. `metres` must be finite and positive, `maximumAge` non-negative;
-    /// invalid values are rejected with ``LocationEngineError/invalidArgument(_:)`` when the request is made.
+    /// a request with invalid values ends at once with ``LocationStatus/rejected(reason:)``.
     public static func custom(metres: Double, maximumAge: Duration) -> LocationAccuracy {
         LocationAccuracy(level: nil, horizontalAccuracy: metres, maximumAge: maximumAge)
     }

@@ -41,7 +41,7 @@ public enum LocationStatus: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why location access is refused (SEMANTICS §6).
+/// Why location access is refused (see <doc:AuthorizationAndPrivacy>).
 public enum AuthorizationFailure: Sendable, Hashable, CustomStringConvertible {
     /// The user denied access.
     case denied

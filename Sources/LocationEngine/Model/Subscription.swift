@@ -12,7 +12,7 @@ public enum SubscriptionKind: Sendable, Hashable {
     case heading
 }
 
-/// How a continuous request filters and paces its updates (SEMANTICS §4).
+/// How a continuous request filters and paces its updates (see <doc:Subscriptions>).
 public struct SubscriptionOptions: Sendable, Hashable {
     /// The kind of subscription.
     public var kind: SubscriptionKind

@@ -1,5 +1,5 @@
 /// Whether the scheduler may power the source and deliver fixes: the seam the authorization model
-/// plugs into (SEMANTICS §6).
+/// plugs into (see <doc:AuthorizationAndPrivacy>).
 public enum AuthorizationGate: Sendable, Hashable {
     /// Fixes may be delivered.
     case authorized

@@ -2,7 +2,7 @@ import DequeModule
 import HeapModule
 
 /// Pending one-shot requests indexed by the accuracy they need, so that a fix touches only the
-/// requests it completes (issue #2, design point 9). The containers are swift-collections' `Deque` and
+/// requests it completes. The containers are swift-collections' `Deque` and
 /// `Heap`; this type only adds the accuracy ordering and lazy-deletion bookkeeping.
 ///
 /// Standard levels tighten metres *and* maximum age together, so the levels a fix satisfies are always

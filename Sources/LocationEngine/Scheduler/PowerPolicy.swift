@@ -1,4 +1,4 @@
-/// The engine's power policy for its single source (SEMANTICS §5): on while any request needs fixes,
+/// The engine's power policy for its single source (see <doc:PowerPolicy>): on while any request needs fixes,
 /// in the cheapest mode that serves the most demanding one, off after a linger once none does.
 ///
 /// Demand is kept as a count per ``PowerMode``, so adding or removing a request and recomputing the

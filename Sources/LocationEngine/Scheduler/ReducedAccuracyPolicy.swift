@@ -1,4 +1,4 @@
-/// How fixes are coarsened under reduced accuracy authorization (SEMANTICS §6; Apple: "within about
+/// How fixes are coarsened under reduced accuracy authorization (see <doc:AuthorizationAndPrivacy>; Apple: "within about
 /// 1–20 km, a few updates an hour").
 ///
 /// A coarsened fix is deterministic: its position is the centre of the grid cell the measured position

@@ -1,5 +1,5 @@
 extension SchedulerStateMachine {
-    /// The accuracy authorization changed (SEMANTICS §6).
+    /// The accuracy authorization changed (see <doc:AuthorizationAndPrivacy>).
     ///
     /// - reduced: the remembered fixes are coarsened, so nothing precise is delivered from the cache;
     ///   admitted requests that coarsened fixes cannot serve wait for temporary full accuracy (when they
@@ -9,8 +9,12 @@ extension SchedulerStateMachine {
     ///
     /// Either way, a refusal of temporary full accuracy is forgotten: the next request may ask again.
     ///
-    /// - Parameter askingForFullAccuracy: `false` when the reduction must not prompt at once (temporary
-    ///   full accuracy reverting at the end of a session): requests needing full accuracy then end.
+    /// - Parameters:
+    ///   - accuracy: the new accuracy authorization.
+    ///   - askingForFullAccuracy: `false` when the reduction must not prompt at once (temporary full
+    ///     accuracy reverting at the end of a session): requests needing full accuracy then end.
+    ///   - now: the current instant.
+    ///   - actions: where the resulting actions are appended.
     /// - Complexity: O(n log n) to reduced, O(w) to full for w waiting requests.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func setAccuracyAuthorization(

@@ -2,7 +2,7 @@ extension SchedulerStateMachine {
     /// The source reports a fix that was `age` old on arrival.
     ///
     /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
-    /// it into a success (SEMANTICS §3). Under reduced accuracy the fix is throttled and coarsened
+    /// it into a success (see <doc:OneShotRequests>). Under reduced accuracy the fix is throttled and coarsened
     /// (``ReducedAccuracyPolicy``) before it is remembered or delivered. Then every one-shot whose accuracy and recency the fix meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped.
@@ -125,7 +125,7 @@ extension SchedulerStateMachine {
         reconcilePower(now: now, into: &actions)
     }
 
-    /// The authorization picture changed (SEMANTICS §6).
+    /// The authorization picture changed (see <doc:AuthorizationAndPrivacy>).
     ///
     /// - authorized: waiting requests are admitted (under reduced accuracy, those needing full accuracy
     ///   are held for it or end), delayed timeouts start now;

@@ -15,7 +15,7 @@ extension SchedulerStateMachine {
             now: now, into: &actions)
     }
 
-    /// A one-shot request arrives (SEMANTICS §3).
+    /// A one-shot request arrives (see <doc:OneShotRequests>).
     ///
     /// It completes at once from the cache when a known fix satisfies its accuracy and recency (without
     /// powering the source); is refused at once when unauthorized, shut down, invalid or naming an

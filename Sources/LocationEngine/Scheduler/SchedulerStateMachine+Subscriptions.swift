@@ -1,5 +1,5 @@
 extension SchedulerStateMachine {
-    /// A continuous request arrives (SEMANTICS §4). It is told at once (with a final
+    /// A continuous request arrives (see <doc:Subscriptions>). It is told at once (with a final
     /// ``SubscriptionEvent/ended(_:)``) when its options are invalid, the engine is shut down, access is
     /// refused, it names an undeclared purpose key, or it asks for heading from a source without
     /// course. Under reduced accuracy, one that needs full accuracy ends with

@@ -1,4 +1,4 @@
-/// The engine's pure scheduling core: events in, actions out (issue #2, design point 9).
+/// The engine's pure scheduling core: events in, actions out.
 ///
 /// It owns every pending request, the deadline queue, the accuracy index, the fix history and the power
 /// policy. It never reads a clock, performs I/O or suspends: every event takes `now` and appends the

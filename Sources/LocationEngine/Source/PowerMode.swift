@@ -1,4 +1,4 @@
-/// How hard a ``LocationSource`` should work, cheapest first (INTULocationManager's mapping, SEMANTICS §5).
+/// How hard a ``LocationSource`` should work, cheapest first (INTULocationManager's mapping; see <doc:PowerPolicy>).
 ///
 /// The engine runs the source in the cheapest mode that satisfies its most demanding active request,
 /// and recomputes it on every add and removal.

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// A ``LocationEngine/LocationSource`` that reads fixes from gpsd over its JSON protocol (SEMANTICS §8).
+/// A ``LocationEngine/LocationSource`` that reads fixes from gpsd over its JSON protocol.
 ///
 /// Power follows the engine: ``start(mode:events:)`` connects and sends
 /// `?WATCH={"enable":true,"json":true};`, ``stop()`` sends `?WATCH={"enable":false};` and closes,

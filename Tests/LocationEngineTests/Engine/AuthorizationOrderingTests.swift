@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import Testing
 
 /// Answers that arrive late, changes that are due while other events queue, and prompts that overlap:
-/// the picture only ever moves as the user or the provider last decided (issue #5).
+/// the picture only ever moves as the user or the provider last decided.
 @Suite("Authorization: late answers, overlapping prompts, ordering")
 struct AuthorizationOrderingTests {
     typealias User = SimulatedAuthorizationProvider

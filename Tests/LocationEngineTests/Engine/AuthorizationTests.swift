@@ -3,7 +3,7 @@ import LocationEngineTestKit
 import NIOConcurrencyHelpers
 import Testing
 
-/// The authorization model end to end (issue #5, SEMANTICS §6): a simulated user answers the engine's
+/// The authorization model end to end: a simulated user answers the engine's
 /// prompts after scripted delays on a manual clock.
 @Suite("Authorization and privacy, through the engine")
 struct AuthorizationTests {

@@ -3,7 +3,7 @@ import LocationEngineTestKit
 import NIOConcurrencyHelpers
 import Testing
 
-/// 100,000+ mixed requests through the real engine under the virtual clock (issue #2, "load test").
+/// 100,000+ mixed requests through the real engine under the virtual clock.
 @Suite("Load")
 struct LoadTests {
     static let levels: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room]

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationEngine
 
-@Suite("Authorization seam (SEMANTICS §6, as far as the scheduler goes)")
+@Suite("Authorization seam (as far as the scheduler goes)")
 struct AuthorizationSeamTests {
     @Test("requests while not determined ask once, wait unpowered, and are admitted on authorization")
     func notDeterminedAsksOnce() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationEngine
 
-@Suite("One-shot requests (SEMANTICS §3)")
+@Suite("One-shot requests")
 struct OneShotTests {
     @Test("a fix meeting the accuracy completes the request once, with that fix and its achieved level")
     func successOnSatisfyingFix() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationEngine
 
-@Suite("Source power (SEMANTICS §5)")
+@Suite("Source power")
 struct PowerTests {
     @Test("off with no requests; on with the first; off after the last")
     func onAndOff() {

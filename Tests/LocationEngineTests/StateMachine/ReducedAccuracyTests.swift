@@ -2,7 +2,7 @@ import LocationEngineTestKit
 import Testing
 @testable import LocationEngine
 
-@Suite("Reduced accuracy and temporary full accuracy, in the scheduler (SEMANTICS §6)")
+@Suite("Reduced accuracy and temporary full accuracy, in the scheduler")
 struct ReducedAccuracyTests {
     let policy = ReducedAccuracyPolicy()
 
@@ -204,7 +204,7 @@ struct ReducedAccuracyTests {
         #expect(h.machine.statistics(now: h.now).pendingOneShots == 1)
     }
 
-    /// The property of issue #5: across random request mixes and fix streams, nothing delivered under
+    /// The privacy property: across random request mixes and fix streams, nothing delivered under
     /// reduced accuracy — one-shot results, subscription updates, cached fixes, best fixes on timeout —
     /// is finer than the grid.
     @Test("property: nothing delivered under reduced accuracy is finer than the grid", arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])

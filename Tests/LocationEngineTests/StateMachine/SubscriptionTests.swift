@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationEngine
 
-@Suite("Continuous requests (SEMANTICS §4)")
+@Suite("Continuous requests")
 struct SubscriptionTests {
     @Test("accuracy filter drops fixes that are too coarse or too old")
     func accuracyFilter() {

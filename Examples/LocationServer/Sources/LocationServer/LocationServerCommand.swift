@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LocationEngine
+import Logging
+import Prometheus
+import Synchronization
+import SyntheticGPS
+
+/// `location-server`: the engine behind HTTP. Parses its arguments, builds the application and runs it
+/// until SIGTERM or SIGINT, then prints its exit report.
+@main
+struct LocationServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "location-server",
+        abstract: "Serves locations over HTTP: GET /location, /updates (server-sent events), /metrics, /health.")
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(help: "Read fixes from gpsd at HOST:PORT instead of the synthetic receiver.")
+    var gpsd: String?
+
+    @Option(help: "Replay an NMEA log at its recorded pace instead of the synthetic receiver.")
+    var nmea: String?
+
+    @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
+    var scenario = "drive"
+
+    @Option(help: "Synthetic fixes per second.")
+    var fixRate = 1.0
+
+    @Option(help: "Synthetic receiver seed.")
+    var seed: UInt64 = 42
+
+    @Option(help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms).")
+    var linger = "5s"
+
+    @Option(help: "Also write the exit report (one JSON line) to this file.")
+    var exitReport: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        _ = try sourceChoice()
+        _ = try lingerDuration()
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
+    }
+
+    func sourceChoice() throws -> SourceChoice {
+        switch (gpsd, nmea) {
+        case (.some, .some):
+            throw ValidationError("--gpsd and --nmea name two sources: give one")
+        case (.some(let text), nil):
+            guard let address = try? ListenAddress(parsing: text), address.port != 0 else {
+                throw ValidationError("--gpsd: expected HOST:PORT, e.g. 127.0.0.1:2947 or [::1]:2947 (got '\(text)')")
+            }
+            return .gpsd(address)
+        case (nil, .some(let path)):
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw ValidationError("--nmea: cannot read the NMEA log '\(path)'")
+            }
+            return .nmea(path: path)
+        case (nil, nil):
+            guard Scenario.names.contains(scenario) else {
+                throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
+            }
+            guard fixRate.isFinite, fixRate > 0, fixRate <= 100 else {
+                throw ValidationError("--fix-rate must be in (0, 100] (got \(fixRate))")
+            }
+            return .synthetic(scenario: scenario, fixRate: fixRate, seed: seed)
+        }
+    }
+
+    func lingerDuration() throws -> Duration {
+        do {
+            return .milliseconds(Int64((try DurationText.seconds(parsing: linger) * 1000).rounded()))
+        } catch {
+            throw ValidationError("--linger: \(error)")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "location-server")
+        logger.logLevel = logLevel
+        let registry = PrometheusCollectorRegistry()
+        let counters = ServerCounters(registry: registry)
+        var configuration = LocationEngineConfiguration(linger: try lingerDuration())
+        configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
+        let engine = LocationEngine(source: try sourceChoice().makeSource(), configuration: configuration, logger: logger)
+
+        let application = LocationServerApplication(engine: engine, registry: registry, counters: counters)
+        let heapIdle = Mutex<UInt64>(0)
+        let app = application.build(
+            configuration: .init(address: .hostname(host, port: port), serverName: "location-server"), logger: logger
+        ) { channel in
+            heapIdle.withLock { $0 = counters.sampleHeap() }
+            // The port, for a caller that asked for any free one (standard output is line-buffered
+            // only on a terminal: write the line through unbuffered).
+            FileHandle.standardOutput.write(Data("listening on \(channel.localAddress?.port ?? 0)\n".utf8))
+        }
+        try await app.runService()
+
+        let report = ExitReport(
+            http: counters.totals, engine: ExitReport.Engine(await engine.statistics()),
+            heapIdleBytes: heapIdle.withLock { $0 }, heapAtExitBytes: counters.sampleHeap(), cpuSeconds: processCPUSeconds())
+        print(report.json)
+        if let exitReport { try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: exitReport)) }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

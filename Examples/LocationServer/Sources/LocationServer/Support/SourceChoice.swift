@@ -1,0 +1,24 @@
+import LocationEngine
+import LocationSources
+import SyntheticGPS
+
+/// Where fixes come from: the synthetic receiver (default), gpsd, or an NMEA log replayed at its
+/// recorded pace.
+enum SourceChoice: Equatable {
+    case synthetic(scenario: String, fixRate: Double, seed: UInt64)
+    case gpsd(ListenAddress)
+    case nmea(path: String)
+
+    func makeSource() throws -> any LocationSource {
+        switch self {
+        case .synthetic(let name, let fixRate, let seed):
+            var scenario = try Scenario.named(name, seed: seed)
+            scenario.fixInterval = 1 / fixRate
+            return SyntheticLocationSource(scenario: scenario, drive: .realTime)
+        case .gpsd(let address):
+            return GPSDLocationSource(configuration: GPSDConfiguration(host: address.host, port: address.port))
+        case .nmea(let path):
+            return NMEAStreamSource(.file(path: path, pacing: .recorded()))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Hummingbird
+import HummingbirdTesting
+import LocationEngine
+import LocationEngineTestKit
+import Logging
+import Prometheus
+
+@testable import LocationServer
+
+/// The server over a scripted source and a manual clock: nothing happens until a test emits a fix or
+/// moves time.
+struct TestServer {
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+    let registry = PrometheusCollectorRegistry()
+    let counters: ServerCounters
+    let engine: LocationEngine<ManualClock>
+
+    init() {
+        counters = ServerCounters(registry: registry)
+        var configuration = LocationEngineConfiguration(linger: .zero)
+        configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
+        engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+    }
+
+    var application: some ApplicationProtocol {
+        LocationServerApplication(engine: engine, registry: registry, counters: counters)
+            .build(configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))
+    }
+
+    /// Returns once the engine has taken in `count` one-shots and subscriptions that are still pending.
+    func waitUntilPending(oneShots: Int = 0, subscriptions: Int = 0) async {
+        while true {
+            let statistics = await engine.statistics()
+            if statistics.pendingOneShots >= oneShots, statistics.activeSubscriptions >= subscriptions { return }
+            await Task.yield()
+        }
+    }
+
+    /// Sends `GET uri`, waits until the engine holds the requests it makes, runs `drive` (emit fixes,
+    /// move the clock) and returns the response.
+    func get(
+        _ uri: String, with client: some TestClientProtocol, oneShots: Int = 0, subscriptions: Int = 0,
+        then drive: () async -> Void
+    ) async throws -> TestResponse {
+        async let response = client.execute(uri: uri, method: .get)
+        await waitUntilPending(oneShots: oneShots, subscriptions: subscriptions)
+        await drive()
+        return try await response
+    }
+
+    /// A fix of `metres` accuracy at a fixed place.
+    static func fix(metres: Double, latitude: Double = 48.137) -> Location {
+        Location(latitude: latitude, longitude: 11.575, horizontalAccuracy: metres)
+    }
+}

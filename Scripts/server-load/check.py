@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Checks a server load run from what the server says about itself: /metrics scraped while idle
+before the load and after it, and the exit report the server prints when it stops.
+
+Passes when every one-shot and every subscription ended exactly once (the engine's submitted and
+ended counts agree, nothing pending, the HTTP side answered every request it took in), no event
+stream outlived its client, the source powered down after the load, and the heap came back to
+its idle level (within a tolerance). Prints the figures: requests/s, latency p50/p99 and the
+engine's share of the server's CPU per request.
+
+  check.py --idle idle.prom --after after.prom --exit-report exit.json --wrk wrk.json \
+           --wrk-baseline health.json --sse sse.json --cpu-baseline S --cpu-load S
+  check.py --self-test
+"""
+import argparse
+import json
+import re
+import sys
+
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_metrics(text):
+    """Prometheus text format -> {name: [(labels, value)]}."""
+    metrics = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        match = SAMPLE.match(line.strip())
+        if not match:
+            raise ValueError(f"not a Prometheus sample: {line!r}")
+        name, labels, value = match.groups()
+        metrics.setdefault(name, []).append((dict(LABEL.findall(labels or "")), float(value)))
+    return metrics
+
+
+def total(metrics, name, **labels):
+    """The sum of `name`'s samples whose labels include `labels` (0 when absent)."""
+    return sum(value for sample_labels, value in metrics.get(name, [])
+               if all(sample_labels.get(key) == wanted for key, wanted in labels.items()))
+
+
+def quantile_bound(metrics, name, q, **labels):
+    """The upper bound of the histogram bucket holding quantile `q` of `name` (None when empty)."""
+    buckets = sorted((float(sample["le"]), value) for sample, value in metrics.get(name + "_bucket", [])
+                     if all(sample.get(key) == wanted for key, wanted in labels.items()))
+    if not buckets or buckets[-1][1] == 0:
+        return None
+    for bound, count in buckets:
+        if count >= q * buckets[-1][1]:
+            return bound
+    return None
+
+
+def check(idle, after, report, wrk, baseline, sse, cpu_baseline, cpu_load, heap_slack_bytes):
+    """Returns (failures, figures)."""
+    failures = []
+
+    def expect(condition, message):
+        if not condition:
+            failures.append(message)
+
+    for kind in ("oneshot", "subscription"):
+        submitted = total(after, "locationengine_requests_submitted", kind=kind)
+        ended = total(after, "locationengine_requests_ended", kind=kind)
+        pending = total(after, "locationengine_requests_pending", kind=kind)
+        expect(submitted == ended, f"{kind}: {submitted:.0f} submitted but {ended:.0f} ended (each must end exactly once)")
+        expect(pending == 0, f"{kind}: {pending:.0f} still pending after the load")
+    expect(total(after, "locationserver_streams_open") == 0,
+           f"{total(after, 'locationserver_streams_open'):.0f} event streams still open after their clients left")
+    expect(total(after, "locationserver_location_in_flight") == 0, "GET /location requests still in flight after the load")
+    expect(total(after, "locationengine_source_on") == 0, "the source is still on after the load stopped")
+    expect(total(after, "locationengine_source_starts") == total(after, "locationengine_source_stops"),
+           "source starts and stops do not pair up")
+    expect(total(after, "locationengine_source_starts") >= 1, "the source never started")
+
+    idle_heap = total(idle, "locationserver_heap_in_use_bytes")
+    after_heap = total(after, "locationserver_heap_in_use_bytes")
+    expect(after_heap <= idle_heap + heap_slack_bytes,
+           f"heap in use {after_heap / 2**20:.1f} MiB after the load, idle was {idle_heap / 2**20:.1f} MiB "
+           f"(allowed: + {heap_slack_bytes / 2**20:.0f} MiB)")
+
+    http, engine = report["http"], report["engine"]
+    expect(http["locationRequestsStarted"] == http["locationRequestsEnded"],
+           f"HTTP: {http['locationRequestsStarted']} /location requests taken in, {http['locationRequestsEnded']} answered")
+    expect(engine["oneShotsSubmitted"] == engine["oneShotsEnded"] + engine["oneShotsCancelled"],
+           f"engine: {engine['oneShotsSubmitted']} one-shots submitted, {engine['oneShotsEnded']} ended + "
+           f"{engine['oneShotsCancelled']} cancelled")
+    expect(engine["oneShotsSubmitted"] == http["locationRequestsStarted"],
+           f"engine saw {engine['oneShotsSubmitted']} one-shots, the HTTP side made {http['locationRequestsStarted']}")
+    expect(engine["subscriptionsSubmitted"] == engine["subscriptionsEnded"] + engine["subscriptionsCancelled"],
+           "engine: subscriptions submitted != ended + cancelled")
+    expect(http["streamsOpened"] == http["streamsClosed"] == engine["subscriptionsSubmitted"],
+           f"streams opened {http['streamsOpened']}, closed {http['streamsClosed']}, "
+           f"subscriptions {engine['subscriptionsSubmitted']}")
+    expect(engine["pendingOneShots"] == 0 and engine["activeSubscriptions"] == 0, "requests pending at exit")
+    expect(not engine["sourceOn"], "source on at exit")
+
+    expect(wrk["requests"] > 0, "wrk made no request")
+    expect(wrk["non_2xx"] == 0, f"wrk: {wrk['non_2xx']} responses were not 2xx")
+    expect(sse["clients"] > 0 and sse["malformed"] == 0 and sse["bad_status"] == 0,
+           f"SSE clients: {sse}")
+    expect(sse["events"] > 0, "SSE clients received no event")
+
+    rate = wrk["requests"] / (wrk["duration_us"] / 1e6)
+    figures = {
+        "requests_per_second": round(rate),
+        "p50_ms": wrk["p50_us"] / 1000, "p90_ms": wrk["p90_us"] / 1000, "p99_ms": wrk["p99_us"] / 1000,
+        "max_ms": wrk["max_us"] / 1000,
+        "wrk_timeouts": wrk["timeouts"], "wrk_socket_errors": wrk["connect_errors"] + wrk["read_errors"] + wrk["write_errors"],
+        "sse_clients": sse["clients"], "sse_events": sse["events"], "sse_ended_by_server": sse["ended_by_server"],
+        "oneshots": engine["oneShotsSubmitted"], "subscriptions": engine["subscriptionsSubmitted"],
+        "outcomes": {labels.get("outcome"): int(value) for labels, value in after.get("locationengine_requests_ended", [])
+                     if labels.get("kind") == "oneshot" and value > 0},
+        "heap_idle_mib": round(idle_heap / 2**20, 1), "heap_after_mib": round(after_heap / 2**20, 1),
+    }
+    # Inside the server: from the handler's start to the engine's result, and the engine's own timer
+    # and delivery figures (histogram bucket bounds: "at most").
+    for figure, name, q, labels in (
+            ("server_success_p50_ms_at_most", "locationserver_location_duration_seconds", 0.5, {"outcome": "success"}),
+            ("server_success_p99_ms_at_most", "locationserver_location_duration_seconds", 0.99, {"outcome": "success"}),
+            ("timeout_lateness_p99_ms_at_most", "locationengine_timeout_lateness", 0.99, {}),
+            ("fix_delivery_p99_ms_at_most", "locationengine_fix_delivery_latency", 0.99, {})):
+        bound = quantile_bound(after, name, q, **labels)
+        if bound is not None:
+            figures[figure] = bound * 1000
+    if baseline and baseline["requests"] > 0 and wrk["requests"] > 0 and cpu_baseline and cpu_load:
+        # CPU per request of a request that does no engine work (GET /health) against GET /location:
+        # the difference is what the engine (and encoding its result) costs.
+        per_baseline = cpu_baseline / baseline["requests"]
+        per_location = cpu_load / wrk["requests"]
+        figures["cpu_us_per_request_health"] = round(per_baseline * 1e6, 1)
+        figures["cpu_us_per_request_location"] = round(per_location * 1e6, 1)
+        figures["engine_overhead_share"] = round(max(0.0, 1 - per_baseline / per_location), 3)
+        figures["health_requests_per_second"] = round(baseline["requests"] / (baseline["duration_us"] / 1e6))
+    return failures, figures
+
+
+def self_test():
+    idle = parse_metrics('# TYPE x gauge\nlocationserver_heap_in_use_bytes 10000000\nlocationengine_source_on 0\n')
+    good = parse_metrics("\n".join([
+        'locationengine_requests_submitted{kind="oneshot"} 10',
+        'locationengine_requests_ended{kind="oneshot",outcome="success"} 7',
+        'locationengine_requests_ended{kind="oneshot",outcome="timed_out"} 3',
+        'locationengine_requests_submitted{kind="subscription"} 2',
+        'locationengine_requests_ended{kind="subscription",outcome="cancelled"} 2',
+        'locationengine_requests_pending{kind="oneshot"} 0', 'locationengine_requests_pending{kind="subscription"} 0',
+        'locationserver_streams_open 0', 'locationserver_location_in_flight 0', 'locationengine_source_on 0',
+        'locationengine_source_starts 1', 'locationengine_source_stops 1', 'locationserver_heap_in_use_bytes 12000000',
+    ]))
+    report = {"http": {"locationRequestsStarted": 10, "locationRequestsEnded": 10, "streamsOpened": 2, "streamsClosed": 2},
+              "engine": {"oneShotsSubmitted": 10, "oneShotsEnded": 10, "oneShotsCancelled": 0, "subscriptionsSubmitted": 2,
+                         "subscriptionsEnded": 0, "subscriptionsCancelled": 2, "pendingOneShots": 0,
+                         "activeSubscriptions": 0, "sourceOn": False}}
+    wrk = {"requests": 10, "duration_us": 1_000_000, "non_2xx": 0, "connect_errors": 0, "read_errors": 0,
+           "write_errors": 0, "timeouts": 0, "p50_us": 1000, "p90_us": 2000, "p99_us": 3000, "max_us": 4000}
+    health = dict(wrk, requests=20)
+    sse = {"clients": 2, "events": 5, "ended_by_server": 0, "malformed": 0, "connect_errors": 0, "bad_status": 0}
+    failures, figures = check(idle, good, report, wrk, health, sse, 0.01, 0.02, 4 << 20)
+    assert failures == [], failures
+    histogram = parse_metrics('h_bucket{le="0.1"} 50\nh_bucket{le="1.0"} 99\nh_bucket{le="+Inf"} 100\n')
+    assert quantile_bound(histogram, "h", 0.5) == 0.1 and quantile_bound(histogram, "h", 0.99) == 1.0
+    assert quantile_bound(histogram, "h", 1.0) == float("inf") and quantile_bound({}, "h", 0.5) is None
+    assert quantile_bound(histogram, "h", 0.5, outcome="success") is None
+    assert figures["requests_per_second"] == 10 and figures["engine_overhead_share"] == 0.75, figures
+
+    leaky = dict(good)
+    leaky["locationengine_requests_ended"] = [({"kind": "oneshot", "outcome": "success"}, 9.0)]
+    leaky["locationserver_streams_open"] = [({}, 1.0)]
+    leaky["locationengine_source_on"] = [({}, 1.0)]
+    leaky["locationserver_heap_in_use_bytes"] = [({}, 30e6)]
+    bad_report = json.loads(json.dumps(report))
+    bad_report["http"]["locationRequestsEnded"] = 9
+    failures, _ = check(idle, leaky, bad_report, dict(wrk, non_2xx=1), health, sse, 0.01, 0.02, 4 << 20)
+    for expected in ("each must end exactly once", "event streams still open", "source is still on", "heap in use",
+                     "answered", "not 2xx"):
+        assert any(expected in failure for failure in failures), (expected, failures)
+    try:
+        parse_metrics("garbage line here")
+        raise AssertionError("a malformed sample must be refused")
+    except ValueError:
+        pass
+    print("check.py self-test: ok (good run accepted, leaks and lost requests detected, bad samples refused)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--self-test", action="store_true")
+    for name in ("idle", "after", "exit-report", "wrk", "wrk-baseline", "sse"):
+        parser.add_argument("--" + name)
+    parser.add_argument("--cpu-baseline", type=float)
+    parser.add_argument("--cpu-load", type=float)
+    parser.add_argument("--heap-slack-mib", type=float, default=16)
+    parser.add_argument("--json", help="also write the figures here")
+    arguments = parser.parse_args()
+    if arguments.self_test:
+        self_test()
+        return 0
+
+    def read(path):
+        with open(path) as file:
+            return file.read()
+
+    def last_json_line(path):
+        return json.loads([line for line in read(path).splitlines() if line.startswith("{")][-1])
+
+    failures, figures = check(
+        parse_metrics(read(arguments.idle)), parse_metrics(read(arguments.after)), last_json_line(arguments.exit_report),
+        last_json_line(arguments.wrk), last_json_line(arguments.wrk_baseline) if arguments.wrk_baseline else None,
+        last_json_line(arguments.sse), arguments.cpu_baseline, arguments.cpu_load, arguments.heap_slack_mib * 2**20)
+    print(json.dumps(figures, indent=2, sort_keys=True))
+    if arguments.json:
+        with open(arguments.json, "w") as file:
+            json.dump(figures, file, indent=2, sort_keys=True)
+    for failure in failures:
+        print("FAILED:", failure, file=sys.stderr)
+    print(f"server load check: {'passed' if not failures else 'FAILED'} ({len(failures)} failures)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The example server under real load, on loopback: thousands of concurrent connections asking for
+# one-shots (wrk, mixed accuracies, timeouts of 100 ms to 2 s) plus a few hundred server-sent-event
+# subscribers that come and go, for a bounded time. Then check.py verifies, from /metrics and the
+# server's exit report, that every request ended exactly once, no subscription outlived its client,
+# the source powered down and the heap came back to its idle level; it prints requests/s, latency
+# p50/p99 and the engine's share of the CPU per request (against GET /health, which does no engine work).
+#
+#   Scripts/server-load/run.sh [--connections 2000] [--seconds 20] [--sse 300] [--server PATH]
+#
+# Needs wrk and python3 (Scripts/bootstrap.sh) and the server built in release:
+#   swift build -c release --package-path Examples/LocationServer
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+here=Scripts/server-load
+server=Examples/LocationServer/.build/release/location-server
+connections=2000 seconds=20 sse=300 threads=2
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --connections) connections=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
+        --sse) sse=$2; shift 2 ;;
+        --server) server=$2; shift 2 ;;
+        *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+out=.build/server-load
+mkdir -p "$out"
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+"$server" --port 0 --fix-rate 5 --linger 1s --log-level warning --exit-report "$out/exit.json" >"$out/server.log" 2>&1 &
+pid=$!
+trap 'kill -KILL $pid 2>/dev/null || true' EXIT
+port=""
+for _ in $(seq 300); do
+    port=$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$out/server.log")
+    [ -n "$port" ] && break
+    kill -0 $pid 2>/dev/null || { cat "$out/server.log"; echo "run.sh: the server exited" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$port" ] || { echo "run.sh: the server did not start listening" >&2; exit 1; }
+base="http://127.0.0.1:$port"
+fetch() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=30).read().decode())' "$1"; }
+cpu() { awk '{ printf "%.2f\n", ($14 + $15) / '"$(getconf CLK_TCK)"' }' "/proc/$pid/stat"; }
+# Waits (at most 30 s) until the engine has nothing pending and its source is off.
+wait_idle() {
+    for _ in $(seq 300); do
+        fetch "$base/metrics" >"$out/$1.prom"
+        if grep -q '^locationengine_source_on 0' "$out/$1.prom" \
+            && ! grep -qE '^locationengine_requests_pending\{[^}]*\} [1-9]' "$out/$1.prom"; then return 0; fi
+        sleep 0.1
+    done
+    echo "run.sh: the engine did not become idle within 30 s" >&2
+}
+
+echo "server-load: server on port $port; warming up"
+for accuracy in city block room; do fetch "$base/location?accuracy=$accuracy&timeout=2s" >/dev/null; done
+wait_idle idle
+
+echo "server-load: baseline, GET /health for 5 s over $connections connections"
+cpu0=$(cpu)
+WRK_PATH=/health wrk -t$threads -c"$connections" -d5s --timeout 10s -s $here/requests.lua "$base" >"$out/wrk-health.txt"
+cpu1=$(cpu)
+
+echo "server-load: GET /location over $connections connections + $sse event streams for ${seconds}s"
+python3 $here/sse_clients.py --port "$port" --clients "$sse" --seconds "$seconds" >"$out/sse.json" &
+sse_pid=$!
+wrk -t$threads -c"$connections" -d"${seconds}s" --timeout 10s --latency -s $here/requests.lua "$base" | tee "$out/wrk-location.txt"
+wait $sse_pid
+cpu2=$(cpu)
+cat "$out/sse.json"
+
+wait_idle after
+kill -TERM $pid
+wait $pid || { echo "run.sh: the server exited with status $?" >&2; exit 1; }
+trap - EXIT
+
+python3 $here/check.py --idle "$out/idle.prom" --after "$out/after.prom" --exit-report "$out/exit.json" \
+    --wrk "$out/wrk-location.txt" --wrk-baseline "$out/wrk-health.txt" --sse "$out/sse.json" \
+    --cpu-baseline "$(python3 -c "print($cpu1 - $cpu0)")" --cpu-load "$(python3 -c "print($cpu2 - $cpu1)")" --json "$out/figures.json"

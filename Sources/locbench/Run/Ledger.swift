@@ -3,8 +3,8 @@ import LocationEngine
 import LocbenchModel
 import NIOConcurrencyHelpers
 
-/// Everything locbench knows about each request, and the invariant checks made as results arrive
-/// (issue #4, "invariant check on every run").
+/// Everything locbench knows about each request, and the invariant checks made as results arrive:
+/// every run is checked, so a benchmark figure never comes from a run that broke the engine's promises.
 ///
 /// Records are 32 bytes in one array indexed by request, behind one lock: handlers run on the
 /// engine's executor while the driver submits from another task.

@@ -2,8 +2,9 @@ import Foundation
 import LocationEngine
 import SyntheticGPS
 
-/// `--authorization SCRIPT`: a simulated user for the engine run (issue #4's authorization script,
-/// built on issue #5's ``SimulatedAuthorizationProvider``).
+/// `--authorization SCRIPT`: a simulated user for the engine run, scripted through the engine's
+/// ``SimulatedAuthorizationProvider`` so that prompts, answers and revocations follow the same rules as
+/// in an application.
 ///
 /// Comma-separated items:
 /// - `start=STATE`: the picture at the start (default `authorized`);

@@ -102,14 +102,17 @@ final class Inbox: Sendable {
         }
     }
 
-    /// Takes every queued command (and forgets the interruption log: those commands are now in order).
+    /// Takes every queued command into `batch`, which must be empty, and the log of the cancels and
+    /// force-completes among them into `interruptions`. The inbox keeps the two buffers it is handed,
+    /// emptied, to fill next: in a steady state the buffers trade places and no batch allocates or grows.
     /// - Complexity: O(1)
-    func takeAll() -> Deque<EngineCommand> {
+    func takeAll(into batch: inout Deque<EngineCommand>, interruptions: inout [(RequestID, isCancel: Bool)]) {
+        assert(batch.isEmpty, "takeAll(into:interruptions:) needs an empty batch")
+        interruptions.removeAll(keepingCapacity: true)
         state.withLockedValue { state in
-            state.interruptions.removeAll(keepingCapacity: true)
             state.timerFired = false
-            if state.commands.isEmpty { return Deque() }
-            return replace(&state.commands, with: Deque(minimumCapacity: 16))
+            swap(&state.commands, &batch)
+            swap(&state.interruptions, &interruptions)
         }
     }
 

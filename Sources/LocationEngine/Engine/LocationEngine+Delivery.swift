@@ -7,11 +7,14 @@ extension LocationEngine {
     /// a request that was cancelled meanwhile is dropped (an awaiting task gets `CancellationError`),
     /// or replaced by the force-completed ending. Requests still pending in the core are then
     /// cancelled or force-completed at once, ahead of the rest of the batch.
+    ///
+    /// The actions are taken out of the buffer first, so that an expiry pass between two pieces of a
+    /// long delivery can run a transition of its own.
     func performActions() {
+        var performing = replace(&actions, with: replace(&spareActions, with: []))
         var delivered = false
-        var index = 0
-        while index < actions.count {
-            switch actions[index] {
+        for index in performing.indices {
+            switch performing[index] {
             case .completeOneShots(let recipients, let result):
                 delivered = true
                 deliver(result, to: recipients)
@@ -58,19 +61,21 @@ extension LocationEngine {
             case .reportConfigurationError(let error):
                 logger.error("\(error)")
             }
-            index += 1
         }
-        actions.removeAll(keepingCapacity: actions.count < 1024)
+        performing.removeAll(keepingCapacity: performing.count < 1024)
+        spareActions = performing
         // The last handler may have withdrawn a request that the next command would deliver to.
         if delivered && inbox.interruptions != seenInterruptions { noteInterruptions() }
         if !unappliedWithdrawals.isEmpty { applyWithdrawals() }
     }
 
-    /// Hands one result to each one-shot of a group, skipping those a handler withdrew meanwhile.
+    /// Hands one result to each one-shot of a group, skipping those a handler withdrew meanwhile; every
+    /// 1,024 recipients, what has fallen due meanwhile is processed first.
     @inline(__always)
     func deliver(_ result: LocationResult, to recipients: [Recipient<OneShotHandler>]) {
         var withdrawnCount = 0
-        for recipient in recipients {
+        for (position, recipient) in recipients.enumerated() {
+            if position & 1023 == 1023 { expireIfDue() }
             if inbox.interruptions != seenInterruptions { noteInterruptions() }
             if !withdrawn.isEmpty, let isCancel = withdrawn[recipient.id] {
                 withdrawnCount += 1
@@ -91,12 +96,14 @@ extension LocationEngine {
         metrics.ended(result.status, count: recipients.count - withdrawnCount)
     }
 
-    /// Hands one event to each subscription of a group, skipping those a handler withdrew meanwhile.
+    /// Hands one event to each subscription of a group, skipping those a handler withdrew meanwhile;
+    /// every 1,024 recipients, what has fallen due meanwhile is processed first.
     @inline(__always)
     func deliver(_ event: SubscriptionEvent, to recipients: [Recipient<SubscriptionHandler>]) {
         var withdrawnCount = 0
         let end: SubscriptionEnd? = if case .ended(let end) = event { end } else { nil }
-        for recipient in recipients {
+        for (position, recipient) in recipients.enumerated() {
+            if position & 1023 == 1023 { expireIfDue() }
             if inbox.interruptions != seenInterruptions { noteInterruptions() }
             if !withdrawn.isEmpty, let isCancel = withdrawn[recipient.id] {
                 withdrawnCount += 1

@@ -33,10 +33,19 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
 
     var machine: Machine
     var actions: [Machine.Action] = []
+    /// An emptied action buffer, for the next transition while another buffer's actions are performed.
+    var spareActions: [Machine.Action] = []
+    /// The emptied buffer of the last batch, traded with the inbox's for the next one.
+    var spareBatch = Deque<EngineCommand>()
+    /// The cancels and force-completes in the batch being processed, in order (the inbox's log of it).
+    var batchInterruptions: [(RequestID, isCancel: Bool)] = []
+    /// How many of ``batchInterruptions`` the batch has processed or noted as withdrawals (see
+    /// `noteBatchWithdrawals()`).
+    var batchInterruptionsProcessed = 0
+    /// How deeply expiry passes are nested inside deliveries.
+    var expiryNesting = 0
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
-    /// When the fix being processed reached the engine (for the fix→delivery latency metric).
-    var fixReportedAt: EngineInstant?
 
     // The loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` hosts the loop: it then waits for work instead of stopping when idle.
@@ -114,111 +123,6 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         case .resume(let continuation): continuation.resume()
         case .start: Task { await self.loop() }
         }
-    }
-
-    // MARK: Processing (isolated)
-
-    /// Processes every queued command, in order, until the inbox is empty.
-    func drain() {
-        while true {
-            var batch = inbox.takeAll()
-            if batch.isEmpty { break }
-            withdrawn.removeAll(keepingCapacity: true)
-            interruptionLogPosition = 0
-            var now = self.now()
-            var processed = 0
-            while let command = batch.popFirst() {  // moves each command out: no copy of its handler
-                processed &+= 1
-                if processed & 255 == 0 { now = self.now() }
-                // Authorization changes due by now apply before anything that arrives later (a fix
-                // after a due reduction is coarsened; a change reported now is not overtaken by an
-                // older one).
-                if let due = machine.nextAuthorizationChange, due <= now { machine.applyDueAuthorizationChanges(upTo: now, into: &actions) }
-                process(command, now: now)
-                if !actions.isEmpty {
-                    performActions()
-                    if let reported = fixReportedAt {
-                        metrics.fixDeliveryLatency.recordNanoseconds((self.now() - reported).saturatingNanoseconds)
-                    }
-                }
-                fixReportedAt = nil
-            }
-        }
-    }
-
-    func process(_ command: consuming EngineCommand, now: EngineInstant) {
-        switch consume command {
-        case .oneShot(let id, let accuracy, let timeout, let madeAt, let handler):
-            metrics.submitted(.oneShot)
-            machine.submitOneShot(
-                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: false, purposeKey: nil, madeAt: madeAt, handler: handler,
-                now: now, into: &actions)
-        case .oneShotWithOptions(let id, let accuracy, let timeout, let madeAt, let delay, let purposeKey, let handler):
-            metrics.submitted(.oneShot)
-            machine.submitOneShot(
-                id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, purposeKey: purposeKey, madeAt: madeAt,
-                handler: handler, now: now, into: &actions)
-        case .subscribe(let id, let options, let madeAt, let handler):
-            metrics.submitted(.subscription)
-            machine.subscribe(id, options: options, madeAt: madeAt, handler: handler, now: now, into: &actions)
-        case .cancel(let id):
-            machine.cancel(id, now: now, into: &actions)
-        case .forceComplete(let id):
-            machine.forceComplete(id, now: now, into: &actions)
-        case .source(let generation, let event, let madeAt):
-            guard generation == sourceGeneration, machine.isSourceOn else { return }
-            switch event {
-            case .location(let location, let age):
-                fixReportedAt = madeAt
-                let fixes = machine.counters.invalidFixes &+ machine.counters.fixesThrottled
-                machine.receiveFix(location, age: age, now: now, into: &actions)
-                metrics.fixReceived(dropped: machine.counters.invalidFixes &+ machine.counters.fixesThrottled != fixes)
-            case .transientError(let error):
-                logger.notice("location source transient error", metadata: ["error": "\(error)"])
-                machine.receiveTransientError(error, now: now, into: &actions)
-            case .fatalError(let error):
-                logger.error("location source failed", metadata: ["error": "\(error)"])
-                machine.receiveFatalError(error, now: now, into: &actions)
-            }
-        case .authorization(let state, let due, let prompt):
-            machine.receiveAuthorization(state, due: due, answering: prompt, now: now, into: &actions)
-        case .endSession:
-            machine.endSession(now: now, into: &actions)
-        case .locationButton:
-            machine.pressLocationButton(now: now, into: &actions)
-        case .observeAuthorization(let id, let continuation):
-            continuation.yield(machine.authorizationPicture)
-            if machine.isShutDown {
-                continuation.finish()
-            } else {
-                authorizationObservers[id] = continuation
-            }
-        case .stopObservingAuthorization(let id):
-            authorizationObservers[id] = nil
-        case .shutdown:
-            machine.shutdown(now: now, into: &actions)
-            for observer in authorizationObservers.values { observer.finish() }
-            authorizationObservers.removeAll()
-        }
-    }
-
-    /// Processes queued commands and everything due at the clock's current time (the core applies
-    /// scheduled authorization changes in time order, each at its own instant), until nothing is left: deadlines
-    /// that fall due while it works are processed in the same pass, not after another timer cycle.
-    func advance() {
-        while true {
-            drain()
-            let now = self.now()
-            guard let next = nextWakeup, next <= now else { break }
-            let timedOut = machine.counters.oneShotsTimedOut
-            let firstDue = machine.deadlines.earliest
-            machine.advanceTime(now: now, into: &actions)
-            if !actions.isEmpty { performActions() }
-            if machine.counters.oneShotsTimedOut != timedOut, let firstDue {
-                metrics.timeoutLateness.recordNanoseconds((self.now() - firstDue).saturatingNanoseconds)
-            }
-        }
-        metrics.pending(oneShots: machine.oneShots.count, subscriptions: machine.subscriptions.count)
     }
 
     /// When the engine next needs to run on its own: the core's next live instant.

@@ -1,13 +1,24 @@
+import DequeModule
 import HeapModule
 
-/// Every request's deadline in one binary min-heap ordered by (deadline, request ID), so that equal
-/// deadlines expire in submission order (swift-nio's timer queue does the same with a sequence number;
-/// our IDs are already increasing).
+/// Every request's deadline, earliest first; equal deadlines in request-ID order (swift-nio's timer
+/// queue breaks ties with a sequence number; our IDs already increase).
+///
+/// Requests that share a timeout duration arrive in deadline order, so each distinct duration gets a
+/// *lane*: a FIFO `Deque` of its entries, of which only the head sits in a binary heap. Inserting,
+/// expiring or dropping an entry costs O(1) in its lane plus O(log L) heap work over L lanes, instead
+/// of O(log n) over every pending request, and expiries read lanes front to back instead of jumping
+/// across a heap of millions (the idea of libevent's "common timeouts"). An entry that would break its
+/// lane's order (callers on several threads stamp their requests, so one can arrive slightly out of
+/// order) goes into the heap on its own, as does every entry once ``maximumLanes`` durations have lanes.
 ///
 /// Deletion is lazy: a request that ends before its deadline leaves its entry behind and the owner
 /// reports it with ``noteAbandoned()``; the owner drops them from the head after each change (so the
-/// earliest deadline is always live), and rebuilds the heap when idle once abandoned entries outnumber
-/// live ones, so memory stays proportional to live requests.
+/// earliest deadline is always live), and rebuilds the queue when idle once abandoned entries
+/// outnumber live ones, so memory stays proportional to live requests.
+///
+/// Hand-written because no swift-collections type keeps many sorted runs behind one heap; it only
+/// arranges `Deque`s and a `Heap`.
 struct DeadlineQueue: Sendable {
     /// One deadline: 16 bytes.
     struct Entry: Comparable, Sendable {
@@ -19,29 +30,85 @@ struct DeadlineQueue: Sendable {
         }
     }
 
-    private var heap = Heap<Entry>()
+    /// A heap element: the head of a lane, or an entry on its own (`lane` −1).
+    struct Head: Comparable, Sendable {
+        var entry: Entry
+        var lane: Int32
+
+        static func < (lhs: Head, rhs: Head) -> Bool { lhs.entry < rhs.entry }
+        static func == (lhs: Head, rhs: Head) -> Bool { lhs.entry == rhs.entry }
+    }
+
+    /// How many distinct timeout durations get a lane; later ones share the heap.
+    static var maximumLanes: Int { 1024 }
+
+    private var heap = Heap<Head>()
+    private var lanes: [Deque<Entry>] = []
+    private var laneOfDuration: [Duration: Int32] = [:]
     /// Entries whose request already ended.
     private(set) var abandoned = 0
-
     /// The number of entries, live or abandoned.
-    var count: Int { heap.count }
+    private(set) var count = 0
 
     /// The earliest deadline in the queue (possibly of an abandoned entry).
     /// - Complexity: O(1)
-    var earliest: EngineInstant? { heap.min.map { EngineInstant(nanoseconds: $0.deadline) } }
+    var earliest: EngineInstant? { heap.min.map { EngineInstant(nanoseconds: $0.entry.deadline) } }
 
-    /// Adds a deadline.
-    /// - Complexity: O(log n)
-    mutating func insert(_ id: RequestID, deadline: EngineInstant) {
-        heap.insert(Entry(deadline: deadline.nanoseconds, id: id.rawValue))
+    /// Adds the deadline `timeout` after `start`.
+    /// - Complexity: amortised O(1) when it extends a lane, O(log n) otherwise.
+    mutating func insert(_ id: RequestID, timeout: Duration, from start: EngineInstant) {
+        let entry = Entry(deadline: (start + timeout).nanoseconds, id: id.rawValue)
+        count += 1
+        if let lane = lane(for: timeout) {
+            let index = Int(lane)
+            let length = lanes[index].count
+            if length == 0 {
+                lanes[index].append(entry)
+                heap.insert(Head(entry: entry, lane: lane))
+                return
+            }
+            if lanes[index][length - 1] < entry {
+                lanes[index].append(entry)
+                return
+            }
+        }
+        heap.insert(Head(entry: entry, lane: -1))
+    }
+
+    /// The lane of `timeout`, made on first use while fewer than ``maximumLanes`` exist.
+    private mutating func lane(for timeout: Duration) -> Int32? {
+        if let lane = laneOfDuration[timeout] { return lane }
+        guard lanes.count < Self.maximumLanes else { return nil }
+        let lane = Int32(lanes.count)
+        lanes.append(Deque())
+        laneOfDuration[timeout] = lane
+        return lane
+    }
+
+    /// Removes the earliest entry. The queue must not be empty.
+    /// - Complexity: O(log L) for L lanes when it is a lane's head, O(log n) otherwise.
+    private mutating func removeEarliest() -> Entry {
+        let head = heap.min!
+        count -= 1
+        guard head.lane >= 0 else {
+            heap.removeMin()
+            return head.entry
+        }
+        let index = Int(head.lane)
+        lanes[index].removeFirst()
+        if lanes[index].isEmpty {
+            heap.removeMin()
+        } else {
+            _ = heap.replaceMin(with: Head(entry: lanes[index][0], lane: head.lane))
+        }
+        return head.entry
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
-    /// - Complexity: O(log n)
+    /// - Complexity: as ``removeEarliest()``.
     mutating func popDue(at now: EngineInstant) -> RequestID? {
-        guard let first = heap.min, first.deadline <= now.nanoseconds else { return nil }
-        heap.removeMin()
-        return RequestID(rawValue: first.id)
+        guard let first = heap.min, first.entry.deadline <= now.nanoseconds else { return nil }
+        return RequestID(rawValue: removeEarliest().id)
     }
 
     /// Records that a request with an entry here ended by other means.
@@ -53,21 +120,36 @@ struct DeadlineQueue: Sendable {
     mutating func noteAbandonedEntryRemoved() { abandoned -= 1 }
 
     /// Whether abandoned entries are the majority (and numerous), so a rebuild pays.
-    var needsCompaction: Bool { abandoned > 1024 && abandoned * 2 > heap.count }
+    var needsCompaction: Bool { abandoned > 1024 && abandoned * 2 > count }
 
     /// Drops entries of ended requests from the head, so ``earliest`` is a live deadline.
-    /// - Complexity: O(a log n) for a abandoned entries at the head.
+    /// - Complexity: O(a log L) for a abandoned entries at the head of lanes.
     mutating func dropAbandonedHead(isLive: (RequestID) -> Bool) {
-        while abandoned > 0, let first = heap.min, !isLive(RequestID(rawValue: first.id)) {
-            heap.removeMin()
+        while abandoned > 0, let first = heap.min, !isLive(RequestID(rawValue: first.entry.id)) {
+            _ = removeEarliest()
             abandoned -= 1
         }
     }
 
-    /// Rebuilds the heap without abandoned entries.
+    /// Rebuilds the queue without abandoned entries (and without lanes left empty).
     /// - Complexity: O(n)
     mutating func compact(isLive: (RequestID) -> Bool) {
-        heap = Heap(heap.unordered.filter { isLive(RequestID(rawValue: $0.id)) })
+        var heads = heap.unordered.filter { $0.lane < 0 && isLive(RequestID(rawValue: $0.entry.id)) }
+        var kept: [Deque<Entry>] = []
+        var keptOfDuration: [Duration: Int32] = [:]
+        for (duration, lane) in laneOfDuration {
+            var entries = replace(&lanes[Int(lane)], with: Deque())
+            entries.removeAll { !isLive(RequestID(rawValue: $0.id)) }
+            guard !entries.isEmpty else { continue }
+            let newLane = Int32(kept.count)
+            heads.append(Head(entry: entries[0], lane: newLane))
+            kept.append(entries)
+            keptOfDuration[duration] = newLane
+        }
+        lanes = kept
+        laneOfDuration = keptOfDuration
+        count = heads.count(where: { $0.lane < 0 }) + kept.reduce(0) { $0 + $1.count }
+        heap = Heap(heads)
         abandoned = 0
     }
 }

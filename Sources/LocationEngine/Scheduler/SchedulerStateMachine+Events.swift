@@ -229,7 +229,7 @@ extension SchedulerStateMachine {
     /// Starts the timeout that waited for authorization, if the request has one.
     mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
         guard let timeout = delayedTimeouts.removeValue(forKey: id) else { return }
-        deadlines.insert(id, deadline: now + timeout)
+        deadlines.insert(id, timeout: timeout, from: now)
         request.hasDeadline = true
     }
 

@@ -65,7 +65,7 @@ extension SchedulerStateMachine {
                 if delayUntilAuthorized {
                     delayedTimeouts[id] = timeout
                 } else {
-                    deadlines.insert(id, deadline: start + timeout)
+                    deadlines.insert(id, timeout: timeout, from: start)
                     request.hasDeadline = true
                 }
             }
@@ -92,7 +92,7 @@ extension SchedulerStateMachine {
                 if delayUntilAuthorized && mayWaitForFullAccuracy(purposeKey: purposeKey) {
                     delayedTimeouts[id] = timeout
                 } else {
-                    deadlines.insert(id, deadline: start + timeout)
+                    deadlines.insert(id, timeout: timeout, from: start)
                     request.hasDeadline = true
                 }
             }
@@ -101,7 +101,7 @@ extension SchedulerStateMachine {
             return
         }
         if let timeout {
-            deadlines.insert(id, deadline: start + timeout)
+            deadlines.insert(id, timeout: timeout, from: start)
             request.hasDeadline = true
         }
         admit(id, &request)

@@ -33,7 +33,7 @@ extension SchedulerStateMachine {
             handler: handler, options: options, hasDeadline: false, admitted: false,
             lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
         if let duration = options.duration {
-            deadlines.insert(id, deadline: min(madeAt ?? now, now) + duration)
+            deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now))
             subscription.hasDeadline = true
         }
         if authorization == .notDetermined {

@@ -30,6 +30,8 @@ extension LocationEngine {
                 let fixReportedAt = process(command, now: now)
                 if !actions.isEmpty {
                     performActions()
+                    // A fix that completes many one-shots does so in pieces, with what falls due in between.
+                    while machine.isCompletingFix { expireDue(now: self.now(), continuingFix: true) }
                     if let fixReportedAt {
                         metrics.fixDeliveryLatency.recordNanoseconds((self.now() - fixReportedAt).saturatingNanoseconds)
                     }
@@ -113,14 +115,18 @@ extension LocationEngine {
     }
 
     /// Processes what is due at `now` — deadlines, the end of the linger, scheduled authorization
-    /// changes — and performs the result. Cancels and force-completes issued before this pass but not
-    /// yet processed (later in the current batch, or still in the inbox) are honoured: a request they
-    /// name is not handed a timeout.
-    func expireDue(now: EngineInstant) {
+    /// changes — and, `continuingFix`, the next piece of the fix being completed; then performs the
+    /// result. Cancels and force-completes issued before this pass but not yet processed (later in the
+    /// current batch, or still in the inbox) are honoured: a request they name is not handed a timeout.
+    func expireDue(now: EngineInstant, continuingFix: Bool = false) {
         noteBatchWithdrawals()
         let timedOut = machine.counters.oneShotsTimedOut
         let firstDue = machine.deadlines.earliest
-        machine.advanceTime(now: now, into: &actions)
+        if continuingFix {
+            machine.continueFixCompletion(now: now, into: &actions)
+        } else {
+            machine.advanceTime(now: now, into: &actions)
+        }
         if !actions.isEmpty { performActions() }
         if machine.counters.oneShotsTimedOut != timedOut, let firstDue {
             metrics.timeoutLateness.recordNanoseconds((self.now() - firstDue).saturatingNanoseconds)

@@ -83,14 +83,17 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.metrics = EngineMetrics(
             dimensions: configuration.metricsDimensions, factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.authorizationProvider = configuration.authorizationProvider
-        self.machine = Machine(
-            configuration: .init(
-                linger: configuration.linger,
-                sourceCapabilities: source.capabilities,
-                authorization: configuration.authorizationProvider.currentState(),
-                usage: configuration.usage,
-                preferredAuthorization: configuration.preferredAuthorization,
-                reducedAccuracy: configuration.reducedAccuracy))
+        var core = Machine.Configuration(
+            linger: configuration.linger,
+            sourceCapabilities: source.capabilities,
+            authorization: configuration.authorizationProvider.currentState(),
+            usage: configuration.usage,
+            preferredAuthorization: configuration.preferredAuthorization,
+            reducedAccuracy: configuration.reducedAccuracy)
+        // A fix completes at most this many one-shots before timeouts that fell due meanwhile are
+        // handed over (about 50 µs of the core's work).
+        core.completionPiece = 4096
+        self.machine = Machine(configuration: core)
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)
         })

@@ -51,8 +51,15 @@ struct OneShotIndex: Sendable {
     /// Removes and returns the custom entry needing the least accuracy, if a fix of `metres` is accurate enough for it.
     /// - Complexity: O(log n)
     mutating func popCustom(accurateEnough metres: Double) -> CustomEntry? {
-        guard let top = custom.max, top.metres >= metres else { return nil }
+        guard hasCustom(accurateEnough: metres) else { return nil }
         return custom.removeMax()
+    }
+
+    /// Whether a custom entry needs no more accuracy than `metres`.
+    /// - Complexity: O(1)
+    func hasCustom(accurateEnough metres: Double) -> Bool {
+        guard let top = custom.max else { return false }
+        return top.metres >= metres
     }
 
     /// Puts back a custom entry that ``popCustom(accurateEnough:)`` returned.

@@ -3,7 +3,9 @@ import DequeModule
 /// Pending requests by ID. IDs are handed out in increasing order, so most live IDs fall in a dense
 /// window: a `Deque` indexed by `id - base` finds them with no hashing and grows with no rehashing.
 /// An ID that outlives the window (a long-lived request while millions of others come and go) is
-/// moved to a `Dictionary`, so the window never holds more than about twice the live entries.
+/// moved to a `Dictionary` when the owner compacts (while idle), so the window settles back to about
+/// twice the live entries; on the hot path entries move only past a hard bound of eight times, a few
+/// per removal, so no removal pays for a bulk migration and memory stays bounded when never idle.
 ///
 /// Hand-written because no swift-collections type maps dense, increasing integer keys to values at
 /// array speed; it is a thin layer over `Deque` and `Dictionary`.
@@ -69,18 +71,23 @@ struct RequestTable<Value> {
         return value
     }
 
-    /// Drops leading and trailing holes, then moves a few old live entries to the overflow while the
-    /// window is still mostly (interior) holes. At most ``migrationsPerRemoval`` entries move per
-    /// removal, so no single removal pays for a bulk migration (each removal makes at most one hole,
-    /// so the window still shrinks back towards twice the live entries).
+    /// Drops leading and trailing holes; past the hard bound (eight times the live entries), also
+    /// moves up to ``migrationsPerRemoval`` old live entries to the overflow (each removal makes at
+    /// most one hole, so the window still shrinks back under the bound).
     private mutating func trimFront() {
         // Direct indexing, not `first`/`last`: those resolve to the standard library's unspecialized
         // `Collection` defaults, whose generic accessors allocate on every call.
         while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
+        migrateFront(while: { $0.window.count > 4096 && $0.window.count > 8 * $0.liveInWindow }, atMost: Self.migrationsPerRemoval)
+    }
+
+    /// Drops leading holes, and moves the front live entries to the overflow while `condition` holds
+    /// (at most `limit` of them).
+    private mutating func migrateFront(while condition: (Self) -> Bool, atMost limit: Int) {
         var migrations = 0
         while !window.isEmpty {
             if window[0] != nil {
-                guard window.count > 4096, window.count > 2 * liveInWindow, migrations < Self.migrationsPerRemoval else { break }
+                guard migrations < limit, condition(self) else { break }
                 migrations += 1
                 overflow[RequestID(rawValue: base)] = window[0]
                 liveInWindow -= 1
@@ -93,6 +100,21 @@ struct RequestTable<Value> {
 
     /// How many live entries one removal may move to the overflow.
     static var migrationsPerRemoval: Int { 8 }
+
+    /// Whether the window is mostly holes (and large), so a ``compact()`` pays.
+    var needsCompaction: Bool { window.count > 4096 && window.count > 2 * liveInWindow }
+
+    /// The slots ``compact()`` would scan at most.
+    var compactionWork: Int { needsCompaction ? window.count : 0 }
+
+    /// The window's length, holes included.
+    var windowLength: Int { window.count }
+
+    /// Moves the oldest live entries to the overflow until the window is at most twice the live entries.
+    /// - Complexity: O(window)
+    mutating func compact() {
+        migrateFront(while: { $0.window.count > 2 * $0.liveInWindow }, atMost: .max)
+    }
 
     /// Calls `body` with every live entry (unordered).
     func forEach(_ body: (RequestID, Value) -> Void) {

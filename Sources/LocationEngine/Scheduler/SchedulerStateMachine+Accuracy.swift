@@ -20,7 +20,7 @@ extension SchedulerStateMachine {
     public mutating func setAccuracyAuthorization(
         _ accuracy: AccuracyAuthorization, askingForFullAccuracy: Bool = true, now: EngineInstant, into actions: inout [Action]
     ) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard accuracy != accuracyAuthorization else { return }
         accuracyAuthorization = accuracy
         fullAccuracyRequested = false
@@ -50,7 +50,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(w) for w waiting requests.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func refuseTemporaryFullAccuracy(now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         fullAccuracyRequested = false
         guard accuracyAuthorization == .reduced else { return }
         fullAccuracyRefused = true
@@ -74,7 +74,7 @@ extension SchedulerStateMachine {
         now: EngineInstant,
         into actions: inout [Action]
     ) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard authorization == .notDetermined else { return }
         authorizationRequested = false
         // Not authorized: the one-shots' result carries no fix.

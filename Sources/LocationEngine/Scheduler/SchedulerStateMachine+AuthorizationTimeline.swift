@@ -11,7 +11,7 @@ extension SchedulerStateMachine {
     public mutating func receiveAuthorization(
         _ state: AuthorizationState, due: EngineInstant, answering prompt: UInt64? = nil, now: EngineInstant, into actions: inout [Action]
     ) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard !isShutDown else { return }
         timeline.schedule(state, due: due, prompt: prompt)
         applyDueAuthorizationChanges(upTo: now, into: &actions)
@@ -26,6 +26,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         while let change = timeline.popDue(upTo: now) {
             expireDeadlines(now: change.due, into: &actions)
+            finishFixCompletion(now: change.due, into: &actions)
             apply(change.state, answering: change.prompt, now: change.due, into: &actions)
         }
     }
@@ -35,7 +36,7 @@ extension SchedulerStateMachine {
     /// (requests needing it end rather than prompting again at once), and a refusal of temporary full
     /// accuracy no longer stands. The provider is told of the change the engine made.
     public mutating func endSession(now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard !isShutDown else { return }
         fullAccuracyRefused = false
         var next = timeline.picture
@@ -54,7 +55,7 @@ extension SchedulerStateMachine {
     /// determined; asks for a confirmation from not determined or denied (once at a time); changes
     /// nothing when already authorized, restricted or with services disabled.
     public mutating func pressLocationButton(now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard !isShutDown else { return }
         let state = timeline.picture
         guard state.servicesEnabled, state.status != .restricted else {

@@ -9,7 +9,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(k + s + e log n) for k completed one-shots, s subscriptions, e expired deadlines.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFix(_ location: Location, age: Duration = .zero, now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         expireDeadlines(now: now, into: &actions)
         guard authorization == .authorized, !isShutDown else { return }
         counters.fixesReceived += 1
@@ -34,48 +34,11 @@ extension SchedulerStateMachine {
         reconcilePower(now: now, into: &actions)
     }
 
-    /// Completes every admitted one-shot that `fix` satisfies, in one grouped action.
-    mutating func completeOneShots(with fix: StampedFix, now: EngineInstant, into actions: inout [Action]) {
-        guard !oneShots.isEmpty else { return }
-        let achieved = fix.achieved(at: now)
-        let accuracy = fix.location.horizontalAccuracy
-        var handlers: [Recipient<OneShotHandler>] = []
-        if let achieved {
-            for level in AccuracyLevel.allCases where level <= achieved {
-                for id in index.takeBucket(level) {
-                    if let request = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false) {
-                        handlers.append(Recipient(id, request.handler))
-                    } else {
-                        index.noteAbandonedEntryRemoved()
-                    }
-                }
-            }
-        }
-        var failedRecency: [OneShotIndex.CustomEntry] = []
-        while let entry = index.popCustom(accurateEnough: accuracy) {
-            let id = RequestID(rawValue: entry.id)
-            guard oneShots[id] != nil else {
-                index.noteAbandonedEntryRemoved()
-                continue
-            }
-            if customAccuracies[id]!.isSatisfied(horizontalAccuracy: accuracy, age: fix.age(at: now)) {
-                handlers.append(Recipient(id, removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)!.handler))
-            } else {
-                failedRecency.append(entry)
-            }
-        }
-        for entry in failedRecency { index.reinsert(entry) }
-        guard !handlers.isEmpty else { return }
-        counters.oneShotsSucceeded += handlers.count
-        let result = LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: achieved)
-        actions.append(.completeOneShots(handlers, result))
-    }
-
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         expireDeadlines(now: now, into: &actions)
         counters.transientErrors += 1
         let handlers = subscriptions.lazy.filter(\.value.admitted).map { Recipient($0.key, $0.value.handler) }
@@ -88,7 +51,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         expireDeadlines(now: now, into: &actions)
         counters.fatalErrors += 1
         endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now, into: &actions)
@@ -98,7 +61,7 @@ extension SchedulerStateMachine {
     /// Time passes: applies the authorization changes scheduled by `now` (each at its own instant,
     /// after the deadlines due before it), expires due deadlines (timeouts, subscription durations)
     /// and ends the linger.
-    /// - Complexity: O(e log n) for e expired deadlines.
+    /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {
         let now = tick(now)
@@ -112,14 +75,23 @@ extension SchedulerStateMachine {
         guard let earliest = deadlines.earliest, earliest <= now else { return }
         var timedOut: [Recipient<OneShotHandler>] = []
         var elapsed: [Recipient<SubscriptionHandler>] = []
+        var satisfied: [Recipient<OneShotHandler>] = []
         while let id = deadlines.popDue(at: now) {
-            if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true) {
+            // A request that the fix being completed satisfies succeeded when the fix arrived, before this deadline.
+            if fixCompletion != nil, let request = oneShots[id], fixCompletionCovers(id, request) {
+                _ = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true)
+                satisfied.append(Recipient(id, request.handler))
+            } else if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true) {
                 timedOut.append(Recipient(id, request.handler))
             } else if let subscription = removeSubscription(id, removedFromDeadlines: true) {
                 elapsed.append(Recipient(id, subscription.handler))
             } else {
                 deadlines.noteAbandonedEntryRemoved()
             }
+        }
+        if !satisfied.isEmpty, let completion = fixCompletion {
+            counters.oneShotsSucceeded += satisfied.count
+            actions.append(.completeOneShots(satisfied, completion.result))
         }
         deliverEnds(timedOut, result(.timedOut, now: now), counting: \.oneShotsTimedOut, elapsed, .durationElapsed, into: &actions)
         reconcilePower(now: now, into: &actions)
@@ -139,7 +111,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(w log n) for w waiting requests; O(n) on revocation.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard gate != authorization else { return }
         let previous = authorization
         authorization = gate
@@ -169,7 +141,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func shutdown(now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         guard !isShutDown else { return }
         isShutDown = true
         timeline.close()

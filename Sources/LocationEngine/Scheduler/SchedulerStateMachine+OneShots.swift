@@ -35,7 +35,7 @@ extension SchedulerStateMachine {
         now: EngineInstant,
         into actions: inout [Action]
     ) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
         if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {

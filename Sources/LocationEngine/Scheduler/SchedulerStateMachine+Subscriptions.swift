@@ -14,7 +14,7 @@ extension SchedulerStateMachine {
         now: EngineInstant,
         into actions: inout [Action]
     ) {
-        let now = tick(now)
+        let now = enter(now, into: &actions)
         assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
         counters.subscriptionsSubmitted += 1
         let refusal: SubscriptionEnd? =

@@ -29,6 +29,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         public var preferredAuthorization: AuthorizationLevel
         /// How fixes are coarsened under reduced accuracy.
         public var reducedAccuracy: ReducedAccuracyPolicy
+        /// How many one-shots a fix completes in one piece. With more to complete, the fix completes
+        /// them over calls of ``SchedulerStateMachine/continueFixCompletion(now:into:)`` (while
+        /// ``SchedulerStateMachine/isCompletingFix``), which expire what falls due meanwhile in
+        /// between. By default a fix completes everything at once.
+        public var completionPiece: Int = .max
 
         /// Creates a configuration.
         public init(
@@ -115,6 +120,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var waitingListLimit = 1024
     /// Temporary full accuracy was refused in this session: requests needing it end at once.
     var fullAccuracyRefused = false
+    /// The fix whose one-shots are being completed piece by piece, if any.
+    var fixCompletion: FixCompletion?
     var latestNow = EngineInstant.zero
     var isShutDown = false
     var counters = SchedulerStatistics()
@@ -230,6 +237,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         var work = 0
         if deadlines.needsCompaction { work += deadlines.count }
         if index.needsCompaction { work += index.count }
+        work += oneShots.compactionWork
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             work += awaitingAuthorization.count + awaitingFullAccuracy.count
         }
@@ -260,6 +268,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             awaitingFullAccuracy.removeAll { !isWaiting($0) }
             waitingListLimit = max(1024, 2 * (awaitingAuthorization.count + awaitingFullAccuracy.count))
         }
+        if oneShots.needsCompaction { oneShots.compact() }
     }
 }
 

@@ -53,4 +53,38 @@ struct RequestTableTests {
         #expect(table[RequestID(rawValue: 3)] == "old")
         #expect(table.count == 2)
     }
+
+    @Test("holes left by completions stay until compaction, which brings the window back to twice the live entries")
+    func compaction() {
+        var table = RequestTable<Int>()
+        for raw in UInt64(1)...100_000 { table[RequestID(rawValue: raw)] = Int(raw) }
+        // Four in five end (as when a fix completes the coarser levels): no entry moves on that path.
+        for raw in UInt64(1)...100_000 where raw % 5 != 0 { table.removeValue(forKey: RequestID(rawValue: raw)) }
+        #expect(table.count == 20_000)
+        #expect(table.windowLength > 2 * table.count)
+        #expect(table.needsCompaction)
+        table.compact()
+        #expect(!table.needsCompaction)
+        #expect(table.windowLength <= 2 * table.count)
+        #expect(table.count == 20_000)
+        for raw in UInt64(1)...100_000 {
+            #expect(table[RequestID(rawValue: raw)] == (raw % 5 == 0 ? Int(raw) : nil))
+        }
+    }
+
+    @Test("never compacted, the window stays within eight times the live entries")
+    func hardBound() {
+        var table = RequestTable<Int>()
+        // One request lives forever at the front while a million others come and go behind it.
+        table[RequestID(rawValue: 1)] = 1
+        var live: [UInt64] = []
+        for raw in UInt64(2)...1_000_000 {
+            table[RequestID(rawValue: raw)] = 0
+            live.append(raw)
+            if live.count > 100 { table.removeValue(forKey: RequestID(rawValue: live.removeFirst())) }
+        }
+        #expect(table.count == 101)
+        #expect(table.windowLength <= max(4096, 8 * table.count) + 1)
+        #expect(table[RequestID(rawValue: 1)] == 1)
+    }
 }

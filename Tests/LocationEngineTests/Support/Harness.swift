@@ -39,15 +39,18 @@ struct Harness {
     init(
         linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
         accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
-        purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil
+        purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil,
+        completionPiece: Int = .max
     ) {
-        machine = Machine(configuration: .init(
+        var configuration = Machine.Configuration(
             linger: linger,
             sourceCapabilities: SourceCapabilities(providesCourse: providesCourse),
             authorization: picture ?? Self.picture(authorization, accuracy),
             usage: usage ?? UsageDeclarations(
                 whenInUse: "tests", temporaryFullAccuracyPurposes: Dictionary(uniqueKeysWithValues: purposeKeys.map { ($0, "tests") })),
-            reducedAccuracy: reducedAccuracy))
+            reducedAccuracy: reducedAccuracy)
+        configuration.completionPiece = completionPiece
+        machine = Machine(configuration: configuration)
     }
 
     /// An authorization picture with this gate and accuracy.
@@ -105,6 +108,14 @@ struct Harness {
         now = now + duration
         var actions: [Machine.Action] = []
         machine.advanceTime(now: now, into: &actions)
+        record(actions)
+    }
+
+    /// Moves time on by `duration` and completes the next piece of the fix being completed.
+    mutating func continueFix(advancingBy duration: Duration = .zero) {
+        now = now + duration
+        var actions: [Machine.Action] = []
+        machine.continueFixCompletion(now: now, into: &actions)
         record(actions)
     }
 

@@ -32,10 +32,10 @@ extension SchedulerStateMachine {
             holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), mayWait: askingForFullAccuracy, now: now, into: &actions)
         case .full:
             for id in replace(&awaitingFullAccuracy, with: []) {
-                if var request = oneShots[id], !request.admitted {
+                if var request = oneShots[id], request.phase != .admitted {
                     startDelayedTimeout(id, &request, now: now)
                     admit(id, &request)
-                } else if var subscription = subscriptions[id], !subscription.admitted {
+                } else if var subscription = subscriptions[id], subscription.phase != .admitted {
                     admit(id, &subscription)
                 }
             }
@@ -101,19 +101,19 @@ extension SchedulerStateMachine {
     mutating func unadmitRequestsNeedingFullAccuracy() -> [RequestID] {
         var ids: [RequestID] = []
         oneShots.forEach { id, request in
-            if request.admitted && needsFullAccuracy(accuracy(of: id, request)) { ids.append(id) }
+            if request.phase == .admitted && needsFullAccuracy(accuracy(of: id, request)) { ids.append(id) }
         }
-        for (id, subscription) in subscriptions where subscription.admitted && needsFullAccuracy(subscription.options) {
+        for (id, subscription) in subscriptions where subscription.phase == .admitted && needsFullAccuracy(subscription.options) {
             ids.append(id)
         }
         for id in ids {
             if var request = oneShots[id] {
                 power.remove(powerMode(of: id, request))
-                request.admitted = false
+                request.phase = .held
                 oneShots[id] = request
             } else if var subscription = subscriptions[id] {
                 if let mode = subscription.options.powerDemand { power.remove(mode) }
-                subscription.admitted = false
+                subscription.phase = .held
                 subscriptions[id] = subscription
             }
         }

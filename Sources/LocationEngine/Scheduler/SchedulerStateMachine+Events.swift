@@ -41,7 +41,7 @@ extension SchedulerStateMachine {
         let now = enter(now, into: &actions)
         expireDeadlines(now: now, into: &actions)
         counters.transientErrors += 1
-        let handlers = subscriptions.lazy.filter(\.value.admitted).map { Recipient($0.key, $0.value.handler) }
+        let handlers = subscriptions.lazy.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
         if !handlers.isEmpty { actions.append(.notifySubscriptions(Array(handlers), .sourceError(error))) }
     }
 
@@ -157,7 +157,7 @@ extension SchedulerStateMachine {
     mutating func admitWaitingRequests(now: EngineInstant, into actions: inout [Action]) {
         var needingFullAccuracy: [RequestID] = []
         for id in replace(&awaitingAuthorization, with: []) {
-            if var request = oneShots[id], !request.admitted {
+            if var request = oneShots[id], request.phase != .admitted {
                 let needsFull = needsFullAccuracy(accuracy(of: id, request))
                 if !(needsFull && mayWaitForFullAccuracy(purposeKey: purposeKeys[id])) {
                     startDelayedTimeout(id, &request, now: now)
@@ -168,7 +168,7 @@ extension SchedulerStateMachine {
                 } else {
                     admit(id, &request)
                 }
-            } else if var subscription = subscriptions[id], !subscription.admitted {
+            } else if var subscription = subscriptions[id], subscription.phase != .admitted {
                 if needsFullAccuracy(subscription.options) {
                     needingFullAccuracy.append(id)
                 } else {
@@ -182,27 +182,24 @@ extension SchedulerStateMachine {
     /// Lets a one-shot complete: counted in power demand, in the accuracy index (once), stored.
     mutating func admit(_ id: RequestID, _ request: inout OneShot) {
         let accuracy = accuracy(of: id, request)
-        request.admitted = true
-        if !request.indexed {
-            index.insert(id, accuracy: accuracy)
-            request.indexed = true
-        }
+        if !request.phase.isIndexed { index.insert(id, accuracy: accuracy) }
+        request.phase = .admitted
         oneShots[id] = request
         power.add(accuracy.requiredPowerMode)
     }
 
     /// Lets a subscription receive fixes: counted in power demand, stored.
     mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
-        subscription.admitted = true
+        subscription.phase = .admitted
         subscriptions[id] = subscription
         if let mode = subscription.options.powerDemand { power.add(mode) }
     }
 
     /// Starts the timeout that waited for authorization, if the request has one.
     mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
-        guard let timeout = delayedTimeouts.removeValue(forKey: id) else { return }
+        guard request.countdown == .delayed, let timeout = delayedTimeouts.removeValue(forKey: id) else { return }
         deadlines.insert(id, timeout: timeout, from: now)
-        request.hasDeadline = true
+        request.countdown = .running
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
@@ -215,9 +212,9 @@ extension SchedulerStateMachine {
         into actions: inout [Action]
     ) {
         var ids: [RequestID] = []
-        oneShots.forEach { id, request in if !onlyAdmitted || request.admitted { ids.append(id) } }
+        oneShots.forEach { id, request in if !onlyAdmitted || request.phase == .admitted { ids.append(id) } }
         ids.sort()
-        ids += subscriptions.lazy.filter { !onlyAdmitted || $0.value.admitted }.map(\.key).sorted()
+        ids += subscriptions.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted()
         if !onlyAdmitted {
             awaitingAuthorization.removeAll()
             awaitingFullAccuracy.removeAll()

@@ -119,7 +119,7 @@ extension SchedulerStateMachine {
     /// Whether the fix being completed will complete this pending one-shot: it waits in a bucket the
     /// fix took, or it is a custom accuracy the fix meets (its entry not yet taken).
     func fixCompletionCovers(_ id: RequestID, _ request: OneShot) -> Bool {
-        guard let completion = fixCompletion, request.indexed else { return false }
+        guard let completion = fixCompletion, request.phase.isIndexed else { return false }
         if request.level == Self.customLevel {
             return customAccuracies[id]!.isSatisfied(
                 horizontalAccuracy: completion.fix.location.horizontalAccuracy, age: completion.fix.age(at: completion.processedAt))

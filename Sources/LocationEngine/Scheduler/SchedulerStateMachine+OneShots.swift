@@ -50,12 +50,7 @@ extension SchedulerStateMachine {
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
         let start = min(madeAt ?? now, now)
-        var request = OneShot(
-            handler: handler,
-            level: accuracy.level.map { UInt8($0.rawValue) } ?? Self.customLevel,
-            hasDeadline: false,
-            admitted: false
-        )
+        var request = OneShot(handler: handler, level: accuracy.level.map { UInt8($0.rawValue) } ?? Self.customLevel)
         if accuracy.level == nil { customAccuracies[id] = accuracy }
         // Kept while pending: an admitted request may still need it if accuracy becomes reduced.
         if let purposeKey { purposeKeys[id] = purposeKey }
@@ -64,9 +59,10 @@ extension SchedulerStateMachine {
             if let timeout {
                 if delayUntilAuthorized {
                     delayedTimeouts[id] = timeout
+                    request.countdown = .delayed
                 } else {
                     deadlines.insert(id, timeout: timeout, from: start)
-                    request.hasDeadline = true
+                    request.countdown = .running
                 }
             }
             oneShots[id] = request
@@ -91,9 +87,10 @@ extension SchedulerStateMachine {
             if let timeout {
                 if delayUntilAuthorized && mayWaitForFullAccuracy(purposeKey: purposeKey) {
                     delayedTimeouts[id] = timeout
+                    request.countdown = .delayed
                 } else {
                     deadlines.insert(id, timeout: timeout, from: start)
-                    request.hasDeadline = true
+                    request.countdown = .running
                 }
             }
             oneShots[id] = request
@@ -102,7 +99,7 @@ extension SchedulerStateMachine {
         }
         if let timeout {
             deadlines.insert(id, timeout: timeout, from: start)
-            request.hasDeadline = true
+            request.countdown = .running
         }
         admit(id, &request)
         reconcilePower(now: now, into: &actions)
@@ -150,13 +147,13 @@ extension SchedulerStateMachine {
     /// the caller already took out (anything left there is marked abandoned).
     mutating func removeOneShot(_ id: RequestID, removedFromIndex: Bool, removedFromDeadlines: Bool) -> OneShot? {
         guard let request = oneShots.removeValue(forKey: id) else { return nil }
-        if request.hasDeadline && !removedFromDeadlines { deadlines.noteAbandoned() }
-        if request.indexed && !removedFromIndex { index.noteAbandoned() }
-        if request.admitted {
-            power.remove(powerMode(of: id, request))
-        } else {
-            delayedTimeouts[id] = nil
+        switch request.countdown {
+        case .running: if !removedFromDeadlines { deadlines.noteAbandoned() }
+        case .delayed: delayedTimeouts[id] = nil
+        case .none: break
         }
+        if request.phase.isIndexed && !removedFromIndex { index.noteAbandoned() }
+        if request.phase == .admitted { power.remove(powerMode(of: id, request)) }
         if request.level == Self.customLevel { customAccuracies[id] = nil }
         if !purposeKeys.isEmpty { purposeKeys[id] = nil }
         return request

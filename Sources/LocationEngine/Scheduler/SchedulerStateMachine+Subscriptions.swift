@@ -30,11 +30,10 @@ extension SchedulerStateMachine {
             return
         }
         var subscription = Subscription(
-            handler: handler, options: options, hasDeadline: false, admitted: false,
-            lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
+            handler: handler, options: options, lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
         if let duration = options.duration {
             deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now))
-            subscription.hasDeadline = true
+            subscription.countdown = .running
         }
         if authorization == .notDetermined {
             subscriptions[id] = subscription
@@ -54,8 +53,8 @@ extension SchedulerStateMachine {
     /// Removes a subscription and undoes its bookkeeping.
     mutating func removeSubscription(_ id: RequestID, removedFromDeadlines: Bool) -> Subscription? {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
-        if subscription.hasDeadline && !removedFromDeadlines { deadlines.noteAbandoned() }
-        if subscription.admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
+        if subscription.countdown == .running && !removedFromDeadlines { deadlines.noteAbandoned() }
+        if subscription.phase == .admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
         return subscription
     }
 
@@ -70,7 +69,7 @@ extension SchedulerStateMachine {
         var position = subscriptions.values.startIndex
         while position != subscriptions.values.endIndex {
             defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].admitted,
+            guard subscriptions.values[position].phase == .admitted,
                 Self.accepts(fix, subscriptions.values[position], now: now)
             else { continue }
             subscriptions.values[position].lastDelivered = Position(fix.location)

@@ -59,27 +59,46 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The action type this machine emits.
     public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
 
+    /// Where a pending request stands with the source (and, for a one-shot, the accuracy index).
+    enum Phase: UInt8 {
+        /// Waiting for authorization or temporary full accuracy: not in the power demand, never indexed.
+        case waiting
+        /// In the power demand; a one-shot has its entry in the accuracy index, so a fix can complete it.
+        case admitted
+        /// Admitted once, now held for temporary full accuracy: out of the power demand again. A
+        /// one-shot's index entry stays (no coarsened fix can reach it), so re-admission adds none.
+        case held
+
+        /// Whether a one-shot in this phase has an entry in the accuracy index.
+        var isIndexed: Bool { self != .waiting }
+    }
+
+    /// Whether a pending request's timeout (or a subscription's duration) runs.
+    enum Countdown: UInt8 {
+        /// It has none.
+        case none
+        /// It runs: the request has an entry in the deadline queue.
+        case running
+        /// It starts when authorization resolves; its duration waits in `delayedTimeouts`.
+        case delayed
+    }
+
     /// A pending one-shot: 24 bytes with a closure handler.
     struct OneShot {
         var handler: OneShotHandler
         /// An ``AccuracyLevel`` raw value, or ``customLevel`` (limits in `customAccuracies`).
         var level: UInt8
-        /// Whether it has an entry in the deadline queue.
-        var hasDeadline: Bool
-        /// Whether it is counted in power demand and may complete (false while waiting for authorization
-        /// or temporary full accuracy).
-        var admitted: Bool
-        /// Whether it has an entry in the accuracy index. An entry outlives a switch to reduced accuracy
-        /// (coarse fixes can never reach it), so re-admission does not insert a second one.
-        var indexed: Bool = false
+        var phase: Phase = .waiting
+        var countdown: Countdown = .none
     }
 
     /// A live subscription.
     struct Subscription {
         var handler: SubscriptionHandler
         var options: SubscriptionOptions
-        var hasDeadline: Bool
-        var admitted: Bool
+        var phase: Phase = .waiting
+        /// `.running` when it has a duration (never `.delayed`).
+        var countdown: Countdown = .none
         /// Where the last delivered fix was (for the distance filters): a position, not the whole fix,
         /// which keeps a subscription at about half the size.
         var lastDelivered: Position?
@@ -262,7 +281,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
             let isWaiting = { (id: RequestID) in
-                oneShots[id].map { !$0.admitted } ?? subscriptions[id].map { !$0.admitted } ?? false
+                oneShots[id].map { $0.phase != .admitted } ?? subscriptions[id].map { $0.phase != .admitted } ?? false
             }
             awaitingAuthorization.removeAll { !isWaiting($0) }
             awaitingFullAccuracy.removeAll { !isWaiting($0) }

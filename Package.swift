@@ -86,8 +86,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths and the power oracle.
-        .target(name: "LocbenchModel", swiftSettings: strict),
+        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths, the power oracle,
+        // and the parsers of its free-text options (a library so that a fuzz target can link them).
+        .target(name: "LocbenchModel", dependencies: ["LocationEngine", "SyntheticGPS"], swiftSettings: strict),
         .testTarget(
             name: "LocbenchModelTests",
             dependencies: ["LocbenchModel", "LocationEngineTestKit"],

@@ -1,20 +1,30 @@
+import Foundation
+
 /// The share of each operation kind in a workload, parsed from `oneshot=70,subscription=10,cancel=10,force=10`.
-struct Mix: Sendable, Equatable, CustomStringConvertible {
-    enum Kind: String, CaseIterable, Sendable {
+public struct Mix: Sendable, Equatable, CustomStringConvertible {
+    /// An operation a workload draws.
+    public enum Kind: String, CaseIterable, Sendable {
+        /// A one-shot location request.
         case oneShot = "oneshot"
+        /// A subscription to updates.
         case subscription
+        /// A cancel of an earlier request.
         case cancel
+        /// A force-complete of an earlier request.
         case forceComplete = "force"
     }
 
-    private(set) var weights: [Kind: Int]
+    /// The weight of each kind; a kind without an entry weighs zero.
+    public private(set) var weights: [Kind: Int]
 
-    static let standard = Mix(weights: [.oneShot: 70, .subscription: 10, .cancel: 10, .forceComplete: 10])
+    /// locbench's default mix: mostly one-shots.
+    public static let standard = Mix(weights: [.oneShot: 70, .subscription: 10, .cancel: 10, .forceComplete: 10])
 
-    init(weights: [Kind: Int]) { self.weights = weights }
+    /// A mix of these non-negative weights.
+    public init(weights: [Kind: Int]) { self.weights = weights }
 
-    /// Parses `name=weight,…`; unknown names, negative weights or an all-zero mix are errors.
-    init(parsing text: String) throws(LocbenchError) {
+    /// Parses `name=weight,…`; unknown names, negative weights or a mix without one-shots or subscriptions are errors.
+    public init(parsing text: String) throws(LocbenchError) {
         var weights: [Kind: Int] = [:]
         for part in text.split(separator: ",") {
             let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -33,7 +43,8 @@ struct Mix: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Picks a kind for a uniform draw in `0..<total`.
-    func kind(for draw: Int) -> Kind {
+    /// - Complexity: O(k) for k kinds.
+    public func kind(for draw: Int) -> Kind {
         var remaining = draw
         for kind in Kind.allCases {
             let weight = weights[kind] ?? 0
@@ -43,11 +54,11 @@ struct Mix: Sendable, Equatable, CustomStringConvertible {
         return .oneShot
     }
 
-    var total: Int { weights.values.reduce(0, +) }
+    /// The sum of the weights.
+    public var total: Int { weights.values.reduce(0, +) }
 
-    var description: String {
+    /// Every kind's weight as `name=weight`, comma-separated, in the form ``init(parsing:)`` reads.
+    public var description: String {
         Kind.allCases.map { "\($0.rawValue)=\(weights[$0] ?? 0)" }.joined(separator: ",")
     }
 }
-
-import Foundation

@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "LocbenchModel", dependencies: ["LocationEngine", "SyntheticGPS"], swiftSettings: strict),
         .testTarget(
             name: "LocbenchModelTests",
-            dependencies: ["LocbenchModel", "LocationEngineTestKit"],
+            dependencies: ["LocbenchModel", "LocationEngine", "LocationEngineTestKit"],
             swiftSettings: strict
         ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.

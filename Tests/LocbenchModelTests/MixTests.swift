@@ -1,0 +1,26 @@
+import LocbenchModel
+import Testing
+
+@Suite struct MixTests {
+    @Test func parsesWeightsIgnoringCaseAndSpaces() throws {
+        #expect(try Mix(parsing: "oneshot=70,subscription=10,cancel=10,force=10") == .standard)
+        let mix = try Mix(parsing: " OneShot = 3 ,force=1")
+        #expect(mix.weights == [.oneShot: 3, .forceComplete: 1])
+        #expect(mix.total == 4)
+        #expect((0..<4).map(mix.kind(for:)) == [.oneShot, .oneShot, .oneShot, .forceComplete])
+    }
+
+    @Test(arguments: [
+        ("oneshot", "error: --mix: unknown entry 'oneshot'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
+        ("often=3", "error: --mix: unknown entry 'often=3'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
+        ("oneshot=-1", "error: --mix: weight of oneshot must be a non-negative integer, got '-1'"),
+        ("cancel=2.5", "error: --mix: weight of cancel must be a non-negative integer, got '2.5'"),
+        ("oneshot=99999999999999999999", "error: --mix: weight of oneshot must be a non-negative integer, got '99999999999999999999'"),
+        ("", "error: --mix: at least one of oneshot or subscription needs a positive weight"),
+        ("cancel=5,force=5", "error: --mix: at least one of oneshot or subscription needs a positive weight"),
+    ])
+    func rejectsWithAMessage(text: String, message: String) {
+        let error = #expect(throws: LocbenchError.self) { try Mix(parsing: text) }
+        #expect(error?.description == message)
+    }
+}

@@ -211,6 +211,7 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
         ("NMEAStreamFuzzer", ["NMEA"]),
         ("GPSDReportFuzzer", ["LocationSources", .product(name: "NIOCore", package: "swift-nio")]),
         ("AuthorizationConfigurationFuzzer", ["LocationEngine"]),
+        ("LocbenchOptionsFuzzer", ["LocbenchModel", "SyntheticGPS", "LocationEngineTestKit"]),
     ]
     for fuzzer in fuzzTargets {
         package.targets.append(

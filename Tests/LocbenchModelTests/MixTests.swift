@@ -10,6 +10,17 @@ import Testing
         #expect((0..<4).map(mix.kind(for:)) == [.oneShot, .oneShot, .oneShot, .forceComplete])
     }
 
+    @Test(arguments: ["oneshot=1", "subscription=2,cancel=0", "oneshot=70,subscription=10,cancel=10,force=10", "force=1,oneshot=5,oneshot=0,subscription=1"])
+    func theDescriptionParsesBackToTheSameMix(text: String) throws {
+        let mix = try Mix(parsing: text)
+        #expect(try Mix(parsing: mix.description) == mix)
+    }
+
+    @Test func zeroWeightsDoNotMakeADifferentMix() throws {
+        #expect(try Mix(parsing: "oneshot=1,cancel=0") == Mix(weights: [.oneShot: 1]))
+        #expect(Mix.standard.description == "oneshot=70,subscription=10,cancel=10,force=10")
+    }
+
     @Test(arguments: [
         ("oneshot", "error: --mix: unknown entry 'oneshot'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
         ("often=3", "error: --mix: unknown entry 'often=3'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),

@@ -14,14 +14,15 @@ public struct Mix: Sendable, Equatable, CustomStringConvertible {
         case forceComplete = "force"
     }
 
-    /// The weight of each kind; a kind without an entry weighs zero.
+    /// The weight of each kind; a kind without an entry weighs zero (zero weights are not stored, so that
+    /// `oneshot=1` and `oneshot=1,cancel=0` are equal mixes).
     public private(set) var weights: [Kind: Int]
 
     /// locbench's default mix: mostly one-shots.
     public static let standard = Mix(weights: [.oneShot: 70, .subscription: 10, .cancel: 10, .forceComplete: 10])
 
     /// A mix of these non-negative weights.
-    public init(weights: [Kind: Int]) { self.weights = weights }
+    public init(weights: [Kind: Int]) { self.weights = weights.filter { $0.value != 0 } }
 
     /// Parses `name=weight,…`; unknown names, negative weights or a mix without one-shots or subscriptions are errors.
     public init(parsing text: String) throws(LocbenchError) {
@@ -39,7 +40,7 @@ public struct Mix: Sendable, Equatable, CustomStringConvertible {
         guard weights.values.reduce(0, +) > 0, (weights[.oneShot] ?? 0) + (weights[.subscription] ?? 0) > 0 else {
             throw .badArgument("--mix: at least one of oneshot or subscription needs a positive weight")
         }
-        self.weights = weights
+        self.init(weights: weights)
     }
 
     /// Picks a kind for a uniform draw in `0..<total`.

@@ -34,4 +34,11 @@ import Testing
         let error = #expect(throws: LocbenchError.self) { try Mix(parsing: text) }
         #expect(error?.description == message)
     }
+
+    /// The total of the weights overflowed `Int` and trapped (reproduced with the fuzz target).
+    @Test func weightsWhoseSumOverflowsAreRejected() {
+        let error = #expect(throws: LocbenchError.self) { try Mix(parsing: "oneshot=9223372036854775807,force=1") }
+        #expect(error?.description == "error: --mix: the weights add up to more than 9223372036854775807; use smaller weights in the same proportions")
+        #expect(throws: Never.self) { try Mix(parsing: "oneshot=9223372036854775806,force=1") }
+    }
 }

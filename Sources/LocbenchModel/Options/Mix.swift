@@ -21,10 +21,11 @@ public struct Mix: Sendable, Equatable, CustomStringConvertible {
     /// locbench's default mix: mostly one-shots.
     public static let standard = Mix(weights: [.oneShot: 70, .subscription: 10, .cancel: 10, .forceComplete: 10])
 
-    /// A mix of these non-negative weights.
+    /// A mix of these weights (non-negative, their sum within `Int`).
     public init(weights: [Kind: Int]) { self.weights = weights.filter { $0.value != 0 } }
 
-    /// Parses `name=weight,…`; unknown names, negative weights or a mix without one-shots or subscriptions are errors.
+    /// Parses `name=weight,…`; unknown names, negative weights, weights whose sum overflows `Int` or a mix
+    /// without one-shots or subscriptions are errors.
     public init(parsing text: String) throws(LocbenchError) {
         var weights: [Kind: Int] = [:]
         for part in text.split(separator: ",") {
@@ -37,7 +38,13 @@ public struct Mix: Sendable, Equatable, CustomStringConvertible {
             }
             weights[kind] = weight
         }
-        guard weights.values.reduce(0, +) > 0, (weights[.oneShot] ?? 0) + (weights[.subscription] ?? 0) > 0 else {
+        var total = 0
+        for weight in weights.values {
+            let (sum, overflow) = total.addingReportingOverflow(weight)
+            guard !overflow else { throw .badArgument("--mix: the weights add up to more than \(Int.max); use smaller weights in the same proportions") }
+            total = sum
+        }
+        guard total > 0, (weights[.oneShot] ?? 0) + (weights[.subscription] ?? 0) > 0 else {
             throw .badArgument("--mix: at least one of oneshot or subscription needs a positive weight")
         }
         self.init(weights: weights)

@@ -31,7 +31,9 @@ import Testing
         #expect(bounds.on == 0.001 && bounds.off == 86_400)
     }
 
-    @Test(arguments: [("0s", "90s"), ("30s", "25h"), ("30s", ""), ("30s", "-1s")])
+    /// Periods under 1 ms were accepted although the message says 1 ms; an on period of 1e-300 s made
+    /// drawing the next arrival loop through idle gaps almost without end.
+    @Test(arguments: [("0s", "90s"), ("1e-300", "90s"), ("0.0005", "90s"), ("30s", "25h"), ("30s", ""), ("30s", "-1s")])
     func rejectsPeriodsOutsideOneMillisecondToADay(on: String, off: String) {
         let error = #expect(throws: LocbenchError.self) { try DurationOptions.onOffPeriods(on: on, off: off) }
         #expect(error?.description == "error: --on-period and --off-period must be durations from 1ms to 24h, e.g. 30s (got '\(on)', '\(off)')")

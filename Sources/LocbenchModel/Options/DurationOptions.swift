@@ -23,9 +23,9 @@ public enum DurationOptions {
 
     /// `--on-period` and `--off-period`: the mean lengths, in seconds, of ``OnOffArrivals``' on periods and idle gaps.
     public static func onOffPeriods(on: String, off: String) throws(LocbenchError) -> (on: Double, off: Double) {
-        guard let onSeconds = seconds(on, within: 0...86_400), onSeconds > 0,
-            let offSeconds = seconds(off, within: 0...86_400), offSeconds > 0
-        else {
+        // Not shorter than 1 ms: an on period far shorter than the gap between arrivals almost never holds one,
+        // and drawing the next arrival would loop through idle gaps almost without end.
+        guard let onSeconds = seconds(on, within: 0.001...86_400), let offSeconds = seconds(off, within: 0.001...86_400) else {
             throw .badArgument("--on-period and --off-period must be durations from 1ms to 24h, e.g. 30s (got '\(on)', '\(off)')")
         }
         return (onSeconds, offSeconds)

@@ -86,11 +86,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths and the power oracle.
-        .target(name: "LocbenchModel", swiftSettings: strict),
+        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths, the power oracle,
+        // and the parsers of its free-text options (a library so that a fuzz target can link them).
+        .target(name: "LocbenchModel", dependencies: ["LocationEngine", "SyntheticGPS"], swiftSettings: strict),
         .testTarget(
             name: "LocbenchModelTests",
-            dependencies: ["LocbenchModel", "LocationEngineTestKit"],
+            dependencies: ["LocbenchModel", "LocationEngine", "LocationEngineTestKit"],
             swiftSettings: strict
         ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.
@@ -210,6 +211,7 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
         ("NMEAStreamFuzzer", ["NMEA"]),
         ("GPSDReportFuzzer", ["LocationSources", .product(name: "NIOCore", package: "swift-nio")]),
         ("AuthorizationConfigurationFuzzer", ["LocationEngine"]),
+        ("LocbenchOptionsFuzzer", ["LocbenchModel", "SyntheticGPS", "LocationEngineTestKit"]),
     ]
     for fuzzer in fuzzTargets {
         package.targets.append(

@@ -4,9 +4,10 @@
 #   Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 # SECONDS_PER_TARGET defaults to 25. Targets: NMEAStreamFuzzer GPSDReportFuzzer
-# AuthorizationConfigurationFuzzer (all by default). Each target keeps its growing corpus in
-# .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and Fuzz/Seeds) and
-# writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any target finds one.
+# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer (all by default). Each target keeps its
+# growing corpus in .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and
+# Fuzz/Seeds) and writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any
+# target finds one.
 # Extra libFuzzer flags can be passed in FUZZ_FLAGS (e.g. FUZZ_FLAGS="-jobs=2 -workers=2").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ root=$PWD
 seconds="${1:-25}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer)
+[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer)
 nmea_corpus="${LOCATIONENGINE_NMEA_CORPUS:-$root/../shared/nmea}"
 scratch="$root/.build-fuzz"
 
@@ -42,6 +43,7 @@ for target in "${targets[@]}"; do
         NMEAStreamFuzzer) [ -d "$nmea_corpus" ] && seeds+=("$nmea_corpus") ;;
         GPSDReportFuzzer) seeds+=("$root/Fuzz/Seeds/gpsd") ;;
         AuthorizationConfigurationFuzzer) seeds+=("$root/Fuzz/Seeds/authorization") ;;
+        LocbenchOptionsFuzzer) seeds+=("$root/Fuzz/Seeds/locbench") ;;
     esac
     echo "== $target: ${seconds}s"
     # -max_len bounds one input (receivers' lines are short: 4 KiB holds dozens of sentences); -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.

@@ -143,15 +143,8 @@ struct LocBench: AsyncParsableCommand {
         }
     }
 
-    func timeoutRange() throws(LocbenchError) -> ClosedRange<Duration> {
-        let parts = timeouts.split(separator: "-", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let low = try? DurationText.seconds(parsing: parts[0]), let high = try? DurationText.seconds(parsing: parts[1]),
-            low > 0, high >= low, high <= 86_400
-        else {
-            throw .badArgument("--timeouts must be MIN-MAX with 0 < MIN <= MAX <= 24h, e.g. 1s-30s (got '\(timeouts)')")
-        }
-        return .seconds(low)...(.seconds(high))
-    }
+    /// The parsed `--timeouts`.
+    func timeoutRange() throws(LocbenchError) -> ClosedRange<Duration> { try DurationOptions.timeoutRange(parsing: timeouts) }
 
     /// The parsed `--arrival`, `--arrival-rate`, `--on-period` and `--off-period`.
     func arrivalModel() throws(LocbenchError) -> ArrivalModel {
@@ -159,24 +152,16 @@ struct LocBench: AsyncParsableCommand {
         case "burst": return .burst
         case "steady": return .steady(rate: arrivalRate ?? 1_000)
         default:
-            guard let on = try? DurationText.seconds(parsing: onPeriod), on > 0, on <= 86_400,
-                let off = try? DurationText.seconds(parsing: offPeriod), off > 0, off <= 86_400
-            else {
-                throw .badArgument("--on-period and --off-period must be durations from 1ms to 24h, e.g. 30s (got '\(onPeriod)', '\(offPeriod)')")
-            }
-            return .onOff(OnOffArrivals(rate: arrivalRate ?? max(10, Double(requests) / 200), meanOn: on, meanOff: off))
+            let periods = try DurationOptions.onOffPeriods(on: onPeriod, off: offPeriod)
+            return .onOff(OnOffArrivals(rate: arrivalRate ?? max(10, Double(requests) / 200), meanOn: periods.on, meanOff: periods.off))
         }
     }
 
     /// Whether the naive design runs beside the engine: asked for, or by default up to 100,000 operations.
     var runsBaseline: Bool { baseline.map { $0 == "naive" } ?? (requests <= 100_000 && authorization == nil) }
 
-    func lingerDuration() throws(LocbenchError) -> Duration {
-        guard let seconds = try? DurationText.seconds(parsing: linger), seconds >= 0, seconds <= 3600 else {
-            throw .badArgument("--linger must be a duration from 0s to 1h, e.g. 5s (got '\(linger)')")
-        }
-        return .seconds(seconds)
-    }
+    /// The parsed `--linger`.
+    func lingerDuration() throws(LocbenchError) -> Duration { try DurationOptions.linger(parsing: linger) }
 
     func run() async throws {
         let processStart = ContinuousClock.now

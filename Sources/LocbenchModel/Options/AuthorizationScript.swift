@@ -1,6 +1,5 @@
 import Foundation
 import LocationEngine
-import SyntheticGPS
 
 /// `--authorization SCRIPT`: a simulated user for the engine run, scripted through the engine's
 /// ``SimulatedAuthorizationProvider`` so that prompts, answers and revocations follow the same rules as
@@ -16,11 +15,14 @@ import SyntheticGPS
 /// STATE is `authorized`, `reduced` (authorized, precise off), `not-determined`, `denied`,
 /// `restricted` or `disabled` (services off). Example:
 /// `start=not-determined,answer=while-using@2s,at=60s:reduced,at=120s:denied`.
-struct AuthorizationScript: CustomStringConvertible {
-    var script: SimulatedAuthorizationProvider.Script
-    let description: String
+public struct AuthorizationScript: Sendable, CustomStringConvertible {
+    /// The script the engine's ``SimulatedAuthorizationProvider`` plays.
+    public private(set) var script: SimulatedAuthorizationProvider.Script
+    /// The text it was parsed from.
+    public let description: String
 
-    init(parsing text: String) throws(LocbenchError) {
+    /// Parses the comma-separated items above; an unknown item, state or answer, or a bad time, is an error.
+    public init(parsing text: String) throws(LocbenchError) {
         description = text
         script = SimulatedAuthorizationProvider.Script(initial: .authorizedAlways)
         let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -33,6 +35,7 @@ struct AuthorizationScript: CustomStringConvertible {
                 script.initial = try Self.state(parts[1], text)
             case "answer":
                 let answerParts = parts[1].split(separator: "@", maxSplits: 1).map(String.init)
+                guard !answerParts.isEmpty else { throw Self.error("'\(item)' should be answer=ANSWER[@DELAY]", text) }
                 let delay = try answerParts.count == 2 ? Self.duration(answerParts[1], text) : .zero
                 let answer: SimulatedAuthorizationProvider.Answer =
                     switch answerParts[0] {
@@ -55,7 +58,7 @@ struct AuthorizationScript: CustomStringConvertible {
         }
     }
 
-    static func state(_ name: String, _ text: String) throws(LocbenchError) -> AuthorizationState {
+    private static func state(_ name: String, _ text: String) throws(LocbenchError) -> AuthorizationState {
         switch name {
         case "authorized": .authorizedAlways
         case "reduced": .authorizedWhenInUse(accuracy: .reduced)
@@ -67,14 +70,14 @@ struct AuthorizationScript: CustomStringConvertible {
         }
     }
 
-    static func duration(_ text: String, _ script: String) throws(LocbenchError) -> Duration {
-        guard let seconds = try? DurationText.seconds(parsing: text), seconds <= 86_400 else {
+    private static func duration(_ text: String, _ script: String) throws(LocbenchError) -> Duration {
+        guard let seconds = DurationOptions.seconds(text, within: 0...86_400) else {
             throw error("bad time '\(text)' (e.g. 2s, 10m; at most 24h)", script)
         }
         return .nanoseconds(Int64(seconds * 1e9))
     }
 
-    static func error(_ message: String, _ text: String) -> LocbenchError {
+    private static func error(_ message: String, _ text: String) -> LocbenchError {
         .badArgument("--authorization: \(message) in '\(text)'")
     }
 }

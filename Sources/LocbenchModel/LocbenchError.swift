@@ -1,5 +1,5 @@
 /// What locbench reports instead of crashing.
-enum LocbenchError: Error, CustomStringConvertible {
+public enum LocbenchError: Error, CustomStringConvertible {
     /// An argument is out of range or malformed.
     case badArgument(String)
     /// A file could not be read or written.
@@ -7,7 +7,8 @@ enum LocbenchError: Error, CustomStringConvertible {
     /// The run broke an invariant; the message holds the offending request's history.
     case invariantViolated(String)
 
-    var description: String {
+    /// The message as locbench prints it.
+    public var description: String {
         switch self {
         case .badArgument(let message): "error: \(message)"
         case .io(let message): "error: \(message)"

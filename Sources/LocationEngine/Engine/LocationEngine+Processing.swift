@@ -1,12 +1,14 @@
 import DequeModule
 
 extension LocationEngine {
-    /// Processes every queued command, in order, until the inbox is empty. Every 256 commands it looks
-    /// at the clock, and what has fallen due meanwhile (deadlines, the end of the linger) is processed
-    /// there, between two commands, instead of after the whole backlog.
+    /// Processes every queued command, in order, until the inbox is empty. Every 256 commands (however
+    /// the inbox hands them over) it looks at the clock, and what has fallen due meanwhile (deadlines,
+    /// the end of the linger) is processed there, between two commands, instead of after the whole backlog.
     func drain() {
         var batch = replace(&spareBatch, with: Deque())
         defer { spareBatch = batch }
+        // Counted across batches: a stream of small batches gets its clock checks too.
+        var processed = 0
         while true {
             inbox.takeAll(into: &batch, interruptions: &batchInterruptions)
             if batch.isEmpty { break }
@@ -16,7 +18,6 @@ extension LocationEngine {
             interruptionLogPosition = 0
             batchInterruptionsProcessed = 0
             var now = self.now()
-            var processed = 0
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
                 processed &+= 1
                 if processed & 255 == 0 {

@@ -87,11 +87,11 @@ struct EngineMetrics: Sendable {
     }
 
     func ended(_ status: LocationStatus, count: Int) {
-        oneShotEnded[Self.oneShotOutcomes.firstIndex(of: Self.outcome(status))!].increment(by: count)
+        oneShotEnded[Self.oneShotOutcomes.firstIndex(of: status.outcome)!].increment(by: count)
     }
 
     func ended(_ end: SubscriptionEnd, count: Int) {
-        subscriptionEnded[Self.subscriptionOutcomes.firstIndex(of: Self.outcome(end))!].increment(by: count)
+        subscriptionEnded[Self.subscriptionOutcomes.firstIndex(of: end.outcome)!].increment(by: count)
     }
 
     func cancelled(_ kind: Kind, count: Int = 1) {
@@ -108,34 +108,5 @@ struct EngineMetrics: Sendable {
     func source(mode: PowerMode?) {
         sourceOn.record(mode == nil ? 0 : 1)
         sourceMode.record(mode?.rawValue ?? -1)
-    }
-
-    static func outcome(_ status: LocationStatus) -> String {
-        switch status {
-        case .success: "success"
-        case .timedOut: "timed_out"
-        case .forceCompleted: "force_completed"
-        case .failed: "failed"
-        case .unauthorized: "unauthorized"
-        case .accuracyReduced: "accuracy_reduced"
-        case .misconfigured: "misconfigured"
-        case .rejected: "rejected"
-        case .shutDown: "shut_down"
-        }
-    }
-
-    static func outcome(_ end: SubscriptionEnd) -> String {
-        switch end {
-        case .maximumUpdatesReached: "maximum_updates_reached"
-        case .durationElapsed: "duration_elapsed"
-        case .forceCompleted: "force_completed"
-        case .failed: "failed"
-        case .headingUnavailable: "heading_unavailable"
-        case .unauthorized: "unauthorized"
-        case .accuracyReduced: "accuracy_reduced"
-        case .misconfigured: "misconfigured"
-        case .rejected: "rejected"
-        case .shutDown: "shut_down"
-        }
     }
 }

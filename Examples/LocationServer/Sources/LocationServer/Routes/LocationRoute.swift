@@ -44,7 +44,7 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
 
 extension LocationResponse {
     init(_ result: LocationResult) {
-        status = result.status.name
+        status = result.status.outcome
         switch result.status {
         case .failed, .unauthorized, .misconfigured, .rejected: detail = result.status.description
         default: detail = nil

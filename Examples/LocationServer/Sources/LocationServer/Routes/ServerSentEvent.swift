@@ -22,7 +22,7 @@ struct ServerSentEvent {
         case .sourceError(let error):
             self.init(name: "error", data: Self.json(["code": error.code, "message": error.message]))
         case .ended(let end):
-            self.init(name: "end", data: Self.json(["reason": end.name]))
+            self.init(name: "end", data: Self.json(["reason": end.outcome]))
         }
     }
 

@@ -55,29 +55,18 @@ extension LocationEngine: Service {
         machine.compact()
     }
 
-    /// Makes the one timer fire at `next` (the earliest live instant on the timeline): keeps it when it
-    /// already does, restarts it when the instant moved, stops it when nothing is scheduled. A timer
-    /// never fires for a request that has ended, since the core's next wake-up is always live.
+    /// Makes the one timer fire at `next` (the earliest live instant on the timeline), or disarms it.
+    /// The timer never fires for a request that has ended, since the core's next wake-up is always live.
     func armTimer(for next: EngineInstant?) {
-        if next == timerDeadline && (next == nil || timer != nil) { return }
-        timer?.cancel()
-        timer = nil
+        guard next != timerDeadline else { return }
         timerDeadline = next
-        guard let next else { return }
-        let deadline = epoch.advanced(by: next.sinceEpoch)
-        let clock = self.clock
-        timer = Task { [weak self] in
-            do {
-                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
-                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
-                try await clock.sleep(until: deadline, tolerance: .zero)
-            } catch {
-                return
-            }
-            guard let self else { return }
-            self.timerWakeups.wrappingIncrement(ordering: .relaxed)
-            self.metrics.timerWakeups.increment()
-            self.perform(self.inbox.timerFired())
-        }
+        timer.arm(next)
+    }
+
+    /// The timer fired: wakes the loop (or starts one).
+    nonisolated func timerDidFire() {
+        timerWakeups.wrappingIncrement(ordering: .relaxed)
+        metrics.timerWakeups.increment()
+        perform(inbox.timerFired())
     }
 }

@@ -50,7 +50,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     // The loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` hosts the loop: it then waits for work instead of stopping when idle.
     var isHosted = false
-    var timer: Task<Void, Never>?
+    /// The one timer, armed for the core's next wake-up.
+    nonisolated let timer: WakeTimer<C>
+    /// The instant the timer was last armed for.
     var timerDeadline: EngineInstant?
     nonisolated let timerWakeups = ManagedAtomic<Int>(0)
     /// The inbox's interruption count when deliveries last looked at it.
@@ -77,6 +79,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.source = source
         self.clock = clock
         self.epoch = clock.now
+        // The timer is made before the engine exists; it reaches the engine through a weak reference.
+        let reference = NIOLockedValueBox(WeakEngine<C>())
+        self.timer = WakeTimer(clock: clock, epoch: epoch) { reference.withLockedValue { $0.engine }?.timerDidFire() }
         self.configuration = configuration
         self.logger = logger
         self.privacy = PrivacyEpochs(policy: configuration.reducedAccuracy)
@@ -94,6 +99,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         // handed over (about 50 µs of the core's work).
         core.completionPiece = 4096
         self.machine = Machine(configuration: core)
+        reference.withLockedValue { $0.engine = self }
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)
         })
@@ -132,8 +138,13 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var nextWakeup: EngineInstant? { machine.nextWakeup }
 
     deinit {
-        timer?.cancel()
+        timer.stop()
     }
+}
+
+/// The engine, weakly: what its timer holds.
+struct WeakEngine<C: Clock>: Sendable where C.Duration == Duration {
+    weak var engine: LocationEngine<C>?
 }
 
 extension LocationEngine where C == ContinuousClock {

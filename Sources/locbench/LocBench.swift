@@ -82,6 +82,12 @@ struct LocBench: AsyncParsableCommand {
             discussion: "STATE: authorized, reduced, not-determined, denied, restricted, disabled. ANSWER: allow-once, while-using, always, coarse, deny, dismiss. Example: start=not-determined,answer=while-using@2s,at=60s:reduced,at=120s:denied"))
     var authorization: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Measure concurrent submission instead of running the workload: --requests one-shots submitted by one thread, then by this many threads at once.",
+            discussion: "Reports each run's aggregate submissions and processed requests per second and checks that every request ended exactly once."))
+    var submitters: Int?
+
     @Option(help: "Write the report as JSON to this file.")
     var json: String?
 
@@ -105,6 +111,7 @@ struct LocBench: AsyncParsableCommand {
         }
         guard ["onoff", "steady", "burst"].contains(arrival) else { throw ValidationError("--arrival must be onoff, steady or burst (got '\(arrival)')") }
         if arrival == "burst" && arrivalRate != nil { throw ValidationError("--arrival-rate does not apply to --arrival burst") }
+        if let submitters, !(1...64).contains(submitters) { throw ValidationError("--submitters must be within 1…64 (got \(submitters))") }
         if let repeats, !(1...20).contains(repeats) { throw ValidationError("--repeat must be within 1…20 (got \(repeats))") }
         guard (0...1).contains(noTimeoutFraction) else { throw ValidationError("--no-timeout-fraction must be within 0…1 (got \(noTimeoutFraction))") }
         if let baseline, baseline != "naive" && baseline != "none" { throw ValidationError("--baseline must be naive or none (got '\(baseline)')") }
@@ -164,6 +171,14 @@ struct LocBench: AsyncParsableCommand {
     func lingerDuration() throws(LocbenchError) -> Duration { try DurationOptions.linger(parsing: linger) }
 
     func run() async throws {
+        if let submitters {
+            let results = await ConcurrentSubmission(requests: requests, threads: submitters).run()
+            print(ConcurrentSubmission.render(results))
+            if let failed = results.first(where: { $0.endedOtherThanOnce > 0 }) {
+                throw LocbenchError.invariantViolated("\(failed.endedOtherThanOnce) requests did not end exactly once with \(failed.threads) submitters")
+            }
+            return
+        }
         let processStart = ContinuousClock.now
         let settings = WorkloadSettings(
             operations: requests, mix: try Mix(parsing: mix), arrival: try arrivalModel(),

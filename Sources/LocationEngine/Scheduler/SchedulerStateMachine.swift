@@ -9,9 +9,10 @@
 /// Handlers are opaque to the core (`OneShotHandler`, `SubscriptionHandler`): the engine stores
 /// closures or continuations, tests store plain tags.
 ///
-/// Complexity of the hot paths, with n pending requests: submit O(log n) (O(1) amortised without a
-/// timeout), cancel O(1) amortised, a fix O(k + s) for k completed one-shots and s subscriptions,
-/// timeouts O(log n) each.
+/// Complexity of the hot paths, with n pending requests and L distinct timeout durations (deadline
+/// lanes, at most 1,024): submit amortised O(log L) (O(1) without a timeout; O(log n) for a timeout
+/// that arrives out of its lane's order), cancel amortised O(log L), a fix O(k + s) for k completed
+/// one-shots and s subscriptions, timeouts O(log L) each.
 public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Settings of the core.
     public struct Configuration: Sendable {

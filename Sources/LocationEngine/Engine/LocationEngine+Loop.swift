@@ -41,7 +41,10 @@ extension LocationEngine: Service {
             let next = nextWakeup
             armTimer(for: next)
             let keepAlive = !machine.isShutDown && (isHosted || next != nil)
-            if !keepAlive && inbox.stopIfIdle(shutDown: machine.isShutDown) { return }
+            if !keepAlive && inbox.stopIfIdle(shutDown: machine.isShutDown) {
+                if machine.isShutDown { timer.stop() }  // its task ends with the engine's lifetime
+                return
+            }
             if keepAlive { await inbox.park() }
         }
     }

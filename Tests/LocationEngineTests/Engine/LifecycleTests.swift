@@ -56,10 +56,12 @@ struct LifecycleTests {
         }
         await engine.sync()
         #expect(source.isRunning)
+        await eventually("the timer sleeps towards the first deadline") { clock.sleeperCount == 1 }
         await engine.shutdown()
         #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.shutDown] })
         #expect(!source.isRunning)
         #expect(await engine.nextDeadline() == nil)
+        await eventually("the timer's task has ended") { clock.sleeperCount == 0 }
         await engine.shutdown()  // a second call returns too
     }
 

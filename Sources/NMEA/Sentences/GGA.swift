@@ -26,22 +26,12 @@ public struct NMEAGGA: Sendable, Hashable {
     /// Decodes the data fields. At least ten fields (through the altitude unit) are required.
     init(_ fields: inout NMEAFieldCursor) throws(NMEAError) {
         try fields.require(10)
-        time = try fields.next().timeOfDay()
-        let latitudeField = fields.next()
-        latitude = try latitudeField.angle(hemisphere: fields.next(), positive: 0x4E, negative: 0x53, limit: 90)
-        let longitudeField = fields.next()
-        longitude = try longitudeField.angle(hemisphere: fields.next(), positive: 0x45, negative: 0x57, limit: 180)
+        (time, latitude, longitude) = try fields.fixTimeAndPosition()
         let qualityField = fields.next()
         quality = try qualityField.integer()
         if let quality, quality > 9 { throw qualityField.error(.outOfRange) }
-        let satellitesField = fields.next()
-        satellitesUsed = try satellitesField.integer()
-        if let satellitesUsed, satellitesUsed > 99 { throw satellitesField.error(.outOfRange) }
-        hdop = try fields.next().decimal(in: NMEALimits.dop)
-        altitudeMSL = try fields.next().decimal(in: NMEALimits.altitude)
-        fields.skip(1)
-        geoidSeparation = try fields.next().decimal(in: NMEALimits.geoidSeparation)
-        fields.skip(1)
+        (satellitesUsed, hdop, altitudeMSL, geoidSeparation) = try fields.fixSatellitesHDOPAndHeights(
+            maximumSatellites: 99, unitFields: true)
         differentialAge = try fields.next().decimal(in: 0...99_999)
         differentialStation = try fields.next().integer()
     }

@@ -28,6 +28,33 @@ struct SentenceParserTests {
         #expect(sentence.checksum == .valid)
     }
 
+    @Test func decodesGNSLikeTheGGAOfTheSameFix() throws {
+        let gnsLine = Sentences.nmea("GNGNS,123519.50,4807.038,S,01131.000,W,ADN,120,0.9,-5.4,-46.9,,0000")
+        let ggaLine = Sentences.nmea("GPGGA,123519.50,4807.038,S,01131.000,W,2,08,0.9,-5.4,M,-46.9,M,3.2,0120")
+        guard case .gns(let gns) = try NMEASentenceParser.parse(gnsLine).body,
+              case .gga(let gga) = try NMEASentenceParser.parse(ggaLine).body
+        else { Issue.record("wrong sentence types"); return }
+        #expect(gns.time == gga.time && gns.latitude == gga.latitude && gns.longitude == gga.longitude)
+        #expect(gns.hdop == gga.hdop && gns.altitudeMSL == gga.altitudeMSL && gns.geoidSeparation == gga.geoidSeparation)
+        #expect(gns.modes == "ADN" && gns.hasFix && gns.satellitesUsed == 120)
+    }
+
+    /// GGA and GNS share most of their layout but not all of it: GGA's satellite count has two digits
+    /// and a unit letter follows each of its heights, so the same value is a different field number.
+    @Test(arguments: [
+        ("GPGGA,120000,4807.0,N,01131.0,X,1,08,0.9,545.4,M,46.9,M,,", NMEAError(.invalidField, sentence: .gga, field: 5)),
+        ("GNGNS,120000,4807.0,N,01131.0,X,AA,08,0.9,545.4,46.9,,", NMEAError(.invalidField, sentence: .gns, field: 5)),
+        ("GPGGA,120000,4807.0,N,01131.0,E,1,100,0.9,545.4,M,46.9,M,,", NMEAError(.outOfRange, sentence: .gga, field: 7)),
+        ("GNGNS,120000,4807.0,N,01131.0,E,AA,1000,0.9,545.4,46.9,,", NMEAError(.outOfRange, sentence: .gns, field: 7)),
+        ("GPGGA,120000,4807.0,N,01131.0,E,1,08,0.9,545.4,M,246.9,M,,", NMEAError(.outOfRange, sentence: .gga, field: 11)),
+        ("GNGNS,120000,4807.0,N,01131.0,E,AA,08,0.9,545.4,246.9,,", NMEAError(.outOfRange, sentence: .gns, field: 10)),
+        ("GPGGA,120000,4807.0,N,01131.0,E,1,08,0.9,545.4", NMEAError(.truncated, sentence: .gga)),
+        ("GNGNS,120000,4807.0,N,01131.0,E,AA,08,0.9", NMEAError(.truncated, sentence: .gns)),
+    ])
+    func ggaAndGNSReportTheirOwnFieldNumbers(body: String, error: NMEAError) {
+        #expect(throws: error) { try NMEASentenceParser.parse(Sentences.nmea(body)) }
+    }
+
     @Test func emptyFieldsAreNil() throws {
         let sentence = try NMEASentenceParser.parse(Sentences.nmea("GPGGA,,,,,,0,,,,,,,,"))
         guard case .gga(let gga) = sentence.body else { Issue.record("not a GGA"); return }

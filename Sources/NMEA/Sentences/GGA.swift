@@ -26,39 +26,13 @@ public struct NMEAGGA: Sendable, Hashable {
     /// Decodes the data fields. At least ten fields (through the altitude unit) are required.
     init(_ fields: inout NMEAFieldCursor) throws(NMEAError) {
         try fields.require(10)
-        time = try fields.next().timeOfDay()
-        let latitudeField = fields.next()
-        latitude = try latitudeField.angle(hemisphere: fields.next(), positive: 0x4E, negative: 0x53, limit: 90)
-        let longitudeField = fields.next()
-        longitude = try longitudeField.angle(hemisphere: fields.next(), positive: 0x45, negative: 0x57, limit: 180)
+        (time, latitude, longitude) = try fields.fixTimeAndPosition()
         let qualityField = fields.next()
         quality = try qualityField.integer()
         if let quality, quality > 9 { throw qualityField.error(.outOfRange) }
-        let satellitesField = fields.next()
-        satellitesUsed = try satellitesField.integer()
-        if let satellitesUsed, satellitesUsed > 99 { throw satellitesField.error(.outOfRange) }
-        hdop = try fields.next().decimal(in: NMEALimits.dop)
-        altitudeMSL = try fields.next().decimal(in: NMEALimits.altitude)
-        fields.skip(1)
-        geoidSeparation = try fields.next().decimal(in: NMEALimits.geoidSeparation)
-        fields.skip(1)
+        (satellitesUsed, hdop, altitudeMSL, geoidSeparation) = try fields.fixSatellitesHDOPAndHeights(
+            maximumSatellites: 99, unitFields: true)
         differentialAge = try fields.next().decimal(in: 0...99_999)
         differentialStation = try fields.next().integer()
     }
-}
-
-/// Plausibility bounds shared by the sentence parsers; values outside are `.outOfRange`.
-enum NMEALimits {
-    /// Dilutions of precision (receivers print up to 99.99; some use 0.0 for "unknown").
-    static let dop: ClosedRange<Double> = 0...100
-    /// Altitudes in metres: below the Dead Sea shore with margin, up to low Earth orbit.
-    static let altitude: ClosedRange<Double> = -1_000...1_000_000
-    /// Geoid undulation is within ±107 m on Earth; allow a margin.
-    static let geoidSeparation: ClosedRange<Double> = -200...200
-    /// Course over ground, degrees (360 is printed by some receivers).
-    static let course: ClosedRange<Double> = 0...360
-    /// Speed over ground in knots (about 51 km/s: anything faster is garbage).
-    static let speedKnots: ClosedRange<Double> = 0...100_000
-    /// 1-sigma errors in metres.
-    static let sigma: ClosedRange<Double> = 0...1_000_000
 }

@@ -24,22 +24,14 @@ public struct NMEAGNS: Sendable, Hashable {
     /// Decodes the data fields. At least the first nine (through the altitude) are required.
     init(_ fields: inout NMEAFieldCursor) throws(NMEAError) {
         try fields.require(9)
-        time = try fields.next().timeOfDay()
-        let latitudeField = fields.next()
-        latitude = try latitudeField.angle(hemisphere: fields.next(), positive: 0x4E, negative: 0x53, limit: 90)
-        let longitudeField = fields.next()
-        longitude = try longitudeField.angle(hemisphere: fields.next(), positive: 0x45, negative: 0x57, limit: 180)
+        (time, latitude, longitude) = try fields.fixTimeAndPosition()
         let modeField = fields.next()
         guard modeField.bytes.count <= 8, modeField.bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
             throw modeField.error(.invalidField)
         }
         modes = String(decoding: modeField.bytes, as: UTF8.self)
-        let satellitesField = fields.next()
-        satellitesUsed = try satellitesField.integer()
-        if let satellitesUsed, satellitesUsed > 999 { throw satellitesField.error(.outOfRange) }
-        hdop = try fields.next().decimal(in: NMEALimits.dop)
-        altitudeMSL = try fields.next().decimal(in: NMEALimits.altitude)
-        geoidSeparation = try fields.next().decimal(in: NMEALimits.geoidSeparation)
+        (satellitesUsed, hdop, altitudeMSL, geoidSeparation) = try fields.fixSatellitesHDOPAndHeights(
+            maximumSatellites: 999, unitFields: false)
     }
 
     /// Whether any constellation reports a real fix (a mode other than `N`, `S` simulator and `M` manual input).

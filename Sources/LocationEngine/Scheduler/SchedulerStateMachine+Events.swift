@@ -6,7 +6,8 @@ extension SchedulerStateMachine {
     /// (``ReducedAccuracyPolicy``) before it is remembered or delivered. Then every one-shot whose accuracy and recency the fix meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped.
-    /// - Complexity: O(k + s + e log n) for k completed one-shots, s subscriptions, e expired deadlines.
+    /// - Complexity: O(k + s + e log L) for k completed one-shots (at most one piece of them, see
+    ///   ``Configuration/completionPiece``), s subscriptions, e expired deadlines over L deadline lanes.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFix(_ location: Location, age: Duration = .zero, now: EngineInstant, into actions: inout [Action]) {
         let now = enter(now, into: &actions)

@@ -274,7 +274,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             let subscriptions = self.subscriptions
             deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
         }
-        if index.needsCompaction {
+        // While a fix is completed piece by piece, the entries it took are out of the index but still counted.
+        if index.needsCompaction && fixCompletion == nil {
             let oneShots = self.oneShots
             index.compact { oneShots[$0] != nil }
         }

@@ -31,6 +31,15 @@ import Testing
         }
     }
 
+    /// Found by LocbenchOptionsFuzzer (`--source gpsd [[]:4`): the host `[` was accepted, and its
+    /// description `[:4` did not parse back. Brackets only enclose an IPv6 host.
+    @Test(arguments: ["[[]:4", "[[::1]:80", "[a[b]:80", "a]:80", "a[b:80"])
+    func bracketsInsideTheHostAreRejected(text: String) {
+        #expect("bracket in the host of \(text)") { try ListenAddress(parsing: text) } throws: { error in
+            (error as? SyntheticGPSError)?.message.contains("the host is empty or malformed") == true
+        }
+    }
+
     @Test func outagesAndScenarioNames() throws {
         #expect(try Outage(parsing: "2m+45s") == Outage(start: 120, duration: 45))
         #expect(throws: SyntheticGPSError.self) { try Outage(parsing: "2m") }

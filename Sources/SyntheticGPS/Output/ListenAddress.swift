@@ -30,8 +30,11 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         }
-        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else {
-            throw .invalidArgument("bad address '\(text)': the host is empty or malformed")
+        // Brackets only enclose an IPv6 host: inside one (`[[]:4` would give the host `[`) the address
+        // could not be printed back as a `HOST:PORT` that parses to it.
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" || $0 == "[" || $0 == "]" }) else {
+            throw .invalidArgument(
+                "bad address '\(text)': the host is empty or malformed (no spaces, slashes, or brackets except around an IPv6 host)")
         }
         guard let port = Int(portText), (0...65_535).contains(port) else {
             throw .invalidArgument("bad address '\(text)': the port must be a number in 0...65535")

@@ -27,22 +27,32 @@ struct ExpiryDuringBacklogTests {
         LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(60)))
     }
 
-    @Test("a fix delivered to 5,000 one-shots: a timeout due meanwhile is handed over within the next 1,024 deliveries")
-    func timeoutDuringLargeDelivery() async {
-        let engine = makeEngine()
-        let journal = Journal()
+    /// Makes a room-accuracy request that times out at 1 s, then a block-accuracy one whose handler —
+    /// run when the 50 m fix emitted here completes it — moves the clock 2 s on and then calls
+    /// `meanwhile`, then `more` block-accuracy requests. Returns where the journal heard the timed
+    /// request, and how.
+    func timedRequestDuringWork(
+        _ engine: LocationEngine<ManualClock>, _ journal: Journal, more: Int = 0, meanwhile: @escaping @Sendable () -> Void = {}
+    ) async -> (Int, LocationStatus)? {
         let timed = engine.location(accuracy: .room, timeout: .seconds(1), handler: journal.note)
         let clock = self.clock
         engine.location(accuracy: .block, timeout: nil) { result in
             journal.note(result)
-            _ = clock.advance(by: .seconds(2))  // the delivery takes "two seconds" from here on
+            _ = clock.advance(by: .seconds(2))  // the work takes "two seconds" from here on
+            meanwhile()
         }
-        for _ in 1..<5_000 { engine.location(accuracy: .block, timeout: nil, handler: journal.note) }
+        for _ in 0..<more { engine.location(accuracy: .block, timeout: nil, handler: journal.note) }
         await engine.sync()
         source.emit(fix(50))
         await engine.sync()
+        return journal.position(of: timed)
+    }
 
-        let heard = journal.position(of: timed)
+    @Test("a fix delivered to 5,000 one-shots: a timeout due meanwhile is handed over within the next 1,024 deliveries")
+    func timeoutDuringLargeDelivery() async {
+        let engine = makeEngine()
+        let journal = Journal()
+        let heard = await timedRequestDuringWork(engine, journal, more: 4_999)
         #expect(heard?.1 == .timedOut)
         #expect(heard.map { $0.0 } ?? .max <= 1_024, "the timeout waited for the whole delivery")
         #expect(journal.all.count == 5_001)
@@ -55,20 +65,11 @@ struct ExpiryDuringBacklogTests {
     func timeoutDuringBacklog() async {
         let engine = makeEngine()
         let journal = Journal()
-        let timed = engine.location(accuracy: .room, timeout: .seconds(1), handler: journal.note)
-        let clock = self.clock
-        // When the first fix completes this request, its handler moves time on and queues 600
-        // requests that the cached fix answers at once: the engine works through them as one backlog.
-        engine.location(accuracy: .block, timeout: nil) { result in
-            journal.note(result)
-            _ = clock.advance(by: .seconds(2))
+        // The fix's handler queues 600 requests that the cached fix answers at once: the engine works
+        // through them as one backlog.
+        let heard = await timedRequestDuringWork(engine, journal) {
             for _ in 0..<600 { engine.location(accuracy: .city, timeout: nil, handler: journal.note) }
         }
-        await engine.sync()
-        source.emit(fix(50))
-        await engine.sync()
-
-        let heard = journal.position(of: timed)
         #expect(heard?.1 == .timedOut)
         // Position 0 is the fix's delivery; the timeout comes before the 257th backlog request's answer.
         #expect(heard.map { $0.0 } ?? .max <= 257, "the timeout waited for the whole backlog")

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import LocationEngine
 import LocationEngineTestKit
-import LocbenchModel
 import NIOConcurrencyHelpers
 
 /// `--submitters N`: one-shots submitted by N threads at once through the public callback API, against

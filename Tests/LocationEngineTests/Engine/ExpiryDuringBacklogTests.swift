@@ -119,16 +119,13 @@ final class StartHookSource: LocationSource {
 
     func start(mode: PowerMode, events: SourceEventSink) {
         scripted.start(mode: mode, events: events)
-        let hook = onStart.withLockedValue { replace(&$0, with: nil) }
+        let hook = onStart.withLockedValue { hook in
+            defer { hook = nil }
+            return hook
+        }
         hook?()
     }
 
     func setMode(_ mode: PowerMode) { scripted.setMode(mode) }
     func stop() { scripted.stop() }
-}
-
-private func replace<T>(_ value: inout T, with newValue: T) -> T {
-    let old = value
-    value = newValue
-    return old
 }

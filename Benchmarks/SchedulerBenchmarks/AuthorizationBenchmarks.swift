@@ -7,39 +7,39 @@ import LocationEngineTestKit
 func registerAuthorizationBenchmarks(n: Int) {
     Benchmark("Authorization: one answer admits n waiting one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = Machine(configuration: .init(authorization: .notDetermined, usage: UsageDeclarations(whenInUse: "benchmark")))
-        var actions: [Machine.Action] = []
         for index in 0..<n {
             machine.submitOneShot(
                 RequestID(rawValue: UInt64(index + 1)), accuracy: accuracies[index % 5], timeout: .seconds(60), delayUntilAuthorized: true,
-                purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero, into: &actions)
+                purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
         }
-        precondition(actions.count == 1, "one authorization request for \(n) waiting requests")
-        actions.removeAll(keepingCapacity: true)
+        var prompts = 0
+        while let action = machine.nextAction() { if case .requestAuthorization = action { prompts += 1 } }
+        precondition(prompts == 1, "one authorization request for \(n) waiting requests")
         measure(benchmark, operations: n) {
-            machine.setAuthorization(.authorized, now: EngineInstant(.seconds(1)), into: &actions)
+            machine.receiveAuthorization(.authorizedWhenInUse(), due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1)))
+            deliver(&machine)
         }
-        blackHole(actions.count)
     }
 
     Benchmark("Authorization: revocation ends n one-shots + n/10 subscriptions, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
-        var actions: [Machine.Action] = []
         for index in 0..<(n / 10) {
-            machine.subscribe(RequestID(rawValue: UInt64(n + index + 1)), options: SubscriptionOptions(), handler: { _, _ in }, now: .zero, into: &actions)
+            machine.subscribe(RequestID(rawValue: UInt64(n + index + 1)), options: SubscriptionOptions(), madeAt: nil, handler: { _, _ in }, now: .zero)
+            deliver(&machine)
         }
-        actions.removeAll(keepingCapacity: true)
         measure(benchmark, operations: n + n / 10) {
-            machine.setAuthorization(.unauthorized(.denied), now: EngineInstant(.seconds(1)), into: &actions)
-            deliver(actions)
+            machine.receiveAuthorization(.denied, due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1)))
+            deliver(&machine)
         }
     }
 
     Benchmark("Reduced accuracy: switch with n pending one-shots (4 of 5 end), n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
-        var actions: [Machine.Action] = []
         measure(benchmark, operations: n) {
-            machine.setAccuracyAuthorization(.reduced, now: EngineInstant(.seconds(1)), into: &actions)
-            deliver(actions)
+            machine.receiveAuthorization(
+                AuthorizationState(status: .authorizedAlways, accuracy: .reduced), due: EngineInstant(.seconds(1)), answering: nil,
+                now: EngineInstant(.seconds(1)))
+            deliver(&machine)
         }
     }
 }

@@ -5,95 +5,100 @@ import LocationEngine
 func registerStateMachineBenchmarks(n: Int) {
     Benchmark("Core: submit + complete one-shot, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = Machine()
-        var actions: [Machine.Action] = []
         measure(benchmark, operations: n) {
             for index in 0..<n {
                 machine.submitOneShot(
                     RequestID(rawValue: UInt64(index + 1)), accuracy: .block, timeout: .seconds(60),
-                    handler: { _ in }, now: .zero, into: &actions)
+                    delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
             }
-            machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
-            deliver(actions)
+            machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
+            deliver(&machine)
         }
-        blackHole(actions.count)
     }
 
     Benchmark("Core: cancel, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
-        var actions: [Machine.Action] = []
         measure(benchmark, operations: n) {
             for index in 0..<n {
-                machine.cancel(RequestID(rawValue: UInt64(index + 1)), now: .zero, into: &actions)
-                actions.removeAll(keepingCapacity: true)
+                machine.withdraw(RequestID(rawValue: UInt64(index + 1)), .cancel, now: .zero)
+                deliver(&machine)
             }
         }
     }
 
     Benchmark("Core: one fix completing n one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
-        var actions: [Machine.Action] = []
         measure(benchmark, operations: n) {
-            machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
-            deliver(actions)
+            machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
+            deliver(&machine)
         }
     }
 
     Benchmark("Core: one fix fanned out to n subscribers, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = Machine()
-        var actions: [Machine.Action] = []
         for index in 0..<n {
-            machine.subscribe(RequestID(rawValue: UInt64(index + 1)), options: SubscriptionOptions(), handler: { _, _ in }, now: .zero, into: &actions)
+            machine.subscribe(RequestID(rawValue: UInt64(index + 1)), options: SubscriptionOptions(), madeAt: nil, handler: { _, _ in }, now: .zero)
+            deliver(&machine)
         }
-        actions.removeAll(keepingCapacity: true)
         measure(benchmark, operations: n) {
-            machine.receiveFix(preciseFix, now: EngineInstant(nanoseconds: 1), into: &actions)
-            deliver(actions)
+            machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
+            deliver(&machine)
         }
     }
 
     Benchmark("Core: timeout expiry of n requests, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { _ in .room }, timeout: { index in .milliseconds(Int64(1 + index % 10_000)) })
-        var actions: [Machine.Action] = []
         measure(benchmark, operations: n) {
-            machine.advanceTime(now: EngineInstant(.seconds(11)), into: &actions)
-            deliver(actions)
+            machine.advanceTime(now: EngineInstant(.seconds(11)))
+            deliver(&machine)
         }
     }
 
     Benchmark("Core: fix satisfying none of n pending, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerFix], scalingFactor: .kilo)) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in index % 2 == 0 ? .room : .house }, timeout: { _ in .seconds(600) })
-        var actions: [Machine.Action] = []
+        var delivered = 0
         measure(benchmark, nanosecondsPerFix, operations: benchmark.scaledIterations.count) {
             for iteration in benchmark.scaledIterations {
-                machine.receiveFix(coarseFix, now: EngineInstant(nanoseconds: Int64(iteration + 1)), into: &actions)
+                machine.receiveFix(coarseFix, age: .zero, now: EngineInstant(nanoseconds: Int64(iteration + 1)))
+                delivered += deliver(&machine)
             }
         }
-        precondition(actions.isEmpty, "the coarse fix completed something")
+        precondition(delivered == 0, "the coarse fix completed something")
     }
 }
 
 /// A machine with `n` pending one-shots (IDs 1…n), built outside the measured part.
 func machineWithPendingOneShots(_ n: Int, accuracy: (Int) -> LocationAccuracy, timeout: (Int) -> Duration) -> Machine {
     var machine = Machine()
-    var actions: [Machine.Action] = []
     for index in 0..<n {
         machine.submitOneShot(
             RequestID(rawValue: UInt64(index + 1)), accuracy: accuracy(index), timeout: timeout(index),
-            handler: { _ in }, now: .zero, into: &actions)
+            delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
+        deliver(&machine)
     }
     return machine
 }
 
-/// Calls every handler the actions name, as the engine does after a transition.
-func deliver(_ actions: [Machine.Action]) {
-    for action in actions {
+/// Takes every action the machine has and calls every handler they name, as the engine does after a
+/// transition. Returns how many handlers it called.
+@discardableResult
+func deliver(_ machine: inout Machine) -> Int {
+    var delivered = 0
+    while let action = machine.nextAction() {
         switch action {
-        case .completeOneShots(let recipients, let result):
-            for recipient in recipients { recipient.handler(result) }
-        case .notifySubscriptions(let recipients, let event):
-            for recipient in recipients { recipient.handler(recipient.id, event) }
+        case .completeOneShots(let result):
+            while let recipient = machine.nextOneShot() {
+                recipient.handler(result)
+                delivered += 1
+            }
+        case .notifySubscriptions(let event):
+            while let recipient = machine.nextSubscriber() {
+                recipient.handler(recipient.id, event)
+                delivered += 1
+            }
         default:
             break
         }
     }
+    return delivered
 }

@@ -11,8 +11,6 @@ enum EngineCommand: Sendable {
         RequestID, LocationAccuracy, timeout: Duration?, madeAt: EngineInstant, delayUntilAuthorized: Bool, purposeKey: String?,
         OneShotHandler)
     indirect case subscribe(RequestID, SubscriptionOptions, madeAt: EngineInstant, SubscriptionHandler)
-    case cancel(RequestID)
-    case forceComplete(RequestID)
     /// An event of the source started as `generation`, reported at `madeAt`.
     indirect case source(generation: UInt64, SourceEvent, madeAt: EngineInstant)
     /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.

@@ -10,8 +10,10 @@ import NIOConcurrencyHelpers
 /// finds it parked (or a timer firing) resumes it, so a burst of N submissions costs one wake-up. When
 /// no loop runs at all, the append that finds the inbox idle tells its caller to start one.
 ///
-/// Cancels and force-completes are also logged apart, behind an atomic count the loop checks before
-/// each delivery: a handler that cancels another request of the same delivery is honoured at once.
+/// Cancels and force-completes (withdrawals) wait in a lane of their own, behind an atomic count the
+/// loop checks before each command and after each handler it runs: they reach the core ahead of the
+/// commands queued with them (the core applies a withdrawal of a request not submitted yet when that
+/// request arrives), so that a handler that cancels another request of the same delivery is honoured at once.
 final class Inbox: Sendable {
     /// Whether the engine's loop runs, and where it waits.
     enum Loop {
@@ -36,16 +38,16 @@ final class Inbox: Sendable {
         /// A timer fired while the loop was running: it must not park before looking at the time.
         var timerFired = false
         var nextID: UInt64 = 1
-        /// Cancels and force-completes appended since the loop last took a batch.
-        var interruptions: [(RequestID, isCancel: Bool)] = []
+        /// Withdrawals appended since the loop last took them.
+        var withdrawals: [(RequestID, Withdrawal)] = []
         /// Callers of `shutdown()` waiting for the loop to stop after shutting down.
         var stopWaiters: [UnsafeContinuation<Void, Never>] = []
         var isStoppedForGood = false
     }
 
     private let state = NIOLockedValueBox(State())
-    /// How many cancels and force-completes were ever appended (the loop's cheap "anything new?" test).
-    private let interruptionCount = ManagedAtomic<UInt64>(0)
+    /// How many withdrawals wait in their lane (the loop's cheap "anything new?" test); changed under the lock.
+    private let withdrawalCount = ManagedAtomic<Int>(0)
 
     init() {}
 
@@ -70,15 +72,13 @@ final class Inbox: Sendable {
         }
     }
 
-    /// Appends a cancel or force-complete, logging it for deliveries in progress.
-    func appendInterruption(_ id: RequestID, isCancel: Bool) -> Wake {
-        let wake = state.withLockedValue { state in
-            state.commands.append(isCancel ? .cancel(id) : .forceComplete(id))
-            state.interruptions.append((id, isCancel))
+    /// Appends a cancel or force-complete to the withdrawals' lane.
+    func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
+        state.withLockedValue { state in
+            state.withdrawals.append((id, withdrawal))
+            withdrawalCount.wrappingIncrement(ordering: .releasing)
             return Self.wake(&state)
         }
-        interruptionCount.wrappingIncrement(ordering: .releasing)
-        return wake
     }
 
     @inline(__always)
@@ -102,30 +102,30 @@ final class Inbox: Sendable {
         }
     }
 
-    /// Takes every queued command into `batch`, which must be empty, and the log of the cancels and
-    /// force-completes among them into `interruptions`. The inbox keeps the two buffers it is handed,
-    /// emptied, to fill next: in a steady state the buffers trade places and no batch allocates or grows.
+    /// Takes every queued command into `batch`, which must be empty. The inbox keeps the buffer it is
+    /// handed, emptied, to fill next: in a steady state the buffers trade places and no batch allocates
+    /// or grows.
     /// - Complexity: O(1)
-    func takeAll(into batch: inout Deque<EngineCommand>, interruptions: inout [(RequestID, isCancel: Bool)]) {
-        assert(batch.isEmpty, "takeAll(into:interruptions:) needs an empty batch")
-        interruptions.removeAll(keepingCapacity: true)
+    func takeAll(into batch: inout Deque<EngineCommand>) {
+        assert(batch.isEmpty, "takeAll(into:) needs an empty batch")
         state.withLockedValue { state in
             state.timerFired = false
             swap(&state.commands, &batch)
-            swap(&state.interruptions, &interruptions)
         }
     }
 
-    /// The interruption count now; compare with an earlier value to learn whether anything was cancelled.
+    /// Whether withdrawals wait in their lane.
     @inline(__always)
-    var interruptions: UInt64 { interruptionCount.load(ordering: .acquiring) }
+    var hasWithdrawals: Bool { withdrawalCount.load(ordering: .acquiring) != 0 }
 
-    /// The cancels and force-completes appended since the last batch was taken, from the `position`th
-    /// on (the reader keeps its position, reset to 0 with each batch).
-    /// - Complexity: O(new entries)
-    func interruptions(from position: Int) -> ArraySlice<(RequestID, isCancel: Bool)> {
+    /// Takes the waiting withdrawals into `withdrawals`, which must be empty (buffers trade places as
+    /// in ``takeAll(into:)``).
+    /// - Complexity: O(1)
+    func takeWithdrawals(into withdrawals: inout [(RequestID, Withdrawal)]) {
+        assert(withdrawals.isEmpty, "takeWithdrawals(into:) needs an empty buffer")
         state.withLockedValue { state in
-            position < state.interruptions.count ? state.interruptions[position...] : []
+            swap(&state.withdrawals, &withdrawals)
+            withdrawalCount.store(0, ordering: .releasing)
         }
     }
 
@@ -142,7 +142,7 @@ final class Inbox: Sendable {
     func park() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let parked = state.withLockedValue { state in
-                guard state.commands.isEmpty, !state.timerFired else { return false }
+                guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired else { return false }
                 state.loop = .parked(continuation)
                 return true
             }
@@ -154,7 +154,7 @@ final class Inbox: Sendable {
     /// After a shutdown, the stop wakes every `shutdown()` caller.
     func stopIfIdle(shutDown: Bool) -> Bool {
         let waiters: [UnsafeContinuation<Void, Never>]? = state.withLockedValue { state in
-            guard state.commands.isEmpty, !state.timerFired else { return nil }
+            guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired else { return nil }
             state.loop = .stopped
             if shutDown { state.isStoppedForGood = true }
             return shutDown ? replace(&state.stopWaiters, with: []) : []

@@ -138,7 +138,7 @@ extension LocationEngine {
     /// Issued from a handler, it takes effect before any further delivery.
     @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func forceComplete(_ id: RequestID) {
-        perform(inbox.appendInterruption(id, isCancel: false))
+        perform(inbox.appendWithdrawal(id, .forceComplete))
     }
 
     /// Cancels a request: nothing more is delivered to a callback; an awaiting task throws
@@ -146,7 +146,7 @@ extension LocationEngine {
     /// handler, it takes effect before any further delivery (a result not yet handed over is dropped).
     @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func cancel(_ id: RequestID) {
-        perform(inbox.appendInterruption(id, isCancel: true))
+        perform(inbox.appendWithdrawal(id, .cancel))
     }
 
     // MARK: Observation and tests
@@ -155,14 +155,14 @@ extension LocationEngine {
     /// returns. With a manual clock this makes tests deterministic: advance the clock, then `sync()`.
     public func sync() {
         advance()
-        armTimer(for: nextWakeup)
+        timer.arm(machine.nextWakeup)
     }
 
     /// When the engine next needs to run on its own (the earliest live deadline, scheduled
     /// authorization change or end of the source's linger), or `nil` when nothing is scheduled.
     /// Virtual-time drivers advance their clock to it.
     public func nextDeadline() -> C.Instant? {
-        nextWakeup.map { epoch.advanced(by: $0.sinceEpoch) }
+        machine.nextWakeup.map { epoch.advanced(by: $0.sinceEpoch) }
     }
 
     /// The engine's counters now.

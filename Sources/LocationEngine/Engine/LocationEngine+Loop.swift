@@ -37,9 +37,9 @@ extension LocationEngine: Service {
     func loop() async {
         while true {
             advance()
-            compactIfIdle()
-            let next = nextWakeup
-            armTimer(for: next)
+            machine.compactIfIdle(now: now())
+            let next = machine.nextWakeup
+            timer.arm(next)
             let keepAlive = !machine.isShutDown && (isHosted || next != nil)
             if !keepAlive && inbox.stopIfIdle(shutDown: machine.isShutDown) {
                 if machine.isShutDown { timer.stop() }  // its task ends with the engine's lifetime
@@ -47,23 +47,6 @@ extension LocationEngine: Service {
             }
             if keepAlive { await inbox.park() }
         }
-    }
-
-    /// Lets the core drop abandoned queue entries while nothing is due for longer than that takes
-    /// (about 20 ns an entry), so compaction never delays a timeout or a delivery.
-    func compactIfIdle() {
-        let backlog = machine.compactionBacklog
-        guard backlog > 0 else { return }
-        if let next = nextWakeup, next - now() < .nanoseconds(20 * backlog) + .microseconds(200) { return }
-        machine.compact()
-    }
-
-    /// Makes the one timer fire at `next` (the earliest live instant on the timeline), or disarms it.
-    /// The timer never fires for a request that has ended, since the core's next wake-up is always live.
-    func armTimer(for next: EngineInstant?) {
-        guard next != timerDeadline else { return }
-        timerDeadline = next
-        timer.arm(next)
     }
 
     /// The timer fired: wakes the loop (or starts one).

@@ -32,18 +32,12 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     nonisolated let metrics: EngineMetrics
 
     var machine: Machine
-    var actions: [Machine.Action] = []
-    /// An emptied action buffer, for the next transition while another buffer's actions are performed.
-    var spareActions: [Machine.Action] = []
     /// The emptied buffer of the last batch, traded with the inbox's for the next one.
     var spareBatch = Deque<EngineCommand>()
-    /// The cancels and force-completes in the batch being processed, in order (the inbox's log of it).
-    var batchInterruptions: [(RequestID, isCancel: Bool)] = []
-    /// How many of ``batchInterruptions`` the batch has processed or noted as withdrawals (see
-    /// `noteBatchWithdrawals()`).
-    var batchInterruptionsProcessed = 0
-    /// How deeply expiry passes are nested inside deliveries.
-    var expiryNesting = 0
+    /// The withdrawals taken from the inbox, handed to the core one by one (a buffer traded likewise).
+    var withdrawalBuffer: [(RequestID, Withdrawal)] = []
+    /// Handlers run so far: every 1,024 the clock is read during a delivery.
+    var handlersRun = 0
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
 
@@ -52,17 +46,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var isHosted = false
     /// The one timer, armed for the core's next wake-up.
     nonisolated let timer: WakeTimer<C>
-    /// The instant the timer was last armed for.
-    var timerDeadline: EngineInstant?
     nonisolated let timerWakeups = ManagedAtomic<Int>(0)
-    /// The inbox's interruption count when deliveries last looked at it.
-    var seenInterruptions: UInt64 = 0
-    /// Requests a handler cancelled (`true`) or force-completed during the current batch.
-    var withdrawn: [RequestID: Bool] = [:]
-    /// How far into the inbox's interruption log (for the current batch) deliveries have read.
-    var interruptionLogPosition = 0
-    /// Withdrawals read but not yet applied to the core.
-    var unappliedWithdrawals: [(RequestID, isCancel: Bool)] = []
 
     // Authorization (LocationEngine+Authorization.swift): the picture, prompts and scheduled changes
     // live in the core; the shell talks to the provider and the observers.
@@ -95,9 +79,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             usage: configuration.usage,
             preferredAuthorization: configuration.preferredAuthorization,
             reducedAccuracy: configuration.reducedAccuracy)
-        // A fix completes at most this many one-shots before timeouts that fell due meanwhile are
-        // handed over (about 50 µs of the core's work).
-        core.completionPiece = 4096
+        // A delivery hands out at most this many recipients before what fell due meanwhile goes first
+        // (the loop reads the clock every 1,024 handlers).
+        core.deliverySlice = 1024
         self.machine = Machine(configuration: core)
         reference.withLockedValue { $0.engine = self }
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
@@ -133,9 +117,6 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         case .start: Task { await self.loop() }
         }
     }
-
-    /// When the engine next needs to run on its own: the core's next live instant.
-    var nextWakeup: EngineInstant? { machine.nextWakeup }
 
     deinit {
         timer.stop()

@@ -1,26 +1,40 @@
-/// What the ``SchedulerStateMachine`` asks its owner to do, in order, after an event.
+/// What the ``SchedulerStateMachine`` asks its owner to do, in order: the owner takes actions with
+/// ``SchedulerStateMachine/nextAction()`` until it returns `nil`.
 ///
-/// Completions that share one result (every request a fix satisfies, every request that times out at
-/// one instant) come as one action carrying all their handlers, so that completing N requests costs
-/// N handler slots, not N copies of the result.
+/// Deliveries that share one result (every request a fix satisfies, every request that times out at
+/// one instant) come as one action; the owner then takes the recipients one at a time with
+/// ``SchedulerStateMachine/nextOneShot()`` or ``SchedulerStateMachine/nextSubscriber()``. Handing
+/// them out one at a time is what lets the core honour a cancel or force-complete that a handler
+/// issues for a later recipient of the same delivery: the owner passes it on
+/// (``SchedulerStateMachine/withdraw(_:_:now:)``) before taking the next recipient, and the core
+/// decides what that request gets.
 public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
-    /// Deliver `result` to each of these one-shot handlers; each request has ended. (Indirect, like the
-    /// notification case, so that the frequent small actions stay small.)
-    indirect case completeOneShots([Recipient<OneShotHandler>], LocationResult)
-    /// This one-shot request was cancelled: deliver nothing (resume an awaiting caller with a cancellation error).
-    case cancelOneShot(OneShotHandler)
-    /// Deliver `event` to each of these subscription handlers (an ``SubscriptionEvent/ended(_:)`` event ends them).
-    indirect case notifySubscriptions([Recipient<SubscriptionHandler>], SubscriptionEvent)
+    /// Deliver `result` to each one-shot that ``SchedulerStateMachine/nextOneShot()`` hands out until
+    /// it returns `nil`; each of those requests has ended. (Indirect, like the notification case, so
+    /// that the frequent small actions stay small.)
+    indirect case completeOneShots(LocationResult)
+    /// This one-shot request was cancelled: deliver nothing (resume an awaiting caller with a
+    /// cancellation error).
+    case cancelOneShot(Recipient<OneShotHandler>)
+    /// Deliver `event` to each subscription that ``SchedulerStateMachine/nextSubscriber()`` hands out
+    /// until it returns `nil` (an ``SubscriptionEvent/ended(_:)`` event ends them).
+    indirect case notifySubscriptions(SubscriptionEvent)
     /// This subscription was cancelled: deliver nothing (finish an async sequence).
-    case cancelSubscription(SubscriptionHandler)
+    case cancelSubscription(Recipient<SubscriptionHandler>)
     /// Power the source up in this mode.
     case startSource(PowerMode)
     /// Switch the running source to this mode.
     case setSourceMode(PowerMode)
     /// Power the source down.
     case stopSource
+    /// The source reported a fix: `accepted` unless it was dropped (invalid, or throttled under
+    /// reduced accuracy). For metrics.
+    case fixProcessed(accepted: Bool)
+    /// Requests timed out; the earliest of their deadlines was `earliestDeadline` (for the lateness
+    /// metric: how long after it the owner delivers them).
+    case timeoutsExpired(earliestDeadline: EngineInstant)
     /// Ask the authorization provider for authorization (at most once while not determined); its
-    /// answer names `prompt` (``SchedulerStateMachine/receiveAuthorization(_:due:answering:now:into:)``).
+    /// answer names `prompt` (``SchedulerStateMachine/receiveAuthorization(_:due:answering:now:)``).
     indirect case requestAuthorization(AuthorizationPrompt, prompt: UInt64)
     /// Ask the authorization provider for temporary full accuracy (at most once at a time, however
     /// many requests wait for it); its answer names `prompt`.
@@ -50,6 +64,16 @@ public struct Recipient<Handler> {
         self.id = id
         self.handler = handler
     }
+}
+
+/// How the owner of a ``SchedulerStateMachine`` ends a request early
+/// (``SchedulerStateMachine/withdraw(_:_:now:)``).
+public enum Withdrawal: Sendable, Hashable {
+    /// Cancel it: nothing is delivered but a cancellation notice.
+    case cancel
+    /// Force-complete it: a one-shot gets ``LocationStatus/forceCompleted`` with the best fix known,
+    /// a subscription ``SubscriptionEnd/forceCompleted``.
+    case forceComplete
 }
 
 extension Recipient: Sendable where Handler: Sendable {}

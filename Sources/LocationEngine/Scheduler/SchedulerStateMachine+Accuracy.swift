@@ -14,13 +14,11 @@ extension SchedulerStateMachine {
     ///   - askingForFullAccuracy: `false` when the reduction must not prompt at once (temporary full
     ///     accuracy reverting at the end of a session): requests needing full accuracy then end.
     ///   - now: the current instant.
-    ///   - actions: where the resulting actions are appended.
     /// - Complexity: O(n log n) to reduced, O(w) to full for w waiting requests.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func setAccuracyAuthorization(
-        _ accuracy: AccuracyAuthorization, askingForFullAccuracy: Bool = true, now: EngineInstant, into actions: inout [Action]
+    mutating func setAccuracyAuthorization(
+        _ accuracy: AccuracyAuthorization, askingForFullAccuracy: Bool = true, now: EngineInstant
     ) {
-        let now = enter(now, into: &actions)
+        let now = tick(now)
         guard accuracy != accuracyAuthorization else { return }
         accuracyAuthorization = accuracy
         fullAccuracyRequested = false
@@ -29,7 +27,7 @@ extension SchedulerStateMachine {
         case .reduced:
             lastCoarseFixAt = nil
             history.coarsen(with: configuration.reducedAccuracy)
-            holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), mayWait: askingForFullAccuracy, now: now, into: &actions)
+            holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), mayWait: askingForFullAccuracy, now: now)
         case .full:
             for id in replace(&awaitingFullAccuracy, with: []) {
                 if var request = oneShots[id], request.phase != .admitted {
@@ -40,7 +38,7 @@ extension SchedulerStateMachine {
                 }
             }
         }
-        reconcilePower(now: now, into: &actions)
+        reconcilePower(now: now)
     }
 
     /// The provider answered a temporary-full-accuracy request and accuracy is still reduced: every
@@ -48,18 +46,17 @@ extension SchedulerStateMachine {
     /// ``SubscriptionEnd/accuracyReduced``, and later ones end at once until the accuracy
     /// authorization changes or a new session begins (``beginNewSession()``).
     /// - Complexity: O(w) for w waiting requests.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func refuseTemporaryFullAccuracy(now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
+    mutating func refuseTemporaryFullAccuracy(now: EngineInstant) {
+        let now = tick(now)
         fullAccuracyRequested = false
         guard accuracyAuthorization == .reduced else { return }
         fullAccuracyRefused = true
-        holdForFullAccuracy(replace(&awaitingFullAccuracy, with: []), now: now, into: &actions)
-        reconcilePower(now: now, into: &actions)
+        holdForFullAccuracy(replace(&awaitingFullAccuracy, with: []), now: now)
+        reconcilePower(now: now)
     }
 
     /// A new session of use begins: a refusal of temporary full accuracy no longer stands.
-    public mutating func beginNewSession() {
+    mutating func beginNewSession() {
         fullAccuracyRefused = false
     }
 
@@ -67,18 +64,16 @@ extension SchedulerStateMachine {
     /// cannot be made (nothing declared): every request waiting for authorization ends with these
     /// statuses, and the next request asks again.
     /// - Complexity: O(w) for w waiting requests.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func endAwaitingAuthorization(
+    mutating func endAwaitingAuthorization(
         oneShotStatus: LocationStatus,
         subscriptionEnd: SubscriptionEnd,
-        now: EngineInstant,
-        into actions: inout [Action]
+        now: EngineInstant
     ) {
-        let now = enter(now, into: &actions)
+        let now = tick(now)
         guard authorization == .notDetermined else { return }
         authorizationRequested = false
         // Not authorized: the one-shots' result carries no fix.
-        end(replace(&awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now, into: &actions)
+        end(replace(&awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }
 
     /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
@@ -125,7 +120,7 @@ extension SchedulerStateMachine {
     /// request's key; the answer applies to all of them) when `mayWait` (by default: unless it was
     /// refused); the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best
     /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
-    mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant, into actions: inout [Action]) {
+    mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant) {
         let mayWait = mayWait ?? !fullAccuracyRefused
         var firstKey: String?
         var ending: [RequestID] = []
@@ -140,8 +135,8 @@ extension SchedulerStateMachine {
         if let firstKey, !fullAccuracyRequested {
             fullAccuracyRequested = true
             counters.fullAccuracyRequests += 1
-            askForTemporaryFullAccuracy(firstKey, into: &actions)
+            askForTemporaryFullAccuracy(firstKey)
         }
-        end(ending, oneShotStatus: .accuracyReduced, subscriptionEnd: .accuracyReduced, now: now, into: &actions)
+        end(ending, oneShotStatus: .accuracyReduced, subscriptionEnd: .accuracyReduced, now: now)
     }
 }

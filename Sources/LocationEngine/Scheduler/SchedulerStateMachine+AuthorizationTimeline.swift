@@ -9,25 +9,22 @@ extension SchedulerStateMachine {
     /// and its siblings), or `nil` for a change the provider observed on its own.
     /// - Complexity: O(log c) for c scheduled changes, plus what the change does.
     public mutating func receiveAuthorization(
-        _ state: AuthorizationState, due: EngineInstant, answering prompt: UInt64? = nil, now: EngineInstant, into actions: inout [Action]
+        _ state: AuthorizationState, due: EngineInstant, answering prompt: UInt64?, now: EngineInstant
     ) {
-        let now = enter(now, into: &actions)
+        let now = enter(now, "receiveAuthorization")
         guard !isShutDown else { return }
         timeline.schedule(state, due: due, prompt: prompt)
-        applyDueAuthorizationChanges(upTo: now, into: &actions)
+        applyDueAuthorizationChanges(upTo: now)
     }
-
-    /// When the next scheduled authorization change is due, if any.
-    public var nextAuthorizationChange: EngineInstant? { timeline.nextDue }
 
     /// Applies every scheduled change due by `now`, in order, each at its own instant after the
     /// deadlines due before it (what was due before a change happened under the old picture).
-    public mutating func applyDueAuthorizationChanges(upTo now: EngineInstant, into actions: inout [Action]) {
+    mutating func applyDueAuthorizationChanges(upTo now: EngineInstant) {
         let now = tick(now)
         while let change = timeline.popDue(upTo: now) {
-            expireDeadlines(now: change.due, into: &actions)
-            finishFixCompletion(now: change.due, into: &actions)
-            apply(change.state, answering: change.prompt, now: change.due, into: &actions)
+            expireDeadlines(now: change.due)
+            settleFixCompletion()
+            apply(change.state, answering: change.prompt, now: change.due)
         }
     }
 
@@ -35,8 +32,8 @@ extension SchedulerStateMachine {
     /// requests end with ``AuthorizationFailure/lapsed``), temporary full accuracy reverts to reduced
     /// (requests needing it end rather than prompting again at once), and a refusal of temporary full
     /// accuracy no longer stands. The provider is told of the change the engine made.
-    public mutating func endSession(now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
+    public mutating func endSession(now: EngineInstant) {
+        let now = enter(now, "endSession")
         guard !isShutDown else { return }
         fullAccuracyRefused = false
         var next = timeline.picture
@@ -47,15 +44,15 @@ extension SchedulerStateMachine {
             next.isFullAccuracyTemporary = false
         }
         guard next != timeline.picture else { return }
-        setAuthorizationPicture(next, askingForFullAccuracy: false, now: now, into: &actions)
-        actions.append(.tellProviderAuthorizationChanged(next))
+        setAuthorizationPicture(next, askingForFullAccuracy: false, now: now)
+        emit(.tellProviderAuthorizationChanged(next))
     }
 
     /// The user pressed a location button: grants at once after an earlier confirmation from not
     /// determined; asks for a confirmation from not determined or denied (once at a time); changes
     /// nothing when already authorized, restricted or with services disabled.
-    public mutating func pressLocationButton(now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
+    public mutating func pressLocationButton(now: EngineInstant) {
+        let now = enter(now, "pressLocationButton")
         guard !isShutDown else { return }
         let state = timeline.picture
         guard state.servicesEnabled, state.status != .restricted else {
@@ -67,12 +64,12 @@ extension SchedulerStateMachine {
             return
         case .notDetermined where timeline.locationButtonConfirmed:
             let granted = state.afterLocationButtonConfirmation
-            setAuthorizationPicture(granted, now: now, into: &actions)
-            actions.append(.tellProviderAuthorizationChanged(granted))
+            setAuthorizationPicture(granted, now: now)
+            emit(.tellProviderAuthorizationChanged(granted))
         case .notDetermined, .denied:
             guard !timeline.openPrompts.values.contains(where: \.isLocationButton) else { return }
             let token = timeline.open(.locationButton(from: state.status))
-            actions.append(.confirmLocationButton(current: state, prompt: token))
+            emit(.confirmLocationButton(current: state, prompt: token))
         }
     }
 
@@ -84,8 +81,8 @@ extension SchedulerStateMachine {
     /// temporary-full-accuracy ones, so a late answer can never restore access, undo a grant, or carry
     /// over into a later grant period. Ignored answers are counted
     /// (``SchedulerStatistics/authorizationAnswersIgnored``).
-    mutating func apply(_ state: AuthorizationState, answering prompt: UInt64?, now: EngineInstant, into actions: inout [Action]) {
-        guard let prompt else { return setAuthorizationPicture(state, now: now, into: &actions) }
+    mutating func apply(_ state: AuthorizationState, answering prompt: UInt64?, now: EngineInstant) {
+        guard let prompt else { return setAuthorizationPicture(state, now: now) }
         guard let kind = timeline.openPrompts.removeValue(forKey: prompt) else {
             counters.authorizationAnswersIgnored += 1
             return
@@ -98,10 +95,10 @@ extension SchedulerStateMachine {
                 return
             }
             // A dismissal changes nothing (not even accuracy the prompt saw).
-            if state.status != .notDetermined { setAuthorizationPicture(current.withDecision(of: state), now: now, into: &actions) }
+            if state.status != .notDetermined { setAuthorizationPicture(current.withDecision(of: state), now: now) }
             if timeline.picture.gate == .notDetermined {
                 endAwaitingAuthorization(
-                    oneShotStatus: .unauthorized(.undecided), subscriptionEnd: .unauthorized(.undecided), now: now, into: &actions)
+                    oneShotStatus: .unauthorized(.undecided), subscriptionEnd: .unauthorized(.undecided), now: now)
             }
         case .temporaryFullAccuracy:
             guard current.isAuthorized, current.accuracy == .reduced else {
@@ -109,19 +106,19 @@ extension SchedulerStateMachine {
                 return
             }
             if state.accuracy == .full {
-                setAuthorizationPicture(current.afterTemporaryFullAccuracy(granted: true), now: now, into: &actions)
+                setAuthorizationPicture(current.afterTemporaryFullAccuracy(granted: true), now: now)
             } else {
-                refuseTemporaryFullAccuracy(now: now, into: &actions)
+                refuseTemporaryFullAccuracy(now: now)
             }
         case .locationButton(let from):
             if current.status == from && state.status != from {
                 // Confirmed; from not determined that is the one confirmation later presses skip.
                 if from == .notDetermined && state.isAuthorized { timeline.locationButtonConfirmed = true }
-                setAuthorizationPicture(current.withDecision(of: state), now: now, into: &actions)
+                setAuthorizationPicture(current.withDecision(of: state), now: now)
             }
             // An authorization request that waited for the confirmation goes ahead if still needed.
             if timeline.picture.gate == .notDetermined && authorizationRequested && !timeline.isOpen(.authorization) {
-                askForAuthorization(now: now, into: &actions)
+                askForAuthorization(now: now)
             }
         }
     }
@@ -130,7 +127,7 @@ extension SchedulerStateMachine {
     /// that a revocation ends requests as revoked, not as merely reduced). The owner hears of the change
     /// before the endings it causes.
     mutating func setAuthorizationPicture(
-        _ state: AuthorizationState, askingForFullAccuracy: Bool = true, now: EngineInstant, into actions: inout [Action]
+        _ state: AuthorizationState, askingForFullAccuracy: Bool = true, now: EngineInstant
     ) {
         let previous = timeline.picture
         guard state != previous else { return }
@@ -144,40 +141,39 @@ extension SchedulerStateMachine {
             timeline.openPrompts = timeline.openPrompts.filter { $0.value != .temporaryFullAccuracy }
         }
         timeline.picture = state
-        actions.append(.authorizationChanged(from: previous, to: state))
+        emit(.authorizationChanged(from: previous, to: state))
         if state.gate == .authorized {
-            setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now, into: &actions)
-            setAuthorization(state.gate, now: now, into: &actions)
+            setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
+            setAuthorization(state.gate, now: now)
         } else {
-            setAuthorization(state.gate, now: now, into: &actions)
-            setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now, into: &actions)
+            setAuthorization(state.gate, now: now)
+            setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
         }
     }
 
     /// Asks for authorization at the level the application declared, or ends the waiting requests with
     /// ``ConfigurationError/noUsageDeclared`` when nothing is declared (never a silent hang). While the
     /// user confirms a location button from not determined, the request waits for that answer.
-    mutating func askForAuthorization(now: EngineInstant, into actions: inout [Action]) {
+    mutating func askForAuthorization(now: EngineInstant) {
         if timeline.isOpen(.locationButton(from: .notDetermined)) { return }
         let usage = configuration.usage
         guard let level = usage.level(preferring: configuration.preferredAuthorization) else {
-            actions.append(.reportConfigurationError(.noUsageDeclared))
+            emit(.reportConfigurationError(.noUsageDeclared))
             endAwaitingAuthorization(
-                oneShotStatus: .misconfigured(.noUsageDeclared), subscriptionEnd: .misconfigured(.noUsageDeclared), now: now,
-                into: &actions)
+                oneShotStatus: .misconfigured(.noUsageDeclared), subscriptionEnd: .misconfigured(.noUsageDeclared), now: now)
             return
         }
         let token = timeline.open(.authorization)
         let prompt = AuthorizationPrompt(level: level, usageDescription: usage.usageDescription(for: level), current: timeline.picture)
-        actions.append(.requestAuthorization(prompt, prompt: token))
+        emit(.requestAuthorization(prompt, prompt: token))
     }
 
     /// Asks for temporary full accuracy, showing the declared purpose of `purposeKey`.
-    mutating func askForTemporaryFullAccuracy(_ purposeKey: String, into actions: inout [Action]) {
+    mutating func askForTemporaryFullAccuracy(_ purposeKey: String) {
         let token = timeline.open(.temporaryFullAccuracy)
         let prompt = FullAccuracyPrompt(
             purposeKey: purposeKey, purpose: configuration.usage.temporaryFullAccuracyPurposes[purposeKey] ?? "",
             current: timeline.picture)
-        actions.append(.requestTemporaryFullAccuracy(prompt, prompt: token))
+        emit(.requestTemporaryFullAccuracy(prompt, prompt: token))
     }
 }

@@ -6,22 +6,24 @@ extension SchedulerStateMachine {
     /// (``ReducedAccuracyPolicy``) before it is remembered or delivered. Then every one-shot whose accuracy and recency the fix meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped.
-    /// - Complexity: O(k + s + e log L) for k completed one-shots (at most one piece of them, see
-    ///   ``Configuration/completionPiece``), s subscriptions, e expired deadlines over L deadline lanes.
+    /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
+    ///   one-shots it completes cost O(1) each as they are handed out (``nextOneShot()``).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func receiveFix(_ location: Location, age: Duration = .zero, now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
-        expireDeadlines(now: now, into: &actions)
+    public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant) {
+        let now = enter(now, "receiveFix")
+        expireDeadlines(now: now)
         guard authorization == .authorized, !isShutDown else { return }
         counters.fixesReceived += 1
         guard location.isValid, age >= .zero else {
             counters.invalidFixes += 1
+            emit(.fixProcessed(accepted: false))
             return
         }
         var location = location
         if accuracyAuthorization == .reduced {
             if let last = lastCoarseFixAt, now - last < configuration.reducedAccuracy.minimumInterval {
                 counters.fixesThrottled += 1
+                emit(.fixProcessed(accepted: false))
                 return
             }
             lastCoarseFixAt = now
@@ -29,21 +31,22 @@ extension SchedulerStateMachine {
         }
         let fix = StampedFix(location: location, observedAt: now - age)
         history.record(fix)
-        completeOneShots(with: fix, now: now, into: &actions)
-        fanOut(fix, now: now, into: &actions)
+        emit(.fixProcessed(accepted: true))
+        completeOneShots(with: fix, now: now)
+        fanOut(fix, now: now)
         afterRemovals()
-        reconcilePower(now: now, into: &actions)
+        reconcilePower(now: now)
     }
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
-        expireDeadlines(now: now, into: &actions)
+    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant) {
+        let now = enter(now, "receiveTransientError")
+        expireDeadlines(now: now)
         counters.transientErrors += 1
         let handlers = subscriptions.lazy.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
-        if !handlers.isEmpty { actions.append(.notifySubscriptions(Array(handlers), .sourceError(error))) }
+        emitSubscribers(Array(handlers), .sourceError(error))
     }
 
     /// The source is gone for good: every request it was serving ends with the error, and the source is
@@ -51,37 +54,40 @@ extension SchedulerStateMachine {
     /// Later requests start it afresh (no sticky failure flag).
     /// - Complexity: O(n).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
-        expireDeadlines(now: now, into: &actions)
+    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant) {
+        let now = enter(now, "receiveFatalError")
+        expireDeadlines(now: now)
         counters.fatalErrors += 1
-        endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now, into: &actions)
-        if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
+        endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
+        if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
     }
 
     /// Time passes: applies the authorization changes scheduled by `now` (each at its own instant,
     /// after the deadlines due before it), expires due deadlines (timeouts, subscription durations)
-    /// and ends the linger.
+    /// and ends the linger. It may come while earlier actions are being carried out (between two
+    /// slices of a large delivery): what it decides is queued behind them, and the rest of a large
+    /// delivery gives way to it after the slice in progress.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func advanceTime(now: EngineInstant, into actions: inout [Action]) {
+    public mutating func advanceTime(now: EngineInstant) {
         let now = tick(now)
-        applyDueAuthorizationChanges(upTo: now, into: &actions)
-        expireDeadlines(now: now, into: &actions)
-        reconcilePower(now: now, into: &actions)
+        outbox.beginEvent()
+        applyDueAuthorizationChanges(upTo: now)
+        expireDeadlines(now: now)
+        reconcilePower(now: now)
     }
 
     /// Expires every deadline due at `now`; one-shots expiring together share one result.
-    mutating func expireDeadlines(now: EngineInstant, into actions: inout [Action]) {
+    mutating func expireDeadlines(now: EngineInstant) {
         guard let earliest = deadlines.earliest, earliest <= now else { return }
         var timedOut: [Recipient<OneShotHandler>] = []
         var elapsed: [Recipient<SubscriptionHandler>] = []
-        var satisfied: [Recipient<OneShotHandler>] = []
         while let id = deadlines.popDue(at: now) {
-            // A request that the fix being completed satisfies succeeded when the fix arrived, before this deadline.
-            if fixCompletion != nil, let request = oneShots[id], fixCompletionCovers(id, request) {
-                _ = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true)
-                satisfied.append(Recipient(id, request.handler))
+            // A request that the fix being completed satisfies succeeded when the fix arrived, before
+            // this deadline: it stays for the fix's delivery, its countdown over.
+            if fixCompletion != nil, var request = oneShots[id], fixCompletionCovers(id, request) {
+                request.countdown = .none
+                oneShots[id] = request
             } else if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true) {
                 timedOut.append(Recipient(id, request.handler))
             } else if let subscription = removeSubscription(id, removedFromDeadlines: true) {
@@ -90,12 +96,9 @@ extension SchedulerStateMachine {
                 deadlines.noteAbandonedEntryRemoved()
             }
         }
-        if !satisfied.isEmpty, let completion = fixCompletion {
-            counters.oneShotsSucceeded += satisfied.count
-            actions.append(.completeOneShots(satisfied, completion.result))
-        }
-        deliverEnds(timedOut, result(.timedOut, now: now), counting: \.oneShotsTimedOut, elapsed, .durationElapsed, into: &actions)
-        reconcilePower(now: now, into: &actions)
+        if !timedOut.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
+        deliverEnds(timedOut, result(.timedOut, now: now), .timedOut, elapsed, .durationElapsed)
+        reconcilePower(now: now)
     }
 
     /// The authorization picture changed (see <doc:AuthorizationAndPrivacy>).
@@ -110,44 +113,43 @@ extension SchedulerStateMachine {
     ///
     /// Whenever access is lost the source is powered down at once, without lingering.
     /// - Complexity: O(w log n) for w waiting requests; O(n) on revocation.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
+    mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant) {
+        let now = tick(now)
         guard gate != authorization else { return }
         let previous = authorization
         authorization = gate
         switch gate {
         case .authorized:
             authorizationRequested = false
-            admitWaitingRequests(now: now, into: &actions)
+            admitWaitingRequests(now: now)
         case .notDetermined:
             authorizationRequested = false
             if previous == .authorized {
                 history.removeAll()
-                endEverything(oneShotStatus: .unauthorized(.lapsed), subscriptionEnd: .unauthorized(.lapsed), onlyAdmitted: false, now: now, into: &actions)
+                endEverything(oneShotStatus: .unauthorized(.lapsed), subscriptionEnd: .unauthorized(.lapsed), onlyAdmitted: false, now: now)
             }
         case .unauthorized(let failure):
             authorizationRequested = false
             history.removeAll()
-            endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now, into: &actions)
+            endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now)
         }
         // Access lost: the receiver goes off at once, without lingering.
         if gate != .authorized, let command = power.forceOff(now: now), command == .stop {
-            actions.append(.stopSource)
+            emit(.stopSource)
         }
-        reconcilePower(now: now, into: &actions)
+        reconcilePower(now: now)
     }
 
     /// Ends every request with `.shutDown` and refuses new ones.
     /// - Complexity: O(n).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func shutdown(now: EngineInstant, into actions: inout [Action]) {
-        let now = enter(now, into: &actions)
+    public mutating func shutdown(now: EngineInstant) {
+        let now = enter(now, "shutdown")
         guard !isShutDown else { return }
         isShutDown = true
         timeline.close()
-        endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now, into: &actions)
-        if let command = power.forceOff(now: now), command == .stop { actions.append(.stopSource) }
+        endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
+        if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
     }
 }
 
@@ -155,7 +157,7 @@ extension SchedulerStateMachine {
     /// Admits every request that waited for authorization; delayed timeouts start now. Under reduced
     /// accuracy, those needing full accuracy are held for it (or end) instead; a delayed timeout of one
     /// that goes on waiting, for temporary full accuracy, starts when that is answered.
-    mutating func admitWaitingRequests(now: EngineInstant, into actions: inout [Action]) {
+    mutating func admitWaitingRequests(now: EngineInstant) {
         var needingFullAccuracy: [RequestID] = []
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], request.phase != .admitted {
@@ -177,7 +179,7 @@ extension SchedulerStateMachine {
                 }
             }
         }
-        if !needingFullAccuracy.isEmpty { holdForFullAccuracy(needingFullAccuracy, now: now, into: &actions) }
+        if !needingFullAccuracy.isEmpty { holdForFullAccuracy(needingFullAccuracy, now: now) }
     }
 
     /// Lets a one-shot complete: counted in power demand, in the accuracy index (once), stored.
@@ -209,8 +211,7 @@ extension SchedulerStateMachine {
         oneShotStatus: LocationStatus,
         subscriptionEnd: SubscriptionEnd,
         onlyAdmitted: Bool,
-        now: EngineInstant,
-        into actions: inout [Action]
+        now: EngineInstant
     ) {
         var ids: [RequestID] = []
         oneShots.forEach { id, request in if !onlyAdmitted || request.phase == .admitted { ids.append(id) } }
@@ -221,14 +222,13 @@ extension SchedulerStateMachine {
             awaitingFullAccuracy.removeAll()
             fullAccuracyRequested = false
         }
-        end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now, into: &actions)
+        end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }
 
     /// Ends these requests (those still pending), one-shots with `oneShotStatus` and the best fix known,
     /// subscriptions with `subscriptionEnd`, in two grouped actions.
     mutating func end(
-        _ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant,
-        into actions: inout [Action]
+        _ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant
     ) {
         var handlers: [Recipient<OneShotHandler>] = []
         var subscribers: [Recipient<SubscriptionHandler>] = []
@@ -239,24 +239,17 @@ extension SchedulerStateMachine {
                 subscribers.append(Recipient(id, subscription.handler))
             }
         }
-        deliverEnds(handlers, result(oneShotStatus, now: now), counting: \.oneShotsFailed, subscribers, subscriptionEnd, into: &actions)
+        deliverEnds(handlers, result(oneShotStatus, now: now), .failed, subscribers, subscriptionEnd)
     }
 
-    /// Appends the grouped final deliveries of already removed requests and counts them (`result` is
-    /// O(1) to build, so callers build it even when no one-shot ends).
+    /// Queues the grouped final deliveries of already removed requests, counted under `tally` as they
+    /// are handed out (`result` is O(1) to build, so callers build it even when no one-shot ends).
     mutating func deliverEnds(
-        _ handlers: [Recipient<OneShotHandler>], _ result: LocationResult,
-        counting counter: WritableKeyPath<SchedulerStatistics, Int>,
-        _ subscribers: [Recipient<SubscriptionHandler>], _ end: SubscriptionEnd, into actions: inout [Action]
+        _ handlers: [Recipient<OneShotHandler>], _ result: LocationResult, _ tally: OneShotTally,
+        _ subscribers: [Recipient<SubscriptionHandler>], _ end: SubscriptionEnd
     ) {
-        if !handlers.isEmpty {
-            counters[keyPath: counter] += handlers.count
-            actions.append(.completeOneShots(handlers, result))
-        }
-        if !subscribers.isEmpty {
-            counters.subscriptionsEnded += subscribers.count
-            actions.append(.notifySubscriptions(subscribers, .ended(end)))
-        }
+        emitOneShots(handlers, result, tally)
+        emitSubscribers(subscribers, .ended(end))
         afterRemovals()
     }
 }

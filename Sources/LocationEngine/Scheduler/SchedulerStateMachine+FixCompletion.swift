@@ -1,8 +1,9 @@
 import DequeModule
 
-/// A fix whose one-shots are completed a piece at a time (see
-/// ``SchedulerStateMachine/Configuration/completionPiece``): the index buckets it satisfies, taken
-/// from the index when it arrived, and whether the custom-accuracy entries are still to be checked.
+/// A fix whose one-shots are being handed out: the index buckets it satisfies, taken from the index
+/// when it arrived, and whether the custom-accuracy entries are still to be checked. Its one-shots stay
+/// pending until they are handed out (``SchedulerStateMachine/nextOneShot()``), so that a withdrawal
+/// issued meanwhile still reaches them, and each costs nothing until then.
 struct FixCompletion {
     /// The fix, and the instant it was processed (custom accuracies' recency is judged then).
     var fix: StampedFix
@@ -11,38 +12,19 @@ struct FixCompletion {
     var achieved: AccuracyLevel?
     /// What every request it completes receives.
     var result: LocationResult
-    /// The satisfied buckets still to complete, coarsest level first.
+    /// The satisfied buckets still to hand out, coarsest level first.
     var buckets: Deque<Deque<RequestID>>
     /// Whether every custom-accuracy entry the fix is accurate enough for has been taken.
     var customsTaken = false
     /// Custom entries the fix was accurate enough for but too old for; they go back at the end.
     var failedRecency: [OneShotIndex.CustomEntry] = []
-
-    var isDone: Bool { buckets.isEmpty && customsTaken }
 }
 
 extension SchedulerStateMachine {
-    /// Whether a fix's one-shots are still being completed piece by piece (see
-    /// ``Configuration/completionPiece``). While it is, the owner calls
-    /// ``continueFixCompletion(now:into:)``; any other event but a cancel or force-complete completes
-    /// the rest at once before it applies.
-    public var isCompletingFix: Bool { fixCompletion != nil }
-
-    /// Expires what is due at `now`, then completes the next piece of the fix being completed. A
-    /// request the fix satisfies succeeds even when its deadline passes meanwhile: the fix arrived first.
-    /// - Complexity: O(e log L + p) for e expired deadlines over L deadline lanes and a piece of p completions.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func continueFixCompletion(now: EngineInstant, into actions: inout [Action]) {
-        let now = tick(now)
-        applyDueAuthorizationChanges(upTo: now, into: &actions)
-        expireDeadlines(now: now, into: &actions)
-        completeNextPiece(limit: configuration.completionPiece, into: &actions)
-        afterRemovals()
-        reconcilePower(now: now, into: &actions)
-    }
-
-    /// Starts completing every one-shot that `fix` satisfies; completes the first piece.
-    mutating func completeOneShots(with fix: StampedFix, now: EngineInstant, into actions: inout [Action]) {
+    /// Queues the completion of every one-shot that `fix` satisfies: they are taken from the index
+    /// bucket by bucket as they are handed out.
+    /// - Complexity: O(levels)
+    mutating func completeOneShots(with fix: StampedFix, now: EngineInstant) {
         guard !oneShots.isEmpty else { return }
         let achieved = fix.achieved(at: now)
         var buckets = Deque<Deque<RequestID>>()
@@ -52,68 +34,78 @@ extension SchedulerStateMachine {
                 if !bucket.isEmpty { buckets.append(bucket) }
             }
         }
+        guard !buckets.isEmpty || index.hasCustom(accurateEnough: fix.location.horizontalAccuracy) else { return }
         fixCompletion = FixCompletion(
             fix: fix, processedAt: now, achieved: achieved,
             result: LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: achieved),
             buckets: buckets)
-        completeNextPiece(limit: configuration.completionPiece, into: &actions)
+        outbox.append(.fixCompletion)
     }
 
-    /// Completes up to `limit` more one-shots of the fix being completed, in one grouped action;
-    /// ends the completion when nothing is left.
-    mutating func completeNextPiece(limit: Int, into actions: inout [Action]) {
-        guard var completion = replace(&fixCompletion, with: nil) else { return }
-        var handlers: [Recipient<OneShotHandler>] = []
-        handlers.reserveCapacity(min(limit, completion.buckets.reduce(0) { $0 + $1.count }))
-        while handlers.count < limit, !completion.buckets.isEmpty {
-            guard let id = completion.buckets[0].popFirst() else {
-                completion.buckets.removeFirst()
+    /// Takes the next one-shot the fix being completed satisfies out of the tables, or ends the
+    /// completion (putting back the custom entries that were too old) when none is left.
+    /// - Complexity: amortised O(1) per one-shot taken; O(log c) for a custom accuracy among c.
+    mutating func takeNextFixRecipient() -> Recipient<OneShotHandler>? {
+        while fixCompletion != nil {
+            if !fixCompletion!.buckets.isEmpty {
+                guard let id = fixCompletion!.buckets[0].popFirst() else {
+                    fixCompletion!.buckets.removeFirst()
+                    continue
+                }
+                if let request = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false) {
+                    return Recipient(id, request.handler)
+                }
+                index.noteAbandonedEntryRemoved()
                 continue
             }
-            if let request = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false) {
-                handlers.append(Recipient(id, request.handler))
-            } else {
-                index.noteAbandonedEntryRemoved()
-            }
-        }
-        if !completion.buckets.isEmpty && completion.buckets[0].isEmpty { completion.buckets.removeFirst() }
-        if completion.buckets.isEmpty && !completion.customsTaken {
-            let fix = completion.fix
-            while true {
-                guard index.hasCustom(accurateEnough: fix.location.horizontalAccuracy) else {
-                    completion.customsTaken = true
-                    break
+            if !fixCompletion!.customsTaken {
+                let metres = fixCompletion!.fix.location.horizontalAccuracy
+                guard let entry = index.popCustom(accurateEnough: metres) else {
+                    fixCompletion!.customsTaken = true
+                    continue
                 }
-                guard handlers.count < limit, let entry = index.popCustom(accurateEnough: fix.location.horizontalAccuracy) else { break }
                 let id = RequestID(rawValue: entry.id)
-                guard oneShots[id] != nil else {
+                guard let request = oneShots[id] else {
                     index.noteAbandonedEntryRemoved()
                     continue
                 }
-                if customAccuracies[id]!.isSatisfied(horizontalAccuracy: fix.location.horizontalAccuracy, age: fix.age(at: completion.processedAt)) {
-                    handlers.append(Recipient(id, removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)!.handler))
-                } else {
-                    completion.failedRecency.append(entry)
+                let age = fixCompletion!.fix.age(at: fixCompletion!.processedAt)
+                if accuracy(of: id, request).isSatisfied(horizontalAccuracy: metres, age: age) {
+                    _ = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)
+                    return Recipient(id, request.handler)
                 }
+                fixCompletion!.failedRecency.append(entry)
+                continue
             }
+            for entry in fixCompletion!.failedRecency { index.reinsert(entry) }
+            fixCompletion = nil
+            // The one-shots it completed no longer need the source.
+            afterRemovals()
+            reconcilePower(now: latestNow)
         }
-        if !handlers.isEmpty {
-            counters.oneShotsSucceeded += handlers.count
-            actions.append(.completeOneShots(handlers, completion.result))
-        }
-        if completion.isDone {
-            for entry in completion.failedRecency { index.reinsert(entry) }
-        } else {
-            fixCompletion = completion
-        }
+        return nil
     }
 
-    /// Completes what is left of the fix being completed, at once.
-    mutating func finishFixCompletion(now: EngineInstant, into actions: inout [Action]) {
-        guard fixCompletion != nil else { return }
-        completeNextPiece(limit: .max, into: &actions)
-        afterRemovals()
-        reconcilePower(now: now, into: &actions)
+    /// Takes every one-shot the fix being completed still satisfies out of the tables at once, so that
+    /// a change about to apply (an authorization change due between two slices of the fix's delivery)
+    /// finds them ended: the fix came first. Their delivery keeps its place in the outbox.
+    /// - Complexity: O(k) for k one-shots left.
+    mutating func settleFixCompletion() {
+        guard let result = fixCompletion?.result else { return }
+        var recipients: [Recipient<OneShotHandler>] = []
+        while let recipient = takeNextFixRecipient() { recipients.append(recipient) }
+        let settled = Outbox<OneShotHandler, SubscriptionHandler>.Entry.oneShots(recipients, start: 0, result, .succeeded)
+        if outbox.handing == .fix {
+            outbox.finishCurrentGroup()
+            if !recipients.isEmpty { outbox.queue.prepend(settled) }
+            return
+        }
+        let isFix = { (entry: Outbox<OneShotHandler, SubscriptionHandler>.Entry) in if case .fixCompletion = entry { true } else { false } }
+        if let position = outbox.queue.firstIndex(where: isFix) {
+            if recipients.isEmpty { outbox.queue.remove(at: position) } else { outbox.queue[position] = settled }
+        } else if let position = outbox.interim.firstIndex(where: isFix) {
+            if recipients.isEmpty { outbox.interim.remove(at: position) } else { outbox.interim[position] = settled }
+        }
     }
 
     /// Whether the fix being completed will complete this pending one-shot: it waits in a bucket the
@@ -126,13 +118,5 @@ extension SchedulerStateMachine {
         }
         guard let achieved = completion.achieved else { return false }
         return Int(request.level) <= achieved.rawValue
-    }
-
-    /// The start of every event but cancels, force-completes and the passing of time: the timeline
-    /// moves to `now`, and a fix still being completed piece by piece completes first.
-    mutating func enter(_ now: EngineInstant, into actions: inout [Action]) -> EngineInstant {
-        let now = tick(now)
-        if fixCompletion != nil { finishFixCompletion(now: now, into: &actions) }
-        return now
     }
 }

@@ -9,14 +9,14 @@ extension SchedulerStateMachine {
     public mutating func subscribe(
         _ id: RequestID,
         options: SubscriptionOptions,
-        madeAt: EngineInstant? = nil,
+        madeAt: EngineInstant?,
         handler: consuming SubscriptionHandler,
-        now: EngineInstant,
-        into actions: inout [Action]
+        now: EngineInstant
     ) {
-        let now = enter(now, into: &actions)
+        let now = enter(now, "subscribe")
         assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
         counters.subscriptionsSubmitted += 1
+        if let withdrawal = endIfWithdrawnAhead(id) { return redirect(Recipient(id, handler), withdrawal) }
         let refusal: SubscriptionEnd? =
             if let failure = options.validationFailure { .rejected(reason: failure) }
             else if let key = options.purposeKey, !configuration.declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
@@ -24,11 +24,7 @@ extension SchedulerStateMachine {
             else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
             else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
             else { nil }
-        if let refusal {
-            counters.subscriptionsEnded += 1
-            actions.append(.notifySubscriptions([Recipient(id, handler)], .ended(refusal)))
-            return
-        }
+        if let refusal { return emitSubscribers([Recipient(id, handler)], .ended(refusal)) }
         var subscription = Subscription(
             handler: handler, options: options, lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
         if let duration = options.duration {
@@ -38,21 +34,22 @@ extension SchedulerStateMachine {
         if authorization == .notDetermined {
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(now: now, into: &actions)
+            requestAuthorizationIfNeeded(now: now)
             return
         }
         if needsFullAccuracy(options) {
             subscriptions[id] = subscription
-            holdForFullAccuracy([id], now: now, into: &actions)
+            holdForFullAccuracy([id], now: now)
             return
         }
         admit(id, &subscription)
-        reconcilePower(now: now, into: &actions)
+        reconcilePower(now: now)
     }
 
     /// Removes a subscription and undoes its bookkeeping.
     mutating func removeSubscription(_ id: RequestID, removedFromDeadlines: Bool) -> Subscription? {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
+        if fanOutsPending > 0 { endedDuringFanOut.insert(id) }
         if subscription.countdown == .running && !removedFromDeadlines { deadlines.noteAbandoned() }
         if subscription.phase == .admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
         return subscription
@@ -61,7 +58,7 @@ extension SchedulerStateMachine {
     /// Offers `fix` to every admitted subscription, appending grouped notifications and the ends of
     /// subscriptions that reached their maximum number of updates.
     /// - Complexity: O(s) for s subscriptions.
-    mutating func fanOut(_ fix: StampedFix, now: EngineInstant, into actions: inout [Action]) {
+    mutating func fanOut(_ fix: StampedFix, now: EngineInstant) {
         guard !subscriptions.isEmpty else { return }
         var locationHandlers: [Recipient<SubscriptionHandler>] = []
         var headingHandlers: [Recipient<SubscriptionHandler>] = []
@@ -86,22 +83,19 @@ extension SchedulerStateMachine {
                 exhausted.append(subscriptions.keys[position])
             }
         }
+        // The exhausted ones end before the update is queued, so that it still reaches them: it was
+        // decided with them live.
+        let ended = exhausted.compactMap { id in
+            removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
+        }
         if !locationHandlers.isEmpty {
-            counters.subscriptionUpdates += locationHandlers.count
             let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
-            actions.append(.notifySubscriptions(locationHandlers, .location(update)))
+            emitSubscribers(locationHandlers, .location(update))
         }
         if !headingHandlers.isEmpty, let course = fix.location.course {
-            counters.subscriptionUpdates += headingHandlers.count
-            actions.append(.notifySubscriptions(headingHandlers, .heading(HeadingUpdate(course: course, location: fix.location))))
+            emitSubscribers(headingHandlers, .heading(HeadingUpdate(course: course, location: fix.location)))
         }
-        if !exhausted.isEmpty {
-            let handlers = exhausted.compactMap { id in
-                removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
-            }
-            counters.subscriptionsEnded += handlers.count
-            actions.append(.notifySubscriptions(handlers, .ended(.maximumUpdatesReached)))
-        }
+        emitSubscribers(ended, .ended(.maximumUpdatesReached))
     }
 
     /// Whether `fix` passes a subscription's filters at `now`.

@@ -1,10 +1,29 @@
 /// The engine's pure scheduling core: events in, actions out.
 ///
 /// It owns every pending request, the deadline queue, the accuracy index, the fix history and the power
-/// policy. It never reads a clock, performs I/O or suspends: every event takes `now` and appends the
-/// resulting ``SchedulerAction``s to a buffer the owner executes *after* the call returns — the shape of
-/// swift-async-algorithms' state machines. ``LocationEngine`` is the actor that owns one; you can also
-/// drive one directly from your own event loop.
+/// policy, and it makes every decision: which request ends how and when, what the source does, what
+/// to ask the user. It never reads a clock, performs I/O or suspends: every event takes `now`, and the
+/// owner then takes the resulting ``SchedulerAction``s with ``nextAction()`` and carries them out — the
+/// shape of swift-async-algorithms' state machines. ``LocationEngine`` is the actor that owns one; you
+/// can also drive one directly from your own event loop:
+///
+/// ```swift
+/// machine.submitOneShot(id, accuracy: .block, timeout: .seconds(10), delayUntilAuthorized: false,
+///                       purposeKey: nil, madeAt: nil, handler: handler, now: now)
+/// while let action = machine.nextAction() {
+///     switch action {
+///     case .completeOneShots(let result):
+///         while let recipient = machine.nextOneShot() { recipient.handler(result) }
+///     case .notifySubscriptions(let event):
+///         while let recipient = machine.nextSubscriber() { recipient.handler(recipient.id, event) }
+///     default: break  // start or stop the source, ask for authorization, ...
+///     }
+/// }
+/// ```
+///
+/// A handler may withdraw another request while a delivery is being carried out: pass it on with
+/// ``withdraw(_:_:now:)`` before taking the next recipient, and the core decides what that request
+/// gets (a request it had ended but not handed out yet gets the withdrawal's ending).
 ///
 /// Handlers are opaque to the core (`OneShotHandler`, `SubscriptionHandler`): the engine stores
 /// closures or continuations, tests store plain tags.
@@ -30,11 +49,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         public var preferredAuthorization: AuthorizationLevel
         /// How fixes are coarsened under reduced accuracy.
         public var reducedAccuracy: ReducedAccuracyPolicy
-        /// How many one-shots a fix completes in one piece. With more to complete, the fix completes
-        /// them over calls of ``SchedulerStateMachine/continueFixCompletion(now:into:)`` (while
-        /// ``SchedulerStateMachine/isCompletingFix``), which expire what falls due meanwhile in
-        /// between. By default a fix completes everything at once.
-        public var completionPiece: Int = .max
+        /// How many recipients a delivery hands out (``SchedulerStateMachine/nextOneShot()``) before
+        /// it lets what was decided meanwhile go first — timeouts that fell due during a long delivery,
+        /// handed over by ``SchedulerStateMachine/advanceTime(now:)``. By default a delivery is never
+        /// cut.
+        public var deliverySlice: Int = .max
 
         /// Creates a configuration.
         public init(
@@ -140,8 +159,19 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var waitingListLimit = 1024
     /// Temporary full accuracy was refused in this session: requests needing it end at once.
     var fullAccuracyRefused = false
-    /// The fix whose one-shots are being completed piece by piece, if any.
+    /// The fix whose one-shots are being handed out, if any.
     var fixCompletion: FixCompletion?
+    /// What has been decided and not yet taken by the owner.
+    var outbox: Outbox<OneShotHandler, SubscriptionHandler>
+    /// Withdrawals of requests that are not pending: ended but perhaps not handed out yet, or not
+    /// submitted yet. Forgotten once everything is handed out (but for IDs not submitted yet).
+    var withdrawals: [RequestID: Withdrawal] = [:]
+    /// The highest ID submitted so far (IDs increase in submission order).
+    var lastSubmittedID = RequestID(rawValue: 0)
+    /// Updates (and source-error notices) decided and not fully handed out yet.
+    var fanOutsPending = 0
+    /// Subscriptions that ended while such an update was pending: it skips them.
+    var endedDuringFanOut: Set<RequestID> = []
     var latestNow = EngineInstant.zero
     var isShutDown = false
     var counters = SchedulerStatistics()
@@ -152,6 +182,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.timeline = AuthorizationTimeline(picture: configuration.authorization)
         self.authorization = configuration.authorization.gate
         self.accuracyAuthorization = configuration.authorization.accuracy
+        self.outbox = Outbox(slice: configuration.deliverySlice)
     }
 
     /// When the owner must call ``advanceTime(now:into:)`` next — the earliest live deadline, the end
@@ -164,6 +195,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// Whether the source is powered.
     public var isSourceOn: Bool { power.isOn }
+
+    /// How many one-shots are pending.
+    public var pendingOneShots: Int { oneShots.count }
+
+    /// How many subscriptions are active.
+    public var activeSubscriptions: Int { subscriptions.count }
 
     /// The authorization state the scheduler is working under.
     public var authorizationState: AuthorizationGate { authorization }
@@ -224,12 +261,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// Brings the source in line with demand.
     /// Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
-    mutating func reconcilePower(now: EngineInstant, into actions: inout [Action]) {
+    mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
         switch power.reconcile(now: now, linger: configuration.linger, cap: cap) {
-        case .start(let mode)?: actions.append(.startSource(mode))
-        case .setMode(let mode)?: actions.append(.setSourceMode(mode))
-        case .stop?: actions.append(.stopSource)
+        case .start(let mode)?: emit(.startSource(mode))
+        case .setMode(let mode)?: emit(.setSourceMode(mode))
+        case .stop?: emit(.stopSource)
         case nil: break
         }
     }
@@ -251,9 +288,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         }
     }
 
-    /// How many entries a ``compact()`` would scan now (0 when it has nothing worth doing): an owner
-    /// compacts when it is idle and the next wake-up is far enough away for this much work.
-    public var compactionBacklog: Int {
+    /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
+    var compactionBacklog: Int {
         var work = 0
         if deadlines.needsCompaction { work += deadlines.count }
         if index.needsCompaction { work += index.count }
@@ -264,17 +300,27 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return work
     }
 
-    /// Drops abandoned queue entries and stale waiting-list entries once they dominate, so memory
-    /// stays proportional to pending requests. Call it when idle (``compactionBacklog`` says how much
-    /// work it is); it changes no request's fate.
+    /// The owner is idle at `now`: the core drops abandoned queue entries if there is enough time
+    /// before its next wake-up for that much work (about 20 ns an entry), so that compaction never
+    /// delays a timeout or a delivery. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
-    public mutating func compact() {
+    public mutating func compactIfIdle(now: EngineInstant) {
+        let backlog = compactionBacklog
+        guard backlog > 0, outbox.isEmpty else { return }
+        if let next = nextWakeup, next - now < .nanoseconds(20 * backlog) + .microseconds(200) { return }
+        compact()
+    }
+
+    /// Drops abandoned queue entries and stale waiting-list entries once they dominate, so memory
+    /// stays proportional to pending requests; it changes no request's fate.
+    /// - Complexity: O(n) when it compacts.
+    mutating func compact() {
         if deadlines.needsCompaction {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
             deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
         }
-        // While a fix is completed piece by piece, the entries it took are out of the index but still counted.
+        // While a fix's one-shots are handed out, the entries it took are out of the index but still counted.
         if index.needsCompaction && fixCompletion == nil {
             let oneShots = self.oneShots
             index.compact { oneShots[$0] != nil }

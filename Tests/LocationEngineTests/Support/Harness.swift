@@ -35,12 +35,19 @@ struct Harness {
     var toldProvider: [AuthorizationState] = []
     /// Configuration errors the machine reported.
     var configurationErrors: [ConfigurationError] = []
+    /// Every fix the machine processed: whether it was accepted.
+    var fixesProcessed: [Bool] = []
+    /// The earliest deadline of each expiry pass that timed one-shots out.
+    var expiryPasses: [EngineInstant] = []
+    /// A handler's script: after a recipient tagged so receives something, withdraw these requests (by
+    /// tag) and let this much time pass, before the next recipient is taken.
+    var whileDelivering: ((String) -> (withdrawals: [(String, Withdrawal)], advanceBy: Duration)?)?
 
     init(
         linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
         accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
         purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil,
-        completionPiece: Int = .max
+        deliverySlice: Int = .max
     ) {
         var configuration = Machine.Configuration(
             linger: linger,
@@ -49,7 +56,7 @@ struct Harness {
             usage: usage ?? UsageDeclarations(
                 whenInUse: "tests", temporaryFullAccuracyPurposes: Dictionary(uniqueKeysWithValues: purposeKeys.map { ($0, "tests") })),
             reducedAccuracy: reducedAccuracy)
-        configuration.completionPiece = completionPiece
+        configuration.deliverySlice = deliverySlice
         machine = Machine(configuration: configuration)
     }
 
@@ -76,21 +83,18 @@ struct Harness {
         _ tag: String, _ accuracy: LocationAccuracy, timeout: Duration? = nil, delayUntilAuthorized: Bool = false, purposeKey: String? = nil
     ) -> RequestID {
         let id = newID(tag)
-        var actions: [Machine.Action] = []
         machine.submitOneShot(
             id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, madeAt: nil, handler: tag,
-            now: now,
-            into: &actions)
-        record(actions)
+            now: now)
+        drain()
         return id
     }
 
     @discardableResult
     mutating func subscribe(_ tag: String, _ options: SubscriptionOptions = SubscriptionOptions()) -> RequestID {
         let id = newID(tag)
-        var actions: [Machine.Action] = []
-        machine.subscribe(id, options: options, handler: tag, now: now, into: &actions)
-        record(actions)
+        machine.subscribe(id, options: options, madeAt: nil, handler: tag, now: now)
+        drain()
         return id
     }
 
@@ -99,119 +103,105 @@ struct Harness {
     }
 
     mutating func fix(_ location: Location, age: Duration = .zero) {
-        var actions: [Machine.Action] = []
-        machine.receiveFix(location, age: age, now: now, into: &actions)
-        record(actions)
+        machine.receiveFix(location, age: age, now: now)
+        drain()
     }
 
     mutating func advance(by duration: Duration) {
         now = now + duration
-        var actions: [Machine.Action] = []
-        machine.advanceTime(now: now, into: &actions)
-        record(actions)
-    }
-
-    /// Moves time on by `duration` and completes the next piece of the fix being completed.
-    mutating func continueFix(advancingBy duration: Duration = .zero) {
-        now = now + duration
-        var actions: [Machine.Action] = []
-        machine.continueFixCompletion(now: now, into: &actions)
-        record(actions)
+        machine.advanceTime(now: now)
+        drain()
     }
 
     mutating func cancel(_ tag: String) {
-        var actions: [Machine.Action] = []
-        machine.cancel(ids[tag]!, now: now, into: &actions)
-        record(actions)
+        machine.withdraw(ids[tag]!, .cancel, now: now)
+        drain()
     }
 
     mutating func forceComplete(_ tag: String) {
-        var actions: [Machine.Action] = []
-        machine.forceComplete(ids[tag]!, now: now, into: &actions)
-        record(actions)
+        machine.withdraw(ids[tag]!, .forceComplete, now: now)
+        drain()
     }
 
     mutating func transientError(_ code: String = "test.transient") {
-        var actions: [Machine.Action] = []
-        machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now, into: &actions)
-        record(actions)
+        machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now)
+        drain()
     }
 
     mutating func fatalError(_ code: String = "test.fatal") {
-        var actions: [Machine.Action] = []
-        machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now, into: &actions)
-        record(actions)
+        machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now)
+        drain()
     }
 
     mutating func authorize(_ gate: AuthorizationGate) {
-        var actions: [Machine.Action] = []
-        machine.setAuthorization(gate, now: now, into: &actions)
-        record(actions)
+        machine.setAuthorization(gate, now: now)
+        drain()
     }
 
     mutating func setAccuracy(_ accuracy: AccuracyAuthorization) {
-        var actions: [Machine.Action] = []
-        machine.setAccuracyAuthorization(accuracy, now: now, into: &actions)
-        record(actions)
+        machine.setAccuracyAuthorization(accuracy, now: now)
+        drain()
     }
 
     mutating func refuseFullAccuracy() {
-        var actions: [Machine.Action] = []
-        machine.refuseTemporaryFullAccuracy(now: now, into: &actions)
-        record(actions)
+        machine.refuseTemporaryFullAccuracy(now: now)
+        drain()
     }
 
     mutating func endAwaitingAuthorization(_ status: LocationStatus, _ end: SubscriptionEnd) {
-        var actions: [Machine.Action] = []
-        machine.endAwaitingAuthorization(oneShotStatus: status, subscriptionEnd: end, now: now, into: &actions)
-        record(actions)
+        machine.endAwaitingAuthorization(oneShotStatus: status, subscriptionEnd: end, now: now)
+        drain()
     }
 
     /// A provider's change (no `prompt`) or answer, effective `delay` from now.
     mutating func receive(_ state: AuthorizationState, after delay: Duration = .zero, answering prompt: UInt64? = nil) {
-        var actions: [Machine.Action] = []
-        machine.receiveAuthorization(state, due: now + delay, answering: prompt, now: now, into: &actions)
-        record(actions)
+        machine.receiveAuthorization(state, due: now + delay, answering: prompt, now: now)
+        drain()
     }
 
     mutating func endSession() {
-        var actions: [Machine.Action] = []
-        machine.endSession(now: now, into: &actions)
-        record(actions)
+        machine.endSession(now: now)
+        drain()
     }
 
     mutating func pressLocationButton() {
-        var actions: [Machine.Action] = []
-        machine.pressLocationButton(now: now, into: &actions)
-        record(actions)
+        machine.pressLocationButton(now: now)
+        drain()
     }
 
     mutating func shutdown() {
-        var actions: [Machine.Action] = []
-        machine.shutdown(now: now, into: &actions)
-        record(actions)
+        machine.shutdown(now: now)
+        drain()
     }
 
-    mutating func record(_ actions: [Machine.Action]) {
-        for action in actions {
+    /// Takes every action the machine has, as an owner does, recording what it was asked to do. After
+    /// each recipient, `whileDelivering` may withdraw requests (as a handler would) or let time pass
+    /// before the next one is taken.
+    mutating func drain() {
+        while let action = machine.nextAction() {
             switch action {
-            case .completeOneShots(let recipients, let result):
-                for recipient in recipients {
+            case .completeOneShots(let result):
+                while let recipient = machine.nextOneShot() {
                     let tag = recipient.handler
                     precondition(ids[tag] == recipient.id, "recipient ID does not match its tag")
                     results[tag, default: []].append(result)
                     completionOrder.append(tag)
+                    delivered(to: tag)
                 }
-            case .cancelOneShot(let tag), .cancelSubscription(let tag):
-                cancelled.append(tag)
-            case .notifySubscriptions(let recipients, let event):
-                for recipient in recipients {
+            case .cancelOneShot(let recipient), .cancelSubscription(let recipient):
+                precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
+                cancelled.append(recipient.handler)
+            case .notifySubscriptions(let event):
+                while let recipient = machine.nextSubscriber() {
                     precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
                     events[recipient.handler, default: []].append(event)
+                    delivered(to: recipient.handler)
                 }
             case .startSource(let mode): sourceCommands.append(.start(mode))
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
             case .stopSource: sourceCommands.append(.stop)
+            case .fixProcessed(let accepted): fixesProcessed.append(accepted)
+            case .timeoutsExpired(let earliest): expiryPasses.append(earliest)
             case .requestAuthorization(_, let token):
                 authorizationRequests += 1
                 prompts.append(("authorization", token))
@@ -223,6 +213,16 @@ struct Harness {
             case .tellProviderAuthorizationChanged(let state): toldProvider.append(state)
             case .reportConfigurationError(let error): configurationErrors.append(error)
             }
+        }
+    }
+
+    /// What a handler does after `tag` received something: the scripted withdrawals and passing of time.
+    private mutating func delivered(to tag: String) {
+        guard let step = whileDelivering?(tag) else { return }
+        for (target, withdrawal) in step.withdrawals { machine.withdraw(ids[target]!, withdrawal, now: now) }
+        if step.advanceBy > .zero {
+            now = now + step.advanceBy
+            machine.advanceTime(now: now)
         }
     }
 

@@ -1,0 +1,157 @@
+import Testing
+
+@testable import LocationEngine
+
+/// How the core hands its deliveries out: one recipient at a time, so that a withdrawal issued by a
+/// handler reaches a later recipient of the same delivery; and a large delivery a slice at a time, so
+/// that timeouts falling due during it are handed over between two slices.
+@Suite("Deliveries: slices and withdrawals")
+struct DeliveryTests {
+    @Test("1,000 one-shots a fix satisfies end exactly once, in submission order; the source stops after the last")
+    func oneFixManyOneShots() {
+        var h = Harness(deliverySlice: 100)
+        for index in 0..<1_000 { h.oneShot("r\(index)", .block) }
+        h.fix(50)
+        #expect(h.completionOrder == (0..<1_000).map { "r\($0)" })
+        #expect(h.results.values.allSatisfy { $0.count == 1 && $0[0].status == .success && $0[0].location?.horizontalAccuracy == 50 })
+        #expect(h.sourceCommands == [.start(.medium), .stop])
+        #expect(h.machine.statistics(now: h.now).oneShotsSucceeded == 1_000)
+        #expect(h.machine.index.abandoned == 0)
+    }
+
+    @Test("a timeout falling due during a long delivery is handed over after the slice in progress")
+    func timeoutBetweenSlices() {
+        var h = Harness(deliverySlice: 100)
+        for index in 0..<1_000 { h.oneShot("r\(index)", .block, timeout: .seconds(1)) }
+        h.oneShot("room", .room, timeout: .seconds(1))
+        h.whileDelivering = { tag in tag == "r150" ? ([], .seconds(2)) : nil }
+        h.fix(50)
+        let roomPosition = h.completionOrder.firstIndex(of: "room")
+        #expect(roomPosition == 151, "after r150, whose handler let the deadline pass, and before r151")
+        #expect(h.onlyResult("room")?.status == .timedOut)
+        for index in 0..<1_000 { #expect(h.onlyResult("r\(index)")?.status == .success, "the fix came before the deadline") }
+        let statistics = h.machine.statistics(now: h.now)
+        #expect(statistics.oneShotsSucceeded == 1_000)
+        #expect(statistics.oneShotsTimedOut == 1)
+        #expect(h.machine.nextWakeup == nil, "no deadline of an ended request is left to wake for")
+    }
+
+    @Test("a handler cancels a later one-shot of the same fix: it is cancelled, never delivered")
+    func cancelLaterRecipientOfFix() {
+        var h = Harness(deliverySlice: 10)
+        for index in 0..<30 { h.oneShot("r\(index)", .block) }
+        h.whileDelivering = { tag in tag == "r5" ? ([("r25", .cancel), ("r26", .forceComplete)], .zero) : nil }
+        h.fix(50)
+        #expect(h.results["r25"] == nil)
+        #expect(h.cancelled == ["r25"])
+        #expect(h.onlyResult("r26")?.status == .forceCompleted)
+        #expect(h.completionOrder.count == 29)
+        let statistics = h.machine.statistics(now: h.now)
+        #expect(statistics.oneShotsSucceeded == 28)
+        #expect(statistics.oneShotsCancelled == 1)
+        #expect(statistics.oneShotsForceCompleted == 1)
+        #expect(h.machine.index.abandoned == 0)
+    }
+
+    @Test("a handler withdraws one-shots of the same timeout: the withdrawal wins, and each counts once")
+    func withdrawWithinTimeouts() {
+        var h = Harness()
+        for index in 0..<10 { h.oneShot("t\(index)", .room, timeout: .seconds(1)) }
+        h.whileDelivering = { tag in tag == "t0" ? ([("t5", .cancel), ("t6", .forceComplete), ("t0", .cancel)], .zero) : nil }
+        h.advance(by: .seconds(1))
+        #expect(h.results["t5"] == nil)
+        #expect(h.cancelled == ["t5"], "t0 had already been handed its result: its cancel is a no-op")
+        #expect(h.onlyResult("t6")?.status == .forceCompleted)
+        for index in [0, 1, 2, 3, 4, 7, 8, 9] { #expect(h.onlyResult("t\(index)")?.status == .timedOut) }
+        let statistics = h.machine.statistics(now: h.now)
+        #expect(statistics.oneShotsTimedOut == 8)
+        #expect(statistics.oneShotsCancelled == 1)
+        #expect(statistics.oneShotsForceCompleted == 1)
+        #expect(h.expiryPasses == [EngineInstant(.seconds(1))])
+        #expect(h.machine.withdrawals.isEmpty, "withdrawals of ended requests are forgotten once all is handed out")
+    }
+
+    @Test("a handler withdraws subscribers of the same fix: a cancelled one hears nothing more, a force-completed one ends")
+    func withdrawSubscribers() {
+        // Subscriptions are fanned out in no set order: the first to hear withdraws two that have not.
+        for (cancelTarget, forceTarget) in [("open", "s3"), ("s3", "open")] {
+            var h = Harness()
+            for index in 0..<5 { h.subscribe("s\(index)", SubscriptionOptions(maximumUpdates: 1)) }
+            h.subscribe("open")
+            let first = FirstTag()
+            h.whileDelivering = { tag in
+                guard first.claim(tag) else { return nil }
+                let others = ["s3", "open", "s1", "s2"].filter { $0 != tag }
+                let targets = tag == cancelTarget || tag == forceTarget ? (others[0], others[1]) : (cancelTarget, forceTarget)
+                return ([(targets.0, .cancel), (targets.1, .forceComplete)], .zero)
+            }
+            h.fix(50)
+            let (cancelled, forced) = (h.cancelled.first ?? "", h.events.keys.first { h.ends($0) == [.forceCompleted] } ?? "")
+            #expect(h.cancelled.count == 1)
+            #expect(h.events[cancelled] == nil || h.events[cancelled]!.isEmpty, "cancelled before the update reached it: nothing at all")
+            #expect(h.ends(forced) == [.forceCompleted], "force-completed: its end, exactly once")
+            #expect(h.deliveredAccuracies(forced).count <= 1)
+            for tag in ["s0", "s1", "s2", "s3", "s4", "open"] where tag != cancelled && tag != forced {
+                #expect(h.deliveredAccuracies(tag) == [50])
+                #expect(h.ends(tag) == (tag == "open" ? [] : [.maximumUpdatesReached]))
+            }
+            let statistics = h.machine.statistics(now: h.now)
+            #expect(statistics.subscriptionsCancelled == 1)
+            #expect(statistics.subscriptionsEnded == h.events.keys.filter { !h.ends($0).isEmpty }.count)
+            #expect(statistics.subscriptionUpdates == h.events.keys.reduce(0) { $0 + h.deliveredAccuracies($1).count })
+            #expect(h.machine.endedDuringFanOut.isEmpty && h.machine.fanOutsPending == 0)
+        }
+    }
+
+    @Test("a withdrawal naming a request not submitted yet ends it as it arrives")
+    func withdrawalAhead() {
+        var h = Harness()
+        h.machine.withdraw(RequestID(rawValue: 1), .cancel, now: h.now)
+        h.machine.withdraw(RequestID(rawValue: 2), .forceComplete, now: h.now)
+        h.drain()
+        h.oneShot("a", .block)
+        h.subscribe("b")
+        #expect(h.cancelled == ["a"])
+        #expect(h.ends("b") == [.forceCompleted])
+        #expect(h.sourceCommands.isEmpty, "neither request ever needed the source")
+        #expect(h.machine.withdrawals.isEmpty)
+    }
+
+    @Test("an authorization change due between two slices finds the fix's one-shots ended: they succeed")
+    func authorizationChangeBetweenSlices() {
+        var h = Harness(deliverySlice: 10)
+        for index in 0..<30 { h.oneShot("r\(index)", .block) }
+        h.oneShot("room", .room)
+        h.receive(Harness.picture(.unauthorized(.denied), .full), after: .seconds(1))
+        h.whileDelivering = { tag in tag == "r3" ? ([], .seconds(2)) : nil }
+        h.fix(50)
+        for index in 0..<30 { #expect(h.onlyResult("r\(index)")?.status == .success) }
+        #expect(h.onlyResult("room")?.status == .unauthorized(.denied))
+        #expect(h.pictures.last == Harness.picture(.unauthorized(.denied), .full))
+    }
+
+    @Test("custom accuracies too old for the fix go back to the index when its delivery ends")
+    func customRecency() {
+        var h = Harness(deliverySlice: 2)
+        for index in 0..<5 { h.oneShot("fresh\(index)", .custom(metres: 100, maximumAge: .seconds(60))) }
+        h.oneShot("strict", .custom(metres: 100, maximumAge: .seconds(1)))
+        h.fix(50, age: .seconds(10))
+        #expect(h.completionOrder.count == 5)
+        #expect(h.results["strict"] == nil)
+        h.fix(50)
+        #expect(h.onlyResult("strict")?.status == .success)
+    }
+}
+
+/// Remembers the first tag it is shown (for a handler script that acts once).
+private final class FirstTag: @unchecked Sendable {
+    // Only touched from the test's own thread: the harness runs handlers synchronously.
+    private var tag: String?
+
+    /// Whether `tag` is the first one shown.
+    func claim(_ tag: String) -> Bool {
+        guard self.tag == nil else { return false }
+        self.tag = tag
+        return true
+    }
+}

@@ -81,7 +81,7 @@ extension LocationEngine {
         case .locationButton:
             machine.pressLocationButton(now: now)
         case .observeAuthorization(let id, let continuation):
-            continuation.yield(machine.authorizationPicture)
+            continuation.yield(machine.authorizationState)
             if machine.isShutDown {
                 continuation.finish()
             } else {

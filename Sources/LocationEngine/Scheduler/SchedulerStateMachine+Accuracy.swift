@@ -1,5 +1,5 @@
 extension SchedulerStateMachine {
-    /// The accuracy authorization changed (see <doc:AuthorizationAndPrivacy>).
+    /// The picture's accuracy authorization changed from `previous` (see <doc:AuthorizationAndPrivacy>).
     ///
     /// - reduced: the remembered fixes are coarsened, so nothing precise is delivered from the cache;
     ///   admitted requests that coarsened fixes cannot serve wait for temporary full accuracy (when they
@@ -10,20 +10,15 @@ extension SchedulerStateMachine {
     /// Either way, a refusal of temporary full accuracy is forgotten: the next request may ask again.
     ///
     /// - Parameters:
-    ///   - accuracy: the new accuracy authorization.
+    ///   - previous: the accuracy authorization before the change.
     ///   - askingForFullAccuracy: `false` when the reduction must not prompt at once (temporary full
     ///     accuracy reverting at the end of a session): requests needing full accuracy then end.
     ///   - now: the current instant.
     /// - Complexity: O(n log n) to reduced, O(w) to full for w waiting requests.
-    mutating func setAccuracyAuthorization(
-        _ accuracy: AccuracyAuthorization, askingForFullAccuracy: Bool = true, now: EngineInstant
-    ) {
-        let now = tick(now)
-        guard accuracy != accuracyAuthorization else { return }
-        accuracyAuthorization = accuracy
-        fullAccuracyRequested = false
-        fullAccuracyRefused = false
-        switch accuracy {
+    mutating func accuracyChanged(from previous: AccuracyAuthorization, askingForFullAccuracy: Bool, now: EngineInstant) {
+        guard accuracyAuthorization != previous else { return }
+        temporaryFullAccuracy = .notAsked
+        switch accuracyAuthorization {
         case .reduced:
             lastCoarseFixAt = nil
             history.coarsen(with: configuration.reducedAccuracy)
@@ -47,17 +42,18 @@ extension SchedulerStateMachine {
     /// authorization changes or a new session begins (``beginNewSession()``).
     /// - Complexity: O(w) for w waiting requests.
     mutating func refuseTemporaryFullAccuracy(now: EngineInstant) {
-        let now = tick(now)
-        fullAccuracyRequested = false
-        guard accuracyAuthorization == .reduced else { return }
-        fullAccuracyRefused = true
+        guard accuracyAuthorization == .reduced else {
+            temporaryFullAccuracy = .notAsked
+            return
+        }
+        temporaryFullAccuracy = .refused
         holdForFullAccuracy(replace(&awaitingFullAccuracy, with: []), now: now)
         reconcilePower(now: now)
     }
 
     /// A new session of use begins: a refusal of temporary full accuracy no longer stands.
     mutating func beginNewSession() {
-        fullAccuracyRefused = false
+        if temporaryFullAccuracy == .refused { temporaryFullAccuracy = .notAsked }
     }
 
     /// The authorization request of this not-determined period was answered without a decision, or
@@ -88,7 +84,7 @@ extension SchedulerStateMachine {
 
     /// Whether a request naming `purposeKey` would wait for temporary full accuracy rather than end.
     func mayWaitForFullAccuracy(purposeKey: String?) -> Bool {
-        purposeKey != nil && !fullAccuracyRefused
+        purposeKey != nil && temporaryFullAccuracy != .refused
     }
 
     /// Takes every admitted request that coarsened fixes cannot serve out of the power demand (one-shots
@@ -96,14 +92,14 @@ extension SchedulerStateMachine {
     mutating func unadmitRequestsNeedingFullAccuracy() -> [RequestID] {
         var ids: [RequestID] = []
         oneShots.forEach { id, request in
-            if request.phase == .admitted && needsFullAccuracy(accuracy(of: id, request)) { ids.append(id) }
+            if request.phase == .admitted && needsFullAccuracy(request.wish.accuracy) { ids.append(id) }
         }
         for (id, subscription) in subscriptions where subscription.phase == .admitted && needsFullAccuracy(subscription.options) {
             ids.append(id)
         }
         for id in ids {
             if var request = oneShots[id] {
-                power.remove(powerMode(of: id, request))
+                power.remove(request.wish.powerMode)
                 request.phase = .held
                 oneShots[id] = request
             } else if var subscription = subscriptions[id] {
@@ -121,19 +117,19 @@ extension SchedulerStateMachine {
     /// refused); the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best
     /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
     mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant) {
-        let mayWait = mayWait ?? !fullAccuracyRefused
+        let mayWait = mayWait ?? (temporaryFullAccuracy != .refused)
         var firstKey: String?
         var ending: [RequestID] = []
         for id in ids {
-            if mayWait, let key = purposeKeys[id] ?? subscriptions[id]?.options.purposeKey {
+            if mayWait, let key = oneShots[id]?.wish.purposeKey ?? subscriptions[id]?.options.purposeKey {
                 awaitingFullAccuracy.append(id)
                 if firstKey == nil { firstKey = key }
             } else {
                 ending.append(id)
             }
         }
-        if let firstKey, !fullAccuracyRequested {
-            fullAccuracyRequested = true
+        if let firstKey, temporaryFullAccuracy != .asked {
+            temporaryFullAccuracy = .asked
             counters.fullAccuracyRequests += 1
             askForTemporaryFullAccuracy(firstKey)
         }

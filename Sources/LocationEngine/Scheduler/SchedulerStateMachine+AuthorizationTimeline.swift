@@ -1,7 +1,13 @@
 extension SchedulerStateMachine {
     /// The whole authorization picture the core works under (status, accuracy, one-time grant,
     /// services), as of the last change applied.
-    public var authorizationPicture: AuthorizationState { timeline.picture }
+    public var authorizationState: AuthorizationState { timeline.picture }
+
+    /// What the picture lets the scheduler do: deliver fixes, wait, or refuse.
+    var authorization: AuthorizationGate { timeline.picture.gate }
+
+    /// The picture's accuracy authorization.
+    var accuracyAuthorization: AccuracyAuthorization { timeline.picture.accuracy }
 
     /// A provider's change or answer arrives, effective at `due`: it takes its place on the timeline
     /// and applies, in (due, arrival) order with the other scheduled changes, at once if it is due.
@@ -35,7 +41,7 @@ extension SchedulerStateMachine {
     public mutating func endSession(now: EngineInstant) {
         let now = enter(now, "endSession")
         guard !isShutDown else { return }
-        fullAccuracyRefused = false
+        beginNewSession()
         var next = timeline.picture
         if next.isOneTime && next.status.isGrant {
             next = AuthorizationState(status: .notDetermined, servicesEnabled: next.servicesEnabled)
@@ -143,11 +149,11 @@ extension SchedulerStateMachine {
         timeline.picture = state
         emit(.authorizationChanged(from: previous, to: state))
         if state.gate == .authorized {
-            setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
-            setAuthorization(state.gate, now: now)
+            accuracyChanged(from: previous.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
+            accessChanged(from: previous.gate, now: now)
         } else {
-            setAuthorization(state.gate, now: now)
-            setAccuracyAuthorization(state.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
+            accessChanged(from: previous.gate, now: now)
+            accuracyChanged(from: previous.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
         }
     }
 

@@ -101,7 +101,7 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
-    /// The authorization picture changed (see <doc:AuthorizationAndPrivacy>).
+    /// The picture's access (its gate) changed from `previous` (see <doc:AuthorizationAndPrivacy>).
     ///
     /// - authorized: waiting requests are admitted (under reduced accuracy, those needing full accuracy
     ///   are held for it or end), delayed timeouts start now;
@@ -113,11 +113,9 @@ extension SchedulerStateMachine {
     ///
     /// Whenever access is lost the source is powered down at once, without lingering.
     /// - Complexity: O(w log n) for w waiting requests; O(n) on revocation.
-    mutating func setAuthorization(_ gate: AuthorizationGate, now: EngineInstant) {
-        let now = tick(now)
-        guard gate != authorization else { return }
-        let previous = authorization
-        authorization = gate
+    mutating func accessChanged(from previous: AuthorizationGate, now: EngineInstant) {
+        let gate = authorization
+        guard gate != previous else { return }
         switch gate {
         case .authorized:
             authorizationRequested = false
@@ -161,8 +159,8 @@ extension SchedulerStateMachine {
         var needingFullAccuracy: [RequestID] = []
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], request.phase != .admitted {
-                let needsFull = needsFullAccuracy(accuracy(of: id, request))
-                if !(needsFull && mayWaitForFullAccuracy(purposeKey: purposeKeys[id])) {
+                let needsFull = needsFullAccuracy(request.wish.accuracy)
+                if !(needsFull && mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
                     startDelayedTimeout(id, &request, now: now)
                 }
                 if needsFull {
@@ -184,7 +182,7 @@ extension SchedulerStateMachine {
 
     /// Lets a one-shot complete: counted in power demand, in the accuracy index (once), stored.
     mutating func admit(_ id: RequestID, _ request: inout OneShot) {
-        let accuracy = accuracy(of: id, request)
+        let accuracy = request.wish.accuracy
         if !request.phase.isIndexed { index.insert(id, accuracy: accuracy) }
         request.phase = .admitted
         oneShots[id] = request
@@ -200,7 +198,7 @@ extension SchedulerStateMachine {
 
     /// Starts the timeout that waited for authorization, if the request has one.
     mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
-        guard request.countdown == .delayed, let timeout = delayedTimeouts.removeValue(forKey: id) else { return }
+        guard request.countdown == .delayed, let timeout = request.wish.delayedTimeout else { return }
         deadlines.insert(id, timeout: timeout, from: now)
         request.countdown = .running
     }
@@ -220,7 +218,7 @@ extension SchedulerStateMachine {
         if !onlyAdmitted {
             awaitingAuthorization.removeAll()
             awaitingFullAccuracy.removeAll()
-            fullAccuracyRequested = false
+            if temporaryFullAccuracy == .asked { temporaryFullAccuracy = .notAsked }
         }
         end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }

@@ -70,7 +70,7 @@ extension SchedulerStateMachine {
                     continue
                 }
                 let age = fixCompletion!.fix.age(at: fixCompletion!.processedAt)
-                if accuracy(of: id, request).isSatisfied(horizontalAccuracy: metres, age: age) {
+                if request.wish.accuracy.isSatisfied(horizontalAccuracy: metres, age: age) {
                     _ = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)
                     return Recipient(id, request.handler)
                 }
@@ -112,11 +112,17 @@ extension SchedulerStateMachine {
     /// fix took, or it is a custom accuracy the fix meets (its entry not yet taken).
     func fixCompletionCovers(_ id: RequestID, _ request: OneShot) -> Bool {
         guard let completion = fixCompletion, request.phase.isIndexed else { return false }
-        if request.level == Self.customLevel {
-            return customAccuracies[id]!.isSatisfied(
+        switch request.wish {
+        case .level(let level):
+            guard let achieved = completion.achieved else { return false }
+            return level <= achieved
+        case .detailed(let details):
+            if let level = details.accuracy.level {
+                guard let achieved = completion.achieved else { return false }
+                return level <= achieved
+            }
+            return details.accuracy.isSatisfied(
                 horizontalAccuracy: completion.fix.location.horizontalAccuracy, age: completion.fix.age(at: completion.processedAt))
         }
-        guard let achieved = completion.achieved else { return false }
-        return Int(request.level) <= achieved.rawValue
     }
 }

@@ -34,15 +34,15 @@ extension SchedulerStateMachine {
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
         let start = min(madeAt ?? now, now)
-        var request = OneShot(handler: handler, level: accuracy.level.map { UInt8($0.rawValue) } ?? Self.customLevel)
-        if accuracy.level == nil { customAccuracies[id] = accuracy }
-        // Kept while pending: an admitted request may still need it if accuracy becomes reduced.
-        if let purposeKey { purposeKeys[id] = purposeKey }
+        // The purpose key is kept while pending: an admitted request may still need it if accuracy
+        // becomes reduced. The timeout is kept for a countdown that may wait for authorization.
+        var request = OneShot(
+            handler: handler,
+            wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayUntilAuthorized ? timeout : nil))
 
         if authorization == .notDetermined {
             if let timeout {
                 if delayUntilAuthorized {
-                    delayedTimeouts[id] = timeout
                     request.countdown = .delayed
                 } else {
                     deadlines.insert(id, timeout: timeout, from: start)
@@ -58,8 +58,6 @@ extension SchedulerStateMachine {
         if let cached = history.cached(satisfying: accuracy, at: now) {
             counters.oneShotsFromCache += 1
             counters.oneShotsSucceeded += 1
-            customAccuracies[id] = nil
-            if purposeKey != nil { purposeKeys[id] = nil }
             let result = LocationResult(
                 status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
             emitOneShots([Recipient(id, request.handler)], result, .succeeded)
@@ -70,7 +68,6 @@ extension SchedulerStateMachine {
             // when the answer comes.
             if let timeout {
                 if delayUntilAuthorized && mayWaitForFullAccuracy(purposeKey: purposeKey) {
-                    delayedTimeouts[id] = timeout
                     request.countdown = .delayed
                 } else {
                     deadlines.insert(id, timeout: timeout, from: start)
@@ -95,13 +92,10 @@ extension SchedulerStateMachine {
         guard let request = oneShots.removeValue(forKey: id) else { return nil }
         switch request.countdown {
         case .running: if !removedFromDeadlines { deadlines.noteAbandoned() }
-        case .delayed: delayedTimeouts[id] = nil
-        case .none: break
+        case .delayed, .none: break
         }
         if request.phase.isIndexed && !removedFromIndex { index.noteAbandoned() }
-        if request.phase == .admitted { power.remove(powerMode(of: id, request)) }
-        if request.level == Self.customLevel { customAccuracies[id] = nil }
-        if !purposeKeys.isEmpty { purposeKeys[id] = nil }
+        if request.phase == .admitted { power.remove(request.wish.powerMode) }
         return request
     }
 

@@ -99,15 +99,14 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         case none
         /// It runs: the request has an entry in the deadline queue.
         case running
-        /// It starts when authorization resolves; its duration waits in `delayedTimeouts`.
+        /// It starts when authorization resolves (a one-shot's ``OneShotWish/delayedTimeout``).
         case delayed
     }
 
-    /// A pending one-shot: 24 bytes with a closure handler.
+    /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included.
     struct OneShot {
         var handler: OneShotHandler
-        /// An ``AccuracyLevel`` raw value, or ``customLevel`` (limits in `customAccuracies`).
-        var level: UInt8
+        var wish: OneShotWish
         var phase: Phase = .waiting
         var countdown: Countdown = .none
     }
@@ -126,39 +125,40 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         var delivered: Int
     }
 
-    static var customLevel: UInt8 { .max }
+    /// Where temporary full accuracy stands while accuracy is reduced (reset by every change of
+    /// accuracy authorization).
+    enum TemporaryFullAccuracy: UInt8 {
+        /// Not asked for: the first request that needs it and names a purpose key asks.
+        case notAsked
+        /// Asked for, the answer still to come: requests needing it wait for that answer.
+        case asked
+        /// Refused in this session: requests needing it end at once until the next session.
+        case refused
+    }
 
     let configuration: Configuration
     var oneShots = RequestTable<OneShot>()
-    var customAccuracies: [RequestID: LocationAccuracy] = [:]
     var subscriptions: [RequestID: Subscription] = [:]
     var index = OneShotIndex()
     var deadlines = DeadlineQueue()
     var history = FixHistory()
     var power = PowerPolicy()
-    /// The authorization picture, open prompts and scheduled changes.
+    /// The authorization picture (the one copy of it), open prompts and scheduled changes.
     var timeline: AuthorizationTimeline
-    /// What the scheduler works under: the picture's gate (the gate-level events may also set it directly).
-    var authorization: AuthorizationGate
+    /// Whether this not-determined period's one authorization request was made.
     var authorizationRequested = false
     /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
     var awaitingAuthorization: [RequestID] = []
-    /// Timeouts that start when authorization resolves.
-    var delayedTimeouts: [RequestID: Duration] = [:]
-    var accuracyAuthorization: AccuracyAuthorization
     /// When the last fix was let through under reduced accuracy (for the throttle).
     var lastCoarseFixAt: EngineInstant?
-    /// Purpose keys of pending one-shots that named one (subscriptions carry theirs in their options).
-    var purposeKeys: [RequestID: String] = [:]
     /// Requests that need full accuracy and wait for the answer to a temporary-full-accuracy request;
     /// ended ones are skipped lazily.
     var awaitingFullAccuracy: [RequestID] = []
-    var fullAccuracyRequested = false
     /// The waiting lists are compacted when they grow past this (requests that ended while waiting
     /// leave stale entries behind).
     var waitingListLimit = 1024
-    /// Temporary full accuracy was refused in this session: requests needing it end at once.
-    var fullAccuracyRefused = false
+    /// Where temporary full accuracy stands in this period of reduced accuracy.
+    var temporaryFullAccuracy = TemporaryFullAccuracy.notAsked
     /// The fix whose one-shots are being handed out, if any.
     var fixCompletion: FixCompletion?
     /// What has been decided and not yet taken by the owner.
@@ -180,8 +180,6 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.timeline = AuthorizationTimeline(picture: configuration.authorization)
-        self.authorization = configuration.authorization.gate
-        self.accuracyAuthorization = configuration.authorization.accuracy
         self.outbox = Outbox(slice: configuration.deliverySlice)
     }
 
@@ -201,9 +199,6 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// How many subscriptions are active.
     public var activeSubscriptions: Int { subscriptions.count }
-
-    /// The authorization state the scheduler is working under.
-    public var authorizationState: AuthorizationGate { authorization }
 
     /// Whether a request with this ID is pending.
     public func isPending(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil }
@@ -244,19 +239,6 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             return LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)
         }
         return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
-    }
-
-    /// The accuracy a one-shot asked for.
-    func accuracy(of id: RequestID, _ request: OneShot) -> LocationAccuracy {
-        if request.level == Self.customLevel { return customAccuracies[id]! }
-        return LocationAccuracy(AccuracyLevel(rawValue: Int(request.level))!)
-    }
-
-    /// The power mode a one-shot demands, without rebuilding its accuracy for standard levels.
-    @inline(__always)
-    func powerMode(of id: RequestID, _ request: OneShot) -> PowerMode {
-        if request.level == Self.customLevel { return customAccuracies[id]!.requiredPowerMode }
-        return AccuracyLevel(rawValue: Int(request.level))!.requiredPowerMode
     }
 
     /// Brings the source in line with demand.

@@ -39,7 +39,7 @@ struct AuthorizationTimelineTests {
         h.subscribe("s")
         #expect(h.prompts.map(\.kind) == ["authorization"])
         h.receive(.authorizedWhenInUse(), answering: h.prompts[0].token)
-        #expect(h.machine.authorizationPicture == .authorizedWhenInUse())
+        #expect(h.machine.authorizationState == .authorizedWhenInUse())
         h.fix(50)
         #expect(h.onlyResult("a")?.status == .success)
         #expect(h.events["s"]?.count == 1)
@@ -62,7 +62,7 @@ struct AuthorizationTimelineTests {
         let token = h.prompts[0].token
         h.receive(.denied)
         h.receive(.authorizedAlways, answering: token)
-        #expect(h.machine.authorizationPicture == .denied)
+        #expect(h.machine.authorizationState == .denied)
         #expect(h.machine.statistics(now: h.now).authorizationAnswersIgnored == 1)
         #expect(h.onlyResult("a")?.status == .unauthorized(.denied))
     }
@@ -96,12 +96,12 @@ struct AuthorizationTimelineTests {
         #expect(h.prompts.map(\.kind) == ["location button"])
         let granted = AuthorizationState.notDetermined.afterLocationButtonConfirmation
         h.receive(granted, answering: h.prompts[0].token)
-        #expect(h.machine.authorizationPicture == granted)
+        #expect(h.machine.authorizationState == granted)
         h.endSession()
-        #expect(h.machine.authorizationPicture.status == .notDetermined)
+        #expect(h.machine.authorizationState.status == .notDetermined)
         h.pressLocationButton()
         #expect(h.prompts.count == 1)
-        #expect(h.machine.authorizationPicture == granted)
+        #expect(h.machine.authorizationState == granted)
         #expect(h.toldProvider == [.notDetermined, granted])
     }
 
@@ -130,11 +130,11 @@ struct AuthorizationTimelineTests {
         h.oneShot("nav", .house, purposeKey: "Navigation")
         #expect(h.prompts.map(\.kind) == ["full accuracy"])
         h.receive(.authorizedWhenInUse(accuracy: .full), answering: h.prompts[0].token)
-        #expect(h.machine.authorizationPicture.isFullAccuracyTemporary)
+        #expect(h.machine.authorizationState.isFullAccuracyTemporary)
         h.fix(5)
         #expect(h.onlyResult("nav")?.status == .success)
         h.endSession()
-        #expect(h.machine.authorizationPicture.accuracy == .reduced)
+        #expect(h.machine.authorizationState.accuracy == .reduced)
     }
 
     @Test("shutdown closes the timeline: nothing scheduled wakes the owner, later answers change nothing")
@@ -145,7 +145,7 @@ struct AuthorizationTimelineTests {
         h.shutdown()
         #expect(h.machine.nextWakeup == nil)
         h.receive(.authorizedAlways, answering: h.prompts[0].token)
-        #expect(h.machine.authorizationPicture == .notDetermined)
+        #expect(h.machine.authorizationState == .notDetermined)
         #expect(h.onlyResult("a")?.status == .shutDown)
     }
 }

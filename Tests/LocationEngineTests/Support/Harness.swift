@@ -133,14 +133,16 @@ struct Harness {
         drain()
     }
 
+    /// Moves the picture to one with this gate (keeping its accuracy), as a provider's change.
     mutating func authorize(_ gate: AuthorizationGate) {
-        machine.setAuthorization(gate, now: now)
-        drain()
+        receive(Self.picture(gate, machine.authorizationState.accuracy))
     }
 
+    /// Moves the picture to this accuracy (keeping its status), as a provider's change.
     mutating func setAccuracy(_ accuracy: AccuracyAuthorization) {
-        machine.setAccuracyAuthorization(accuracy, now: now)
-        drain()
+        var picture = machine.authorizationState
+        picture.accuracy = accuracy
+        receive(picture)
     }
 
     mutating func refuseFullAccuracy() {

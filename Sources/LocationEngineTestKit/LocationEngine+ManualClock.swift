@@ -15,7 +15,7 @@ extension LocationEngine where C == ManualClock {
     /// ```
     public func sync(advancingTo instant: ManualClock.Instant) {
         sync()
-        while let next = nextDeadline(), next <= instant, next > clock.now {
+        while let next = nextWakeup(), next <= instant, next > clock.now {
             clock.advance(to: next)
             sync()
         }

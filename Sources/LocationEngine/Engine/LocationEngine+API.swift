@@ -161,7 +161,7 @@ extension LocationEngine {
     /// When the engine next needs to run on its own (the earliest live deadline, scheduled
     /// authorization change or end of the source's linger), or `nil` when nothing is scheduled.
     /// Virtual-time drivers advance their clock to it.
-    public func nextDeadline() -> C.Instant? {
+    public func nextWakeup() -> C.Instant? {
         machine.nextWakeup.map { epoch.advanced(by: $0.sinceEpoch) }
     }
 

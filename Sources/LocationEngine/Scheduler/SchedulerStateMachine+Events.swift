@@ -40,7 +40,6 @@ extension SchedulerStateMachine {
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant) {
         let now = enter(now, "receiveTransientError")
         expireDeadlines(now: now)
@@ -53,7 +52,6 @@ extension SchedulerStateMachine {
     /// powered down (requests still waiting for authorization or temporary full accuracy keep waiting).
     /// Later requests start it afresh (no sticky failure flag).
     /// - Complexity: O(n).
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant) {
         let now = enter(now, "receiveFatalError")
         expireDeadlines(now: now)
@@ -140,7 +138,6 @@ extension SchedulerStateMachine {
 
     /// Ends every request with `.shutDown` and refuses new ones.
     /// - Complexity: O(n).
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func shutdown(now: EngineInstant) {
         let now = enter(now, "shutdown")
         guard !isShutDown else { return }

@@ -38,7 +38,7 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
         self.clock = clock
     }
 
-    func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
+    func location(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
         let id = lock.withLock {
             let id = RequestID(rawValue: nextID)
@@ -58,7 +58,7 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
         return id
     }
 
-    func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
+    func updates(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
         let id = lock.withLock {
             let id = RequestID(rawValue: nextID)
             nextID += 1
@@ -194,7 +194,7 @@ final class NaiveLocationManager<C: Clock>: LocationService, @unchecked Sendable
         (clock as? ManualClock)?.sleeperCount ?? 0
     }
 
-    func nextDeadline() async -> Int64? { nil }
+    func nextWakeup() async -> Int64? { nil }
     func cancelledCount() async -> Int { lock.withLock { cancelled } }
     func pendingCount() async -> Int { lock.withLock { entries.count } }
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int) { lock.withLock { (starts, stops, 0) } }

@@ -3,14 +3,14 @@ import LocationEngineTestKit
 
 /// What a benchmark run drives: the engine, or the naive baseline, behind one interface.
 protocol LocationService: Sendable {
-    func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID
-    func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID
+    func location(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID
+    func updates(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID
     func cancel(_ id: RequestID)
     func forceComplete(_ id: RequestID)
     /// Processes everything submitted and everything due at the clock's current time.
     func settle() async
     /// When the service next needs the clock to move (virtual runs), on the run's timeline in nanoseconds.
-    func nextDeadline() async -> Int64?
+    func nextWakeup() async -> Int64?
     /// Requests the service cancelled (ended with nothing delivered).
     func cancelledCount() async -> Int
     /// Requests pending in the service now (one-shots and subscriptions).
@@ -30,18 +30,18 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
     let engine: LocationEngine<C>
     let offset: @Sendable (C.Instant) -> Int64
 
-    func requestLocation(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
+    func location(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
         engine.location(accuracy: accuracy, timeout: timeout, handler: handler)
     }
 
-    func subscribe(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
+    func updates(_ options: SubscriptionOptions, handler: @escaping @Sendable (RequestID, SubscriptionEvent) -> Void) -> RequestID {
         engine.updates(options, handler: handler)
     }
 
     func cancel(_ id: RequestID) { engine.cancel(id) }
     func forceComplete(_ id: RequestID) { engine.forceComplete(id) }
     func settle() async { await engine.sync() }
-    func nextDeadline() async -> Int64? { await engine.nextDeadline().map(offset) }
+    func nextWakeup() async -> Int64? { await engine.nextWakeup().map(offset) }
 
     func cancelledCount() async -> Int {
         let stats = await engine.statistics()

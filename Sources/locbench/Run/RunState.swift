@@ -56,13 +56,13 @@ struct RunState {
             case .oneShot:
                 ledger.submitted(request, at: stamp())
                 let ledger = self.ledger
-                let id = service.requestLocation(accuracy: plan.accuracy(of: request), timeout: plan.timeout(of: request)) { ledger.oneShotEnded($0) }
+                let id = service.location(accuracy: plan.accuracy(of: request), timeout: plan.timeout(of: request)) { ledger.oneShotEnded($0) }
                 ledger.assigned(id, to: request)
                 ids[request] = id
             case .subscribe:
                 ledger.submitted(request, at: stamp())
                 let ledger = self.ledger
-                let id = service.subscribe(plan.options(of: request)) { ledger.subscriptionEvent($0, $1) }
+                let id = service.updates(plan.options(of: request)) { ledger.subscriptionEvent($0, $1) }
                 ledger.assigned(id, to: request)
                 ids[request] = id
             case .cancel:

@@ -88,7 +88,7 @@ struct Runner {
                 // Idle (nothing pending, source off): nothing changes until the next operation, so jump to it.
                 next = state.pending == 0 && mode == nil ? due : min(next, due)
             }
-            if let deadline = await service.nextDeadline(), deadline > time { next = min(next, deadline) }
+            if let deadline = await service.nextWakeup(), deadline > time { next = min(next, deadline) }
             time = next
             // The clock first: fixes the source emits now are stamped (and processed) at `time`.
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
@@ -97,7 +97,7 @@ struct Runner {
         // Let the linger pass; the source must end off.
         let end = time + linger.saturatingNanoseconds + 1_000_000_000
         while time < end {
-            time = min(end, await service.nextDeadline().map { max($0, time + 1) } ?? end)
+            time = min(end, await service.nextWakeup().map { max($0, time + 1) } ?? end)
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
             await service.settle()
         }

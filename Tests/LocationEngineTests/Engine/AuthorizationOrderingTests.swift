@@ -116,11 +116,11 @@ struct AuthorizationOrderingTests {
         #expect(updates.allSatisfy(ReducedAccuracyPolicy().isCoarse))
     }
 
-    @Test("nextDeadline() includes scheduled authorization changes, so virtual-time drivers reach them")
-    func nextDeadlineIncludesScheduledChanges() async {
+    @Test("nextWakeup() includes scheduled authorization changes, so virtual-time drivers reach them")
+    func nextWakeupIncludesScheduledChanges() async {
         let engine = makeEngine(User(.init(initial: .authorizedAlways, changes: [.init(.denied, after: .seconds(60))])))
         await engine.sync()
-        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(60)))
+        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(60)))
     }
 
     @Test("endSession() reverting temporary full accuracy ends requests needing it, without prompting again")

@@ -60,7 +60,7 @@ struct LifecycleTests {
         await engine.shutdown()
         #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.shutDown] })
         #expect(!source.isRunning)
-        #expect(await engine.nextDeadline() == nil)
+        #expect(await engine.nextWakeup() == nil)
         await eventually("the timer's task has ended") { clock.sleeperCount == 0 }
         await engine.shutdown()  // a second call returns too
     }
@@ -89,7 +89,7 @@ struct LifecycleTests {
         await engine.sync()
         #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.success] })
         // The next wake-up is the end of the linger, not the first ended request's deadline.
-        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(5)))
+        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(5)))
         await eventually("the timer is armed for the linger") { clock.sleeperCount == 1 }
         for _ in 0..<1_000 {
             clock.advance(by: .seconds(1))
@@ -98,21 +98,21 @@ struct LifecycleTests {
         await eventually("the linger ended") { !source.isRunning }
         await engine.sync()
         #expect(await engine.statistics().timerWakeups == 1)
-        #expect(await engine.nextDeadline() == nil)
+        #expect(await engine.nextWakeup() == nil)
     }
 
-    @Test("nextDeadline() never reports a cancelled or force-completed request's deadline")
-    func nextDeadlineSkipsEndedRequests() async {
+    @Test("nextWakeup() never reports a cancelled or force-completed request's deadline")
+    func nextWakeupSkipsEndedRequests() async {
         let engine = makeEngine()
         let soon = engine.location(accuracy: .room, timeout: .seconds(1), handler: recorder.oneShot)
         let sooner = engine.location(accuracy: .room, timeout: .milliseconds(500), handler: recorder.oneShot)
         engine.location(accuracy: .room, timeout: .seconds(9), handler: recorder.oneShot)
         await engine.sync()
-        #expect(await engine.nextDeadline() == clock.now.advanced(by: .milliseconds(500)))
+        #expect(await engine.nextWakeup() == clock.now.advanced(by: .milliseconds(500)))
         engine.cancel(sooner)
         engine.forceComplete(soon)
         await engine.sync()
-        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(9)))
+        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(9)))
     }
 
     @Test("a timeout counts from when the request was made, not from when the engine processed it")
@@ -121,7 +121,7 @@ struct LifecycleTests {
         let id = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
         clock.advance(by: .seconds(3))  // the engine has not processed the request yet
         await engine.sync()
-        #expect(await engine.nextDeadline() == clock.now.advanced(by: .seconds(2)))
+        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(2)))
         await engine.sync(advancingBy: .seconds(2))
         #expect(recorder.results(id).map(\.status) == [.timedOut])
     }

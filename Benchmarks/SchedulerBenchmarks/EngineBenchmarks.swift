@@ -36,6 +36,7 @@ func registerEngineBenchmarks(n: Int) {
 
     Benchmark("Engine: submit one-shot (callback API), n=\(n)", configuration: configuration) { benchmark in
         let engine = LocationEngine(source: ScriptedLocationSource())
+        Task { try await engine.run() }
         measure(benchmark, operations: n) {
             for index in 0..<n {
                 engine.location(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
@@ -46,6 +47,7 @@ func registerEngineBenchmarks(n: Int) {
 
     Benchmark("Engine: submit + processed, n=\(n)", configuration: configuration) { benchmark in
         let engine = LocationEngine(source: ScriptedLocationSource())
+        Task { try await engine.run() }
         measure(benchmark, operations: n) {
             for index in 0..<n {
                 engine.location(accuracy: accuracies[index % 5], timeout: .seconds(Int64(30 + index % 60))) { _ in }
@@ -57,6 +59,7 @@ func registerEngineBenchmarks(n: Int) {
 
     Benchmark("Engine: cancel (processed), n=\(n)", configuration: configuration) { benchmark in
         let engine = LocationEngine(source: ScriptedLocationSource())
+        Task { try await engine.run() }
         var ids: [RequestID] = []
         ids.reserveCapacity(n)
         for index in 0..<n {
@@ -76,6 +79,7 @@ func registerEngineBenchmarks(n: Int) {
         let clock = ManualClock()
         let source = ScriptedLocationSource()
         let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(5)))
+        Task { try await engine.run() }
         for index in 0..<n {
             engine.location(accuracy: .block, timeout: .seconds(Int64(1 + index))) { _ in }
         }

@@ -273,7 +273,8 @@ struct LocBench: AsyncParsableCommand {
                 makeService: { clock, recording -> any LocationService in
                     if design == "engine" {
                         EngineService(
-                            engine: LocationEngine(source: recording, clock: clock, configuration: configuration(recording), logger: logger), offset: offset)
+                            running: LocationEngine(source: recording, clock: clock, configuration: configuration(recording), logger: logger),
+                            offset: offset)
                     } else {
                         NaiveLocationManager(source: recording, clock: clock)
                     }
@@ -292,7 +293,7 @@ struct LocBench: AsyncParsableCommand {
                 design: design, label: label,
                 makeService: { recording -> any LocationService in
                     if design == "engine" {
-                        EngineService(engine: LocationEngine(source: recording, configuration: configuration(recording), logger: logger), offset: offset)
+                        EngineService(running: LocationEngine(source: recording, configuration: configuration(recording), logger: logger), offset: offset)
                     } else {
                         NaiveLocationManager(source: recording, clock: ContinuousClock())
                     }

@@ -20,6 +20,7 @@ import Testing
         let clock = ManualClock()
         let source = SyntheticLocationSource(scenario: .drive(seed: 3))
         let engine = LocationEngine(source: source, clock: clock)
+        Task { try await engine.run() }
 
         let block = Task { try await engine.location(accuracy: .block, timeout: .seconds(120)) }
         for _ in 0..<10_000 where source.mode == nil {

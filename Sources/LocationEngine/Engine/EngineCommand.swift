@@ -21,3 +21,23 @@ enum EngineCommand: Sendable {
     case stopObservingAuthorization(RequestID)
     case shutdown
 }
+
+extension EngineCommand {
+    /// Ends the request this command would have made, as the engine ends every request once it has
+    /// shut down: a one-shot gets ``LocationStatus/shutDown``, a subscription
+    /// ``SubscriptionEnd/shutDown``, an authorization observer hears the final picture and finishes.
+    func endAfterShutdown(authorization picture: AuthorizationState) {
+        let shutDown = LocationResult(status: .shutDown, location: nil, age: nil, achievedAccuracy: nil)
+        switch self {
+        case .oneShot(let id, _, _, _, let handler), .oneShotWithOptions(let id, _, _, _, _, _, let handler):
+            handler.deliver(shutDown, to: id)
+        case .subscribe(let id, _, _, let handler):
+            handler.deliver(.ended(.shutDown), to: id)
+        case .observeAuthorization(_, let continuation):
+            continuation.yield(picture)
+            continuation.finish()
+        case .source, .authorization, .endSession, .locationButton, .stopObservingAuthorization, .shutdown:
+            break
+        }
+    }
+}

@@ -6,43 +6,38 @@ import NIOConcurrencyHelpers
 /// (`NIOLockedValueBox`, visible to ThreadSanitizer) held for one `Deque` append, and get their
 /// ``RequestID`` at once; the engine's loop takes whole batches (one lock acquisition per batch).
 ///
-/// The inbox also parks and wakes the loop: a loop with nothing to do parks here, and the append that
-/// finds it parked (or a timer firing) resumes it, so a burst of N submissions costs one wake-up. When
-/// no loop runs at all, the append that finds the inbox idle tells its caller to start one.
+/// The inbox also parks and wakes the loop that ``LocationEngine/run()`` runs: a loop with nothing to
+/// do parks here, and the append that finds it parked (or a timer firing) resumes it, so a burst of N
+/// submissions costs one wake-up. Once the engine has shut down the inbox is closed: an append is
+/// refused, and its caller ends the request at once.
 ///
 /// Cancels and force-completes (withdrawals) wait in a lane of their own, behind an atomic count the
 /// loop checks before each command and after each handler it runs: they reach the core ahead of the
 /// commands queued with them (the core applies a withdrawal of a request not submitted yet when that
 /// request arrives), so that a handler that cancels another request of the same delivery is honoured at once.
 final class Inbox: Sendable {
-    /// Whether the engine's loop runs, and where it waits.
-    enum Loop {
-        /// No loop runs: the next append starts one.
-        case stopped
-        /// A loop runs and will look at the inbox before parking.
-        case running
-        /// The loop waits for a command or a timer.
-        case parked(UnsafeContinuation<Void, Never>)
-    }
-
     /// What an append asks its caller to do after leaving the lock.
     enum Wake {
+        /// Nothing: the loop will look at the inbox before it parks (or no loop runs: `sync()` or
+        /// `run()` will).
         case none
-        case start
+        /// Resume the parked loop.
         case resume(UnsafeContinuation<Void, Never>)
+        /// The engine has shut down: end the request at once.
+        case refused
     }
 
     struct State {
         var commands = Deque<EngineCommand>()
-        var loop = Loop.stopped
+        /// The loop, while it waits for a command or a timer.
+        var parked: UnsafeContinuation<Void, Never>?
         /// A timer fired while the loop was running: it must not park before looking at the time.
         var timerFired = false
         var nextID: UInt64 = 1
         /// Withdrawals appended since the loop last took them.
         var withdrawals: [(RequestID, Withdrawal)] = []
-        /// Callers of `shutdown()` waiting for the loop to stop after shutting down.
-        var stopWaiters: [UnsafeContinuation<Void, Never>] = []
-        var isStoppedForGood = false
+        /// The engine has shut down with this authorization picture: appends are refused.
+        var closedWith: AuthorizationState?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -53,20 +48,23 @@ final class Inbox: Sendable {
 
     /// Appends the command `make` builds for a fresh ID. IDs increase in inbox order.
     /// - Complexity: amortised O(1)
+    /// When the inbox is closed, the command is handed back (`refused`) instead.
     @inline(__always)
-    func append(_ make: (RequestID) -> EngineCommand) -> (RequestID, Wake) {
+    func append(_ make: (RequestID) -> EngineCommand) -> (RequestID, Wake, refused: (EngineCommand, AuthorizationState)?) {
         state.withLockedValue { state in
             let id = RequestID(rawValue: state.nextID)
             state.nextID += 1
+            if let picture = state.closedWith { return (id, .refused, (make(id), picture)) }
             state.commands.append(make(id))
-            return (id, Self.wake(&state))
+            return (id, Self.wake(&state), nil)
         }
     }
 
-    /// Appends a command that needs no ID.
+    /// Appends a command that needs no ID (dropped when the inbox is closed).
     @inline(__always)
     func append(_ command: EngineCommand) -> Wake {
         state.withLockedValue { state in
+            guard state.closedWith == nil else { return .refused }
             state.commands.append(command)
             return Self.wake(&state)
         }
@@ -75,6 +73,7 @@ final class Inbox: Sendable {
     /// Appends a cancel or force-complete to the withdrawals' lane.
     func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
         state.withLockedValue { state in
+            guard state.closedWith == nil else { return .refused }
             state.withdrawals.append((id, withdrawal))
             withdrawalCount.wrappingIncrement(ordering: .releasing)
             return Self.wake(&state)
@@ -83,21 +82,25 @@ final class Inbox: Sendable {
 
     @inline(__always)
     private static func wake(_ state: inout State) -> Wake {
-        switch state.loop {
-        case .running: return .none
-        case .stopped:
-            state.loop = .running
-            return .start
-        case .parked(let continuation):
-            state.loop = .running
-            return .resume(continuation)
+        guard let parked = state.parked else { return .none }
+        state.parked = nil
+        return .resume(parked)
+    }
+
+    /// A timer fired: wakes the loop, or tells a loop that is not parked not to park before it looks
+    /// at the time.
+    func timerFired() -> Wake {
+        state.withLockedValue { state in
+            if state.parked == nil { state.timerFired = true }
+            return Self.wake(&state)
         }
     }
 
-    /// A timer fired: wakes the loop, or tells a running loop not to park before it looks at the time.
-    func timerFired() -> Wake {
+    /// The engine has shut down with this authorization picture: later appends are refused, and a
+    /// parked loop wakes to see it.
+    func close(finalAuthorization picture: AuthorizationState) -> Wake {
         state.withLockedValue { state in
-            if case .running = state.loop { state.timerFired = true }
+            state.closedWith = picture
             return Self.wake(&state)
         }
     }
@@ -129,50 +132,15 @@ final class Inbox: Sendable {
         }
     }
 
-    /// Lets ``LocationEngine/run()`` run the loop itself; fails when a loop already runs.
-    func claimLoop() -> Bool {
-        state.withLockedValue { state in
-            guard case .stopped = state.loop else { return false }
-            state.loop = .running
-            return true
-        }
-    }
-
     /// Parks the loop until a command or a timer arrives; returns at once if one already has.
     func park() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let parked = state.withLockedValue { state in
-                guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired else { return false }
-                state.loop = .parked(continuation)
+                guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired, state.closedWith == nil else { return false }
+                state.parked = continuation
                 return true
             }
             if !parked { continuation.resume() }
-        }
-    }
-
-    /// The loop stops because it has nothing to do; fails (the loop must go on) if a command arrived.
-    /// After a shutdown, the stop wakes every `shutdown()` caller.
-    func stopIfIdle(shutDown: Bool) -> Bool {
-        let waiters: [UnsafeContinuation<Void, Never>]? = state.withLockedValue { state in
-            guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired else { return nil }
-            state.loop = .stopped
-            if shutDown { state.isStoppedForGood = true }
-            return shutDown ? replace(&state.stopWaiters, with: []) : []
-        }
-        guard let waiters else { return false }
-        for waiter in waiters { waiter.resume() }
-        return true
-    }
-
-    /// Waits until the loop has stopped after a shutdown.
-    func waitUntilStoppedForGood() async {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            let stopped = state.withLockedValue { state in
-                if state.isStoppedForGood { return true }
-                state.stopWaiters.append(continuation)
-                return false
-            }
-            if stopped { continuation.resume() }
         }
     }
 }

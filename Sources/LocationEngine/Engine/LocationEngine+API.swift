@@ -152,7 +152,8 @@ extension LocationEngine {
     // MARK: Observation and tests
 
     /// Processes everything submitted so far and everything due at the clock's current time, then
-    /// returns. With a manual clock this makes tests deterministic: advance the clock, then `sync()`.
+    /// returns, whether or not ``run()`` is active. With a manual clock this makes tests deterministic
+    /// without `run()`: advance the clock, then `sync()`.
     public func sync() {
         advance()
         timer.arm(machine.nextWakeup)

@@ -7,16 +7,18 @@ extension LocationEngine: Service {
     /// ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``, the source is stopped, and `run()`
     /// returns when that is done.
     ///
-    /// While `run()` is active the engine's loop runs inside it and stays alive when idle. Without it,
-    /// the engine runs the same loop by itself while there is work; call ``shutdown()`` to end it.
+    /// The loop and the one timer run inside it, as its children; requests made before it starts wait
+    /// for it. Without a service group, start it with `Task { try await engine.run() }`. An engine runs
+    /// once at a time: a second concurrent `run()` throws ``LocationEngineError``.
     public func run() async throws {
-        isHosted = true
-        defer { isHosted = false }
+        guard !isRunning else { throw LocationEngineError.alreadyRunning }
+        isRunning = true
+        defer { isRunning = false }
         await withTaskCancellationOrGracefulShutdownHandler {
-            if inbox.claimLoop() {
+            await withDiscardingTaskGroup { children in
+                children.addTask { await self.timer.run { self.timerDidFire() } }
                 await loop()
-            } else {
-                await inbox.waitUntilStoppedForGood()
+                timer.stop()
             }
         } onCancelOrGracefulShutdown: {
             self.submit(.shutdown)
@@ -24,32 +26,27 @@ extension LocationEngine: Service {
     }
 
     /// Ends every pending request with ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``, powers
-    /// the source down, refuses later requests the same way, and returns when the engine's loop has
-    /// stopped.
+    /// the source down, and refuses later requests the same way; returns when that is done (``run()``
+    /// returns too). Works whether or not `run()` is active.
     public nonisolated func shutdown() async {
         submit(.shutdown)
-        await inbox.waitUntilStoppedForGood()
+        await sync()
     }
 
     /// The engine's one loop: drains the inbox, processes what is due, arms the one timer for the next
-    /// live instant, and parks until a command or the timer wakes it. It stops when the engine is
-    /// shut down, and — unless ``run()`` hosts it — when nothing is pending on the timeline.
+    /// live instant, and parks until a command or the timer wakes it; returns once the engine has
+    /// shut down.
     func loop() async {
         while true {
             advance()
+            if machine.isShutDown { return }
             machine.compactIfIdle(now: now())
-            let next = machine.nextWakeup
-            timer.arm(next)
-            let keepAlive = !machine.isShutDown && (isHosted || next != nil)
-            if !keepAlive && inbox.stopIfIdle(shutDown: machine.isShutDown) {
-                if machine.isShutDown { timer.stop() }  // its task ends with the engine's lifetime
-                return
-            }
-            if keepAlive { await inbox.park() }
+            timer.arm(machine.nextWakeup)
+            await inbox.park()
         }
     }
 
-    /// The timer fired: wakes the loop (or starts one).
+    /// The timer fired: wakes the loop.
     nonisolated func timerDidFire() {
         timerWakeups.wrappingIncrement(ordering: .relaxed)
         metrics.timerWakeups.increment()

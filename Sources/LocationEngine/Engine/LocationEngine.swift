@@ -14,8 +14,10 @@ import NIOConcurrencyHelpers
 /// results after each state transition, never while the state machine is mid-update. Handlers may make
 /// or cancel requests re-entrantly: a cancel takes effect before any further delivery.
 ///
-/// The engine's lifetime is ``run()`` (it is a swift-service-lifecycle `Service`); used without it, the
-/// engine runs its loop by itself while there is work, and ``shutdown()`` ends it.
+/// The engine's lifetime is ``run()`` (it is a swift-service-lifecycle `Service`): its loop and its
+/// timer run inside it, and it returns once the engine has shut down. In a `ServiceGroup` the group
+/// runs it; without one, start it yourself — `Task { try await engine.run() }` — and end it with
+/// ``shutdown()`` or by cancelling that task. Requests made before `run()` starts wait for it.
 ///
 /// Callback handlers run on the engine's executor: keep them short (hand heavy work to a task).
 public actor LocationEngine<C: Clock> where C.Duration == Duration {
@@ -41,9 +43,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
 
-    // The loop and its timer (LocationEngine+Loop.swift)
-    /// Whether ``run()`` hosts the loop: it then waits for work instead of stopping when idle.
-    var isHosted = false
+    // The lifetime, its loop and its timer (LocationEngine+Loop.swift)
+    /// Whether ``run()`` is active.
+    var isRunning = false
     /// The one timer, armed for the core's next wake-up.
     nonisolated let timer: WakeTimer<C>
     nonisolated let timerWakeups = ManagedAtomic<Int>(0)
@@ -63,9 +65,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.source = source
         self.clock = clock
         self.epoch = clock.now
-        // The timer is made before the engine exists; it reaches the engine through a weak reference.
-        let reference = NIOLockedValueBox(WeakEngine<C>())
-        self.timer = WakeTimer(clock: clock, epoch: epoch) { reference.withLockedValue { $0.engine }?.timerDidFire() }
+        self.timer = WakeTimer(clock: clock, epoch: epoch)
         self.configuration = configuration
         self.logger = logger
         self.privacy = PrivacyEpochs(policy: configuration.reducedAccuracy)
@@ -83,7 +83,6 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         // (the loop reads the clock every 1,024 handlers).
         core.deliverySlice = 1024
         self.machine = Machine(configuration: core)
-        reference.withLockedValue { $0.engine = self }
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)
         })
@@ -94,38 +93,27 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
 
     // MARK: Entry points (nonisolated, from any thread)
 
-    /// Appends a command for a new request and wakes the loop if it was idle.
+    /// Appends a command for a new request and wakes the loop if it was parked. Once the engine has
+    /// shut down, the request ends at once instead, on the caller's thread.
     @inline(__always)
     nonisolated func submit(_ make: (RequestID) -> EngineCommand) -> RequestID {
-        let (id, wake) = inbox.append(make)
-        perform(wake)
+        let (id, wake, refused) = inbox.append(make)
+        if let (command, picture) = refused { command.endAfterShutdown(authorization: picture) } else { perform(wake) }
         return id
     }
 
-    /// Appends a command and wakes the loop if it was idle.
+    /// Appends a command and wakes the loop if it was parked (dropped once the engine has shut down).
     @inline(__always)
     nonisolated func submit(_ command: EngineCommand) {
         perform(inbox.append(command))
     }
 
-    /// Does what the inbox asked after an append: nothing, resume the parked loop, or start one.
+    /// Does what the inbox asked after an append: nothing, or resume the parked loop.
     @inline(__always)
     nonisolated func perform(_ wake: Inbox.Wake) {
-        switch wake {
-        case .none: break
-        case .resume(let continuation): continuation.resume()
-        case .start: Task { await self.loop() }
-        }
+        if case .resume(let continuation) = wake { continuation.resume() }
     }
 
-    deinit {
-        timer.stop()
-    }
-}
-
-/// The engine, weakly: what its timer holds.
-struct WeakEngine<C: Clock>: Sendable where C.Duration == Duration {
-    weak var engine: LocationEngine<C>?
 }
 
 extension LocationEngine where C == ContinuousClock {

@@ -1,10 +1,10 @@
 import NIOConcurrencyHelpers
 
-/// The engine's one timer: a long-lived task that sleeps until the armed instant, calls `fire`, and
-/// then sleeps towards the next instant armed (or parks until one is). Arming a later instant — what
-/// expiring deadlines one after another does — costs no new task and no cancellation. Only an instant
-/// earlier than the one the task already sleeps towards replaces the task, since a sleep cannot be
-/// shortened; the replaced task finds its generation outdated and ends without firing.
+/// The engine's one timer. Its lifetime is ``run(fire:)``, a child task of the engine's `run()`: it
+/// sleeps until the armed instant, calls `fire`, and then sleeps towards the next instant armed (or
+/// waits until one is). Arming a later instant — what expiring deadlines one after another does —
+/// costs nothing but a store; an instant earlier than the one it sleeps towards cuts the sleep short,
+/// since a sleep cannot be shortened.
 ///
 /// Hand-written because `Clock.sleep` is the only timer a generic `Clock` offers (the engine runs on
 /// a manual clock in tests), and swift-async-algorithms' timer sequence ticks at a fixed interval.
@@ -12,107 +12,105 @@ final class WakeTimer<C: Clock>: Sendable where C.Duration == Duration {
     private struct State {
         /// The instant to fire at next, if armed (cleared when it fires).
         var target: EngineInstant?
-        /// The instant the task sleeps towards, while it sleeps.
-        var sleepingUntil: EngineInstant?
-        /// The task, parked here when nothing is armed.
-        var parked: UnsafeContinuation<EngineInstant?, Never>?
-        var task: Task<Void, Never>?
-        /// Increased whenever a task is replaced: an outdated task ends quietly.
-        var generation: UInt64 = 0
+        /// ``run(fire:)`` waiting for an instant to be armed (`limit` nil), or for one earlier than
+        /// `limit` while it sleeps towards `limit`.
+        var waiter: UnsafeContinuation<Void, Never>?
+        var limit: EngineInstant?
         var isStopped = false
     }
 
     private let state = NIOLockedValueBox(State())
     private let clock: C
     private let epoch: C.Instant
-    private let fire: @Sendable () -> Void
 
-    /// A timer on `clock`, whose instants count from `epoch`, calling `fire` (on the timer's task).
-    init(clock: C, epoch: C.Instant, fire: @escaping @Sendable () -> Void) {
+    /// A timer on `clock`, whose instants count from `epoch`.
+    init(clock: C, epoch: C.Instant) {
         self.clock = clock
         self.epoch = epoch
-        self.fire = fire
     }
 
     /// Makes the timer fire at `instant` (once), or disarms it (`nil`).
     func arm(_ instant: EngineInstant?) {
-        let step: ArmStep = state.withLockedValue { state in
-            guard !state.isStopped else { return .none }
+        let waiter: UnsafeContinuation<Void, Never>? = state.withLockedValue { state in
             state.target = instant
-            guard let instant else { return .none }
-            if let parked = state.parked {
-                state.parked = nil
-                state.sleepingUntil = instant
-                return .resume(parked, instant)
-            }
-            // A running task picks the target up when it wakes (or is about to park and will see it).
-            if state.task != nil, state.sleepingUntil.map({ $0 <= instant }) ?? true { return .none }
-            state.generation &+= 1
-            let generation = state.generation
-            let replaced = state.task
-            state.sleepingUntil = instant
-            state.task = Task { await self.run(generation: generation, first: instant) }
-            return .replaced(replaced)
+            guard let instant, state.waiter != nil, state.limit.map({ instant < $0 }) ?? true else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        switch step {
-        case .none: break
-        case .resume(let continuation, let instant): continuation.resume(returning: instant)
-        case .replaced(let task): task?.cancel()
-        }
+        waiter?.resume()
     }
 
-    /// What an arm does after leaving the lock.
-    private enum ArmStep {
-        case none
-        case resume(UnsafeContinuation<EngineInstant?, Never>, EngineInstant)
-        case replaced(Task<Void, Never>?)
-    }
-
-    /// Ends the timer for good: nothing fires after this returns.
+    /// Ends ``run(fire:)``: nothing fires after this returns.
     func stop() {
-        let (parked, task) = state.withLockedValue { state in
+        let waiter = state.withLockedValue { state in
             state.isStopped = true
             state.target = nil
-            defer { state.parked = nil; state.task = nil }
-            return (state.parked, state.task)
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        parked?.resume(returning: nil)
-        task?.cancel()
+        waiter?.resume()
     }
 
-    private func run(generation: UInt64, first: EngineInstant) async {
-        var until = first
+    /// The timer's lifetime: fires at each armed instant until ``stop()``.
+    func run(fire: () -> Void) async {
         while true {
-            do {
-                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
-                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
-                try await clock.sleep(until: epoch.advanced(by: until.sinceEpoch), tolerance: .zero)
-            } catch {
-                return  // replaced or stopped
+            let target: EngineInstant?? = state.withLockedValue { $0.isStopped ? .none : .some($0.target) }
+            guard let target else { return }
+            guard let target else {
+                await waitForArm(earlierThan: nil)
+                continue
             }
-            let fires: Bool? = state.withLockedValue { state in
-                guard state.generation == generation, !state.isStopped else { return nil }
-                state.sleepingUntil = nil
-                guard let target = state.target, target <= until else { return false }
+            guard await sleep(until: target) else { continue }
+            let fires = state.withLockedValue { state in
+                guard !state.isStopped, let armed = state.target, armed <= target else { return false }
                 state.target = nil
                 return true
             }
-            guard let fires else { return }
             if fires { fire() }
-            let next: EngineInstant? = await withUnsafeContinuation { continuation in
-                let resumeWith: EngineInstant?? = state.withLockedValue { state in
-                    guard state.generation == generation, !state.isStopped else { return .some(nil) }
-                    if let target = state.target {
-                        state.sleepingUntil = target
-                        return .some(target)
-                    }
-                    state.parked = continuation
-                    return .none
-                }
-                if let resumeWith { continuation.resume(returning: resumeWith) }
+        }
+    }
+
+    /// Sleeps until `instant`, unless an earlier instant is armed (or the timer stops) first. Returns
+    /// whether the sleep ran its course.
+    private func sleep(until instant: EngineInstant) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
+                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
+                (try? await self.clock.sleep(until: self.epoch.advanced(by: instant.sinceEpoch), tolerance: .zero)) != nil
             }
-            guard let next else { return }
-            until = next
+            group.addTask {
+                await self.waitForArm(earlierThan: instant)
+                return false
+            }
+            let ranItsCourse = await group.next() ?? false
+            group.cancelAll()
+            return ranItsCourse
+        }
+    }
+
+    /// Waits until an instant is armed (earlier than `limit`, if given), the timer stops, or the
+    /// calling task is cancelled.
+    private func waitForArm(earlierThan limit: EngineInstant?) async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let resumeNow = state.withLockedValue { state in
+                    // Cancellation is flagged before its handler runs, so checking it under the lock
+                    // leaves no moment in which the handler could miss the waiter.
+                    if state.isStopped || Task.isCancelled { return true }
+                    if let target = state.target, limit.map({ target < $0 }) ?? true { return true }
+                    state.waiter = continuation
+                    state.limit = limit
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLockedValue { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
     }
 }

@@ -38,6 +38,7 @@ struct ConcurrentSubmission {
     private func measure(threads: Int) async -> Measurement {
         // A source that never reports a fix: every request stays pending until the shutdown ends it.
         let engine = LocationEngine(source: ScriptedLocationSource(), configuration: .init(linger: .zero))
+        Task { try await engine.run() }
         let endings = EndingCounts(requests)
         let accuracies: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room]
         let requests = self.requests

@@ -30,6 +30,13 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
     let engine: LocationEngine<C>
     let offset: @Sendable (C.Instant) -> Int64
 
+    /// Wraps `engine`, starting its lifetime (`run()`) as an application without a service group does.
+    init(running engine: LocationEngine<C>, offset: @escaping @Sendable (C.Instant) -> Int64) {
+        self.engine = engine
+        self.offset = offset
+        Task { try await engine.run() }
+    }
+
     func location(accuracy: LocationAccuracy, timeout: Duration?, handler: @escaping @Sendable (LocationResult) -> Void) -> RequestID {
         engine.location(accuracy: accuracy, timeout: timeout, handler: handler)
     }

@@ -14,7 +14,9 @@ struct AuthorizationOrderingTests {
     static let declared = AuthorizationTests.declared
 
     func makeEngine(_ provider: any AuthorizationProvider, usage: UsageDeclarations = declared) -> LocationEngine<ManualClock> {
-        LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider, usage: usage))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider, usage: usage))
+        Task { try await engine.run() }
+        return engine
     }
 
     func statuses(_ ids: [RequestID]) -> [LocationStatus] { ids.flatMap { recorder.results($0).map(\.status) } }

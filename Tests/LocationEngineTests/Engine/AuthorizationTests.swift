@@ -19,11 +19,13 @@ struct AuthorizationTests {
         _ user: User, usage: UsageDeclarations = declared, preferred: AuthorizationLevel = .whenInUse,
         onChange: (@Sendable (AuthorizationState) -> Void)? = nil
     ) -> LocationEngine<ManualClock> {
-        LocationEngine(
+        let engine = LocationEngine(
             source: source, clock: clock,
             configuration: .init(
                 linger: .zero, authorizationProvider: user, usage: usage, preferredAuthorization: preferred,
                 onAuthorizationChange: onChange))
+        Task { try await engine.run() }
+        return engine
     }
 
     func statuses(_ ids: [RequestID]) -> [LocationStatus] { ids.flatMap { recorder.results($0).map(\.status) } }
@@ -422,6 +424,7 @@ struct AuthorizationTests {
         let configured = LocationEngine(
             source: source, clock: clock,
             configuration: .init(authorizationProvider: provider, usage: Self.declared))
+        Task { try await configured.run() }
         let id = configured.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await configured.sync()
         #expect(statuses([id]) == [.unauthorized(.denied)])

@@ -13,6 +13,7 @@ struct ConcurrentSubmissionTests {
         let clock = ManualClock()
         let source = ScriptedLocationSource()
         let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        Task { try await engine.run() }
         let recorder = Recorder()
         let threads = 4
         let perThread = 5_000

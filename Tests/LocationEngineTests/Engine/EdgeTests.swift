@@ -9,7 +9,9 @@ struct EdgeTests {
     let recorder = Recorder()
 
     func makeEngine(_ configuration: LocationEngineConfiguration = .init(linger: .zero)) -> LocationEngine<ManualClock> {
-        LocationEngine(source: source, clock: clock, configuration: configuration)
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        Task { try await engine.run() }
+        return engine
     }
 
     @Test("a 50 m distance filter passes a movement of 50 m: fixes 10 m apart deliver every 5th")

@@ -10,7 +10,9 @@ struct EngineTests {
     let recorder = Recorder()
 
     func makeEngine(linger: Duration = .zero, source: ScriptedLocationSource? = nil) -> LocationEngine<ManualClock> {
-        LocationEngine(source: source ?? self.source, clock: clock, configuration: .init(linger: linger))
+        let engine = LocationEngine(source: source ?? self.source, clock: clock, configuration: .init(linger: linger))
+        Task { try await engine.run() }
+        return engine
     }
 
     @Test("callback API: ID at once, one result later, source started and stopped")
@@ -120,6 +122,7 @@ struct EngineTests {
     @Test("AsyncSequence subscription: abnormal end throws SubscriptionEndedError")
     func asyncSequenceThrows() async {
         let engine = LocationEngine(source: ScriptedLocationSource(capabilities: .init(providesCourse: false)), clock: clock)
+        Task { try await engine.run() }
         let updates = engine.updates(SubscriptionOptions(kind: .heading))
         await #expect(throws: SubscriptionEndedError.self) {
             for try await _ in updates {}
@@ -205,6 +208,7 @@ struct EngineTests {
     func staleSourceEventsIgnored() async {
         let leaky = LeakySource()
         let engine = LocationEngine(source: leaky, clock: clock, configuration: .init(linger: .zero))
+        Task { try await engine.run() }
         engine.location(accuracy: .block, timeout: nil) { _ in }
         await engine.sync()
         leaky.sinks[0].location(fix(10))

@@ -24,7 +24,9 @@ struct ExpiryDuringBacklogTests {
     }
 
     func makeEngine() -> LocationEngine<ManualClock> {
-        LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(60)))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(60)))
+        Task { try await engine.run() }
+        return engine
     }
 
     /// Makes a room-accuracy request that times out at 1 s, then a block-accuracy one whose handler —
@@ -82,6 +84,7 @@ struct ExpiryDuringBacklogTests {
         // notes as they are issued): the cancel reaches the engine only as part of the batch.
         let source = StartHookSource()
         let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        Task { try await engine.run() }
         let journal = Journal()
         let timed = IDSlot()
         // The first request's handler makes the timed one (so its ID is known before the engine

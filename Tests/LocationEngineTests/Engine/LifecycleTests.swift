@@ -1,4 +1,4 @@
-import LocationEngine
+@testable import LocationEngine
 import LocationEngineTestKit
 import Logging
 import ServiceLifecycle
@@ -30,10 +30,11 @@ struct LifecycleTests {
             #expect(!source.isRunning)
             #expect(source.commands.last == .stop)
         }
-        // Later requests are refused the same way, without run().
+        // Later requests end the same way, at once, on the caller's thread.
         let late = engine.location(accuracy: .city, handler: recorder.oneShot)
-        await eventually("the late request is refused") { !recorder.results(late).isEmpty }
         #expect(recorder.results(late).map(\.status) == [.shutDown])
+        let lateUpdates = engine.updates(handler: recorder.subscription)
+        #expect(recorder.events(lateUpdates) == [.ended(.shutDown)])
     }
 
     @Test("cancelling the task running run() shuts the engine down at once")
@@ -49,8 +50,9 @@ struct LifecycleTests {
     }
 
     @Test("shutdown() can be awaited: when it returns, everything has ended and the source is off")
-    func awaitableShutdown() async {
+    func awaitableShutdown() async throws {
         let engine = makeEngine(linger: .seconds(30))
+        let running = Task { try await engine.run() }
         let ids = (0..<1_000).map { index in
             engine.location(accuracy: .house, timeout: .seconds(Int64(1 + index)), handler: recorder.oneShot)
         }
@@ -61,11 +63,12 @@ struct LifecycleTests {
         #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.shutDown] })
         #expect(!source.isRunning)
         #expect(await engine.nextWakeup() == nil)
-        await eventually("the timer's task has ended") { clock.sleeperCount == 0 }
+        try await running.value
+        #expect(clock.sleeperCount == 0, "the timer's lifetime ended with run()")
         await engine.shutdown()  // a second call returns too
     }
 
-    @Test("run() hosts the loop: requests made before and during it are served by its timer")
+    @Test("run() is the lifetime: requests made before it starts wait for it, and its timer serves them")
     func runHostsTheLoop() async throws {
         let engine = makeEngine()
         let early = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
@@ -81,6 +84,7 @@ struct LifecycleTests {
     @Test("a fix completing 1,000 one-shots with timeouts of 1…1000 s leaves no wake-up for them")
     func noWakeupsForEndedRequests() async {
         let engine = makeEngine(linger: .seconds(5))
+        Task { try await engine.run() }
         let ids = (1...1_000).map { seconds in
             engine.location(accuracy: .block, timeout: .seconds(Int64(seconds)), handler: recorder.oneShot)
         }
@@ -99,6 +103,20 @@ struct LifecycleTests {
         await engine.sync()
         #expect(await engine.statistics().timerWakeups == 1)
         #expect(await engine.nextWakeup() == nil)
+    }
+
+    @Test("a second run() while one is active throws; the first goes on")
+    func runOnceAtATime() async throws {
+        let engine = makeEngine()
+        let running = Task { try await engine.run() }
+        await eventually("run() is active") { await engine.isRunning }
+        await #expect(throws: LocationEngineError.alreadyRunning) { try await engine.run() }
+        let id = engine.location(accuracy: .room, timeout: .seconds(1), handler: recorder.oneShot)
+        await eventually("the timer is armed") { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(1))
+        await eventually("the first run() served it") { !recorder.results(id).isEmpty }
+        await engine.shutdown()
+        try await running.value
     }
 
     @Test("nextWakeup() never reports a cancelled or force-completed request's deadline")

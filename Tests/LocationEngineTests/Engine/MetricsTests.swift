@@ -13,7 +13,9 @@ struct MetricsTests {
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = metrics
         configuration.metricsDimensions = [("engine", "test")]
-        return LocationEngine(source: source, clock: clock, configuration: configuration)
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        Task { try await engine.run() }
+        return engine
     }
 
     func ended(_ kind: String, _ outcome: String) -> Int64 {
@@ -63,6 +65,7 @@ struct MetricsTests {
             usage: UsageDeclarations(whenInUse: "Shows where you are."))
         configuration.metricsFactory = metrics
         let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        Task { try await engine.run() }
         for _ in 0..<100 { engine.location(accuracy: .city, timeout: nil) { _ in } }
         await engine.sync()
         #expect(metrics.counterTotal(label: "locationengine_authorization_prompts", dimensions: [("kind", "authorization")]) == 1)

@@ -11,7 +11,9 @@ struct ReentrancyTests {
     let recorder = Recorder()
 
     func makeEngine() -> LocationEngine<ManualClock> {
-        LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        Task { try await engine.run() }
+        return engine
     }
 
     /// Makes A (whose handler withdraws B) then B, both with these arguments.

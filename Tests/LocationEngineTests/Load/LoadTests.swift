@@ -14,6 +14,7 @@ struct LoadTests {
         let clock = ManualClock()
         let source = ScriptedLocationSource()
         let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(2)))
+        Task { try await engine.run() }
         let ledger = Ledger()
         var known: [RequestID] = []
         let target = 100_000

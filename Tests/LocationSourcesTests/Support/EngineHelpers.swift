@@ -2,9 +2,12 @@ import LocationEngine
 import TestSupport
 import NIOConcurrencyHelpers
 
-/// An engine on the continuous clock that stops its source as soon as the last request ends.
+/// An engine on the continuous clock that stops its source as soon as the last request ends, its
+/// lifetime (`run()`) started as an application without a service group starts it.
 func makeEngine(_ source: any LocationSource) -> LocationEngine<ContinuousClock> {
-    LocationEngine(source: source, configuration: LocationEngineConfiguration(linger: .zero))
+    let engine = LocationEngine(source: source, configuration: LocationEngineConfiguration(linger: .zero))
+    Task { try await engine.run() }
+    return engine
 }
 
 /// Reads a subscription's events until `isDone` says the collected ones are enough (then ends the

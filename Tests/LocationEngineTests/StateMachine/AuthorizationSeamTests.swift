@@ -5,7 +5,7 @@ import Testing
 struct AuthorizationSeamTests {
     @Test("requests while not determined ask once, wait unpowered, and are admitted on authorization")
     func notDeterminedAsksOnce() {
-        var h = Harness(authorization: .notDetermined)
+        var h = MachineHarness(authorization: .notDetermined)
         for index in 0..<10_000 { h.oneShot("r\(index)", .block, timeout: nil) }
         h.subscribe("s")
         #expect(h.authorizationRequests == 1)
@@ -20,7 +20,7 @@ struct AuthorizationSeamTests {
 
     @Test("delay-until-authorized starts the timeout when authorization resolves; others count from submission")
     func delayUntilAuthorized() {
-        var h = Harness(authorization: .notDetermined)
+        var h = MachineHarness(authorization: .notDetermined)
         h.oneShot("delayed", .room, timeout: .seconds(10), delayUntilAuthorized: true)
         h.oneShot("plain", .room, timeout: .seconds(10))
         h.advance(by: .seconds(30))
@@ -35,7 +35,7 @@ struct AuthorizationSeamTests {
 
     @Test("denied: new requests end at once; a change to denied ends everything pending, subscriptions too")
     func deniedEndsEverything() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .room, timeout: .seconds(10))
         h.subscribe("s")
         h.fix(30)
@@ -53,7 +53,7 @@ struct AuthorizationSeamTests {
 
     @Test("a lapse back to not determined ends pending requests with 'lapsed' and asks again for the next")
     func lapse() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .room, timeout: nil)
         h.authorize(.notDetermined)
         #expect(h.onlyResult("a")?.status == .unauthorized(.lapsed))
@@ -65,7 +65,7 @@ struct AuthorizationSeamTests {
 
     @Test("shutdown ends everything once and refuses later requests")
     func shutdown() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .room, timeout: .seconds(10))
         h.subscribe("s")
         h.shutdown()
@@ -80,7 +80,7 @@ struct AuthorizationSeamTests {
     @Test("losing access powers the source down at once, without lingering")
     func revocationSkipsLinger() {
         for gate in [AuthorizationGate.unauthorized(.denied), .notDetermined] {
-            var h = Harness(linger: .seconds(60))
+            var h = MachineHarness(linger: .seconds(60))
             h.subscribe("s")
             h.authorize(gate)
             #expect(h.sourceCommands == [.start(.best), .stop], "\(gate)")
@@ -90,7 +90,7 @@ struct AuthorizationSeamTests {
 
     @Test("requests that end while waiting for an answer that never comes do not pile up")
     func waitingListsStayBounded() {
-        var h = Harness(authorization: .notDetermined)
+        var h = MachineHarness(authorization: .notDetermined)
         for round in 0..<50 {
             for index in 0..<1_000 { h.oneShot("r\(round).\(index)", .city, timeout: .seconds(1)) }
             h.advance(by: .seconds(1))

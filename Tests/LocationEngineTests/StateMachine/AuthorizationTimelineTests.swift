@@ -7,7 +7,7 @@ import Testing
 struct AuthorizationTimelineTests {
     @Test("a scheduled change is the next wake-up and applies at its instant, after the deadlines due before it")
     func scheduledChangeOnTheTimeline() {
-        var h = Harness(picture: .authorizedWhenInUse())
+        var h = MachineHarness(picture: .authorizedWhenInUse())
         h.oneShot("early", .block, timeout: .seconds(2))
         h.oneShot("late", .block, timeout: .seconds(8))
         h.receive(.denied, after: .seconds(5))
@@ -24,7 +24,7 @@ struct AuthorizationTimelineTests {
 
     @Test("changes due at one instant apply in the order they were made")
     func sameInstantInArrivalOrder() {
-        var h = Harness(picture: .authorizedWhenInUse())
+        var h = MachineHarness(picture: .authorizedWhenInUse())
         h.receive(.authorizedWhenInUse(accuracy: .reduced), after: .seconds(1))
         h.receive(.denied, after: .seconds(1))
         h.receive(.authorizedAlways, after: .seconds(1))
@@ -34,7 +34,7 @@ struct AuthorizationTimelineTests {
 
     @Test("the first request asks once with the declared level; the answer admits everyone waiting")
     func promptAndAnswer() {
-        var h = Harness(picture: .notDetermined)
+        var h = MachineHarness(picture: .notDetermined)
         h.oneShot("a", .block)
         h.subscribe("s")
         #expect(h.prompts.map(\.kind) == ["authorization"])
@@ -47,7 +47,7 @@ struct AuthorizationTimelineTests {
 
     @Test("a dismissed prompt ends the waiting requests as undecided; the next request asks again")
     func dismissal() {
-        var h = Harness(picture: .notDetermined)
+        var h = MachineHarness(picture: .notDetermined)
         h.oneShot("a", .block)
         h.receive(.notDetermined, answering: h.prompts[0].token)
         #expect(h.onlyResult("a")?.status == .unauthorized(.undecided))
@@ -57,7 +57,7 @@ struct AuthorizationTimelineTests {
 
     @Test("an answer to a prompt that a revocation closed is ignored and counted")
     func staleAnswerIgnored() {
-        var h = Harness(picture: .notDetermined)
+        var h = MachineHarness(picture: .notDetermined)
         h.oneShot("a", .block)
         let token = h.prompts[0].token
         h.receive(.denied)
@@ -69,7 +69,7 @@ struct AuthorizationTimelineTests {
 
     @Test("nothing declared: the request ends with a configuration error, reported once, nobody is asked")
     func nothingDeclared() {
-        var h = Harness(picture: .notDetermined, usage: UsageDeclarations.none)
+        var h = MachineHarness(picture: .notDetermined, usage: UsageDeclarations.none)
         h.oneShot("a", .block)
         #expect(h.onlyResult("a")?.status == .misconfigured(.noUsageDeclared))
         #expect(h.prompts.isEmpty)
@@ -78,7 +78,7 @@ struct AuthorizationTimelineTests {
 
     @Test("the end of a session lapses a one-time grant: pending requests end as lapsed, the provider is told")
     func sessionEnd() {
-        var h = Harness(picture: .authorizedWhenInUse(oneTime: true))
+        var h = MachineHarness(picture: .authorizedWhenInUse(oneTime: true))
         h.oneShot("a", .block)
         h.endSession()
         #expect(h.onlyResult("a")?.status == .unauthorized(.lapsed))
@@ -90,7 +90,7 @@ struct AuthorizationTimelineTests {
 
     @Test("location button: a confirmation from not determined grants one-time; later presses grant without asking")
     func locationButton() {
-        var h = Harness(picture: .notDetermined)
+        var h = MachineHarness(picture: .notDetermined)
         h.pressLocationButton()
         h.pressLocationButton()  // the confirmation is already up: not asked twice
         #expect(h.prompts.map(\.kind) == ["location button"])
@@ -107,7 +107,7 @@ struct AuthorizationTimelineTests {
 
     @Test("a request made while the location-button confirmation is up waits for it instead of prompting")
     func requestWaitsForTheButton() {
-        var h = Harness(picture: .notDetermined)
+        var h = MachineHarness(picture: .notDetermined)
         h.pressLocationButton()
         h.oneShot("a", .block)
         #expect(h.prompts.map(\.kind) == ["location button"])
@@ -118,7 +118,7 @@ struct AuthorizationTimelineTests {
 
     @Test("restricted or services off: a press changes nothing and is counted")
     func buttonCannotChangeRestricted() {
-        var h = Harness(picture: .restricted)
+        var h = MachineHarness(picture: .restricted)
         h.pressLocationButton()
         #expect(h.prompts.isEmpty)
         #expect(h.machine.statistics(now: h.now).locationButtonPressesIgnored == 1)
@@ -126,7 +126,7 @@ struct AuthorizationTimelineTests {
 
     @Test("temporary full accuracy: granted admits the waiting request; the grant reverts at the end of the session")
     func temporaryFullAccuracy() {
-        var h = Harness(purposeKeys: ["Navigation"], picture: .authorizedWhenInUse(accuracy: .reduced))
+        var h = MachineHarness(purposeKeys: ["Navigation"], picture: .authorizedWhenInUse(accuracy: .reduced))
         h.oneShot("nav", .house, purposeKey: "Navigation")
         #expect(h.prompts.map(\.kind) == ["full accuracy"])
         h.receive(.authorizedWhenInUse(accuracy: .full), answering: h.prompts[0].token)
@@ -139,7 +139,7 @@ struct AuthorizationTimelineTests {
 
     @Test("shutdown closes the timeline: nothing scheduled wakes the owner, later answers change nothing")
     func shutdownClosesTheTimeline() {
-        var h = Harness(picture: .notDetermined)
+        var h = MachineHarness(picture: .notDetermined)
         h.oneShot("a", .block)
         h.receive(.denied, after: .seconds(5))
         h.shutdown()

@@ -9,7 +9,7 @@ import Testing
 struct DeliveryTests {
     @Test("1,000 one-shots a fix satisfies end exactly once, in submission order; the source stops after the last")
     func oneFixManyOneShots() {
-        var h = Harness(deliverySlice: 100)
+        var h = MachineHarness(deliverySlice: 100)
         for index in 0..<1_000 { h.oneShot("r\(index)", .block) }
         h.fix(50)
         #expect(h.completionOrder == (0..<1_000).map { "r\($0)" })
@@ -21,7 +21,7 @@ struct DeliveryTests {
 
     @Test("a timeout falling due during a long delivery is handed over after the slice in progress")
     func timeoutBetweenSlices() {
-        var h = Harness(deliverySlice: 100)
+        var h = MachineHarness(deliverySlice: 100)
         for index in 0..<1_000 { h.oneShot("r\(index)", .block, timeout: .seconds(1)) }
         h.oneShot("room", .room, timeout: .seconds(1))
         h.whileDelivering = { tag in tag == "r150" ? ([], .seconds(2)) : nil }
@@ -38,7 +38,7 @@ struct DeliveryTests {
 
     @Test("a handler cancels a later one-shot of the same fix: it is cancelled, never delivered")
     func cancelLaterRecipientOfFix() {
-        var h = Harness(deliverySlice: 10)
+        var h = MachineHarness(deliverySlice: 10)
         for index in 0..<30 { h.oneShot("r\(index)", .block) }
         h.whileDelivering = { tag in tag == "r5" ? ([("r25", .cancel), ("r26", .forceComplete)], .zero) : nil }
         h.fix(50)
@@ -55,7 +55,7 @@ struct DeliveryTests {
 
     @Test("a handler withdraws one-shots of the same timeout: the withdrawal wins, and each counts once")
     func withdrawWithinTimeouts() {
-        var h = Harness()
+        var h = MachineHarness()
         for index in 0..<10 { h.oneShot("t\(index)", .room, timeout: .seconds(1)) }
         h.whileDelivering = { tag in tag == "t0" ? ([("t5", .cancel), ("t6", .forceComplete), ("t0", .cancel)], .zero) : nil }
         h.advance(by: .seconds(1))
@@ -75,7 +75,7 @@ struct DeliveryTests {
     func withdrawSubscribers() {
         // Subscriptions are fanned out in no set order: the first to hear withdraws two that have not.
         for (cancelTarget, forceTarget) in [("open", "s3"), ("s3", "open")] {
-            var h = Harness()
+            var h = MachineHarness()
             for index in 0..<5 { h.subscribe("s\(index)", SubscriptionOptions(maximumUpdates: 1)) }
             h.subscribe("open")
             let first = FirstTag()
@@ -105,7 +105,7 @@ struct DeliveryTests {
 
     @Test("a withdrawal naming a request not submitted yet ends it as it arrives")
     func withdrawalAhead() {
-        var h = Harness()
+        var h = MachineHarness()
         h.machine.withdraw(RequestID(rawValue: 1), .cancel, now: h.now)
         h.machine.withdraw(RequestID(rawValue: 2), .forceComplete, now: h.now)
         h.drain()
@@ -119,20 +119,20 @@ struct DeliveryTests {
 
     @Test("an authorization change due between two slices finds the fix's one-shots ended: they succeed")
     func authorizationChangeBetweenSlices() {
-        var h = Harness(deliverySlice: 10)
+        var h = MachineHarness(deliverySlice: 10)
         for index in 0..<30 { h.oneShot("r\(index)", .block) }
         h.oneShot("room", .room)
-        h.receive(Harness.picture(.unauthorized(.denied), .full), after: .seconds(1))
+        h.receive(MachineHarness.picture(.unauthorized(.denied), .full), after: .seconds(1))
         h.whileDelivering = { tag in tag == "r3" ? ([], .seconds(2)) : nil }
         h.fix(50)
         for index in 0..<30 { #expect(h.onlyResult("r\(index)")?.status == .success) }
         #expect(h.onlyResult("room")?.status == .unauthorized(.denied))
-        #expect(h.pictures.last == Harness.picture(.unauthorized(.denied), .full))
+        #expect(h.pictures.last == MachineHarness.picture(.unauthorized(.denied), .full))
     }
 
     @Test("custom accuracies too old for the fix go back to the index when its delivery ends")
     func customRecency() {
-        var h = Harness(deliverySlice: 2)
+        var h = MachineHarness(deliverySlice: 2)
         for index in 0..<5 { h.oneShot("fresh\(index)", .custom(metres: 100, maximumAge: .seconds(60))) }
         h.oneShot("strict", .custom(metres: 100, maximumAge: .seconds(1)))
         h.fix(50, age: .seconds(10))

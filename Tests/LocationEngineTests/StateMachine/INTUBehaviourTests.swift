@@ -6,7 +6,7 @@ import Testing
 struct INTUBehaviourTests {
     @Test("several simultaneous requests fed a stale 2 km fix, then 50 m, then 5 m twice")
     func multipleSimultaneousRequests() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("room", .room, timeout: .seconds(30))
         h.oneShot("block", .block, timeout: .seconds(30))
         h.subscribe("subscription")
@@ -36,7 +36,7 @@ struct INTUBehaviourTests {
 
     @Test("subscription receives every update until cancelled, then nothing")
     func subscriptionGetsEveryUpdate() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s")
         for metres in [100.0, 80, 60, 40] { h.fix(metres) }
         #expect(h.deliveredAccuracies("s") == [100, 80, 60, 40])
@@ -49,7 +49,7 @@ struct INTUBehaviourTests {
 
     @Test("significant-change subscription runs the source in its cheapest mode and needs real movement")
     func significantChangeSubscription() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", SubscriptionOptions(kind: .significantChange))
         #expect(h.sourceCommands == [.start(.lowest)])
         h.fix(1000, latitude: 48.0)
@@ -60,7 +60,7 @@ struct INTUBehaviourTests {
 
     @Test("heading subscription: course updates (0° included), cancel stops them")
     func headingSubscriptionCancel() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("heading", SubscriptionOptions(kind: .heading))
         h.fix(10, course: 0)
         h.fix(10, course: nil)
@@ -78,7 +78,7 @@ struct INTUBehaviourTests {
 
     @Test("heading subscription on a source without course ends at once with 'unavailable'")
     func headingUnavailable() {
-        var h = Harness(providesCourse: false)
+        var h = MachineHarness(providesCourse: false)
         h.subscribe("heading", SubscriptionOptions(kind: .heading))
         #expect(h.ends("heading") == [.headingUnavailable])
         #expect(!h.machine.isSourceOn)
@@ -86,7 +86,7 @@ struct INTUBehaviourTests {
 
     @Test("transient error: one-shots keep waiting, subscriptions are told and survive")
     func transientErrorDoesNotFailRequests() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .block, timeout: .seconds(10))
         h.subscribe("s")
         h.transientError()
@@ -99,7 +99,7 @@ struct INTUBehaviourTests {
 
     @Test("fatal error: every one-shot ends once with the error, subscriptions end, the source stops; later requests restart it")
     func fatalErrorEndsRequestsOnce() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .block, timeout: .seconds(10))
         h.oneShot("b", .room, timeout: nil)
         h.subscribe("s")

@@ -5,7 +5,7 @@ import Testing
 struct OneShotTests {
     @Test("a fix meeting the accuracy completes the request once, with that fix and its achieved level")
     func successOnSatisfyingFix() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .block, timeout: .seconds(10))
         h.fix(500)
         #expect(h.results["a"] == nil)
@@ -20,7 +20,7 @@ struct OneShotTests {
 
     @Test("timeout delivers the best fix so far, marked timed out")
     func timeoutCarriesBestFix() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .room, timeout: .seconds(10))
         h.fix(800)
         h.advance(by: .seconds(1))
@@ -37,7 +37,7 @@ struct OneShotTests {
 
     @Test("timeout with no fix at all delivers no location")
     func timeoutWithoutFix() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .city, timeout: .seconds(1))
         h.advance(by: .seconds(1))
         #expect(h.onlyResult("a") == LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil))
@@ -45,7 +45,7 @@ struct OneShotTests {
 
     @Test("an accurate fix after a 0.1 s timeout gives exactly one callback: timed out")
     func lateFixDoesNotTurnTimeoutIntoSuccess() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .house, timeout: .milliseconds(100))
         // The timer has not fired yet, but the fix arrives after the deadline: deadlines go first.
         h.now = h.now + .milliseconds(150)
@@ -58,7 +58,7 @@ struct OneShotTests {
 
     @Test("a fix at exactly the deadline arrives too late (deadline <= now expires first)")
     func fixAtDeadline() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .house, timeout: .seconds(1))
         h.now = h.now + .seconds(1)
         h.fix(1)
@@ -67,7 +67,7 @@ struct OneShotTests {
 
     @Test("cancel delivers nothing; cancelling or force-completing again is a no-op")
     func cancelDeliversNothing() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .block, timeout: .seconds(5))
         h.cancel("a")
         #expect(h.cancelled == ["a"])
@@ -81,7 +81,7 @@ struct OneShotTests {
 
     @Test("force-complete delivers the best fix known, once")
     func forceCompleteCarriesBestFix() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .room, timeout: .seconds(30))
         h.fix(40)
         h.forceComplete("a")
@@ -96,7 +96,7 @@ struct OneShotTests {
 
     @Test("a cached fix meeting accuracy and recency completes at once without powering the source")
     func cachedFixCompletesWithoutPower() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("first", .house, timeout: .seconds(5))
         h.fix(10)
         h.advance(by: .seconds(1))
@@ -111,7 +111,7 @@ struct OneShotTests {
 
     @Test("a cached fix that is too old for the level does not complete the request")
     func staleCacheIsNotUsed() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("first", .house, timeout: .seconds(5))
         h.fix(10)
         h.advance(by: .seconds(16))
@@ -122,7 +122,7 @@ struct OneShotTests {
 
     @Test("level thresholds are inclusive (<=) in metres and age")
     func thresholdsAreInclusive() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("block", .block, timeout: nil)
         h.fix(100, age: .seconds(60))
         #expect(h.onlyResult("block")?.status == .success)
@@ -133,7 +133,7 @@ struct OneShotTests {
 
     @Test("a stale fix does not satisfy a level whose age limit it exceeds")
     func staleFixFailsRecency() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("neighborhood", .neighborhood, timeout: nil)
         h.oneShot("city", .city, timeout: nil)
         h.fix(900, age: .seconds(400))
@@ -144,7 +144,7 @@ struct OneShotTests {
 
     @Test("custom accuracies complete on metres and their own maximum age")
     func customAccuracy() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("c50", .custom(metres: 50, maximumAge: .seconds(2)), timeout: nil)
         h.oneShot("c200", .custom(metres: 200, maximumAge: .seconds(100)), timeout: nil)
         h.fix(40, age: .seconds(10))
@@ -156,7 +156,7 @@ struct OneShotTests {
 
     @Test("timeout nil or zero means no timeout")
     func noTimeout() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("nil", .room, timeout: nil)
         h.oneShot("zero", .room, timeout: .zero)
         h.advance(by: .seconds(100_000))
@@ -173,7 +173,7 @@ struct OneShotTests {
         (LocationAccuracy.block, Duration.seconds(-1)),
     ])
     func invalidArgumentsAreRejected(accuracy: LocationAccuracy, timeout: Duration?) {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("bad", accuracy, timeout: timeout)
         guard case .rejected(let reason)? = h.onlyResult("bad")?.status else {
             Issue.record("expected a rejection, got \(String(describing: h.results["bad"]))")
@@ -186,7 +186,7 @@ struct OneShotTests {
 
     @Test("invalid fixes are counted and dropped")
     func invalidFixesDropped() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .city, timeout: nil)
         h.fix(.nan)
         h.fix(10, latitude: 95)
@@ -197,7 +197,7 @@ struct OneShotTests {
 
     @Test("requests timing out at the same instant expire in submission order, sharing one result")
     func equalDeadlinesFireInOrder() {
-        var h = Harness()
+        var h = MachineHarness()
         for index in 0..<50 { h.oneShot("r\(index)", .room, timeout: .seconds(1)) }
         h.advance(by: .seconds(1))
         #expect(h.completionOrder == (0..<50).map { "r\($0)" })

@@ -5,7 +5,7 @@ import Testing
 struct PowerTests {
     @Test("off with no requests; on with the first; off after the last")
     func onAndOff() {
-        var h = Harness()
+        var h = MachineHarness()
         #expect(!h.machine.isSourceOn)
         h.advance(by: .seconds(5))
         #expect(h.sourceCommands.isEmpty)
@@ -21,7 +21,7 @@ struct PowerTests {
 
     @Test("the mode follows the most demanding request up and down, never ratcheting")
     func modeFollowsDemand() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("significant", SubscriptionOptions(kind: .significantChange))
         h.oneShot("room", .room, timeout: nil)
         h.oneShot("block", .block, timeout: nil)
@@ -41,7 +41,7 @@ struct PowerTests {
 
     @Test("linger keeps the source on through a burst of short requests, then powers it down")
     func lingerAbsorbsBursts() {
-        var h = Harness(linger: .seconds(3))
+        var h = MachineHarness(linger: .seconds(3))
         for round in 0..<100 {
             h.oneShot("r\(round)", .room, timeout: .seconds(1))
             h.advance(by: .milliseconds(200))
@@ -63,7 +63,7 @@ struct PowerTests {
 
     @Test("a request during the linger keeps the source on, in the new request's mode")
     func requestDuringLinger() {
-        var h = Harness(linger: .seconds(3))
+        var h = MachineHarness(linger: .seconds(3))
         h.oneShot("a", .block, timeout: .seconds(1))
         h.advance(by: .seconds(1))
         #expect(h.onlyResult("a")?.status == .timedOut)
@@ -79,7 +79,7 @@ struct PowerTests {
 
     @Test("passive subscriptions never power the source, and see fixes others cause")
     func passiveNeverPowers() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("passive", SubscriptionOptions(kind: .passive))
         #expect(h.sourceCommands.isEmpty)
         h.oneShot("a", .block, timeout: nil)
@@ -90,7 +90,7 @@ struct PowerTests {
 
     @Test("cached-fix completion does not power the source")
     func cachedCompletionDoesNotPower() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .block, timeout: nil)
         h.fix(10)
         let before = h.sourceCommands
@@ -101,7 +101,7 @@ struct PowerTests {
 
     @Test("subscriptions demand power by their accuracy; significant change demands the cheapest mode")
     func subscriptionDemand() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("sig", SubscriptionOptions(kind: .significantChange))
         #expect(h.sourceMode == .lowest)
         h.subscribe("house", SubscriptionOptions(accuracy: .house))

@@ -43,7 +43,7 @@ struct ReducedAccuracyTests {
 
     @Test("every fix is coarsened before delivery: position, accuracy, altitude, speed and course")
     func coarsened() {
-        var h = Harness(accuracy: .reduced)
+        var h = MachineHarness(accuracy: .reduced)
         h.subscribe("s")
         h.oneShot("city", .city, timeout: .seconds(30))
         h.fix(precise())
@@ -62,7 +62,7 @@ struct ReducedAccuracyTests {
 
     @Test("updates are throttled to one per minimum interval")
     func throttled() {
-        var h = Harness(accuracy: .reduced)
+        var h = MachineHarness(accuracy: .reduced)
         h.subscribe("s")
         for _ in 0..<25 {
             h.fix(precise(latitude: 48 + Double(h.now.sinceEpoch.components.seconds) / 1000))
@@ -74,7 +74,7 @@ struct ReducedAccuracyTests {
 
     @Test("fixes cached under full accuracy are coarsened when accuracy becomes reduced")
     func cacheCoarsened() {
-        var h = Harness()
+        var h = MachineHarness()
         h.oneShot("a", .room, timeout: nil)
         h.fix(precise(3))
         #expect(h.onlyResult("a")?.location == precise(3))
@@ -86,7 +86,7 @@ struct ReducedAccuracyTests {
 
     @Test("best fix on timeout and on force-complete is coarse")
     func bestFixCoarse() {
-        var h = Harness(accuracy: .reduced)
+        var h = MachineHarness(accuracy: .reduced)
         h.oneShot("t", .city, timeout: .seconds(10))
         h.oneShot("f", .city, timeout: nil)
         h.fix(precise(4000))  // coarsened to 4000 + half a cell: too coarse for city
@@ -100,7 +100,7 @@ struct ReducedAccuracyTests {
 
     @Test("a request finer than reduced accuracy ends at once with a dedicated status, never a silent timeout")
     func finerEndsAtOnce() {
-        var h = Harness(accuracy: .reduced)
+        var h = MachineHarness(accuracy: .reduced)
         h.oneShot("fine", .block, timeout: .seconds(60))
         h.subscribe("fineSub", SubscriptionOptions(accuracy: .house))
         h.subscribe("heading", SubscriptionOptions(kind: .heading))
@@ -115,7 +115,7 @@ struct ReducedAccuracyTests {
 
     @Test("requests naming a declared purpose key ask for temporary full accuracy once, and proceed when granted")
     func temporaryFullAccuracyGranted() {
-        var h = Harness(accuracy: .reduced, purposeKeys: ["Navigation"])
+        var h = MachineHarness(accuracy: .reduced, purposeKeys: ["Navigation"])
         for index in 0..<100 { h.oneShot("r\(index)", .house, timeout: .seconds(60), purposeKey: "Navigation") }
         h.subscribe("s", SubscriptionOptions(accuracy: .room, purposeKey: "Navigation"))
         #expect(h.fullAccuracyRequests == ["Navigation"])
@@ -130,7 +130,7 @@ struct ReducedAccuracyTests {
 
     @Test("a refusal ends the waiting requests with the dedicated status; later ones end at once until a new session")
     func temporaryFullAccuracyRefused() {
-        var h = Harness(accuracy: .reduced, purposeKeys: ["Navigation"])
+        var h = MachineHarness(accuracy: .reduced, purposeKeys: ["Navigation"])
         h.oneShot("a", .house, timeout: .seconds(60), purposeKey: "Navigation")
         h.subscribe("s", SubscriptionOptions(accuracy: .room, purposeKey: "Navigation"))
         h.refuseFullAccuracy()
@@ -147,7 +147,7 @@ struct ReducedAccuracyTests {
 
     @Test("an undeclared purpose key is a configuration error, in any accuracy")
     func undeclaredPurposeKey() {
-        var h = Harness(purposeKeys: ["Navigation"])
+        var h = MachineHarness(purposeKeys: ["Navigation"])
         h.oneShot("a", .house, timeout: nil, purposeKey: "Typo")
         h.subscribe("s", SubscriptionOptions(purposeKey: "Typo"))
         #expect(h.onlyResult("a")?.status == .misconfigured(.undeclaredPurposeKey("Typo")))
@@ -157,7 +157,7 @@ struct ReducedAccuracyTests {
 
     @Test("full → reduced mid-flight: finer requests end or wait for full accuracy, coarse ones carry on, power drops")
     func reducedMidFlight() {
-        var h = Harness(purposeKeys: ["Navigation"])
+        var h = MachineHarness(purposeKeys: ["Navigation"])
         h.oneShot("fine", .room, timeout: .seconds(60))
         h.oneShot("keyed", .room, timeout: .seconds(60), purposeKey: "Navigation")
         h.oneShot("city", .city, timeout: .seconds(60))
@@ -181,7 +181,7 @@ struct ReducedAccuracyTests {
 
     @Test("requests admitted after authorization under reduced accuracy are routed the same way")
     func admittedUnderReduced() {
-        var h = Harness(authorization: .notDetermined, accuracy: .reduced, purposeKeys: ["Navigation"])
+        var h = MachineHarness(authorization: .notDetermined, accuracy: .reduced, purposeKeys: ["Navigation"])
         h.oneShot("fine", .block, timeout: nil)
         h.oneShot("keyed", .block, timeout: nil, purposeKey: "Navigation")
         h.oneShot("city", .city, timeout: nil)
@@ -193,7 +193,7 @@ struct ReducedAccuracyTests {
 
     @Test("a dismissed prompt or missing declaration ends the waiting requests; the next one asks again")
     func endAwaiting() {
-        var h = Harness(authorization: .notDetermined)
+        var h = MachineHarness(authorization: .notDetermined)
         h.oneShot("a", .city, timeout: nil, delayUntilAuthorized: true)
         h.subscribe("s")
         h.endAwaitingAuthorization(.unauthorized(.undecided), .unauthorized(.undecided))
@@ -210,7 +210,7 @@ struct ReducedAccuracyTests {
     @Test("property: nothing delivered under reduced accuracy is finer than the grid", arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func nothingFinerThanGrid(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
-        var h = Harness(linger: .seconds(random.int(3)), purposeKeys: ["Navigation"])
+        var h = MachineHarness(linger: .seconds(random.int(3)), purposeKeys: ["Navigation"])
         let accuracies: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room, .custom(metres: 3500, maximumAge: .seconds(900))]
         // A while under full accuracy fills the cache with precise fixes; then reduced for the rest.
         let switchAt = 50 + random.int(100)

@@ -5,7 +5,7 @@ import Testing
 struct SubscriptionTests {
     @Test("accuracy filter drops fixes that are too coarse or too old")
     func accuracyFilter() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", SubscriptionOptions(accuracy: .block))
         h.fix(150)
         h.fix(90)
@@ -16,7 +16,7 @@ struct SubscriptionTests {
 
     @Test("distance filter: only after moving that far from the last delivered fix")
     func distanceFilter() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", SubscriptionOptions(distanceFilter: 100))
         h.fix(5, latitude: 48.0)
         h.fix(6, latitude: 48.0005)  // ~56 m
@@ -27,7 +27,7 @@ struct SubscriptionTests {
 
     @Test("minimum interval paces deliveries")
     func minimumInterval() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", SubscriptionOptions(minimumInterval: .seconds(5)))
         for second in 0..<12 {
             h.fix(Double(second + 1))
@@ -38,7 +38,7 @@ struct SubscriptionTests {
 
     @Test("maximum updates ends the subscription by itself, once")
     func maximumUpdates() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", SubscriptionOptions(maximumUpdates: 3))
         for metres in 1...5 { h.fix(Double(metres)) }
         #expect(h.deliveredAccuracies("s") == [1, 2, 3])
@@ -48,7 +48,7 @@ struct SubscriptionTests {
 
     @Test("duration ends the subscription by itself, once")
     func duration() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", SubscriptionOptions(duration: .seconds(10)))
         h.advance(by: .seconds(9))
         h.fix(10)
@@ -62,7 +62,7 @@ struct SubscriptionTests {
 
     @Test("force-complete ends a subscription with its own event")
     func forceComplete() {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s")
         h.forceComplete("s")
         #expect(h.ends("s") == [.forceCompleted])
@@ -79,7 +79,7 @@ struct SubscriptionTests {
         SubscriptionOptions(kind: .significantChange, significantDistance: .nan),
     ])
     func invalidOptions(options: SubscriptionOptions) {
-        var h = Harness()
+        var h = MachineHarness()
         h.subscribe("s", options)
         guard case .rejected? = h.ends("s").first else {
             Issue.record("expected a rejection, got \(String(describing: h.events["s"]))")

@@ -2,7 +2,7 @@
 
 /// Drives a `SchedulerStateMachine` with string tags as handlers and records what it asks for, so
 /// tests read as "events in, actions out".
-struct Harness {
+struct MachineHarness {
     typealias Machine = SchedulerStateMachine<String, String>
 
     enum SourceCommand: Equatable {

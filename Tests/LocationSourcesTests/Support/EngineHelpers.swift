@@ -2,9 +2,10 @@ import LocationEngine
 import TestSupport
 import NIOConcurrencyHelpers
 
-/// An engine on the continuous clock that stops its source as soon as the last request ends.
-func makeEngine(_ source: any LocationSource) -> LocationEngine<ContinuousClock> {
-    LocationEngine(source: source, configuration: LocationEngineConfiguration(linger: .zero))
+/// An engine on the continuous clock that stops its source as soon as the last request ends,
+/// logging into `log` (a source's failure is an `error` there, not on the test's output).
+func makeEngine(_ source: any LocationSource, log: TestLog = TestLog()) -> LocationEngine<ContinuousClock> {
+    LocationEngine(source: source, configuration: LocationEngineConfiguration(linger: .zero), logger: log.logger)
 }
 
 /// Reads a subscription's events until `isDone` says the collected ones are enough (then ends the

@@ -1,67 +1,72 @@
 import Hummingbird
 import HummingbirdCore
-import LocationEngine
-import SyntheticGPS
 
-/// Reads the query parameters of `/location` and `/updates`. Every bad value becomes a 400 whose
-/// message names the parameter, what was given and what is accepted.
-struct QueryParameters {
-    let uri: URI
+/// The query of one request as name/value pairs, checked before any value is read: every name must
+/// be one the endpoint accepts and appear at most once. Values are then read one parameter at a time
+/// by ``QueryValue``, so a value is valid or not whatever the other parameters are.
+struct QueryParameters: Sendable {
+    /// The parameters by name, each given once.
+    private let values: [String: String]
 
-    /// A parameter's text, or `nil` when absent.
-    func text(_ name: String) -> String? {
-        uri.queryParameters[name[...]].map(String.init)
-    }
-
-    /// `accuracy`: a level name (`city`, `neighborhood`, `block`, `house`, `room`) or custom metres
-    /// (`25`, with `maxAge` in seconds, default 60 s).
-    func accuracy(_ name: String = "accuracy") throws -> LocationAccuracy? {
-        guard let text = text(name) else { return nil }
-        if let level = AccuracyLevel.allCases.first(where: { $0.description == text }) { return LocationAccuracy(level) }
-        guard let metres = Double(text), metres.isFinite, metres > 0 else {
-            throw HTTPError(
-                .badRequest,
-                message: "\(name)=\(text): expected city, neighborhood, block, house, room or a positive number of metres")
+    /// Checks `pairs` against `accepted`.
+    /// - Throws: ``QueryError`` naming an unknown parameter, else a repeated one (the first in
+    ///   alphabetical order, so the answer does not depend on the parameters' order).
+    init(pairs: some Sequence<(name: String, value: String)>, accepted: Set<String>) throws(QueryError) {
+        var values: [String: String] = [:]
+        var unknown: [String] = []
+        var repeated: [String] = []
+        for (name, value) in pairs {
+            if !accepted.contains(name) {
+                unknown.append(name)
+            } else if values.updateValue(value, forKey: name) != nil {
+                repeated.append(name)
+            }
         }
-        let maximumAge = try duration("maxAge") ?? .seconds(60)
-        return .custom(metres: metres, maximumAge: maximumAge)
+        if let name = unknown.min() {
+            throw QueryError(
+                parameter: name, "unknown parameter '\(name)'; accepted: \(accepted.sorted().joined(separator: ", "))")
+        }
+        if let name = repeated.min() {
+            throw QueryError(parameter: name, "parameter '\(name)' is given more than once; give it once")
+        }
+        self.values = values
     }
 
-    /// A duration: seconds (`2.5`) or with a unit (`250ms`, `2s`, `1m`).
-    func duration(_ name: String) throws -> Duration? {
-        guard let text = text(name) else { return nil }
-        do {
-            let seconds = try DurationText.seconds(parsing: text)
-            guard seconds <= 86_400 else { throw SyntheticGPSError.invalidArgument("at most one day") }
-            return .milliseconds(Int64((seconds * 1000).rounded()))
+    /// The query of `uri` (values percent-decoded by Hummingbird).
+    init(uri: URI, accepted: Set<String>) throws(QueryError) {
+        try self.init(pairs: uri.queryParameters.map { (String($0.key), String($0.value)) }, accepted: accepted)
+    }
+
+    /// The text of `name` as given, or `nil` when absent.
+    func text(_ name: String) -> String? { values[name] }
+
+    /// The value of `name` read by `read`, or `nil` when absent.
+    /// - Throws: ``QueryError`` naming the parameter, its value and what is accepted.
+    func value<Value>(_ name: String, _ read: QueryValue<Value>) throws(QueryError) -> Value? {
+        guard let text = values[name] else { return nil }
+        do throws(QueryValue<Value>.Invalid) {
+            return try read.parse(text)
         } catch {
-            throw HTTPError(.badRequest, message: "\(name)=\(text): expected a duration such as 2.5, 250ms, 2s or 1m (\(error))")
+            throw QueryError(parameter: name, "\(name)=\(text): expected \(error.expected)")
         }
+    }
+}
+
+/// A query parameter that cannot be used: unknown, repeated, a bad value, or contradicting another.
+/// Answered with 400 and ``message``, which names the parameter.
+struct QueryError: Error, Equatable, CustomStringConvertible {
+    /// The parameter at fault.
+    var parameter: String
+    /// What is wrong and what would be accepted.
+    var message: String
+
+    init(parameter: String, _ message: String) {
+        self.parameter = parameter
+        self.message = message
     }
 
-    /// A non-negative number.
-    func number(_ name: String) throws -> Double? {
-        guard let text = text(name) else { return nil }
-        guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw HTTPError(.badRequest, message: "\(name)=\(text): expected a number of 0 or more")
-        }
-        return value
-    }
+    var description: String { message }
 
-    /// A positive whole number.
-    func count(_ name: String) throws -> Int? {
-        guard let text = text(name) else { return nil }
-        guard let value = Int(text), value > 0 else {
-            throw HTTPError(.badRequest, message: "\(name)=\(text): expected a whole number of 1 or more")
-        }
-        return value
-    }
-
-    /// Parameters other than `known`, which are refused so that a typo is not silently ignored.
-    func rejectUnknown(allowing known: Set<String>) throws {
-        for (name, _) in uri.queryParameters where !known.contains(String(name)) {
-            throw HTTPError(
-                .badRequest, message: "unknown parameter '\(name)'; accepted: \(known.sorted().joined(separator: ", "))")
-        }
-    }
+    /// The 400 response this error is answered with.
+    var httpError: HTTPError { HTTPError(.badRequest, message: message) }
 }

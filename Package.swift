@@ -137,6 +137,7 @@ let package = Package(
                 "TestSupport",
                 "LocationSources", "LocationEngine", "NMEA", "SyntheticGPS",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -5,11 +5,14 @@ before the load and after it, and the exit report the server prints when it stop
 Passes when every one-shot and every subscription ended exactly once (the engine's submitted and
 ended counts agree, nothing pending, the HTTP side answered every request it took in), no event
 stream outlived its client, the source powered down after the load, and the heap came back to
-its idle level (within a tolerance). Prints the figures: requests/s, latency p50/p99 and the
-engine's share of the server's CPU per request.
+its idle level (within a tolerance). With --shutdown (shutdown_clients.py's summary of a SIGTERM
+sent while hundreds of requests were pending): every pending one-shot was answered within 1 s with
+503, the engine's `shut_down` status and Retry-After; every event stream ended with `shut_down`; the
+process exited, and its exit report says the source is off. Prints the figures: requests/s, latency
+p50/p99, the engine's share of the server's CPU per request, and the shutdown's timings.
 
   check.py --idle idle.prom --after after.prom --exit-report exit.json --wrk wrk.json \
-           --wrk-baseline health.json --sse sse.json --cpu-baseline S --cpu-load S
+           --wrk-baseline health.json --sse sse.json --cpu-baseline S --cpu-load S [--shutdown shutdown.json]
   check.py --self-test
 """
 import argparse
@@ -137,6 +140,35 @@ def check(idle, after, report, wrk, baseline, sse, cpu_baseline, cpu_load, heap_
     return failures, figures
 
 
+#: How soon after SIGTERM every pending one-shot must be answered.
+SHUTDOWN_ANSWER_MS = 1000
+
+
+def check_shutdown(shutdown):
+    """Returns (failures, figures) for shutdown_clients.py's summary."""
+    failures = []
+
+    def expect(condition, message):
+        if not condition:
+            failures.append(message)
+
+    oneshots, streams = shutdown["oneshots"], shutdown["streams"]
+    expect(shutdown["in_flight_at_signal"] >= oneshots and shutdown["streams_open_at_signal"] >= streams,
+           f"shutdown: only {shutdown['in_flight_at_signal']:.0f} one-shots and {shutdown['streams_open_at_signal']:.0f} "
+           f"streams were pending at SIGTERM (wanted {oneshots} and {streams})")
+    expect(shutdown["answered"] == oneshots and shutdown["errors"] == 0,
+           f"shutdown: {shutdown['answered']} of {oneshots} pending one-shots answered, {shutdown['errors']} connection errors")
+    expect(shutdown["statuses"] == {"503": oneshots}, f"shutdown: answered with HTTP {shutdown['statuses']}, not all 503")
+    expect(shutdown["shut_down_bodies"] == oneshots, f"shutdown: {shutdown['shut_down_bodies']} bodies say shut_down")
+    expect(shutdown["retry_after"] == oneshots, f"shutdown: {shutdown['retry_after']} answers carry Retry-After")
+    expect(shutdown["max_answer_ms"] <= SHUTDOWN_ANSWER_MS,
+           f"shutdown: the last pending one-shot was answered {shutdown['max_answer_ms']:.0f} ms after SIGTERM "
+           f"(allowed: {SHUTDOWN_ANSWER_MS} ms)")
+    expect(shutdown["streams_ended"] == {"shut_down": streams}, f"shutdown: streams ended with {shutdown['streams_ended']}")
+    figures = {"shutdown_" + key: shutdown[key] for key in ("oneshots", "streams", "max_answer_ms", "max_stream_end_ms", "exit_ms")}
+    return failures, figures
+
+
 def self_test():
     idle = parse_metrics('# TYPE x gauge\nlocationserver_heap_in_use_bytes 10000000\nlocationengine_source_on 0\n')
     good = parse_metrics("\n".join([
@@ -176,18 +208,30 @@ def self_test():
     for expected in ("each must end exactly once", "event streams still open", "source is still on", "heap in use",
                      "answered", "not 2xx"):
         assert any(expected in failure for failure in failures), (expected, failures)
+    shutdown = {"oneshots": 300, "streams": 30, "in_flight_at_signal": 300, "streams_open_at_signal": 30, "answered": 300,
+                "statuses": {"503": 300}, "shut_down_bodies": 300, "retry_after": 300, "errors": 0, "max_answer_ms": 80.0,
+                "streams_ended": {"shut_down": 30}, "max_stream_end_ms": 60.0, "exit_ms": 150.0}
+    failures, figures = check_shutdown(shutdown)
+    assert failures == [] and figures["shutdown_exit_ms"] == 150.0, (failures, figures)
+    waited = dict(shutdown, statuses={"200": 300}, shut_down_bodies=0, max_answer_ms=60000.0,
+                  streams_ended={"finished": 30}, answered=299, retry_after=0)
+    failures, _ = check_shutdown(waited)
+    for expected in ("not all 503", "bodies say shut_down", "Retry-After", "60000 ms after SIGTERM", "streams ended with",
+                     "299 of 300"):
+        assert any(expected in failure for failure in failures), (expected, failures)
     try:
         parse_metrics("garbage line here")
         raise AssertionError("a malformed sample must be refused")
     except ValueError:
         pass
-    print("check.py self-test: ok (good run accepted, leaks and lost requests detected, bad samples refused)")
+    print("check.py self-test: ok (good run accepted, leaks and lost requests detected, a slow or unnamed shutdown "
+          "detected, bad samples refused)")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--self-test", action="store_true")
-    for name in ("idle", "after", "exit-report", "wrk", "wrk-baseline", "sse"):
+    for name in ("idle", "after", "exit-report", "wrk", "wrk-baseline", "sse", "shutdown"):
         parser.add_argument("--" + name)
     parser.add_argument("--cpu-baseline", type=float)
     parser.add_argument("--cpu-load", type=float)
@@ -209,6 +253,10 @@ def main():
         parse_metrics(read(arguments.idle)), parse_metrics(read(arguments.after)), last_json_line(arguments.exit_report),
         last_json_line(arguments.wrk), last_json_line(arguments.wrk_baseline) if arguments.wrk_baseline else None,
         last_json_line(arguments.sse), arguments.cpu_baseline, arguments.cpu_load, arguments.heap_slack_mib * 2**20)
+    if arguments.shutdown:
+        shutdown_failures, shutdown_figures = check_shutdown(last_json_line(arguments.shutdown))
+        failures += shutdown_failures
+        figures.update(shutdown_figures)
     print(json.dumps(figures, indent=2, sort_keys=True))
     if arguments.json:
         with open(arguments.json, "w") as file:

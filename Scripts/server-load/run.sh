@@ -5,8 +5,11 @@
 # server's exit report, that every request ended exactly once, no subscription outlived its client,
 # the source powered down and the heap came back to its idle level; it prints requests/s, latency
 # p50/p99 and the engine's share of the CPU per request (against GET /health, which does no engine work).
+# The run ends with SIGTERM while --pending one-shots (and a tenth as many event streams) wait for a
+# fix that never comes: check.py verifies each was answered within 1 s with 503 `shut_down`, each
+# stream ended with `shut_down`, and the server exited with its report.
 #
-#   Scripts/server-load/run.sh [--connections 2000] [--seconds 20] [--sse 300] [--server PATH]
+#   Scripts/server-load/run.sh [--connections 2000] [--seconds 20] [--sse 300] [--pending 300] [--server PATH]
 #
 # Needs wrk and python3 (Scripts/bootstrap.sh) and the server built in release:
 #   swift build -c release --package-path Examples/LocationServer
@@ -14,12 +17,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=Scripts/server-load
 server=Examples/LocationServer/.build/release/location-server
-connections=2000 seconds=20 sse=300 threads=2
+connections=2000 seconds=20 sse=300 pending=300 threads=2
 while [ $# -gt 0 ]; do
     case "$1" in
         --connections) connections=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --sse) sse=$2; shift 2 ;;
+        --pending) pending=$2; shift 2 ;;
         --server) server=$2; shift 2 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -71,10 +75,11 @@ cpu2=$(cpu)
 cat "$out/sse.json"
 
 wait_idle after
-kill -TERM $pid
+echo "server-load: SIGTERM with $pending one-shots and $((pending / 10)) event streams pending"
+python3 $here/shutdown_clients.py --port "$port" --pid $pid --oneshots "$pending" --streams $((pending / 10)) | tee "$out/shutdown.json"
 wait $pid || { echo "run.sh: the server exited with status $?" >&2; exit 1; }
 trap - EXIT
 
 python3 $here/check.py --idle "$out/idle.prom" --after "$out/after.prom" --exit-report "$out/exit.json" \
     --wrk "$out/wrk-location.txt" --wrk-baseline "$out/wrk-health.txt" --sse "$out/sse.json" \
-    --cpu-baseline "$(python3 -c "print($cpu1 - $cpu0)")" --cpu-load "$(python3 -c "print($cpu2 - $cpu1)")" --json "$out/figures.json"
+    --cpu-baseline "$(python3 -c "print($cpu1 - $cpu0)")" --cpu-load "$(python3 -c "print($cpu2 - $cpu1)")" --shutdown "$out/shutdown.json" --json "$out/figures.json"

@@ -24,16 +24,27 @@ struct GPSDEngineTests {
         return result
     }
 
-    @Test(.enabled(if: SharedLogs.available, "../shared/nmea is absent (a fresh clone); CI provides the receiver logs"))
-    func requestsAreServedFromGpsdAndTheReceiverIsReleasedAfterTheLastOne() async throws {
+    /// The receiver log's sentences, one per line, as the feed sends them.
+    private static func logLines() throws -> (lines: [String], known: [(latitude: Double, longitude: Double, accuracy: Double)]) {
         let log = try SharedLogs.text("bu353s4.log")
         let lines = log.split(separator: "\n").filter { $0.hasPrefix("$") }.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) + "\r\n" }
-        let known = Self.fixes(inLog: log)
+        return (lines, Self.fixes(inLog: log))
+    }
+
+    /// A source on gpsd at `port` that reconnects quickly.
+    private static func source(port: Int) -> GPSDLocationSource {
+        GPSDLocationSource(
+            configuration: GPSDConfiguration(port: port, reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500))),
+            logger: quietLogger())
+    }
+
+    @Test(.enabled(if: SharedLogs.available, "../shared/nmea is absent (a fresh clone); CI provides the receiver logs"))
+    func requestsAreServedFromGpsdOverOneConnectionThatEndsWithTheLastOne() async throws {
+        let (lines, known) = try Self.logLines()
         try #require(known.count > 10)
         let gpsd = try await GPSDFixture.start(chunks: lines, interval: .milliseconds(20), loops: true)
         defer { gpsd.abandon() }
-        let source = GPSDLocationSource(
-            configuration: GPSDConfiguration(port: gpsd.port, reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500))))
+        let source = Self.source(port: gpsd.port)
         let engine = makeEngine(source)
         #expect(gpsd.feed.record.connections == 0, "nothing asked for a fix: gpsd has not opened the receiver")
 
@@ -78,14 +89,33 @@ struct GPSDEngineTests {
             await #expect(throws: CancellationError.self) { try await cancelled.value }
         }
         #expect(gpsd.feed.record.connections == 1, "gpsd opened the receiver once, for all those requests")
+        #expect(source.statistics.totalSkipped == 0)
+        await engine.shutdown()
+        #expect(!source.isRunning, "every request has ended: the source un-watched gpsd and closed")
+        await gpsd.stop()
+    }
 
-        // Every request has ended: the source un-watches, and gpsd — after its 60 s grace — closes the device.
+    /// gpsd's part: it closes the receiver 60 s (its compiled-in release timeout) after the last
+    /// watcher leaves. That is gpsd's clock, not ours, so the test is slow: CI runs it.
+    @Test(
+        .enabled(if: SharedLogs.available, "../shared/nmea is absent (a fresh clone); CI provides the receiver logs"),
+        .enabled(if: SlowTests.enabled, Comment(rawValue: SlowTests.skipReason)))
+    func gpsdReleasesTheReceiverAfterTheLastRequest() async throws {
+        let (lines, _) = try Self.logLines()
+        let gpsd = try await GPSDFixture.start(chunks: lines, interval: .milliseconds(20), loops: true)
+        defer { gpsd.abandon() }
+        let source = Self.source(port: gpsd.port)
+        let engine = makeEngine(source)
+        let result = try await withDeadline(seconds: 120) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }
+        #expect(result.status == .success, "\(result)")
+        #expect(gpsd.feed.record.connections == 1)
+
+        // The request has ended: the source un-watches, and gpsd — after its 60 s grace — closes the device.
         try await withDeadline(seconds: 150) { await gpsd.feed.waitUntil { $0.disconnections >= 1 } }
         #expect(gpsd.feed.record.active == 0, "gpsd closed the receiver's connection")
         // And gpsd says so: its device list no longer shows the device as activated.
         let devices = try await withDeadline(seconds: 30) { try await gpsd.devicesReport() }
         #expect(devices.contains("tcp://127.0.0.1:\(gpsd.feed.port)") && !devices.contains("activated"), "\(devices)")
-        #expect(source.statistics.totalSkipped == 0)
         await engine.shutdown()
         await gpsd.stop()
     }

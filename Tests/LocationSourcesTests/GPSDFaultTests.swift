@@ -12,8 +12,9 @@ struct GPSDFaultTests {
 
     @Test func nothingListeningEndsRequestsWithAClearStatusWithinTheirTimeout() async throws {
         let port = try await freeLoopbackPort()
-        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: port, reconnect: Self.fastPolicy))
-        let engine = makeEngine(source)
+        let log = TestLog()
+        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: port, reconnect: Self.fastPolicy), logger: log.logger)
+        let engine = makeEngine(source, log: log)
         let subscription = engine.updates()
         let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .block, timeout: .seconds(20)) }
         guard case .failed(let error) = result.status else {
@@ -25,19 +26,22 @@ struct GPSDFaultTests {
         await #expect(throws: SubscriptionEndedError.self, "the subscription is told, and ends") {
             _ = try await withDeadline(seconds: 30) { try await collect(subscription) { _ in false } }
         }
+        #expect(log.contains(.error, "giving up on gpsd") && log.contains(.error, "location source failed"))
         await engine.shutdown()
     }
 
     @Test func aServerThatNeverAnswersIsNotAHang() async throws {
         let silent = try await TestTCPServer.start()
-        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: silent.port, reconnect: Self.fastPolicy))
-        let engine = makeEngine(source)
+        let log = TestLog()
+        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: silent.port, reconnect: Self.fastPolicy), logger: log.logger)
+        let engine = makeEngine(source, log: log)
         let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(20)) }
         guard case .failed(let error) = result.status else {
             Issue.record("expected gpsd.unreachable, got \(result)")
             return
         }
         #expect(error.code == "gpsd.unreachable" && error.message.contains("nothing was received"))
+        #expect(log.contains(.error, "giving up on gpsd"))
         await engine.shutdown()
         await silent.close()
     }
@@ -63,9 +67,11 @@ struct GPSDFaultTests {
         }
         // Default answer timeout: under a loaded CI machine (or TSan) the first line may take a while.
         let metrics = TestMetrics()
+        let log = TestLog()
         let source = GPSDLocationSource(
-            configuration: GPSDConfiguration(port: fake.port), metricsDimensions: [("receiver", "fake")], metricsFactory: metrics)
-        let engine = makeEngine(source)
+            configuration: GPSDConfiguration(port: fake.port), logger: log.logger, metricsDimensions: [("receiver", "fake")],
+            metricsFactory: metrics)
+        let engine = makeEngine(source, log: log)
         let events = try await withDeadline(seconds: 30) {
             try await collect(engine.updates()) { $0.compactMap(\.location).count >= 2 }
         }
@@ -78,6 +84,8 @@ struct GPSDFaultTests {
         #expect(statistics.unexpectedClasses == 1)
         #expect(statistics.duplicateFixes == 1)
         #expect(statistics.fixesDelivered == 2)
+        #expect(statistics.droppedFixes == DroppedFixes(duplicate: 1, invalid: 1, stale: 0))
+        #expect(log.contains(.warning, "skipped a line from gpsd"), "the first skip of each kind is a warning")
 
         // The same counts as metrics, labelled like the engine's.
         func counter(_ label: String, _ dimension: (String, String)) throws -> Int64 {
@@ -85,7 +93,7 @@ struct GPSDFaultTests {
         }
         #expect(try counter("locationsource_input_skipped", ("reason", "oversized_line")) == 2)
         #expect(try counter("locationsource_input_skipped", ("reason", "malformed")) == 3)
-        #expect(try counter("locationsource_input_skipped", ("reason", "invalid_value")) == 1)
+        #expect(try counter("locationsource_fixes", ("result", "invalid")) == 1)
         #expect(try counter("locationsource_input_skipped", ("reason", "unexpected_class")) == 1)
         #expect(try counter("locationsource_fixes", ("result", "duplicate")) == 1)
         #expect(try counter("locationsource_fixes", ("result", "delivered")) == 2)

@@ -13,7 +13,8 @@ struct GPSDRestartTests {
         let gpsd = try await GPSDFixture.start(chunks: stream.blocks, interval: .milliseconds(50), loops: false)
         defer { gpsd.abandon() }
         let source = GPSDLocationSource(
-            configuration: GPSDConfiguration(port: gpsd.port, reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500))))
+            configuration: GPSDConfiguration(port: gpsd.port, reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500))),
+            logger: quietLogger())
         let engine = makeEngine(source)
         let log = LocationLog()
         let subscription = engine.updates(bufferingNewest: 10_000)

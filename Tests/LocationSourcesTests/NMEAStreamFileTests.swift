@@ -18,7 +18,7 @@ struct NMEAStreamFileTests {
         _ path: String, pacing: NMEAReplayPacing, metrics: TestMetrics = TestMetrics()
     ) async throws -> ([SubscriptionEvent], NMEAStreamStatistics) {
         let source = NMEAStreamSource(
-            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: pacing)), metricsFactory: metrics)
+            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: pacing)), logger: quietLogger(), metricsFactory: metrics)
         let engine = makeEngine(source)
         let events = try await withDeadline(seconds: 60) {
             try await collect(engine.updates(bufferingNewest: 10_000)) { events in
@@ -68,11 +68,13 @@ struct NMEAStreamFileTests {
     }
 
     @Test func aMissingFileIsAClearFatalError() async throws {
+        let log = TestLog()
         let source = NMEAStreamSource(
             configuration: NMEAStreamConfiguration(
                 endpoint: .file(path: "/nonexistent/track.nmea", pacing: .asFastAsPossible),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), giveUpAfter: .milliseconds(100))))
-        let engine = makeEngine(source)
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), giveUpAfter: .milliseconds(100))),
+            logger: log.logger)
+        let engine = makeEngine(source, log: log)
         let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }
         guard case .failed(let error) = result.status else {
             Issue.record("expected a fatal error, got \(result)")
@@ -80,6 +82,7 @@ struct NMEAStreamFileTests {
         }
         #expect(error.code == "nmea.unreachable")
         #expect(error.message.contains("/nonexistent/track.nmea does not exist"))
+        #expect(log.contains(.error, "giving up on the NMEA stream"))
         await engine.shutdown()
     }
 }

@@ -23,7 +23,8 @@ struct NMEAStreamTCPTests {
         let source = NMEAStreamSource(
             configuration: NMEAStreamConfiguration(
                 endpoint: .tcp(host: "127.0.0.1", port: feed.port),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), giveUpAfter: .seconds(30))))
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), giveUpAfter: .seconds(30))),
+            logger: quietLogger())
         let engine = makeEngine(source)
         let expected = stream.fixesByTime
         // The last epoch is only complete once the feed ends, so expect all but the last.
@@ -55,7 +56,8 @@ struct NMEAStreamTCPTests {
         let source = NMEAStreamSource(
             configuration: NMEAStreamConfiguration(
                 endpoint: .tcp(host: "127.0.0.1", port: silent.port),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .milliseconds(200), giveUpAfter: .milliseconds(500))))
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .milliseconds(200), giveUpAfter: .milliseconds(500))),
+            logger: quietLogger())
         let engine = makeEngine(source)
         let result = try await withDeadline(seconds: 30) {
             try await engine.location(accuracy: .city, timeout: .seconds(60))

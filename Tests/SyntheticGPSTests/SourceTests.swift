@@ -89,6 +89,7 @@ final class EventRecorder: Sendable {
         #expect(fine.allSatisfy { $0.course != nil && $0.speed != nil })
         let median = fine.map(\.horizontalAccuracy).sorted()[fine.count / 2]
         #expect(median < PowerMode.high.targetAccuracy, "high mode aims for 10 m; median \(median) m")
+        #expect(recorder.transientCodes.isEmpty, "acquiring satellites after network fixes is not a lost fix")
     }
 
     @Test func aLostFixIsReportedOnceAsTransient() {

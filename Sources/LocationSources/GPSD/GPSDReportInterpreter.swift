@@ -11,8 +11,10 @@ struct GPSDReportInterpreter: Sendable {
         case fix(Location)
         /// A TPV without a fix (mode 0 or 1).
         case noFix
-        /// A repeat of a fix already delivered.
+        /// A repeat of a fix already delivered in this session.
         case duplicate
+        /// A fix that arrived while no session was open (after the source was stopped).
+        case stale
         /// gpsd complained (an `ERROR` report), with its message.
         case gpsdError(String)
         /// A DEVICES report listing this many devices.
@@ -35,15 +37,32 @@ struct GPSDReportInterpreter: Sendable {
     ]
 
     private(set) var statistics = GPSDStatistics()
+    /// The fixes of this session, for de-duplication; a new session starts with none.
     private var recent = RecentFixTimes()
     private var lastUntimed: (latitude: Double, longitude: Double)?
+    /// Whether a session is open: fixes outside one are stale.
+    private var inSession: Bool
     private let decoder = JSONDecoder()
     private let accuracyWhenUnknown: Double?
 
-    /// Creates an interpreter; fixes without an error estimate get `accuracyWhenUnknown`, or are skipped when `nil`.
-    init(accuracyWhenUnknown: Double?) {
+    /// Creates an interpreter; fixes without an error estimate get `accuracyWhenUnknown`, or are
+    /// skipped when `nil`. With `inSession` false, fixes are stale until ``startSession()``.
+    init(accuracyWhenUnknown: Double?, inSession: Bool = true) {
         self.accuracyWhenUnknown = accuracyWhenUnknown.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        self.inSession = inSession
     }
+
+    /// A session starts (the source was started): fixes of earlier sessions no longer count as
+    /// duplicates, so a stream that replays (a looping gpsfake, a restarted gpsd, a receiver whose
+    /// clock was reset) is delivered again. Counters are kept.
+    mutating func startSession() {
+        recent = RecentFixTimes()
+        lastUntimed = nil
+        inSession = true
+    }
+
+    /// The session ended (the source was stopped): fixes still arriving are stale.
+    mutating func endSession() { inSession = false }
 
     /// Counts a connection on which gpsd answered.
     mutating func connected() { statistics.connections += 1 }
@@ -124,6 +143,10 @@ struct GPSDReportInterpreter: Sendable {
             return wrapped < 0 ? wrapped + 360 : wrapped
         }
 
+        guard inSession else {
+            statistics.staleFixes += 1
+            return .stale
+        }
         if let time {
             guard recent.insert(time) else {
                 statistics.duplicateFixes += 1

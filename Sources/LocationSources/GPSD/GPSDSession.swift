@@ -29,7 +29,7 @@ final class GPSDSession: Sendable {
 
     init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger, metrics: SourceMetrics) {
         self.metrics = metrics
-        self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown)))
+        self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown, inSession: false)))
         self.endpoint = endpoint
         self.hint = hint
         var logger = logger
@@ -43,6 +43,7 @@ final class GPSDSession: Sendable {
         state.withLockedValue {
             $0.sink = sink
             $0.noFixReported = false
+            $0.interpreter.startSession()
         }
         logger.debug("connecting to gpsd", metadata: ["mode": "\(mode)"])
     }
@@ -52,7 +53,10 @@ final class GPSDSession: Sendable {
     }
 
     func stopped() {
-        state.withLockedValue { $0.sink = nil }
+        state.withLockedValue {
+            $0.sink = nil
+            $0.interpreter.endSession()
+        }
         logger.debug("un-watching gpsd and closing")
     }
 
@@ -75,7 +79,7 @@ final class GPSDSession: Sendable {
                 state.noFixReported = true
             case .skipped(let reason):
                 warn = state.warned.insert(reason.rawValue).inserted
-            case .duplicate, .gpsdError, .devices, .ignored:
+            case .duplicate, .stale, .gpsdError, .devices, .ignored:
                 break
             }
             return (outcome, state.sink, warn)
@@ -94,7 +98,7 @@ final class GPSDSession: Sendable {
             logger.warning("gpsd reported an error", metadata: ["message": "\(message)"])
         case .devices(let count):
             if count == 0 { logger.notice("gpsd has no receiver attached yet; fixes will start when one appears") }
-        case .duplicate, .ignored:
+        case .duplicate, .stale, .ignored:
             break
         }
     }
@@ -136,11 +140,12 @@ extension SourceMetrics {
         case .fix: fix(.delivered)
         case .noFix: fix(.noFix)
         case .duplicate: fix(.duplicate)
+        case .stale: fix(.stale)
+        case .skipped(.invalidValue): fix(.invalid)
         case .skipped(.noAccuracy): fix(.noAccuracy)
         case .skipped(.oversizedLine): skipped(.oversizedLine)
         case .skipped(.malformedReport): skipped(.malformed)
         case .skipped(.unexpectedClass): skipped(.unexpectedClass)
-        case .skipped(.invalidValue): skipped(.invalidValue)
         case .gpsdError, .devices, .ignored: break
         }
     }

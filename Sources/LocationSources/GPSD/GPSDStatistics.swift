@@ -14,8 +14,11 @@ public struct GPSDStatistics: Sendable, Hashable {
     public var reportsByClass: [String: Int] = [:]
     /// Fixes handed to the engine.
     public var fixesDelivered = 0
-    /// TPVs repeating the time of a fix already delivered (gpsd repeats early epochs), skipped.
+    /// TPVs repeating the time of a fix already delivered in the same session (gpsd repeats early
+    /// epochs), skipped.
     public var duplicateFixes = 0
+    /// Fixes that arrived after the source was stopped (before the connection closed), skipped.
+    public var staleFixes = 0
     /// TPVs with mode 0 or 1 (no fix).
     public var noFixReports = 0
     /// Lines longer than the configured maximum, dropped without being buffered.
@@ -36,6 +39,11 @@ public struct GPSDStatistics: Sendable, Hashable {
 
     /// Creates zeroed counters.
     public init() {}
+
+    /// The fixes dropped, by reason: duplicates, invalid values (``invalidValues``), stale.
+    public var droppedFixes: DroppedFixes {
+        DroppedFixes(duplicate: duplicateFixes, invalid: invalidValues, stale: staleFixes)
+    }
 
     /// All skipped lines and reports together: oversized, malformed, unexpected, invalid, without accuracy.
     public var totalSkipped: Int {

@@ -8,11 +8,11 @@ import NMEA
 /// | metric | type | dimensions |
 /// |---|---|---|
 /// | `locationsource_connections`, `locationsource_disconnections` | counter | `source` |
-/// | `locationsource_fixes` | counter | `source`, `result`: `delivered`, `duplicate`, `no_fix`, `no_position`, `no_accuracy` |
-/// | `locationsource_input_skipped` | counter | `source`, `reason`: `oversized_line`, `malformed`, `unexpected_class`, `invalid_value`, `rejected_sentence` |
+/// | `locationsource_fixes` | counter | `source`, `result`: `delivered`, the drops `duplicate`, `invalid`, `stale` (see ``DroppedFixes``), and `no_fix`, `no_position`, `no_accuracy` |
+/// | `locationsource_input_skipped` | counter | `source`, `reason`: `oversized_line`, `malformed`, `unexpected_class`, `rejected_sentence` |
 struct SourceMetrics: Sendable {
     enum FixResult: String, CaseIterable {
-        case delivered, duplicate
+        case delivered, duplicate, invalid, stale
         case noFix = "no_fix"
         case noPosition = "no_position"
         case noAccuracy = "no_accuracy"
@@ -22,7 +22,6 @@ struct SourceMetrics: Sendable {
         case oversizedLine = "oversized_line"
         case malformed
         case unexpectedClass = "unexpected_class"
-        case invalidValue = "invalid_value"
         case rejectedSentence = "rejected_sentence"
     }
 
@@ -44,7 +43,10 @@ struct SourceMetrics: Sendable {
             uniqueKeysWithValues: SkipReason.allCases.map { ($0, counter("locationsource_input_skipped", [("reason", $0.rawValue)])) })
     }
 
-    func fix(_ result: FixResult) { fixes[result]!.increment() }
+    func fix(_ result: FixResult, count: Int = 1) {
+        guard count > 0 else { return }
+        fixes[result]!.increment(by: count)
+    }
 
     func skipped(_ reason: SkipReason, count: Int = 1) {
         guard count > 0 else { return }

@@ -1,7 +1,8 @@
 import LocationEngine
 import NMEA
 
-/// Turns decoded NMEA epochs into fixes: pure, no state but the de-duplication of repeated epochs.
+/// Turns decoded NMEA epochs into fixes: pure, no state but the de-duplication of repeated epochs
+/// within one session.
 struct NMEAEpochConverter: Sendable {
     /// What one epoch amounted to.
     enum Outcome: Sendable, Equatable {
@@ -9,8 +10,10 @@ struct NMEAEpochConverter: Sendable {
         case fix(Location)
         /// The receiver said it has no fix.
         case noFix
-        /// An epoch already delivered (a reconnect resumed mid-epoch, a receiver repeated it).
+        /// An epoch already delivered in this session (a reconnect resumed mid-epoch, a receiver repeated it).
         case duplicate
+        /// A fix with impossible values (out-of-range position, speed or course).
+        case invalid
         /// The epoch says nothing usable about a position (mode unknown, or no coordinates).
         case noPosition
         /// A fix without GST errors or HDOP, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
@@ -24,6 +27,10 @@ struct NMEAEpochConverter: Sendable {
     init(accuracyWhenUnknown: Double?) {
         self.accuracyWhenUnknown = accuracyWhenUnknown.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     }
+
+    /// A session starts: epochs delivered in earlier sessions are no longer duplicates, so a stream
+    /// that replays (a log read again, a receiver whose clock was reset) is delivered again.
+    mutating func startSession() { recent = RecentFixTimes() }
 
     /// The outcome of `epoch`. Accuracy is the epoch's `horizontalAccuracy` (gpsd's ≈ 95 % scale)
     /// converted to the engine's 68 % radius (``AccuracyConversion``).
@@ -47,6 +54,6 @@ struct NMEAEpochConverter: Sendable {
             speed: epoch.speed, course: epoch.track, utcTime: time
         )
         location.motionIsDerived = !epoch.derived.isDisjoint(with: [.speed, .track])
-        return location.isValid ? .fix(location) : .noPosition
+        return location.isValid ? .fix(location) : .invalid
     }
 }

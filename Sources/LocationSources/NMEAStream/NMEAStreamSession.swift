@@ -60,6 +60,12 @@ final class NMEAStreamSession: Sendable {
 
     func started(sink: SourceEventSink, mode: PowerMode) {
         state.withLockedValue { state in
+            // What the last session left half-read (a partial line, an open epoch) is not this one's.
+            var leftOver = 0
+            state.decoder.finish { epoch in if epoch.mode == .twoD || epoch.mode == .threeD { leftOver += 1 } }
+            state.statistics.staleFixes += leftOver
+            metrics.fix(.stale, count: leftOver)
+            state.converter.startSession()
             state.sink = sink
             state.generation &+= 1
             state.noFixReported = false
@@ -105,8 +111,7 @@ final class NMEAStreamSession: Sendable {
                 let due = state.pacer?.due(recordedAt: epoch.unixTime ?? epoch.secondsOfDay, now: now)
                 switch state.converter.convert(epoch) {
                 case .fix(let location):
-                    metrics.fix(.delivered)
-                    state.statistics.fixesDelivered += 1
+                    // Counted as delivered (or stale) when it is sent.
                     state.noFixReported = false
                     events.append((.location(location, age: .zero), due))
                 case .noFix:
@@ -119,6 +124,9 @@ final class NMEAStreamSession: Sendable {
                 case .duplicate:
                     metrics.fix(.duplicate)
                     state.statistics.duplicateEpochs += 1
+                case .invalid:
+                    metrics.fix(.invalid)
+                    state.statistics.invalidFixes += 1
                 case .noPosition:
                     metrics.fix(.noPosition)
                     state.statistics.epochsWithoutPosition += 1
@@ -144,9 +152,19 @@ final class NMEAStreamSession: Sendable {
         return last
     }
 
+    /// Sends `event` if its session (`generation`) is still the current one; a fix is counted as
+    /// delivered, or as stale when its session has ended.
     private func send(_ event: SourceEvent, generation: UInt64) {
-        let sink = state.withLockedValue { $0.generation == generation ? $0.sink : nil }
+        let isFix = if case .location = event { true } else { false }
+        let sink = state.withLockedValue { state -> SourceEventSink? in
+            let sink = state.generation == generation ? state.sink : nil
+            if isFix {
+                if sink != nil { state.statistics.fixesDelivered += 1 } else { state.statistics.staleFixes += 1 }
+            }
+            return sink
+        }
         if case .location(let location, _) = event {
+            metrics.fix(sink != nil ? .delivered : .stale)
             logger.trace("fix", metadata: ["lat": "\(location.latitude)", "lon": "\(location.longitude)", "accuracy": "\(location.horizontalAccuracy)"])
         }
         sink?.send(event)

@@ -10,14 +10,24 @@ public struct NMEAStreamStatistics: Sendable, Hashable {
     public var disconnections = 0
     /// Fixes handed to the engine.
     public var fixesDelivered = 0
-    /// Epochs repeating one already delivered (same time), skipped.
+    /// Epochs repeating one already delivered in the same session (same time), skipped.
     public var duplicateEpochs = 0
+    /// Fixes with impossible values (out-of-range position, speed or course), skipped.
+    public var invalidFixes = 0
+    /// Fixes decoded for a session that had ended (paced for delivery after ``NMEAStreamSource/stop()``,
+    /// or left over from the previous session's last read), skipped.
+    public var staleFixes = 0
     /// Epochs in which the receiver reported no fix.
     public var noFixEpochs = 0
     /// Epochs without a usable position (fix mode unknown, coordinates missing), skipped.
     public var epochsWithoutPosition = 0
     /// Fixes without an error estimate, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
     public var fixesWithoutAccuracy = 0
+
+    /// The fixes dropped, by reason.
+    public var droppedFixes: DroppedFixes {
+        DroppedFixes(duplicate: duplicateEpochs, invalid: invalidFixes, stale: staleFixes)
+    }
 
     /// Creates zeroed counters.
     public init() {}

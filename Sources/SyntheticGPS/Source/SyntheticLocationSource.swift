@@ -15,7 +15,8 @@ import NIOConcurrencyHelpers
 /// Power follows the engine: ``start(mode:events:)`` powers the receiver on (its time to first fix
 /// depends on how long it was off, measured on the drive's time base), ``setMode(_:)`` changes
 /// accuracy and rate, ``stop()`` powers it off — no fixes while off. Losing a fix (a tunnel) is
-/// reported once as a transient error with code `"synthetic.noFix"`.
+/// reported once as a transient error with code `"synthetic.noFix"`; the wait for a first fix (after a
+/// start, or a switch between network and satellite positioning) is not a loss and is not reported.
 public final class SyntheticLocationSource: LocationSource {
     /// Fixes carry a course.
     public let capabilities = SourceCapabilities(providesCourse: true)
@@ -70,8 +71,13 @@ public final class SyntheticLocationSource: LocationSource {
     public func setMode(_ mode: PowerMode) {
         let now = currentTime()
         let replaced = state.withLockedValue { state -> Task<Void, Never>? in
-            guard state.receiver.mode != nil else { return nil }
+            guard let current = state.receiver.mode else { return nil }
             state.receiver.setMode(mode, at: now)
+            // Between network and satellite positioning the receiver acquires afresh: the gap before
+            // its first fix is not a lost fix, and is not reported as one.
+            if PowerModeProfile.standard(current).usesSatellites != PowerModeProfile.standard(mode).usesSatellites {
+                state.hadFix = false
+            }
             return restartTask(&state)
         }
         replaced?.cancel()

@@ -2,10 +2,11 @@ import LocationEngine
 import TestSupport
 import NIOConcurrencyHelpers
 
-/// An engine on the continuous clock that stops its source as soon as the last request ends, its
+/// An engine on the continuous clock that stops its source as soon as the last request ends,
+/// logging into `log` (a source's failure is an `error` there, not on the test's output), its
 /// lifetime (`run()`) started as an application without a service group starts it.
-func makeEngine(_ source: any LocationSource) -> LocationEngine<ContinuousClock> {
-    let engine = LocationEngine(source: source, configuration: LocationEngineConfiguration(linger: .zero))
+func makeEngine(_ source: any LocationSource, log: TestLog = TestLog()) -> LocationEngine<ContinuousClock> {
+    let engine = LocationEngine(source: source, configuration: LocationEngineConfiguration(linger: .zero), logger: log.logger)
     Task { try await engine.run() }
     return engine
 }

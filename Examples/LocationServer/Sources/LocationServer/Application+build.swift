@@ -3,15 +3,17 @@ import LocationEngine
 import Logging
 import NIOCore
 import Prometheus
+import ServiceLifecycle
+import UnixSignals
 
-/// The server around one engine: its routes, and the engine as a service of the application, so that
-/// the application's `ServiceGroup` runs it and shuts it down after the HTTP server has stopped.
+/// The server around one engine: its routes, and the order in which the two shut down.
 struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let registry: PrometheusCollectorRegistry
     let counters: ServerCounters
 
-    /// The application, listening per `configuration`.
+    /// The HTTP application alone, listening per `configuration`. Without the engine among its
+    /// services: the engine runs its loop by itself while there is work (tests drive it that way).
     func build(
         configuration: ApplicationConfiguration, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -20,9 +22,31 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         LocationRoute(engine: engine, counters: counters).register(on: router)
         UpdatesRoute(engine: engine, counters: counters).register(on: router)
         ServiceRoutes(registry: registry, counters: counters).register(on: router)
-        // Services stop in reverse order: the HTTP server (added by the application, last) first,
-        // then the engine, which ends whatever is still pending with `.shutDown`.
-        return Application(
-            router: router, configuration: configuration, services: [engine], onServerRunning: onServerRunning, logger: logger)
+        return Application(router: router, configuration: configuration, onServerRunning: onServerRunning, logger: logger)
     }
+
+    /// The application and the engine as one `ServiceGroup`, shutting down gracefully on
+    /// `gracefulShutdownSignals`.
+    ///
+    /// A group shuts its services down in reverse order, each after the one before has returned. The
+    /// engine comes last, so it goes first: every pending one-shot is answered at once with
+    /// `shut_down` (503), every event stream ends with `shut_down`, the source stops. Only then does
+    /// the HTTP server stop accepting and wait for its in-flight requests — which have all been
+    /// answered by then. (In the other order, the server would wait for requests that wait for the
+    /// engine: up to their full timeout.)
+    func serviceGroup(
+        configuration: ApplicationConfiguration, logger: Logger, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> ServiceGroup {
+        let application = build(configuration: configuration, logger: logger, onServerRunning: onServerRunning)
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: application, serviceName: "http"), .init(service: engine, serviceName: "engine")], gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: logger)
+        // A client that never reads its response cannot hold the process: past this, the group is cancelled.
+        group.maximumGracefulShutdownDuration = Self.maximumGracefulShutdownDuration
+        return ServiceGroup(configuration: group)
+    }
+
+    /// How long a graceful shutdown may take before the remaining services are cancelled.
+    static var maximumGracefulShutdownDuration: Duration { .seconds(10) }
 }

@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import LocationEngine
 import Logging
+import NIOConcurrencyHelpers
 import Prometheus
-import Synchronization
 import SyntheticGPS
 
 /// `location-server`: the engine behind HTTP. Parses its arguments, builds the application and runs it
@@ -89,25 +89,27 @@ struct LocationServerCommand: AsyncParsableCommand {
         logger.logLevel = logLevel
         let registry = PrometheusCollectorRegistry()
         let counters = ServerCounters(registry: registry)
+        let metrics = PrometheusMetricsFactory(registry: registry)
         var configuration = LocationEngineConfiguration(linger: try lingerDuration())
-        configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
-        let engine = LocationEngine(source: try sourceChoice().makeSource(), configuration: configuration, logger: logger)
+        configuration.metricsFactory = metrics
+        let source = try sourceChoice().makeSource(logger: logger, metricsFactory: metrics)
+        let engine = LocationEngine(source: source, configuration: configuration, logger: logger)
 
         let application = LocationServerApplication(engine: engine, registry: registry, counters: counters)
-        let heapIdle = Mutex<UInt64>(0)
-        let app = application.build(
+        let heapIdle = NIOLockedValueBox<UInt64>(0)
+        let services = application.serviceGroup(
             configuration: .init(address: .hostname(host, port: port), serverName: "location-server"), logger: logger
         ) { channel in
-            heapIdle.withLock { $0 = counters.sampleHeap() }
+            heapIdle.withLockedValue { $0 = counters.sampleHeap() }
             // The port, for a caller that asked for any free one (standard output is line-buffered
             // only on a terminal: write the line through unbuffered).
             FileHandle.standardOutput.write(Data("listening on \(channel.localAddress?.port ?? 0)\n".utf8))
         }
-        try await app.runService()
+        try await services.run()
 
         let report = ExitReport(
             http: counters.totals, engine: ExitReport.Engine(await engine.statistics()),
-            heapIdleBytes: heapIdle.withLock { $0 }, heapAtExitBytes: counters.sampleHeap(), cpuSeconds: processCPUSeconds())
+            heapIdleBytes: heapIdle.withLockedValue { $0 }, heapAtExitBytes: counters.sampleHeap(), cpuSeconds: processCPUSeconds())
         print(report.json)
         if let exitReport { try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: exitReport)) }
     }

@@ -54,6 +54,26 @@ struct LocationRouteTests {
         }
     }
 
+    @Test("maxAge holds for a named level: a cached fix older than it does not answer")
+    func maxAgeWithALevel() async throws {
+        let server = TestServer()
+        try await server.application.test(.router) { client in
+            _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 40))
+                await server.engine.sync()
+            }
+            await server.engine.sync(advancingBy: .seconds(2))
+            // Without maxAge the 2 s old fix is recent enough for city (600 s): served from the cache.
+            let cached = try await client.execute(uri: "/location?accuracy=city&timeout=1", method: .get)
+            #expect(try JSONDecoder().decode(LocationResponse.self, from: cached.body).status == "success")
+            let fresh = try await server.get("/location?accuracy=city&maxAge=1&timeout=1", with: client, oneShots: 1) {
+                await server.engine.sync(advancingBy: .seconds(1))
+            }
+            let body = try JSONDecoder().decode(LocationResponse.self, from: fresh.body)
+            #expect(body.status == "timed_out", "the only fix is 2 s old, maxAge is 1 s")
+        }
+    }
+
     @Test(
         "bad parameters answer 400 with a message naming them",
         arguments: [
@@ -63,6 +83,9 @@ struct LocationRouteTests {
             ("/location?timeout=-1s", "timeout=-1s"),
             ("/location?timeout=soon", "timeout=soon"),
             ("/location?acuracy=block", "unknown parameter 'acuracy'"),
+            ("/location?maxAge=abc", "maxAge=abc"),
+            ("/location?accuracy=city&maxAge=-1", "maxAge=-1"),
+            ("/location?timeout=2s&timeout=3s", "'timeout' is given more than once"),
         ])
     func badParameters(uri: String, message: String) async throws {
         let server = TestServer()

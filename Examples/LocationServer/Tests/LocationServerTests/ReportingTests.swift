@@ -16,7 +16,7 @@ struct ReportingTests {
         let error = ServerSentEvent(.sourceError(SourceError(code: "gpsd.disconnected", message: "say \"why\"")))
         #expect(error.name == "error")
         #expect(try JSONDecoder().decode([String: String].self, from: Data(error.data.utf8))["message"] == "say \"why\"")
-        #expect(String(buffer: ServerSentEvent(.ended(.durationElapsed)).buffer) == "event: end\ndata: {\"reason\":\"duration_elapsed\"}\n\n")
+        #expect(String(buffer: ServerSentEvent(.ended(.durationElapsed)).buffer) == "event: end\ndata: {\"reason\":\"duration_elapsed\",\"updates\":0}\n\n")
     }
 
     @Test("the exit report counts every ending of a one-shot, cancellations apart")

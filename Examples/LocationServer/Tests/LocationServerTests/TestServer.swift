@@ -1,9 +1,12 @@
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
 import LocationEngine
 import LocationEngineTestKit
 import Logging
+import NIOCore
 import Prometheus
+import ServiceLifecycle
 
 @testable import LocationServer
 
@@ -15,12 +18,14 @@ struct TestServer {
     let registry = PrometheusCollectorRegistry()
     let counters: ServerCounters
     let engine: LocationEngine<ManualClock>
+    /// What the engine logged (kept, not printed: a passing test prints nothing above `info`).
+    let log = InMemoryLogHandler()
 
     init() {
         counters = ServerCounters(registry: registry)
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
-        engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
     }
 
     var application: some ApplicationProtocol {
@@ -28,13 +33,24 @@ struct TestServer {
             .build(configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))
     }
 
+    /// The application and the engine in one service group, as `location-server` runs them, on a
+    /// free port that `onServerRunning` receives; shut down by `triggerGracefulShutdown()` (no signals).
+    func serviceGroup(onServerRunning: @escaping @Sendable (Int) -> Void) -> ServiceGroup {
+        LocationServerApplication(engine: engine, registry: registry, counters: counters).serviceGroup(
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"), gracefulShutdownSignals: []
+        ) { channel in
+            onServerRunning(channel.localAddress?.port ?? 0)
+        }
+    }
+
     /// Returns once the engine has taken in `count` one-shots and subscriptions that are still pending.
     func waitUntilPending(oneShots: Int = 0, subscriptions: Int = 0) async {
-        while true {
-            let statistics = await engine.statistics()
-            if statistics.pendingOneShots >= oneShots, statistics.activeSubscriptions >= subscriptions { return }
-            await Task.yield()
-        }
+        await waitUntil { $0.pendingOneShots >= oneShots && $0.activeSubscriptions >= subscriptions }
+    }
+
+    /// Returns once the engine's statistics satisfy `condition`.
+    func waitUntil(_ condition: (SchedulerStatistics) -> Bool) async {
+        while !condition(await engine.statistics()) { await Task.yield() }
     }
 
     /// Sends `GET uri`, waits until the engine holds the requests it makes, runs `drive` (emit fixes,

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LocationEngine
@@ -24,7 +25,7 @@ struct UpdatesRouteTests {
             let events = String(buffer: answer.body).components(separatedBy: "\n\n").filter { !$0.isEmpty }
             #expect(events.count == 3)
             #expect(events.prefix(2).allSatisfy { $0.hasPrefix("event: location\ndata: {") })
-            #expect(events.last == #"event: end"# + "\n" + #"data: {"reason":"finished"}"#)
+            #expect(events.last == #"event: end"# + "\n" + #"data: {"reason":"maximum_updates_reached","updates":2}"#)
         }
         #expect(server.counters.totals.streamsClosed == 1)
     }
@@ -38,13 +39,17 @@ struct UpdatesRouteTests {
                 await server.engine.sync()
             }
             let events = String(buffer: answer.body)
-            #expect(events.hasSuffix("event: end\ndata: {\"reason\":\"failed\"}\n\n"))
+            #expect(events.hasSuffix(#"data: {"code":"test.gone","detail":"receiver unplugged","reason":"failed","updates":0}"# + "\n\n"))
         }
+        #expect(server.log.entries.contains { $0.level == .error && $0.message.description == "location source failed" })
     }
 
     @Test(
         "bad parameters answer 400",
-        arguments: ["/updates?kind=sometimes", "/updates?distance=-1", "/updates?maxUpdates=0", "/updates?interval=x"])
+        arguments: [
+            "/updates?kind=sometimes", "/updates?distance=-1", "/updates?maxUpdates=0", "/updates?interval=x", "/updates?maxAge=5s",
+            "/updates?kind=heading&kind=standard", "/updates?accuracy=city&maxAge=-1", "/updates?interval=2s&duration=3s&maxUpdates=3",
+        ])
     func badParameters(uri: String) async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
@@ -52,6 +57,36 @@ struct UpdatesRouteTests {
             #expect(answer.status == .badRequest)
         }
         #expect(await server.engine.statistics().subscriptionsSubmitted == 0)
+    }
+
+    @Test("a stream whose duration elapses without a fix says so in its end")
+    func durationWithoutAFix() async throws {
+        let server = TestServer()
+        try await server.application.test(.router) { client in
+            let answer = try await server.get("/updates?duration=3s&accuracy=city&interval=2s", with: client, subscriptions: 1) {
+                await server.engine.sync(advancingBy: .seconds(3))
+            }
+            let events = String(buffer: answer.body).components(separatedBy: "\n\n").filter { !$0.isEmpty }
+            #expect(events.count == 1)
+            let data = try #require(events.last?.components(separatedBy: "data: ").last)
+            let end = try JSONDecoder().decode(EndJSON.self, from: Data(data.utf8))
+            #expect(end.reason == "duration_elapsed" && end.updates == 0)
+            #expect(end.detail?.contains("delivered no fix") == true, "\(end)")
+        }
+    }
+
+    @Test("the end's reason is the engine's outcome name, as in the metrics")
+    func endReasonMatchesTheMetrics() async throws {
+        let server = TestServer()
+        try await server.application.test(.router) { client in
+            let answer = try await server.get("/updates?duration=3s", with: client, subscriptions: 1) {
+                server.source.emit(TestServer.fix(metres: 10))
+                await server.engine.sync(advancingBy: .seconds(3))
+            }
+            #expect(String(buffer: answer.body).hasSuffix(#"data: {"reason":"duration_elapsed","updates":1}"# + "\n\n"))
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            #expect(String(buffer: metrics.body).contains(#"locationengine_requests_ended{kind="subscription",outcome="duration_elapsed"} 1"#))
+        }
     }
 
     @Test("a client that disconnects ends its subscription", .timeLimit(.minutes(1)))

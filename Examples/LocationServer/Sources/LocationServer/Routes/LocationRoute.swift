@@ -11,12 +11,13 @@ struct LocationResponse: ResponseCodable, Equatable {
     var achievedAccuracy: String?
 }
 
-/// `GET /location?accuracy=…&timeout=…`: one one-shot request per HTTP request.
+/// `GET /location?accuracy=…&maxAge=…&timeout=…`: one one-shot request per HTTP request.
 ///
-/// `accuracy` is a level name or custom metres (with `maxAge`), default `block`; `timeout` a
-/// duration, default the engine's 30 s. An ended request answers 200 with its status in the body
-/// (a timeout is an answer, not a server fault), except a source failure or a shutdown (503) and an
-/// authorization refusal (403).
+/// `accuracy` is a level name or custom metres, default `block`; `maxAge` the oldest a fix may be
+/// (default: the level's own, 60 s for custom metres); `timeout` a duration, default 30 s. An ended
+/// request answers 200 with its status in the body (a timeout is an answer, not a server fault),
+/// except a source failure or a shutdown (503; a shutdown with `Retry-After`) and an authorization
+/// refusal (403).
 struct LocationRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
@@ -26,19 +27,23 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
     }
 
     func handle(_ request: Request) async throws -> EditedResponse<LocationResponse> {
-        let query = QueryParameters(uri: request.uri)
-        try query.rejectUnknown(allowing: ["accuracy", "maxAge", "timeout"])
-        let accuracy = try query.accuracy() ?? .block
-        let timeout = try query.duration("timeout") ?? LocationEngine<C>.defaultTimeout
+        let query: LocationQuery
+        do throws(QueryError) {
+            query = try LocationQuery(QueryParameters(uri: request.uri, accepted: LocationQuery.accepted))
+        } catch {
+            throw error.httpError
+        }
 
         counters.locationStarted()
         let started = ContinuousClock.now
         var succeeded = false
         defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
         // Cancelling the handler's task cancels the request (and throws).
-        let result = try await engine.location(accuracy: accuracy, timeout: timeout)
+        let result = try await engine.location(accuracy: query.accuracy, timeout: query.timeout)
         succeeded = result.status == .success
-        return EditedResponse(status: result.status.httpStatus, response: LocationResponse(result))
+        var headers = HTTPFields()
+        if result.status == .shutDown { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }
+        return EditedResponse(status: result.status.httpStatus, headers: headers, response: LocationResponse(result))
     }
 }
 
@@ -55,6 +60,10 @@ extension LocationResponse {
 }
 
 extension LocationStatus {
+    /// The `Retry-After` of a request ended by the server's shutdown: by then a restarted server
+    /// (or another one behind the same address) can answer.
+    static let retryAfterShutdownSeconds = 5
+
     /// The HTTP status a one-shot's ending is answered with.
     var httpStatus: HTTPResponse.Status {
         switch self {

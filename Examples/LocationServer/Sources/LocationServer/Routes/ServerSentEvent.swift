@@ -12,6 +12,7 @@ struct ServerSentEvent {
         self.data = data
     }
 
+    /// The event for `event`; an ending becomes an `end` event for a subscription that delivered no update.
     init(_ event: SubscriptionEvent) {
         switch event {
         case .location(let update):
@@ -22,15 +23,22 @@ struct ServerSentEvent {
         case .sourceError(let error):
             self.init(name: "error", data: Self.json(["code": error.code, "message": error.message]))
         case .ended(let end):
-            self.init(name: "end", data: Self.json(["reason": end.outcome]))
+            self.init(EndJSON(end, updates: 0))
         }
+    }
+
+    /// The `end` event, the last of every stream.
+    init(_ end: EndJSON) {
+        self.init(name: "end", data: Self.json(end))
     }
 
     var buffer: ByteBuffer { ByteBuffer(string: "event: \(name)\ndata: \(data)\n\n") }
 
     private static func json(_ value: some Encodable) -> String {
         // Encoding these plain structs cannot fail.
-        (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? "{}"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 }
 
@@ -44,4 +52,47 @@ struct UpdateJSON: Codable, Equatable {
 struct HeadingJSON: Codable, Equatable {
     var course: Double
     var fix: FixJSON
+}
+
+/// The data of the `end` event: why the subscription ended, under the engine's outcome name (the
+/// `outcome` of `locationengine_requests_ended`), how many updates it delivered, and in words why
+/// when that is not plain from the reason.
+struct EndJSON: Codable, Equatable {
+    /// ``SubscriptionEnd/outcome``: `maximum_updates_reached`, `duration_elapsed`, `shut_down`, `failed`…
+    var reason: String
+    /// Locations (or headings) delivered before the end.
+    var updates: Int
+    /// A source error's code, for `failed`.
+    var code: String?
+    /// Why, in words: the error, the refusal, or why nothing was delivered.
+    var detail: String?
+
+    init(reason: String, updates: Int, code: String? = nil, detail: String? = nil) {
+        self.reason = reason
+        self.updates = updates
+        self.code = code
+        self.detail = detail
+    }
+
+    /// The end of a subscription that delivered `updates` updates.
+    init(_ end: SubscriptionEnd, updates: Int) {
+        self.init(reason: end.outcome, updates: updates)
+        switch end {
+        case .failed(let error):
+            code = error.code
+            detail = error.message
+        case .unauthorized(let failure):
+            detail = "location access is not authorized (\(failure))"
+        case .misconfigured(let error):
+            detail = "\(error)"
+        case .rejected(let reason):
+            detail = reason
+        case .headingUnavailable:
+            detail = "the source provides no course"
+        case .accuracyReduced:
+            detail = "only reduced accuracy is authorized, and this subscription needs full accuracy"
+        case .maximumUpdatesReached, .durationElapsed, .forceCompleted, .shutDown:
+            break
+        }
+    }
 }

@@ -1,15 +1,18 @@
 import Foundation
 import Hummingbird
 import LocationEngine
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 /// `GET /updates?…`: a subscription streamed as server-sent events.
 ///
 /// Parameters: `kind` (`standard`, `significant`, `passive`, `heading`), `accuracy` (+ `maxAge`),
 /// `distance` (metres), `interval` and `duration` (durations), `maxUpdates`. Events: `location`,
-/// `heading` and `error` (a transient source error; the stream goes on), then one `end` with the
-/// reason when the subscription ends by itself. The subscription is cancelled when the client
-/// disconnects, and when the server shuts down gracefully.
+/// `heading` and `error` (a transient source error; the stream goes on), then one `end` whose
+/// `reason` is the engine's outcome name for the ending (`maximum_updates_reached`,
+/// `duration_elapsed`, `shut_down`, `failed`…), with the number of updates delivered and a `detail`
+/// saying why when the end was abnormal or the duration elapsed with nothing delivered. The subscription is
+/// cancelled when the client disconnects.
 struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
@@ -19,21 +22,30 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     }
 
     func handle(_ request: Request) throws -> Response {
-        let options = try Self.options(QueryParameters(uri: request.uri))
-        if let failure = options.validationFailure { throw HTTPError(.badRequest, message: failure) }
+        let query: UpdatesQuery
+        do throws(QueryError) {
+            query = try UpdatesQuery(QueryParameters(uri: request.uri, accepted: UpdatesQuery.accepted))
+        } catch {
+            throw error.httpError
+        }
         let engine = engine
         let counters = counters
         let body = ResponseBody { writer in
             counters.streamOpened()
             defer { counters.streamClosed() }
-            // Leaving this closure (client gone, shutdown or the subscription's end) leaves the
-            // sequence's loop, which cancels the subscription.
-            let updates = engine.updates(options)
+            let events = SubscriptionEvents(engine, options: query.options)
+            // Leaving this closure for any reason (client gone, write failed) cancels the
+            // subscription; once it has ended, that is a no-op.
+            defer { events.cancel() }
+            let shuttingDown = ShutdownFlag()
             try await request.body.consumeWithCancellationOnInboundClose { _ in
+                // Normally the engine shuts down first and ends the stream with `shut_down`; this
+                // covers a server shut down on its own.
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(updates, to: &writer)
+                    try await Self.stream(events, query: query, engine: engine, shuttingDown: shuttingDown, to: &writer)
                 } onGracefulShutdown: {
-                    engine.cancel(updates.id)
+                    shuttingDown.set()
+                    events.cancel()
                 }
             }
             try await writer.finish(nil)
@@ -44,34 +56,47 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             body: body)
     }
 
-    static func stream(_ updates: LocationUpdates, to writer: inout any ResponseBodyWriter) async throws {
-        do {
-            for try await event in updates {
-                try await writer.write(ServerSentEvent(event).buffer)
+    /// Writes the subscription's events, then its `end`.
+    static func stream(
+        _ events: SubscriptionEvents, query: UpdatesQuery, engine: LocationEngine<C>, shuttingDown: ShutdownFlag,
+        to writer: inout any ResponseBodyWriter
+    ) async throws {
+        var updates = 0
+        var end: EndJSON?
+        for await event in events {
+            switch event {
+            case .location, .heading:
+                updates += 1
+            case .sourceError:
+                break
+            case .ended(let reason):
+                end = EndJSON(reason, updates: updates)
+                if updates == 0, reason == .durationElapsed {
+                    end?.detail = await Self.whyNothing(query, engine: engine)
+                }
             }
-            try await writer.write(ServerSentEvent(name: "end", data: #"{"reason":"finished"}"#).buffer)
-        } catch let ended as SubscriptionEndedError {
-            try await writer.write(ServerSentEvent(.ended(ended.reason)).buffer)
+            try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? ServerSentEvent(event).buffer)
+        }
+        if end == nil, shuttingDown.isSet {
+            try await writer.write(ServerSentEvent(EndJSON(.shutDown, updates: updates)).buffer)
         }
     }
 
-    static func options(_ query: QueryParameters) throws -> SubscriptionOptions {
-        try query.rejectUnknown(allowing: ["kind", "accuracy", "maxAge", "distance", "interval", "duration", "maxUpdates"])
-        let kind: SubscriptionKind
-        switch query.text("kind") ?? "standard" {
-        case "standard": kind = .standard
-        case "significant": kind = .significantChange
-        case "passive": kind = .passive
-        case "heading": kind = .heading
-        case let other:
-            throw HTTPError(.badRequest, message: "kind=\(other): expected standard, significant, passive or heading")
+    /// Why a subscription ended without delivering anything.
+    static func whyNothing(_ query: UpdatesQuery, engine: LocationEngine<C>) async -> String {
+        let known = await engine.lastKnownLocation()
+        let filters = query.options.accuracy.map { "accuracy \($0)" } ?? "its filters"
+        guard known?.location != nil else {
+            return "the source delivered no fix before the end (a receiver starting cold takes up to a minute); "
+                + "a subscription gets the fixes that arrive while it runs, not the last known one"
         }
-        return SubscriptionOptions(
-            kind: kind,
-            accuracy: try query.accuracy(),
-            distanceFilter: try query.number("distance") ?? 0,
-            minimumInterval: try query.duration("interval") ?? .zero,
-            maximumUpdates: try query.count("maxUpdates"),
-            duration: try query.duration("duration"))
+        return "no fix passing \(filters) arrived while the subscription ran"
     }
+}
+
+/// Set once when the server shuts down while a stream is open.
+final class ShutdownFlag: Sendable {
+    private let value = NIOLockedValueBox(false)
+    func set() { value.withLockedValue { $0 = true } }
+    var isSet: Bool { value.withLockedValue { $0 } }
 }

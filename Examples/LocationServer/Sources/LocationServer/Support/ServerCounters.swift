@@ -1,6 +1,6 @@
 import CHeapUsage
 import Prometheus
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What the HTTP side did, for `/metrics` and the exit report: one-shot requests and event streams
 /// started and ended, and the heap in use.
@@ -19,7 +19,7 @@ final class ServerCounters: Sendable {
         var streamWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let locationInFlight: Gauge
     private let locationTotal: Counter
     private let streamsOpen: Gauge
@@ -47,29 +47,29 @@ final class ServerCounters: Sendable {
             descriptor: name("heap_in_use", unit: "bytes", "malloc heap in use (glibc mallinfo2), read at each scrape"))
     }
 
-    var totals: Totals { state.withLock { $0.totals } }
+    var totals: Totals { state.withLockedValue { $0.totals } }
 
     func locationStarted() {
-        state.withLock { $0.totals.locationRequestsStarted += 1 }
+        state.withLockedValue { $0.totals.locationRequestsStarted += 1 }
         locationInFlight.increment()
     }
 
     /// A one-shot's handler ended `duration` after it started, successfully or not (its request
     /// timed out, was refused, or the handler threw).
     func locationEnded(after duration: Duration, success: Bool) {
-        state.withLock { $0.totals.locationRequestsEnded += 1 }
+        state.withLockedValue { $0.totals.locationRequestsEnded += 1 }
         locationInFlight.decrement()
         locationTotal.increment()
         (success ? locationDuration.success : locationDuration.other).record(duration)
     }
 
     func streamOpened() {
-        state.withLock { $0.totals.streamsOpened += 1 }
+        state.withLockedValue { $0.totals.streamsOpened += 1 }
         streamsOpen.increment()
     }
 
     func streamClosed() {
-        let due = state.withLock { state in
+        let due = state.withLockedValue { state in
             state.totals.streamsClosed += 1
             let closed = state.totals.streamsClosed
             let due = state.streamWaiters.filter { $0.count <= closed }.map(\.continuation)
@@ -84,7 +84,7 @@ final class ServerCounters: Sendable {
     /// Returns once `count` streams have closed since the server started.
     func waitForClosedStreams(_ count: Int) async {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state in
+            let ready = state.withLockedValue { state in
                 guard state.totals.streamsClosed < count else { return true }
                 state.streamWaiters.append((count, continuation))
                 return false

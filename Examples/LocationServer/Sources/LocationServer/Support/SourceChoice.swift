@@ -1,5 +1,7 @@
+import CoreMetrics
 import LocationEngine
 import LocationSources
+import Logging
 import SyntheticGPS
 
 /// Where fixes come from: the synthetic receiver (default), gpsd, or an NMEA log replayed at its
@@ -9,16 +11,21 @@ enum SourceChoice: Equatable {
     case gpsd(ListenAddress)
     case nmea(path: String)
 
-    func makeSource() throws -> any LocationSource {
+    /// The source, logging to `logger` and reporting its metrics (`locationsource_…` for gpsd and
+    /// NMEA) to `metricsFactory`.
+    func makeSource(logger: Logger, metricsFactory: any MetricsFactory) throws -> any LocationSource {
         switch self {
         case .synthetic(let name, let fixRate, let seed):
             var scenario = try Scenario.named(name, seed: seed)
             scenario.fixInterval = 1 / fixRate
             return SyntheticLocationSource(scenario: scenario, drive: .realTime)
         case .gpsd(let address):
-            return GPSDLocationSource(configuration: GPSDConfiguration(host: address.host, port: address.port))
+            return GPSDLocationSource(
+                configuration: GPSDConfiguration(host: address.host, port: address.port), logger: logger, metricsFactory: metricsFactory)
         case .nmea(let path):
-            return NMEAStreamSource(.file(path: path, pacing: .recorded()))
+            return NMEAStreamSource(
+                configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .recorded())), logger: logger,
+                metricsFactory: metricsFactory)
         }
     }
 }

@@ -1,0 +1,113 @@
+import LocationEngine
+import SyntheticGPS
+
+/// How one query parameter's text becomes a value: a pure function of that text alone.
+struct QueryValue<Value>: Sendable {
+    /// What the text must look like, for the message of a 400.
+    struct Invalid: Error {
+        var expected: String
+    }
+
+    let parse: @Sendable (String) throws(Invalid) -> Value
+}
+
+/// What `accuracy` names: a standard level, or custom metres (whose recency comes from `maxAge`).
+enum AccuracyText: Equatable, Sendable {
+    case level(AccuracyLevel)
+    case metres(Double)
+}
+
+extension QueryValue where Value == AccuracyText {
+    /// `city`, `neighborhood`, `block`, `house`, `room`, or a positive number of metres.
+    static var accuracy: Self {
+        QueryValue { text throws(Invalid) in
+            if let level = AccuracyLevel.allCases.first(where: { $0.description == text }) { return .level(level) }
+            guard let metres = QueryNumber.decimal(text), metres > 0, metres <= QueryNumber.maximumMetres else {
+                throw Invalid(expected: "city, neighborhood, block, house, room or a number of metres in (0, \(Int(QueryNumber.maximumMetres))]")
+            }
+            return .metres(metres)
+        }
+    }
+}
+
+extension QueryValue where Value == Duration {
+    /// The longest duration a parameter takes: one day.
+    static var maximumDuration: Duration { .seconds(86_400) }
+
+    /// A duration of at most a day: seconds (`2.5`) or with units (`250ms`, `2s`, `1m`, `1h30m`);
+    /// zero only when `allowingZero`.
+    static func duration(allowingZero: Bool) -> Self {
+        QueryValue { text throws(Invalid) in
+            let range = allowingZero ? "0 to 1 day" : "more than 0, up to 1 day"
+            let expected = "a duration (\(range)) such as 2.5, 250ms, 2s or 1m"
+            let seconds: Double
+            do {
+                seconds = try DurationText.seconds(parsing: text)
+            } catch {
+                throw Invalid(expected: "\(expected) (\(error))")
+            }
+            let duration = Duration.milliseconds(Int64((min(seconds, 86_401) * 1000).rounded()))
+            guard duration <= maximumDuration, allowingZero || duration > .zero else { throw Invalid(expected: expected) }
+            return duration
+        }
+    }
+}
+
+extension QueryValue where Value == Double {
+    /// A distance in metres, 0 or more (at most half the Earth's circumference).
+    static var distance: Self {
+        QueryValue { text throws(Invalid) in
+            guard let metres = QueryNumber.decimal(text), metres >= 0, metres <= QueryNumber.maximumMetres else {
+                throw Invalid(expected: "a number of metres from 0 to \(Int(QueryNumber.maximumMetres))")
+            }
+            return metres
+        }
+    }
+}
+
+extension QueryValue where Value == Int {
+    /// A whole number of 1 or more.
+    static var count: Self {
+        QueryValue { text throws(Invalid) in
+            guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text), value > 0 else {
+                throw Invalid(expected: "a whole number of 1 or more")
+            }
+            return value
+        }
+    }
+}
+
+extension QueryValue where Value == SubscriptionKind {
+    /// The names of the subscription kinds, as the query spells them.
+    static var kindNames: KeyValuePairs<String, SubscriptionKind> {
+        ["standard": .standard, "significant": .significantChange, "passive": .passive, "heading": .heading]
+    }
+
+    /// `standard`, `significant`, `passive` or `heading`.
+    static var kind: Self {
+        QueryValue { text throws(Invalid) in
+            guard let kind = kindNames.first(where: { $0.key == text })?.value else {
+                throw Invalid(expected: "standard, significant, passive or heading")
+            }
+            return kind
+        }
+    }
+}
+
+/// Plain decimal numbers, as a query spells them.
+enum QueryNumber {
+    /// Half the Earth's circumference: no distance or accuracy radius on it is larger.
+    static let maximumMetres = 20_000_000.0
+
+    /// `text` as a finite decimal number (`25`, `12.5`, `1e3`), or `nil`: no hexadecimal, `nan`,
+    /// `inf`, spaces or signs other than an exponent's.
+    static func decimal(_ text: String) -> Double? {
+        guard let first = text.utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "."),
+            text.utf8.allSatisfy(allowed.contains), let value = Double(text), value.isFinite
+        else { return nil }
+        return value
+    }
+
+    /// The bytes of a decimal number: digits, a point, an exponent and its sign.
+    private static let allowed = Set("0123456789.eE-+".utf8)
+}

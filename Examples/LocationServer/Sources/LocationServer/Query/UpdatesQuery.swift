@@ -1,0 +1,46 @@
+import LocationEngine
+
+/// The parameters of `GET /updates`: `kind`, `accuracy` with `maxAge`, `distance`, `interval`,
+/// `duration` and `maxUpdates` (see ``SubscriptionOptions``).
+struct UpdatesQuery: Equatable, Sendable {
+    /// The parameters `/updates` accepts.
+    static let accepted: Set<String> = ["kind", "accuracy", "maxAge", "distance", "interval", "duration", "maxUpdates"]
+
+    /// The subscription's options.
+    var options: SubscriptionOptions
+
+    /// Reads the parameters; each value is checked on its own, then the combinations that cannot
+    /// work are refused.
+    /// - Throws: ``QueryError`` naming the parameter at fault.
+    init(_ query: QueryParameters) throws(QueryError) {
+        let kind = try query.value("kind", .kind)
+        let accuracy = try query.value("accuracy", .accuracy)
+        let maximumAge = try query.value("maxAge", .duration(allowingZero: true))
+        let distance = try query.value("distance", .distance)
+        let interval = try query.value("interval", .duration(allowingZero: true))
+        let duration = try query.value("duration", .duration(allowingZero: false))
+        let maximumUpdates = try query.value("maxUpdates", .count)
+
+        if maximumAge != nil, accuracy == nil {
+            throw QueryError(
+                parameter: "maxAge", "maxAge applies to accuracy: give accuracy too (without it every fix is delivered, whatever its age)")
+        }
+        if let interval, interval > .zero, let duration, let maximumUpdates, maximumUpdates > 1,
+            interval * (maximumUpdates - 1) >= duration
+        {
+            throw QueryError(
+                parameter: "maxUpdates",
+                "maxUpdates=\(maximumUpdates) cannot be reached: with interval=\(query.text("interval") ?? "") between "
+                    + "updates, duration=\(query.text("duration") ?? "") ends the subscription first")
+        }
+        options = SubscriptionOptions(
+            kind: kind ?? .standard,
+            accuracy: accuracy.map { LocationAccuracy($0, maximumAge: maximumAge) },
+            distanceFilter: distance ?? 0,
+            minimumInterval: interval ?? .zero,
+            maximumUpdates: maximumUpdates,
+            duration: duration)
+        // Every value was checked above; the engine's own check is the last word.
+        if let failure = options.validationFailure { throw QueryError(parameter: "query", failure) }
+    }
+}

@@ -1,0 +1,42 @@
+import LocationEngine
+
+/// One subscription's events as an async sequence that ends with the subscription's `.ended(reason)`,
+/// whatever the reason.
+///
+/// The engine's own sequence (`LocationEngine.updates(_:bufferingNewest:)`) finishes without a
+/// reason on the normal endings (maximum updates, duration, force-complete); a server must name
+/// every ending, so this bridges the engine's callback form, which hands over every ending exactly
+/// once. Ending the iteration early does not cancel the subscription: call ``cancel()``.
+struct SubscriptionEvents: AsyncSequence, Sendable {
+    typealias Element = SubscriptionEvent
+
+    /// The subscription's ID.
+    let id: RequestID
+    private let stream: AsyncStream<SubscriptionEvent>
+    private let continuation: AsyncStream<SubscriptionEvent>.Continuation
+    private let cancelSubscription: @Sendable () -> Void
+
+    /// Subscribes to `engine` with `options`; a slow reader keeps the newest `bufferingNewest` events
+    /// (the ending is always the newest, so it is never dropped).
+    init<C: Clock>(_ engine: LocationEngine<C>, options: SubscriptionOptions, bufferingNewest: Int = 64)
+    where C.Duration == Duration {
+        let (stream, continuation) = AsyncStream<SubscriptionEvent>.makeStream(bufferingPolicy: .bufferingNewest(Swift.max(1, bufferingNewest)))
+        let id = engine.updates(options) { _, event in
+            continuation.yield(event)
+            if case .ended = event { continuation.finish() }
+        }
+        self.id = id
+        self.stream = stream
+        self.continuation = continuation
+        cancelSubscription = { engine.cancel(id) }
+    }
+
+    /// Cancels the subscription (a no-op once it has ended) and finishes the sequence: a cancelled
+    /// subscription hears nothing more, so no `.ended` follows.
+    func cancel() {
+        cancelSubscription()
+        continuation.finish()
+    }
+
+    func makeAsyncIterator() -> AsyncStream<SubscriptionEvent>.AsyncIterator { stream.makeAsyncIterator() }
+}

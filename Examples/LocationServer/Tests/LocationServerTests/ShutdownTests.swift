@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LocationEngine
+import Testing
+
+@testable import LocationServer
+
+@Suite("Graceful shutdown")
+struct ShutdownTests {
+    @Test(
+        "pending one-shots are answered 503 shut_down at once, streams end with shut_down, the source stops",
+        .timeLimit(.minutes(1)))
+    func shutdownEndsEverythingPending() async throws {
+        let server = TestServer()
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let group = server.serviceGroup { portContinuation.yield($0) }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+
+            // Requests that nothing but the shutdown can end: a day's timeout on a clock that never moves.
+            let oneShots = Task {
+                try await withThrowingTaskGroup(of: TestClient.Response.self) { requests in
+                    for _ in 0..<3 {
+                        requests.addTask {
+                            try await TestClient.withClient(host: "127.0.0.1", port: port) { try await $0.get("/location?accuracy=1&timeout=1d") }
+                        }
+                    }
+                    return try await requests.reduce(into: [TestClient.Response]()) { $0.append($1) }
+                }
+            }
+            let stream = Task {
+                try await TestClient.withClient(host: "127.0.0.1", port: port) { try await $0.get("/updates?accuracy=city") }
+            }
+            await server.waitUntilPending(oneShots: 3, subscriptions: 1)
+            server.source.emit(TestServer.fix(metres: 10))   // too coarse for 1 m; the stream gets it
+            await server.waitUntil { $0.subscriptionUpdates >= 1 }
+
+            await group.triggerGracefulShutdown()
+
+            for answer in try await oneShots.value {
+                #expect(answer.status == .serviceUnavailable)
+                #expect(answer.headers[.retryAfter] == "5")
+                let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body ?? ByteBuffer())
+                #expect(body.status == "shut_down")
+            }
+            let events = String(buffer: try await stream.value.body ?? ByteBuffer())
+            #expect(events.hasSuffix("event: end\ndata: {\"reason\":\"shut_down\",\"updates\":1}\n\n"), "\(events)")
+            try await tasks.next()   // the group has returned
+        }
+        let statistics = await server.engine.statistics()
+        #expect(statistics.pendingOneShots == 0 && statistics.activeSubscriptions == 0)
+        #expect(statistics.oneShotsFailed == 3, "ended by the shutdown, not cancelled")
+        #expect(statistics.subscriptionsEnded == 1)
+        #expect(!server.source.isRunning)
+        #expect(server.counters.totals.locationRequestsEnded == 3 && server.counters.totals.streamsClosed == 1)
+    }
+}

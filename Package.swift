@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 // locbench links jemalloc (Debian's libjemalloc-dev) and reads exact heap figures through mallctl.
-// Without it, locbench still builds and falls back to glibc's mallinfo2 (documented in the README).
+// Without it, locbench still builds and falls back to glibc's mallinfo2 (see `locbench --help`).
 let jemallocAvailable = ["/usr/include/jemalloc/jemalloc.h", "/usr/local/include/jemalloc/jemalloc.h"]
     .contains { FileManager.default.fileExists(atPath: $0) }
 
@@ -35,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
-        // `swift package generate-documentation`: the DocC catalog in Sources/LocationEngine/LocationEngine.docc.
+        // `swift package generate-documentation`: the DocC catalogs in Sources/<Module>/<Module>.docc (Scripts/build-docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
     ],
     targets: [

@@ -1,7 +1,7 @@
 import LocationEngine
 import NIOConcurrencyHelpers
 
-/// An in-memory ``LocationSource`` driven by the test: it records what the engine asks of it and
+/// An in-memory `LocationSource` driven by the test: it records what the engine asks of it and
 /// emits exactly the fixes and errors the test scripts, while the engine has it running.
 ///
 /// ```swift

@@ -15,16 +15,12 @@ struct LocBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locbench",
         abstract: "Load-test the LocationEngine scheduler: N requests over one synthetic GPS, invariants checked.",
-        discussion: """
-            Exits non-zero, printing the offending request's history, if any request ended more than once, \
-            never ended without being cancelled, was delivered after a cancel, got a fix its accuracy or \
-            filters reject, timed out early or despite a satisfying fix, or if the source was on at the end.
-            """)
+        discussion: manual)
 
-    @Option(parsing: .unconditional, help: "Number of operations (requests, cancels and force-completes, per --mix).")
+    @Option(parsing: .unconditional, help: "Number of operations: one-shots, subscriptions, cancels and force-completes, drawn per --mix (at most 20,000,000).")
     var requests: Int = 10_000
 
-    @Option(help: "virtual (as fast as possible, exact) or wall (real time and timers).")
+    @Option(help: "virtual (a manual clock jumping from event to event: as fast as possible, exact) or wall (real time and timers, for real latencies).")
     var clock: String = "virtual"
 
     @Option(
@@ -32,13 +28,13 @@ struct LocBench: AsyncParsableCommand {
         help: "The location source: synthetic (built in), nmea FILE (a recorded NMEA log, replayed in real time), or gpsd HOST:PORT. Real sources need --clock wall.")
     var source: [String] = ["synthetic"]
 
-    @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
+    @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")); tunnel is a drive with a 60 s outage every 5 minutes.")
     var scenario: String = "drive"
 
-    @Option(help: "Synthetic fixes per second.")
+    @Option(help: "Synthetic fixes per second in the finest modes (more than 0, at most 100).")
     var fixRate: Double = 1
 
-    @Option(help: "Operation mix as name=weight: oneshot, subscription, cancel, force.")
+    @Option(help: "Operation weights as comma-separated name=weight: oneshot, subscription, cancel, force.")
     var mix: String = Mix.standard.description
 
     @Option(
@@ -52,10 +48,10 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Operations per second: while on (onoff; default N / 200 s, at least 10) or throughout (steady; default 1000).")
     var arrivalRate: Double?
 
-    @Option(help: "Mean length of an on period (onoff).")
+    @Option(help: "Mean length of an on period (onoff; exponentially distributed, at least 1 ms).")
     var onPeriod: String = "30s"
 
-    @Option(help: "Mean length of an idle gap (onoff).")
+    @Option(help: "Mean length of an idle gap (onoff; exponentially distributed, at least 1 ms).")
     var offPeriod: String = "90s"
 
     @Option(help: "One-shot timeouts, uniformly drawn from MIN-MAX (e.g. 1s-30s, 100ms-2s).")
@@ -70,7 +66,7 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Seed of the workload and of the synthetic GPS.")
     var seed: UInt64 = 42
 
-    @Option(help: "The design run side by side with the engine on the same workload: naive or none (default naive up to 100,000 operations).")
+    @Option(help: "The design run beside the engine on the same workload: naive (one Task sleeping per request, a locked array scanned per fix, the source in its best mode whenever a request exists) or none. Default: naive up to 100,000 operations without --authorization, else none.")
     var baseline: String?
 
     @Option(name: .customLong("repeat"), help: "Runs of each design, interleaved; wall and CPU figures are their median (default 3 up to 100,000 operations, else 1).")
@@ -78,20 +74,20 @@ struct LocBench: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A simulated user for the engine: comma-separated start=STATE, answer=ANSWER[@DELAY], at=TIME:STATE.",
-            discussion: "STATE: authorized, reduced, not-determined, denied, restricted, disabled. ANSWER: allow-once, while-using, always, coarse, deny, dismiss. Example: start=not-determined,answer=while-using@2s,at=60s:reduced,at=120s:denied"))
+            "A simulated user for the engine: comma-separated start=STATE, answer=ANSWER[@DELAY] (repeatable), at=TIME:STATE. Not with --baseline naive.",
+            discussion: "STATE: authorized, reduced, not-determined, denied, restricted, disabled. ANSWER: allow-once, while-using, always, coarse (allowed with precise location off), deny, dismiss. DELAY and TIME: durations on the engine's clock, up to 24 h. Example: start=not-determined,answer=while-using@2s,at=60s:reduced,at=120s:denied"))
     var authorization: String?
 
     @Option(
         help: ArgumentHelp(
-            "Measure concurrent submission instead of running the workload: --requests one-shots submitted by one thread, then by this many threads at once.",
+            "Measure concurrent submission instead of running the workload: --requests one-shots submitted by one thread, then by this many threads at once (1-64), each on a fresh engine.",
             discussion: "Reports each run's aggregate submissions and processed requests per second and checks that every request ended exactly once."))
     var submitters: Int?
 
-    @Option(help: "Write the report as JSON to this file.")
+    @Option(help: "Write every figure as JSON to this file.")
     var json: String?
 
-    @Option(help: "Write an HTML report (latency histogram, pending/power timeline) to this file.")
+    @Option(help: "Write an HTML report to this file: the demand timeline with the oracle's and both designs' source mode, energy and on-time bars, latency histograms, the invariant summary.")
     var report: String?
 
     mutating func validate() throws {

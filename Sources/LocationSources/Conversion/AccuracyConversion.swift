@@ -1,7 +1,7 @@
-/// Converts receivers' error estimates to the engine's meaning of ``LocationEngine/Location/horizontalAccuracy``:
+/// Converts receivers' error estimates to the engine's meaning of `Location.horizontalAccuracy`:
 /// the radius of a circle that holds the true position with about 68 % probability.
 ///
-/// gpsd's `eph` (and the NMEA module's ``NMEA/NMEAEpoch/horizontalAccuracy``) is a 2DRMS figure:
+/// gpsd's `eph` (and the NMEA module's `NMEAEpoch.horizontalAccuracy`) is a 2DRMS figure:
 /// `2 × √(σx² + σy²)`, about 95 % of fixes. gpsd's `epx`/`epy` are per-axis 95 % errors, about
 /// `2σx` and `2σy`, so `√(epx² + epy²)` is the same 2DRMS. For a circular normal error with
 /// per-axis σ, 2DRMS is `2√2·σ` and the 68 % radius is `√(−2 ln 0.32)·σ ≈ 1.5096 σ`, hence one factor:

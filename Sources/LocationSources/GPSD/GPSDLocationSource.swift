@@ -5,14 +5,14 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// A ``LocationEngine/LocationSource`` that reads fixes from gpsd over its JSON protocol.
+/// A `LocationSource` that reads fixes from gpsd over its JSON protocol.
 ///
 /// Power follows the engine: ``start(mode:events:)`` connects and sends
 /// `?WATCH={"enable":true,"json":true};`, ``stop()`` sends `?WATCH={"enable":false};` and closes,
 /// so gpsd, once its last watcher is gone, releases the receiver (gpsd 3.22 closes the device 60 s
 /// later). All three calls return at once; the I/O runs on a NIO event loop.
 ///
-/// - Fixes: every `TPV` with mode 2 or 3 becomes a ``LocationEngine/Location``; repeated TPVs of one
+/// - Fixes: every `TPV` with mode 2 or 3 becomes a `Location`; repeated TPVs of one
 ///   epoch (same `time`) are delivered once. Horizontal accuracy comes from `eph`, else from
 ///   `epx`/`epy`, converted from gpsd's ≈ 95 % figures to the engine's 68 % radius (see
 ///   ``AccuracyConversion``).
@@ -34,6 +34,7 @@ public final class GPSDLocationSource: LocationSource {
     /// Creates a stopped source for the gpsd described by `configuration`.
     ///
     /// - Parameters:
+    ///   - configuration: gpsd's address, reconnection and input limits; gpsd on 127.0.0.1:2947 by default.
     ///   - eventLoopGroup: where the connection runs; NIO's shared group by default.
     ///   - logger: receives connection events and skipped input; coordinates only at `trace`.
     ///   - metricsDimensions: added to every metric the source emits (`locationsource_…`, with

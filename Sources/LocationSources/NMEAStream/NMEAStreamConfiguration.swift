@@ -8,7 +8,7 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     public var reconnect: ReconnectPolicy
     /// How long one TCP connect may take. Default 5 s.
     public var connectTimeout: Duration
-    /// The longest NMEA line accepted by the decoder (see ``NMEA/NMEAStreamDecoder``). Default 256.
+    /// The longest NMEA line accepted by the decoder (see `NMEAStreamDecoder`). Default 256.
     public var maximumLineLength: Int
     /// Which sentences may come without a checksum. Default `.standard`.
     public var checksumPolicy: NMEAChecksumPolicy

@@ -5,15 +5,15 @@ import NIOCore
 import NIOPosix
 import NMEA
 
-/// A ``LocationEngine/LocationSource`` that reads NMEA 0183 from a byte stream — a serial device, a
+/// A `LocationSource` that reads NMEA 0183 from a byte stream — a serial device, a
 /// TCP feed, a recorded log file or standard input — and decodes it with the NMEA module's
-/// ``NMEA/NMEAStreamDecoder``, one fix per epoch.
+/// `NMEAStreamDecoder`, one fix per epoch.
 ///
 /// Power follows the engine: ``start(mode:events:)`` opens the stream, ``stop()`` closes it (a
 /// serial receiver keeps running on its own power, but nothing reads it; a TCP feed sees the
 /// client leave). Both return at once; the I/O runs on a NIO event loop (file reads on a thread pool).
 ///
-/// - Fixes: epochs with a 2D or 3D fix; accuracy is the epoch's ``NMEA/NMEAEpoch/horizontalAccuracy``
+/// - Fixes: epochs with a 2D or 3D fix; accuracy is the epoch's `NMEAEpoch.horizontalAccuracy`
 ///   converted to the engine's 68 % radius (``AccuracyConversion``). Repeated epochs (same time) are
 ///   delivered once.
 /// - No fix: a transient error `nmea.noFix`, once per loss of fix.
@@ -35,6 +35,7 @@ public final class NMEAStreamSource: LocationSource {
     /// Creates a stopped source.
     ///
     /// - Parameters:
+    ///   - configuration: where the NMEA comes from, and how it is read and reconnected.
     ///   - eventLoopGroup: where the stream is read; NIO's shared group by default.
     ///   - threadPool: where files are read (blocking reads); NIO's shared pool by default.
     ///   - logger: receives stream events; coordinates only at `trace`.

@@ -8,7 +8,7 @@
 ///   in it (receivers without a fix print one empty GGA per cycle).
 /// - Sentences without time (GSA, GSV, VTG, HDT, `$PGRME`, `$PGRMZ`) join the open epoch.
 /// - Position: the latest of the cycle (GGA, RMC, GLL, GNS) wins, as in gpsd.
-/// - Mode: see ``finalize()``; a simulated fix (GGA quality 8, FAA mode `S`) is no fix.
+/// - Mode: see `finalize()`; a simulated fix (GGA quality 8, FAA mode `S`) is no fix.
 /// - Speed, track and climb the receiver did not report are derived from the
 ///   previous fix and marked in ``NMEAEpoch/derived``.
 /// - The date (RMC, ZDA) carries over to later epochs that have none, moving to

@@ -1,7 +1,7 @@
 import NMEA
 
 extension SyntheticEpoch {
-    /// The epoch as the NMEA module's ``NMEA/NMEAEpoch``, ready for ``NMEA/NMEAEncoder``.
+    /// The epoch as the NMEA module's `NMEAEpoch`, ready for `NMEAEncoder`.
     ///
     /// No fix → mode 1 and GGA quality 0 (RMC status `V`); a network fix is 2D; a satellite fix 3D
     /// with DOPs, satellites and a GST carrying the per-axis 1σ errors the accuracy stands for.

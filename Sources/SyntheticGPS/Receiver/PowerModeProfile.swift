@@ -1,6 +1,6 @@
 import LocationEngine
 
-/// What the synthetic receiver does in each ``LocationEngine/PowerMode``.
+/// What the synthetic receiver does in each `PowerMode`.
 ///
 /// | mode | positioning | 1σ error per axis | 68 % radius (HDOP 1) | fix interval at least |
 /// |---|---|---|---|---|

@@ -75,7 +75,7 @@ public struct SyntheticEpoch: Sendable, Hashable {
         self.truth = truth
     }
 
-    /// The fix as the engine's ``LocationEngine/Location``, or `nil` without a fix.
+    /// The fix as the engine's `Location`, or `nil` without a fix.
     public var location: Location? {
         guard let fix else { return nil }
         return Location(

@@ -1,7 +1,7 @@
 import LocationEngine
 import NIOConcurrencyHelpers
 
-/// The synthetic receiver as a ``LocationEngine/LocationSource`` for the engine.
+/// The synthetic receiver as a `LocationSource` for the engine.
 ///
 /// In manual drive (the default) nothing happens until the owner moves time:
 /// ```swift

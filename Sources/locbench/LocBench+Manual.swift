@@ -1,0 +1,66 @@
+extension LocBench {
+    /// The manual `locbench --help` prints after its one-line abstract: what a run does, what it
+    /// prints and what it checks. (The options document themselves below it.)
+    static let manual = """
+        Drives a LocationEngine with a deterministic workload (the same --seed gives the same \
+        operations) over one synthetic GPS, runs a naive design beside it on the same operations, \
+        checks every invariant on every run, and prints what the engine buys.
+
+        WORKLOAD
+        Operations arrive per --arrival. onoff (the default on the virtual clock): a Poisson process \
+        switched on and off; on periods and idle gaps last exponentially distributed times (means \
+        --on-period and --off-period; the run starts in an on period), and while on, operations arrive \
+        at --arrival-rate per second (default N / 200 s, at least 10, so every size spans about 20 \
+        minutes). steady: evenly spaced at --arrival-rate (default 1000/s). burst (the default on the \
+        wall clock): all at time zero.
+        Each operation is drawn from --mix: a one-shot (mostly coarse: city 25 %, neighborhood 30 %, \
+        block 25 %, house 12 %, room 8 %, one in twenty a custom 5 m-2 km; timeouts uniform in \
+        --timeouts, --no-timeout-fraction without), a subscription (nine in ten short, 5-20 s, standard, \
+        passive, significant-change or heading, some with filters; one in ten a 60-120 s background \
+        tracker), or a cancel or force-complete of a random earlier request, up to 5 s after it was made.
+
+        CLOCK
+        virtual: a manual clock jumps to the next operation, fix or engine deadline, so a run goes as \
+        fast as the machine allows and its results do not depend on load; fix-to-delivery delay and \
+        timeout lateness are measured on the virtual timeline, and the cost of the work is CPU time \
+        per operation. wall: real time and real timers; the delay and lateness are real latencies.
+
+        OUTPUT
+        - Power, for each design: source on-time, energy and time per mode, against an always-on source \
+        (best mode throughout) and against an oracle computed from the same run, which runs the source \
+        exactly while some request waits for a fix, in the mode the most demanding one needs. Energy is \
+        a model: best 120 mW, high 90, medium 60, low 30, lowest 15.
+        - Outcomes by status, subscription updates, one-shots answered from the cache.
+        - Wall time and CPU time per operation: medians (with min-max) of --repeat runs, the designs \
+        interleaved so that a busy machine slows both alike.
+        - Fix-to-delivery delay and timeout lateness: p50, p99, max.
+        - Peak RSS (VmHWM) and the heap held at peak pending, per pending request from 1,000 pending on \
+        (jemalloc's stats.allocated, or glibc's mallinfo2 without jemalloc; the report says which).
+        - With --authorization: prompts, changes seen, deliveries checked coarse.
+        --json writes every figure, --report one HTML page of charts. A progress line goes to standard \
+        error for runs longer than a second, on a terminal and without --json.
+
+        INVARIANTS
+        Checked on every run. A violation by the engine exits non-zero, printing the requests' \
+        histories; the naive design's are reported, not fatal.
+        - Every request ended exactly once, or was cancelled (and the engine's cancel count agrees).
+        - No subscription event after its end.
+        - Every success meets its request's accuracy and recency; no subscription update fails its \
+        accuracy filter or exceeds its maximum updates.
+        - No timeout before its deadline; no force-completion nobody asked for.
+        - On the virtual clock: no timeout although a satisfying fix arrived in time (for requests that \
+        waited under full access throughout).
+        - The source is off at the end.
+        - With --authorization: nothing delivered under reduced accuracy is finer than the coarsening \
+        grid, and no course is delivered then; 'accuracy reduced' ends requests only under reduced \
+        accuracy, 'unauthorized' only while access is not granted.
+
+        EXAMPLES
+          locbench --requests 10000
+          locbench --requests 1000000 --arrival burst --mix oneshot=1
+          locbench --requests 10000 --json out.json --report out.html
+          locbench --requests 100000 --clock wall --mix oneshot=1 --timeouts 100ms-1s
+          locbench --requests 1000000 --submitters 2
+          locbench --clock wall --source gpsd 127.0.0.1:2947
+        """
+}

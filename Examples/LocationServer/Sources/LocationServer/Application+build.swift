@@ -12,8 +12,9 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     let registry: PrometheusCollectorRegistry
     let counters: ServerCounters
 
-    /// The HTTP application alone, listening per `configuration`. Without the engine among its
-    /// services: the engine runs its loop by itself while there is work (tests drive it that way).
+    /// The HTTP application alone, listening per `configuration`, without the engine among its
+    /// services: whoever builds it runs the engine (``serviceGroup(configuration:logger:gracefulShutdownSignals:onServerRunning:)``
+    /// does; tests start `engine.run()` beside it).
     func build(
         configuration: ApplicationConfiguration, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }

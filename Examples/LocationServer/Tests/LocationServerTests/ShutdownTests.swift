@@ -12,7 +12,7 @@ struct ShutdownTests {
         "pending one-shots are answered 503 shut_down at once, streams end with shut_down, the source stops",
         .timeLimit(.minutes(1)))
     func shutdownEndsEverythingPending() async throws {
-        let server = TestServer()
+        let server = TestServer(runningEngine: false)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let group = server.serviceGroup { portContinuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { tasks in

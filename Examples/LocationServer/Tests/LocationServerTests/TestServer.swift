@@ -21,11 +21,15 @@ struct TestServer {
     /// What the engine logged (kept, not printed: a passing test prints nothing above `info`).
     let log = InMemoryLogHandler()
 
-    init() {
+    /// A server whose engine's lifetime (`run()`) runs in a task of its own beside the router tests,
+    /// unless `runningEngine` is false: a test of ``serviceGroup(onServerRunning:)`` leaves that to the group.
+    init(runningEngine: Bool = true) {
         counters = ServerCounters(registry: registry)
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
-        engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
+        self.engine = engine
+        if runningEngine { Task { try await engine.run() } }
     }
 
     var application: some ApplicationProtocol {

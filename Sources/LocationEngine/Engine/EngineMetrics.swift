@@ -2,21 +2,8 @@ import CoreMetrics
 
 /// The engine's metrics, through swift-metrics: they cost nothing until the application bootstraps a
 /// metrics backend (the engine never does). Every label starts with `locationengine_`; `dimensions`
-/// from the configuration are added to each (to tell several engines apart).
-///
-/// | label | type | dimensions |
-/// |---|---|---|
-/// | `locationengine_requests_submitted` | counter | `kind` (`oneshot`, `subscription`) |
-/// | `locationengine_requests_ended` | counter | `kind`, `outcome` (a ``LocationStatus`` or ``SubscriptionEnd`` name, or `cancelled`) |
-/// | `locationengine_requests_pending` | gauge | `kind` |
-/// | `locationengine_source_on` | gauge | 1 while the source runs, else 0 |
-/// | `locationengine_source_mode` | gauge | the running mode's rank (`lowest` 0 … `best` 4), -1 when off |
-/// | `locationengine_source_starts`, `locationengine_source_stops` | counter | |
-/// | `locationengine_timeout_lateness` | timer | worst lateness of the timeouts expired in one pass |
-/// | `locationengine_fix_delivery_latency` | timer | from a fix reaching the engine to its last delivery |
-/// | `locationengine_authorization_prompts` | counter | `kind` (`authorization`, `temporary_full_accuracy`, `location_button`) |
-/// | `locationengine_fixes` | counter | `result` (`accepted`, `dropped`) |
-/// | `locationengine_timer_wakeups` | counter | |
+/// from the configuration are added to each (to tell several engines apart). The labels, their types
+/// and dimensions are documented once, in the LocationEngine catalog's Metrics article.
 struct EngineMetrics: Sendable {
     enum Kind: Int, CaseIterable {
         case oneShot, subscription

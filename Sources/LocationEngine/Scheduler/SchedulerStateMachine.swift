@@ -183,7 +183,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.outbox = Outbox(slice: configuration.deliverySlice)
     }
 
-    /// When the owner must call ``advanceTime(now:into:)`` next — the earliest live deadline, the end
+    /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, the end
     /// of the linger or the next scheduled authorization change — or `nil`. Never the deadline of a
     /// request that has ended.
     /// - Complexity: O(1)

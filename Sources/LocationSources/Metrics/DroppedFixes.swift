@@ -6,7 +6,7 @@ public struct DroppedFixes: Sendable, Hashable {
     public var duplicate: Int
     /// Fixes with impossible values (position out of range, NaN, a bad time or mode).
     public var invalid: Int
-    /// Fixes that arrived for a session that had ended: read after ``LocationEngine/LocationSource/stop()``,
+    /// Fixes that arrived for a session that had ended: read after `LocationSource.stop()`,
     /// or paced for delivery after it.
     public var stale: Int
 

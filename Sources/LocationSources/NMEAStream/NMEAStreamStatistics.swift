@@ -18,6 +18,8 @@ public struct NMEAStreamStatistics: Sendable, Hashable {
     public var epochsWithoutPosition = 0
     /// Fixes without an error estimate, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
     public var fixesWithoutAccuracy = 0
+    /// What the receiver driver did (all zero for a plain receiver).
+    public var receiver = ReceiverControlStatistics()
 
     /// Creates zeroed counters.
     public init() {}

@@ -15,10 +15,11 @@ func fuzzPMTKReplies(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = driver.start(mode: .high, now: .zero)
     _ = driver.linkOpened(now: .zero)
     var now = Duration.zero
+    let maximumLineLength = splitter.maximumLineLength
     splitter.feed(bytes) { piece in
         now += .milliseconds(10)
         guard case .line(let line) = piece else { return }
-        precondition(line.count <= splitter.maximumLineLength, "a line over the bound")
+        precondition(line.count <= maximumLineLength, "a line over the bound")
         guard let packet = try? PMTKPacket.parse(line) else {
             _ = driver.received(.garbled, now: now)
             return

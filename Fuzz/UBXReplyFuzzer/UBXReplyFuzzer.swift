@@ -35,8 +35,8 @@ func fuzzUBXReplies(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case .line:
             _ = driver.received(.output(fromUBX: false), now: now)
         }
-        precondition(splitter.bufferedByteCount <= UBXFrame.maximumPayloadLength + 8, "unbounded buffering")
     }
+    precondition(splitter.bufferedByteCount <= UBXFrame.maximumPayloadLength + 8, "unbounded buffering")
     _ = driver.deadline(1, now: now + .seconds(5))
     _ = driver.stop(now: now + .seconds(6))
     return 0

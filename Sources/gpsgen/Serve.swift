@@ -52,6 +52,6 @@ enum Serve {
             meter.seconds[phase].map { "\(phase.rawValue) \(Int($0)) s" }
         }
         FileHandle.standardError.write(Data(
-            "gpsgen: metered \(String(format: "%.1f", meter.totalCharge / 3600)) mAh, \(String(format: "%.2f", meter.energy)) J, average \(String(format: "%.2f", meter.averageCurrent)) mA (\(states.joined(separator: ", ")))\n".utf8))
+            "gpsgen: metered \(String(format: "%.3f", meter.totalCharge / 3600)) mAh, \(String(format: "%.2f", meter.energy)) J, average \(String(format: "%.2f", meter.averageCurrent)) mA (\(states.joined(separator: ", ")))\n".utf8))
     }
 }

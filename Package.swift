@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LocationEngine", targets: ["LocationEngine"]),
         .library(name: "LocationEngineTestKit", targets: ["LocationEngineTestKit"]),
         .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "ReceiverControl", targets: ["ReceiverControl"]),
         .library(name: "SyntheticGPS", targets: ["SyntheticGPS"]),
         .executable(name: "gpsgen", targets: ["gpsgen"]),
         .library(name: "LocationSources", targets: ["LocationSources"]),
@@ -96,11 +97,16 @@ let package = Package(
         ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.
         .target(name: "NMEA", swiftSettings: strict),
+        // Receiver command protocols, written and parsed both ways: MediaTek PMTK packets, u-blox UBX frames,
+        // and a splitter for the byte stream that mixes them with NMEA. Used by the drivers in LocationSources
+        // and by the synthetic receiver's personas in SyntheticGPS.
+        .target(name: "ReceiverControl", dependencies: ["NMEA"], swiftSettings: strict),
+        .testTarget(name: "ReceiverControlTests", dependencies: ["ReceiverControl"], swiftSettings: strict),
         // Deterministic synthetic receiver: trajectories, error model, power modes, NMEA/GPX/GeoJSON output.
         .target(
             name: "SyntheticGPS",
             dependencies: [
-                "NMEA", "LocationEngine",
+                "NMEA", "LocationEngine", "ReceiverControl",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -121,7 +127,7 @@ let package = Package(
         .target(
             name: "LocationSources",
             dependencies: [
-                "LocationEngine", "NMEA",
+                "LocationEngine", "NMEA", "ReceiverControl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -213,6 +219,8 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
         ("GPSDReportFuzzer", ["LocationSources", .product(name: "NIOCore", package: "swift-nio")]),
         ("AuthorizationConfigurationFuzzer", ["LocationEngine"]),
         ("LocbenchOptionsFuzzer", ["LocbenchModel", "SyntheticGPS", "LocationEngineTestKit"]),
+        ("UBXReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
+        ("PMTKReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
     ]
     for fuzzer in fuzzTargets {
         package.targets.append(

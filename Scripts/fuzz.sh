@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 # SECONDS_PER_TARGET defaults to 25. Targets: NMEAStreamFuzzer GPSDReportFuzzer
-# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer (all by default). Each target keeps its
+# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer (all by default). Each target keeps its
 # growing corpus in .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and
 # Fuzz/Seeds) and writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any
 # target finds one.
@@ -15,7 +15,7 @@ root=$PWD
 seconds="${1:-25}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer)
+[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer)
 nmea_corpus="${LOCATIONENGINE_NMEA_CORPUS:-$root/../shared/nmea}"
 scratch="$root/.build-fuzz"
 
@@ -44,6 +44,8 @@ for target in "${targets[@]}"; do
         GPSDReportFuzzer) seeds+=("$root/Fuzz/Seeds/gpsd") ;;
         AuthorizationConfigurationFuzzer) seeds+=("$root/Fuzz/Seeds/authorization") ;;
         LocbenchOptionsFuzzer) seeds+=("$root/Fuzz/Seeds/locbench") ;;
+        UBXReplyFuzzer) seeds+=("$root/Fuzz/Seeds/ubx") ;;
+        PMTKReplyFuzzer) seeds+=("$root/Fuzz/Seeds/pmtk") ;;
     esac
     echo "== $target: ${seconds}s"
     # -max_len bounds one input (receivers' lines are short: 4 KiB holds dozens of sentences); -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.

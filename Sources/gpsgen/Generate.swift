@@ -12,6 +12,8 @@ struct Generate: AsyncParsableCommand {
               gpsgen --scenario drive --duration 10m --seed 42 > drive.nmea
               gpsgen --scenario walk --duration 1h --format gpx --output walk.gpx
               gpsgen --scenario tunnel --listen 127.0.0.1:4000   # then: gpsd -N -S 2948 tcp://127.0.0.1:4000
+              gpsgen --persona mtk --listen 127.0.0.1:4000       # a MediaTek that obeys PMTK power commands
+              gpsgen --persona ublox --terminal /tmp/ttyGPS1     # a u-blox on one end of a socat pty pair
             """
     )
 
@@ -51,6 +53,15 @@ struct Generate: AsyncParsableCommand {
     @Option(help: "Start position LAT,LON in degrees (default: Berlin).")
     var origin: String?
 
+    @Option(help: "Behave like a real receiver on the line: mtk, ublox or plain (obeys power commands, meters its current).")
+    var persona: String?
+
+    @Option(help: "With --persona: how commands are answered: normal, refuse, drop, garble, ignore.")
+    var acknowledgements = "normal"
+
+    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) instead of --listen.")
+    var terminal: String?
+
     func validate() throws {
         _ = try configuration()
     }
@@ -58,6 +69,12 @@ struct Generate: AsyncParsableCommand {
     func run() async throws {
         let settings = try configuration()
         var receiver = SyntheticReceiver(scenario: settings.scenario, mode: settings.mode)
+        if let persona = settings.persona {
+            try await Serve.persona(
+                CommandedReceiver(scenario: settings.scenario, persona: persona, acknowledgements: settings.acknowledgements),
+                duration: settings.duration, address: settings.listen, terminal: terminal)
+            return
+        }
         if let address = settings.listen {
             try await Serve.run(receiver: &receiver, duration: settings.duration, address: address)
             return
@@ -78,6 +95,8 @@ struct Generate: AsyncParsableCommand {
         var duration: Double
         var format: OutputFormat
         var listen: ListenAddress?
+        var persona: ReceiverPersona?
+        var acknowledgements: AcknowledgementBehavior
     }
 
     private func configuration() throws -> Settings {
@@ -102,7 +121,22 @@ struct Generate: AsyncParsableCommand {
             if address != nil && format != .nmea {
                 throw ValidationError("--listen serves NMEA; drop --format \(self.format)")
             }
-            return Settings(scenario: scenario, mode: mode, duration: seconds, format: format, listen: address)
+            let persona = try self.persona.map { name in
+                guard let persona = ReceiverPersona(name: name) else {
+                    throw ValidationError("unknown --persona '\(name)'; choose mtk, ublox or plain")
+                }
+                return persona
+            }
+            guard let behavior = AcknowledgementBehavior(rawValue: acknowledgements.lowercased()) else {
+                throw ValidationError("unknown --acknowledgements '\(acknowledgements)'; choose normal, refuse, drop, garble or ignore")
+            }
+            if persona != nil, (address == nil) == (terminal == nil) {
+                throw ValidationError("--persona needs exactly one of --listen HOST:PORT or --terminal PATH")
+            }
+            if persona == nil, terminal != nil { throw ValidationError("--terminal needs --persona") }
+            return Settings(
+                scenario: scenario, mode: mode, duration: seconds, format: format, listen: address, persona: persona,
+                acknowledgements: behavior)
         } catch let error as SyntheticGPSError {
             throw ValidationError(error.message)
         }

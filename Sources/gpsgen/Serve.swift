@@ -29,4 +29,29 @@ enum Serve {
         }
         await server.close()
     }
+
+    /// `--persona`: a receiver that obeys power commands, on TCP or a terminal, for `duration` seconds; its
+    /// metered current is printed when it ends.
+    static func persona(_ receiver: CommandedReceiver, duration: Double, address: ListenAddress?, terminal: String?) async throws {
+        let server: ReceiverPersonaServer
+        do {
+            if let address {
+                server = try await ReceiverPersonaServer.listen(on: address, receiver: receiver)
+            } else {
+                server = try await ReceiverPersonaServer.attach(terminal: terminal ?? "", receiver: receiver)
+            }
+        } catch {
+            throw GPSGenError(error.message)
+        }
+        let place = server.address.map { "\($0)" } ?? terminal ?? ""
+        FileHandle.standardError.write(Data("gpsgen: a \(receiver.persona.rawValue) receiver on \(place) for \(Int(duration)) s\n".utf8))
+        try? await Task.sleep(for: .seconds(duration))
+        let meter = server.meter
+        await server.close()
+        let states = ReceiverPowerPhase.allCases.compactMap { phase in
+            meter.seconds[phase].map { "\(phase.rawValue) \(Int($0)) s" }
+        }
+        FileHandle.standardError.write(Data(
+            "gpsgen: metered \(String(format: "%.3f", meter.totalCharge / 3600)) mAh, \(String(format: "%.2f", meter.energy)) J, average \(String(format: "%.2f", meter.averageCurrent)) mA (\(states.joined(separator: ", ")))\n".utf8))
+    }
 }

@@ -16,19 +16,10 @@ struct NMEAStreamSerialTests {
 
     @Test(.enabled(if: Tools.socat != nil, "socat is not installed (apt-get install socat); it makes the pseudo-terminal pair"))
     func aPseudoTerminalIsReadInRawModeAcrossSentencesCutInTwo() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let receiverSide = directory.appendingPathComponent("ttyGPS").path
-        let writerSide = directory.appendingPathComponent("ttyFeed").path
-        let socat = try ChildProcess(Tools.socat!, ["pty,raw,echo=0,link=\(receiverSide)", "pty,raw,echo=0,link=\(writerSide)"])
-        defer { socat.kill() }
-        // Harness readiness (socat creating its links), bounded: not an outcome of the code under test.
-        try await withDeadline(seconds: 20) {
-            while !(FileManager.default.fileExists(atPath: receiverSide) && FileManager.default.fileExists(atPath: writerSide)) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
+        let terminals = try await PseudoTerminalPair.make()
+        defer { terminals.unplug() }
+        let receiverSide = terminals.host
+        let writerSide = terminals.device
         let device = try FileManager.default.destinationOfSymbolicLink(atPath: receiverSide)
 
         let source = NMEAStreamSource(
@@ -61,7 +52,7 @@ struct NMEAStreamSerialTests {
         }
         try await writing.value
         try writer.close()
-        await socat.stop()
+        await terminals.stop()
 
         let times = events.compactMap(\.location).compactMap(\.utcTime)
         #expect(times == times.sorted() && Set(times).count == times.count)

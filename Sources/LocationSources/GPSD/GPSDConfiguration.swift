@@ -15,6 +15,9 @@ public struct GPSDConfiguration: Sendable, Hashable {
     /// nor `epx`/`epy`; `nil` (the default) skips such fixes and counts them, since an accuracy that
     /// was never measured must not satisfy a request.
     public var accuracyWhenUnknown: Double?
+    /// Power commands for the receiver, sent through gpsd (see ``GPSDReceiverControl``); `nil` (the default)
+    /// sends none: the receiver stays powered while gpsd holds it, and gpsd closes it 60 s after its last client.
+    public var receiverControl: GPSDReceiverControl?
 
     /// Creates a configuration.
     public init(
@@ -23,7 +26,8 @@ public struct GPSDConfiguration: Sendable, Hashable {
         reconnect: ReconnectPolicy = ReconnectPolicy(),
         connectTimeout: Duration = .seconds(5),
         maximumLineLength: Int = 64 * 1024,
-        accuracyWhenUnknown: Double? = nil
+        accuracyWhenUnknown: Double? = nil,
+        receiverControl: GPSDReceiverControl? = nil
     ) {
         self.host = host
         self.port = port
@@ -31,6 +35,7 @@ public struct GPSDConfiguration: Sendable, Hashable {
         self.connectTimeout = connectTimeout
         self.maximumLineLength = maximumLineLength
         self.accuracyWhenUnknown = accuracyWhenUnknown
+        self.receiverControl = receiverControl
     }
 
     /// `HOST:PORT`, with an IPv6 host in brackets.

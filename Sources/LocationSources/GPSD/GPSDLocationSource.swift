@@ -71,22 +71,26 @@ public final class GPSDLocationSource: LocationSource {
             },
             onReport: { report in session.report(report) }
         )
+        session.attach(link)
     }
 
-    /// Connects to gpsd and watches it, reporting to `events` until ``stop()``.
+    /// Connects to gpsd and watches it, reporting to `events` until ``stop()``. With
+    /// ``GPSDConfiguration/receiverControl``, each connection then wakes the receiver and sets it up for the mode.
     public func start(mode: PowerMode, events: SourceEventSink) {
         session.started(sink: events, mode: mode)
         link.start()
     }
 
-    /// gpsd has no per-client power modes: the mode is only logged. gpsd configures the receiver.
+    /// gpsd has no per-client power modes: without ``GPSDConfiguration/receiverControl`` the mode is only
+    /// logged; with it, the receiver is sent the mode's commands through gpsd.
     public func setMode(_ mode: PowerMode) {
-        session.modeChanged(mode)
+        for request in session.modeChanged(mode) { link.send(request) }
     }
 
-    /// Un-watches and closes the connection, so gpsd can release the receiver. Idempotent.
+    /// Un-watches and closes the connection, so gpsd can release the receiver. Idempotent. With
+    /// ``GPSDConfiguration/receiverControl``, the receiver is first sent standby (MediaTek) or backup (u-blox).
     public func stop() {
-        session.stopped()
+        if let sleep = session.stopped() { link.send(sleep) }
         link.stop()
     }
 

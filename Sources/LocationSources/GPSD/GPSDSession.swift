@@ -19,7 +19,16 @@ final class GPSDSession: Sendable {
         var noFixReported = false
         /// Skip reasons already logged at warning level (later ones go to debug).
         var warned: Set<String> = []
+        /// The mode the engine asked for last, while started.
+        var mode: PowerMode?
+        /// The link, for the receiver commands sent when it opens.
+        var link: ReconnectingLink?
+        /// The receiver set-up waits for gpsd's first report of it on this connection: gpsd writes `hexdata`
+        /// only to a device whose type it has identified ("Type of … is unknown" otherwise).
+        var setupPending = false
     }
+
+    private let receiverControl: GPSDReceiverControl?
 
     private let state: NIOLockedValueBox<State>
     private let endpoint: String
@@ -29,6 +38,7 @@ final class GPSDSession: Sendable {
 
     init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger, metrics: SourceMetrics) {
         self.metrics = metrics
+        self.receiverControl = configuration.receiverControl
         self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown, inSession: false)))
         self.endpoint = endpoint
         self.hint = hint
@@ -39,29 +49,54 @@ final class GPSDSession: Sendable {
 
     var statistics: GPSDStatistics { state.withLockedValue { $0.interpreter.statistics } }
 
+    /// Gives the session the link its receiver commands go through.
+    func attach(_ link: ReconnectingLink) {
+        state.withLockedValue { $0.link = link }
+    }
+
     func started(sink: SourceEventSink, mode: PowerMode) {
         state.withLockedValue {
             $0.sink = sink
             $0.noFixReported = false
             $0.interpreter.startSession()
+            $0.mode = mode
         }
         logger.debug("connecting to gpsd", metadata: ["mode": "\(mode)"])
     }
 
-    func modeChanged(_ mode: PowerMode) {
-        logger.debug("power mode changed; gpsd sets the receiver's own mode", metadata: ["mode": "\(mode)"])
+    /// The requests that set the receiver up for `mode` (none without receiver control, or while the set-up
+    /// waits for gpsd's first report: it will use the new mode).
+    func modeChanged(_ mode: PowerMode) -> [ByteBuffer] {
+        let pending = state.withLockedValue { state in
+            state.mode = mode
+            return state.setupPending
+        }
+        guard let receiverControl, !pending else {
+            logger.debug("power mode changed; gpsd sets the receiver's own mode", metadata: ["mode": "\(mode)"])
+            return []
+        }
+        logger.debug("power mode changed; commanding the receiver through gpsd", metadata: ["mode": "\(mode)"])
+        return receiverControl.setUp(mode)
     }
 
-    func stopped() {
+    /// The request that puts the receiver to sleep (none without receiver control).
+    func stopped() -> ByteBuffer? {
         state.withLockedValue {
             $0.sink = nil
+            $0.mode = nil
             $0.interpreter.endSession()
         }
         logger.debug("un-watching gpsd and closing")
+        guard let sleep = receiverControl?.sleep else { return nil }
+        logger.debug("sending the receiver to sleep through gpsd", metadata: ["device": "\(receiverControl?.devicePath ?? "")"])
+        return sleep
     }
 
     /// One line (or an oversized one) from the current connection.
     func receive(_ input: LinkInput) {
+        var setup: [ByteBuffer] = []
+        var setupLink: ReconnectingLink?
+        defer { for request in setup { setupLink?.send(request) } }
         let (outcome, sink, warn) = state.withLockedValue { state -> (GPSDReportInterpreter.Outcome, SourceEventSink?, Bool) in
             let outcome: GPSDReportInterpreter.Outcome
             switch input {
@@ -70,6 +105,15 @@ final class GPSDSession: Sendable {
             case .bytes: preconditionFailure("GPSDSession.receive: raw bytes on a line-framed link")
             }
             metrics.record(outcome)
+            if state.setupPending, let receiverControl, let mode = state.mode {
+                switch outcome {
+                case .fix, .noFix, .duplicate:
+                    state.setupPending = false
+                    setup = receiverControl.wakeAndSetUp(mode)
+                    setupLink = state.link
+                default: break
+                }
+            }
             var warn = false
             switch outcome {
             case .fix:
@@ -110,6 +154,10 @@ final class GPSDSession: Sendable {
             state.withLockedValue { $0.interpreter.connected() }
             metrics.connections.increment()
             logger.info("connected to gpsd")
+        case .opened:
+            // After the greeting's ?WATCH (which makes gpsd open the device): the receiver is woken and set up at
+            // gpsd's first report from it.
+            if receiverControl != nil { state.withLockedValue { $0.setupPending = true } }
         case .inputEnded:
             break
         case .disconnected(let failure):

@@ -10,6 +10,8 @@ import NMEA
 /// | `locationsource_connections`, `locationsource_disconnections` | counter | `source` |
 /// | `locationsource_fixes` | counter | `source`, `result`: `delivered`, the drops `duplicate`, `invalid`, `stale` (see ``DroppedFixes``), and `no_fix`, `no_position`, `no_accuracy` |
 /// | `locationsource_input_skipped` | counter | `source`, `reason`: `oversized_line`, `malformed`, `unexpected_class`, `rejected_sentence` |
+/// | `locationsource_receiver_commands` | counter | `source`, `command`: `identify`, `tracking`, `rate`, `power_save`, `standby`, `backup`; `result`: `acknowledged`, `confirmed_by_silence`, `refused`, `unanswered`, `garbled`, `link_lost` |
+/// | `locationsource_receiver_fallbacks` | counter | `source`, `fallback`: `close_port`, `keep_setting`, `plain` |
 struct SourceMetrics: Sendable {
     enum FixResult: String, CaseIterable {
         case delivered, duplicate, invalid, stale
@@ -29,6 +31,7 @@ struct SourceMetrics: Sendable {
     let disconnections: Counter
     private let fixes: [FixResult: Counter]
     private let skipped: [SkipReason: Counter]
+    private let makeCounter: @Sendable (String, [(String, String)]) -> Counter
 
     init(source: String, dimensions: [(String, String)], factory: (any MetricsFactory)?) {
         let factory = factory ?? MetricsSystem.factory
@@ -41,6 +44,17 @@ struct SourceMetrics: Sendable {
         fixes = Dictionary(uniqueKeysWithValues: FixResult.allCases.map { ($0, counter("locationsource_fixes", [("result", $0.rawValue)])) })
         skipped = Dictionary(
             uniqueKeysWithValues: SkipReason.allCases.map { ($0, counter("locationsource_input_skipped", [("reason", $0.rawValue)])) })
+        makeCounter = { label, extra in Counter(label: label, dimensions: base + extra, factory: factory) }
+    }
+
+    /// Counts a receiver command's outcome (created on first use: most sources never command a receiver).
+    func receiverCommand(_ kind: ReceiverCommand.Kind, _ outcome: ReceiverDriverStateMachine.Outcome) {
+        makeCounter("locationsource_receiver_commands", [("command", kind.rawValue), ("result", outcome.rawValue)]).increment()
+    }
+
+    /// Counts a fallback taken after a failed receiver command.
+    func receiverFallback(_ fallback: ReceiverDriverStateMachine.Fallback) {
+        makeCounter("locationsource_receiver_fallbacks", [("fallback", fallback.rawValue)]).increment()
     }
 
     func fix(_ result: FixResult, count: Int = 1) {

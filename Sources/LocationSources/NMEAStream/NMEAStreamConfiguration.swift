@@ -17,6 +17,9 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     public var accuracyWhenUnknown: Double?
     /// Replay a file again from the start when it ends, rather than report its end. Default `false`.
     public var loopsFile: Bool
+    /// Whether and how the receiver's power is commanded (serial and TCP endpoints only; files and standard
+    /// input are read-only). Default: a plain receiver, never written to (see <doc:ReceiverPower>).
+    public var receiver: ReceiverControlConfiguration
 
     /// Creates a configuration for `endpoint`.
     public init(
@@ -26,7 +29,8 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
         maximumLineLength: Int = 256,
         checksumPolicy: NMEAChecksumPolicy = .standard,
         accuracyWhenUnknown: Double? = nil,
-        loopsFile: Bool = false
+        loopsFile: Bool = false,
+        receiver: ReceiverControlConfiguration = ReceiverControlConfiguration()
     ) {
         self.endpoint = endpoint
         self.reconnect = reconnect
@@ -35,5 +39,14 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
         self.checksumPolicy = checksumPolicy
         self.accuracyWhenUnknown = accuracyWhenUnknown
         self.loopsFile = loopsFile
+        self.receiver = receiver
+    }
+
+    /// Whether the source runs a receiver driver: a model other than plain on a serial or TCP endpoint.
+    var commandsReceiver: Bool {
+        switch endpoint {
+        case .serial, .tcp: receiver.model != .plain
+        case .file, .standardInput: false
+        }
     }
 }

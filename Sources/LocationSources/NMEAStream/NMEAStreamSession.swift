@@ -3,12 +3,13 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NMEA
+import ReceiverControl
 
 /// The state of an ``NMEAStreamSource`` between its link and the engine: the sink, the decoder, the
 /// converter and the replay pacer. Input arrives in order on the link's event loop; the engine's
 /// start/stop arrive from its executor; a lock guards both, and events are sent after leaving it.
 final class NMEAStreamSession: Sendable {
-    private struct State: Sendable {
+    struct State: Sendable {
         var sink: SourceEventSink?
         /// Bumped on every start and stop, so that paced epochs scheduled before are dropped.
         var generation: UInt64 = 0
@@ -19,20 +20,34 @@ final class NMEAStreamSession: Sendable {
         var noFixReported = false
         /// The delivery of the last paced epoch, so that an end-of-stream report comes after it.
         var lastPacedDelivery: EventLoopFuture<Void>?
+        /// The receiver driver, when the receiver is commanded (see ``ReceiverControlConfiguration``).
+        var receiver: ReceiverState?
     }
 
-    private let state: NIOLockedValueBox<State>
-    private let eventLoop: any EventLoop
+    /// A commanded receiver's driver, the splitter that separates its replies from the NMEA, and the link it commands.
+    struct ReceiverState: Sendable {
+        var driver: ReceiverDriverStateMachine
+        var splitter = ReceiverStreamSplitter()
+        var statistics = ReceiverControlStatistics()
+        var link: ReconnectingLink?
+    }
+
+    let state: NIOLockedValueBox<State>
+    let eventLoop: any EventLoop
     private let endpoint: String
     private let hint: String
-    private let logger: Logger
-    private let metrics: SourceMetrics
+    let logger: Logger
+    let metrics: SourceMetrics
+
+    /// Whether the receiver is commanded (a driver other than plain, on a link that can be written).
+    let commandsReceiver: Bool
 
     init(
         configuration: NMEAStreamConfiguration, eventLoop: any EventLoop, endpoint: String, hint: String, logger: Logger,
         metrics: SourceMetrics
     ) {
         self.metrics = metrics
+        self.commandsReceiver = configuration.commandsReceiver
         var pacer: EpochPacer?
         if case .file(_, .recorded(let speed, let maximumGap)) = configuration.endpoint {
             pacer = EpochPacer(speed: speed, maximumGap: maximumGap)
@@ -41,7 +56,9 @@ final class NMEAStreamSession: Sendable {
             State(
                 decoder: NMEAStreamDecoder(maximumLineLength: configuration.maximumLineLength, checksumPolicy: configuration.checksumPolicy),
                 converter: NMEAEpochConverter(accuracyWhenUnknown: configuration.accuracyWhenUnknown),
-                pacer: pacer))
+                pacer: pacer,
+                receiver: configuration.commandsReceiver
+                    ? ReceiverState(driver: ReceiverDriverStateMachine(configuration: configuration.receiver)) : nil))
         self.eventLoop = eventLoop
         self.endpoint = endpoint
         self.hint = hint
@@ -54,6 +71,7 @@ final class NMEAStreamSession: Sendable {
         state.withLockedValue { state in
             var statistics = state.statistics
             statistics.decoder = state.decoder.statistics
+            if let receiver = state.receiver { statistics.receiver = receiver.statistics }
             return statistics
         }
     }
@@ -89,22 +107,24 @@ final class NMEAStreamSession: Sendable {
         guard case .bytes(let buffer) = input else {
             preconditionFailure("NMEAStreamSession.receive: a line-framed link feeds an NMEA stream")
         }
-        return decode { decoder, onEpoch in
-            buffer.withUnsafeReadableBytes { decoder.feed($0, onEpoch: onEpoch) }
+        if commandsReceiver { return receiveMixed(buffer) }
+        return decode { state, _, onEpoch in
+            buffer.withUnsafeReadableBytes { state.decoder.feed($0, onEpoch: onEpoch) }
         }
     }
 
     /// A link's input ended: the open epoch is complete as far as it will get.
     func inputEnded() {
-        _ = decode { decoder, onEpoch in decoder.finish(onEpoch: onEpoch) }
+        _ = decode { state, _, onEpoch in state.decoder.finish(onEpoch: onEpoch) }
     }
 
-    private func decode(_ body: (inout NMEAStreamDecoder, (NMEAEpoch) -> Void) -> Void) -> EventLoopFuture<Void>? {
+    /// Runs `body` on the state under the lock (with the current time), then delivers the epochs it completed.
+    func decode(_ body: (inout State, Duration, (NMEAEpoch) -> Void) -> Void) -> EventLoopFuture<Void>? {
         let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
         let (events, generation) = state.withLockedValue { state -> ([(SourceEvent, Duration?)], UInt64) in
             var epochs: [NMEAEpoch] = []
             let rejectedBefore = state.decoder.statistics.rejectedLines
-            body(&state.decoder) { epochs.append($0) }
+            body(&state, now) { epochs.append($0) }
             metrics.skipped(.rejectedSentence, count: state.decoder.statistics.rejectedLines - rejectedBefore)
             var events: [(SourceEvent, Duration?)] = []
             for epoch in epochs {
@@ -173,12 +193,15 @@ final class NMEAStreamSession: Sendable {
     /// A connection event from the link.
     func report(_ report: LinkReport) {
         switch report {
+        case .opened:
+            receiverLinkOpened()
         case .connected:
             state.withLockedValue { $0.statistics.connections += 1 }
             metrics.connections.increment()
             logger.info("NMEA stream open")
         case .inputEnded:
             inputEnded()
+            receiverLinkClosed()
         case .disconnected(let failure):
             let sink = state.withLockedValue { state in
                 state.statistics.disconnections += 1

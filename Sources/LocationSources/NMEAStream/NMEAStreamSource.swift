@@ -9,9 +9,11 @@ import NMEA
 /// TCP feed, a recorded log file or standard input — and decodes it with the NMEA module's
 /// `NMEAStreamDecoder`, one fix per epoch.
 ///
-/// Power follows the engine: ``start(mode:events:)`` opens the stream, ``stop()`` closes it (a
-/// serial receiver keeps running on its own power, but nothing reads it; a TCP feed sees the
-/// client leave). Both return at once; the I/O runs on a NIO event loop (file reads on a thread pool).
+/// Power follows the engine: ``start(mode:events:)`` opens the stream, ``stop()`` closes it. A plain
+/// receiver (the default) keeps running on its own power when nothing reads it; a MediaTek or u-blox receiver
+/// configured in ``NMEAStreamConfiguration/receiver`` is commanded into power-save modes and standby or backup
+/// (see <doc:ReceiverPower>). All calls return at once; the I/O runs on a NIO event loop (file reads on a
+/// thread pool).
 ///
 /// - Fixes: epochs with a 2D or 3D fix; accuracy is the epoch's `NMEAEpoch.horizontalAccuracy`
 ///   converted to the engine's 68 % radius (``AccuracyConversion``). Repeated epochs (same time) are
@@ -76,6 +78,7 @@ public final class NMEAStreamSource: LocationSource {
             onInput: { session.receive($0) },
             onReport: { session.report($0) }
         )
+        session.attach(link)
     }
 
     /// A source reading `endpoint` with default settings.
@@ -83,19 +86,32 @@ public final class NMEAStreamSource: LocationSource {
         self.init(configuration: NMEAStreamConfiguration(endpoint: endpoint), logger: logger)
     }
 
-    /// Opens the stream and reports to `events` until ``stop()``.
+    /// Opens the stream and reports to `events` until ``stop()``. A commanded receiver (see
+    /// ``NMEAStreamConfiguration/receiver``) is woken, identified and set up for `mode` once the port is open.
     public func start(mode: PowerMode, events: SourceEventSink) {
         session.started(sink: events, mode: mode)
-        link.start()
+        if session.commandsReceiver {
+            session.receiverStart(mode)
+        } else {
+            link.start()
+        }
     }
 
-    /// NMEA receivers are not commanded over this stream: the mode has no effect.
-    public func setMode(_ mode: PowerMode) {}
+    /// Sets a commanded receiver up for `mode`: continuous tracking for best and high, power save or periodic
+    /// operation with longer intervals for medium, low and lowest. A plain receiver is not commanded.
+    public func setMode(_ mode: PowerMode) {
+        if session.commandsReceiver { session.receiverSetMode(mode) }
+    }
 
-    /// Closes the stream. Idempotent.
+    /// Closes the stream. Idempotent. A commanded receiver is first put in standby (MediaTek) or backup (u-blox),
+    /// and the port closed once it has confirmed; a plain receiver keeps running on its own power.
     public func stop() {
         session.stopped()
-        link.stop()
+        if session.commandsReceiver {
+            session.receiverStop()
+        } else {
+            link.stop()
+        }
     }
 
     /// Decoder counters and what became of the epochs, since the source was created.

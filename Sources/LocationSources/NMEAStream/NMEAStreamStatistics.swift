@@ -23,6 +23,8 @@ public struct NMEAStreamStatistics: Sendable, Hashable {
     public var epochsWithoutPosition = 0
     /// Fixes without an error estimate, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
     public var fixesWithoutAccuracy = 0
+    /// What the receiver driver did (all zero for a plain receiver).
+    public var receiver = ReceiverControlStatistics()
 
     /// The fixes dropped, by reason.
     public var droppedFixes: DroppedFixes {

@@ -75,6 +75,14 @@ struct ConnectionStateMachine: Sendable {
         }
     }
 
+    /// The attempt whose link is open or opening, if any.
+    var currentAttempt: UInt64? {
+        switch state {
+        case .connecting(let current, _), .connected(let current, _, _): current
+        case .idle, .waiting, .finished: nil
+        }
+    }
+
     /// Whether the link is running (started and not stopped), whatever its connection state.
     var isRunning: Bool {
         if case .idle = state { return false }

@@ -27,7 +27,8 @@ struct SerialLinkOpener: LinkOpener {
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        return PipeLink.open(descriptor: descriptor, on: eventLoop, framing: framing, events: events)
+        // Read-write: a commanded receiver is written to (see ReceiverControlConfiguration).
+        return PipeLink.open(descriptor: descriptor, writable: true, on: eventLoop, framing: framing, events: events)
     }
 }
 
@@ -51,23 +52,25 @@ struct StandardInputLinkOpener: LinkOpener {
         }
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
-        return PipeLink.open(descriptor: descriptor, on: eventLoop, framing: framing, events: events)
+        return PipeLink.open(descriptor: descriptor, writable: false, on: eventLoop, framing: framing, events: events)
     }
 }
 
 /// Links over a file descriptor NIO can poll (a terminal, a pipe, a FIFO).
 enum PipeLink {
-    /// Hands `descriptor` to a NIO pipe channel (which then owns it), or closes it if that fails.
+    /// Hands `descriptor` to a NIO pipe channel (which then owns it), or closes it if that fails. A `writable`
+    /// descriptor (a serial device) is read and written; otherwise it is only read.
     static func open(
-        descriptor: CInt, on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents
+        descriptor: CInt, writable: Bool, on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents
     ) -> EventLoopFuture<any StreamLink> {
-        NIOPipeBootstrap(group: eventLoop)
+        let bootstrap = NIOPipeBootstrap(group: eventLoop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try ChannelLink.configure(channel, framing: framing, events: events)
                 }
             }
-            .takingOwnershipOfDescriptor(input: descriptor)
+        let channel = writable ? bootstrap.takingOwnershipOfDescriptor(inputOutput: descriptor) : bootstrap.takingOwnershipOfDescriptor(input: descriptor)
+        return channel
             .map { ChannelLink(channel: $0) as any StreamLink }
             .flatMapErrorThrowing { error in
                 closeDescriptor(descriptor)

@@ -3,6 +3,8 @@ import NIOCore
 
 /// What a ``ReconnectingLink`` tells its source about the connection.
 enum LinkReport: Sendable {
+    /// A link opened (before the peer has said anything): a receiver driver may write to it now.
+    case opened
     /// The peer answered: the link works.
     case connected
     /// The input of the working link ended (before any reconnect): flush partial state.
@@ -75,6 +77,12 @@ final class ReconnectingLink: Sendable {
         perform(state.withLockedValue { $0.machine.start() })
     }
 
+    /// Writes `bytes` to the current link, if one is open; dropped otherwise.
+    func send(_ bytes: ByteBuffer) {
+        let link = state.withLockedValue { state in state.machine.currentAttempt.flatMap { state.links[$0] } }
+        link?.send(bytes)
+    }
+
     /// Closes the link (with the farewell if it is open) and stops retrying. Returns at once.
     func stop() {
         perform(state.withLockedValue { $0.machine.stop() })
@@ -128,6 +136,7 @@ final class ReconnectingLink: Sendable {
                 }
                 if accepted, let greeting { link.send(greeting) }
                 perform(actions)
+                if accepted { onReport(.opened) }
             case .failure(let error):
                 perform(state.withLockedValue { $0.machine.openFailed(attempt: attempt, reason: "\(error)", now: Self.now()) })
             }

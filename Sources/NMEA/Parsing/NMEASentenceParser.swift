@@ -125,8 +125,10 @@ public enum NMEASentenceParser {
     /// Addresses are upper-case letters and digits.
     private static func isAddressCharacter(_ byte: UInt8) -> Bool { (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) }
 
+    /// The value of one hexadecimal digit (either case), or `nil`. Used for checksums, here and by the
+    /// vendor-command parsers that share NMEA's framing.
     @inline(__always)
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10

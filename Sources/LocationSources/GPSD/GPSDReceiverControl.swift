@@ -1,0 +1,66 @@
+import LocationEngine
+import NIOCore
+
+/// Opt-in power commands for the receiver behind gpsd, sent through gpsd's own device channel.
+///
+/// gpsd never sends power commands itself: gpsd 3.22 keeps the device open for 60 s after its last client
+/// leaves (`RELEASE_TIMEOUT`), then runs the driver's deactivate hook (a no-op for u-blox and MediaTek) and
+/// closes the port, so the receiver stays powered and tracking. With this enabled, the gpsd source writes the
+/// same commands the NMEA drivers send (see <doc:ReceiverPower>) as `?DEVICE={"path":…,"hexdata":…}` requests,
+/// which gpsd (built with reconfiguration, the default) writes to the device unchanged — the mechanism
+/// `ubxtool` and `gpsctl` use. gpsd consumes the receiver's replies, so the commands are not confirmed;
+/// gpsd's `ERROR` answers are logged and counted.
+public struct GPSDReceiverControl: Sendable, Hashable {
+    /// The device as gpsd names it (its `?DEVICES` path), e.g. `/dev/ttyUSB0`.
+    public var devicePath: String
+    /// The receiver: ``ReceiverModel/mediatek`` or ``ReceiverModel/ublox`` (the others send nothing).
+    public var model: ReceiverModel
+    /// For a u-blox 9 or 10: configure it with CFG-VALSET keys rather than the M8's CFG messages.
+    public var usesConfigurationKeys: Bool
+    /// The fix interval in the tracking modes. Default 1 s.
+    public var fixInterval: Duration
+
+    /// Creates the settings.
+    public init(devicePath: String, model: ReceiverModel, usesConfigurationKeys: Bool = false, fixInterval: Duration = .seconds(1)) {
+        self.devicePath = devicePath
+        self.model = model
+        self.usesConfigurationKeys = usesConfigurationKeys
+        self.fixInterval = max(.milliseconds(100), min(fixInterval, .seconds(10)))
+    }
+
+    private var dialect: ReceiverDialect? {
+        switch model {
+        case .mediatek: .mediatek
+        case .ublox: usesConfigurationKeys ? .ubloxKeys : .ubloxLegacy
+        case .plain, .autodetect: nil
+        }
+    }
+
+    /// The requests that wake the receiver and set it up for `mode`, one `?DEVICE` line per command.
+    func wakeAndSetUp(_ mode: PowerMode) -> [ByteBuffer] {
+        guard dialect != nil else { return [] }
+        return [request(ReceiverDialect.identify(model).bytes)] + setUp(mode)
+    }
+
+    /// The requests that set the receiver up for `mode`.
+    func setUp(_ mode: PowerMode) -> [ByteBuffer] {
+        guard let dialect else { return [] }
+        return dialect.commands(for: ReceiverProfile(mode: mode, fixInterval: fixInterval)).map { request($0.bytes) }
+    }
+
+    /// The request that puts the receiver in standby (MediaTek) or backup (u-blox).
+    var sleep: ByteBuffer? { dialect.map { request($0.sleep.bytes) } }
+
+    /// `?DEVICE={"path":"…","hexdata":"…"}` for `bytes`.
+    func request(_ bytes: [UInt8]) -> ByteBuffer {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        let path = devicePath.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return ByteBuffer(string: "?DEVICE={\"path\":\"\(path)\",\"hexdata\":\"\(String(decoding: hex, as: UTF8.self))\"}\n")
+    }
+}

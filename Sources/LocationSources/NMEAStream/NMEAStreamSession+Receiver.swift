@@ -1,0 +1,144 @@
+import LocationEngine
+import Logging
+import NIOCore
+import NMEA
+import ReceiverControl
+
+/// The shell around a commanded receiver's ``ReceiverDriverStateMachine``: it feeds the machine under the
+/// session's lock, enqueues the link operations and deadlines it asks for on the link's event loop while
+/// still holding the lock (so that they run in the order they were decided, whichever thread decided them),
+/// and logs and counts the outcomes after leaving it.
+extension NMEAStreamSession {
+    typealias DriverAction = ReceiverDriverStateMachine.Action
+
+    /// Gives the driver the link it commands (once, right after both are made).
+    func attach(_ link: ReconnectingLink) {
+        state.withLockedValue { $0.receiver?.link = link }
+    }
+
+    /// The engine started the source.
+    func receiverStart(_ mode: PowerMode) { drive { $0.start(mode: mode, now: $1) } }
+    /// The engine changed the mode.
+    func receiverSetMode(_ mode: PowerMode) { drive { $0.setMode(mode, now: $1) } }
+    /// The engine stopped the source.
+    func receiverStop() { drive { $0.stop(now: $1) } }
+    /// The port opened.
+    func receiverLinkOpened() { drive { $0.linkOpened(now: $1) } }
+    /// The port closed.
+    func receiverLinkClosed() { drive { $0.linkClosed(now: $1) } }
+
+    /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
+    func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {
+        var reports: [DriverAction] = []
+        let delivery = decode { state, now, onEpoch in
+            // Taken out of the state while it is worked on, so that its buffers are not copied.
+            guard var receiver = state.receiver else { return }
+            state.receiver = nil
+            var pieces: [ReceiverStreamSplitter.Piece] = []
+            receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
+            for piece in pieces {
+                let input: ReceiverDriverStateMachine.Input
+                switch piece {
+                case .line(let line) where line.starts(with: Self.pmtkPrefix):
+                    guard let packet = try? PMTKPacket.parse(line) else {
+                        input = .garbled
+                        break
+                    }
+                    guard let reply = try? PMTKReply(packet) else { continue }
+                    input = .pmtk(reply)
+                case .line(let line):
+                    line.withUnsafeBytes { state.decoder.feed($0, onEpoch: onEpoch) }
+                    input = .output(fromUBX: false)
+                case .ubx(let frame):
+                    input = (try? UBXReply(frame)).map { .ubx($0) } ?? .output(fromUBX: true)
+                case .garbledFrame:
+                    input = .garbled
+                }
+                reports += apply(receiver.driver.received(input, now: now), to: &receiver)
+            }
+            state.receiver = receiver
+        }
+        report(reports)
+        return delivery
+    }
+
+    private static let pmtkPrefix = Array("$PMTK".utf8)
+
+    private func drive(_ event: (inout ReceiverDriverStateMachine, Duration) -> [DriverAction]) {
+        let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
+        let reports = state.withLockedValue { state -> [DriverAction] in
+            guard var receiver = state.receiver else { return [] }
+            state.receiver = nil
+            defer { state.receiver = receiver }
+            return apply(event(&receiver.driver, now), to: &receiver)
+        }
+        report(reports)
+    }
+
+    /// Under the lock: enqueues link operations and deadlines in decision order and updates the statistics.
+    /// Returns the actions to log and count once the lock is released.
+    private func apply(_ actions: [DriverAction], to receiver: inout ReceiverState) -> [DriverAction] {
+        var reports: [DriverAction] = []
+        for action in actions {
+            switch action {
+            case .write(let bytes):
+                receiver.statistics.commandsSent += 1
+                if let link = receiver.link { eventLoop.execute { link.send(ByteBuffer(bytes: bytes)) } }
+            case .armDeadline(let token, let delay):
+                eventLoop.scheduleTask(in: delay.timeAmount) { [weak self] in
+                    self?.drive { $0.deadline(token, now: $1) }
+                }
+            case .openLink:
+                if let link = receiver.link { eventLoop.execute { link.start() } }
+            case .closeLink:
+                if let link = receiver.link { eventLoop.execute { link.stop() } }
+                reports.append(action)
+            case .resolved(_, let outcome, _):
+                switch outcome {
+                case .acknowledged, .confirmedBySilence: receiver.statistics.commandsConfirmed += 1
+                case .refused: receiver.statistics.commandsRefused += 1
+                case .unanswered: receiver.statistics.commandsUnanswered += 1
+                case .garbled: receiver.statistics.commandsGarbled += 1
+                case .linkLost: receiver.statistics.commandsLostWithLink += 1
+                }
+                reports.append(action)
+            case .identified(let vendor):
+                receiver.statistics.vendor = vendor
+                reports.append(action)
+            case .error(let error):
+                receiver.statistics.lastError = error
+                reports.append(action)
+            }
+        }
+        receiver.statistics.state = receiver.driver.state
+        return reports
+    }
+
+    /// Logs and counts what the driver reported: one line and one metric per command that failed.
+    private func report(_ actions: [DriverAction]) {
+        for action in actions {
+            switch action {
+            case .resolved(let kind, let outcome, let fallback):
+                metrics.receiverCommand(kind, outcome)
+                guard let fallback else {
+                    logger.debug("receiver command confirmed", metadata: ["command": "\(kind.rawValue)", "result": "\(outcome.rawValue)"])
+                    continue
+                }
+                metrics.receiverFallback(fallback)
+                logger.notice(
+                    "receiver command failed; fallback taken",
+                    metadata: ["command": "\(kind.rawValue)", "result": "\(outcome.rawValue)", "fallback": "\(fallback.rawValue)"])
+            case .identified(let vendor?):
+                logger.info("receiver identified", metadata: ["receiver": "\(vendor)"])
+            case .identified(nil):
+                logger.notice("the receiver answered no version query: treated as plain (it stays powered when stopped)")
+            case .error(let error):
+                logger.error("receiver configuration", metadata: ["error": "\(error)"])
+            case .closeLink:
+                logger.debug("receiver settled; closing the port")
+            case .write, .armDeadline, .openLink:
+                break
+            }
+        }
+    }
+}

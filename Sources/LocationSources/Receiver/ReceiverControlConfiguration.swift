@@ -1,0 +1,59 @@
+import LocationEngine
+
+/// Which receiver is on the other end of an NMEA stream, and so which power commands it takes.
+public enum ReceiverModel: String, Sendable, Hashable, CaseIterable {
+    /// A receiver that takes no command (or one this package does not speak): ``NMEAStreamSource/stop()``
+    /// closes the port and the receiver stays powered, tracking at full current. Nothing is ever written.
+    case plain
+    /// A MediaTek chipset (MT3329/MT3339: Quectel L76/L80, GlobalTop PA6H, Adafruit Ultimate GPS…), commanded
+    /// with PMTK packets.
+    case mediatek
+    /// A u-blox receiver (M8, and 9/10 through configuration keys), commanded with UBX frames.
+    case ublox
+    /// Ask the receiver: a MediaTek firmware query and a u-blox version poll are sent when the port opens;
+    /// the one that is answered decides, and a receiver that answers neither is treated as ``plain``.
+    case autodetect
+}
+
+/// How an ``NMEAStreamSource`` commands its receiver's power (see <doc:ReceiverPower>).
+public struct ReceiverControlConfiguration: Sendable, Hashable {
+    /// The receiver. Default ``ReceiverModel/plain``: nothing is written to the receiver.
+    public var model: ReceiverModel
+    /// The fix interval in the tracking modes (``LocationEngine/PowerMode/best`` and ``LocationEngine/PowerMode/high``).
+    /// Default 1 s.
+    public var fixInterval: Duration
+    /// How long a command's acknowledgement may take before the command counts as unanswered. Default 1.5 s
+    /// (u-blox answers "at least within one second"; MediaTek within one fix interval).
+    public var acknowledgementTimeout: Duration
+    /// How long the receiver may take to answer the version query when the port opens (twice: the first
+    /// bytes may only wake it). Default 2 s.
+    public var identificationTimeout: Duration
+
+    /// Creates a configuration.
+    public init(
+        model: ReceiverModel = .plain, fixInterval: Duration = .seconds(1),
+        acknowledgementTimeout: Duration = .milliseconds(1500), identificationTimeout: Duration = .seconds(2)
+    ) {
+        self.model = model
+        self.fixInterval = max(.milliseconds(100), min(fixInterval, .seconds(10)))
+        self.acknowledgementTimeout = max(.milliseconds(10), acknowledgementTimeout)
+        self.identificationTimeout = max(.milliseconds(10), identificationTimeout)
+    }
+
+    /// The interval between fixes the power-save modes ask for, by engine mode (`nil`: continuous tracking).
+    ///
+    /// | mode | receiver |
+    /// |---|---|
+    /// | best, high | continuous tracking at ``fixInterval`` |
+    /// | medium | power save / periodic, a fix every 5 s |
+    /// | low | a fix every 20 s |
+    /// | lowest | a fix every 60 s |
+    public static func powerSaveInterval(for mode: PowerMode) -> Duration? {
+        switch mode {
+        case .best, .high: nil
+        case .medium: .seconds(5)
+        case .low: .seconds(20)
+        case .lowest: .seconds(60)
+        }
+    }
+}

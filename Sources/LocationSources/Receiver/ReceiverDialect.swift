@@ -1,0 +1,145 @@
+import LocationEngine
+import ReceiverControl
+
+/// One command a driver sends, what answers it, and what the receiver is in once it is answered.
+struct ReceiverCommand: Sendable, Hashable {
+    /// What the command is for (the `command` dimension of the metrics).
+    enum Kind: String, Sendable, Hashable, CaseIterable {
+        case identify, tracking, rate
+        case powerSave = "power_save"
+        case standby, backup
+    }
+
+    /// What confirms the command.
+    enum Expectation: Sendable, Hashable {
+        /// `$PMTK001,<type>,3`.
+        case pmtkAcknowledgement(Int)
+        /// UBX-ACK-ACK of this class and id.
+        case ubxAcknowledgement(UInt8, UInt8)
+        /// A MediaTek release or a u-blox version (any vendor the model allows).
+        case identity
+        /// The acknowledgement of `type`, or the receiver falling silent (MediaTek standby: some firmware
+        /// stops without acknowledging).
+        case pmtkAcknowledgementOrSilence(Int)
+        /// The receiver falling silent (u-blox RXM-PMREQ is not acknowledged).
+        case silence
+    }
+
+    var kind: Kind
+    var bytes: [UInt8]
+    var expectation: Expectation
+    /// The receiver's state once the command is confirmed.
+    var resultingState: ReceiverPowerState?
+}
+
+/// The power profile a mode asks of the receiver.
+enum ReceiverProfile: Sendable, Hashable {
+    /// Continuous tracking at an interval.
+    case tracking(Duration)
+    /// Power save / periodic, one fix per interval.
+    case powerSave(Duration)
+
+    init(mode: PowerMode, fixInterval: Duration) {
+        self = ReceiverControlConfiguration.powerSaveInterval(for: mode).map { .powerSave($0) } ?? .tracking(fixInterval)
+    }
+}
+
+/// How one receiver family is commanded.
+enum ReceiverDialect: Sendable, Hashable {
+    /// PMTK packets.
+    case mediatek
+    /// u-blox M8 and older: CFG-RATE, CFG-RXM, CFG-PM2, RXM-PMREQ.
+    case ubloxLegacy
+    /// u-blox 9 and 10 (protocol 27+): CFG-VALSET keys, RXM-PMREQ.
+    case ubloxKeys
+
+    /// The version query for `model`, with bytes to wake a sleeping receiver first. A MediaTek in standby wakes
+    /// on any byte (L80 protocol specification §3.8); a u-blox in backup on an edge on UART RX (`uartrx`
+    /// wake-up source), and may lose the first bytes (M8 protocol specification, RXM-PMREQ), hence the 0xFF.
+    static func identify(_ model: ReceiverModel) -> ReceiverCommand {
+        let mediatek = PMTKCommand.queryRelease.bytes
+        let ublox = [UInt8](repeating: 0xFF, count: 8) + UBXCommand.pollVersion.bytes
+        let bytes: [UInt8] =
+            switch model {
+            case .mediatek: Array("\r\n".utf8) + mediatek
+            case .ublox: ublox
+            case .autodetect, .plain: ublox + Array("\r\n".utf8) + mediatek
+            }
+        return ReceiverCommand(kind: .identify, bytes: bytes, expectation: .identity, resultingState: nil)
+    }
+
+    /// The commands that put a tracking receiver into `profile`.
+    func commands(for profile: ReceiverProfile) -> [ReceiverCommand] {
+        switch (self, profile) {
+        case (.mediatek, .tracking(let interval)):
+            return [
+                pmtk(.periodic(.normal), .tracking, state: .tracking),
+                pmtk(.fixInterval(milliseconds: Int(interval.milliseconds)), .rate, state: .tracking),
+            ]
+        case (.mediatek, .powerSave(let interval)):
+            // Periodic standby: 2 s on (LOCOSYS's recommended minimum) and the rest of the interval asleep.
+            let run = 2000
+            let sleep = max(1000, Int(interval.milliseconds) - run)
+            let cycle = PMTKDutyCycle(run: run, sleep: sleep, secondRun: 0, secondSleep: 0)
+            return [pmtk(.periodic(.periodicStandby(cycle)), .powerSave, state: .powerSave)]
+        case (.ubloxLegacy, .tracking(let interval)):
+            return [
+                ubx(.receiverManagement(powerSave: false), .tracking, state: .tracking),
+                ubx(.rate(UBXRate(measurementMilliseconds: UInt16(interval.milliseconds))), .rate, state: .tracking),
+            ]
+        case (.ubloxLegacy, .powerSave(let interval)):
+            let settings = UBXPowerManagement(updatePeriodMilliseconds: UInt32(interval.milliseconds), cyclicTracking: true)
+            return [
+                ubx(.powerManagement(settings), .powerSave, state: nil),
+                ubx(.receiverManagement(powerSave: true), .powerSave, state: .powerSave),
+            ]
+        case (.ubloxKeys, .tracking(let interval)):
+            return [
+                ubx(
+                    .setValues(
+                        layers: UBXCommand.ramLayer,
+                        [UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 0),
+                         UBXConfigValue(key: UBXConfigValue.rateMeasurementKey, value: UInt64(interval.milliseconds))]),
+                    .tracking, state: .tracking)
+            ]
+        case (.ubloxKeys, .powerSave(let interval)):
+            return [
+                ubx(
+                    .setValues(
+                        layers: UBXCommand.ramLayer,
+                        [UBXConfigValue(key: UBXConfigValue.positionUpdatePeriodKey, value: UInt64(interval.milliseconds / 1000)),
+                         UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 2)]),
+                    .powerSave, state: .powerSave)
+            ]
+        }
+    }
+
+    /// The command that puts the receiver to sleep when no request needs it.
+    var sleep: ReceiverCommand {
+        switch self {
+        case .mediatek:
+            ReceiverCommand(
+                kind: .standby, bytes: PMTKCommand.standby.bytes, expectation: .pmtkAcknowledgementOrSilence(161),
+                resultingState: .standby)
+        case .ubloxLegacy, .ubloxKeys:
+            ReceiverCommand(
+                kind: .backup, bytes: UBXCommand.powerManagementRequest(.backupUntilWoken).bytes, expectation: .silence,
+                resultingState: .backup)
+        }
+    }
+
+    private func pmtk(_ command: PMTKCommand, _ kind: ReceiverCommand.Kind, state: ReceiverPowerState?) -> ReceiverCommand {
+        ReceiverCommand(kind: kind, bytes: command.bytes, expectation: .pmtkAcknowledgement(command.packet.type), resultingState: state)
+    }
+
+    private func ubx(_ command: UBXCommand, _ kind: ReceiverCommand.Kind, state: ReceiverPowerState?) -> ReceiverCommand {
+        let frame = command.frame
+        return ReceiverCommand(
+            kind: kind, bytes: frame.bytes, expectation: .ubxAcknowledgement(frame.messageClass, frame.messageID), resultingState: state)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds (saturating).
+    var milliseconds: Int64 { totalNanoseconds / 1_000_000 }
+}

@@ -1,0 +1,359 @@
+import LocationEngine
+import ReceiverControl
+
+/// A receiver driver as a pure state machine: no I/O, no clock (`now` is an argument, any monotonic time), no
+/// locks. Events in (the engine's start/mode/stop, the link opening and closing, the receiver's replies, a
+/// deadline firing); actions out (write bytes, arm a deadline, open or close the link, report).
+///
+/// One command is in flight at a time, and each waits for its confirmation until a deadline; a refusal, silence or
+/// garbage takes the documented fallback, once, and the command is not sent again on that link:
+///
+/// | command | confirmed by | on failure |
+/// |---|---|---|
+/// | identify (version query) | `$PMTK705` / `UBX-MON-VER` (one repeat: the first bytes may only wake it) | plain: the port is closed on stop |
+/// | tracking, rate, power save | `$PMTK001,…,3` / `UBX-ACK-ACK` | the receiver keeps its previous setting (continuous tracking at worst) |
+/// | standby (MediaTek) | `$PMTK001,161,3`, or output stopping | the port is closed; the receiver stays powered |
+/// | backup (u-blox RXM-PMREQ) | output stopping (it is not acknowledged) | the port is closed; the receiver stays powered |
+///
+/// "Output stopping" means nothing arrived later than 0.5 s after the command (what was already on the line) until a
+/// deadline of the receiver's output interval plus 1 s: a receiver still running must have sent a fix by then.
+///
+/// A start that arrives while the standby command is in flight wins: the link stays open, and once the command
+/// resolves the receiver is woken and set up again.
+struct ReceiverDriverStateMachine: Sendable {
+    /// What the owner must do.
+    enum Action: Sendable, Equatable {
+        /// Write these bytes to the receiver.
+        case write([UInt8])
+        /// Call ``deadline(_:now:)`` with `token` after `delay`.
+        case armDeadline(token: UInt64, delay: Duration)
+        /// Start the link (open the port, with reconnection).
+        case openLink
+        /// Stop the link (close the port for good).
+        case closeLink
+        /// A command was confirmed or failed; on failure, `fallback` says what was done instead.
+        case resolved(ReceiverCommand.Kind, Outcome, fallback: Fallback?)
+        /// The receiver was identified (`nil`: it answered nothing and is treated as plain).
+        case identified(ReceiverVendor?)
+        /// The receiver does not behave as configured.
+        case error(ReceiverControlError)
+    }
+
+    /// How a command ended (the `result` dimension of the metrics).
+    enum Outcome: String, Sendable, Hashable, CaseIterable {
+        case acknowledged
+        case confirmedBySilence = "confirmed_by_silence"
+        case refused, unanswered, garbled
+        case linkLost = "link_lost"
+
+        var isSuccess: Bool { self == .acknowledged || self == .confirmedBySilence }
+    }
+
+    /// What was done instead of a failed command.
+    enum Fallback: String, Sendable, Hashable {
+        /// The port is closed and the receiver stays powered (what a plain receiver gets).
+        case closePort = "close_port"
+        /// The receiver keeps its previous setting.
+        case keepSetting = "keep_setting"
+        /// No commands are sent to this receiver on this link.
+        case plain
+    }
+
+    /// What the receiver said, or that it said something.
+    enum Input: Sendable, Hashable {
+        case pmtk(PMTKReply)
+        case ubx(UBXReply)
+        /// An NMEA sentence or a UBX frame that answers nothing: the receiver is outputting.
+        case output(fromUBX: Bool)
+        /// A reply whose checksum failed.
+        case garbled
+    }
+
+    private enum Goal: Sendable, Hashable {
+        case off
+        case running(PowerMode)
+        case asleep
+    }
+
+    private struct InFlight: Sendable {
+        var command: ReceiverCommand
+        var token: UInt64
+        var sentAt: Duration
+        var garbled = false
+        var attempt = 1
+        /// During identification: a UBX frame other than the version was seen.
+        var sawUBX = false
+    }
+
+    private let model: ReceiverModel
+    private let configuration: ReceiverControlConfiguration
+    private var goal = Goal.off
+    private var linkRequested = false
+    private var linkOpen = false
+    /// The dialect of the identified receiver; `nil` while unknown or when plain.
+    private(set) var dialect: ReceiverDialect?
+    private var identified = false
+    private var applied: ReceiverProfile?
+    private var queue: [ReceiverCommand] = []
+    private var inFlight: InFlight?
+    private var nextToken: UInt64 = 0
+    private var lastOutput: Duration?
+    private var refused: Set<ReceiverCommand.Kind> = []
+    /// What the receiver is doing, as far as the driver knows.
+    private(set) var state = ReceiverPowerState.unknown
+
+    /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver).
+    init(configuration: ReceiverControlConfiguration) {
+        self.model = configuration.model
+        self.configuration = configuration
+    }
+
+    /// The engine started the source in `mode`.
+    mutating func start(mode: PowerMode, now: Duration) -> [Action] {
+        let wasAsleep = goal == .asleep
+        goal = .running(mode)
+        guard linkRequested else {
+            linkRequested = true
+            return [.openLink]
+        }
+        // Wake wins: the standby command in flight resolves first, then the receiver is woken and set up again.
+        if wasAsleep, linkOpen {
+            queue = [ReceiverDialect.identify(model)]
+            identified = false
+            applied = nil
+        }
+        return advance(now: now)
+    }
+
+    /// The engine changed the mode of a running source.
+    mutating func setMode(_ mode: PowerMode, now: Duration) -> [Action] {
+        guard case .running = goal else { return [] }
+        goal = .running(mode)
+        guard linkOpen, identified else { return advance(now: now) }
+        queue.removeAll { $0.kind != .identify }
+        queue += plan(for: mode)
+        return advance(now: now)
+    }
+
+    /// The engine stopped the source: put the receiver to sleep, then close the port.
+    mutating func stop(now: Duration) -> [Action] {
+        goal = .asleep
+        guard linkRequested else { return [] }
+        guard linkOpen, identified, let dialect else { return release() }
+        queue = refused.contains(dialect.sleep.kind) ? [] : [dialect.sleep]
+        guard inFlight != nil || !queue.isEmpty else { return release() }
+        return advance(now: now)
+    }
+
+    /// The port opened.
+    mutating func linkOpened(now: Duration) -> [Action] {
+        guard linkRequested else { return [] }
+        linkOpen = true
+        identified = false
+        applied = nil
+        refused = []
+        inFlight = nil
+        state = .unknown
+        queue = [ReceiverDialect.identify(model)]
+        return advance(now: now)
+    }
+
+    /// The port closed (the receiver was unplugged, the connection dropped). The link reopens it unless stopped.
+    mutating func linkClosed(now: Duration) -> [Action] {
+        guard linkOpen else { return [] }
+        linkOpen = false
+        queue = []
+        state = .unknown
+        var actions: [Action] = []
+        if let current = inFlight {
+            inFlight = nil
+            actions += finish(current, .linkLost, now: now, advancing: false)
+        }
+        if goal == .asleep, linkRequested { actions += release() }
+        return actions
+    }
+
+    /// The receiver sent something.
+    mutating func received(_ input: Input, now: Duration) -> [Action] {
+        switch input {
+        case .output(let fromUBX):
+            lastOutput = now
+            if fromUBX, let current = inFlight, current.command.expectation == .identity { return identify(.ublox, vendor: nil, now: now) }
+            return []
+        case .garbled:
+            // Garbage is output too: a receiver that sends it has not fallen silent.
+            lastOutput = now
+            inFlight?.garbled = true
+            return []
+        case .pmtk(let reply):
+            if let current = inFlight, current.command.expectation == .identity {
+                if case .release(let release) = reply { return identify(.mediatek, vendor: .mediatek(release: release.release), now: now) }
+                return identify(.mediatek, vendor: .mediatek(release: ""), now: now)
+            }
+            guard case .acknowledgement(let type, let flag) = reply, let current = inFlight else { return [] }
+            switch current.command.expectation {
+            case .pmtkAcknowledgement(type), .pmtkAcknowledgementOrSilence(type):
+                inFlight = nil
+                return finish(current, flag == .succeeded ? .acknowledged : .refused, now: now)
+            default: return []
+            }
+        case .ubx(let reply):
+            guard let current = inFlight else { return [] }
+            if current.command.expectation == .identity {
+                if case .version(let version) = reply {
+                    return identify(
+                        .ublox, vendor: .ublox(software: version.software, protocolVersion: version.protocolVersion),
+                        keys: version.usesConfigurationKeys, now: now)
+                }
+                return identify(.ublox, vendor: nil, now: now)
+            }
+            switch (reply, current.command.expectation) {
+            case (.acknowledged(let messageClass, let messageID), .ubxAcknowledgement(let expectedClass, let expectedID))
+            where messageClass == expectedClass && messageID == expectedID:
+                inFlight = nil
+                return finish(current, .acknowledged, now: now)
+            case (.notAcknowledged(let messageClass, let messageID), .ubxAcknowledgement(let expectedClass, let expectedID))
+            where messageClass == expectedClass && messageID == expectedID:
+                inFlight = nil
+                return finish(current, .refused, now: now)
+            default: return []
+            }
+        }
+    }
+
+    /// The deadline armed with `token` fired.
+    mutating func deadline(_ token: UInt64, now: Duration) -> [Action] {
+        guard let current = inFlight, current.token == token else { return [] }
+        inFlight = nil
+        switch current.command.expectation {
+        case .identity:
+            guard current.attempt >= 2 else {
+                let actions = send(current.command, attempt: current.attempt + 1, now: now)
+                inFlight?.sawUBX = current.sawUBX
+                return actions
+            }
+            if current.sawUBX {
+                inFlight = current
+                return identify(.ublox, vendor: nil, now: now)
+            }
+            return identificationFailed(now: now)
+        case .silence, .pmtkAcknowledgementOrSilence:
+            // Silent: nothing after the bytes that may still have been on the line when the command went out.
+            let quiet = lastOutput.map { $0 <= current.sentAt + Self.lineDrain } ?? true
+            return finish(current, quiet ? .confirmedBySilence : (current.garbled ? .garbled : .unanswered), now: now)
+        case .pmtkAcknowledgement, .ubxAcknowledgement:
+            return finish(current, current.garbled ? .garbled : .unanswered, now: now)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// How long output sent before a command may still arrive after it (an epoch of NMEA at 9600 baud).
+    static let lineDrain = Duration.milliseconds(500)
+
+    /// The interval at which the receiver outputs in its current setting.
+    private var outputInterval: Duration {
+        switch applied {
+        case .tracking(let interval), .powerSave(let interval): interval
+        case nil: configuration.fixInterval
+        }
+    }
+
+    private mutating func plan(for mode: PowerMode) -> [ReceiverCommand] {
+        guard let dialect else { return [] }
+        let profile = ReceiverProfile(mode: mode, fixInterval: configuration.fixInterval)
+        guard profile != applied else { return [] }
+        applied = profile
+        return dialect.commands(for: profile).filter { !refused.contains($0.kind) }
+    }
+
+    private mutating func advance(now: Duration) -> [Action] {
+        while let next = queue.first, refused.contains(next.kind) { queue.removeFirst() }
+        guard inFlight == nil, linkOpen, !queue.isEmpty else { return [] }
+        return send(queue.removeFirst(), attempt: 1, now: now)
+    }
+
+    private mutating func send(_ command: ReceiverCommand, attempt: Int, now: Duration) -> [Action] {
+        nextToken &+= 1
+        inFlight = InFlight(command: command, token: nextToken, sentAt: now, attempt: attempt)
+        let timeout: Duration
+        switch command.expectation {
+        case .identity: timeout = configuration.identificationTimeout
+        case .pmtkAcknowledgement, .ubxAcknowledgement: timeout = configuration.acknowledgementTimeout
+        case .silence, .pmtkAcknowledgementOrSilence:
+            // Long enough that a receiver still running must have sent its next fix.
+            timeout = max(configuration.acknowledgementTimeout, outputInterval + Self.lineDrain * 2)
+        }
+        return [.write(command.bytes), .armDeadline(token: nextToken, delay: timeout)]
+    }
+
+    private mutating func identify(_ observed: ReceiverModel, vendor: ReceiverVendor?, keys: Bool = false, now: Duration) -> [Action] {
+        guard let current = inFlight else { return [] }
+        if model != .autodetect, model != observed {
+            inFlight = nil
+            return finishIdentification(nil, error: .mismatch(configured: model, observed: observed), now: now)
+        }
+        // A UBX frame other than MON-VER says "u-blox" but not which generation; wait for the version unless the
+        // query's deadline passes (then the legacy messages are tried).
+        if vendor == nil, observed == .ublox, current.attempt < 2 {
+            inFlight?.sawUBX = true
+            return []
+        }
+        inFlight = nil
+        dialect = observed == .mediatek ? .mediatek : (keys ? .ubloxKeys : .ubloxLegacy)
+        return finishIdentification(vendor ?? .ublox(software: "", protocolVersion: nil), error: nil, now: now)
+    }
+
+    private mutating func identificationFailed(now: Duration) -> [Action] {
+        finishIdentification(nil, error: model == .autodetect ? nil : .noAnswer(model), now: now)
+    }
+
+    private mutating func finishIdentification(_ vendor: ReceiverVendor?, error: ReceiverControlError?, now: Duration) -> [Action] {
+        identified = true
+        if vendor == nil { dialect = nil }
+        var actions: [Action] = [.identified(vendor)]
+        if let error { actions.append(.error(error)) }
+        actions.append(.resolved(.identify, vendor == nil ? .unanswered : .acknowledged, fallback: vendor == nil ? .plain : nil))
+        switch goal {
+        case .running(let mode): queue = plan(for: mode)
+        case .asleep:
+            guard let dialect else { return actions + release() }
+            queue = [dialect.sleep]
+        case .off: queue = []
+        }
+        return actions + advance(now: now)
+    }
+
+    private mutating func finish(_ current: InFlight, _ outcome: Outcome, now: Duration, advancing: Bool = true) -> [Action] {
+        let kind = current.command.kind
+        var actions: [Action] = []
+        if outcome.isSuccess {
+            if let resulting = current.command.resultingState { state = resulting }
+            actions.append(.resolved(kind, outcome, fallback: nil))
+            if kind == .standby || kind == .backup, goal == .asleep {
+                return actions + closeLink()
+            }
+        } else {
+            refused.insert(kind)
+            let sleeping = kind == .standby || kind == .backup
+            actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
+            if !sleeping { applied = nil }
+            if sleeping, goal == .asleep { return actions + release() }
+        }
+        return advancing ? actions + advance(now: now) : actions
+    }
+
+    /// Closes the port leaving the receiver as it is.
+    private mutating func release() -> [Action] {
+        state = .released
+        return closeLink()
+    }
+
+    private mutating func closeLink() -> [Action] {
+        linkRequested = false
+        linkOpen = false
+        inFlight = nil
+        queue = []
+        return [.closeLink]
+    }
+}

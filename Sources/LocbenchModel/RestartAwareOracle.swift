@@ -1,0 +1,56 @@
+import LocationEngine
+
+/// The least energy any power policy could spend on a run's demand when restarts cost something: it knows
+/// every arrival in advance, keeps the receiver tracking exactly while some request waits, and in each gap
+/// chooses to stay on, stand by or go off — paying each restart's acquisition energy and starting the receiver
+/// one time to first fix *before* the demand returns, so that it adds no delay. (``PowerOracle`` ignores
+/// restarts: a bound no receiver reaches.)
+///
+/// Per gap of length `g` and idle state `s` with restart delay `d_s(g)`: staying on costs `P_track·g`; waiting in
+/// `s` costs `P_s·(g − d_s(g)) + P_acq·d_s(g)`, possible when `d_s(g) ≤ g`. The first start (from off, with the
+/// profile's cold start) is paid before the first demand.
+public struct RestartAwareOracle: Sendable {
+    /// What the oracle did in one gap.
+    public struct GapChoice: Sendable, Hashable {
+        /// The gap, nanoseconds.
+        public var length: Int64
+        /// Where it waited.
+        public var state: ReceiverPowerProfile.IdleState
+        /// The energy of the gap, mJ (waiting plus the restart).
+        public var energy: Double
+    }
+
+    /// The total energy, mJ.
+    public let energy: Double
+    /// The energy while tracking for demand, mJ.
+    public let trackingEnergy: Double
+    /// The energy of the first start, mJ.
+    public let firstStartEnergy: Double
+    /// The choice made in each gap, in order.
+    public let gaps: [GapChoice]
+
+    /// The oracle for the stretches `onIntervals` (disjoint, in order, nanoseconds; see ``PowerOracle/onIntervals``)
+    /// of a receiver described by `profile`, tracking in `mode`.
+    /// - Complexity: O(n) for n stretches.
+    public init(onIntervals: [TimelineInterval], profile: ReceiverPowerProfile, mode: PowerMode) {
+        let track = profile.trackingPower(mode)
+        let seconds = { (nanoseconds: Int64) in Double(nanoseconds) / 1e9 }
+        trackingEnergy = onIntervals.reduce(0) { $0 + track * seconds($1.length) }
+        firstStartEnergy = onIntervals.isEmpty ? 0 : profile.acquisition * seconds((profile.timeToFirstFix[.cold] ?? .zero).saturatingNanoseconds)
+        var choices: [GapChoice] = []
+        for gap in TimelineInterval.gaps(between: onIntervals) where gap.length > 0 {
+            let length = Duration.nanoseconds(gap.length)
+            var best = GapChoice(length: gap.length, state: .on, energy: track * seconds(gap.length))
+            for state in ReceiverPowerProfile.IdleState.allCases where state != .on {
+                let delay = profile.restartDelay(after: length, in: state)
+                guard delay <= length else { continue }
+                let waiting = profile.idlePower(state, mode: mode) * seconds((length - delay).saturatingNanoseconds)
+                let energy = waiting + profile.restartEnergy(after: length, in: state)
+                if energy < best.energy { best = GapChoice(length: gap.length, state: state, energy: energy) }
+            }
+            choices.append(best)
+        }
+        gaps = choices
+        energy = trackingEnergy + firstStartEnergy + choices.reduce(0) { $0 + $1.energy }
+    }
+}

@@ -1,0 +1,254 @@
+import LocationEngine
+import ReceiverControl
+
+/// The synthetic receiver behind a serial line that obeys a persona's power commands: a pure value with no
+/// clock and no I/O. Time is an argument (seconds since the scenario started) and only moves forward.
+///
+/// - ``receive(_:at:)`` reads bytes from the host and returns the replies (acknowledgements, versions).
+/// - ``output(through:)`` returns the NMEA of every fix due until then (nothing while asleep).
+/// - ``meter`` integrates the persona's data-sheet current over its states.
+///
+/// Standby (MediaTek `$PMTK161,0`) and backup (u-blox RXM-PMREQ) stop the output; any byte wakes the receiver,
+/// which restarts hot if it slept less than the ephemerides stay valid and warm otherwise (``StartCondition``).
+/// Rate commands (`$PMTK220`, CFG-RATE) set the fix interval; periodic and power-save commands (`$PMTK225`,
+/// CFG-PM2 + CFG-RXM) emit one fix per cycle at their lower current. A plain persona ignores every byte.
+public struct CommandedReceiver: Sendable {
+    /// Which receiver this behaves like.
+    public let persona: ReceiverPersona
+    /// How commands are answered (version queries always are).
+    public var acknowledgements: AcknowledgementBehavior
+    /// The simulated receiver underneath.
+    public private(set) var receiver: SyntheticReceiver
+    /// The energy drawn so far.
+    public private(set) var meter: ReceiverEnergyMeter
+    /// Commands obeyed so far, newest last (for tests and logs), at most 64.
+    public private(set) var log: [String] = []
+    /// How many entries were ever added to ``log``.
+    public private(set) var logCount = 0
+
+    private enum Sleep: Sendable, Hashable {
+        case standby
+        case backup(until: Double?)
+    }
+
+    private var splitter = ReceiverStreamSplitter()
+    private var writer = NMEAWriter()
+    private var sleep: Sleep?
+    private var fixInterval: Double
+    /// Power save: seconds per fix and the current drawn (`nil`: continuous).
+    private var powerSave: (interval: Double, current: Double)?
+    /// u-blox: the update period configured by CFG-PM2, waiting for CFG-RXM to enable power save.
+    private var configuredPowerSavePeriod = 1.0
+    private var lastEmitted: Double?
+    private var meteredUntil: Double
+
+    /// The MON-VER a SAM-M8Q answers.
+    public static let samM8QVersion = UBXVersion(
+        software: "ROM CORE 3.01 (107888)", hardware: "00080000", extensions: ["FWVER=SPG 3.01", "PROTVER=18.00", "MOD=SAM-M8Q"])
+    /// The `$PMTK705` an MT3339 module answers.
+    public static let mt3339Release = PMTKRelease(release: "AXN_2.31_3339_13101700", buildID: "5632", model: "PA6H")
+
+    /// A receiver for `scenario`, powered on at `elapsed` seconds and tracking continuously.
+    public init(scenario: Scenario, persona: ReceiverPersona, acknowledgements: AcknowledgementBehavior = .normal, at elapsed: Double = 0) {
+        self.persona = persona
+        self.acknowledgements = acknowledgements
+        self.receiver = SyntheticReceiver(scenario: scenario, mode: nil)
+        self.meter = ReceiverEnergyMeter(supplyVoltage: persona.currentProfile.supplyVoltage)
+        self.fixInterval = scenario.fixInterval
+        self.meteredUntil = elapsed
+        receiver.powerOn(mode: .high, at: elapsed)
+    }
+
+    /// What the receiver is doing at the last metered instant.
+    public var phase: ReceiverPowerPhase { phase(at: meteredUntil) }
+
+    /// Reads bytes the host wrote at `elapsed` seconds and returns the receiver's replies.
+    /// - Complexity: O(n) in the bytes.
+    public mutating func receive(_ bytes: [UInt8], at elapsed: Double) -> [UInt8] {
+        advanceMeter(to: elapsed)
+        guard persona != .plain, !bytes.isEmpty else { return [] }
+        if sleep != nil { wake(at: elapsed) }
+        var pieces: [ReceiverStreamSplitter.Piece] = []
+        splitter.feed(bytes) { pieces.append($0) }
+        var replies: [UInt8] = []
+        for piece in pieces {
+            switch (persona, piece) {
+            case (.mediatek, .line(let line)):
+                guard let packet = try? PMTKPacket.parse(line) else { continue }
+                replies += mediatek(packet, at: elapsed)
+            case (.ublox, .ubx(let frame)):
+                replies += ublox(frame, at: elapsed)
+            default:
+                continue
+            }
+        }
+        return replies
+    }
+
+    /// The NMEA of every fix due up to `elapsed` seconds (empty while asleep).
+    /// - Complexity: O(epochs due).
+    public mutating func output(through elapsed: Double) -> [UInt8] {
+        if case .backup(let until?) = sleep, until <= elapsed {
+            advanceMeter(to: until)
+            wake(at: until)
+        }
+        advanceMeter(to: elapsed)
+        var text = ""
+        let interval = powerSave?.interval ?? fixInterval
+        receiver.epochs(through: elapsed) { epoch in
+            if let last = lastEmitted, epoch.elapsed - last < interval - 1e-6 { return }
+            lastEmitted = epoch.elapsed
+            writer.write(epoch, to: &text)
+        }
+        return sleep == nil ? Array(text.utf8) : []
+    }
+
+    // MARK: - MediaTek
+
+    private mutating func mediatek(_ packet: PMTKPacket, at elapsed: Double) -> [UInt8] {
+        guard let command = try? PMTKCommand(packet) else {
+            return PMTKReply.acknowledgement(command: packet.type, flag: .unsupported).packet.bytes
+        }
+        if command == .queryRelease { return PMTKReply.release(Self.mt3339Release).packet.bytes }
+        let flag: PMTKAcknowledgementFlag
+        switch acknowledgements {
+        case .ignore: return []
+        case .refuse: return PMTKReply.acknowledgement(command: packet.type, flag: .unsupported).packet.bytes
+        case .normal, .drop, .garble: flag = obey(command, at: elapsed) ? .succeeded : .unsupported
+        }
+        return answer(PMTKReply.acknowledgement(command: packet.type, flag: flag).packet.bytes)
+    }
+
+    /// Carries out a MediaTek command; `false` for one the synthetic receiver does not model.
+    private mutating func obey(_ command: PMTKCommand, at elapsed: Double) -> Bool {
+        note("\(command.packet)")
+        switch command {
+        case .test, .queryRelease: return true
+        case .standby: goToSleep(.standby, at: elapsed)
+        case .hotRestart:
+            receiver.powerOff(at: elapsed)
+            receiver.powerOn(mode: .high, at: elapsed)
+        case .warmRestart, .coldRestart: return false
+        case .fixInterval(let milliseconds): fixInterval = Double(milliseconds) / 1000
+        case .periodic(.normal): powerSave = nil
+        case .periodic(.periodicStandby(let cycle)), .periodic(.periodicBackup(let cycle)):
+            let profile = persona.currentProfile
+            let period = Double(cycle.run + cycle.sleep)
+            powerSave = (period / 1000, (profile.tracking * Double(cycle.run) + profile.standby * Double(cycle.sleep)) / period)
+        case .periodic(.alwaysLocateStandby), .periodic(.alwaysLocateBackup): return false
+        }
+        return true
+    }
+
+    // MARK: - u-blox
+
+    private mutating func ublox(_ frame: UBXFrame, at elapsed: Double) -> [UInt8] {
+        guard let command = try? UBXCommand(frame) else {
+            // Unknown CFG messages are refused; anything else is ignored.
+            return frame.messageClass == 0x06 ? UBXReply.notAcknowledged(messageClass: 0x06, messageID: frame.messageID).frame.bytes : []
+        }
+        switch command {
+        case .pollVersion: return UBXReply.version(Self.samM8QVersion).frame.bytes
+        case .powerManagementRequest(let request):
+            // A command, never acknowledged.
+            guard acknowledgements != .ignore, acknowledgements != .refuse, request.isBackup else { return [] }
+            note("RXM-PMREQ backup")
+            goToSleep(.backup(until: request.durationMilliseconds == 0 ? nil : elapsed + Double(request.durationMilliseconds) / 1000), at: elapsed)
+            return []
+        default: break
+        }
+        switch acknowledgements {
+        case .ignore: return []
+        case .refuse: return UBXReply.notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID).frame.bytes
+        case .normal, .drop, .garble: break
+        }
+        let accepted: Bool
+        switch command {
+        case .rate(let rate) where rate.measurementMilliseconds >= 25:
+            fixInterval = Double(rate.measurementMilliseconds) / 1000
+            accepted = true
+        case .powerManagement(let settings) where settings.updatePeriodMilliseconds >= 1000:
+            configuredPowerSavePeriod = Double(settings.updatePeriodMilliseconds) / 1000
+            accepted = true
+        case .receiverManagement(let on):
+            powerSave = on ? (configuredPowerSavePeriod, persona.currentProfile.powerSave ?? persona.currentProfile.tracking) : nil
+            accepted = true
+        case .powerSetup, .setValues, .rate, .powerManagement, .pollVersion, .powerManagementRequest:
+            // CFG-VALSET is a u-blox 9 message: an M8 refuses it, as it refuses out-of-range values.
+            accepted = false
+        }
+        if accepted { note("\(frame)") }
+        let reply: UBXReply =
+            accepted
+            ? .acknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
+            : .notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
+        return answer(reply.frame.bytes)
+    }
+
+    // MARK: - Power
+
+    /// The reply as the acknowledgement behaviour sends it.
+    private func answer(_ bytes: [UInt8]) -> [UInt8] {
+        switch acknowledgements {
+        case .normal, .refuse: return bytes
+        case .drop, .ignore: return []
+        case .garble:
+            var garbled = bytes
+            // The checksum's first byte (UBX) or first hex digit (PMTK: `*HH`), altered.
+            let index = persona == .ublox ? garbled.count - 2 : garbled.count - 4
+            garbled[index] = garbled[index] == 0x30 ? 0x31 : 0x30
+            return garbled
+        }
+    }
+
+    private mutating func goToSleep(_ kind: Sleep, at elapsed: Double) {
+        sleep = kind
+        receiver.powerOff(at: elapsed)
+    }
+
+    private mutating func wake(at elapsed: Double) {
+        sleep = nil
+        note("wake")
+        receiver.powerOn(mode: .high, at: elapsed)
+        lastEmitted = nil
+    }
+
+    private mutating func note(_ entry: String) {
+        if log.count == 64 { log.removeFirst() }
+        log.append(entry)
+        logCount += 1
+    }
+
+    private func phase(at elapsed: Double) -> ReceiverPowerPhase {
+        switch sleep {
+        case .standby: return .standby
+        case .backup: return .backup
+        case nil:
+            if elapsed < receiver.gnssReadyAt { return .acquisition }
+            return powerSave == nil ? .tracking : .powerSave
+        }
+    }
+
+    private func current(in phase: ReceiverPowerPhase) -> Double {
+        let profile = persona.currentProfile
+        switch phase {
+        case .acquisition: return profile.acquisition
+        case .tracking: return profile.tracking
+        case .powerSave: return powerSave?.current ?? profile.tracking
+        case .standby: return profile.standby
+        case .backup: return profile.backup
+        }
+    }
+
+    /// Meters the time since the last event, splitting it where acquisition ends.
+    private mutating func advanceMeter(to elapsed: Double) {
+        guard elapsed > meteredUntil else { return }
+        if sleep == nil, meteredUntil < receiver.gnssReadyAt, receiver.gnssReadyAt < elapsed {
+            meter.record(.acquisition, current: current(in: .acquisition), for: receiver.gnssReadyAt - meteredUntil)
+            meteredUntil = receiver.gnssReadyAt
+        }
+        let phase = phase(at: meteredUntil)
+        meter.record(phase, current: current(in: phase), for: elapsed - meteredUntil)
+        meteredUntil = elapsed
+    }
+}

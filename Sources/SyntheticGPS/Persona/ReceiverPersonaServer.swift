@@ -1,0 +1,245 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+import Darwin
+#endif
+
+/// A ``CommandedReceiver`` on a live line, in real time: on a TCP port (what `gpsgen --persona … --listen` serves,
+/// every client seeing the same receiver) or on a terminal such as one end of a `socat` pseudo-terminal pair.
+///
+/// What the host writes is read by the receiver as it arrives, and its replies go back at once to the client that
+/// wrote; its NMEA goes to every client, checked every 20 ms. Time zero is when the server starts.
+public final class ReceiverPersonaServer: Sendable {
+    /// What happened on the line, for an observer (tests wait on these rather than poll).
+    public enum Event: Sendable, Hashable {
+        /// The host wrote these bytes.
+        case received([UInt8])
+        /// The receiver obeyed a command (its log entry).
+        case obeyed(String)
+        /// The receiver's power phase changed.
+        case phase(ReceiverPowerPhase)
+    }
+
+    /// A command the receiver obeyed, and when (seconds since the server started).
+    public struct ObeyedCommand: Sendable, Hashable {
+        /// The receiver's log entry (a PMTK sentence without CR LF, `UBX 06-08 [6 bytes]`, `wake`).
+        public var entry: String
+        /// When it was obeyed.
+        public var elapsed: Double
+    }
+
+    private struct State: Sendable {
+        var receiver: CommandedReceiver
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        var lastPhase: ReceiverPowerPhase?
+        var commandTimes: [ObeyedCommand] = []
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let origin = NIODeadline.now()
+    private let listener: NIOLockedValueBox<(any Channel)?> = NIOLockedValueBox(nil)
+    private let ticker: NIOLockedValueBox<RepeatedTask?> = NIOLockedValueBox(nil)
+    /// The TCP address (with the actual port), or `nil` on a terminal.
+    public let address: ListenAddress?
+
+    private let observer: (@Sendable (Event) -> Void)?
+
+    private init(receiver: CommandedReceiver, address: ListenAddress?, observer: (@Sendable (Event) -> Void)?) {
+        self.state = NIOLockedValueBox(State(receiver: receiver))
+        self.address = address
+        self.observer = observer
+    }
+
+    /// Serves a receiver over TCP on `address` (use `127.0.0.1` unless you mean to serve other machines).
+    /// - Throws: ``SyntheticGPSError`` when the address cannot be bound.
+    public static func listen(
+        on address: ListenAddress, receiver: CommandedReceiver, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        observer: (@Sendable (Event) -> Void)? = nil
+    ) async throws(SyntheticGPSError) -> ReceiverPersonaServer {
+        let holder = NIOLockedValueBox<ReceiverPersonaServer?>(nil)
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    child.eventLoop.makeCompletedFuture {
+                        guard let server = holder.withLockedValue({ $0 }) else { throw ChannelError.ioOnClosedChannel }
+                        try child.pipeline.syncOperations.addHandler(PersonaHandler(server: server))
+                    }
+                }
+                .bind(host: address.host, port: address.port)
+                .get()
+        } catch {
+            throw .io("cannot listen on \(address): \(error)")
+        }
+        let bound = ListenAddress(host: address.host, port: channel.localAddress?.port ?? address.port)
+        let server = ReceiverPersonaServer(receiver: receiver, address: bound, observer: observer)
+        holder.withLockedValue { $0 = server }
+        server.listener.withLockedValue { $0 = channel }
+        server.startTicking(on: channel.eventLoop)
+        return server
+    }
+
+    /// Serves a receiver on the terminal (or FIFO) at `path`, opened read-write and set to raw mode.
+    /// - Throws: ``SyntheticGPSError`` when it cannot be opened.
+    public static func attach(
+        terminal path: String, receiver: CommandedReceiver, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        observer: (@Sendable (Event) -> Void)? = nil
+    ) async throws(SyntheticGPSError) -> ReceiverPersonaServer {
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io("cannot open \(path): errno \(errno)") }
+        if isatty(descriptor) == 1 {
+            var attributes = termios()
+            if tcgetattr(descriptor, &attributes) == 0 {
+                cfmakeraw(&attributes)
+                _ = tcsetattr(descriptor, TCSANOW, &attributes)
+            }
+        }
+        let server = ReceiverPersonaServer(receiver: receiver, address: nil, observer: observer)
+        let channel: any Channel
+        do {
+            channel = try await NIOPipeBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(PersonaHandler(server: server)) }
+                }
+                .takingOwnershipOfDescriptor(inputOutput: descriptor)
+                .get()
+        } catch {
+            closeFileDescriptor(descriptor)
+            throw .io("cannot read \(path): \(error)")
+        }
+        server.registered(channel)
+        server.startTicking(on: channel.eventLoop)
+        return server
+    }
+
+    /// The receiver's energy meter now.
+    public var meter: ReceiverEnergyMeter { withReceiver { $0.meter } }
+    /// What the receiver is doing now.
+    public var phase: ReceiverPowerPhase { withReceiver { $0.phase } }
+    /// The commands the receiver obeyed, newest last.
+    public var commandLog: [String] { state.withLockedValue { $0.receiver.log } }
+    /// The commands obeyed (the last 64) with when they were.
+    public var commandTimes: [ObeyedCommand] { state.withLockedValue { $0.commandTimes } }
+    /// Seconds since the server started.
+    public var elapsed: Double { Double((NIODeadline.now() - origin).nanoseconds) / 1e9 }
+
+    /// Changes how commands are answered from now on.
+    public func setAcknowledgements(_ behavior: AcknowledgementBehavior) {
+        state.withLockedValue { $0.receiver.acknowledgements = behavior }
+    }
+
+    /// Runs `body` on the receiver brought up to now.
+    public func withReceiver<T>(_ body: (CommandedReceiver) -> T) -> T {
+        let now = elapsed
+        return state.withLockedValue { state in
+            _ = state.receiver.receive([], at: now)
+            return body(state.receiver)
+        }
+    }
+
+    /// Stops serving and disconnects every client (on a terminal, closes it: the host sees the line drop).
+    public func close() async {
+        ticker.withLockedValue { $0?.cancel() }
+        try? await listener.withLockedValue({ $0 })?.close()
+        let channels = state.withLockedValue { state in
+            defer { state.channels.removeAll() }
+            return Array(state.channels.values)
+        }
+        for channel in channels { try? await channel.close() }
+    }
+
+    private func startTicking(on eventLoop: any EventLoop) {
+        let task = eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: .milliseconds(20)) { [weak self] _ in
+            self?.tick()
+        }
+        ticker.withLockedValue { $0 = task }
+    }
+
+    private func tick() {
+        let now = elapsed
+        let (bytes, channels, events) = state.withLockedValue { state in
+            let before = state.receiver.logCount
+            let bytes = state.receiver.output(through: now)
+            return (bytes, Array(state.channels.values), changes(&state, since: before))
+        }
+        for event in events { observer?(event) }
+        guard !bytes.isEmpty else { return }
+        for channel in channels where channel.isWritable {
+            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+        }
+    }
+
+    /// The commands obeyed since the log held `before` entries, and the phase if it changed.
+    private func changes(_ state: inout State, since before: Int) -> [Event] {
+        guard observer != nil else { return [] }
+        let added = min(state.receiver.logCount - before, state.receiver.log.count)
+        var events = state.receiver.log.suffix(added).map { Event.obeyed($0) }
+        let phase = state.receiver.phase
+        if phase != state.lastPhase {
+            state.lastPhase = phase
+            events.append(.phase(phase))
+        }
+        return events
+    }
+
+    fileprivate func registered(_ channel: any Channel) {
+        state.withLockedValue { $0.channels[ObjectIdentifier(channel)] = channel }
+    }
+
+    fileprivate func unregistered(_ channel: any Channel) {
+        _ = state.withLockedValue { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    fileprivate func received(_ bytes: [UInt8], from channel: any Channel) {
+        let now = elapsed
+        let (replies, events) = state.withLockedValue { state in
+            let before = state.receiver.logCount
+            let replies = state.receiver.receive(bytes, at: now)
+            let added = min(state.receiver.logCount - before, state.receiver.log.count)
+            state.commandTimes += state.receiver.log.suffix(added).map { ObeyedCommand(entry: $0, elapsed: now) }
+            if state.commandTimes.count > 64 { state.commandTimes.removeFirst(state.commandTimes.count - 64) }
+            return (replies, [.received(bytes)] + changes(&state, since: before))
+        }
+        for event in events { observer?(event) }
+        guard !replies.isEmpty else { return }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: replies), promise: nil)
+    }
+}
+
+/// Hands what a client writes to the receiver, and registers the client for the NMEA.
+private final class PersonaHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let server: ReceiverPersonaServer
+
+    init(server: ReceiverPersonaServer) {
+        self.server = server
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        server.registered(context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        server.unregistered(context.channel)
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        server.received(Array(buffer.readableBytesView), from: context.channel)
+    }
+}
+
+/// `close(2)`, at file scope so that the name is not taken for the server's `close()`.
+private func closeFileDescriptor(_ descriptor: CInt) {
+    _ = close(descriptor)
+}

@@ -1,0 +1,62 @@
+import Foundation
+import LocationEngine
+@testable import LocationSources
+import NIOCore
+import NIOPosix
+import ReceiverControl
+import SyntheticGPS
+import Testing
+import TestSupport
+
+/// Receiver power commands through a real gpsd (opt-in): the synthetic MediaTek sits on a pseudo-terminal that
+/// gpsd reads; the gpsd source's `?DEVICE` requests reach it byte for byte.
+struct GPSDReceiverControlTests {
+    @Test func requestsCarryTheCommandAsHex() {
+        let control = GPSDReceiverControl(devicePath: "/dev/ttyUSB0", model: .mediatek)
+        #expect(String(buffer: control.sleep!) == "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3136312c302a32380d0a\"}\n")
+        #expect(control.setUp(.high).map { String(buffer: $0) } == [
+            "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3232352c302a32420d0a\"}\n",
+            "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3232302c313030302a31460d0a\"}\n",
+        ])
+        #expect(GPSDReceiverControl(devicePath: "/dev/x", model: .autodetect).sleep == nil, "autodetect needs replies gpsd keeps to itself")
+    }
+
+    @Test(.enabled(if: Tools.socat != nil && Tools.gpsd != nil, "needs socat and gpsd (Scripts/bootstrap.sh installs both)"))
+    func aMediaTekBehindGpsdIsSetUpAndStoodByThroughGpsd() async throws {
+        let terminals = try await PseudoTerminalPair.make()
+        defer { terminals.unplug() }
+        let device = terminals.host
+        let events = Observed<[ReceiverPersonaServer.Event]>([])
+        let persona = try await ReceiverPersonaServer.attach(
+            terminal: terminals.device, receiver: CommandedReceiver(scenario: .stationary(seed: 5), persona: .mediatek),
+            observer: { event in events.update { $0.append(event) } })
+        let port = try await freeLoopbackPort()
+        // -n: gpsd opens the device at once, before it drops root (the pseudo-terminal belongs to root).
+        let gpsd = try ChildProcess(Tools.gpsd!, ["-N", "-n", "-S", String(port), device])
+        defer { gpsd.kill() }
+        try await withDeadline(seconds: 20) {
+            while (try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get().close()) == nil {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let source = GPSDLocationSource(
+            configuration: GPSDConfiguration(port: port, receiverControl: GPSDReceiverControl(devicePath: device, model: .mediatek)))
+        source.start(mode: .high, events: SourceEventSink { _ in })
+        do {
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.obeyed("$PMTK220,1000*1F")) } }
+        } catch {
+            let seen = events.value.map { event -> String in
+                guard case .received(let bytes) = event else { return "\(event)" }
+                return String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+            }
+            Issue.record("the receiver behind gpsd saw: \(seen.suffix(12))")
+            throw error
+        }
+        source.stop()
+        try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.phase(.standby)) } }
+        #expect(persona.withReceiver { $0.meter.current } == 2)
+        await persona.close()
+        await gpsd.stop()
+        await terminals.stop()
+    }
+}

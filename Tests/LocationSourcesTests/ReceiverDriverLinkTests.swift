@@ -1,0 +1,172 @@
+import Foundation
+import LocationEngine
+@testable import LocationSources
+import NIOConcurrencyHelpers
+import ReceiverControl
+import SyntheticGPS
+import Testing
+import TestSupport
+
+/// The receiver drivers against the synthetic personas over a real pseudo-terminal (socat) and TCP: the bytes
+/// on the wire, the acknowledgements, the metered current, and every fallback with one log line and a metric.
+@Suite(.serialized)
+struct ReceiverDriverLinkTests {
+    private static func obeyed(_ entry: String) -> @Sendable ([ReceiverPersonaServer.Event]) -> Bool {
+        { $0.contains(.obeyed(entry)) }
+    }
+
+    private static func reached(_ phase: ReceiverPowerPhase) -> @Sendable ([ReceiverPersonaServer.Event]) -> Bool {
+        { $0.contains(.phase(phase)) }
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed (apt-get install socat); it makes the pseudo-terminal pair"))
+    func aMediaTekOnASerialPortIsSetUpPowerSavedAndStoodBy() async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .autodetect)
+        rig.start(.high)
+        try await rig.persona("tracking at 1 Hz", Self.obeyed("$PMTK220,1000*1F"))
+        try await withDeadline(seconds: 30) { [rig] in await rig.sourceEvents.waitUntil { $0.contains { if case .location = $0 { true } else { false } } } }
+        let tracking = rig.server.meter.current
+
+        rig.source.setMode(.low)
+        try await rig.persona("periodic standby", Self.obeyed("$PMTK225,2,2000,18000,0,0*12"))
+        try await rig.persona("power save", Self.reached(.powerSave))
+        let powerSave = rig.server.meter.current
+
+        let stopAt = rig.server.elapsed
+        rig.source.stop()
+        try await rig.persona("standby", Self.obeyed("$PMTK161,0*28"))
+        let standbyAt = rig.server.commandTimes.last { $0.entry == "$PMTK161,0*28" }?.elapsed ?? .nan
+        try await rig.logged("command=standby result=acknowledged")
+        try await rig.logged("closing the port")
+        let standby = rig.server.withReceiver { $0.meter.current }
+
+        // Byte for byte, in order, checksums included: the version query, the tracking setup, power save, standby.
+        let wire = rig.received
+        for command in ["$PMTK605*31\r\n", "$PMTK225,0*2B\r\n", "$PMTK220,1000*1F\r\n", "$PMTK225,2,2000,18000,0,0*12\r\n", "$PMTK161,0*28\r\n"] {
+            #expect(wire.contains(run: Array(command.utf8)), "\(command) on the wire")
+        }
+        #expect(rig.source.statistics.receiver.vendor == .mediatek(release: CommandedReceiver.mt3339Release.release))
+        #expect(rig.source.statistics.receiver.state == .standby)
+        #expect(rig.commands("standby", "acknowledged") == 1)
+        #expect(tracking == 20 && powerSave < tracking && standby == 2, "metered current: \(tracking) → \(powerSave) → \(standby) mA")
+        print("pty MediaTek: stop() to the receiver standing by \(Int((standbyAt - stopAt) * 1000)) ms (measured); current \(tracking) → \(powerSave) → \(standby) mA")
+        await rig.shutDown()
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
+    func aStartWhileTheStandbyCommandIsInFlightWinsAndItsRequestIsServedOnce() async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .mediatek)
+        let engine = makeEngine(rig.source)
+        let firstRequest = engine.locationRequest(accuracy: .house, timeout: .seconds(30))
+        try await rig.persona("tracking", Self.obeyed("$PMTK220,1000*1F"))
+        // The receiver will stand by without acknowledging (as some MediaTek firmware does), so the driver waits
+        // for it to fall silent: the standby command stays in flight for a while.
+        rig.server.setAcknowledgements(.drop)
+        let first = try await firstRequest.result()
+        #expect(first.location != nil)
+        // The engine stopped the source (linger zero): standby is in flight. A request now wakes the receiver.
+        try await rig.persona("standby sent", Self.obeyed("$PMTK161,0*28"))
+        rig.server.setAcknowledgements(.normal)
+        let delivered = NIOLockedValueBox(0)
+        let second = await withCheckedContinuation { (continuation: CheckedContinuation<LocationResult, Never>) in
+            _ = engine.location(accuracy: .room, timeout: .seconds(60)) { result in
+                delivered.withLockedValue { $0 += 1 }
+                continuation.resume(returning: result)
+            }
+        }
+        #expect(second.location != nil, "served")
+        // The receiver is woken and set up again once the standby command has resolved (confirmed by silence).
+        try await rig.persona("woken", Self.obeyed("wake"))
+        try await rig.logged("command=rate result=acknowledged", count: 2)
+        #expect(rig.source.statistics.receiver.state == .tracking)
+        #expect(rig.commands("standby", "confirmed_by_silence") == 1)
+        #expect(delivered.withLockedValue { $0 } == 1, "exactly once")
+        await engine.shutdown()
+        await rig.shutDown()
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"), arguments: [
+        (AcknowledgementBehavior.refuse, "refused"), (.ignore, "unanswered"),
+    ])
+    func aStandbyThatFailsClosesThePortWithOneLogLineAndAMetric(behavior: AcknowledgementBehavior, result: String) async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .mediatek)
+        rig.start(.high)
+        try await rig.persona("tracking", Self.obeyed("$PMTK220,1000*1F"))
+        rig.server.setAcknowledgements(behavior)
+        rig.source.stop()
+        try await rig.logged("command=standby")
+        try await rig.logged("closing the port")
+        let failures = rig.logs.value.filter { $0.contains("receiver command failed") }
+        #expect(failures.count == 1 && failures[0].contains("fallback=close_port") && failures[0].contains("result=\(result)"), "\(failures)")
+        #expect(rig.commands("standby", result) == 1)
+        #expect((try? rig.metrics.expectCounter("locationsource_receiver_fallbacks", [("source", "nmea"), ("fallback", "close_port")]).totalValue) == 1)
+        #expect(rig.source.statistics.receiver.state == .released)
+        #expect(rig.server.phase != .standby, "the receiver stays powered")
+        await rig.shutDown()
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"), arguments: [
+        (AcknowledgementBehavior.drop, "unanswered"), (.garble, "garbled"), (.refuse, "refused"),
+    ])
+    func aModeCommandThatFailsKeepsTheSettingWithOneLogLineAndAMetric(behavior: AcknowledgementBehavior, result: String) async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .mediatek)
+        rig.start(.high)
+        try await rig.persona("tracking", Self.obeyed("$PMTK220,1000*1F"))
+        try await rig.logged("command=rate result=acknowledged")
+        rig.server.setAcknowledgements(behavior)
+        rig.source.setMode(.lowest)
+        try await rig.logged("receiver command failed")
+        let failures = rig.logs.value.filter { $0.contains("receiver command failed") }
+        #expect(failures.count == 1, "\(failures)")
+        #expect(["command=power_save", "result=\(result)", "fallback=keep_setting"].allSatisfy { failures.first?.contains($0) == true }, "\(failures)")
+        #expect(rig.commands("power_save", result) == 1)
+        // Not retried: the same mode again sends nothing more.
+        let sent = rig.received.count
+        rig.source.setMode(.low)
+        rig.source.setMode(.lowest)
+        try await Task.sleep(for: .milliseconds(200))  // a resend would have reached the persona by now
+        #expect(rig.received.count == sent)
+        await rig.shutDown()
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
+    func aReceiverUnpluggedMidCommandCountsTheCommandAsLostAndStops() async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .mediatek, behavior: .normal)
+        rig.start(.high)
+        try await rig.persona("tracking", Self.obeyed("$PMTK220,1000*1F"))
+        rig.server.setAcknowledgements(.ignore)
+        rig.source.stop()
+        try await rig.persona("standby sent", { $0.contains { if case .received(let bytes) = $0 { bytes.elementsEqual("$PMTK161,0*28\r\n".utf8) } else { false } } })
+        await rig.unplug()
+        try await rig.logged("result=link_lost")
+        try await rig.logged("closing the port")
+        #expect(rig.logs.value.filter { $0.contains("receiver command failed") }.count == 1)
+        #expect(rig.commands("standby", "link_lost") == 1)
+        await rig.shutDown()
+    }
+
+    @Test func aUbloxOverTCPIsIdentifiedSetUpAndPutInBackup() async throws {
+        let rig = try await PersonaRig.tcp(.ublox, model: .autodetect)
+        rig.start(.best)
+        try await rig.logged("command=rate result=acknowledged")
+        try await rig.persona("tracking", Self.reached(.tracking))
+        let tracking = rig.server.meter.current
+        rig.source.setMode(.medium)
+        try await rig.persona("power save", Self.reached(.powerSave))
+        rig.source.stop()
+        try await rig.persona("backup", Self.reached(.backup))
+        try await rig.logged("command=backup result=confirmed_by_silence")
+        let backup = rig.server.withReceiver { $0.meter.current }
+        let wire = rig.received
+        for command in [
+            UBXCommand.pollVersion, .receiverManagement(powerSave: false), .rate(UBXRate(measurementMilliseconds: 1000)),
+            .powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true)), .receiverManagement(powerSave: true),
+            .powerManagementRequest(.backupUntilWoken),
+        ] {
+            #expect(wire.contains(run: command.bytes), "\(command.frame) on the wire")
+        }
+        #expect(rig.source.statistics.receiver.vendor == .ublox(software: CommandedReceiver.samM8QVersion.software, protocolVersion: 18))
+        #expect(tracking == 29 && backup == 0.020, "metered current: \(tracking) → \(backup) mA")
+        await rig.shutDown()
+    }
+}

@@ -1,0 +1,162 @@
+import LocationEngine
+@testable import LocationSources
+import ReceiverControl
+import Testing
+
+/// The receiver driver as a pure state machine, on a manual clock: events in, actions out.
+struct ReceiverDriverStateMachineTests {
+    typealias Machine = ReceiverDriverStateMachine
+    typealias Action = Machine.Action
+
+    private static let mtkRelease = PMTKReply.release(PMTKRelease(release: "AXN_2.10_3339", buildID: "5223", model: "PA6H"))
+    private static let m8 = UBXReply.version(UBXVersion(software: "ROM CORE 3.01 (107888)", hardware: "00080000", extensions: ["PROTVER=18.00"]))
+
+    private func ack(_ type: Int, _ flag: PMTKAcknowledgementFlag = .succeeded) -> Machine.Input { .pmtk(.acknowledgement(command: type, flag: flag)) }
+    private func written(_ actions: [Action]) -> [[UInt8]] { actions.compactMap { if case .write(let bytes) = $0 { bytes } else { nil } } }
+    private func token(_ actions: [Action]) -> UInt64? {
+        actions.compactMap { if case .armDeadline(let token, _) = $0 { token } else { nil } }.last
+    }
+
+    /// A machine for `model`, started in `mode`, its link open and the receiver identified by `answer`.
+    private func running(_ model: ReceiverModel, answer: Machine.Input, mode: PowerMode = .high) -> (Machine, [Action]) {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: model))
+        #expect(machine.start(mode: mode, now: .zero) == [.openLink])
+        let opened = machine.linkOpened(now: .zero)
+        #expect(written(opened).count == 1)
+        let actions = machine.received(answer, now: .milliseconds(100))
+        return (machine, actions)
+    }
+
+    @Test func aMediaTekReceiverIsSetUpPutInPowerSaveAndStoodByWithTheVendorsBytes() throws {
+        var (machine, actions) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        #expect(actions.contains(.identified(.mediatek(release: "AXN_2.10_3339"))))
+        #expect(written(actions) == [Array("$PMTK225,0*2B\r\n".utf8)])
+        actions = machine.received(ack(225), now: .milliseconds(200))
+        #expect(actions.contains(.resolved(.tracking, .acknowledged, fallback: nil)))
+        #expect(written(actions) == [Array("$PMTK220,1000*1F\r\n".utf8)])
+        actions = machine.received(ack(220), now: .milliseconds(300))
+        #expect(machine.state == .tracking)
+        #expect(written(actions).isEmpty)
+
+        actions = machine.setMode(.low, now: .seconds(1))
+        #expect(written(actions) == [Array("$PMTK225,2,2000,18000,0,0*12\r\n".utf8)])
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.state == .powerSave)
+        // The same profile again sends nothing.
+        #expect(written(machine.setMode(.low, now: .seconds(2))).isEmpty)
+
+        actions = machine.stop(now: .seconds(3))
+        #expect(written(actions) == [Array("$PMTK161,0*28\r\n".utf8)])
+        actions = machine.received(ack(161), now: .seconds(3) + .milliseconds(40))
+        #expect(actions == [.resolved(.standby, .acknowledged, fallback: nil), .closeLink])
+        #expect(machine.state == .standby)
+    }
+
+    @Test func aStandbyWithoutAcknowledgementIsConfirmedByTheOutputStopping() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        _ = machine.received(.output(fromUBX: false), now: .seconds(2))
+        let sent = machine.stop(now: .seconds(2) + .milliseconds(500))
+        let deadline = try #require(token(sent))
+        // Silent since 2 s; the deadline falls at 4 s.
+        #expect(machine.deadline(deadline, now: .seconds(4)) == [.resolved(.standby, .confirmedBySilence, fallback: nil), .closeLink])
+    }
+
+    @Test(arguments: [
+        (Machine.Input.pmtk(.acknowledgement(command: 161, flag: .unsupported)), Machine.Outcome.refused),
+        (.garbled, .garbled),
+        (.output(fromUBX: false), .unanswered),
+    ])
+    func aStandbyThatFailsClosesThePortOnce(reply: Machine.Input, outcome: Machine.Outcome) throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        let sent = machine.stop(now: .seconds(2))
+        var actions = machine.received(reply, now: .seconds(2) + .milliseconds(900))
+        if outcome != .refused {
+            #expect(actions.isEmpty)
+            actions = machine.deadline(try #require(token(sent)), now: .seconds(3) + .milliseconds(500))
+        }
+        #expect(actions == [.resolved(.standby, outcome, fallback: .closePort), .closeLink])
+        #expect(machine.state == .released)
+        // Nothing further: no retry.
+        #expect(machine.deadline(try #require(token(sent)), now: .seconds(10)).isEmpty)
+    }
+
+    @Test func aStartDuringTheStandbyCommandWinsAndWakesTheReceiver() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        _ = machine.stop(now: .seconds(2))
+        #expect(machine.start(mode: .high, now: .seconds(2) + .milliseconds(10)).isEmpty, "the link stays open")
+        let actions = machine.received(ack(161), now: .seconds(2) + .milliseconds(50))
+        #expect(!actions.contains(.closeLink))
+        #expect(actions.first == .resolved(.standby, .acknowledged, fallback: nil))
+        // The wake-up: the version query (any byte wakes a MediaTek), then the tracking setup again.
+        #expect(written(actions) == [Array("\r\n$PMTK605*31\r\n".utf8)])
+        let setup = machine.received(.pmtk(Self.mtkRelease), now: .seconds(2) + .milliseconds(900))
+        #expect(written(setup) == [Array("$PMTK225,0*2B\r\n".utf8)])
+    }
+
+    @Test func aReceiverUnpluggedMidCommandTakesTheFallbackOnce() {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        _ = machine.stop(now: .seconds(2))
+        #expect(machine.linkClosed(now: .seconds(2) + .milliseconds(100)) == [.resolved(.standby, .linkLost, fallback: .closePort), .closeLink])
+        #expect(machine.linkClosed(now: .seconds(3)).isEmpty)
+    }
+
+    @Test func aUbloxM8GetsLegacyMessagesAndBackup() throws {
+        var (machine, actions) = running(.ublox, answer: .ubx(Self.m8))
+        #expect(actions.contains(.identified(.ublox(software: "ROM CORE 3.01 (107888)", protocolVersion: 18))))
+        #expect(written(actions) == [UBXCommand.receiverManagement(powerSave: false).bytes])
+        actions = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .milliseconds(200))
+        #expect(written(actions) == [UBXCommand.rate(UBXRate(measurementMilliseconds: 1000)).bytes])
+        _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x08)), now: .milliseconds(300))
+        #expect(machine.state == .tracking)
+
+        actions = machine.setMode(.medium, now: .seconds(1))
+        #expect(written(actions) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true)).bytes])
+        // Power save refused: the CFG-RXM that would enable it is not sent; the receiver keeps tracking.
+        actions = machine.received(.ubx(.notAcknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(1) + .milliseconds(80))
+        #expect(actions == [.resolved(.powerSave, .refused, fallback: .keepSetting)])
+        #expect(machine.state == .tracking)
+
+        let sent = machine.stop(now: .seconds(5))
+        #expect(written(sent) == [UBXCommand.powerManagementRequest(.backupUntilWoken).bytes])
+        #expect(machine.deadline(try #require(token(sent)), now: .seconds(7)) == [.resolved(.backup, .confirmedBySilence, fallback: nil), .closeLink])
+        #expect(machine.state == .backup)
+    }
+
+    @Test func aUblox9IsConfiguredByKeys() {
+        let f9 = UBXReply.version(UBXVersion(software: "EXT CORE 1.00 (61b2dd)", hardware: "00190000", extensions: ["PROTVER=27.12"]))
+        let (_, actions) = running(.autodetect, answer: .ubx(f9))
+        let expected = UBXCommand.setValues(
+            layers: 1, [UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 0), UBXConfigValue(key: UBXConfigValue.rateMeasurementKey, value: 1000)])
+        #expect(written(actions) == [expected.bytes])
+    }
+
+    @Test func aReceiverThatAnswersNothingIsPlainAfterOneRepeat() throws {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .autodetect))
+        _ = machine.start(mode: .high, now: .zero)
+        let first = machine.linkOpened(now: .zero)
+        let second = machine.deadline(try #require(token(first)), now: .seconds(2))
+        #expect(written(second) == written(first), "the query is repeated once")
+        let given = machine.deadline(try #require(token(second)), now: .seconds(4))
+        #expect(given == [.identified(nil), .resolved(.identify, .unanswered, fallback: .plain)])
+        #expect(machine.stop(now: .seconds(5)) == [.closeLink])
+    }
+
+    @Test func aWronglyConfiguredModelIsAClearError() throws {
+        let (_, mismatch) = running(.mediatek, answer: .ubx(Self.m8))
+        #expect(mismatch.contains(.error(.mismatch(configured: .mediatek, observed: .ublox))))
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .ublox))
+        _ = machine.start(mode: .high, now: .zero)
+        let first = machine.linkOpened(now: .zero)
+        let second = machine.deadline(try #require(token(first)), now: .seconds(2))
+        #expect(machine.deadline(try #require(token(second)), now: .seconds(4)).contains(.error(.noAnswer(.ublox))))
+        #expect("\(ReceiverControlError.noAnswer(.ublox))".contains("autodetect"))
+    }
+}

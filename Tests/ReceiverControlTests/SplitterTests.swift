@@ -1,0 +1,52 @@
+import ReceiverControl
+import Testing
+
+/// One byte stream, NMEA text and UBX frames interleaved with noise, split apart.
+struct SplitterTests {
+    private func split(_ chunks: [[UInt8]], into splitter: inout ReceiverStreamSplitter) -> [ReceiverStreamSplitter.Piece] {
+        var pieces: [ReceiverStreamSplitter.Piece] = []
+        for chunk in chunks { splitter.feed(chunk) { pieces.append($0) } }
+        return pieces
+    }
+
+    @Test func framesAndLinesAreSeparatedWhateverTheChunking() {
+        let gga = Array("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n".utf8)
+        let ack = UBXReply.acknowledged(messageClass: 6, messageID: 8).frame
+        let pmtk = PMTKReply.acknowledgement(command: 161, flag: .succeeded).packet.bytes
+        let stream = [0x00, 0xFF] + gga + ack.bytes + Array("noise".utf8) + pmtk + [0xB5, 0x00] + gga
+        let expected: [ReceiverStreamSplitter.Piece] = [.line(gga), .ubx(ack), .line(pmtk), .line(gga)]
+        for chunkSize in [1, 3, 7, stream.count] {
+            var splitter = ReceiverStreamSplitter()
+            let chunks = stride(from: 0, to: stream.count, by: chunkSize).map { Array(stream[$0..<min($0 + chunkSize, stream.count)]) }
+            #expect(split(chunks, into: &splitter) == expected, "chunks of \(chunkSize)")
+            #expect(splitter.statistics.discardedBytes == 2 + 5 + 2)
+            #expect(splitter.bufferedByteCount == 0)
+        }
+    }
+
+    @Test func aFrameInterruptingALineIsStillFound() {
+        let ack = UBXReply.notAcknowledged(messageClass: 6, messageID: 0x3B).frame
+        let stream = Array("$GPRMC,12".utf8) + ack.bytes + Array("$GPTXT,01*00\r\n".utf8)
+        var splitter = ReceiverStreamSplitter()
+        #expect(split([stream], into: &splitter) == [.ubx(ack), .line(Array("$GPTXT,01*00\r\n".utf8))])
+        #expect(splitter.statistics.discardedBytes == 9)
+    }
+
+    @Test func aGarbledFrameIsReportedAndAnAbsurdLengthResynchronises() {
+        var garbled = UBXReply.acknowledged(messageClass: 6, messageID: 8).frame.bytes
+        garbled[7] ^= 0x01
+        let line = Array("$PMTK001,0,3*30\r\n".utf8)
+        // A sync followed by a length of 0xFFFF is noise; the `$` right after it still starts a line.
+        let stream = garbled + [0xB5, 0x62, 0x01, 0x02, 0xFF, 0xFF] + line
+        var splitter = ReceiverStreamSplitter()
+        #expect(split([stream], into: &splitter) == [.garbledFrame, .line(line)])
+        #expect(splitter.statistics.garbledFrames == 1)
+    }
+
+    @Test func memoryStaysBoundedOnEndlessText() {
+        var splitter = ReceiverStreamSplitter(maximumLineLength: 64)
+        let endless = [UInt8(ascii: "$")] + Array(repeating: UInt8(ascii: "A"), count: 10_000)
+        #expect(split([endless], into: &splitter).isEmpty)
+        #expect(splitter.bufferedByteCount < 64)
+    }
+}

@@ -19,7 +19,7 @@ public enum ReceiverModel: String, Sendable, Hashable, CaseIterable {
 public struct ReceiverControlConfiguration: Sendable, Hashable {
     /// The receiver. Default ``ReceiverModel/plain``: nothing is written to the receiver.
     public var model: ReceiverModel
-    /// The fix interval in the tracking modes (``LocationEngine/PowerMode/best`` and ``LocationEngine/PowerMode/high``).
+    /// The fix interval in the tracking modes (`PowerMode.best` and `PowerMode.high`).
     /// Default 1 s.
     public var fixInterval: Duration
     /// How long a command's acknowledgement may take before the command counts as unanswered. Default 1.5 s

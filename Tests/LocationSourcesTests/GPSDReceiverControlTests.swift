@@ -40,7 +40,8 @@ struct GPSDReceiverControlTests {
             }
         }
         let source = GPSDLocationSource(
-            configuration: GPSDConfiguration(port: port, receiverControl: GPSDReceiverControl(devicePath: device, model: .mediatek)))
+            configuration: GPSDConfiguration(port: port, receiverControl: GPSDReceiverControl(devicePath: device, model: .mediatek)),
+            logger: quietLogger())
         source.start(mode: .high, events: SourceEventSink { _ in })
         do {
             try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.obeyed("$PMTK220,1000*1F")) } }

@@ -1,7 +1,7 @@
 /// What a source's receiver costs in each state and how long it takes to come back: the figures a
 /// restart-aware power policy weighs (see ``PowerDownDecider``).
 ///
-/// Powers are in milliwatts, durations in ``Duration``. A source that knows its receiver describes it with one
+/// Powers are in milliwatts, durations in `Duration`. A source that knows its receiver describes it with one
 /// of these; a source that does not describes none, and the engine's fixed linger applies as before.
 public struct ReceiverPowerProfile: Sendable, Hashable {
     /// Where a receiver can wait between requests.

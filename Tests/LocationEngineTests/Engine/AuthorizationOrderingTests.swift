@@ -14,7 +14,7 @@ struct AuthorizationOrderingTests {
     static let declared = AuthorizationTests.declared
 
     func makeEngine(_ provider: any AuthorizationProvider, usage: UsageDeclarations = declared) -> LocationEngine<ManualClock> {
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider, usage: usage))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider, usage: usage), logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }

@@ -23,7 +23,7 @@ struct AuthorizationTests {
             source: source, clock: clock,
             configuration: .init(
                 linger: .zero, authorizationProvider: user, usage: usage, preferredAuthorization: preferred,
-                onAuthorizationChange: onChange))
+                onAuthorizationChange: onChange), logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }
@@ -423,7 +423,7 @@ struct AuthorizationTests {
         let provider = StaticAuthorizationProvider(.notDetermined, promptAnswer: .denied)
         let configured = LocationEngine(
             source: source, clock: clock,
-            configuration: .init(authorizationProvider: provider, usage: Self.declared))
+            configuration: .init(authorizationProvider: provider, usage: Self.declared), logger: quietLogger)
         Task { try await configured.run() }
         let id = configured.location(accuracy: .city, timeout: nil, handler: recorder.oneShot)
         await configured.sync()

@@ -12,7 +12,7 @@ struct ConcurrentSubmissionTests {
     func fourThreads() async {
         let clock = ManualClock()
         let source = ScriptedLocationSource()
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
         Task { try await engine.run() }
         let recorder = Recorder()
         let threads = 4

@@ -9,7 +9,7 @@ struct EdgeTests {
     let recorder = Recorder()
 
     func makeEngine(_ configuration: LocationEngineConfiguration = .init(linger: .zero)) -> LocationEngine<ManualClock> {
-        let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }

@@ -10,7 +10,7 @@ struct EngineTests {
     let recorder = Recorder()
 
     func makeEngine(linger: Duration = .zero, source: ScriptedLocationSource? = nil) -> LocationEngine<ManualClock> {
-        let engine = LocationEngine(source: source ?? self.source, clock: clock, configuration: .init(linger: linger))
+        let engine = LocationEngine(source: source ?? self.source, clock: clock, configuration: .init(linger: linger), logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }
@@ -121,7 +121,7 @@ struct EngineTests {
 
     @Test("AsyncSequence subscription: abnormal end throws SubscriptionEndedError")
     func asyncSequenceThrows() async {
-        let engine = LocationEngine(source: ScriptedLocationSource(capabilities: .init(providesCourse: false)), clock: clock)
+        let engine = LocationEngine(source: ScriptedLocationSource(capabilities: .init(providesCourse: false)), clock: clock, logger: quietLogger)
         Task { try await engine.run() }
         let updates = engine.updates(SubscriptionOptions(kind: .heading))
         await #expect(throws: SubscriptionEndedError.self) {
@@ -207,7 +207,7 @@ struct EngineTests {
     @Test("events a source sends after it was stopped are ignored")
     func staleSourceEventsIgnored() async {
         let leaky = LeakySource()
-        let engine = LocationEngine(source: leaky, clock: clock, configuration: .init(linger: .zero))
+        let engine = LocationEngine(source: leaky, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
         Task { try await engine.run() }
         engine.location(accuracy: .block, timeout: nil) { _ in }
         await engine.sync()

@@ -24,7 +24,7 @@ struct ExpiryDuringBacklogTests {
     }
 
     func makeEngine() -> LocationEngine<ManualClock> {
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(60)))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(60)), logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }
@@ -83,7 +83,7 @@ struct ExpiryDuringBacklogTests {
         // The backlog is queued by the source's `start` (not by a handler, whose cancels the engine
         // notes as they are issued): the cancel reaches the engine only as part of the batch.
         let source = StartHookSource()
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
         Task { try await engine.run() }
         let journal = Journal()
         let timed = IDSlot()

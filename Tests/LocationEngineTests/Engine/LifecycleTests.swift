@@ -11,7 +11,7 @@ struct LifecycleTests {
     let recorder = Recorder()
 
     func makeEngine(linger: Duration = .zero) -> LocationEngine<ManualClock> {
-        LocationEngine(source: source, clock: clock, configuration: .init(linger: linger))
+        LocationEngine(source: source, clock: clock, configuration: .init(linger: linger), logger: quietLogger)
     }
 
     @Test("inside a ServiceGroup: graceful shutdown ends every pending request once with .shutDown, stops the source, run() returns")

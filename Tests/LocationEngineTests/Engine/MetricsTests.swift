@@ -13,7 +13,7 @@ struct MetricsTests {
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = metrics
         configuration.metricsDimensions = [("engine", "test")]
-        let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }
@@ -64,7 +64,7 @@ struct MetricsTests {
             authorizationProvider: SimulatedAuthorizationProvider(.init(authorizationAnswers: [.init(.allowWhileUsing(), after: .seconds(1))])),
             usage: UsageDeclarations(whenInUse: "Shows where you are."))
         configuration.metricsFactory = metrics
-        let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: quietLogger)
         Task { try await engine.run() }
         for _ in 0..<100 { engine.location(accuracy: .city, timeout: nil) { _ in } }
         await engine.sync()

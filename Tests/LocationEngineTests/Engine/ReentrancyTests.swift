@@ -11,7 +11,7 @@ struct ReentrancyTests {
     let recorder = Recorder()
 
     func makeEngine() -> LocationEngine<ManualClock> {
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
         Task { try await engine.run() }
         return engine
     }

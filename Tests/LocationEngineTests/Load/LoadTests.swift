@@ -13,7 +13,7 @@ struct LoadTests {
         var rng = SplitMix64(seed: 0x10CA_7E)
         let clock = ManualClock()
         let source = ScriptedLocationSource()
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(2)))
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .seconds(2)), logger: quietLogger)
         Task { try await engine.run() }
         let ledger = Ledger()
         var known: [RequestID] = []

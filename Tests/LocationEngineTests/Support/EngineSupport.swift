@@ -1,5 +1,6 @@
 import LocationEngine
 import LocationEngineTestKit
+import Logging
 import NIOConcurrencyHelpers
 import Testing
 
@@ -54,3 +55,7 @@ func eventually(
 func fix(_ metres: Double, latitude: Double = 48.0, course: Double? = nil) -> Location {
     Location(latitude: latitude, longitude: 11.0, horizontalAccuracy: metres, course: course)
 }
+
+/// The engines' logger in tests: a passing test prints nothing (a test that asserts on what the engine
+/// logs gives it a handler of its own).
+let quietLogger = Logger(label: "LocationEngine") { _ in SwiftLogNoOpLogHandler() }

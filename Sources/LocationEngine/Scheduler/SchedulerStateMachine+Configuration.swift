@@ -1,0 +1,44 @@
+extension SchedulerStateMachine {
+    /// Settings of the core.
+    public struct Configuration: Sendable {
+        /// How long the source keeps running after the last request needing it ends.
+        public var linger: Duration
+        /// What the source can provide.
+        public var sourceCapabilities: SourceCapabilities
+        /// The authorization picture at start.
+        public var authorization: AuthorizationState
+        /// What the application declares it may ask for: the level and reason of the authorization
+        /// prompt, and the temporary-full-accuracy purpose keys requests may name (any other key is a
+        /// ``ConfigurationError``).
+        public var usage: UsageDeclarations
+        /// The level the application wants (see ``UsageDeclarations/level(preferring:)``).
+        public var preferredAuthorization: AuthorizationLevel
+        /// How fixes are coarsened under reduced accuracy.
+        public var reducedAccuracy: ReducedAccuracyPolicy
+        /// How many recipients a delivery hands out (``SchedulerStateMachine/nextOneShot()``) before
+        /// it lets what was decided meanwhile go first — timeouts that fell due during a long delivery,
+        /// handed over by ``SchedulerStateMachine/advanceTime(now:)``. By default a delivery is never
+        /// cut.
+        public var deliverySlice: Int = .max
+
+        /// Creates a configuration.
+        public init(
+            linger: Duration = .seconds(5),
+            sourceCapabilities: SourceCapabilities = SourceCapabilities(providesCourse: true),
+            authorization: AuthorizationState = .authorizedAlways,
+            usage: UsageDeclarations = .none,
+            preferredAuthorization: AuthorizationLevel = .whenInUse,
+            reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy()
+        ) {
+            self.linger = linger
+            self.sourceCapabilities = sourceCapabilities
+            self.authorization = authorization
+            self.usage = usage
+            self.preferredAuthorization = preferredAuthorization
+            self.reducedAccuracy = reducedAccuracy
+        }
+
+        /// Whether requests may name `purposeKey`.
+        func declares(purposeKey: String) -> Bool { usage.temporaryFullAccuracyPurposes[purposeKey] != nil }
+    }
+}

@@ -120,12 +120,22 @@ struct ReceiverDriverLinkTests {
         #expect(failures.count == 1, "\(failures)")
         #expect(["command=power_save", "result=\(result)", "fallback=keep_setting"].allSatisfy { failures.first?.contains($0) == true }, "\(failures)")
         #expect(rig.commands("power_save", result) == 1)
-        // Not retried: the same mode again sends nothing more.
+        // Not retried: the same mode again sends nothing more. The link keeps order, so once a later
+        // command (back to tracking) has reached the persona, a resend would have reached it before.
         let sent = rig.received.count
         rig.source.setMode(.low)
         rig.source.setMode(.lowest)
-        try await Task.sleep(for: .milliseconds(200))  // a resend would have reached the persona by now
-        #expect(rig.received.count == sent)
+        rig.source.setMode(.high)
+        let tracking = Array("$PMTK220,1000*1F".utf8)
+        try await rig.persona("back to tracking") { events in
+            let bytes = events.flatMap { event -> [UInt8] in
+                guard case .received(let bytes) = event else { return [] }
+                return bytes
+            }
+            return bytes.count > sent && bytes[sent...].contains(tracking)
+        }
+        let after = String(decoding: rig.received[sent...], as: UTF8.self)
+        #expect(!after.contains("$PMTK225,2"), "the failed power-save command was sent again: \(after)")
         await rig.shutDown()
     }
 

@@ -90,8 +90,13 @@ struct Outbox<OneShotHandler, SubscriptionHandler> {
     /// Takes the next entry: interim ones first.
     mutating func popFirst() -> Entry? { interim.popFirst() ?? queue.popFirst() }
 
-    /// Whether the group being handed out should give way now.
-    var sliceIsUsedUp: Bool { handedOut >= slice && !interim.isEmpty }
+    /// At the end of a used-up slice with interim entries waiting: sets the group being handed out
+    /// aside (see ``setAsideCurrentGroup()``) and returns `true`.
+    mutating func givesWay() -> Bool {
+        guard handedOut >= slice && !interim.isEmpty else { return false }
+        setAsideCurrentGroup()
+        return true
+    }
 
     /// Stops handing out the current group and puts what is left of it first in the queue (behind the
     /// interim entries), so that it goes on where it stopped.

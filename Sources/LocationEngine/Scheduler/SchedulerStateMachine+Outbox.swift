@@ -47,10 +47,7 @@ extension SchedulerStateMachine {
         switch outbox.handing {
         case .oneShots(let tally):
             while outbox.position < outbox.oneShots.count {
-                if outbox.sliceIsUsedUp {
-                    outbox.setAsideCurrentGroup()
-                    return nil
-                }
+                if outbox.givesWay() { return nil }
                 let recipient = outbox.oneShots[outbox.position]
                 outbox.position += 1
                 if !withdrawals.isEmpty, let withdrawal = withdrawals.removeValue(forKey: recipient.id) {
@@ -65,10 +62,7 @@ extension SchedulerStateMachine {
             outbox.finishCurrentGroup()
             return nil
         case .fix:
-            if outbox.sliceIsUsedUp {
-                outbox.setAsideCurrentGroup()
-                return nil
-            }
+            if outbox.givesWay() { return nil }
             guard let recipient = takeNextFixRecipient() else {
                 outbox.finishCurrentGroup()
                 return nil
@@ -89,10 +83,7 @@ extension SchedulerStateMachine {
     public mutating func nextSubscriber() -> Recipient<SubscriptionHandler>? {
         guard case .subscribers(let tally) = outbox.handing else { return nil }
         while outbox.position < outbox.subscribers.count {
-            if outbox.sliceIsUsedUp {
-                outbox.setAsideCurrentGroup()
-                return nil
-            }
+            if outbox.givesWay() { return nil }
             let recipient = outbox.subscribers[outbox.position]
             outbox.position += 1
             if tally == .end {

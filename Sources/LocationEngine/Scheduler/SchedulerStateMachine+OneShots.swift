@@ -57,7 +57,6 @@ extension SchedulerStateMachine {
 
         if let cached = history.cached(satisfying: accuracy, at: now) {
             counters.oneShotsFromCache += 1
-            counters.oneShotsSucceeded += 1
             let result = LocationResult(
                 status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
             emitOneShots([Recipient(id, request.handler)], result, .succeeded)

@@ -1,4 +1,5 @@
 @testable import LocationEngine
+import Testing
 
 /// Drives a `SchedulerStateMachine` with string tags as handlers and records what it asks for, so
 /// tests read as "events in, actions out".
@@ -216,6 +217,24 @@ struct MachineHarness {
             case .reportConfigurationError(let error): configurationErrors.append(error)
             }
         }
+        checkCountersAgreeWithDeliveries()
+    }
+
+    /// The machine's outcome counters must say exactly what the owner was handed: one count per
+    /// one-shot result, per subscription ending and per cancellation, never two.
+    private func checkCountersAgreeWithDeliveries() {
+        let counters = machine.statistics(now: now)
+        let oneShotEndings = results.values.reduce(0) { $0 + $1.count }
+        let counted = counters.oneShotsSucceeded + counters.oneShotsTimedOut + counters.oneShotsForceCompleted
+            + counters.oneShotsFailed
+        #expect(counted == oneShotEndings, "one-shot outcome counters \(counted) vs results handed out \(oneShotEndings)")
+        let subscriptionEndings = events.values.reduce(0) { total, list in
+            total + list.filter { if case .ended = $0 { true } else { false } }.count
+        }
+        #expect(counters.subscriptionsEnded == subscriptionEndings,
+                "subscriptions ended \(counters.subscriptionsEnded) vs endings handed out \(subscriptionEndings)")
+        #expect(counters.oneShotsCancelled + counters.subscriptionsCancelled == cancelled.count,
+                "cancellations counted vs handed out")
     }
 
     /// What a handler does after `tag` received something: the scripted withdrawals and passing of time.

@@ -12,10 +12,12 @@ import HeapModule
 /// lane's order (callers on several threads stamp their requests, so one can arrive slightly out of
 /// order) goes into the heap on its own, as does every entry once ``maximumLanes`` durations have lanes.
 ///
-/// Deletion is lazy: a request that ends before its deadline leaves its entry behind and the owner
-/// reports it with ``noteAbandoned()``; the owner drops them from the head after each change (so the
-/// earliest deadline is always live), and rebuilds the queue when idle once abandoned entries
-/// outnumber live ones, so memory stays proportional to live requests.
+/// Deletion is lazy: a request that ends before its deadline leaves its entry behind. Nobody counts
+/// those entries: every live entry belongs to a pending request and a request has at most one, so a
+/// queue holding more than twice as many entries as there are pending requests is mostly abandoned
+/// (``needsCompaction(pending:)``). The owner drops abandoned entries from the head after each change
+/// (so the earliest deadline is always live), and rebuilds the queue when idle once they dominate, so
+/// memory stays proportional to pending requests.
 ///
 /// Hand-written because no swift-collections type keeps many sorted runs behind one heap; it only
 /// arranges `Deque`s and a `Heap`.
@@ -45,8 +47,6 @@ struct DeadlineQueue: Sendable {
     private var heap = Heap<Head>()
     private var lanes: [Deque<Entry>] = []
     private var laneOfDuration: [Duration: Int32] = [:]
-    /// Entries whose request already ended.
-    private(set) var abandoned = 0
     /// The number of entries, live or abandoned.
     private(set) var count = 0
 
@@ -111,23 +111,20 @@ struct DeadlineQueue: Sendable {
         return RequestID(rawValue: removeEarliest().id)
     }
 
-    /// Records that a request with an entry here ended by other means.
+    /// Whether abandoned entries are the majority (and numerous), so a rebuild pays, when at most
+    /// `pending` requests can own an entry.
     /// - Complexity: O(1)
-    mutating func noteAbandoned() { abandoned += 1 }
+    func needsCompaction(pending: Int) -> Bool { abandonedAtLeast(pending: pending) > 1024 && count > 2 * pending }
 
-    /// Records that a popped entry belonged to an ended request.
+    /// How many entries are abandoned at least, when at most `pending` requests can own an entry.
     /// - Complexity: O(1)
-    mutating func noteAbandonedEntryRemoved() { abandoned -= 1 }
-
-    /// Whether abandoned entries are the majority (and numerous), so a rebuild pays.
-    var needsCompaction: Bool { abandoned > 1024 && abandoned * 2 > count }
+    func abandonedAtLeast(pending: Int) -> Int { max(0, count - pending) }
 
     /// Drops entries of ended requests from the head, so ``earliest`` is a live deadline.
     /// - Complexity: O(a log L) for a abandoned entries at the head of lanes.
     mutating func dropAbandonedHead(isLive: (RequestID) -> Bool) {
-        while abandoned > 0, let first = heap.min, !isLive(RequestID(rawValue: first.entry.id)) {
+        while let first = heap.min, !isLive(RequestID(rawValue: first.entry.id)) {
             _ = removeEarliest()
-            abandoned -= 1
         }
     }
 
@@ -150,6 +147,5 @@ struct DeadlineQueue: Sendable {
         laneOfDuration = keptOfDuration
         count = heads.count(where: { $0.lane < 0 }) + kept.reduce(0) { $0 + $1.count }
         heap = Heap(heads)
-        abandoned = 0
     }
 }

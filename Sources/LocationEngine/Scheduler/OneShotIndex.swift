@@ -11,8 +11,9 @@ import HeapModule
 /// max-heap on metres; a fix pops the entries it is accurate enough for and puts back the few that fail
 /// their own maximum age (only possible with a stale fix).
 ///
-/// Deletion is lazy, as in ``DeadlineQueue``: ended requests stay until they are reached or until a
-/// compaction, which runs when abandoned entries outnumber live ones.
+/// Deletion is lazy and uncounted, as in ``DeadlineQueue``: ended requests stay until they are reached
+/// or until a compaction, which runs once the index holds more than twice as many entries as there are
+/// pending one-shots (each has at most one entry, so most are then abandoned).
 struct OneShotIndex: Sendable {
     /// A custom-accuracy entry, ordered by metres then by ID (older first among equals).
     struct CustomEntry: Comparable, Sendable {
@@ -25,8 +26,6 @@ struct OneShotIndex: Sendable {
 
     private var buckets: [Deque<RequestID>] = Array(repeating: Deque(), count: AccuracyLevel.allCases.count)
     private var custom = Heap<CustomEntry>()
-    /// Entries whose request already ended.
-    private(set) var abandoned = 0
 
     /// The number of entries, live or abandoned.
     var count: Int { buckets.reduce(custom.count) { $0 + $1.count } }
@@ -66,16 +65,14 @@ struct OneShotIndex: Sendable {
     /// - Complexity: O(log n)
     mutating func reinsert(_ entry: CustomEntry) { custom.insert(entry) }
 
-    /// Records that an entry removed from the index belonged to an ended request.
-    /// - Complexity: O(1)
-    mutating func noteAbandonedEntryRemoved() { abandoned -= 1 }
+    /// Whether abandoned entries are the majority (and numerous), so a compaction pays, when at most
+    /// `pending` one-shots can own an entry.
+    /// - Complexity: O(levels)
+    func needsCompaction(pending: Int) -> Bool { abandonedAtLeast(pending: pending) > 1024 && count > 2 * pending }
 
-    /// Records that a request with an entry here ended by other means.
-    /// - Complexity: O(1)
-    mutating func noteAbandoned() { abandoned += 1 }
-
-    /// Whether abandoned entries are the majority (and numerous), so a compaction pays.
-    var needsCompaction: Bool { abandoned > 1024 && abandoned * 2 > count }
+    /// How many entries are abandoned at least, when at most `pending` one-shots can own an entry.
+    /// - Complexity: O(levels)
+    func abandonedAtLeast(pending: Int) -> Int { max(0, count - pending) }
 
     /// Drops abandoned entries.
     /// - Complexity: O(n)
@@ -84,7 +81,6 @@ struct OneShotIndex: Sendable {
             buckets[level].removeAll(where: { !isLive($0) })
         }
         custom = Heap(custom.unordered.filter { isLive(RequestID(rawValue: $0.id)) })
-        abandoned = 0
     }
 }
 

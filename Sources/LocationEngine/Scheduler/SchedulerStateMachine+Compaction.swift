@@ -5,22 +5,27 @@ extension SchedulerStateMachine {
     /// a memory bound that an owner calling ``compact()`` when idle never reaches.
     /// - Complexity: O(a log n) for a abandoned entries at the head.
     mutating func afterRemovals() {
-        if deadlines.abandoned > 0 {
+        if deadlines.count > 0 {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
             deadlines.dropAbandonedHead { oneShots[$0] != nil || subscriptions[$0] != nil }
         }
         let bound = 1 << 20
-        if deadlines.abandoned > bound || index.abandoned > bound || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound {
+        if deadlines.abandonedAtLeast(pending: pendingRequests) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
+            || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound
+        {
             compact()
         }
     }
 
+    /// Requests that can own queue entries: every pending one-shot and subscription.
+    var pendingRequests: Int { oneShots.count + subscriptions.count }
+
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
     var compactionBacklog: Int {
         var work = 0
-        if deadlines.needsCompaction { work += deadlines.count }
-        if index.needsCompaction { work += index.count }
+        if deadlines.needsCompaction(pending: pendingRequests) { work += deadlines.count }
+        if index.needsCompaction(pending: oneShots.count) { work += index.count }
         work += oneShots.compactionWork
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             work += awaitingAuthorization.count + awaitingFullAccuracy.count
@@ -43,13 +48,12 @@ extension SchedulerStateMachine {
     /// stays proportional to pending requests; it changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compact() {
-        if deadlines.needsCompaction {
+        if deadlines.needsCompaction(pending: pendingRequests) {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
             deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
         }
-        // While a fix's one-shots are handed out, the entries it took are out of the index but still counted.
-        if index.needsCompaction && fixCompletion == nil {
+        if index.needsCompaction(pending: oneShots.count) {
             let oneShots = self.oneShots
             index.compact { oneShots[$0] != nil }
         }

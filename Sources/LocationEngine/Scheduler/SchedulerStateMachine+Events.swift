@@ -86,12 +86,10 @@ extension SchedulerStateMachine {
             if fixCompletion != nil, var request = oneShots[id], fixCompletionCovers(id, request) {
                 request.countdown = .none
                 oneShots[id] = request
-            } else if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: true) {
+            } else if let request = removeOneShot(id) {
                 timedOut.append(Recipient(id, request.handler))
-            } else if let subscription = removeSubscription(id, removedFromDeadlines: true) {
+            } else if let subscription = removeSubscription(id) {
                 elapsed.append(Recipient(id, subscription.handler))
-            } else {
-                deadlines.noteAbandonedEntryRemoved()
             }
         }
         if !timedOut.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
@@ -228,9 +226,9 @@ extension SchedulerStateMachine {
         var handlers: [Recipient<OneShotHandler>] = []
         var subscribers: [Recipient<SubscriptionHandler>] = []
         for id in ids {
-            if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
+            if let request = removeOneShot(id) {
                 handlers.append(Recipient(id, request.handler))
-            } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
+            } else if let subscription = removeSubscription(id) {
                 subscribers.append(Recipient(id, subscription.handler))
             }
         }

@@ -52,10 +52,9 @@ extension SchedulerStateMachine {
                     fixCompletion!.buckets.removeFirst()
                     continue
                 }
-                if let request = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false) {
+                if let request = removeOneShot(id) {
                     return Recipient(id, request.handler)
                 }
-                index.noteAbandonedEntryRemoved()
                 continue
             }
             if !fixCompletion!.customsTaken {
@@ -65,13 +64,10 @@ extension SchedulerStateMachine {
                     continue
                 }
                 let id = RequestID(rawValue: entry.id)
-                guard let request = oneShots[id] else {
-                    index.noteAbandonedEntryRemoved()
-                    continue
-                }
+                guard let request = oneShots[id] else { continue }
                 let age = fixCompletion!.fix.age(at: fixCompletion!.processedAt)
                 if request.wish.accuracy.isSatisfied(horizontalAccuracy: metres, age: age) {
-                    _ = removeOneShot(id, removedFromIndex: true, removedFromDeadlines: false)
+                    _ = removeOneShot(id)
                     return Recipient(id, request.handler)
                 }
                 fixCompletion!.failedRecency.append(entry)

@@ -85,15 +85,10 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
-    /// Removes a pending one-shot and undoes its bookkeeping; `removedFrom…` say which queue entries
-    /// the caller already took out (anything left there is marked abandoned).
-    mutating func removeOneShot(_ id: RequestID, removedFromIndex: Bool, removedFromDeadlines: Bool) -> OneShot? {
+    /// Removes a pending one-shot and its share of the power demand. Its entries in the deadline queue
+    /// and the index, if any, stay behind until they are reached or compacted away.
+    mutating func removeOneShot(_ id: RequestID) -> OneShot? {
         guard let request = oneShots.removeValue(forKey: id) else { return nil }
-        switch request.countdown {
-        case .running: if !removedFromDeadlines { deadlines.noteAbandoned() }
-        case .delayed, .none: break
-        }
-        if request.phase.isIndexed && !removedFromIndex { index.noteAbandoned() }
         if request.phase == .admitted { power.remove(request.wish.powerMode) }
         return request
     }

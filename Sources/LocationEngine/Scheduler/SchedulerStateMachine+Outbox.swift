@@ -123,9 +123,9 @@ extension SchedulerStateMachine {
     public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
         let now = tick(now)
         outbox.beginEvent()
-        if let request = removeOneShot(id, removedFromIndex: false, removedFromDeadlines: false) {
+        if let request = removeOneShot(id) {
             redirect(Recipient(id, request.handler), withdrawal)
-        } else if let subscription = removeSubscription(id, removedFromDeadlines: false) {
+        } else if let subscription = removeSubscription(id) {
             redirect(Recipient(id, subscription.handler), withdrawal)
         } else {
             if !outbox.isEmpty || id > lastSubmittedID { withdrawals[id] = withdrawal }

@@ -46,11 +46,11 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
-    /// Removes a subscription and undoes its bookkeeping.
-    mutating func removeSubscription(_ id: RequestID, removedFromDeadlines: Bool) -> Subscription? {
+    /// Removes a subscription and its share of the power demand (its deadline entry, if any, stays
+    /// behind until reached or compacted away).
+    mutating func removeSubscription(_ id: RequestID) -> Subscription? {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
         if fanOutsPending > 0 { endedDuringFanOut.insert(id) }
-        if subscription.countdown == .running && !removedFromDeadlines { deadlines.noteAbandoned() }
         if subscription.phase == .admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
         return subscription
     }
@@ -86,7 +86,7 @@ extension SchedulerStateMachine {
         // The exhausted ones end before the update is queued, so that it still reaches them: it was
         // decided with them live.
         let ended = exhausted.compactMap { id in
-            removeSubscription(id, removedFromDeadlines: false).map { Recipient(id, $0.handler) }
+            removeSubscription(id).map { Recipient(id, $0.handler) }
         }
         if !locationHandlers.isEmpty {
             let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))

@@ -38,13 +38,15 @@ struct DeadlineQueueTests {
         }
         // Every request but the multiples of 7 ends early.
         let isLive: (RequestID) -> Bool = { $0.rawValue % 7 == 0 }
-        for raw in UInt64(1)...3_000 where raw % 7 != 0 { queue.noteAbandoned() }
+        let pending = 3_000 / 7
+        #expect(queue.abandonedAtLeast(pending: pending) == 3_000 - pending)
         queue.dropAbandonedHead(isLive: isLive)
         #expect(queue.earliest == EngineInstant(.seconds(1)))
-        #expect(queue.needsCompaction)
+        #expect(queue.needsCompaction(pending: pending))
+        #expect(!queue.needsCompaction(pending: 1_500), "half live: not worth a rebuild")
         queue.compact(isLive: isLive)
-        #expect(queue.abandoned == 0)
-        #expect(queue.count == 3_000 / 7)
+        #expect(queue.count == pending)
+        #expect(!queue.needsCompaction(pending: pending))
         let popped = popAll(&queue, at: Int64.max)
         let expected = (UInt64(1)...3_000).filter { $0 % 7 == 0 }.sorted { ($0 % 3, $0) < ($1 % 3, $1) }
         #expect(popped == expected)
@@ -81,10 +83,10 @@ struct DeadlineQueueTests {
                 guard let id = live.keys.randomElement(using: &random) else { continue }
                 live[id] = nil
                 abandoned.insert(id)
-                queue.noteAbandoned()
                 queue.dropAbandonedHead { live[$0.rawValue] != nil }
             case 8:
-                if queue.needsCompaction {
+                #expect(queue.count >= live.count, "every live request keeps its entry")
+                if queue.needsCompaction(pending: live.count) {
                     queue.compact { live[$0.rawValue] != nil }
                     abandoned.removeAll()
                 }
@@ -92,11 +94,7 @@ struct DeadlineQueueTests {
                 now += Int64(random.next() % 4_000)
                 var popped: [UInt64] = []
                 while let id = queue.popDue(at: EngineInstant(nanoseconds: now)) {
-                    if abandoned.remove(id.rawValue) != nil {
-                        queue.noteAbandonedEntryRemoved()
-                    } else {
-                        popped.append(id.rawValue)
-                    }
+                    if abandoned.remove(id.rawValue) == nil { popped.append(id.rawValue) }
                 }
                 let expected = live.filter { $0.value <= now }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
                 #expect(popped == expected)

@@ -26,7 +26,7 @@ struct GPSDFaultTests {
         await #expect(throws: SubscriptionEndedError.self, "the subscription is told, and ends") {
             _ = try await withDeadline(seconds: 30) { try await collect(subscription) { _ in false } }
         }
-        #expect(log.contains(.error, "giving up on gpsd") && log.contains(.error, "location source failed"))
+        #expect(log.contains(.error, "giving up on the gpsd connection") && log.contains(.error, "location source failed"))
         await engine.shutdown()
     }
 
@@ -41,7 +41,7 @@ struct GPSDFaultTests {
             return
         }
         #expect(error.code == "gpsd.unreachable" && error.message.contains("nothing was received"))
-        #expect(log.contains(.error, "giving up on gpsd"))
+        #expect(log.contains(.error, "giving up on the gpsd connection"))
         await engine.shutdown()
         await silent.close()
     }

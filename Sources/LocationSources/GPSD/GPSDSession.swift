@@ -31,20 +31,18 @@ final class GPSDSession: Sendable {
     private let receiverControl: GPSDReceiverControl?
 
     private let state: NIOLockedValueBox<State>
-    private let endpoint: String
-    private let hint: String
     private let logger: Logger
     private let metrics: SourceMetrics
+    private let trouble: LinkTroubleReport
 
     init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger, metrics: SourceMetrics) {
         self.metrics = metrics
         self.receiverControl = configuration.receiverControl
         self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown, inSession: false)))
-        self.endpoint = endpoint
-        self.hint = hint
         var logger = logger
         logger[metadataKey: "gpsd"] = "\(configuration.address)"
         self.logger = logger
+        self.trouble = LinkTroubleReport(wording: .gpsd, endpoint: endpoint, hint: hint, logger: logger, metrics: metrics)
     }
 
     var statistics: GPSDStatistics { state.withLockedValue { $0.interpreter.statistics } }
@@ -165,16 +163,9 @@ final class GPSDSession: Sendable {
                 state.interpreter.disconnected()
                 return state.sink
             }
-            metrics.disconnections.increment()
-            logger.notice("gpsd connection down; reconnecting", metadata: ["reason": "\(failure.summary)"])
-            sink?.transientError(SourceError(code: "gpsd.disconnected", message: "no connection to \(endpoint) (\(failure.summary)); reconnecting"))
+            trouble.disconnected(failure, tell: sink)
         case .gaveUp(let failures, let lastFailure):
-            let sink = state.withLockedValue { $0.sink }
-            let error = SourceError(
-                code: "gpsd.unreachable",
-                message: "cannot reach \(endpoint) after \(failures) attempts (last: \(lastFailure.summary)); \(hint)")
-            logger.error("giving up on gpsd", metadata: ["error": "\(error.message)"])
-            sink?.fatalError(error)
+            trouble.gaveUp(failures: failures, lastFailure: lastFailure, tell: state.withLockedValue { $0.sink })
         case .endOfStream:
             break
         }

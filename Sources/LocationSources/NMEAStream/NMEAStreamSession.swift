@@ -35,7 +35,7 @@ final class NMEAStreamSession: Sendable {
     let state: NIOLockedValueBox<State>
     let eventLoop: any EventLoop
     private let endpoint: String
-    private let hint: String
+    private let trouble: LinkTroubleReport
     let logger: Logger
     let metrics: SourceMetrics
 
@@ -61,10 +61,10 @@ final class NMEAStreamSession: Sendable {
                     ? ReceiverState(driver: ReceiverDriverStateMachine(configuration: configuration.receiver)) : nil))
         self.eventLoop = eventLoop
         self.endpoint = endpoint
-        self.hint = hint
         var logger = logger
         logger[metadataKey: "nmea"] = "\(configuration.endpoint)"
         self.logger = logger
+        self.trouble = LinkTroubleReport(wording: .nmeaStream, endpoint: endpoint, hint: hint, logger: logger, metrics: metrics)
     }
 
     var statistics: NMEAStreamStatistics {
@@ -207,16 +207,9 @@ final class NMEAStreamSession: Sendable {
                 state.statistics.disconnections += 1
                 return state.sink
             }
-            metrics.disconnections.increment()
-            logger.notice("NMEA stream down; reopening", metadata: ["reason": "\(failure.summary)"])
-            sink?.transientError(SourceError(code: "nmea.disconnected", message: "no data from \(endpoint) (\(failure.summary)); reopening"))
+            trouble.disconnected(failure, tell: sink)
         case .gaveUp(let failures, let lastFailure):
-            let sink = state.withLockedValue { $0.sink }
-            let error = SourceError(
-                code: "nmea.unreachable",
-                message: "cannot read \(endpoint) after \(failures) attempts (last: \(lastFailure.summary)); \(hint)")
-            logger.error("giving up on the NMEA stream", metadata: ["error": "\(error.message)"])
-            sink?.fatalError(error)
+            trouble.gaveUp(failures: failures, lastFailure: lastFailure, tell: state.withLockedValue { $0.sink })
         case .endOfStream:
             logger.notice("NMEA stream ended")
             let error = SourceError(code: "nmea.endOfStream", message: "\(endpoint) ended; no more fixes will come from it")

@@ -19,10 +19,14 @@ protocol LocationService: Sendable {
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int)
     /// Authorization and temporary-full-accuracy prompts made so far.
     func authorizationPrompts() async -> Int
+    /// The engine's counters, for the ledger to check against what was delivered (`nil` for a design
+    /// that is not the engine).
+    func engineStatistics() async -> SchedulerStatistics?
 }
 
 extension LocationService {
     func authorizationPrompts() async -> Int { 0 }
+    func engineStatistics() async -> SchedulerStatistics? { nil }
 }
 
 /// The engine as a ``LocationService``.
@@ -49,6 +53,8 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
     func forceComplete(_ id: RequestID) { engine.forceComplete(id) }
     func settle() async { await engine.sync() }
     func nextWakeup() async -> Int64? { await engine.nextWakeup().map(offset) }
+
+    func engineStatistics() async -> SchedulerStatistics? { await engine.statistics() }
 
     func cancelledCount() async -> Int {
         let stats = await engine.statistics()

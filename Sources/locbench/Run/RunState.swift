@@ -128,8 +128,9 @@ struct RunState {
 
     /// Final checks and figures.
     func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool) async -> RunMeasurements {
-        let cancelled = await service.cancelledCount()
-        let summary = ledger.finish(engineCancelled: cancelled, fixes: recording.fixes, checkAgainstFixes: checkAgainstFixes)
+        let summary = ledger.finish(
+            engine: await service.engineStatistics(), cancelled: await service.cancelledCount(), fixes: recording.fixes,
+            checkAgainstFixes: checkAgainstFixes)
         let counters = await service.sourceCounters()
         let sourceOff = recording.modeChanges.last.map { $0.mode == nil } ?? true
         var allViolations = summary.violations

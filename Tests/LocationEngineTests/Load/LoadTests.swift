@@ -26,11 +26,10 @@ struct LoadTests {
                 ledger.oneShotEnded(result, at: clock.now.offset)
                 // Re-entrant submissions from inside a handler.
                 if reentrant, reentrantBudget.take() {
-                    let request = Ledger.Request(isSubscription: false, accuracy: .city, timeout: .seconds(3), submittedAt: clock.now.offset)
                     let id = engine.location(accuracy: .city, timeout: .seconds(3), handler: oneShotHandler(false))
-                    ledger.submitted(id, request)
+                    ledger.submitted(id, .oneShot(accuracy: .city, timeout: .seconds(3)), at: clock.now.offset)
                     let victim = RequestID(rawValue: result.requestID.rawValue &+ 7)
-                    ledger.issuedCancel(victim)
+                    ledger.issuedCancel(victim, at: clock.now.offset)
                     engine.cancel(victim)
                 }
             }
@@ -47,9 +46,8 @@ struct LoadTests {
                         ? .custom(metres: Double(rng.int(3000) + 1), maximumAge: .seconds(Int64(rng.int(120))))
                         : Self.levels[rng.int(5)]
                     let timeout: Duration? = rng.oneIn(8) ? nil : .milliseconds(Int64(100 + rng.int(30_000)))
-                    let request = Ledger.Request(isSubscription: false, accuracy: accuracy, timeout: timeout, submittedAt: now)
                     let id = engine.location(accuracy: accuracy, timeout: timeout, handler: oneShotHandler(rng.oneIn(20)))
-                    ledger.submitted(id, request)
+                    ledger.submitted(id, .oneShot(accuracy: accuracy, timeout: timeout), at: now)
                     known.append(id)
                 case 65..<72:
                     let kinds: [SubscriptionKind] = [.standard, .standard, .passive, .significantChange, .heading]
@@ -61,17 +59,17 @@ struct LoadTests {
                         maximumUpdates: rng.oneIn(2) ? rng.int(5) + 1 : nil,
                         duration: rng.oneIn(2) ? .seconds(Int64(rng.int(60) + 1)) : nil)
                     let id = engine.updates(options) { id, event in ledger.subscriptionEvent(id, event, at: clock.now.offset) }
-                    ledger.submitted(id, Ledger.Request(isSubscription: true, options: options, submittedAt: now))
+                    ledger.submitted(id, .subscription(options), at: now)
                     known.append(id)
                 case 72..<86:
                     guard !known.isEmpty else { continue }
                     let id = known[rng.int(known.count)]
-                    ledger.issuedCancel(id)
+                    ledger.issuedCancel(id, at: now)
                     engine.cancel(id)
                 default:
                     guard !known.isEmpty else { continue }
                     let id = known[rng.int(known.count)]
-                    ledger.issuedForceComplete(id)
+                    ledger.issuedForceComplete(id, at: now)
                     engine.forceComplete(id)
                 }
             }
@@ -91,7 +89,7 @@ struct LoadTests {
 
         // Wind down: end what is left, let every timeout and the linger pass.
         for id in known {
-            ledger.issuedForceComplete(id)
+            ledger.issuedForceComplete(id, at: clock.now.offset)
             engine.forceComplete(id)
         }
         await engine.sync()
@@ -100,20 +98,10 @@ struct LoadTests {
             await engine.sync()
         }
 
-        let (allRequests, violations) = ledger.snapshot
-        let requests = allRequests.filter(\.value.wasSubmitted)
         let stats = await engine.statistics()
-        #expect(violations.count == 0, "first violations: \(violations.prefix(10))")
-        #expect(requests.count >= target)
-        var effectivelyCancelled = 0
-        var lost: [RequestID] = []
-        for (id, request) in requests where request.finals.isEmpty {
-            effectivelyCancelled += 1
-            if !request.cancelIssued { lost.append(id) }
-        }
-        #expect(lost.isEmpty, "\(lost.count) requests never ended and were never cancelled, e.g. \(lost.sorted().prefix(10))")
-        #expect(effectivelyCancelled == stats.oneShotsCancelled + stats.subscriptionsCancelled,
-            "every request without a final delivery is one the engine cancelled, and vice versa")
+        let summary = ledger.finish(stats)
+        #expect(summary.violationCount == 0, "first violations: \(summary.violations.prefix(10))")
+        #expect(summary.outcomes.values.reduce(summary.cancelled, +) >= target, "every request made ended or was cancelled")
         #expect(stats.pendingOneShots == 0 && stats.activeSubscriptions == 0)
         #expect(!source.isRunning, "the source ends off")
         #expect(stats.sourceStarts == stats.sourceStops)

@@ -59,3 +59,28 @@ func fix(_ metres: Double, latitude: Double = 48.0, course: Double? = nil) -> Lo
 /// The engines' logger in tests: a passing test prints nothing (a test that asserts on what the engine
 /// logs gives it a handler of its own).
 let quietLogger = Logger(label: "LocationEngine") { _ in SwiftLogNoOpLogHandler() }
+
+/// An engine-level test suite: a manual clock, a scripted source and a recorder of what handlers
+/// received, fresh for every test.
+protocol EngineTestCase {
+    var clock: ManualClock { get }
+    var source: ScriptedLocationSource { get }
+    var recorder: Recorder { get }
+}
+
+extension EngineTestCase {
+    /// An engine on the suite's clock with this linger (and source); its `run()` started in a task
+    /// unless `running` is false, for tests that drive it with `sync()` alone or run it themselves.
+    func makeEngine(linger: Duration = .zero, source: ScriptedLocationSource? = nil, running: Bool = true) -> LocationEngine<ManualClock> {
+        makeEngine(.init(linger: linger), source: source, running: running)
+    }
+
+    /// An engine on the suite's clock with this configuration (and source).
+    func makeEngine(
+        _ configuration: LocationEngineConfiguration, source: ScriptedLocationSource? = nil, running: Bool = true
+    ) -> LocationEngine<ManualClock> {
+        let engine = LocationEngine(source: source ?? self.source, clock: clock, configuration: configuration, logger: quietLogger)
+        if running { Task { try await engine.run() } }
+        return engine
+    }
+}

@@ -5,16 +5,10 @@ import Testing
 /// A cancel or force-complete issued from a handler takes effect before any further delivery: a
 /// result not yet handed to its handler is dropped (or replaced by the force-completed ending).
 @Suite("Cancel means cancel, re-entrantly")
-struct ReentrancyTests {
+struct ReentrancyTests: EngineTestCase {
     let clock = ManualClock()
     let source = ScriptedLocationSource()
     let recorder = Recorder()
-
-    func makeEngine() -> LocationEngine<ManualClock> {
-        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
-        Task { try await engine.run() }
-        return engine
-    }
 
     /// Makes A (whose handler withdraws B) then B, both with these arguments.
     func pair(
@@ -116,5 +110,28 @@ struct ReentrancyTests {
         let statistics = await engine.statistics()
         #expect(statistics.subscriptionsCancelled == 1)
         #expect(statistics.activeSubscriptions == 2)
+    }
+
+    @Test("handlers may submit and cancel re-entrantly without deadlock")
+    func reentrantHandlers() async {
+        let engine = makeEngine()
+        let victim = engine.location(accuracy: .room, timeout: nil) { result in
+            self.recorder.record(result, for: RequestID(rawValue: 0))
+        }
+        let followUp = IDSlot()
+        engine.location(accuracy: .block, timeout: nil) { [recorder] _ in
+            engine.cancel(victim)
+            followUp.set(engine.location(accuracy: .block, timeout: nil) { result in
+                recorder.record(result, for: RequestID(rawValue: 1))
+            })
+        }
+        await engine.sync()
+        source.emit(fix(50))
+        await engine.sync()
+        #expect(recorder.results(RequestID(rawValue: 1)).map(\.status) == [.success], "the follow-up completes from the cache")
+        #expect(recorder.results(RequestID(rawValue: 0)).isEmpty, "the victim was cancelled before the 50 m fix could not satisfy it anyway")
+        #expect(followUp.id != nil)
+        #expect(await engine.statistics().oneShotsCancelled == 1)
+        #expect(!source.isRunning)
     }
 }

@@ -5,18 +5,14 @@ import ServiceLifecycle
 import Testing
 
 @Suite("Engine lifetime: run() as a Service, awaitable shutdown, the one timer")
-struct LifecycleTests {
+struct LifecycleTests: EngineTestCase {
     let clock = ManualClock()
     let source = ScriptedLocationSource()
     let recorder = Recorder()
 
-    func makeEngine(linger: Duration = .zero) -> LocationEngine<ManualClock> {
-        LocationEngine(source: source, clock: clock, configuration: .init(linger: linger), logger: quietLogger)
-    }
-
     @Test("inside a ServiceGroup: graceful shutdown ends every pending request once with .shutDown, stops the source, run() returns")
     func serviceGroupGracefulShutdown() async throws {
-        let engine = makeEngine()
+        let engine = makeEngine(running: false)
         let group = ServiceGroup(configuration: .init(services: [engine], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
@@ -39,7 +35,7 @@ struct LifecycleTests {
 
     @Test("cancelling the task running run() shuts the engine down at once")
     func cancellingRunShutsDown() async throws {
-        let engine = makeEngine()
+        let engine = makeEngine(running: false)
         let running = Task { try await engine.run() }
         let id = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
         await eventually("the source runs") { source.isRunning }
@@ -51,7 +47,7 @@ struct LifecycleTests {
 
     @Test("shutdown() can be awaited: when it returns, everything has ended and the source is off")
     func awaitableShutdown() async throws {
-        let engine = makeEngine(linger: .seconds(30))
+        let engine = makeEngine(linger: .seconds(30), running: false)
         let running = Task { try await engine.run() }
         let ids = (0..<1_000).map { index in
             engine.location(accuracy: .house, timeout: .seconds(Int64(1 + index)), handler: recorder.oneShot)
@@ -70,7 +66,7 @@ struct LifecycleTests {
 
     @Test("run() is the lifetime: requests made before it starts wait for it, and its timer serves them")
     func runHostsTheLoop() async throws {
-        let engine = makeEngine()
+        let engine = makeEngine(running: false)
         let early = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
         let running = Task { try await engine.run() }
         await eventually("the timer is armed") { clock.sleeperCount == 1 }
@@ -81,33 +77,9 @@ struct LifecycleTests {
         try await running.value
     }
 
-    @Test("a fix completing 1,000 one-shots with timeouts of 1…1000 s leaves no wake-up for them")
-    func noWakeupsForEndedRequests() async {
-        let engine = makeEngine(linger: .seconds(5))
-        Task { try await engine.run() }
-        let ids = (1...1_000).map { seconds in
-            engine.location(accuracy: .block, timeout: .seconds(Int64(seconds)), handler: recorder.oneShot)
-        }
-        await engine.sync()
-        source.emit(fix(20))
-        await engine.sync()
-        #expect(ids.allSatisfy { recorder.results($0).map(\.status) == [.success] })
-        // The next wake-up is the end of the linger, not the first ended request's deadline.
-        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(5)))
-        await eventually("the timer is armed for the linger") { clock.sleeperCount == 1 }
-        for _ in 0..<1_000 {
-            clock.advance(by: .seconds(1))
-            await Task.yield()
-        }
-        await eventually("the linger ended") { !source.isRunning }
-        await engine.sync()
-        #expect(await engine.statistics().timerWakeups == 1)
-        #expect(await engine.nextWakeup() == nil)
-    }
-
     @Test("a second run() while one is active throws; the first goes on")
     func runOnceAtATime() async throws {
-        let engine = makeEngine()
+        let engine = makeEngine(running: false)
         let running = Task { try await engine.run() }
         await eventually("run() is active") { await engine.isRunning }
         await #expect(throws: LocationEngineError.alreadyRunning) { try await engine.run() }
@@ -119,44 +91,14 @@ struct LifecycleTests {
         try await running.value
     }
 
-    @Test("nextWakeup() never reports a cancelled or force-completed request's deadline")
-    func nextWakeupSkipsEndedRequests() async {
+    @Test("shutdown ends everything and refuses later requests")
+    func shutdown() async throws {
         let engine = makeEngine()
-        let soon = engine.location(accuracy: .room, timeout: .seconds(1), handler: recorder.oneShot)
-        let sooner = engine.location(accuracy: .room, timeout: .milliseconds(500), handler: recorder.oneShot)
-        engine.location(accuracy: .room, timeout: .seconds(9), handler: recorder.oneShot)
-        await engine.sync()
-        #expect(await engine.nextWakeup() == clock.now.advanced(by: .milliseconds(500)))
-        engine.cancel(sooner)
-        engine.forceComplete(soon)
-        await engine.sync()
-        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(9)))
-    }
-
-    @Test("a timeout counts from when the request was made, not from when the engine processed it")
-    func deadlineStampedAtSubmission() async {
-        let engine = makeEngine()
-        let id = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
-        clock.advance(by: .seconds(3))  // the engine has not processed the request yet
-        await engine.sync()
-        #expect(await engine.nextWakeup() == clock.now.advanced(by: .seconds(2)))
-        await engine.sync(advancingBy: .seconds(2))
-        #expect(recorder.results(id).map(\.status) == [.timedOut])
-    }
-
-    @Test("sync(advancingTo:) makes a fix arrive exactly at a deadline: the deadline expires first")
-    func syncAdvancingTo() async {
-        let engine = makeEngine()
-        let start = clock.now
-        let early = engine.location(accuracy: .house, timeout: .seconds(2), handler: recorder.oneShot)
-        let late = engine.location(accuracy: .house, timeout: .seconds(5), handler: recorder.oneShot)
-        let later = engine.location(accuracy: .house, timeout: .seconds(6), handler: recorder.oneShot)
-        await engine.sync(advancingTo: start.advanced(by: .seconds(5)))
-        #expect(recorder.results(early).first?.status == .timedOut)
-        #expect(recorder.results(early).first?.age == nil)
-        source.emit(fix(10))
-        await engine.sync()
-        #expect(recorder.results(late).map(\.status) == [.timedOut])
-        #expect(recorder.results(later).map(\.status) == [.success])
+        async let pending = engine.location(accuracy: .room, timeout: nil)
+        await eventually("pending") { await engine.statistics().pendingOneShots == 1 }
+        await engine.shutdown()
+        #expect(try await pending.status == .shutDown)
+        #expect(try await engine.location(accuracy: .city, timeout: nil).status == .shutDown)
+        #expect(!source.isRunning)
     }
 }

@@ -1,0 +1,79 @@
+import LocationEngine
+import LocationEngineTestKit
+import Testing
+
+/// One-shot requests through the engine, in their callback and async forms.
+@Suite("One-shots through the engine: callback and async forms")
+struct OneShotAPITests: EngineTestCase {
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+    let recorder = Recorder()
+
+    @Test("callback API: ID at once, one result later, source started and stopped")
+    func callbackRoundTrip() async {
+        let engine = makeEngine()
+        let id = engine.location(accuracy: .block, timeout: .seconds(10), handler: recorder.oneShot)
+        await engine.sync()
+        #expect(source.commands == [.start(.medium)])
+        #expect(source.emit(fix(40)))
+        await engine.sync()
+        #expect(recorder.results(id).map(\.status) == [.success])
+        #expect(source.commands == [.start(.medium), .stop])
+        #expect(!source.isRunning)
+    }
+
+    @Test("async API: returns the result; a timeout is a result, not an error")
+    func asyncLocation() async throws {
+        let engine = makeEngine()
+        async let result = engine.location(accuracy: .house, timeout: .seconds(5))
+        await eventually("the request is pending") { await engine.statistics().pendingOneShots == 1 }
+        source.emit(fix(8))
+        await engine.sync()
+        let value = try await result
+        #expect(value.status == .success)
+        #expect(value.achievedAccuracy == .house)
+
+        async let late = engine.location(accuracy: .room, timeout: .seconds(5))
+        await eventually("the second request is pending") { await engine.statistics().pendingOneShots == 1 }
+        clock.advance(by: .seconds(5))
+        await engine.sync()
+        #expect(try await late.status == .timedOut)
+    }
+
+    @Test("task cancellation cancels the request and throws CancellationError (no hang)")
+    func taskCancellation() async {
+        let engine = makeEngine()
+        let task = Task { try await engine.location(accuracy: .room, timeout: nil) }
+        await eventually("the request is pending") { await engine.statistics().pendingOneShots == 1 }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        await engine.sync()
+        let stats = await engine.statistics()
+        #expect(stats.pendingOneShots == 0 && stats.oneShotsCancelled == 1)
+        #expect(!source.isRunning)
+    }
+
+    @Test("a task cancelled before it asks still ends at once")
+    func cancelledBeforeSubmitting() async {
+        let engine = makeEngine()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await engine.location(accuracy: .room, timeout: nil)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        await engine.sync()
+        #expect(await engine.statistics().pendingOneShots == 0)
+    }
+
+    @Test("a negative or NaN accuracy, or a negative age, satisfies no accuracy")
+    func negativeAccuracy() {
+        for accuracy in [-1.0, -0.0001, .nan, -.infinity] {
+            #expect(AccuracyLevel.achieved(horizontalAccuracy: accuracy, age: .zero) == nil, "\(accuracy)")
+            #expect(!LocationAccuracy.city.isSatisfied(horizontalAccuracy: accuracy, age: .zero), "\(accuracy)")
+            #expect(!LocationAccuracy.custom(metres: 10, maximumAge: .seconds(1)).isSatisfied(horizontalAccuracy: accuracy, age: .zero))
+        }
+        #expect(AccuracyLevel.achieved(horizontalAccuracy: 0, age: .zero) == .room)
+        #expect(AccuracyLevel.achieved(horizontalAccuracy: 3, age: .seconds(-1)) == nil)
+        #expect(!LocationAccuracy.room.isSatisfied(horizontalAccuracy: 3, age: .seconds(-1)))
+    }
+}

@@ -1,10 +1,12 @@
 import NIOConcurrencyHelpers
 
-/// The engine's one timer. Its lifetime is ``run(fire:)``, a child task of the engine's `run()`: it
-/// sleeps until the armed instant, calls `fire`, and then sleeps towards the next instant armed (or
-/// waits until one is). Arming a later instant — what expiring deadlines one after another does —
-/// costs nothing but a store; an instant earlier than the one it sleeps towards cuts the sleep short,
-/// since a sleep cannot be shortened.
+/// The engine's one timer. Its lifetime is ``run(fire:)``, a child task of the engine's `run()`.
+///
+/// A *sleeper* child sleeps until the armed instant, calls `fire`, then waits for the next instant
+/// and sleeps again: firing costs one wake-up of one task, as a timer should, and arming a later
+/// instant — what expiring deadlines one after another does — costs a store. A sleep cannot be
+/// shortened, so an instant earlier than the one being slept towards ends that sleeper (a second
+/// child, the *interrupter*, waits for exactly that) and a new sleeper starts towards it.
 ///
 /// Hand-written because `Clock.sleep` is the only timer a generic `Clock` offers (the engine runs on
 /// a manual clock in tests), and swift-async-algorithms' timer sequence ticks at a fixed interval.
@@ -12,10 +14,12 @@ final class WakeTimer<C: Clock>: Sendable where C.Duration == Duration {
     private struct State {
         /// The instant to fire at next, if armed (cleared when it fires).
         var target: EngineInstant?
-        /// ``run(fire:)`` waiting for an instant to be armed (`limit` nil), or for one earlier than
-        /// `limit` while it sleeps towards `limit`.
-        var waiter: UnsafeContinuation<Void, Never>?
-        var limit: EngineInstant?
+        /// The instant the sleeper sleeps towards, while it sleeps.
+        var sleepingUntil: EngineInstant?
+        /// The sleeper waiting for an instant to be armed.
+        var idleSleeper: UnsafeContinuation<EngineInstant?, Never>?
+        /// The interrupter waiting for an instant earlier than `sleepingUntil`.
+        var interrupter: UnsafeContinuation<Void, Never>?
         var isStopped = false
     }
 
@@ -31,37 +35,76 @@ final class WakeTimer<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Makes the timer fire at `instant` (once), or disarms it (`nil`).
     func arm(_ instant: EngineInstant?) {
-        let waiter: UnsafeContinuation<Void, Never>? = state.withLockedValue { state in
+        let wake: Wake = state.withLockedValue { state in
             state.target = instant
-            guard let instant, state.waiter != nil, state.limit.map({ instant < $0 }) ?? true else { return nil }
-            defer { state.waiter = nil }
-            return state.waiter
+            guard let instant else { return .none }
+            if let sleeper = state.idleSleeper {
+                state.idleSleeper = nil
+                state.sleepingUntil = instant
+                return .sleeper(sleeper, instant)
+            }
+            if let until = state.sleepingUntil, instant < until, let interrupter = state.interrupter {
+                state.interrupter = nil
+                return .interrupter(interrupter)
+            }
+            return .none
         }
-        waiter?.resume()
+        switch wake {
+        case .none: break
+        case .sleeper(let sleeper, let instant): sleeper.resume(returning: instant)
+        case .interrupter(let interrupter): interrupter.resume()
+        }
+    }
+
+    /// Whom an ``arm(_:)`` wakes.
+    private enum Wake {
+        case none
+        /// The idle sleeper, to sleep towards this instant.
+        case sleeper(UnsafeContinuation<EngineInstant?, Never>, EngineInstant)
+        /// The interrupter: the instant is earlier than the sleep in progress.
+        case interrupter(UnsafeContinuation<Void, Never>)
     }
 
     /// Ends ``run(fire:)``: nothing fires after this returns.
     func stop() {
-        let waiter = state.withLockedValue { state in
+        let (sleeper, interrupter) = state.withLockedValue { state in
             state.isStopped = true
             state.target = nil
-            defer { state.waiter = nil }
-            return state.waiter
+            defer {
+                state.idleSleeper = nil
+                state.interrupter = nil
+            }
+            return (state.idleSleeper, state.interrupter)
         }
-        waiter?.resume()
+        sleeper?.resume(returning: nil)
+        interrupter?.resume()
     }
 
     /// The timer's lifetime: fires at each armed instant until ``stop()``.
-    func run(fire: () -> Void) async {
-        while true {
-            let target: EngineInstant?? = state.withLockedValue { $0.isStopped ? .none : .some($0.target) }
-            guard let target else { return }
-            guard let target else {
-                await waitForArm(earlierThan: nil)
-                continue
+    func run(fire: @escaping @Sendable () -> Void) async {
+        while !state.withLockedValue({ $0.isStopped }) {
+            // One generation: a sleeper, until an earlier instant is armed (or the timer stops).
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.sleeper(fire: fire) }
+                group.addTask { await self.waitForEarlierInstant() }
+                await group.next()
+                group.cancelAll()
             }
-            guard await sleep(until: target) else { continue }
+        }
+    }
+
+    /// Sleeps towards each armed instant in turn and fires at it; returns when cancelled or stopped.
+    private func sleeper(fire: () -> Void) async {
+        while let target = await nextTarget() {
+            do {
+                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
+                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
+                try await clock.sleep(until: epoch.advanced(by: target.sinceEpoch), tolerance: .zero)
+            } catch {
+                return  // an earlier instant replaced this sleeper, or the timer stopped
+            }
             let fires = state.withLockedValue { state in
+                state.sleepingUntil = nil
                 guard !state.isStopped, let armed = state.target, armed <= target else { return false }
                 state.target = nil
                 return true
@@ -70,47 +113,52 @@ final class WakeTimer<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// Sleeps until `instant`, unless an earlier instant is armed (or the timer stops) first. Returns
-    /// whether the sleep ran its course.
-    private func sleep(until instant: EngineInstant) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                // Zero tolerance: with `nil`, the Dispatch-based executor on Linux applies its default
-                // leeway (about 10 % of the interval), which made timeouts fire tens of ms late.
-                (try? await self.clock.sleep(until: self.epoch.advanced(by: instant.sinceEpoch), tolerance: .zero)) != nil
+    /// The armed instant to sleep towards, waiting for one if none is; `nil` when the timer stopped or
+    /// the sleeper was cancelled.
+    private func nextTarget() async -> EngineInstant? {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<EngineInstant?, Never>) in
+                let now: EngineInstant?? = state.withLockedValue { state in
+                    // Cancellation is flagged before its handler runs, so checking it under the lock
+                    // leaves no moment in which the handler could miss the continuation.
+                    if state.isStopped || Task.isCancelled { return .some(nil) }
+                    if let target = state.target {
+                        state.sleepingUntil = target
+                        return .some(target)
+                    }
+                    state.idleSleeper = continuation
+                    return .none
+                }
+                if let now { continuation.resume(returning: now) }
             }
-            group.addTask {
-                await self.waitForArm(earlierThan: instant)
-                return false
+        } onCancel: {
+            let sleeper = state.withLockedValue { state in
+                defer { state.idleSleeper = nil }
+                return state.idleSleeper
             }
-            let ranItsCourse = await group.next() ?? false
-            group.cancelAll()
-            return ranItsCourse
+            sleeper?.resume(returning: nil)
         }
     }
 
-    /// Waits until an instant is armed (earlier than `limit`, if given), the timer stops, or the
-    /// calling task is cancelled.
-    private func waitForArm(earlierThan limit: EngineInstant?) async {
+    /// Returns when an instant earlier than the one being slept towards is armed, when the timer
+    /// stops, or when cancelled (the sleeper ended first).
+    private func waitForEarlierInstant() async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = state.withLockedValue { state in
-                    // Cancellation is flagged before its handler runs, so checking it under the lock
-                    // leaves no moment in which the handler could miss the waiter.
                     if state.isStopped || Task.isCancelled { return true }
-                    if let target = state.target, limit.map({ target < $0 }) ?? true { return true }
-                    state.waiter = continuation
-                    state.limit = limit
+                    if let until = state.sleepingUntil, let target = state.target, target < until { return true }
+                    state.interrupter = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLockedValue { state in
-                defer { state.waiter = nil }
-                return state.waiter
+            let interrupter = state.withLockedValue { state in
+                defer { state.interrupter = nil }
+                return state.interrupter
             }
-            waiter?.resume()
+            interrupter?.resume()
         }
     }
 }

@@ -37,7 +37,7 @@ public struct ExpectationTable: RequestExpectations, Sendable {
 /// nothing precise is delivered. ``finish(engineStatistics:)`` then checks that what was delivered
 /// agrees with the engine's own counters.
 ///
-/// Requests are identified by their ``RequestID`` (the engine numbers them from 1 in submission
+/// Requests are identified by their `RequestID` (the engine numbers them from 1 in submission
 /// order), and kept as 32-byte records in one array indexed by ID, so that a million requests cost
 /// 32 MB. The ledger takes no lock: its owner serialises access (handlers run on the engine's
 /// executor while a driver submits from elsewhere).

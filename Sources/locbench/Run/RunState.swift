@@ -127,7 +127,7 @@ struct RunState {
     }
 
     /// Final checks and figures.
-    func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool) async -> RunMeasurements {
+    func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool, meteredJoules: Double? = nil) async -> RunMeasurements {
         let cancelled = await service.cancelledCount()
         let summary = ledger.finish(engineCancelled: cancelled, fixes: recording.fixes, checkAgainstFixes: checkAgainstFixes)
         let counters = await service.sourceCounters()
@@ -170,6 +170,8 @@ struct RunState {
             timeline: timeline,
             sourceSegments: recording.segments(until: end),
             oracle: PowerOracle(demands: ledger.demands(until: end), levels: PowerMode.allCases.count),
+            meteredJoules: meteredJoules,
+            restartDelays: recording.restartDelays,
             authorizationPrompts: await service.authorizationPrompts(),
             authorizationChanges: summary.authorizationChanges,
             coarseDeliveriesChecked: summary.coarseDeliveriesChecked)

@@ -115,7 +115,7 @@ public final class SyntheticLocationSource: LocationSource {
     }
 
     /// Powers the receiver off now; nothing more is reported. Idempotent. (With a persona, into backup:
-    /// ``stop(into:)`` with ``ReceiverPowerProfile/IdleState/off``.)
+    /// ``stop(into:)`` with `off`.)
     public func stop() { stop(into: .off) }
 
     /// Powers the receiver down now into `state` (metered as the persona waits there; the synthetic receiver

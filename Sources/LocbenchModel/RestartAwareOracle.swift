@@ -7,8 +7,8 @@ import LocationEngine
 /// restarts: a bound no receiver reaches.)
 ///
 /// Per gap of length `g` and idle state `s` with restart delay `d_s(g)`: staying on costs `P_track·g`; waiting in
-/// `s` costs `P_s·(g − d_s(g)) + P_acq·d_s(g)`, possible when `d_s(g) ≤ g`. The first start (from off, with the
-/// profile's cold start) is paid before the first demand.
+/// `s` costs `P_s·(g − d_s(g)) + P_acq·d_s(g)`, possible when `d_s(g) ≤ g`. The first start (from off, cold
+/// unless told otherwise) is paid before the first demand.
 public struct RestartAwareOracle: Sendable {
     /// What the oracle did in one gap.
     public struct GapChoice: Sendable, Hashable {
@@ -33,20 +33,31 @@ public struct RestartAwareOracle: Sendable {
     /// of a receiver described by `profile`, tracking in `mode`.
     /// - Complexity: O(n) for n stretches.
     public init(onIntervals: [TimelineInterval], profile: ReceiverPowerProfile, mode: PowerMode) {
-        let track = profile.trackingPower(mode)
+        self.init(segments: onIntervals.map { Demand($0, level: mode.rawValue) }, profile: profile)
+    }
+
+    /// The oracle for the demand `segments` (disjoint, in order, each at one level, a ``PowerMode``'s raw value;
+    /// see ``PowerOracle/segments``): tracking in each segment's mode, staying on through a gap in the mode of the
+    /// segment before it.
+    /// - Complexity: O(n) for n segments.
+    /// The first start is `firstStart` (cold unless the receiver is known to start otherwise).
+    public init(segments: [Demand], profile: ReceiverPowerProfile, firstStart: ReceiverPowerProfile.StartCondition = .cold) {
         let seconds = { (nanoseconds: Int64) in Double(nanoseconds) / 1e9 }
-        trackingEnergy = onIntervals.reduce(0) { $0 + track * seconds($1.length) }
-        firstStartEnergy = onIntervals.isEmpty ? 0 : profile.acquisition * seconds((profile.timeToFirstFix[.cold] ?? .zero).saturatingNanoseconds)
+        let mode = { (level: Int) in PowerMode(rawValue: min(max(level, 0), PowerMode.best.rawValue))! }
+        trackingEnergy = segments.reduce(0) { $0 + profile.trackingPower(mode($1.level)) * seconds($1.interval.length) }
+        firstStartEnergy = segments.isEmpty ? 0 : profile.acquisition * seconds((profile.timeToFirstFix[firstStart] ?? .zero).saturatingNanoseconds)
         var choices: [GapChoice] = []
-        for gap in TimelineInterval.gaps(between: onIntervals) where gap.length > 0 {
-            let length = Duration.nanoseconds(gap.length)
-            var best = GapChoice(length: gap.length, state: .on, energy: track * seconds(gap.length))
+        for (before, after) in zip(segments, segments.dropFirst()) where after.interval.start > before.interval.end {
+            let length = after.interval.start - before.interval.end
+            let gap = Duration.nanoseconds(length)
+            let tracking = mode(before.level)
+            var best = GapChoice(length: length, state: .on, energy: profile.trackingPower(tracking) * seconds(length))
             for state in ReceiverPowerProfile.IdleState.allCases where state != .on {
-                let delay = profile.restartDelay(after: length, in: state)
-                guard delay <= length else { continue }
-                let waiting = profile.idlePower(state, mode: mode) * seconds((length - delay).saturatingNanoseconds)
-                let energy = waiting + profile.restartEnergy(after: length, in: state)
-                if energy < best.energy { best = GapChoice(length: gap.length, state: state, energy: energy) }
+                let delay = profile.restartDelay(after: gap, in: state)
+                guard delay <= gap else { continue }
+                let waiting = profile.idlePower(state, mode: tracking) * seconds((gap - delay).saturatingNanoseconds)
+                let energy = waiting + profile.restartEnergy(after: gap, in: state)
+                if energy < best.energy { best = GapChoice(length: length, state: state, energy: energy) }
             }
             choices.append(best)
         }

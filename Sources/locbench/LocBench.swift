@@ -34,8 +34,20 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Synthetic fixes per second in the finest modes (more than 0, at most 100).")
     var fixRate: Double = 1
 
-    @Option(help: "Operation weights as comma-separated name=weight: oneshot, subscription, cancel, force.")
-    var mix: String = Mix.standard.description
+    @Option(name: .customLong("mix"), help: "Operation weights as comma-separated name=weight: oneshot, subscription, cancel, force (default \(Mix.standard.description); oneshot=1 for --shape trickle).")
+    var mixOption: String?
+
+    /// The mix, after the shape's default.
+    var mix: String { mixOption ?? (shape == "trickle" ? "oneshot=1" : Mix.standard.description) }
+
+    @Option(help: "The workload's shape: default (on/off arrivals per --arrival), trickle (one request at a time, gaps around the receiver's break-even) or commute (a day of commuting: windows at fixed times of day, hours between them).")
+    var shape: String = "default"
+
+    @Option(help: "The synthetic receiver whose current is metered and whose power profile the engine follows: mtk (MediaTek MT3339), ublox (u-blox SAM-M8Q) or plain (takes no command: the engine's fixed linger).")
+    var receiver: String = "mtk"
+
+    @Option(help: "How the engine powers the source down: restart-aware (the break-even of a restart, adjusted by recent gaps trusted 0.75), restart-aware:TRUST (0.5…1; 1 is the plain break-even) or linger (the fixed --linger, the override).")
+    var powerDown: String = "restart-aware"
 
     @Option(
         name: .customLong("arrival"),
@@ -105,6 +117,14 @@ struct LocBench: AsyncParsableCommand {
         if let arrivalRate, !(arrivalRate.isFinite && arrivalRate > 0) {
             throw ValidationError("--arrival-rate must be a positive number (got \(arrivalRate))")
         }
+        guard ["default", "trickle", "commute"].contains(shape) else {
+            throw ValidationError("--shape must be default, trickle or commute (got '\(shape)')")
+        }
+        guard ReceiverPersona(name: receiver) != nil else { throw ValidationError("--receiver must be mtk, ublox or plain (got '\(receiver)')") }
+        guard powerDownRule() != nil else {
+            throw ValidationError("--power-down must be restart-aware, restart-aware:TRUST (TRUST in 0.5…1) or linger (got '\(powerDown)')")
+        }
+        if shape != "default" && arrivalOption != nil { throw ValidationError("--arrival does not apply to --shape \(shape), which sets the arrivals") }
         guard ["onoff", "steady", "burst"].contains(arrival) else { throw ValidationError("--arrival must be onoff, steady or burst (got '\(arrival)')") }
         if arrival == "burst" && arrivalRate != nil { throw ValidationError("--arrival-rate does not apply to --arrival burst") }
         if let submitters, !(1...64).contains(submitters) { throw ValidationError("--submitters must be within 1…64 (got \(submitters))") }
@@ -151,6 +171,13 @@ struct LocBench: AsyncParsableCommand {
 
     /// The parsed `--arrival`, `--arrival-rate`, `--on-period` and `--off-period`.
     func arrivalModel() throws(LocbenchError) -> ArrivalModel {
+        switch shape {
+        // One request at a time: an on period of 0.5 s (mostly one arrival) and exponential gaps of mean 3 s, about
+        // the break-even of the MediaTek (2.8 s) and the u-blox (2.2 s): the adversarial case for ski rental.
+        case "trickle": return .onOff(OnOffArrivals(rate: arrivalRate ?? 2, meanOn: 0.5, meanOff: 3))
+        case "commute": return .commute(CommuteArrivals(rate: arrivalRate ?? 0.5))
+        default: break
+        }
         switch arrival {
         case "burst": return .burst
         case "steady": return .steady(rate: arrivalRate ?? 1_000)
@@ -158,6 +185,15 @@ struct LocBench: AsyncParsableCommand {
             let periods = try DurationOptions.onOffPeriods(on: onPeriod, off: offPeriod)
             return .onOff(OnOffArrivals(rate: arrivalRate ?? max(10, Double(requests) / 200), meanOn: periods.on, meanOff: periods.off))
         }
+    }
+
+    /// The parsed `--power-down`.
+    func powerDownRule() -> PowerDownRule? {
+        if powerDown == "linger" { return .fixedLinger }
+        if powerDown == "restart-aware" { return .restartAware }
+        let parts = powerDown.split(separator: ":")
+        guard parts.count == 2, parts[0] == "restart-aware", let trust = Double(parts[1]), (0.5...1).contains(trust) else { return nil }
+        return .restartAware(trust: trust)
     }
 
     /// Whether the naive design runs beside the engine: asked for, or by default up to 100,000 operations.
@@ -190,6 +226,8 @@ struct LocBench: AsyncParsableCommand {
         let clockKind = ClockKind(rawValue: clock)!
 
         let sourceKind = try sourceKind()
+        let persona = ReceiverPersona(name: receiver)!
+        let powerDownRule = powerDownRule()!
         // The designs run interleaved (engine, naive, engine, …) so that a noisy machine slows both alike.
         let rounds = repeats ?? (requests <= 100_000 ? 3 : 1)
         var engineRuns: [RunMeasurements] = []
@@ -199,25 +237,29 @@ struct LocBench: AsyncParsableCommand {
             engineRuns.append(
                 await Self.run(
                     design: "engine", label: "engine" + label, runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                    linger: lingerDuration, authorization: authorizationScript))
+                    linger: lingerDuration, authorization: authorizationScript, persona: persona, powerDown: powerDownRule))
             if runsBaseline {
                 baselineRuns.append(
                     await Self.run(
                         design: "naive", label: "naive" + label, runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                        linger: lingerDuration, authorization: nil))
+                        linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule))
             }
         }
         let engineRun = engineRuns[0]
 
-        let report = Report(
+        var report = Report(
             command: CommandLine.arguments.joined(separator: " "), clock: clock, arrival: arrivalDescription,
             scenario: sourceKind == .synthetic ? self.scenario : source.joined(separator: " "), seed: seed,
             requests: plan.requestCount, operations: plan.operations.count, peakRSSBytes: ProcessStats.peakRSS(),
             processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             authorization: authorization,
             power: Report.power(engine: engineRun, naive: baselineRuns.first, linger: lingerDuration),
+            receiver: Report.receiverPower(
+                engine: engineRun, naive: baselineRuns.first, shape: shape,
+                persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition),
             engine: Report.design(engineRuns),
             baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
+        report.adoptMeteredEnergy()
         print(TableReport.render(report))
         if let json {
             let encoder = JSONEncoder()
@@ -238,31 +280,39 @@ struct LocBench: AsyncParsableCommand {
         switch model {
         case .burst: return "all-at-once"
         case .steady(let rate): return "steady \(rate.formatted())/s"
+        case .onOff(let process) where shape == "trickle":
+            return "trickle (\(process.rate.formatted())/s while on, on 0.5 s / off 3 s mean)"
         case .onOff(let process):
             return "on/off Poisson (\(process.rate.formatted())/s while on, on \(onPeriod) / off \(offPeriod) mean)"
+        case .commute(let process):
+            return "commute (\(process.rate.formatted())/s in windows at 07:30, 08:40, 12:15, 17:30, 21:00)"
         }
     }
 
     static func run(
         design: String, label: String, runner: Runner, clockKind: ClockKind, source sourceKind: SourceKind, scenario: Scenario, linger: Duration,
-        authorization: AuthorizationScript?
+        authorization: AuthorizationScript?, persona: ReceiverPersona, powerDown: PowerDownRule
     ) async -> RunMeasurements {
         // The synthetic receiver loses its fix now and then (a transient error the engine logs at notice): not news here.
         var logger = Logger(label: "LocationEngine")
         logger.logLevel = .warning
         /// The engine's configuration: with a script, a simulated user whose changes the ledger follows.
         func configuration(_ recording: RecordingSource) -> LocationEngineConfiguration {
-            guard let authorization else { return .init(linger: linger) }
-            let ledger = recording.ledger
-            return .init(
-                linger: linger, authorizationProvider: SimulatedAuthorizationProvider(authorization.script),
-                usage: UsageDeclarations(whenInUse: "locbench"),
-                onAuthorizationChange: { ledger.authorizationChanged($0) })
+            var configuration = LocationEngineConfiguration(linger: linger)
+            if let authorization {
+                let ledger = recording.ledger
+                configuration = .init(
+                    linger: linger, authorizationProvider: SimulatedAuthorizationProvider(authorization.script),
+                    usage: UsageDeclarations(whenInUse: "locbench"),
+                    onAuthorizationChange: { ledger.authorizationChanged($0) })
+            }
+            configuration.powerDown = powerDown
+            return configuration
         }
         switch clockKind {
         case .virtual:
             let clock = ManualClock()
-            let source = SyntheticLocationSource(scenario: scenario, drive: .manual)
+            let source = SyntheticLocationSource(scenario: scenario, drive: .manual, persona: persona)
             let offset: @Sendable (ManualClock.Instant) -> Int64 = { $0.offset.saturatingNanoseconds }
             return await runner.runVirtual(
                 design: design, label: label,
@@ -280,7 +330,7 @@ struct LocBench: AsyncParsableCommand {
             let start = ContinuousClock.now
             let source: any LocationSource =
                 switch sourceKind {
-                case .synthetic: SyntheticLocationSource(scenario: scenario, drive: .realTime)
+                case .synthetic: SyntheticLocationSource(scenario: scenario, drive: .realTime, persona: persona)
                 case .nmea(let path): NMEAStreamSource(.file(path: path, pacing: .recorded()))
                 case .gpsd(let host, let port): GPSDLocationSource(configuration: GPSDConfiguration(host: host, port: port))
                 }

@@ -28,6 +28,10 @@ struct EngineMetrics: Sendable {
     private let fixesAccepted: Counter
     private let fixesDropped: Counter
     let timerWakeups: Counter
+    /// Steps down of the restart-aware rule, by idle state and rule.
+    private let powerDowns: [String: Counter]
+    /// How long the receiver stayed on before its last step down, seconds.
+    let powerDownAfter: Gauge
 
     init(dimensions: [(String, String)], factory: any MetricsFactory) {
         func label(_ name: String) -> String { "locationengine_" + name }
@@ -52,6 +56,15 @@ struct EngineMetrics: Sendable {
         fixesAccepted = Counter(label: label("fixes"), dimensions: dimensions + [("result", "accepted")], factory: factory)
         fixesDropped = Counter(label: label("fixes"), dimensions: dimensions + [("result", "dropped")], factory: factory)
         timerWakeups = Counter(label: label("timer_wakeups"), dimensions: dimensions, factory: factory)
+        var powerDowns: [String: Counter] = [:]
+        for state in ReceiverPowerProfile.IdleState.allCases where state != .on {
+            for rule in PowerDownDecider.Step.Rule.allCases where rule != .demandEnded {
+                powerDowns[state.rawValue + "/" + rule.rawValue] = Counter(
+                    label: label("source_power_downs"), dimensions: dimensions + [("state", state.rawValue), ("rule", rule.rawValue)], factory: factory)
+            }
+        }
+        self.powerDowns = powerDowns
+        powerDownAfter = Gauge(label: label("source_power_down_after_seconds"), dimensions: dimensions, factory: factory)
         sourceOn.record(0)
         sourceMode.record(-1)
     }
@@ -91,6 +104,11 @@ struct EngineMetrics: Sendable {
     func prompted(_ kind: PromptKind) { prompts[kind.rawValue]?.increment() }
 
     func fixReceived(dropped: Bool) { (dropped ? fixesDropped : fixesAccepted).increment() }
+
+    func poweredDown(_ step: PowerDownDecider.Step) {
+        powerDowns[step.state.rawValue + "/" + step.rule.rawValue]?.increment()
+        powerDownAfter.record(Double(step.after.saturatingNanoseconds) / 1e9)
+    }
 
     func source(mode: PowerMode?) {
         sourceOn.record(mode == nil ? 0 : 1)

@@ -42,6 +42,7 @@ extension LocationEngine {
                 afterHandler()
             case .startSource(let mode):
                 sourceGeneration &+= 1
+                sourceRunning = true
                 let generation = sourceGeneration
                 logger.debug("starting location source", metadata: ["mode": "\(mode)"])
                 metrics.sourceStarts.increment()
@@ -57,10 +58,13 @@ extension LocationEngine {
                 source.setMode(mode)
             case .stopSource:
                 sourceGeneration &+= 1
+                sourceRunning = false
                 logger.debug("stopping location source")
                 metrics.sourceStops.increment()
                 metrics.source(mode: nil)
                 source.stop()
+            case .idleSource(let step):
+                idleSource(step)
             case .fixProcessed(let accepted):
                 metrics.fixReceived(dropped: !accepted)
             case .timeoutsExpired(let earliestDeadline):

@@ -42,6 +42,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var handlersRun = 0
     /// Incremented on every source start and stop; events carrying an older value are dropped.
     var sourceGeneration: UInt64 = 0
+    /// Whether the source is running (started and not stopped or idled since).
+    var sourceRunning = false
 
     // The lifetime, its loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` is active.
@@ -82,6 +84,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         // A delivery hands out at most this many recipients before what fell due meanwhile goes first
         // (the loop reads the clock every 1,024 handlers).
         core.deliverySlice = 1024
+        core.powerDown = configuration.powerDown
         self.machine = Machine(configuration: core)
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)

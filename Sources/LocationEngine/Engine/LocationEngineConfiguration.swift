@@ -4,7 +4,13 @@ import CoreMetrics
 public struct LocationEngineConfiguration: Sendable {
     /// How long the source keeps running after the last request needing it ends, so that a burst of
     /// short requests does not switch it on and off each time (gpsd itself lingers 60 s). Default 5 s.
+    /// Applies when the source describes no receiver (``SourceCapabilities/powerProfile``), or with
+    /// ``powerDown`` set to ``PowerDownRule/fixedLinger``.
     public var linger: Duration
+    /// How the source is powered down when no request needs it: by default ``PowerDownRule/restartAware``
+    /// (stay on, stand by or go off by the energy break-even of a restart, for a source that describes its
+    /// receiver); ``PowerDownRule/fixedLinger`` to always use ``linger``. See <doc:PowerPolicy>.
+    public var powerDown: PowerDownRule = .restartAware
     /// Where the authorization picture comes from and who asks the user. Default: a
     /// ``StaticAuthorizationProvider`` granting always with full accuracy — a Linux deployment whose
     /// operator granted access by configuring the engine.

@@ -27,6 +27,10 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     case setSourceMode(PowerMode)
     /// Power the source down.
     case stopSource
+    /// No request needs the source and its receiver profile says where to wait: power it down into this step's
+    /// state (``LocationSource/stop(into:)``), or deeper if it is already down. Comes instead of ``stopSource``
+    /// when the restart-aware policy applies (see ``PowerDownRule``); the step says why.
+    case idleSource(PowerDownDecider.Step)
     /// The source reported a fix: `accepted` unless it was dropped (invalid, or throttled under
     /// reduced accuracy). For metrics.
     case fixProcessed(accepted: Bool)

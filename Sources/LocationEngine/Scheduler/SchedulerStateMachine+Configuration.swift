@@ -1,8 +1,12 @@
 extension SchedulerStateMachine {
     /// Settings of the core.
     public struct Configuration: Sendable {
-        /// How long the source keeps running after the last request needing it ends.
+        /// How long the source keeps running after the last request needing it ends, when ``powerDown`` is
+        /// ``PowerDownRule/fixedLinger`` or the source describes no receiver profile.
         public var linger: Duration
+        /// How the source is powered down when no request needs it. Default ``PowerDownRule/restartAware``
+        /// (which needs a ``SourceCapabilities/powerProfile``; without one, the fixed ``linger``).
+        public var powerDown: PowerDownRule = .restartAware
         /// What the source can provide.
         public var sourceCapabilities: SourceCapabilities
         /// The authorization picture at start.

@@ -100,6 +100,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var deadlines = DeadlineQueue()
     var history = FixHistory()
     var power = PowerPolicy()
+    /// Gaps in demand by the restart-aware rule (`nil`: the fixed linger).
+    var idle: IdlePlanner?
     /// The authorization picture (the one copy of it), open prompts and scheduled changes.
     var timeline: AuthorizationTimeline
     /// Whether this not-determined period's one authorization request was made.
@@ -138,14 +140,15 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.configuration = configuration
         self.timeline = AuthorizationTimeline(picture: configuration.authorization)
         self.outbox = Outbox(slice: configuration.deliverySlice)
+        self.idle = Self.idlePlanner(configuration)
     }
 
     /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, the end
-    /// of the linger or the next scheduled authorization change — or `nil`. Never the deadline of a
-    /// request that has ended.
+    /// of the linger, the next step down of an idle receiver or the next scheduled authorization change — or
+    /// `nil`. Never the deadline of a request that has ended.
     /// - Complexity: O(1)
     public var nextWakeup: EngineInstant? {
-        earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue)
+        earliest(earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue), idle?.nextDeeperStep)
     }
 
     /// Whether the source is powered.
@@ -173,6 +176,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         case .off: result.sourceMode = nil
         case .running(let mode), .lingering(let mode, _): result.sourceMode = mode
         }
+        addPowerDownStatistics(to: &result)
         return result
     }
 
@@ -198,10 +202,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
     }
 
-    /// Brings the source in line with demand.
+    /// Brings the source in line with demand (by the restart-aware rule when it applies).
     /// Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
+        if idle != nil { return reconcilePowerRestartAware(now: now, cap: cap) }
         switch power.reconcile(now: now, linger: configuration.linger, cap: cap) {
         case .start(let mode)?: emit(.startSource(mode))
         case .setMode(let mode)?: emit(.setSourceMode(mode))

@@ -60,6 +60,23 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// core alone: the ``LocationEngine`` fills it in.
     public var timerWakeups = 0
 
+    /// Where the receiver waits in the gap in demand now, by the restart-aware rule (`nil` while a request
+    /// needs it, or without a receiver profile): ``ReceiverPowerProfile/IdleState/on`` until the break-even.
+    public var idleState: ReceiverPowerProfile.IdleState?
+    /// The last step down the restart-aware rule took: where to, after how long, and why.
+    public var lastPowerDown: PowerDownDecider.Step?
+    /// How the receiver was expected to restart after its last step down (hot, or warm once the ephemerides
+    /// went stale).
+    public var lastRestartCondition: ReceiverPowerProfile.StartCondition?
+    /// Gaps in demand the receiver stayed on through (shorter than the break-even).
+    public var gapsBridgedOn = 0
+    /// Steps down into standby.
+    public var powerDownsToStandby = 0
+    /// Steps down into off (backup).
+    public var powerDownsToOff = 0
+    /// The median of the recent gaps the rule adjusts its switch times by.
+    public var predictedGap: Duration?
+
     /// Creates zeroed statistics.
     public init() {}
 }

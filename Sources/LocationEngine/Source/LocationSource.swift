@@ -18,16 +18,32 @@ public protocol LocationSource: Sendable {
 
     /// Power the source down and release the device. Idempotent.
     func stop()
+
+    /// Power the source down into `state` (``ReceiverPowerProfile/IdleState/standby`` keeps a hot start,
+    /// ``ReceiverPowerProfile/IdleState/off`` draws the least), as the engine's restart-aware policy decided for
+    /// a source that describes its receiver (``SourceCapabilities/powerProfile``). It may come again, with a
+    /// deeper state, while the source is stopped. The default calls ``stop()``.
+    func stop(into state: ReceiverPowerProfile.IdleState)
+}
+
+extension LocationSource {
+    /// Calls ``stop()``: a source that knows one way down takes it whatever the state.
+    public func stop(into state: ReceiverPowerProfile.IdleState) { stop() }
 }
 
 /// What a ``LocationSource`` can provide.
 public struct SourceCapabilities: Sendable, Hashable {
     /// Whether fixes carry a course over ground, so heading/course subscriptions can be served.
     public var providesCourse: Bool
+    /// What the source's receiver costs in each state and how long it takes to come back, if the source knows:
+    /// with it the engine powers down by the break-even of a restart (see <doc:PowerPolicy>); without it (`nil`,
+    /// the default) by the fixed ``LocationEngineConfiguration/linger``.
+    public var powerProfile: ReceiverPowerProfile?
 
     /// Creates a capability set.
-    public init(providesCourse: Bool) {
+    public init(providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil) {
         self.providesCourse = providesCourse
+        self.powerProfile = powerProfile
     }
 }
 

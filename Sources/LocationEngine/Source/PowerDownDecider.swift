@@ -23,6 +23,22 @@ public struct PowerDownDecider: Sendable {
         public var after: Duration
         /// Why, for statistics and logs.
         public var reason: String
+        /// Which rule set the time, for metrics.
+        public var rule: Rule = .breakEven
+
+        /// Which rule set a step's time.
+        public enum Rule: String, Sendable, Hashable, CaseIterable {
+            /// The break-even of a restart (ski rental).
+            case breakEven = "break_even"
+            /// The break-even, brought forward because recent gaps were longer.
+            case broughtForward = "brought_forward"
+            /// The break-even, put back because recent gaps were shorter.
+            case putBack = "put_back"
+            /// The ephemerides went stale: standby no longer keeps a hot start.
+            case ephemerisStale = "ephemeris_stale"
+            /// The demand just ended (the plan's first step, "on").
+            case demandEnded = "demand_ended"
+        }
 
         public var description: String { "\(state.rawValue) after \(after): \(reason)" }
     }
@@ -72,7 +88,7 @@ public struct PowerDownDecider: Sendable {
     /// the switch times adjusted by the observed gaps when `trust` is below 1. The first step is always `on` at zero.
     /// - Complexity: O(states + memory log memory).
     public func plan(mode: PowerMode) -> [Step] {
-        var steps = [Step(state: .on, after: .zero, reason: "demand just ended")]
+        var steps = [Step(state: .on, after: .zero, reason: "demand just ended", rule: .demandEnded)]
         var current = ReceiverPowerProfile.IdleState.on
         var lastSwitch = Duration.zero
         while true {
@@ -86,16 +102,19 @@ public struct PowerDownDecider: Sendable {
             guard let (state, at) = next else { return steps }
             var switchAt = at
             var reason = "break-even of \(current.rawValue) → \(state.rawValue)"
+            var rule = Step.Rule.breakEven
             if trust < 1, let predicted = predictedGap {
                 if predicted >= at {
                     switchAt = lastSwitch + (at - lastSwitch) * trust
                     reason += ", brought forward: recent gaps are longer (median \(predicted))"
+                    rule = .broughtForward
                 } else {
                     switchAt = lastSwitch + (at - lastSwitch) / trust
                     reason += ", put back: recent gaps are shorter (median \(predicted))"
+                    rule = .putBack
                 }
             }
-            steps.append(Step(state: state, after: switchAt, reason: reason))
+            steps.append(Step(state: state, after: switchAt, reason: reason, rule: rule))
             current = state
             lastSwitch = switchAt
         }

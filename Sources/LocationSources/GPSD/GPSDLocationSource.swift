@@ -23,8 +23,9 @@ import NIOPosix
 /// - Hostile input (oversized lines, invalid JSON, unknown classes, impossible values) is skipped,
 ///   counted in ``statistics`` and logged (positions only at `trace` level).
 public final class GPSDLocationSource: LocationSource {
-    /// gpsd fixes carry a course (`track`).
-    public let capabilities = SourceCapabilities(providesCourse: true)
+    /// gpsd fixes carry a course (`track`); with ``GPSDConfiguration/receiverControl``, the receiver's power
+    /// profile (``ReceiverModel/powerProfile``), so the engine powers it down by the break-even of a restart.
+    public let capabilities: SourceCapabilities
     /// Where gpsd is and how it is treated.
     public let configuration: GPSDConfiguration
 
@@ -48,6 +49,7 @@ public final class GPSDLocationSource: LocationSource {
         metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.configuration = configuration
+        self.capabilities = SourceCapabilities(providesCourse: true, powerProfile: configuration.receiverControl?.model.powerProfile)
         let opener = TCPLinkOpener(
             host: configuration.host, port: configuration.port, role: "gpsd",
             connectTimeout: configuration.connectTimeout,

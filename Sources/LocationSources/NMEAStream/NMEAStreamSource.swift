@@ -26,8 +26,9 @@ import NMEA
 ///   with ``NMEAStreamConfiguration/loopsFile``, plays again).
 /// - Decoder errors (bad checksums, truncated sentences, noise) are counted in ``statistics``.
 public final class NMEAStreamSource: LocationSource {
-    /// NMEA fixes carry a course (RMC/VTG track).
-    public let capabilities = SourceCapabilities(providesCourse: true)
+    /// NMEA fixes carry a course (RMC/VTG track); a commanded receiver of a known model describes its power
+    /// (``ReceiverModel/powerProfile``), so the engine powers it down by the break-even of a restart.
+    public let capabilities: SourceCapabilities
     /// What the source reads and how.
     public let configuration: NMEAStreamConfiguration
 
@@ -53,6 +54,8 @@ public final class NMEAStreamSource: LocationSource {
         metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.configuration = configuration
+        self.capabilities = SourceCapabilities(
+            providesCourse: true, powerProfile: configuration.commandsReceiver ? configuration.receiver.model.powerProfile : nil)
         let opener: any LinkOpener
         switch configuration.endpoint {
         case .tcp(let host, let port):

@@ -17,9 +17,18 @@ import NIOConcurrencyHelpers
 /// accuracy and rate, ``stop()`` powers it off — no fixes while off. Losing a fix (a tunnel) is
 /// reported once as a transient error with code `"synthetic.noFix"`; the wait for a first fix (after a
 /// start, or a switch between network and satellite positioning) is not a loss and is not reported.
+///
+/// With a ``ReceiverPersona`` the source behaves, for power, like that receiver under its driver: it describes
+/// the receiver to the engine (`SourceCapabilities.powerProfile`, so the engine's restart-aware policy
+/// applies), waits in the idle state the engine chooses (``stop(into:)``) and meters its own current
+/// (``energyMeter``): acquisition until the first fix after a start, tracking or power save by mode,
+/// standby or backup while stopped (a plain receiver keeps tracking). Before its first start it waits as if
+/// stopped into backup (`off`).
 public final class SyntheticLocationSource: LocationSource {
-    /// Fixes carry a course.
-    public let capabilities = SourceCapabilities(providesCourse: true)
+    /// Fixes carry a course; with a persona, the receiver's power profile.
+    public let capabilities: SourceCapabilities
+    /// The receiver whose current is metered, if any.
+    public let persona: ReceiverPersona?
 
     private struct State: Sendable {
         var receiver: SyntheticReceiver
@@ -29,14 +38,25 @@ public final class SyntheticLocationSource: LocationSource {
         var generation: UInt64 = 0
         var hadFix = false
         var lastEpoch: SyntheticEpoch?
+        var meter: ReceiverEnergyMeter?
+        var meteredUntil = 0.0
+        /// Until when the receiver acquires after its last start (metered at acquisition current).
+        var acquisitionUntil = 0.0
+        /// Where the receiver waits while stopped.
+        var idle = ReceiverPowerProfile.IdleState.off
     }
 
     private let state: NIOLockedValueBox<State>
     private let timeBase: TimeBase?
 
-    /// A source for `scenario`, powered off, whose time is moved by `drive`.
-    public init(scenario: Scenario, drive: SourceDrive = .manual) {
-        state = NIOLockedValueBox(State(receiver: SyntheticReceiver(scenario: scenario, mode: nil)))
+    /// A source for `scenario`, powered off, whose time is moved by `drive`; with `persona`, metering that
+    /// receiver's current and describing it to the engine.
+    public init(scenario: Scenario, drive: SourceDrive = .manual, persona: ReceiverPersona? = nil) {
+        var initial = State(receiver: SyntheticReceiver(scenario: scenario, mode: nil))
+        initial.meter = persona.map { ReceiverEnergyMeter(supplyVoltage: $0.currentProfile.supplyVoltage) }
+        state = NIOLockedValueBox(initial)
+        self.persona = persona
+        capabilities = SourceCapabilities(providesCourse: true, powerProfile: persona?.powerProfile)
         switch drive.kind {
         case .manual: timeBase = nil
         case .clock(let make): timeBase = make()
@@ -59,7 +79,14 @@ public final class SyntheticLocationSource: LocationSource {
     public func start(mode: PowerMode, events: SourceEventSink) {
         let now = currentTime()
         let replaced = state.withLockedValue { state in
+            meter(&state, to: now)
+            let condition = state.receiver.gnssStoppedAt.map { StartCondition(offFor: now - $0) } ?? state.receiver.scenario.startCondition
             state.receiver.powerOn(mode: mode, at: now)
+            // A start in a network mode gets its fixes from the network, but the receiver it stands for (in a
+            // periodic mode) acquires too: for the middle of its start condition's time to first fix.
+            let range = condition.timeToFirstFix
+            state.acquisitionUntil =
+                PowerModeProfile.standard(mode).usesSatellites ? state.receiver.gnssReadyAt : now + (range.lowerBound + range.upperBound) / 2
             state.sink = events
             state.hadFix = false
             return restartTask(&state)
@@ -72,7 +99,11 @@ public final class SyntheticLocationSource: LocationSource {
         let now = currentTime()
         let replaced = state.withLockedValue { state -> Task<Void, Never>? in
             guard let current = state.receiver.mode else { return nil }
+            meter(&state, to: now)
             state.receiver.setMode(mode, at: now)
+            if PowerModeProfile.standard(mode).usesSatellites, !PowerModeProfile.standard(current).usesSatellites {
+                state.acquisitionUntil = state.receiver.gnssReadyAt
+            }
             // Between network and satellite positioning the receiver acquires afresh: the gap before
             // its first fix is not a lost fix, and is not reported as one.
             if PowerModeProfile.standard(current).usesSatellites != PowerModeProfile.standard(mode).usesSatellites {
@@ -83,10 +114,18 @@ public final class SyntheticLocationSource: LocationSource {
         replaced?.cancel()
     }
 
-    /// Powers the receiver off now; nothing more is reported. Idempotent.
-    public func stop() {
+    /// Powers the receiver off now; nothing more is reported. Idempotent. (With a persona, into backup:
+    /// ``stop(into:)`` with `off`.)
+    public func stop() { stop(into: .off) }
+
+    /// Powers the receiver down now into `state` (metered as the persona waits there; the synthetic receiver
+    /// restarts hot or warm by how long it was down, whichever state); nothing more is reported. Again while
+    /// stopped, it moves the receiver to `state`.
+    public func stop(into idle: ReceiverPowerProfile.IdleState) {
         let now = currentTime()
         let task = state.withLockedValue { state in
+            meter(&state, to: now)
+            state.idle = idle == .on ? .standby : idle
             state.receiver.powerOff(at: now)
             state.sink = nil
             state.generation &+= 1
@@ -117,7 +156,43 @@ public final class SyntheticLocationSource: LocationSource {
         advance(to: .seconds(now) + duration)
     }
 
+    /// The receiver's meter, read up to now (`nil` without a persona).
+    public var energyMeter: ReceiverEnergyMeter? {
+        let now = currentTime()
+        return state.withLockedValue { state in
+            meter(&state, to: now)
+            return state.meter
+        }
+    }
+
     // MARK: - Internals
+
+    /// Meters the time since the last reading (called with the lock held).
+    private func meter(_ state: inout State, to now: Double) {
+        guard let persona, var meter = state.meter, now > state.meteredUntil else { return }
+        var from = state.meteredUntil
+        if let mode = state.receiver.mode {
+            let ready = state.acquisitionUntil
+            if from < ready {
+                let end = min(ready, now)
+                meter.record(.acquisition, current: persona.currentProfile.acquisition, for: end - from)
+                from = end
+            }
+            let phase: ReceiverPowerPhase = ReceiverPersona.powerSaveInterval(mode) == nil ? .tracking : .powerSave
+            meter.record(phase, current: persona.trackingCurrent(mode), for: now - from)
+        } else {
+            let phase: ReceiverPowerPhase =
+                switch (persona, state.idle) {
+                case (.plain, _), (_, .on): .tracking
+                case (.mediatek, _): .standby
+                case (.ublox, .standby): .powerSave
+                case (.ublox, .off): .backup
+                }
+            meter.record(phase, current: persona.idleCurrent(state.idle), for: now - from)
+        }
+        state.meter = meter
+        state.meteredUntil = now
+    }
 
     private func currentTime() -> Double {
         if let timeBase { return timeBase.now() }

@@ -23,6 +23,20 @@ enum HTMLReport {
         }
         energy.append(("always-on", power.alwaysOnEnergyJoules, "#969696"))
         onTime.append(("always-on", power.alwaysOnSeconds, "#969696"))
+        var receiverSection = ""
+        if let receiver = report.receiver {
+            let colours = ["#3182bd", "#74c476", "#9e9ac8", "#e6550d", "#969696", "#fd8d3c"]
+            let bars = receiver.designs.enumerated().map { ($0.element.design, $0.element.energyJoules, colours[$0.offset % colours.count]) }
+            let rows = receiver.designs.map {
+                "<tr><td>\(escape($0.design))</td><td>\(String(format: "%.2f J", $0.energyJoules))</td><td>\(String(format: "%.2f×", $0.vsOracle))</td><td>\($0.restarts)</td><td>\(String(format: "%.1f s / %.1f s", $0.restartDelayP50Seconds, $0.restartDelayP99Seconds))</td><td>\($0.energySource)</td></tr>"
+            }.joined()
+            receiverSection = """
+                <h2>Receiver energy against the restart-aware oracle (\(escape(receiver.receiver)), shape \(escape(receiver.shape))</h2>
+                <p>\(TableReport.receiverLines(receiver).prefix(2).map { escape($0.trimmingCharacters(in: .whitespaces)) }.joined(separator: "<br>"))</p>
+                <div class="row">\(SVGCharts.bars(title: "energy by design", unit: "J", bars))
+                <table><tr><th>design</th><th>energy</th><th>vs oracle</th><th>restarts</th><th>first fix after restart p50/p99</th><th>from</th></tr>\(rows)</table></div>
+                """
+        }
         let timeline = report.clock == "virtual" ? "virtual timeline" : "wall clock"
         var histograms = [
             SVGCharts.histogram(title: "engine: fix → delivery delay (\(timeline), \(engine.latency.count.formatted()))", engine.latencyBuckets),
@@ -52,7 +66,8 @@ enum HTMLReport {
             <p class="headline">\(TableReport.powerLines(report).map { escape($0.trimmingCharacters(in: .whitespaces)) }.joined(separator: "<br>"))</p>
             <h2>Demand and the source over the run</h2>
             \(SVGCharts.timeline(pending: engine.timeline.map { ($0.seconds, $0.pending) }, bands: bands, endSeconds: end))
-            <h2>Energy (model) and source on-time</h2>
+            \(receiverSection)
+            <h2>Energy and source on-time</h2>
             <div class="row">\(SVGCharts.bars(title: "energy", unit: "J", energy))\(SVGCharts.bars(title: "source on-time", unit: "s", onTime))</div>
             <h2>Latency and lateness</h2>
             <div class="row">\(histograms.joined())</div>

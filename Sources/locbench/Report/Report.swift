@@ -80,6 +80,8 @@ struct Report: Codable, Sendable {
     /// The `--authorization` script, if any.
     var authorization: String?
     var power: Power
+    /// The receiver's energy against the restart-aware oracle and the other designs (synthetic source only).
+    var receiver: ReceiverPower?
     var engine: Design
     var baseline: Design?
 
@@ -116,7 +118,7 @@ struct Report: Codable, Sendable {
             sourceOnSeconds: Double(onNanoseconds) / 1e9,
             sourceDutyCycle: run.timelineSeconds > 0 ? Double(onNanoseconds) / 1e9 / run.timelineSeconds : 0,
             secondsInMode: Dictionary(uniqueKeysWithValues: run.timeInModes.map { ("\($0.key)", Double($0.value) / 1e9) }),
-            energyJoules: EnergyModel.joules(run.timeInModes),
+            energyJoules: run.meteredJoules ?? EnergyModel.joules(run.timeInModes),
             alwaysOnEnergyJoules: EnergyModel.alwaysOnJoules(seconds: run.timelineSeconds),
             sourceOffAtEnd: run.sourceOffAtEnd,
             invariantViolations: runs.map(\.violationCount).max() ?? 0,

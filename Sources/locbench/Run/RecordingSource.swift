@@ -15,6 +15,11 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     struct State {
         var modeChanges: [(at: Int64, mode: PowerMode?)] = []
         var fixes: [RecordedFix] = []
+        var starts = 0
+        /// When the source was last started, while its first fix is awaited.
+        var awaitingFirstFixSince: Int64?
+        /// Start → first fix of every start into best or high but the first: the delay a restart adds.
+        var restartDelays: [Int64] = []
     }
 
     let base: any LocationSource
@@ -33,10 +38,24 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     func start(mode: PowerMode, events: SourceEventSink) {
         record(mode)
         let now = self.now
+        let startedAt = now()
+        state.withLockedValue {
+            $0.starts += 1
+            // Only starts into continuous tracking: in the duty-cycled modes the first fix waits for the mode's
+            // interval (5–60 s) whether or not the receiver was down.
+            $0.awaitingFirstFixSince = $0.starts > 1 && mode >= .high ? startedAt : nil
+        }
         let sink = SourceEventSink { [state, ledger] event in
             if case .location(let location, _) = event {
-                let fix = RecordedFix(at: now(), horizontalAccuracy: location.horizontalAccuracy)
-                state.withLockedValue { $0.fixes.append(fix) }
+                let at = now()
+                let fix = RecordedFix(at: at, horizontalAccuracy: location.horizontalAccuracy)
+                state.withLockedValue {
+                    $0.fixes.append(fix)
+                    if let since = $0.awaitingFirstFixSince {
+                        $0.restartDelays.append(at - since)
+                        $0.awaitingFirstFixSince = nil
+                    }
+                }
                 ledger.fixLeftSource()
             }
             events.send(event)
@@ -50,9 +69,20 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     }
 
     func stop() {
+        state.withLockedValue { $0.awaitingFirstFixSince = nil }
         record(nil)
         base.stop()
     }
+
+    func stop(into idle: ReceiverPowerProfile.IdleState) {
+        // A deeper step of an idle receiver changes no mode: only the first step is a stop.
+        if currentMode != nil { record(nil) }
+        state.withLockedValue { $0.awaitingFirstFixSince = nil }
+        base.stop(into: idle)
+    }
+
+    /// Start → first fix of every start into best or high but the first, nanoseconds.
+    var restartDelays: [Int64] { state.withLockedValue { $0.restartDelays } }
 
     private func record(_ mode: PowerMode?) {
         let time = now()

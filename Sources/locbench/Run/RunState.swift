@@ -127,7 +127,7 @@ struct RunState {
     }
 
     /// Final checks and figures.
-    func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool) async -> RunMeasurements {
+    func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool, meteredJoules: Double? = nil) async -> RunMeasurements {
         let summary = ledger.finish(
             engine: await service.engineStatistics(), cancelled: await service.cancelledCount(), fixes: recording.fixes,
             checkAgainstFixes: checkAgainstFixes)
@@ -171,6 +171,8 @@ struct RunState {
             timeline: timeline,
             sourceSegments: recording.segments(until: end),
             oracle: PowerOracle(demands: ledger.demands(until: end), levels: PowerMode.allCases.count),
+            meteredJoules: meteredJoules,
+            restartDelays: recording.restartDelays,
             authorizationPrompts: await service.authorizationPrompts(),
             authorizationChanges: summary.authorizationChanges,
             coarseDeliveriesChecked: summary.coarseDeliveriesChecked)

@@ -44,6 +44,10 @@ struct RunMeasurements: Sendable {
     var sourceSegments: [Demand]
     /// The least on-time and energy any design could have spent on this run's demand.
     var oracle: PowerOracle
+    /// The energy the synthetic receiver metered, joules (`nil`: no metered receiver).
+    var meteredJoules: Double?
+    /// Start → first fix of every restart (every start but the first), nanoseconds.
+    var restartDelays: [Int64]
     /// Authorization and temporary-full-accuracy prompts the design made.
     var authorizationPrompts: Int
     /// Authorization changes the design reported.
@@ -94,14 +98,15 @@ struct Runner {
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
             source.advance(to: .nanoseconds(time))
         }
-        // Let the linger pass; the source must end off.
-        let end = time + linger.saturatingNanoseconds + 1_000_000_000
+        // Let the linger (or the restart-aware policy's stay-on, at most a few break-evens) pass; the source must end off.
+        let end = time + max(linger, .seconds(120)).saturatingNanoseconds + 1_000_000_000
         while time < end {
             time = min(end, await service.nextWakeup().map { max($0, time + 1) } ?? end)
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
+            source.advance(to: .nanoseconds(time))
             await service.settle()
         }
-        return await state.finish(recording: recording, end: time, checkAgainstFixes: true)
+        return await state.finish(recording: recording, end: time, checkAgainstFixes: true, meteredJoules: source.energyMeter?.energy)
     }
 
     /// A wall-clock run: operations are submitted when their time comes; timers are real.
@@ -121,7 +126,8 @@ struct Runner {
             try? await Task.sleep(for: .nanoseconds(wait))
         }
         try? await Task.sleep(for: linger + .milliseconds(500))
-        return await state.finish(recording: recording, end: now(), checkAgainstFixes: false)
+        let metered = (source as? SyntheticLocationSource)?.energyMeter?.energy
+        return await state.finish(recording: recording, end: now(), checkAgainstFixes: false, meteredJoules: metered)
     }
 
     static let processStart = ContinuousClock.now

@@ -10,6 +10,8 @@ enum ArrivalModel: Sendable {
     case steady(rate: Double)
     /// Bursts and idle gaps: a Poisson process switched on and off (see ``OnOffArrivals``).
     case onOff(OnOffArrivals)
+    /// A day of commuting, repeated: short windows at fixed times of day, hours between them (see ``CommuteArrivals``).
+    case commute(CommuteArrivals)
 }
 
 /// The settings a plan is drawn from.
@@ -66,12 +68,14 @@ struct WorkloadPlan: Sendable {
         // Arrivals draw from their own generator, so every arrival model gets the same requests.
         var arrivalGenerator = SplitMix64(seed: settings.seed ^ 0xA5A5_5A5A_C3C3_3C3C)
         var onOff: OnOffArrivals? = if case .onOff(let process) = settings.arrival { process } else { nil }
+        var commute: CommuteArrivals? = if case .commute(let process) = settings.arrival { process } else { nil }
         for index in 0..<settings.operations {
             let arrival: Int64 =
                 switch settings.arrival {
                 case .burst: 0
                 case .steady(let rate): Int64(Double(index) / rate * 1e9)
                 case .onOff: onOff!.next(using: &arrivalGenerator)
+                case .commute: commute!.next(using: &arrivalGenerator)
                 }
             var kind = settings.mix.kind(for: rng.int(total))
             if requestTimes.isEmpty && (kind == .cancel || kind == .forceComplete) { kind = .oneShot }

@@ -10,6 +10,7 @@ struct MachineHarness {
         case start(PowerMode)
         case setMode(PowerMode)
         case stop
+        case idle(ReceiverPowerProfile.IdleState)
     }
 
     var machine: Machine
@@ -23,6 +24,8 @@ struct MachineHarness {
     /// Tags whose cancellation the machine confirmed.
     var cancelled: [String] = []
     var sourceCommands: [SourceCommand] = []
+    /// Every step down the restart-aware rule took.
+    var powerDowns: [PowerDownDecider.Step] = []
     var authorizationRequests = 0
     /// Purpose keys of the temporary-full-accuracy requests the machine asked for.
     var fullAccuracyRequests: [String] = []
@@ -48,16 +51,17 @@ struct MachineHarness {
         linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
         accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
         purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil,
-        deliverySlice: Int = .max
+        deliverySlice: Int = .max, powerProfile: ReceiverPowerProfile? = nil, powerDown: PowerDownRule = .restartAware
     ) {
         var configuration = Machine.Configuration(
             linger: linger,
-            sourceCapabilities: SourceCapabilities(providesCourse: providesCourse),
+            sourceCapabilities: SourceCapabilities(providesCourse: providesCourse, powerProfile: powerProfile),
             authorization: picture ?? Self.picture(authorization, accuracy),
             usage: usage ?? UsageDeclarations(
                 whenInUse: "tests", temporaryFullAccuracyPurposes: Dictionary(uniqueKeysWithValues: purposeKeys.map { ($0, "tests") })),
             reducedAccuracy: reducedAccuracy)
         configuration.deliverySlice = deliverySlice
+        configuration.powerDown = powerDown
         machine = Machine(configuration: configuration)
     }
 
@@ -203,6 +207,9 @@ struct MachineHarness {
             case .startSource(let mode): sourceCommands.append(.start(mode))
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
             case .stopSource: sourceCommands.append(.stop)
+            case .idleSource(let step):
+                sourceCommands.append(.idle(step.state))
+                powerDowns.append(step)
             case .fixProcessed(let accepted): fixesProcessed.append(accepted)
             case .timeoutsExpired(let earliest): expiryPasses.append(earliest)
             case .requestAuthorization(_, let token):

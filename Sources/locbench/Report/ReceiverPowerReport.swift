@@ -1,0 +1,135 @@
+import Foundation
+import LocationEngine
+import LocbenchModel
+import SyntheticGPS
+
+extension Report {
+    /// One power design on the run's demand: the engine and the naive design as the synthetic receiver metered
+    /// them, the others charged on the engine run's demand with the receiver's profile (``DesignCharge``).
+    struct PowerDesignRow: Codable, Sendable {
+        var design: String
+        /// `metered` (the synthetic receiver's own meter) or `charged` (the profile, on the run's demand).
+        var energySource: String
+        var energyJoules: Double
+        var vsOracle: Double
+        /// Restarts after the first start.
+        var restarts: Int
+        /// Start → first fix of those restarts: what a request arriving then waits.
+        var restartDelayP50Seconds: Double
+        var restartDelayP99Seconds: Double
+    }
+
+    /// Energy from the receiver against the restart-aware oracle and the other designs (`--receiver`, `--shape`).
+    struct ReceiverPower: Codable, Sendable {
+        var receiver: String
+        var shape: String
+        var powerDown: String
+        /// The break-even of the receiver's first step down from tracking in the best mode.
+        var breakEvenSeconds: Double
+        var ephemerisValiditySeconds: Double
+        /// The longest hot start of the synthetic receiver: the goal for the first-fix delay a power-down adds.
+        var hotStartSeconds: Double
+        var oracleJoules: Double
+        var designs: [PowerDesignRow]
+        var engineVsOracle: Double
+        var engineVsGpsd: Double
+        var engineVsStopImmediately: Double
+        /// Gaps by the oracle's choice: on, standby, off.
+        var oracleGapChoices: [String: Int]
+    }
+
+    /// The receiver's figures for a synthetic run with a persona that describes itself (`nil` otherwise).
+    static func receiverPower(
+        engine: RunMeasurements, naive: RunMeasurements?, shape: String, persona: ReceiverPersona?, powerDown: PowerDownRule,
+        firstStart: StartCondition
+    ) -> ReceiverPower? {
+        guard let persona, let profile = persona.powerProfile, let engineJoules = engine.meteredJoules else { return nil }
+        let segments = engine.oracle.segments
+        let end = Int64(engine.timelineSeconds * 1e9)
+        let deepest = min(profile.standby, profile.off)
+        // The oracle waits in the deepest state before the first demand and after the last, as the designs do.
+        let first = ReceiverPowerProfile.StartCondition(rawValue: firstStart.rawValue) ?? .cold
+        let restartAware = RestartAwareOracle(segments: segments, profile: profile, firstStart: first)
+        let lead = segments.first.map { Double($0.interval.start) / 1e9 } ?? engine.timelineSeconds
+        let tail = segments.last.map { Double(end - $0.interval.end) / 1e9 } ?? 0
+        let oracleJoules = (restartAware.energy + deepest * (lead + tail)) / 1000
+        let seconds = { (values: [Int64]) -> (Double, Double) in
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return (0, 0) }
+            let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+            return (Double(sorted[sorted.count / 2]) / 1e9, Double(p99) / 1e9)
+        }
+        let ratio = { (joules: Double) in oracleJoules > 0 ? joules / oracleJoules : 0 }
+        func row(_ name: String, _ source: String, _ joules: Double, _ delays: [Int64]) -> PowerDesignRow {
+            let (p50, p99) = seconds(delays)
+            return PowerDesignRow(
+                design: name, energySource: source, energyJoules: joules, vsOracle: ratio(joules), restarts: delays.count,
+                restartDelayP50Seconds: p50, restartDelayP99Seconds: p99)
+        }
+        var rows = [
+            row("engine", "metered", engineJoules, engine.restartDelays),
+            PowerDesignRow(
+                design: "restart-aware oracle", energySource: "charged", energyJoules: oracleJoules, vsOracle: 1,
+                restarts: restartAware.gaps.filter { $0.state != .on }.count, restartDelayP50Seconds: 0, restartDelayP99Seconds: 0),
+        ]
+        var charged: [PowerDesign: Double] = [:]
+        for design in PowerDesign.allCases {
+            let charge = DesignCharge(design, segments: segments, end: end, profile: profile, firstStart: first)
+            charged[design] = charge.joules
+            rows.append(row(design.name, "charged", charge.joules, charge.restartDelays.map { $0.saturatingNanoseconds }))
+        }
+        if let naive, let joules = naive.meteredJoules { rows.append(row("naive", "metered", joules, naive.restartDelays)) }
+        let hot = StartCondition.hot.timeToFirstFix.upperBound
+        return ReceiverPower(
+            receiver: persona.rawValue, shape: shape, powerDown: powerDown.description,
+            breakEvenSeconds: PowerDownDecider(profile: profile).plan(mode: .best).dropFirst().first.map { Double($0.after.saturatingNanoseconds) / 1e9 } ?? 0,
+            ephemerisValiditySeconds: Double(profile.ephemerisValidity.saturatingNanoseconds) / 1e9,
+            hotStartSeconds: hot, oracleJoules: oracleJoules, designs: rows,
+            engineVsOracle: ratio(engineJoules),
+            engineVsGpsd: engineJoules / max(1e-12, charged[.gpsdRelease] ?? 0),
+            engineVsStopImmediately: engineJoules / max(1e-12, charged[.stopImmediately] ?? 0),
+            oracleGapChoices: Dictionary(grouping: restartAware.gaps, by: { $0.state.rawValue }).mapValues(\.count))
+    }
+}
+
+extension TableReport {
+    /// The receiver's energy against the restart-aware oracle and the other designs, one line each.
+    static func receiverLines(_ power: Report.ReceiverPower) -> [String] {
+        var lines = [
+            String(
+                format: "receiver energy (%@, metered by the synthetic receiver; shape %@; engine %@): %.2f× the restart-aware oracle, %.2f× gpsd 60 s, %.2f× stop-immediately",
+                power.receiver, power.shape, power.powerDown, power.engineVsOracle, power.engineVsGpsd, power.engineVsStopImmediately),
+            String(
+                format: "       break-even %.2f s; ephemerides valid %.0f s; the oracle's gaps: %d on, %d standby, %d off",
+                power.breakEvenSeconds, power.ephemerisValiditySeconds, power.oracleGapChoices["on"] ?? 0, power.oracleGapChoices["standby"] ?? 0,
+                power.oracleGapChoices["off"] ?? 0),
+        ]
+        let width = max(22, power.designs.map(\.design.count).max() ?? 0)
+        lines.append("       " + pad("design", width) + "  energy        vs oracle  restarts  first fix after restart p50/p99")
+        for row in power.designs {
+            lines.append(
+                "       " + pad(row.design, width)
+                    + String(
+                        format: "  %9.2f J  %8.2f×  %8d  %.1f s / %.1f s  (%@)", row.energyJoules, row.vsOracle, row.restarts,
+                        row.restartDelayP50Seconds, row.restartDelayP99Seconds, row.energySource))
+        }
+        return lines
+    }
+}
+
+extension Report {
+    /// With a metered receiver, the headline's energies are the receiver's: the designs' metered joules, against
+    /// always-on and the restart-aware oracle charged with the same profile (the mode-table model stays for real
+    /// sources, which meter nothing).
+    mutating func adoptMeteredEnergy() {
+        guard let receiver else { return }
+        let alwaysOn = receiver.designs.first { $0.design == PowerDesign.alwaysOn.name }?.energyJoules ?? 0
+        engine.alwaysOnEnergyJoules = alwaysOn
+        baseline?.alwaysOnEnergyJoules = alwaysOn
+        power.alwaysOnEnergyJoules = alwaysOn
+        power.oracleEnergyJoules = receiver.oracleJoules
+        power.engineEnergyVsOracle = receiver.engineVsOracle
+        power.engineEnergyVsAlwaysOn = alwaysOn > 0 ? engine.energyJoules / alwaysOn : 0
+        if let baseline { power.naiveEnergyVsEngine = engine.energyJoules > 0 ? baseline.energyJoules / engine.energyJoules : 0 }
+    }
+}

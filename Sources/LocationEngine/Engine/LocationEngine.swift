@@ -82,6 +82,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         // A delivery hands out at most this many recipients before what fell due meanwhile goes first
         // (the loop reads the clock every 1,024 handlers).
         core.deliverySlice = 1024
+        core.geofences = configuration.geofences
         self.machine = Machine(configuration: core)
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)

@@ -24,9 +24,9 @@ extension RegionEvaluator {
         if !insideSlots.isEmpty || !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
             evaluated.removeAll(keepingCapacity: true)
             evaluated.formUnion(candidates)
-            for set in [insideSlots, unknownSlots, undecidedSlots] {
-                for slot in set where evaluated.insert(slot).inserted { candidates.append(slot) }
-            }
+            for slot in insideSlots where evaluated.insert(slot).inserted { candidates.append(slot) }
+            for slot in unknownSlots where evaluated.insert(slot).inserted { candidates.append(slot) }
+            for slot in undecidedSlots where evaluated.insert(slot).inserted { candidates.append(slot) }
         }
         for slot in candidates {
             evaluate(slot, position: position, reach: reach, segment: segment, now: now)

@@ -100,20 +100,15 @@ struct RegionGrid: Sendable {
             if entries[index]!.bounds.intersects(query) { body(slot) }
         }
         for level in 0..<Self.levels where !members[level].isEmpty {
-            if Self.cellCount(of: query, level: level) > members[level].count {
+            let ranges = Self.cellRanges(of: query, level: level)
+            if ranges.rows.count * ranges.columns.count > members[level].count {
                 for slot in members[level] { visit(slot) }
             } else {
-                Self.forEachCell(of: query, level: level) { key in
+                Self.forEachCell(ranges, level: level) { key in
                     if let list = cells[key] { for slot in list { visit(slot) } }
                 }
             }
         }
-    }
-
-    /// How many cells `bounds` covers at `level`.
-    private static func cellCount(of bounds: GeoBounds, level: Int) -> Int {
-        let (rows, columns) = cellRanges(of: bounds, level: level)
-        return rows.count * columns.count
     }
 
     /// The latitude rows and (unwrapped) longitude columns `bounds` covers at `level`.
@@ -131,7 +126,14 @@ struct RegionGrid: Sendable {
 
     /// Calls `body` with the key of every cell `bounds` covers at `level`.
     private static func forEachCell(of bounds: GeoBounds, level: Int, _ body: (UInt64) -> Void) {
-        let (rows, columns) = cellRanges(of: bounds, level: level)
+        forEachCell(cellRanges(of: bounds, level: level), level: level, body)
+    }
+
+    /// Calls `body` with the key of every cell in these ranges at `level`.
+    private static func forEachCell(
+        _ ranges: (rows: ClosedRange<Int>, columns: ClosedRange<Int>), level: Int, _ body: (UInt64) -> Void
+    ) {
+        let (rows, columns) = ranges
         let columnCount = 2 * Int((180 / cellSize(level)).rounded())
         for row in rows {
             for column in columns {

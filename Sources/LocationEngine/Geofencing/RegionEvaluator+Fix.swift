@@ -22,11 +22,21 @@ extension RegionEvaluator {
         candidates.removeAll(keepingCapacity: true)
         grid.forEach(intersecting: query) { candidates.append($0) }
         if !insideSlots.isEmpty || !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
-            evaluated.removeAll(keepingCapacity: true)
-            evaluated.formUnion(candidates)
-            for slot in insideSlots where evaluated.insert(slot).inserted { candidates.append(slot) }
-            for slot in unknownSlots where evaluated.insert(slot).inserted { candidates.append(slot) }
-            for slot in undecidedSlots where evaluated.insert(slot).inserted { candidates.append(slot) }
+            mark &+= 1
+            if mark == 0 {
+                for index in marks.indices { marks[index] = 0 }
+                mark = 1
+            }
+            for slot in candidates { marks[Int(slot)] = mark }
+            func takeUnmarked(_ set: Set<Int32>) {
+                for slot in set where marks[Int(slot)] != mark {
+                    marks[Int(slot)] = mark
+                    candidates.append(slot)
+                }
+            }
+            takeUnmarked(insideSlots)
+            takeUnmarked(unknownSlots)
+            takeUnmarked(undecidedSlots)
         }
         for slot in candidates {
             evaluate(slot, position: position, reach: reach, segment: segment, now: now)

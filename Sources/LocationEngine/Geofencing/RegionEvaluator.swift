@@ -70,7 +70,10 @@ public struct RegionEvaluator: Sendable {
     var eventsTaken = 0
     /// A reused buffer of slots to evaluate.
     var scratch: [Int32] = []
-    var evaluated: Set<Int32> = []
+    /// By slot: the fix that last took the region up (so that each is evaluated once per fix, without
+    /// clearing a set as large as the most regions ever evaluated at once).
+    var marks: [UInt32] = []
+    var mark: UInt32 = 0
 
     /// Creates an evaluator with no regions. The configuration must be valid (``GeofenceConfiguration/validate()``).
     public init(configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeofenceError) {
@@ -115,6 +118,7 @@ public struct RegionEvaluator: Sendable {
         } else {
             slot = Int32(records.count)
             records.append(record)
+            marks.append(0)
         }
         slots[id] = slot
         grid.insert(slot, bounds: region.bounds)

@@ -20,8 +20,11 @@ extension LocationEngine {
     /// iteration (or cancelling the iterating task) cancels the monitor; its ``RegionUpdates/id`` ends
     /// it by ID.
     ///
-    /// - Parameter bufferingNewest: how many undelivered transitions to keep for a slow consumer;
-    ///   older ones are dropped (at least 1).
+    /// - Parameters:
+    ///   - region: the region to monitor.
+    ///   - options: how it is monitored (its loitering delay).
+    ///   - bufferingNewest: how many undelivered transitions to keep for a slow consumer; older ones
+    ///     are dropped (at least 1).
     public nonisolated func monitor(
         _ region: GeofenceRegion,
         options: GeofenceOptions = GeofenceOptions(),

@@ -15,7 +15,7 @@ import HeapModule
 /// - With no confident fix for ``GeofenceConfiguration/unknownAfter`` a region becomes unknown.
 ///
 /// Complexity: a fix costs O(levels · cells + k) for the k regions near it, inside, unknown or undecided
-/// (see ``RegionGrid``), plus O(n) for each polygon of n vertices among them; the first fix after
+/// (a hierarchy of latitude/longitude grids), plus O(n) for each polygon of n vertices among them; the first fix after
 /// regions are added decides each of them once.
 public struct RegionEvaluator: Sendable {
     /// A deadline: a dwell or an unknown timeout of the region in `slot`; stale when the region no longer

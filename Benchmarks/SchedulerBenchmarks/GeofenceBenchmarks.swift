@@ -29,7 +29,7 @@ func registerGeofenceBenchmarks(n: Int) {
         var inside = 0
         measure(benchmark, nanosecondsPerFix, operations: fixes.count) {
             for fix in fixes {
-                let position = Coordinate(fix)
+                let position = GeoPoint(fix)
                 for region in regions where region.signedDistance(to: position) <= 0 { inside += 1 }
             }
         }
@@ -60,12 +60,12 @@ func residentBytes() -> Int {
     return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
 }
 
-private let geofenceOrigin = Coordinate(latitude: 48.0, longitude: 11.0)
+private let geofenceOrigin = GeoPoint(latitude: 48.0, longitude: 11.0)
 
 /// `point` moved `north` and `east` metres.
-private func moved(_ point: Coordinate, north: Double, east: Double) -> Coordinate {
+private func moved(_ point: GeoPoint, north: Double, east: Double) -> GeoPoint {
     let metresPerDegree = 6_371_008.8 * Double.pi / 180
-    return Coordinate(
+    return GeoPoint(
         latitude: point.latitude + north / metresPerDegree,
         longitude: point.longitude + east / (metresPerDegree * cos(point.latitude * .pi / 180)))
 }

@@ -10,7 +10,7 @@ struct GeoBounds: Sendable, Hashable {
 
     /// A box around `centre` reaching `metres` in every direction (clamped to the poles; a full turn of
     /// longitude when it reaches one).
-    init(around centre: Coordinate, metres: Double) {
+    init(around centre: GeoPoint, metres: Double) {
         let latitudeReach = metres / metresPerDegree
         minLatitude = max(-90, centre.latitude - latitudeReach)
         maxLatitude = min(90, centre.latitude + latitudeReach)
@@ -27,7 +27,7 @@ struct GeoBounds: Sendable, Hashable {
     }
 
     /// The smallest box holding `points` (which must span less than 180° of longitude, as a region does).
-    init(enclosing points: [Coordinate]) {
+    init(enclosing points: [GeoPoint]) {
         let first = points[0]
         var minLatitude = first.latitude, maxLatitude = first.latitude
         var west = 0.0, east = 0.0
@@ -45,8 +45,8 @@ struct GeoBounds: Sendable, Hashable {
     }
 
     /// The middle of the box.
-    var centre: Coordinate {
-        Coordinate(latitude: (minLatitude + maxLatitude) / 2, longitude: wrappedDegrees(minLongitude + longitudeSpan / 2))
+    var centre: GeoPoint {
+        GeoPoint(latitude: (minLatitude + maxLatitude) / 2, longitude: wrappedDegrees(minLongitude + longitudeSpan / 2))
     }
 
     /// The larger of the box's two sides in degrees.

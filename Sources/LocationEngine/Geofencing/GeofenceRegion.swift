@@ -5,19 +5,19 @@
 /// A region across the antimeridian is fine. Anything else is a ``GeofenceError``.
 ///
 /// ```swift
-/// let depot = try GeofenceRegion.circle(centre: Coordinate(latitude: 52.52, longitude: 13.405), radius: 150)
+/// let depot = try GeofenceRegion.circle(centre: GeoPoint(latitude: 52.52, longitude: 13.405), radius: 150)
 /// let yard = try GeofenceRegion.polygon([
-///     Coordinate(latitude: 52.50, longitude: 13.40), Coordinate(latitude: 52.50, longitude: 13.41),
-///     Coordinate(latitude: 52.51, longitude: 13.41),
+///     GeoPoint(latitude: 52.50, longitude: 13.40), GeoPoint(latitude: 52.50, longitude: 13.41),
+///     GeoPoint(latitude: 52.51, longitude: 13.41),
 /// ])
 /// ```
 public struct GeofenceRegion: Sendable, Hashable {
     /// What a region is.
     public enum Shape: Sendable, Hashable {
         /// All points within `radius` metres (great-circle distance) of `centre`.
-        case circle(centre: Coordinate, radius: Double)
+        case circle(centre: GeoPoint, radius: Double)
         /// The area enclosed by a ring of vertices (edges are straight in the region's local plane).
-        case polygon([Coordinate])
+        case polygon([GeoPoint])
     }
 
     /// The widest a region may be, in metres (a circle's diameter, a polygon's bounding box sides).
@@ -37,7 +37,7 @@ public struct GeofenceRegion: Sendable, Hashable {
     let bounds: GeoBounds
 
     /// A circle of `radius` metres around `centre`.
-    public static func circle(centre: Coordinate, radius: Double) throws(GeofenceError) -> GeofenceRegion {
+    public static func circle(centre: GeoPoint, radius: Double) throws(GeofenceError) -> GeofenceRegion {
         guard centre.isValid else { throw .invalidCentre }
         guard radius.isFinite && radius > 0 else { throw .invalidRadius }
         guard 2 * radius <= maximumExtent else { throw .regionTooLarge }
@@ -49,10 +49,10 @@ public struct GeofenceRegion: Sendable, Hashable {
     /// The area inside a ring of `vertices` (in either direction; a closing repeat of the first vertex
     /// and consecutive repeats are dropped).
     /// - Complexity: O(n²) for n vertices, for the self-intersection check.
-    public static func polygon(_ vertices: [Coordinate]) throws(GeofenceError) -> GeofenceRegion {
+    public static func polygon(_ vertices: [GeoPoint]) throws(GeofenceError) -> GeofenceRegion {
         // Counted before anything else, so that an absurd ring costs nothing more than this.
         guard vertices.count <= maximumVertices + 1 else { throw .tooManyVertices(vertices.count) }
-        var ring: [Coordinate] = []
+        var ring: [GeoPoint] = []
         ring.reserveCapacity(vertices.count)
         for (index, vertex) in vertices.enumerated() {
             guard vertex.isValid else { throw .invalidVertex(at: index) }
@@ -85,7 +85,7 @@ public struct GeofenceRegion: Sendable, Hashable {
     /// The signed distance in metres from `point` to the region's boundary: negative inside, positive
     /// outside, zero on it.
     /// - Complexity: O(1) for a circle, O(n) for a polygon of n vertices.
-    public func signedDistance(to point: Coordinate) -> Double {
+    public func signedDistance(to point: GeoPoint) -> Double {
         switch shape {
         case .circle(let centre, let radius):
             return centre.distance(to: point) - radius
@@ -98,10 +98,10 @@ public struct GeofenceRegion: Sendable, Hashable {
     }
 
     /// Whether `point` is inside the region (or on its boundary).
-    public func contains(_ point: Coordinate) -> Bool { signedDistance(to: point) <= 0 }
+    public func contains(_ point: GeoPoint) -> Bool { signedDistance(to: point) <= 0 }
 
     /// Whether the straight path from `a` to `b` passes through the region (both ends taken as outside).
-    func isCrossed(from a: Coordinate, to b: Coordinate) -> Bool {
+    func isCrossed(from a: GeoPoint, to b: GeoPoint) -> Bool {
         let pa = frame.project(a), pb = frame.project(b)
         switch shape {
         case .circle(_, let radius):

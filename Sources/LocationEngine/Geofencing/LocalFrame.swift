@@ -24,18 +24,18 @@ struct PlanarPoint: Sendable, Hashable {
 /// east–west, about `tan φ · Δφ` — 0.7 % at 60° latitude 50 km from the centre, so 0.7 m on 100 m.
 /// Circles do not use it for their distance: they take the haversine to the centre, which is exact.
 struct LocalFrame: Sendable, Hashable {
-    let centre: Coordinate
+    let centre: GeoPoint
     /// Metres per degree of longitude at the centre's latitude.
     let metresPerLongitudeDegree: Double
 
-    init(centre: Coordinate) {
+    init(centre: GeoPoint) {
         self.centre = centre
         self.metresPerLongitudeDegree = metresPerDegree * _cos(centre.latitude * .pi / 180)
     }
 
     /// `point` in this plane.
     @inline(__always)
-    func project(_ point: Coordinate) -> PlanarPoint {
+    func project(_ point: GeoPoint) -> PlanarPoint {
         PlanarPoint(
             x: wrappedDegrees(point.longitude - centre.longitude) * metresPerLongitudeDegree,
             y: (point.latitude - centre.latitude) * metresPerDegree)

@@ -5,7 +5,7 @@ extension RegionEvaluator {
     public mutating func receiveFix(_ fix: Location, now: EngineInstant) {
         guard fix.isValid else { return }
         advanceTime(now: now)
-        let position = Coordinate(fix)
+        let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
         var query = GeoBounds(around: position, metres: reach)
         // The segment from the last fix, searched for regions it passes through.
@@ -50,7 +50,7 @@ extension RegionEvaluator {
 
     /// Decides one region from the fix at `position`.
     private mutating func evaluate(
-        _ slot: Int32, position: Coordinate, reach: Double, segment: (from: LastFix, bounds: GeoBounds)?, now: EngineInstant
+        _ slot: Int32, position: GeoPoint, reach: Double, segment: (from: LastFix, bounds: GeoBounds)?, now: EngineInstant
     ) {
         let record = records[Int(slot)]!
         let distance = record.region.signedDistance(to: position)

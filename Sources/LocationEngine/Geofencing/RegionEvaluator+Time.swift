@@ -43,7 +43,7 @@ extension RegionEvaluator {
     ///
     /// Searches boxes growing fourfold from 250 m, so it costs O(log(d / 250 m)) grid queries for a
     /// boundary d metres away.
-    public mutating func distanceToNearestBoundary(from position: Coordinate, within limit: Double) -> Double? {
+    public mutating func distanceToNearestBoundary(from position: GeoPoint, within limit: Double) -> Double? {
         guard position.isValid, limit >= 0, !slots.isEmpty else { return nil }
         var radius = min(250, limit)
         while true {

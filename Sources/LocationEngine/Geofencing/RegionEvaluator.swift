@@ -44,7 +44,7 @@ public struct RegionEvaluator: Sendable {
 
     /// The last fix taken, for crossings and the unknown timeout.
     struct LastFix: Sendable {
-        var position: Coordinate
+        var position: GeoPoint
         var decisionDistance: Double
         var at: EngineInstant
     }

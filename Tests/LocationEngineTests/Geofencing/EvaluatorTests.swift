@@ -6,7 +6,7 @@ final class EvaluatorHarness {
     var evaluator: RegionEvaluator
     var now = EngineInstant.zero
     var events: [GeofenceEvent] = []
-    let origin = Coordinate(latitude: 52.52, longitude: 13.405)
+    let origin = GeoPoint(latitude: 52.52, longitude: 13.405)
 
     init(_ configuration: GeofenceConfiguration = GeofenceConfiguration()) throws {
         evaluator = try RegionEvaluator(configuration: configuration)

@@ -2,14 +2,14 @@ import Testing
 @testable import LocationEngine
 
 /// A coordinate `north` and `east` metres from `origin` (a local offset, good to centimetres at these scales).
-func offset(_ origin: Coordinate, north: Double, east: Double) -> Coordinate {
+func offset(_ origin: GeoPoint, north: Double, east: Double) -> GeoPoint {
     let latitude = origin.latitude + north / metresPerDegree
     let longitude = origin.longitude + east / (metresPerDegree * _cos(origin.latitude * .pi / 180))
-    return Coordinate(latitude: latitude, longitude: wrappedDegrees(longitude))
+    return GeoPoint(latitude: latitude, longitude: wrappedDegrees(longitude))
 }
 
 /// A square polygon of side `side` metres centred on `centre`.
-func square(_ centre: Coordinate, side: Double) throws(GeofenceError) -> GeofenceRegion {
+func square(_ centre: GeoPoint, side: Double) throws(GeofenceError) -> GeofenceRegion {
     let h = side / 2
     return try .polygon([
         offset(centre, north: -h, east: -h), offset(centre, north: -h, east: h),
@@ -19,7 +19,7 @@ func square(_ centre: Coordinate, side: Double) throws(GeofenceError) -> Geofenc
 
 @Suite("Geofence geometry")
 struct GeometryTests {
-    let berlin = Coordinate(latitude: 52.52, longitude: 13.405)
+    let berlin = GeoPoint(latitude: 52.52, longitude: 13.405)
 
     @Test("a circle's signed distance is the great-circle distance to its centre less its radius")
     func circleDistance() throws {
@@ -33,17 +33,17 @@ struct GeometryTests {
 
     @Test("bad circles are rejected with a typed error")
     func badCircles() {
-        #expect(throws: GeofenceError.invalidCentre) { try GeofenceRegion.circle(centre: Coordinate(latitude: .nan, longitude: 0), radius: 10) }
-        #expect(throws: GeofenceError.invalidCentre) { try GeofenceRegion.circle(centre: Coordinate(latitude: 0, longitude: 181), radius: 10) }
+        #expect(throws: GeofenceError.invalidCentre) { try GeofenceRegion.circle(centre: GeoPoint(latitude: .nan, longitude: 0), radius: 10) }
+        #expect(throws: GeofenceError.invalidCentre) { try GeofenceRegion.circle(centre: GeoPoint(latitude: 0, longitude: 181), radius: 10) }
         #expect(throws: GeofenceError.invalidRadius) { try GeofenceRegion.circle(centre: berlin, radius: -5) }
         #expect(throws: GeofenceError.invalidRadius) { try GeofenceRegion.circle(centre: berlin, radius: 0) }
         #expect(throws: GeofenceError.invalidRadius) { try GeofenceRegion.circle(centre: berlin, radius: .infinity) }
         #expect(throws: GeofenceError.invalidRadius) { try GeofenceRegion.circle(centre: berlin, radius: .nan) }
         #expect(throws: GeofenceError.regionTooLarge) { try GeofenceRegion.circle(centre: berlin, radius: 60_000) }
         #expect(throws: GeofenceError.tooCloseToPole) {
-            try GeofenceRegion.circle(centre: Coordinate(latitude: 84.95, longitude: 0), radius: 10_000)
+            try GeofenceRegion.circle(centre: GeoPoint(latitude: 84.95, longitude: 0), radius: 10_000)
         }
-        #expect(throws: GeofenceError.tooCloseToPole) { try GeofenceRegion.circle(centre: Coordinate(latitude: -90, longitude: 0), radius: 10) }
+        #expect(throws: GeofenceError.tooCloseToPole) { try GeofenceRegion.circle(centre: GeoPoint(latitude: -90, longitude: 0), radius: 10) }
     }
 
     @Test("bad rings are rejected with a typed error, an absurd one before any work")
@@ -52,7 +52,7 @@ struct GeometryTests {
         #expect(throws: GeofenceError.tooFewVertices(2)) { try GeofenceRegion.polygon([a, b]) }
         #expect(throws: GeofenceError.tooFewVertices(2)) { try GeofenceRegion.polygon([a, b, b, a]) }
         #expect(throws: GeofenceError.tooFewVertices(0)) { try GeofenceRegion.polygon([]) }
-        #expect(throws: GeofenceError.invalidVertex(at: 1)) { try GeofenceRegion.polygon([a, Coordinate(latitude: .infinity, longitude: 0), c]) }
+        #expect(throws: GeofenceError.invalidVertex(at: 1)) { try GeofenceRegion.polygon([a, GeoPoint(latitude: .infinity, longitude: 0), c]) }
         #expect(throws: GeofenceError.degenerateRing) { try GeofenceRegion.polygon([a, b, offset(berlin, north: 0, east: 200)]) }
         // A bow tie: a→c crosses b→d.
         #expect(throws: GeofenceError.selfIntersecting(edge: 0, other: 2)) { try GeofenceRegion.polygon([a, c, b, d]) }
@@ -69,7 +69,7 @@ struct GeometryTests {
         let tooMany = (0..<1025).map { i in offset(berlin, north: 1000 * _sin(Double(i) * 2 * .pi / 1025), east: 1000 * _cos(Double(i) * 2 * .pi / 1025)) }
         #expect(throws: GeofenceError.tooManyVertices(1025)) { try GeofenceRegion.polygon(tooMany) }
         #expect(throws: GeofenceError.tooCloseToPole) {
-            try GeofenceRegion.polygon([Coordinate(latitude: 85.5, longitude: 0), Coordinate(latitude: 85.5, longitude: 1), Coordinate(latitude: 85.4, longitude: 1)])
+            try GeofenceRegion.polygon([GeoPoint(latitude: 85.5, longitude: 0), GeoPoint(latitude: 85.5, longitude: 1), GeoPoint(latitude: 85.4, longitude: 1)])
         }
         #expect(throws: GeofenceError.regionTooLarge) { try square(berlin, side: 120_000) }
     }
@@ -107,11 +107,11 @@ struct GeometryTests {
 
     @Test("a region across the antimeridian is continuous; its box is small")
     func antimeridian() throws {
-        let dateLine = Coordinate(latitude: -16.5, longitude: 180)
+        let dateLine = GeoPoint(latitude: -16.5, longitude: 180)
         let fence = try square(dateLine, side: 2000)
         #expect(fence.bounds.longitudeSpan < 0.1)
         for longitude in [180.0, -180.0, 179.995, -179.995] {
-            #expect(fence.contains(Coordinate(latitude: -16.5, longitude: longitude)))
+            #expect(fence.contains(GeoPoint(latitude: -16.5, longitude: longitude)))
         }
         let east = offset(dateLine, north: 0, east: 1500)
         #expect(east.longitude < 0)
@@ -119,15 +119,15 @@ struct GeometryTests {
         let west = offset(dateLine, north: 0, east: -1500)
         #expect(abs(fence.signedDistance(to: west) - 500) < 1)
         #expect(fence.isCrossed(from: west, to: east))
-        let circle = try GeofenceRegion.circle(centre: Coordinate(latitude: 0, longitude: -179.999), radius: 1000)
-        #expect(circle.contains(Coordinate(latitude: 0, longitude: 179.998)))
+        let circle = try GeofenceRegion.circle(centre: GeoPoint(latitude: 0, longitude: -179.999), radius: 1000)
+        #expect(circle.contains(GeoPoint(latitude: 0, longitude: 179.998)))
         #expect(circle.bounds.intersects(fence.bounds) == false)
-        #expect(circle.bounds.intersects(GeoBounds(around: Coordinate(latitude: 0, longitude: 179.99), metres: 1000)))
+        #expect(circle.bounds.intersects(GeoBounds(around: GeoPoint(latitude: 0, longitude: 179.99), metres: 1000)))
     }
 
     @Test("a polygon's distances agree with great-circle distances at high latitude")
     func highLatitude() throws {
-        let north = Coordinate(latitude: 70, longitude: 25)
+        let north = GeoPoint(latitude: 70, longitude: 25)
         let fence = try square(north, side: 20_000)
         for (dn, de) in [(0.0, 10_100.0), (10_100.0, 0.0), (-10_050.0, 3_000.0), (3_000.0, -10_200.0)] {
             let point = offset(north, north: dn, east: de)
@@ -142,15 +142,15 @@ struct GeometryTests {
 
     @Test("boxes: overlap and union across the antimeridian")
     func boxes() {
-        let west = GeoBounds(around: Coordinate(latitude: 0, longitude: 179.9), metres: 1000)
-        let east = GeoBounds(around: Coordinate(latitude: 0, longitude: -179.9), metres: 1000)
+        let west = GeoBounds(around: GeoPoint(latitude: 0, longitude: 179.9), metres: 1000)
+        let east = GeoBounds(around: GeoPoint(latitude: 0, longitude: -179.9), metres: 1000)
         #expect(!west.intersects(east))
         let both = west.union(east)
         #expect(both.longitudeSpan < 0.3)
-        #expect(both.intersects(GeoBounds(around: Coordinate(latitude: 0, longitude: 180), metres: 10)))
-        #expect(!both.intersects(GeoBounds(around: Coordinate(latitude: 0, longitude: 0), metres: 10)))
-        let polar = GeoBounds(around: Coordinate(latitude: 89.99, longitude: 10), metres: 5000)
+        #expect(both.intersects(GeoBounds(around: GeoPoint(latitude: 0, longitude: 180), metres: 10)))
+        #expect(!both.intersects(GeoBounds(around: GeoPoint(latitude: 0, longitude: 0), metres: 10)))
+        let polar = GeoBounds(around: GeoPoint(latitude: 89.99, longitude: 10), metres: 5000)
         #expect(polar.longitudeSpan == 360)
-        #expect(polar.intersects(GeoBounds(around: Coordinate(latitude: 89.98, longitude: -170), metres: 10)))
+        #expect(polar.intersects(GeoBounds(around: GeoPoint(latitude: 89.98, longitude: -170), metres: 10)))
     }
 }

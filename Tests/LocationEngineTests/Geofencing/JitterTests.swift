@@ -35,7 +35,7 @@ struct JitterTests {
         (shape: "circle", depth: 10.0), (shape: "circle", depth: -10.0), (shape: "square", depth: 10.0), (shape: "square", depth: -10.0),
     ])
     func jitter(shape: String, depth: Double) throws {
-        let origin = Coordinate(latitude: 47.37, longitude: 8.54)
+        let origin = GeoPoint(latitude: 47.37, longitude: 8.54)
         let region = shape == "circle" ? try GeofenceRegion.circle(centre: origin, radius: 500) : try square(origin, side: 1000)
         var evaluator = try RegionEvaluator(configuration: GeofenceConfiguration(unknownAfter: nil))
         let id = RequestID(rawValue: 1)
@@ -70,7 +70,7 @@ struct JitterTests {
         #expect(transitions == [depth > 0 ? .exited : .entered])
     }
 
-    func fix(_ point: Coordinate, accuracy: Double) -> Location {
+    func fix(_ point: GeoPoint, accuracy: Double) -> Location {
         Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy)
     }
 }

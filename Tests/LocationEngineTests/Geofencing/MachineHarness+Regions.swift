@@ -2,7 +2,7 @@
 
 extension MachineHarness {
     /// Where the scenario's regions are.
-    static let regionOrigin = Coordinate(latitude: 48.0, longitude: 11.0)
+    static let regionOrigin = GeoPoint(latitude: 48.0, longitude: 11.0)
 
     /// Monitors a circle of `radius` metres around ``regionOrigin``.
     @discardableResult

@@ -7,7 +7,7 @@ import Testing
 struct RegionEngineTests {
     let clock = ManualClock()
     let source = ScriptedLocationSource()
-    let centre = Coordinate(latitude: 48.0, longitude: 11.0)
+    let centre = GeoPoint(latitude: 48.0, longitude: 11.0)
 
     func fix(east: Double) -> Location {
         let longitude = 11.0 + east / (6_371_008.8 * Double.pi / 180 * 0.669_130_606_4)  // cos 48°

@@ -6,7 +6,7 @@ import Testing
 struct RegionIndexTests {
     /// Random circles and polygons of 10 m–20 km around two places, one of them on the antimeridian.
     static func randomRegion(_ random: inout SplitMix64) throws -> GeofenceRegion {
-        let centres = [Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: -16.5, longitude: 179.95)]
+        let centres = [GeoPoint(latitude: 48.85, longitude: 2.35), GeoPoint(latitude: -16.5, longitude: 179.95)]
         let centre = offset(centres[random.int(2)], north: 40_000 * (random.unit() - 0.5), east: 40_000 * (random.unit() - 0.5))
         let size = 10 * _pow(2000, random.unit())
         if random.oneIn(2) { return try .circle(centre: centre, radius: size) }
@@ -20,8 +20,8 @@ struct RegionIndexTests {
         return try .polygon(ring)
     }
 
-    static func randomPoint(_ random: inout SplitMix64) -> Coordinate {
-        let centres = [Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: -16.5, longitude: -179.99)]
+    static func randomPoint(_ random: inout SplitMix64) -> GeoPoint {
+        let centres = [GeoPoint(latitude: 48.85, longitude: 2.35), GeoPoint(latitude: -16.5, longitude: -179.99)]
         return offset(centres[random.int(2)], north: 50_000 * (random.unit() - 0.5), east: 50_000 * (random.unit() - 0.5))
     }
 

@@ -1,5 +1,5 @@
 /// A point on the Earth's surface in degrees (WGS-84 latitude and longitude), as regions are drawn.
-public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
+public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
     /// Latitude in degrees, positive north, in `-90...90`.
     public var latitude: Double
     /// Longitude in degrees, positive east, in `-180...180`.
@@ -22,7 +22,7 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Great-circle distance to `other` in metres (the same haversine as ``Location/distance(to:)``).
-    public func distance(to other: Coordinate) -> Double {
+    public func distance(to other: GeoPoint) -> Double {
         Position(latitude: latitude, longitude: longitude).distance(to: Position(latitude: other.latitude, longitude: other.longitude))
     }
 

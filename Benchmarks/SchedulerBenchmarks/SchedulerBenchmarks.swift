@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
         registerAuthorizationBenchmarks(n: n)
     }
     registerCoarseningBenchmark()
+    registerGeofenceBenchmarks(n: 100_000)
 }
 
 let nanosecondsPerRequest = BenchmarkMetric.custom("ns/request", polarity: .prefersSmaller, useScalingFactor: false)

@@ -11,6 +11,8 @@ enum EngineCommand: Sendable {
         RequestID, LocationAccuracy, timeout: Duration?, madeAt: EngineInstant, delayUntilAuthorized: Bool, purposeKey: String?,
         OneShotHandler)
     indirect case subscribe(RequestID, SubscriptionOptions, madeAt: EngineInstant, SubscriptionHandler)
+    /// A region monitor.
+    indirect case monitor(RequestID, GeofenceRegion, GeofenceOptions, madeAt: EngineInstant, SubscriptionHandler)
     /// An event of the source started as `generation`, reported at `madeAt`.
     indirect case source(generation: UInt64, SourceEvent, madeAt: EngineInstant)
     /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
@@ -31,7 +33,7 @@ extension EngineCommand {
         switch self {
         case .oneShot(let id, _, _, _, let handler), .oneShotWithOptions(let id, _, _, _, _, _, let handler):
             handler.deliver(shutDown, to: id)
-        case .subscribe(let id, _, _, let handler):
+        case .subscribe(let id, _, _, let handler), .monitor(let id, _, _, _, let handler):
             handler.deliver(.ended(.shutDown), to: id)
         case .observeAuthorization(_, let continuation):
             continuation.yield(picture)

@@ -36,6 +36,10 @@ extension LocationEngine {
                 }
                 if delivered > 0 { deliveredAny = true }
                 if case .ended(let end) = event, delivered > 0 { metrics.ended(end, count: delivered) }
+            case .notifyRegion(let event, let recipient):
+                recipient.handler.deliver(event)
+                deliveredAny = true
+                afterHandler()
             case .cancelSubscription(let recipient):
                 metrics.cancelled(.subscription)
                 recipient.handler.cancelled()

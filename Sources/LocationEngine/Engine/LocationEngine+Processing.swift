@@ -61,6 +61,9 @@ extension LocationEngine {
         case .subscribe(let id, let options, let madeAt, let handler):
             metrics.submitted(.subscription)
             machine.subscribe(id, options: options, madeAt: madeAt, handler: handler, now: now)
+        case .monitor(let id, let region, let options, let madeAt, let handler):
+            metrics.submitted(.subscription)
+            machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let generation, let event, let madeAt):
             guard generation == sourceGeneration, machine.isSourceOn else { return nil }
             switch event {

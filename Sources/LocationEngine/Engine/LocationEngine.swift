@@ -85,6 +85,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         // (the loop reads the clock every 1,024 handlers).
         core.deliverySlice = 1024
         core.powerDown = configuration.powerDown
+        core.geofences = configuration.geofences
         self.machine = Machine(configuration: core)
         authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
             self?.submitAuthorization(state, after: delay, prompt: nil)

@@ -33,6 +33,9 @@ public struct LocationEngineConfiguration: Sendable {
     /// (`MetricsSystem.factory`), which costs nothing until it bootstraps one. Tests pass an in-memory
     /// factory (swift-metrics' `MetricsTestKit`) instead of bootstrapping.
     public var metricsFactory: (any MetricsFactory)?
+    /// The rules monitored regions are decided by (see <doc:Geofences>). Default: a 20 m hysteresis
+    /// margin, a confidence circle of twice the fix's accuracy, unknown after 2 minutes.
+    public var geofences = GeofenceConfiguration()
 
     /// Creates a configuration.
     public init(

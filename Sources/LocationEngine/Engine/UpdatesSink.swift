@@ -21,15 +21,23 @@ final class UpdatesSink: Sendable {
             continuation.yield(Stamped(event: event, stamp: epochs.stamp))
             return
         }
-        if let error = SubscriptionEndedError(end) {
-            continuation.finish(throwing: error)
-        } else {
-            continuation.finish()
-        }
+        continuation.finish(ending: end)
     }
 
     /// Finishes the sequence (the subscription was cancelled).
     func finish() { continuation.finish() }
+}
+
+extension AsyncThrowingStream.Continuation where Failure == any Error {
+    /// Finishes the sequence of a request that ended with `end`: throwing ``SubscriptionEndedError``
+    /// for an abnormal end, plainly for a normal one.
+    func finish(ending end: SubscriptionEnd) {
+        if let error = SubscriptionEndedError(end) {
+            finish(throwing: error)
+        } else {
+            finish()
+        }
+    }
 }
 
 /// The updates of one subscription, as an `AsyncSequence` (see ``LocationEngine/updates(_:bufferingNewest:)``).

@@ -74,8 +74,18 @@ struct Position: Sendable, Hashable {
         longitude = location.longitude
     }
 
+    init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
     /// Great-circle distance to `other` in metres (haversine on a sphere of radius 6 371 008.8 m).
     func distance(to other: Location) -> Double {
+        distance(to: Position(other))
+    }
+
+    /// Great-circle distance to `other` in metres (haversine on a sphere of radius 6 371 008.8 m).
+    func distance(to other: Position) -> Double {
         let radius = 6_371_008.8
         let toRadians = Double.pi / 180
         let phi1 = latitude * toRadians

@@ -21,6 +21,8 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     indirect case notifySubscriptions(SubscriptionEvent)
     /// This subscription was cancelled: deliver nothing (finish an async sequence).
     case cancelSubscription(Recipient<SubscriptionHandler>)
+    /// Deliver a transition to the region monitor it belongs to (see <doc:Geofences>).
+    indirect case notifyRegion(GeofenceEvent, Recipient<SubscriptionHandler>)
     /// Power the source up in this mode.
     case startSource(PowerMode)
     /// Switch the running source to this mode.

@@ -24,6 +24,9 @@ extension SchedulerStateMachine {
         /// handed over by ``SchedulerStateMachine/advanceTime(now:)``. By default a delivery is never
         /// cut.
         public var deliverySlice: Int = .max
+        /// The rules regions are decided by (see <doc:Geofences>). When invalid, every region monitor
+        /// ends at once with ``SubscriptionEnd/rejected(reason:)`` saying why.
+        public var geofences = GeofenceConfiguration()
 
         /// Creates a configuration.
         public init(

@@ -34,6 +34,7 @@ extension SchedulerStateMachine {
         emit(.fixProcessed(accepted: true))
         completeOneShots(with: fix, now: now)
         fanOut(fix, now: now)
+        evaluateRegions(fix, now: now)
         afterRemovals()
         reconcilePower(now: now)
     }
@@ -72,6 +73,7 @@ extension SchedulerStateMachine {
         outbox.beginEvent()
         applyDueAuthorizationChanges(upTo: now)
         expireDeadlines(now: now)
+        advanceRegions(now: now)
         reconcilePower(now: now)
     }
 
@@ -187,6 +189,7 @@ extension SchedulerStateMachine {
     /// Lets a subscription receive fixes: counted in power demand, stored.
     mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
         subscription.phase = .admitted
+        if !geofences.waiting.isEmpty { admitRegion(id, &subscription) }
         subscriptions[id] = subscription
         if let mode = subscription.options.powerDemand { power.add(mode) }
     }

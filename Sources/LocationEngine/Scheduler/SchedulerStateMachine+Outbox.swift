@@ -17,6 +17,9 @@ extension SchedulerStateMachine {
             return nil
         }
         switch entry {
+        case .action(.notifyRegion(let event, _)) where subscriptions[event.id] == nil || withdrawals[event.id] != nil:
+            // The monitor ended (a handler withdrew it) after the transition was decided.
+            return nextAction()
         case .action(let action):
             return action
         case .oneShots(let recipients, let start, let result, let tally):

@@ -52,6 +52,7 @@ extension SchedulerStateMachine {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
         if fanOutsPending > 0 { endedDuringFanOut.insert(id) }
         if subscription.phase == .admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
+        if subscription.isRegion { geofences.remove(id) }
         return subscription
     }
 
@@ -66,7 +67,7 @@ extension SchedulerStateMachine {
         var position = subscriptions.values.startIndex
         while position != subscriptions.values.endIndex {
             defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].phase == .admitted,
+            guard subscriptions.values[position].phase == .admitted, !subscriptions.values[position].isRegion,
                 Self.accepts(fix, subscriptions.values[position], now: now)
             else { continue }
             subscriptions.values[position].lastDelivered = Position(fix.location)

@@ -80,6 +80,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         var lastDelivered: Position?
         var lastDeliveryTime: EngineInstant?
         var delivered: Int
+        /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
+        /// it gets its region's transitions, never fixes.
+        var isRegion = false
     }
 
     /// Where temporary full accuracy stands while accuracy is reduced (reset by every change of
@@ -134,6 +137,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var latestNow = EngineInstant.zero
     var isShutDown = false
     var counters = SchedulerStatistics()
+    /// The monitored regions.
+    var geofences: Geofences
 
     /// Creates an empty scheduler.
     public init(configuration: Configuration = Configuration()) {
@@ -141,14 +146,17 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.timeline = AuthorizationTimeline(picture: configuration.authorization)
         self.outbox = Outbox(slice: configuration.deliverySlice)
         self.idle = Self.idlePlanner(configuration)
+        self.geofences = Geofences(configuration: configuration.geofences)
     }
 
     /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, the end
-    /// of the linger, the next step down of an idle receiver or the next scheduled authorization change — or
-    /// `nil`. Never the deadline of a request that has ended.
+    /// of the linger, the next step down of an idle receiver, the next scheduled authorization change
+    /// or a region's dwell or unknown timeout — or `nil`. Never the deadline of a request that has ended.
     /// - Complexity: O(1)
     public var nextWakeup: EngineInstant? {
-        earliest(earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue), idle?.nextDeeperStep)
+        earliest(
+            earliest(earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue), idle?.nextDeeperStep),
+            geofences.evaluator.nextDeadline)
     }
 
     /// Whether the source is powered.

@@ -21,6 +21,8 @@ struct MachineHarness {
     var results: [String: [LocationResult]] = [:]
     /// Every subscription event, by tag.
     var events: [String: [SubscriptionEvent]] = [:]
+    /// Every region transition, by tag.
+    var transitions: [String: [GeofenceTransition]] = [:]
     /// Tags whose cancellation the machine confirmed.
     var cancelled: [String] = []
     var sourceCommands: [SourceCommand] = []
@@ -204,6 +206,10 @@ struct MachineHarness {
                     events[recipient.handler, default: []].append(event)
                     delivered(to: recipient.handler)
                 }
+            case .notifyRegion(let event, let recipient):
+                precondition(ids[recipient.handler] == recipient.id && event.id == recipient.id, "recipient ID does not match its tag")
+                transitions[recipient.handler, default: []].append(event.transition)
+                delivered(to: recipient.handler)
             case .startSource(let mode): sourceCommands.append(.start(mode))
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
             case .stopSource: sourceCommands.append(.stop)

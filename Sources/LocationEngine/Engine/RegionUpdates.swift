@@ -1,0 +1,71 @@
+/// What a region monitor's callback receives (see <doc:Geofences>).
+public enum RegionEvent: Sendable, Hashable {
+    /// A transition of the region.
+    case transition(GeofenceEvent)
+    /// A transient source error; the monitor keeps running.
+    case sourceError(SourceError)
+    /// The monitor ended; nothing follows. Delivered exactly once, unless it was cancelled.
+    case ended(SubscriptionEnd)
+}
+
+/// The engine's side of one ``RegionUpdates`` sequence, or of a callback: transitions and the end.
+final class RegionSink: Sendable {
+    /// One buffered transition and the access it was delivered under.
+    struct Stamped: Sendable {
+        var event: GeofenceEvent
+        var stamp: PrivacyEpochs.Stamp
+    }
+
+    let continuation: AsyncThrowingStream<Stamped, any Error>.Continuation
+    let epochs: PrivacyEpochs
+
+    init(continuation: AsyncThrowingStream<Stamped, any Error>.Continuation, epochs: PrivacyEpochs) {
+        self.continuation = continuation
+        self.epochs = epochs
+    }
+
+    /// Buffers a transition.
+    func deliver(_ event: GeofenceEvent) {
+        continuation.yield(Stamped(event: event, stamp: epochs.stamp))
+    }
+
+    /// Finishes the sequence on an `.ended` event (throwing for abnormal ends); source errors are not
+    /// part of a sequence of transitions.
+    func deliver(_ event: SubscriptionEvent) {
+        guard case .ended(let end) = event else { return }
+        continuation.finish(ending: end)
+    }
+
+    /// Finishes the sequence (the monitor was cancelled).
+    func finish() { continuation.finish() }
+}
+
+/// The transitions of one monitored region, as an `AsyncSequence` (see
+/// ``LocationEngine/monitor(_:options:bufferingNewest:)``). It finishes when the monitor ends normally
+/// and throws ``SubscriptionEndedError`` when it ends abnormally; transitions buffered when location
+/// access is lost are dropped unread.
+public struct RegionUpdates: AsyncSequence, Sendable {
+    public typealias Element = GeofenceEvent
+
+    /// The monitor's ID, for ``LocationEngine/forceComplete(_:)`` and ``LocationEngine/cancel(_:)``.
+    public let id: RequestID
+    let stream: AsyncThrowingStream<RegionSink.Stamped, any Error>
+    let epochs: PrivacyEpochs
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<RegionSink.Stamped, any Error>.AsyncIterator
+        let epochs: PrivacyEpochs
+
+        public mutating func next() async throws -> GeofenceEvent? {
+            while let stamped = try await base.next() {
+                if epochs.stamp.revocations == stamped.stamp.revocations { return stamped.event }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), epochs: epochs)
+    }
+}

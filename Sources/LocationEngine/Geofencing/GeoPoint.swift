@@ -1,0 +1,42 @@
+/// A point on the Earth's surface in degrees (WGS-84 latitude and longitude), as regions are drawn.
+public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
+    /// Latitude in degrees, positive north, in `-90...90`.
+    public var latitude: Double
+    /// Longitude in degrees, positive east, in `-180...180`.
+    public var longitude: Double
+
+    /// Creates a coordinate.
+    @inlinable public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The position of a fix.
+    @inlinable public init(_ location: Location) {
+        self.init(latitude: location.latitude, longitude: location.longitude)
+    }
+
+    /// Whether both values are finite and in range.
+    public var isValid: Bool {
+        latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude)
+    }
+
+    /// Great-circle distance to `other` in metres (the same haversine as ``Location/distance(to:)``).
+    public func distance(to other: GeoPoint) -> Double {
+        Position(latitude: latitude, longitude: longitude).distance(to: Position(latitude: other.latitude, longitude: other.longitude))
+    }
+
+    public var description: String { "(\(latitude), \(longitude))" }
+}
+
+/// Metres per degree of latitude (and of longitude at the equator) on the sphere the engine's
+/// haversine uses (radius 6 371 008.8 m).
+let metresPerDegree = 6_371_008.8 * Double.pi / 180
+
+/// `degrees` brought into `-180..<180` (for longitude differences across the antimeridian).
+@inline(__always)
+func wrappedDegrees(_ degrees: Double) -> Double {
+    var value = degrees.truncatingRemainder(dividingBy: 360)
+    if value >= 180 { value -= 360 } else if value < -180 { value += 360 }
+    return value
+}

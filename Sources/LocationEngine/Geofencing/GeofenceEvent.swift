@@ -1,0 +1,72 @@
+/// What the engine knows about the device and one region.
+public enum GeofenceState: UInt8, Sendable, Hashable, CustomStringConvertible {
+    /// No confident fix decided it yet, or none did for ``GeofenceConfiguration/unknownAfter``.
+    case unknown
+    /// The last confident fix put the device inside.
+    case inside
+    /// The last confident fix put the device outside.
+    case outside
+
+    public var description: String {
+        switch self {
+        case .unknown: "unknown"
+        case .inside: "inside"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// A change in what the engine knows about one region (see <doc:Geofences>).
+public enum GeofenceTransition: Sendable, Hashable, CustomStringConvertible {
+    /// The first confident fix decided the region, or the first after it was unknown: the state is now
+    /// ``GeofenceState/inside`` or ``GeofenceState/outside``.
+    case determined(GeofenceState)
+    /// The device went from outside to inside. Also the first half of a crossing between two sparse fixes.
+    case entered
+    /// The device went from inside to outside. Also the second half of a crossing between two sparse fixes.
+    case exited
+    /// The device has been inside for the region's loitering delay.
+    case dwelled
+    /// No confident fix decided the region for ``GeofenceConfiguration/unknownAfter``.
+    case becameUnknown
+
+    /// The state the region is in after this transition.
+    public var state: GeofenceState {
+        switch self {
+        case .determined(let state): state
+        case .entered, .dwelled: .inside
+        case .exited: .outside
+        case .becameUnknown: .unknown
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .determined(let state): "determined(\(state))"
+        case .entered: "entered"
+        case .exited: "exited"
+        case .dwelled: "dwelled"
+        case .becameUnknown: "becameUnknown"
+        }
+    }
+}
+
+/// One transition of one monitored region.
+public struct GeofenceEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The region's request.
+    public var id: RequestID
+    /// What happened.
+    public var transition: GeofenceTransition
+    /// When it was decided, on the engine's timeline: the instant of the fix, or the deadline of a dwell
+    /// or of the unknown timeout.
+    public var at: EngineInstant
+
+    /// Creates an event.
+    public init(id: RequestID, transition: GeofenceTransition, at: EngineInstant) {
+        self.id = id
+        self.transition = transition
+        self.at = at
+    }
+
+    public var description: String { "\(id) \(transition) at \(at)" }
+}

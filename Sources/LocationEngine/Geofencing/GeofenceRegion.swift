@@ -1,0 +1,113 @@
+/// A place to monitor: a circle or a polygon on the Earth's surface, checked when it is made.
+///
+/// Limits: a region spans at most ``maximumExtent`` metres, lies within ±``maximumLatitude``°, and a
+/// polygon has 3 to ``maximumVertices`` vertices in a simple ring (no edge crosses or touches another).
+/// A region across the antimeridian is fine. Anything else is a ``GeofenceError``.
+///
+/// ```swift
+/// let depot = try GeofenceRegion.circle(centre: GeoPoint(latitude: 52.52, longitude: 13.405), radius: 150)
+/// let yard = try GeofenceRegion.polygon([
+///     GeoPoint(latitude: 52.50, longitude: 13.40), GeoPoint(latitude: 52.50, longitude: 13.41),
+///     GeoPoint(latitude: 52.51, longitude: 13.41),
+/// ])
+/// ```
+public struct GeofenceRegion: Sendable, Hashable {
+    /// What a region is.
+    public enum Shape: Sendable, Hashable {
+        /// All points within `radius` metres (great-circle distance) of `centre`.
+        case circle(centre: GeoPoint, radius: Double)
+        /// The area enclosed by a ring of vertices (edges are straight in the region's local plane).
+        case polygon([GeoPoint])
+    }
+
+    /// The widest a region may be, in metres (a circle's diameter, a polygon's bounding box sides).
+    public static let maximumExtent = 100_000.0
+    /// The highest latitude, north or south, any part of a region may reach.
+    public static let maximumLatitude = 85.0
+    /// The most vertices a polygon may have.
+    public static let maximumVertices = 1024
+
+    /// The region as it was given (a polygon without consecutive repeats and closing vertex).
+    public let shape: Shape
+    /// The local plane distances are measured in.
+    let frame: LocalFrame
+    /// A polygon's ring in that plane (`nil` for a circle).
+    let ring: PlanarRing?
+    /// The box holding the region.
+    let bounds: GeoBounds
+
+    /// A circle of `radius` metres around `centre`.
+    public static func circle(centre: GeoPoint, radius: Double) throws(GeofenceError) -> GeofenceRegion {
+        guard centre.isValid else { throw .invalidCentre }
+        guard radius.isFinite && radius > 0 else { throw .invalidRadius }
+        guard 2 * radius <= maximumExtent else { throw .regionTooLarge }
+        let bounds = GeoBounds(around: centre, metres: radius)
+        guard bounds.minLatitude >= -maximumLatitude && bounds.maxLatitude <= maximumLatitude else { throw .tooCloseToPole }
+        return GeofenceRegion(shape: .circle(centre: centre, radius: radius), frame: LocalFrame(centre: centre), ring: nil, bounds: bounds)
+    }
+
+    /// The area inside a ring of `vertices` (in either direction; a closing repeat of the first vertex
+    /// and consecutive repeats are dropped).
+    /// - Complexity: O(n²) for n vertices, for the self-intersection check.
+    public static func polygon(_ vertices: [GeoPoint]) throws(GeofenceError) -> GeofenceRegion {
+        // Counted before anything else, so that an absurd ring costs nothing more than this.
+        guard vertices.count <= maximumVertices + 1 else { throw .tooManyVertices(vertices.count) }
+        var ring: [GeoPoint] = []
+        ring.reserveCapacity(vertices.count)
+        for (index, vertex) in vertices.enumerated() {
+            guard vertex.isValid else { throw .invalidVertex(at: index) }
+            if vertex != ring.last { ring.append(vertex) }
+        }
+        if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
+        guard ring.count >= 3 else { throw .tooFewVertices(ring.count) }
+        guard ring.count <= maximumVertices else { throw .tooManyVertices(ring.count) }
+        guard ring.allSatisfy({ abs($0.latitude) <= maximumLatitude }) else { throw .tooCloseToPole }
+        let bounds = GeoBounds(enclosing: ring)
+        let frame = LocalFrame(centre: bounds.centre)
+        let height = (bounds.maxLatitude - bounds.minLatitude) * metresPerDegree
+        let width = bounds.longitudeSpan * frame.metresPerLongitudeDegree
+        guard height <= maximumExtent && width <= maximumExtent else { throw .regionTooLarge }
+        let planar = try PlanarRing(validating: ring.map(frame.project))
+        return GeofenceRegion(shape: .polygon(ring), frame: frame, ring: planar, bounds: bounds)
+    }
+
+    private init(shape: Shape, frame: LocalFrame, ring: PlanarRing?, bounds: GeoBounds) {
+        self.shape = shape
+        self.frame = frame
+        self.ring = ring
+        self.bounds = bounds
+    }
+
+    public static func == (lhs: GeofenceRegion, rhs: GeofenceRegion) -> Bool { lhs.shape == rhs.shape }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(shape) }
+
+    /// The signed distance in metres from `point` to the region's boundary: negative inside, positive
+    /// outside, zero on it.
+    /// - Complexity: O(1) for a circle, O(n) for a polygon of n vertices.
+    public func signedDistance(to point: GeoPoint) -> Double {
+        switch shape {
+        case .circle(let centre, let radius):
+            return centre.distance(to: point) - radius
+        case .polygon:
+            let ring = ring!
+            let p = frame.project(point)
+            let d = ring.distanceToBoundary(p)
+            return ring.contains(p) ? -d : d
+        }
+    }
+
+    /// Whether `point` is inside the region (or on its boundary).
+    public func contains(_ point: GeoPoint) -> Bool { signedDistance(to: point) <= 0 }
+
+    /// Whether the straight path from `a` to `b` passes through the region (both ends taken as outside).
+    func isCrossed(from a: GeoPoint, to b: GeoPoint) -> Bool {
+        let pa = frame.project(a), pb = frame.project(b)
+        switch shape {
+        case .circle(_, let radius):
+            return distance(from: PlanarPoint(x: 0, y: 0), toSegment: pa, pb) < radius
+        case .polygon:
+            return ring!.isCrossed(from: pa, to: pb)
+        }
+    }
+}

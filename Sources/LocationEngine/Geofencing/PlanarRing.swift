@@ -1,0 +1,78 @@
+/// A simple polygon ring in a region's local plane (see ``LocalFrame``), validated when it is made.
+struct PlanarRing: Sendable, Hashable {
+    /// The vertices, without a closing repeat of the first.
+    let points: [PlanarPoint]
+
+    /// Checks `points` (at least 3, distinct neighbours) for a simple ring with an area.
+    ///
+    /// - Complexity: O(n²) for n vertices (every pair of edges is tested; n is at most
+    ///   ``GeofenceRegion/maximumVertices``, so at most about half a million tests, once per region).
+    init(validating points: [PlanarPoint]) throws(GeofenceError) {
+        let n = points.count
+        // All the vertices within a centimetre of one line (the one through the first vertex and the
+        // vertex farthest from it): no area.
+        let first = points[0]
+        let farthest = points.max { ($0 - first).length < ($1 - first).length }!
+        let axis = farthest - first
+        let spread = points.reduce(0.0) { max($0, abs(PlanarPoint.cross($1 - first, axis))) }
+        if axis.length < 0.01 || spread / axis.length < 0.01 { throw .degenerateRing }
+        for i in 0..<n {
+            let a1 = points[i], a2 = points[(i + 1) % n]
+            // The next edge doubling back along this one (a spike) touches it along a stretch.
+            let a3 = points[(i + 2) % n]
+            if PlanarPoint.cross(a2 - a1, a3 - a2) == 0 && PlanarPoint.dot(a2 - a1, a3 - a2) < 0 {
+                throw .selfIntersecting(edge: i, other: (i + 1) % n)
+            }
+            var j = i + 2
+            while j < n {
+                if !(i == 0 && j == n - 1), segmentsIntersect(a1, a2, points[j], points[(j + 1) % n]) {
+                    throw .selfIntersecting(edge: i, other: j)
+                }
+                j += 1
+            }
+        }
+        var doubleArea = 0.0
+        for i in 0..<n { doubleArea += PlanarPoint.cross(points[i], points[(i + 1) % n]) }
+        // A simple ring of less than a square metre: a sliver no fix could ever be decided inside.
+        if abs(doubleArea) / 2 < 1 { throw .degenerateRing }
+        self.points = points
+    }
+
+    /// Whether `p` is inside (even–odd rule; the ring is simple, so this is also the winding rule).
+    /// - Complexity: O(n)
+    func contains(_ p: PlanarPoint) -> Bool {
+        var inside = false
+        var previous = points[points.count - 1]
+        for current in points {
+            if (current.y > p.y) != (previous.y > p.y) {
+                let crossingX = current.x + (p.y - current.y) * (previous.x - current.x) / (previous.y - current.y)
+                if p.x < crossingX { inside.toggle() }
+            }
+            previous = current
+        }
+        return inside
+    }
+
+    /// The distance from `p` to the nearest edge.
+    /// - Complexity: O(n)
+    func distanceToBoundary(_ p: PlanarPoint) -> Double {
+        var best = Double.infinity
+        var previous = points[points.count - 1]
+        for current in points {
+            best = min(best, distance(from: p, toSegment: previous, current))
+            previous = current
+        }
+        return best
+    }
+
+    /// Whether the segment `a`–`b` meets an edge.
+    /// - Complexity: O(n)
+    func isCrossed(from a: PlanarPoint, to b: PlanarPoint) -> Bool {
+        var previous = points[points.count - 1]
+        for current in points {
+            if segmentsIntersect(a, b, previous, current) { return true }
+            previous = current
+        }
+        return false
+    }
+}

@@ -1,0 +1,102 @@
+extension RegionEvaluator {
+    /// Decides the regions a fix taken at `now` can decide (see ``RegionEvaluator``). An invalid fix
+    /// (``Location/isValid``) is ignored. Deadlines due by `now` are taken first.
+    /// - Complexity: O(levels · cells + k) for the k regions near the fix, inside, unknown or undecided.
+    public mutating func receiveFix(_ fix: Location, now: EngineInstant) {
+        guard fix.isValid else { return }
+        advanceTime(now: now)
+        let position = GeoPoint(fix)
+        let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
+        var query = GeoBounds(around: position, metres: reach)
+        // The segment from the last fix, searched for regions it passes through.
+        var segment: (from: LastFix, bounds: GeoBounds)?
+        if let last = lastFix, last.position != position,
+            last.position.distance(to: position) <= configuration.maximumCrossingSegment
+        {
+            let bounds = GeoBounds(enclosing: [last.position, position])
+            segment = (last, bounds)
+            query = query.union(bounds)
+        }
+        // Taken out of `self` while the grid reports into it (one access to `self` at a time).
+        var candidates = scratch
+        candidates.removeAll(keepingCapacity: true)
+        grid.forEach(intersecting: query) { candidates.append($0) }
+        if !insideSlots.isEmpty || !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
+            mark &+= 1
+            if mark == 0 {
+                for index in marks.indices { marks[index] = 0 }
+                mark = 1
+            }
+            for slot in candidates { marks[Int(slot)] = mark }
+            func takeUnmarked(_ set: Set<Int32>) {
+                for slot in set where marks[Int(slot)] != mark {
+                    marks[Int(slot)] = mark
+                    candidates.append(slot)
+                }
+            }
+            takeUnmarked(insideSlots)
+            takeUnmarked(unknownSlots)
+            takeUnmarked(undecidedSlots)
+        }
+        for slot in candidates {
+            evaluate(slot, position: position, reach: reach, segment: segment, now: now)
+        }
+        scratch = candidates
+        lastFix = LastFix(position: position, decisionDistance: reach, at: now)
+        globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
+        // A dwell of zero delay is due at once.
+        advanceTime(now: now)
+    }
+
+    /// Decides one region from the fix at `position`.
+    private mutating func evaluate(
+        _ slot: Int32, position: GeoPoint, reach: Double, segment: (from: LastFix, bounds: GeoBounds)?, now: EngineInstant
+    ) {
+        let record = records[Int(slot)]!
+        let distance = record.region.signedDistance(to: position)
+        if distance <= -reach {
+            decide(slot, .inside, now: now)
+        } else if distance >= reach {
+            if record.state == .outside, let segment, record.region.bounds.intersects(segment.bounds),
+                record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
+                record.region.isCrossed(from: segment.from.position, to: position)
+            {
+                emit(slot, .entered, at: now)
+                emit(slot, .exited, at: now)
+            }
+            decide(slot, .outside, now: now)
+        } else if record.state != .unknown && !undecidedSlots.contains(slot), let unknownAfter = configuration.unknownAfter,
+            let last = lastFix
+        {
+            // Known, and confidently so at the last fix (near it, or too far from it to be in doubt):
+            // its unknown timeout runs from there.
+            undecidedSlots.insert(slot)
+            records[Int(slot)]!.unknownToken = schedule(slot, at: last.at + unknownAfter, isDwell: false)
+        }
+    }
+
+    /// A fix decided region `slot` as `decision` (inside or outside) at `now`.
+    private mutating func decide(_ slot: Int32, _ decision: GeofenceState, now: EngineInstant) {
+        let index = Int(slot)
+        if undecidedSlots.remove(slot) != nil { records[index]!.unknownToken = 0 }
+        let old = records[index]!.state
+        guard old != decision else { return }
+        switch old {
+        case .unknown:
+            unknownSlots.remove(slot)
+            emit(slot, .determined(decision), at: now)
+        case .outside, .inside:
+            emit(slot, decision == .inside ? .entered : .exited, at: now)
+        }
+        records[index]!.state = decision
+        if decision == .inside {
+            insideSlots.insert(slot)
+            if let delay = records[index]!.loiteringDelay {
+                records[index]!.dwellToken = schedule(slot, at: now + delay, isDwell: true)
+            }
+        } else {
+            insideSlots.remove(slot)
+            records[index]!.dwellToken = 0
+        }
+    }
+}

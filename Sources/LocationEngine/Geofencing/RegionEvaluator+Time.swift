@@ -1,0 +1,65 @@
+extension RegionEvaluator {
+    /// Takes every deadline due by `now`, in order: dwells, and unknown timeouts (of a region left
+    /// undecided, or of every known region when no fix came at all).
+    /// - Complexity: O(log d) per deadline taken; O(n) for the n known regions when no fix came for
+    ///   ``GeofenceConfiguration/unknownAfter``.
+    public mutating func advanceTime(now: EngineInstant) {
+        while true {
+            dropStaleDeadlines()
+            let global = globalUnknownDeadline
+            if let top = deadlines.min, top.at <= now, global.map({ top.at <= $0 }) ?? true {
+                deadlines.removeMin()
+                if top.isDwell {
+                    records[Int(top.slot)]!.dwellToken = 0
+                    emit(top.slot, .dwelled, at: top.at)
+                } else {
+                    becomeUnknown(top.slot, at: top.at)
+                }
+            } else if let global, global <= now {
+                globalTimeoutPending = false
+                for slot in records.indices where records[slot].map({ $0.state != .unknown }) ?? false {
+                    becomeUnknown(Int32(slot), at: global)
+                }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Region `slot` had no confident fix for the unknown timeout.
+    mutating func becomeUnknown(_ slot: Int32, at: EngineInstant) {
+        let index = Int(slot)
+        records[index]!.state = .unknown
+        records[index]!.dwellToken = 0
+        records[index]!.unknownToken = 0
+        insideSlots.remove(slot)
+        undecidedSlots.remove(slot)
+        unknownSlots.insert(slot)
+        emit(slot, .becameUnknown, at: at)
+    }
+
+    /// The distance in metres from `position` to the nearest boundary of any monitored region (inside
+    /// or out), or `nil` when none is within `limit` metres.
+    ///
+    /// Searches boxes growing fourfold from 250 m, so it costs O(log(d / 250 m)) grid queries for a
+    /// boundary d metres away.
+    public mutating func distanceToNearestBoundary(from position: GeoPoint, within limit: Double) -> Double? {
+        guard position.isValid, limit >= 0, !slots.isEmpty else { return nil }
+        var radius = min(250, limit)
+        while true {
+            var best = Double.infinity
+            var candidates = scratch
+            candidates.removeAll(keepingCapacity: true)
+            // A little wider than the radius: polygon distances are measured in their local plane,
+            // within a few per cent of the great-circle ones the box is drawn with.
+            grid.forEach(intersecting: GeoBounds(around: position, metres: radius * 1.05 + 1)) { candidates.append($0) }
+            for slot in candidates {
+                best = min(best, abs(records[Int(slot)]!.region.signedDistance(to: position)))
+            }
+            scratch = candidates
+            if best <= radius { return best }
+            if radius >= limit { return nil }
+            radius = min(limit, radius * 4)
+        }
+    }
+}

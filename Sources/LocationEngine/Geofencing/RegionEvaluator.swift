@@ -1,0 +1,180 @@
+import HeapModule
+
+/// Decides the state of every monitored region from fixes and the passing of time: the pure core of
+/// geofencing, with no clock, no I/O and no `await` (`now` is an argument, as in ``SchedulerStateMachine``).
+///
+/// Feed it fixes (``receiveFix(_:now:)``) and call ``advanceTime(now:)`` at ``nextDeadline``; take the
+/// transitions it decided with ``nextEvent()``. The rules are in <doc:Geofences>:
+///
+/// - A fix decides a region only when its confidence circle lies inside (or outside) by the hysteresis
+///   margin (``GeofenceConfiguration``); otherwise the region keeps its state.
+/// - The first decision is ``GeofenceTransition/determined(_:)``; later ones are ``GeofenceTransition/entered``
+///   and ``GeofenceTransition/exited``. Two consecutive confidently-outside fixes whose straight segment
+///   passes through the region give `entered` then `exited`.
+/// - ``GeofenceTransition/dwelled`` comes at exactly the loitering delay after the region became inside.
+/// - With no confident fix for ``GeofenceConfiguration/unknownAfter`` a region becomes unknown.
+///
+/// Complexity: a fix costs O(levels · cells + k) for the k regions near it, inside, unknown or undecided
+/// (a hierarchy of latitude/longitude grids), plus O(n) for each polygon of n vertices among them; the first fix after
+/// regions are added decides each of them once.
+public struct RegionEvaluator: Sendable {
+    /// A deadline: a dwell or an unknown timeout of the region in `slot`; stale when the region no longer
+    /// holds `token` (tokens are never reused). Ordered by instant, then by when it was scheduled.
+    struct Deadline: Comparable, Sendable {
+        var at: EngineInstant
+        var token: UInt64
+        var slot: Int32
+        var isDwell: Bool
+
+        static func < (a: Deadline, b: Deadline) -> Bool { (a.at, a.token) < (b.at, b.token) }
+        static func == (a: Deadline, b: Deadline) -> Bool { a.token == b.token }
+    }
+
+    /// One monitored region.
+    struct Record: Sendable {
+        var id: RequestID
+        var region: GeofenceRegion
+        var loiteringDelay: Duration?
+        var state = GeofenceState.unknown
+        /// The token of its pending dwell deadline (0: none).
+        var dwellToken: UInt64 = 0
+        /// The token of its pending unknown timeout (0: none); set while fixes leave it undecided.
+        var unknownToken: UInt64 = 0
+    }
+
+    /// The last fix taken, for crossings and the unknown timeout.
+    struct LastFix: Sendable {
+        var position: GeoPoint
+        var decisionDistance: Double
+        var at: EngineInstant
+    }
+
+    /// The rules.
+    public let configuration: GeofenceConfiguration
+    var records: [Record?] = []
+    var freeSlots: [Int32] = []
+    var slots: [RequestID: Int32] = [:]
+    var grid = RegionGrid()
+    /// Regions that are inside, unknown, or left undecided by the last fix while known: every fix looks
+    /// at them whether or not they are near it.
+    var insideSlots: Set<Int32> = []
+    var unknownSlots: Set<Int32> = []
+    var undecidedSlots: Set<Int32> = []
+    var deadlines = Heap<Deadline>()
+    var nextToken: UInt64 = 1
+    var lastFix: LastFix?
+    /// Whether the global unknown timeout (no fix at all) is pending.
+    var globalTimeoutPending = false
+    /// Transitions decided and not yet taken.
+    var events: [GeofenceEvent] = []
+    var eventsTaken = 0
+    /// A reused buffer of slots to evaluate.
+    var scratch: [Int32] = []
+    /// By slot: the fix that last took the region up (so that each is evaluated once per fix, without
+    /// clearing a set as large as the most regions ever evaluated at once).
+    var marks: [UInt32] = []
+    var mark: UInt32 = 0
+
+    /// Creates an evaluator with no regions. The configuration must be valid (``GeofenceConfiguration/validate()``).
+    public init(configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeofenceError) {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    /// How many regions are monitored.
+    public var count: Int { slots.count }
+
+    /// Whether `id` is monitored.
+    public func contains(_ id: RequestID) -> Bool { slots[id] != nil }
+
+    /// The state of region `id`, or `nil` if it is not monitored.
+    public func state(of id: RequestID) -> GeofenceState? {
+        slots[id].map { records[Int($0)]!.state }
+    }
+
+    /// When ``advanceTime(now:)`` must be called next (a dwell or an unknown timeout), or `nil`.
+    /// Never the deadline of a removed region or of a dwell that no longer applies.
+    /// - Complexity: O(1)
+    public var nextDeadline: EngineInstant? {
+        earliest(deadlines.min?.at, globalUnknownDeadline)
+    }
+
+    /// When every known region becomes unknown if no fix comes before, or `nil`.
+    var globalUnknownDeadline: EngineInstant? {
+        guard globalTimeoutPending, let lastFix, let unknownAfter = configuration.unknownAfter else { return nil }
+        return lastFix.at + unknownAfter
+    }
+
+    /// Starts monitoring `region` as `id`, in state ``GeofenceState/unknown``: the next fix decides it.
+    /// - Precondition: `id` is not monitored.
+    /// - Complexity: O(1) amortised.
+    public mutating func add(_ id: RequestID, region: GeofenceRegion, options: GeofenceOptions = GeofenceOptions()) {
+        precondition(slots[id] == nil, "RegionEvaluator: region \(id) is added twice")
+        let record = Record(id: id, region: region, loiteringDelay: options.loiteringDelay)
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            records[Int(slot)] = record
+        } else {
+            slot = Int32(records.count)
+            records.append(record)
+            marks.append(0)
+        }
+        slots[id] = slot
+        grid.insert(slot, bounds: region.bounds)
+        unknownSlots.insert(slot)
+    }
+
+    /// Stops monitoring `id` (nothing is reported). Returns whether it was monitored.
+    /// - Complexity: O(c) for the c regions sharing its grid cells; its deadlines are dropped lazily.
+    @discardableResult
+    public mutating func remove(_ id: RequestID) -> Bool {
+        guard let slot = slots.removeValue(forKey: id) else { return false }
+        grid.remove(slot)
+        insideSlots.remove(slot)
+        unknownSlots.remove(slot)
+        undecidedSlots.remove(slot)
+        records[Int(slot)] = nil
+        freeSlots.append(slot)
+        if unknownSlots.count == slots.count { globalTimeoutPending = false }
+        dropStaleDeadlines()
+        return true
+    }
+
+    /// The next transition decided and not yet taken, in the order they were decided.
+    public mutating func nextEvent() -> GeofenceEvent? {
+        guard eventsTaken < events.count else {
+            if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+            eventsTaken = 0
+            return nil
+        }
+        defer { eventsTaken += 1 }
+        return events[eventsTaken]
+    }
+
+    // MARK: Helpers
+
+    mutating func emit(_ slot: Int32, _ transition: GeofenceTransition, at: EngineInstant) {
+        events.append(GeofenceEvent(id: records[Int(slot)]!.id, transition: transition, at: at))
+    }
+
+    /// Schedules a deadline for `slot` and returns its token.
+    mutating func schedule(_ slot: Int32, at: EngineInstant, isDwell: Bool) -> UInt64 {
+        let token = nextToken
+        nextToken += 1
+        deadlines.insert(Deadline(at: at, token: token, slot: slot, isDwell: isDwell))
+        return token
+    }
+
+    /// Whether `deadline` still applies to its region.
+    func isLive(_ deadline: Deadline) -> Bool {
+        guard let record = records[Int(deadline.slot)] else { return false }
+        return deadline.isDwell ? record.dwellToken == deadline.token : record.unknownToken == deadline.token
+    }
+
+    /// Pops deadlines that no longer apply off the top, so ``nextDeadline`` is a live one.
+    /// - Complexity: O(log d) per stale deadline dropped.
+    mutating func dropStaleDeadlines() {
+        while let top = deadlines.min, !isLive(top) { deadlines.removeMin() }
+    }
+}

@@ -1,0 +1,75 @@
+extension SchedulerStateMachine {
+    /// A region monitor arrives (see <doc:Geofences>): a subscription that receives no fixes but the
+    /// transitions of `region` (``SchedulerAction/notifyRegion(_:_:)``), and ends as every subscription
+    /// does — cancel, force-complete, denial, a fatal source error, shutdown — with one
+    /// ``SubscriptionEvent/ended(_:)``. It powers the source like a standard subscription while admitted.
+    /// Invalid `options` (or an invalid ``Configuration/geofences``) end it at once with
+    /// ``SubscriptionEnd/rejected(reason:)``.
+    /// - Complexity: O(1) amortised.
+    public mutating func monitor(
+        _ id: RequestID,
+        region: GeofenceRegion,
+        options: GeofenceOptions,
+        madeAt: EngineInstant?,
+        handler: consuming SubscriptionHandler,
+        now: EngineInstant
+    ) {
+        var refusal: String?
+        do throws(GeofenceError) {
+            if let error = geofences.configurationError { throw error }
+            try options.validate()
+        } catch {
+            refusal = error.description
+        }
+        if let refusal {
+            let now = enter(now, "monitor")
+            _ = now
+            counters.subscriptionsSubmitted += 1
+            if let withdrawal = endIfWithdrawnAhead(id) { return redirect(Recipient(id, handler), withdrawal) }
+            return emitSubscribers([Recipient(id, handler)], .ended(.rejected(reason: refusal)))
+        }
+        geofences.waiting[id] = (region, options)
+        // Every refusal and ending of a subscription applies; admission moves the region to the evaluator.
+        subscribe(id, options: SubscriptionOptions(), madeAt: madeAt, handler: handler, now: now)
+        if subscriptions[id] != nil {
+            subscriptions[id]!.isRegion = true
+        } else {
+            geofences.waiting[id] = nil
+        }
+    }
+
+    /// The state of the region monitored as `id`, or `nil` when there is none (or it waits).
+    public func regionState(_ id: RequestID) -> GeofenceState? { geofences.evaluator.state(of: id) }
+
+    /// How many regions are monitored (admitted).
+    public var monitoredRegions: Int { geofences.evaluator.count }
+
+    /// Admission of a region monitor: its region joins the evaluator (undecided until the next fix).
+    mutating func admitRegion(_ id: RequestID, _ subscription: inout Subscription) {
+        guard let (region, options) = geofences.waiting.removeValue(forKey: id) else { return }
+        subscription.isRegion = true
+        geofences.evaluator.add(id, region: region, options: options)
+    }
+
+    /// A fix reaches the regions: their transitions are queued, one action each.
+    /// - Complexity: that of ``RegionEvaluator/receiveFix(_:now:)``.
+    mutating func evaluateRegions(_ fix: StampedFix, now: EngineInstant) {
+        guard geofences.evaluator.count > 0 else { return }
+        geofences.evaluator.receiveFix(fix.location, now: now)
+        emitRegionEvents()
+    }
+
+    /// Time reaches the regions: dwells and unknown timeouts due by `now`.
+    mutating func advanceRegions(now: EngineInstant) {
+        guard geofences.evaluator.count > 0 else { return }
+        geofences.evaluator.advanceTime(now: now)
+        emitRegionEvents()
+    }
+
+    private mutating func emitRegionEvents() {
+        while let event = geofences.evaluator.nextEvent() {
+            guard let subscription = subscriptions[event.id] else { continue }
+            emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
+        }
+    }
+}

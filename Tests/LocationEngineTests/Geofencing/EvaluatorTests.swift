@@ -1,0 +1,243 @@
+import Testing
+@testable import LocationEngine
+
+/// Drives a ``RegionEvaluator`` on a virtual timeline and records what it says.
+final class EvaluatorHarness {
+    var evaluator: RegionEvaluator
+    var now = EngineInstant.zero
+    var events: [GeofenceEvent] = []
+    let origin = GeoPoint(latitude: 52.52, longitude: 13.405)
+
+    init(_ configuration: GeofenceConfiguration = GeofenceConfiguration()) throws {
+        evaluator = try RegionEvaluator(configuration: configuration)
+    }
+
+    /// A fix `east` (and `north`) metres from the origin, of `accuracy` metres, at the current instant.
+    func fix(east: Double, north: Double = 0, accuracy: Double = 5) {
+        let point = offset(origin, north: north, east: east)
+        evaluator.receiveFix(Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy), now: now)
+        drain()
+    }
+
+    func advance(by duration: Duration) {
+        now = now + duration
+        evaluator.advanceTime(now: now)
+        drain()
+    }
+
+    func drain() {
+        while let event = evaluator.nextEvent() { events.append(event) }
+    }
+
+    /// The transitions of `id` so far, and forgets all events.
+    func take(_ id: UInt64 = 1) -> [GeofenceTransition] {
+        defer { events.removeAll() }
+        return events.filter { $0.id == RequestID(rawValue: id) }.map(\.transition)
+    }
+
+    /// A circle of `radius` metres around the origin, as request `id`.
+    func circle(_ id: UInt64 = 1, radius: Double = 200, loitering: Duration? = nil) throws {
+        let region = try GeofenceRegion.circle(centre: origin, radius: radius)
+        evaluator.add(RequestID(rawValue: id), region: region, options: GeofenceOptions(loiteringDelay: loitering))
+    }
+}
+
+@Suite("Geofence evaluator")
+struct EvaluatorTests {
+    // With a 5 m fix, a region is decided 2 × 5 + max(20, 5) = 30 m across its boundary.
+
+    @Test("the first confident fix determines the state; an undecided one leaves it unknown")
+    func initialState() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1)
+        try h.circle(2, radius: 100)
+        h.fix(east: 0)
+        #expect(h.take(1) == [.determined(.inside)])
+        let g = try EvaluatorHarness()
+        try g.circle()
+        g.fix(east: 215)
+        #expect(g.take() == [])
+        #expect(g.evaluator.state(of: RequestID(rawValue: 1)) == .unknown)
+        g.fix(east: 231)
+        #expect(g.take() == [.determined(.outside)])
+    }
+
+    @Test("hysteresis: in only 30 m inside, out only 30 m outside, nothing in between, either way")
+    func hysteresis() throws {
+        let h = try EvaluatorHarness()
+        try h.circle()
+        h.fix(east: 1000)
+        #expect(h.take() == [.determined(.outside)])
+        for east in [229.0, 199, 185, 171] { h.fix(east: east) }
+        #expect(h.take() == [])
+        h.fix(east: 169)
+        #expect(h.take() == [.entered])
+        for east in [171.0, 200, 215, 229] { h.fix(east: east) }
+        #expect(h.take() == [])
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .inside)
+        h.fix(east: 231)
+        #expect(h.take() == [.exited])
+        // A worse fix needs more: 2 × 40 + 40 = 120 m.
+        h.fix(east: 81, accuracy: 40)
+        #expect(h.take() == [])
+        h.fix(east: 79, accuracy: 40)
+        #expect(h.take() == [.entered])
+    }
+
+    @Test("the margin and the confidence circle are configurable")
+    func configurable() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(minimumMargin: 50, accuracyMargin: 0, confidenceScale: 1))
+        try h.circle()
+        h.fix(east: 254)
+        #expect(h.take() == [])
+        h.fix(east: 256)
+        #expect(h.take() == [.determined(.outside)])
+        #expect(throws: GeofenceError.invalidOption("minimumMargin")) { try RegionEvaluator(configuration: GeofenceConfiguration(minimumMargin: -1)) }
+        #expect(throws: GeofenceError.invalidOption("confidenceScale")) { try RegionEvaluator(configuration: GeofenceConfiguration(confidenceScale: .nan)) }
+        #expect(throws: GeofenceError.invalidOption("unknownAfter")) { try RegionEvaluator(configuration: GeofenceConfiguration(unknownAfter: .zero)) }
+        #expect(throws: GeofenceError.invalidOption("loiteringDelay")) { try GeofenceOptions(loiteringDelay: .seconds(-1)).validate() }
+    }
+
+    @Test("dwell comes at exactly its delay after entering, once per stay, and not after leaving")
+    func dwell() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        try h.circle(loitering: .seconds(60))
+        h.fix(east: 1000)
+        h.advance(by: .seconds(10))
+        h.fix(east: 0)
+        #expect(h.take() == [.determined(.outside), .entered])
+        #expect(h.evaluator.nextDeadline == EngineInstant(.seconds(70)))
+        h.advance(by: .seconds(60) - .nanoseconds(1))
+        #expect(h.take() == [])
+        h.advance(by: .nanoseconds(1))
+        #expect(h.events.map(\.at) == [EngineInstant(.seconds(70))])
+        #expect(h.take() == [.dwelled])
+        h.fix(east: 0)
+        h.advance(by: .seconds(600))
+        #expect(h.take() == [])
+        // Leaving before the delay cancels the dwell and its wake-up.
+        h.fix(east: 1000)
+        h.fix(east: 0)
+        h.advance(by: .seconds(30))
+        h.fix(east: 1000)
+        #expect(h.take() == [.exited, .entered, .exited])
+        #expect(h.evaluator.nextDeadline == nil)
+        h.advance(by: .seconds(60))
+        #expect(h.take() == [])
+    }
+
+    @Test("a dwell of zero comes right after the entry")
+    func zeroDwell() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(loitering: .zero)
+        h.fix(east: 0)
+        #expect(h.take() == [.determined(.inside), .dwelled])
+    }
+
+    @Test("unknown at exactly the timeout after the last confident fix, then determined again")
+    func unknownAfterUndecidedFixes() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(loitering: .seconds(300))
+        h.fix(east: 0)
+        #expect(h.take() == [.determined(.inside)])
+        for _ in 0..<119 {
+            h.advance(by: .seconds(1))
+            h.fix(east: 195)
+        }
+        #expect(h.take() == [])
+        #expect(h.evaluator.nextDeadline == EngineInstant(.seconds(120)))
+        h.advance(by: .seconds(1))
+        #expect(h.take() == [.becameUnknown])
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .unknown)
+        h.advance(by: .seconds(1000))
+        #expect(h.take() == [])
+        h.fix(east: 231)
+        #expect(h.take() == [.determined(.outside)])
+    }
+
+    @Test("with no fix at all every known region becomes unknown at once; far regions stay known on inaccurate fixes")
+    func unknownWithoutFixes() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1)
+        try h.circle(2, radius: 50)
+        h.fix(east: 120)
+        #expect(h.events.filter { $0.id.rawValue == 1 }.map(\.transition) == [.determined(.inside)])
+        #expect(h.events.filter { $0.id.rawValue == 2 }.map(\.transition) == [.determined(.outside)])
+        h.events.removeAll()
+        h.advance(by: .seconds(119))
+        h.fix(east: 5000, accuracy: 500)
+        #expect(h.events.map(\.transition) == [.exited])
+        h.events.removeAll()
+        h.advance(by: .seconds(119))
+        #expect(h.events.isEmpty)
+        h.advance(by: .seconds(1))
+        #expect(h.events.map(\.id.rawValue) == [1, 2])
+        #expect(h.events.allSatisfy { $0.transition == .becameUnknown && $0.at == EngineInstant(.seconds(239)) })
+        #expect(h.evaluator.nextDeadline == nil)
+    }
+
+    @Test("a cross: two confident fixes outside on either side give entered then exited, in order")
+    func cross() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1)
+        try h.circle(2, radius: 20)
+        h.fix(east: -1000)
+        h.events.removeAll()
+        h.advance(by: .seconds(60))
+        h.fix(east: 1000, north: 20)
+        #expect(h.events.allSatisfy { $0.at == EngineInstant(.seconds(60)) })
+        #expect(h.events.count == 4)
+        #expect(h.take(2) == [.entered, .exited])
+        h.fix(east: 1000, north: 0)
+        h.fix(east: -1000, north: 0)
+        #expect(h.take(1) == [.entered, .exited])
+        // A segment that misses the circles.
+        h.fix(east: 1000, north: 600)
+        #expect(h.take() == [])
+    }
+
+    @Test("no cross from an undecided fix, nor over a jump longer than the limit")
+    func noCross() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(maximumCrossingSegment: 1500))
+        try h.circle()
+        h.fix(east: -1000)
+        h.fix(east: -215)
+        h.fix(east: 1000)
+        #expect(h.take() == [.determined(.outside)])
+        h.fix(east: -1000)
+        #expect(h.take() == [])
+        h.fix(east: -250)
+        h.fix(east: 250)
+        #expect(h.take() == [.entered, .exited])
+    }
+
+    @Test("a removed region says nothing more and leaves no wake-up behind")
+    func removal() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        try h.circle(loitering: .seconds(60))
+        h.fix(east: 0)
+        #expect(h.take() == [.determined(.inside)])
+        #expect(h.evaluator.nextDeadline == EngineInstant(.seconds(60)))
+        let removed = h.evaluator.remove(RequestID(rawValue: 1))
+        let removedAgain = h.evaluator.remove(RequestID(rawValue: 1))
+        #expect(removed && !removedAgain)
+        #expect(h.evaluator.nextDeadline == nil)
+        h.advance(by: .seconds(60))
+        h.fix(east: 1000)
+        #expect(h.events.isEmpty)
+        // Its slot is reused by the next region, which starts unknown.
+        try h.circle(2)
+        h.fix(east: 1000)
+        #expect(h.take(2) == [.determined(.outside)])
+    }
+
+    @Test("an invalid fix decides nothing")
+    func invalidFix() throws {
+        let h = try EvaluatorHarness()
+        try h.circle()
+        h.evaluator.receiveFix(Location(latitude: .nan, longitude: 0, horizontalAccuracy: 5), now: .zero)
+        h.evaluator.receiveFix(Location(latitude: 52.52, longitude: 13.405, horizontalAccuracy: -1), now: .zero)
+        h.drain()
+        #expect(h.take() == [])
+    }
+}

@@ -1,0 +1,56 @@
+import LocationEngine
+import LocationEngineTestKit
+import NIOConcurrencyHelpers
+import Testing
+
+@Suite("LocationEngine actor: region monitors")
+struct RegionEngineTests {
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+    let centre = GeoPoint(latitude: 48.0, longitude: 11.0)
+
+    func fix(east: Double) -> Location {
+        let longitude = 11.0 + east / (6_371_008.8 * Double.pi / 180 * 0.669_130_606_4)  // cos 48°
+        return Location(latitude: 48.0, longitude: longitude, horizontalAccuracy: 5)
+    }
+
+    @Test("callback and sequence: the same transitions, on the virtual clock; cancel and shutdown end them")
+    func callbackAndSequence() async throws {
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
+        Task { try await engine.run() }
+        let region = try GeofenceRegion.circle(centre: centre, radius: 200)
+        let received = NIOLockedValueBox<[RegionEvent]>([])
+        let id = engine.monitor(region, options: GeofenceOptions(loiteringDelay: .seconds(10))) { _, event in
+            received.withLockedValue { $0.append(event) }
+        }
+        let updates = engine.monitor(region)
+        await engine.sync()
+        #expect(source.commands == [.start(.best)])
+        source.emit(fix(east: 1000))
+        await engine.sync()
+        source.emit(fix(east: 0))
+        await engine.sync()
+        #expect(await engine.regionState(id) == .inside)
+        clock.advance(by: .seconds(10))
+        await engine.sync()
+        let transitions = received.withLockedValue { $0 }.compactMap { event -> GeofenceTransition? in
+            if case .transition(let transition) = event { return transition.transition }
+            return nil
+        }
+        #expect(transitions == [.determined(.outside), .entered, .dwelled])
+        engine.cancel(id)
+        await engine.sync()
+        #expect(received.withLockedValue { $0 }.count == 3, "a cancelled callback hears nothing")
+        source.emit(fix(east: 1000))
+        await engine.sync()
+        await engine.shutdown()
+        var sequence: [GeofenceTransition] = []
+        do {
+            for try await event in updates { sequence.append(event.transition) }
+            Issue.record("a monitor ended by shutdown finishes its sequence with an error")
+        } catch {
+            #expect((error as? SubscriptionEndedError)?.reason == .shutDown)
+        }
+        #expect(sequence == [.determined(.outside), .entered, .exited])
+    }
+}

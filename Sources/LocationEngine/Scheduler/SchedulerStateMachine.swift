@@ -153,6 +153,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// of the linger, the next step down of an idle receiver, the next scheduled authorization change
     /// or a region's dwell or unknown timeout — or `nil`. Never the deadline of a request that has ended.
     /// - Complexity: O(1)
+    // Always inlined: read through the engine actor's stored property, an out-of-line getter made the
+    // optimizer copy the whole state machine (retaining every field) on each read in the delivery loop.
+    @inline(__always)
     public var nextWakeup: EngineInstant? {
         earliest(
             earliest(earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue), idle?.nextDeeperStep),

@@ -8,26 +8,12 @@ public enum RegionEvent: Sendable, Hashable {
     case ended(SubscriptionEnd)
 }
 
-/// The engine's side of one ``RegionUpdates`` sequence, or of a callback: transitions and the end.
-final class RegionSink: Sendable {
-    /// One buffered transition and the access it was delivered under.
-    struct Stamped: Sendable {
-        var event: GeofenceEvent
-        var stamp: PrivacyEpochs.Stamp
-    }
+/// A monitor's sink: its transitions.
+typealias RegionSink = StampedSink<GeofenceEvent>
 
-    let continuation: AsyncThrowingStream<Stamped, any Error>.Continuation
-    let epochs: PrivacyEpochs
-
-    init(continuation: AsyncThrowingStream<Stamped, any Error>.Continuation, epochs: PrivacyEpochs) {
-        self.continuation = continuation
-        self.epochs = epochs
-    }
-
+extension StampedSink where Event == GeofenceEvent {
     /// Buffers a transition.
-    func deliver(_ event: GeofenceEvent) {
-        continuation.yield(Stamped(event: event, stamp: epochs.stamp))
-    }
+    func deliver(_ event: GeofenceEvent) { yield(event) }
 
     /// Finishes the sequence on an `.ended` event (throwing for abnormal ends); source errors are not
     /// part of a sequence of transitions.
@@ -35,9 +21,6 @@ final class RegionSink: Sendable {
         guard case .ended(let end) = event else { return }
         continuation.finish(ending: end)
     }
-
-    /// Finishes the sequence (the monitor was cancelled).
-    func finish() { continuation.finish() }
 }
 
 /// The transitions of one monitored region, as an `AsyncSequence` (see

@@ -1,9 +1,10 @@
-/// The engine's side of one ``LocationUpdates`` sequence: events go into its buffer stamped with the
-/// ``PrivacyEpochs`` of their moment; an end finishes it.
-final class UpdatesSink: Sendable {
+/// The engine's side of one buffered sequence — a subscription's ``LocationUpdates`` or a monitor's
+/// ``RegionUpdates``: events go into its buffer stamped with the ``PrivacyEpochs`` of their moment, so
+/// the reader can drop or coarsen what access no longer allows; an end finishes it.
+final class StampedSink<Event: Sendable>: Sendable {
     /// One buffered event and the access it was delivered under.
     struct Stamped: Sendable {
-        var event: SubscriptionEvent
+        var event: Event
         var stamp: PrivacyEpochs.Stamp
     }
 
@@ -15,17 +16,24 @@ final class UpdatesSink: Sendable {
         self.epochs = epochs
     }
 
-    /// Buffers an event; an `.ended` event finishes the sequence (throwing for abnormal ends).
-    func deliver(_ event: SubscriptionEvent) {
-        guard case .ended(let end) = event else {
-            continuation.yield(Stamped(event: event, stamp: epochs.stamp))
-            return
-        }
-        continuation.finish(ending: end)
+    /// Buffers an event, stamped with the access of this moment.
+    func yield(_ event: Event) {
+        continuation.yield(Stamped(event: event, stamp: epochs.stamp))
     }
 
-    /// Finishes the sequence (the subscription was cancelled).
+    /// Finishes the sequence (the request was cancelled).
     func finish() { continuation.finish() }
+}
+
+/// A subscription's sink.
+typealias UpdatesSink = StampedSink<SubscriptionEvent>
+
+extension StampedSink where Event == SubscriptionEvent {
+    /// Buffers an event; an `.ended` event finishes the sequence (throwing for abnormal ends).
+    func deliver(_ event: SubscriptionEvent) {
+        guard case .ended(let end) = event else { return yield(event) }
+        continuation.finish(ending: end)
+    }
 }
 
 extension AsyncThrowingStream.Continuation where Failure == any Error {

@@ -7,13 +7,14 @@ import LocationEngineTestKit
 func registerAuthorizationBenchmarks(n: Int) {
     Benchmark("Authorization: one answer admits n waiting one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = Machine(configuration: .init(authorization: .notDetermined, usage: UsageDeclarations(whenInUse: "benchmark")))
+        var prompts = 0
         for index in 0..<n {
             machine.submitOneShot(
                 RequestID(rawValue: UInt64(index + 1)), accuracy: accuracies[index % 5], timeout: .seconds(60), delayUntilAuthorized: true,
                 purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
+            // Every event's actions are taken before the next event.
+            while let action = machine.nextAction() { if case .requestAuthorization = action { prompts += 1 } }
         }
-        var prompts = 0
-        while let action = machine.nextAction() { if case .requestAuthorization = action { prompts += 1 } }
         precondition(prompts == 1, "one authorization request for \(n) waiting requests")
         measure(benchmark, operations: n) {
             machine.receiveAuthorization(.authorizedWhenInUse(), due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1)))

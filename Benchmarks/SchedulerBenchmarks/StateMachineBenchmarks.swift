@@ -10,6 +10,7 @@ func registerStateMachineBenchmarks(n: Int) {
                 machine.submitOneShot(
                     RequestID(rawValue: UInt64(index + 1)), accuracy: .block, timeout: .seconds(60),
                     delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
+                deliver(&machine)  // every event's actions are taken before the next event
             }
             machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
             deliver(&machine)

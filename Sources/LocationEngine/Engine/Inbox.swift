@@ -35,7 +35,7 @@ final class Inbox: Sendable {
         var timerFired = false
         var nextID: UInt64 = 1
         /// Withdrawals appended since the loop last took them.
-        var withdrawals: [(RequestID, Withdrawal)] = []
+        var withdrawals = Deque<(RequestID, Withdrawal)>()
         /// The engine has shut down with this authorization picture: appends are refused.
         var closedWith: AuthorizationState?
     }
@@ -124,7 +124,7 @@ final class Inbox: Sendable {
     /// Takes the waiting withdrawals into `withdrawals`, which must be empty (buffers trade places as
     /// in ``takeAll(into:)``).
     /// - Complexity: O(1)
-    func takeWithdrawals(into withdrawals: inout [(RequestID, Withdrawal)]) {
+    func takeWithdrawals(into withdrawals: inout Deque<(RequestID, Withdrawal)>) {
         assert(withdrawals.isEmpty, "takeWithdrawals(into:) needs an empty buffer")
         state.withLockedValue { state in
             swap(&state.withdrawals, &withdrawals)

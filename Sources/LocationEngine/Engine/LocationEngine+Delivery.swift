@@ -91,13 +91,13 @@ extension LocationEngine {
     }
 
     /// Between two handlers: withdrawals a handler issued reach the core before the next recipient is
-    /// taken, and every 1,024 handlers what has fallen due is handed to the core.
+    /// taken (behind any of a burst still waiting: withdrawals reach the core in the order they were
+    /// made), and every 1,024 handlers what has fallen due is handed to the core.
     @inline(__always)
     func afterHandler() {
-        if inbox.hasWithdrawals { takeWithdrawals(now: now()) }
+        if inbox.hasWithdrawals { takeWithdrawals(now: now(), all: true) }
         handlersRun &+= 1
-        guard handlersRun & 1023 == 0, let next = machine.nextWakeup else { return }
-        let now = self.now()
-        if next <= now { machine.advanceTime(now: now) }
+        guard handlersRun & 1023 == 0 else { return }
+        machine.advanceTimeIfDue(now: now())
     }
 }

@@ -13,13 +13,13 @@ extension LocationEngine {
         var processed = 0
         var now = self.now()
         while true {
-            if inbox.hasWithdrawals {
+            while hasWithdrawals {
                 takeWithdrawals(now: now)
                 performActions()
             }
             inbox.takeAll(into: &batch)
             if batch.isEmpty {
-                if inbox.hasWithdrawals { continue }
+                if hasWithdrawals { continue }
                 break
             }
             // After a burst, the buffers go back to a small size instead of holding the burst's memory.
@@ -28,14 +28,11 @@ extension LocationEngine {
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
                 processed &+= 1
                 if processed & 255 == 0 { now = self.now() }
-                if inbox.hasWithdrawals {
+                while hasWithdrawals {
                     takeWithdrawals(now: now)
                     performActions()
                 }
-                if let next = machine.nextWakeup, next <= now {
-                    machine.advanceTime(now: now)
-                    performActions()
-                }
+                if machine.advanceTimeIfDue(now: now) { performActions() }
                 let fixReportedAt = process(command, now: now)
                 if performActions(), let fixReportedAt {
                     metrics.fixDeliveryLatency.recordNanoseconds((self.now() - fixReportedAt).saturatingNanoseconds)
@@ -108,19 +105,37 @@ extension LocationEngine {
         while true {
             drain()
             let now = self.now()
-            guard let next = machine.nextWakeup, next <= now else { break }
-            machine.advanceTime(now: now)
+            guard machine.advanceTimeIfDue(now: now) else { break }
             performActions()
         }
         metrics.pending(oneShots: machine.pendingOneShots, subscriptions: machine.activeSubscriptions)
     }
 
-    /// Hands the withdrawals waiting in the inbox's lane to the core, which decides what each request
-    /// gets. Called between commands and between two handlers of a delivery: what they decide is
-    /// carried out by the delivery loop in progress, or right after.
-    func takeWithdrawals(now: EngineInstant) {
-        inbox.takeWithdrawals(into: &withdrawalBuffer)
-        for (id, withdrawal) in withdrawalBuffer { machine.withdraw(id, withdrawal, now: now) }
-        withdrawalBuffer.removeAll(keepingCapacity: withdrawalBuffer.count < 1024)
+    /// Whether withdrawals wait, in the inbox's lane or taken from it.
+    var hasWithdrawals: Bool { !withdrawalBuffer.isEmpty || inbox.hasWithdrawals }
+
+    /// Hands waiting withdrawals to the core, which decides what each request gets, oldest first.
+    ///
+    /// Between commands they go a slice of ``withdrawalSlice`` at a time, and the caller carries out a
+    /// slice's endings before taking the next: the core queues an ending per withdrawal, and a burst of
+    /// 100k cancels handed over at once would queue 100k endings before the first is carried out
+    /// (megabytes of queue, grown by copying). Between two handlers (`all`) everything waiting goes,
+    /// so that a handler's cancel is decided before the next delivery even behind a burst.
+    func takeWithdrawals(now: EngineInstant, all: Bool = false) {
+        if withdrawalBuffer.isEmpty {
+            inbox.takeWithdrawals(into: &withdrawalBuffer)
+        } else if inbox.hasWithdrawals {
+            var newer = Deque<(RequestID, Withdrawal)>()
+            inbox.takeWithdrawals(into: &newer)
+            withdrawalBuffer.append(contentsOf: newer)
+        }
+        var handed = 0
+        while all || handed < Self.withdrawalSlice, let (id, withdrawal) = withdrawalBuffer.popFirst() {
+            machine.withdraw(id, withdrawal, now: now)
+            handed &+= 1
+        }
     }
+
+    /// How many withdrawals reach the core at a time between commands.
+    static var withdrawalSlice: Int { 1_024 }
 }

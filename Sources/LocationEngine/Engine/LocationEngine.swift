@@ -36,8 +36,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     var machine: Machine
     /// The emptied buffer of the last batch, traded with the inbox's for the next one.
     var spareBatch = Deque<EngineCommand>()
-    /// The withdrawals taken from the inbox, handed to the core one by one (a buffer traded likewise).
-    var withdrawalBuffer: [(RequestID, Withdrawal)] = []
+    /// The withdrawals taken from the inbox and not yet handed to the core, oldest first (a buffer
+    /// traded likewise; see ``takeWithdrawals(now:)``).
+    var withdrawalBuffer = Deque<(RequestID, Withdrawal)>()
     /// Handlers run so far: every 1,024 the clock is read during a delivery.
     var handlersRun = 0
     /// Incremented on every source start and stop; events carrying an older value are dropped.

@@ -27,15 +27,16 @@ enum SubscriberTally: UInt8, Sendable {
 struct Outbox<OneShotHandler, SubscriptionHandler> {
     typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
 
-    /// One decided thing waiting for the owner.
+    /// One decided thing waiting for the owner. The groups are boxed (`indirect`): a burst of cancels
+    /// queues one small entry per request, and an entry is as large as its largest case.
     enum Entry {
         /// An action handed over whole.
         case action(Action)
         /// One-shots that have ended (they are out of the core's tables), sharing `result`; handed out
         /// from `start` on.
-        case oneShots([Recipient<OneShotHandler>], start: Int, LocationResult, OneShotTally)
+        indirect case oneShots([Recipient<OneShotHandler>], start: Int, LocationResult, OneShotTally)
         /// Subscriptions to hand `event` to, from `start` on.
-        case subscribers([Recipient<SubscriptionHandler>], start: Int, SubscriptionEvent, SubscriberTally)
+        indirect case subscribers([Recipient<SubscriptionHandler>], start: Int, SubscriptionEvent, SubscriberTally)
         /// The rest of the fix being completed; its one-shots are taken from the accuracy index as they
         /// are handed out (``SchedulerStateMachine/fixCompletion``).
         case fixCompletion

@@ -61,6 +61,20 @@ extension SchedulerStateMachine {
         if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
     }
 
+    /// Time passes, if anything falls due by `now` (``nextWakeup``): then as ``advanceTime(now:)``.
+    /// Returns whether it did.
+    ///
+    /// The owner's check between two commands. Reading ``nextWakeup`` from outside (through an actor's
+    /// stored property) makes the optimizer copy the whole state machine, retaining every buffer, so
+    /// that the next change to a buffer copies it; inside a mutating call nothing is copied.
+    @discardableResult
+    @inline(__always)
+    public mutating func advanceTimeIfDue(now: EngineInstant) -> Bool {
+        guard let next = nextWakeup, next <= now else { return false }
+        advanceTime(now: now)
+        return true
+    }
+
     /// Time passes: applies the authorization changes scheduled by `now` (each at its own instant,
     /// after the deadlines due before it), expires due deadlines (timeouts, subscription durations)
     /// and ends the linger. It may come while earlier actions are being carried out (between two

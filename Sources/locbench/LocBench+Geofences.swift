@@ -14,7 +14,7 @@ extension LocBench {
             count: count, shapes: try GeofenceShape.list(parsing: geofenceShapes), duration: try DurationOptions.geofenceDuration(parsing: geofenceDuration),
             seed: seed, persona: ReceiverPersona(name: receiver)!, configuration: configuration)
         let showProgress = ProcessStats.stderrIsTerminal && json == nil
-        let runs = await bench.run { message in
+        let runs = try await bench.run { message in
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(message)".utf8)) }
         }
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

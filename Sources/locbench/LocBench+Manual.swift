@@ -80,8 +80,9 @@ extension LocBench {
         in --geofence-shapes (drive; walk; commute, a car on urban roads with stops of 1-10 minutes), \
         lasting --geofence-duration, it computes the ground truth from the synthetic receiver's \
         trajectory (its 1 s samples joined by straight lines), places N fences along it from --seed \
-        (about 30 % across the path, 10 % touching it by 2-12 m, 60 % 300 m-3 km away; one in four a \
-        polygon, the rest circles; none near the start) and every true crossing of each boundary. The \
+        (one across the path per kilometre of it, one touching it by 2-12 m per 3 km, the rest 300 m-5 km \
+        away and at least 150 m from the path; one in four a polygon, the rest circles; none near the \
+        start) and finds every true crossing of each boundary. The \
         engine monitors every fence (a dwell after 120 s) over the metered receiver on the virtual clock; \
         the naive design (the receiver always on at 1 Hz, every fence point-tested on every fix, no \
         hysteresis) runs over the same receiver. Each design's transitions are compared with the truth: \

@@ -6,7 +6,7 @@ import SyntheticGPS
 public struct PlacedFence: Sendable, Hashable {
     /// How a fence was placed against the path.
     public enum Intent: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Across the path, reaching at least 60 m beyond its boundary on the path's side.
+        /// Across the path, which runs at least 60 m inside it where it was placed.
         case crossed
         /// Beside the path, its boundary 2–12 m over it: a touch shorter than any hysteresis margin.
         case touched
@@ -29,6 +29,8 @@ public struct PlacedFence: Sendable, Hashable {
 public enum FencePlacement {
     /// The least distance from the start to any fence, metres.
     public static let clearanceAtStart = 200.0
+    /// How far along the path the first anchor may lie, metres: the start is left clear.
+    public static let firstAnchor = clearanceAtStart + 500
     /// The least distance from the path to a far fence, metres (after ``attempts`` draws, a far fence is kept anyway).
     public static let farClearance = 150.0
     /// Draws per far fence before it is kept however near the path winds.
@@ -41,7 +43,7 @@ public enum FencePlacement {
         let start = path.samples[0].point
         // Anchors are drawn uniformly by distance along the path, once the mover has left the start behind (by time,
         // a long stop would draw many fences to one spot).
-        let first = clearanceAtStart + 500
+        let first = firstAnchor
         let total = path.distanceAlong[path.distanceAlong.count - 1]
         guard total > first else { return [] }
         let crossed = min(count / 2, Int((total / 1000).rounded()))

@@ -34,13 +34,17 @@ struct GeofenceBench {
     var persona: ReceiverPersona
     var configuration: LocationEngineConfiguration
 
-    func run(progress: (String) -> Void) async -> [GeofenceShapeRun] {
+    func run(progress: (String) -> Void) async throws(LocbenchError) -> [GeofenceShapeRun] {
         var runs: [GeofenceShapeRun] = []
         for shape in shapes {
             progress("geofences: \(shape.rawValue): truth and \(count) fences")
             let scenario = shape.scenario(seed: seed)
             let path = TruthPath(scenario: scenario, duration: duration)
             let fences = FencePlacement.place(count: count, along: path, seed: seed)
+            guard fences.count == count else {
+                throw .badArgument(
+                    "the \(shape.rawValue) trajectory covers \(Int(path.distanceAlong.last ?? 0)) m in --geofence-duration \(Int(duration)) s: fences are placed beyond its first \(Int(FencePlacement.firstAnchor)) m, so make it longer")
+            }
             let truth = GroundTruth.fences(fences.map(\.region), along: path)
             progress("geofences: \(shape.rawValue): the engine")
             let engine = await GeofenceRun.engine(scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration)

@@ -52,6 +52,10 @@ struct GeofenceReport: Codable, Sendable {
         var medianAccuracyMetres: Double
         /// Excursions shallower than this are excepted from "missed".
         var marginMetres: Double
+        /// The median true speed while moving, and the time it takes to travel the margin at it: what a confident
+        /// decision adds to the latency from the true crossing.
+        var medianMovingSpeed: Double
+        var marginTravelSeconds: Double
         /// The reach oracle tracks while a boundary is this close.
         var reachMetres: Double
         var reachOracleTrackingSeconds: Double
@@ -91,6 +95,8 @@ extension GeofenceReport {
     static func shape(_ run: GeofenceShapeRun) -> Shape {
         let samples = run.path.samples
         let stopped = zip(samples, samples.dropFirst()).reduce(0.0) { $0 + ($1.0.speed < 0.1 && $1.1.speed < 0.1 ? $1.1.seconds - $1.0.seconds : 0) }
+        let moving = samples.map(\.speed).filter { $0 > 0.5 }.sorted()
+        let speed = moving.isEmpty ? 0 : moving[moving.count / 2]
         let circles = run.fences.count { if case .circle = $0.region.shape { true } else { false } }
         func design(_ name: String, _ design: GeofenceDesignRun, _ comparison: TransitionComparison) -> Design {
             Design(
@@ -110,7 +116,8 @@ extension GeofenceReport {
             circles: circles, polygons: run.fences.count - circles,
             placements: Dictionary(grouping: run.fences, by: \.intent.rawValue).mapValues(\.count),
             fencesCrossed: run.truth.count { !$0.crossings.isEmpty }, trueCrossings: run.engineComparison.trueCrossings,
-            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, reachMetres: run.reach,
+            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, medianMovingSpeed: speed,
+            marginTravelSeconds: speed > 0 ? run.margin / speed : 0, reachMetres: run.reach,
             reachOracleTrackingSeconds: Double(run.oracle.demand.reduce(0) { $0 + $1.interval.length }) / 1e9,
             reachOracleJoules: run.oracleJoules, alwaysOnJoules: run.alwaysOnJoules,
             designs: [design("engine", run.engine, run.engineComparison), design("naive", run.naive, run.naiveComparison)])

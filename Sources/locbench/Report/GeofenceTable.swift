@@ -22,8 +22,9 @@ enum GeofenceTable {
                     shape.fencesCrossed, shape.trueCrossings))
             lines.append(
                 String(
-                    format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted); reach %.0f m",
-                    shape.marginMetres, shape.medianAccuracyMetres, shape.reachMetres))
+                    format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted),"
+                        + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m",
+                    shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres))
             lines.append(
                 "  " + pad("design", 7) + "  detected  missed  excepted  pending  duplicate  false  dwell  unknown  crossed"
                     + "  latency p50/p99/max       energy  vs always-on  vs oracle  on-time  CPU/fix")

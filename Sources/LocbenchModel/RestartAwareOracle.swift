@@ -65,3 +65,17 @@ public struct RestartAwareOracle: Sendable {
         energy = trackingEnergy + firstStartEnergy + choices.reduce(0) { $0 + $1.energy }
     }
 }
+
+extension RestartAwareOracle {
+    /// The oracle's energy over a whole run `[0, end)` nanoseconds, joules: ``energy`` for the demand `segments`,
+    /// plus the receiver's deepest idle state before the first demand and after the last, as the designs wait.
+    public static func joules(
+        segments: [Demand], end: Int64, profile: ReceiverPowerProfile, firstStart: ReceiverPowerProfile.StartCondition
+    ) -> Double {
+        let deepest = min(profile.standby, profile.off)
+        let oracle = RestartAwareOracle(segments: segments, profile: profile, firstStart: firstStart)
+        let lead = segments.first.map { Double($0.interval.start) / 1e9 } ?? Double(end) / 1e9
+        let tail = segments.last.map { Double(end - $0.interval.end) / 1e9 } ?? 0
+        return (oracle.energy + deepest * (lead + tail)) / 1000
+    }
+}

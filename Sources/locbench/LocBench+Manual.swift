@@ -75,6 +75,28 @@ extension LocBench {
         grid, and no course is delivered then; 'accuracy reduced' ends requests only under reduced \
         accuracy, 'unauthorized' only while access is not granted.
 
+        GEOFENCES
+        --geofences N measures geofence monitoring instead of running the workload. For each trajectory \
+        in --geofence-shapes (drive; walk; commute, a car on urban roads with stops of 1-10 minutes), \
+        lasting --geofence-duration, it computes the ground truth from the synthetic receiver's \
+        trajectory (its 1 s samples joined by straight lines), places N fences along it from --seed \
+        (one across the path per kilometre of it, one touching it by 2-12 m per 3 km, the rest 300 m-5 km \
+        away and at least 150 m from the path; one in four a polygon, the rest circles; none near the \
+        start) and finds every true crossing of each boundary. The \
+        engine monitors every fence (a dwell after 120 s) over the metered receiver on the virtual clock; \
+        the naive design (the receiver always on at 1 Hz, every fence point-tested on every fix, no \
+        hysteresis) runs over the same receiver. Each design's transitions are compared with the truth: \
+        detected, missed, excepted (crossings of an excursion shallower than the margin, 2a + max(20 m, a) \
+        at the fixes' median accuracy a, which no confident fix can see), duplicate and false, and the \
+        latency from the true crossing to the delivery, p50/p99/max. Energy is the meter's, against \
+        always-on and against the reach oracle: the receiver tracking only while the true position is \
+        within reach of a boundary (the margin plus a fix interval at the shape's top speed), waiting \
+        between in the cheapest state, restarts paid. The goals are printed with what was measured. \
+        Every monitor is force-completed at the end and must end exactly once, with nothing after its end, \
+        and the source must end off; a violation exits non-zero. --json and --report (a map per \
+        trajectory: the fences, the path coloured by the receiver's state, true crossings and the \
+        transitions reported) as above.
+
         EXAMPLES
           locbench --requests 10000
           locbench --requests 1000000 --arrival burst --mix oneshot=1
@@ -83,6 +105,7 @@ extension LocBench {
           locbench --shape commute --requests 3100 --receiver ublox
           locbench --requests 100000 --clock wall --mix oneshot=1 --timeouts 100ms-1s
           locbench --requests 1000000 --submitters 2
+          locbench --geofences 1000 --report geofences.html
           locbench --clock wall --source gpsd 127.0.0.1:2947
         """
 }

@@ -96,6 +96,18 @@ struct LocBench: AsyncParsableCommand {
             discussion: "Reports each run's aggregate submissions and processed requests per second and checks that every request ended exactly once."))
     var submitters: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Measure geofence monitoring instead of running the workload: N fences (1-20,000) along each --geofence-shapes trajectory, a monitor per fence on the engine, and the naive design beside it.",
+            discussion: "Reports missed, duplicate and false transitions against the ground truth, latency from the true crossing, and the receiver's energy against always-on and the reach oracle."))
+    var geofences: Int?
+
+    @Option(help: "With --geofences: the trajectories, comma-separated: drive, walk, commute (a car with long stops).")
+    var geofenceShapes: String = "drive,walk,commute"
+
+    @Option(help: "With --geofences: how long each trajectory runs (1m to 24h).")
+    var geofenceDuration: String = "1h"
+
     @Option(help: "Write every figure as JSON to this file.")
     var json: String?
 
@@ -127,6 +139,13 @@ struct LocBench: AsyncParsableCommand {
         if shape != "default" && arrivalOption != nil { throw ValidationError("--arrival does not apply to --shape \(shape), which sets the arrivals") }
         guard ["onoff", "steady", "burst"].contains(arrival) else { throw ValidationError("--arrival must be onoff, steady or burst (got '\(arrival)')") }
         if arrival == "burst" && arrivalRate != nil { throw ValidationError("--arrival-rate does not apply to --arrival burst") }
+        if let geofences {
+            guard (1...20_000).contains(geofences) else { throw ValidationError("--geofences must be within 1…20,000 (got \(geofences))") }
+            guard fixRate == 1 else { throw ValidationError("--geofences runs at one fix per second: leave out --fix-rate") }
+            guard clock == "virtual", submitters == nil, authorization == nil else {
+                throw ValidationError("--geofences runs on the virtual clock and cannot be combined with --clock wall, --submitters or --authorization")
+            }
+        }
         if let submitters, !(1...64).contains(submitters) { throw ValidationError("--submitters must be within 1…64 (got \(submitters))") }
         if let repeats, !(1...20).contains(repeats) { throw ValidationError("--repeat must be within 1…20 (got \(repeats))") }
         guard (0...1).contains(noTimeoutFraction) else { throw ValidationError("--no-timeout-fraction must be within 0…1 (got \(noTimeoutFraction))") }
@@ -140,6 +159,8 @@ struct LocBench: AsyncParsableCommand {
             _ = try lingerDuration()
             _ = try arrivalModel()
             if let authorization { _ = try AuthorizationScript(parsing: authorization) }
+            _ = try GeofenceShape.list(parsing: geofenceShapes)
+            _ = try DurationOptions.geofenceDuration(parsing: geofenceDuration)
         } catch {
             throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
         }
@@ -203,6 +224,10 @@ struct LocBench: AsyncParsableCommand {
     func lingerDuration() throws(LocbenchError) -> Duration { try DurationOptions.linger(parsing: linger) }
 
     func run() async throws {
+        if let geofences {
+            try await runGeofences(count: geofences)
+            return
+        }
         if let submitters {
             let results = await ConcurrentSubmission(requests: requests, threads: submitters).run()
             print(ConcurrentSubmission.render(results))

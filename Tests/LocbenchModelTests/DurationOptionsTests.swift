@@ -38,4 +38,13 @@ import Testing
         let error = #expect(throws: LocbenchError.self) { try DurationOptions.onOffPeriods(on: on, off: off) }
         #expect(error?.description == "error: --on-period and --off-period must be durations from 1ms to 24h, e.g. 30s (got '\(on)', '\(off)')")
     }
+
+    @Test func parsesAGeofenceDurationFromAMinuteToADay() throws {
+        #expect(try DurationOptions.geofenceDuration(parsing: "1h") == 3600)
+        #expect(try DurationOptions.geofenceDuration(parsing: "20m") == 1200)
+        for text in ["59s", "25h", "", "-1h"] {
+            let error = #expect(throws: LocbenchError.self) { try DurationOptions.geofenceDuration(parsing: text) }
+            #expect(error?.description == "error: --geofence-duration must be a duration from 1m to 24h, e.g. 1h (got '\(text)')")
+        }
+    }
 }

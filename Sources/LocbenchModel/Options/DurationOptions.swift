@@ -31,6 +31,14 @@ public enum DurationOptions {
         return (onSeconds, offSeconds)
     }
 
+    /// `--geofence-duration`: how long each geofence trajectory runs, from 1 minute to 24 hours.
+    public static func geofenceDuration(parsing text: String) throws(LocbenchError) -> Double {
+        guard let seconds = seconds(text, within: 60...86_400) else {
+            throw .badArgument("--geofence-duration must be a duration from 1m to 24h, e.g. 1h (got '\(text)')")
+        }
+        return seconds
+    }
+
     /// The seconds `text` stands for when it is a duration within `range`; `nil` when it is malformed or outside.
     static func seconds(_ text: String, within range: ClosedRange<Double>) -> Double? {
         guard let seconds = try? DurationText.seconds(parsing: text), range.contains(seconds) else { return nil }

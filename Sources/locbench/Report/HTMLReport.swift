@@ -6,6 +6,19 @@ import LocbenchModel
 /// the oracle's and each design's source state and mode, energy and on-time bars, latency and
 /// lateness histograms for both designs, and the invariant summary.
 enum HTMLReport {
+    /// The start of a report page up to its body: the title and the style every report shares.
+    static func head(title: String) -> String {
+        """
+        <!doctype html>
+        <html><head><meta charset="utf-8"><title>\(SVGCharts.escape(title))</title>
+        <style>body{font-family:"DejaVu Sans",system-ui,sans-serif;margin:24px;width:980px;color:#222}
+        pre{background:#f4f4f4;padding:8px;overflow:auto;font-size:11px}h1{font-size:22px}h2{font-size:16px;margin:20px 0 6px}
+        svg text{font-size:11px;font-family:"DejaVu Sans",sans-serif}.row{display:flex;flex-wrap:wrap;gap:12px}
+        table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:12px}
+        .ok{color:#2a7d2a;font-weight:bold}.bad{color:#c00;font-weight:bold}.headline{font-size:14px;line-height:1.5}</style></head><body>
+        """
+    }
+
     static func render(_ report: Report, engine: RunMeasurements, naive: RunMeasurements?) -> String {
         let escape = SVGCharts.escape
         let end = max(engine.timelineSeconds, naive?.timelineSeconds ?? 0)
@@ -55,13 +68,7 @@ enum HTMLReport {
             return "<tr><td>\(design.design)</td>\(verdict)<td>\(design.sourceOffAtEnd ? "yes" : "NO")</td><td>\(first)</td></tr>"
         }.joined()
         return """
-            <!doctype html>
-            <html><head><meta charset="utf-8"><title>locbench report</title>
-            <style>body{font-family:"DejaVu Sans",system-ui,sans-serif;margin:24px;width:980px;color:#222}
-            pre{background:#f4f4f4;padding:8px;overflow:auto;font-size:11px}h1{font-size:22px}h2{font-size:16px;margin:20px 0 6px}
-            svg text{font-size:11px;font-family:"DejaVu Sans",sans-serif}.row{display:flex;flex-wrap:wrap;gap:12px}
-            table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:12px}
-            .ok{color:#2a7d2a;font-weight:bold}.bad{color:#c00;font-weight:bold}.headline{font-size:14px;line-height:1.5}</style></head><body>
+            \(head(title: "locbench report"))
             <h1>locbench: \(report.requests.formatted()) requests, \(escape(report.arrival)) arrivals</h1>
             <p class="headline">\(TableReport.powerLines(report).map { escape($0.trimmingCharacters(in: .whitespaces)) }.joined(separator: "<br>"))</p>
             <h2>Demand and the source over the run</h2>

@@ -46,13 +46,10 @@ extension Report {
         guard let persona, let profile = persona.powerProfile, let engineJoules = engine.meteredJoules else { return nil }
         let segments = engine.oracle.segments
         let end = Int64(engine.timelineSeconds * 1e9)
-        let deepest = min(profile.standby, profile.off)
-        // The oracle waits in the deepest state before the first demand and after the last, as the designs do.
         let first = ReceiverPowerProfile.StartCondition(rawValue: firstStart.rawValue) ?? .cold
         let restartAware = RestartAwareOracle(segments: segments, profile: profile, firstStart: first)
-        let lead = segments.first.map { Double($0.interval.start) / 1e9 } ?? engine.timelineSeconds
-        let tail = segments.last.map { Double(end - $0.interval.end) / 1e9 } ?? 0
-        let oracleJoules = (restartAware.energy + deepest * (lead + tail)) / 1000
+        // The oracle waits in the deepest state before the first demand and after the last, as the designs do.
+        let oracleJoules = RestartAwareOracle.joules(segments: segments, end: end, profile: profile, firstStart: first)
         let seconds = { (values: [Int64]) -> (Double, Double) in
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return (0, 0) }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// `locbench --geofences N --report FILE.html`: one self-contained page (inline SVG, no scripts) with a map per
+/// trajectory, both designs' figures against the truth and the energy bounds, and the goals.
+enum GeofenceHTML {
+    static func render(_ report: GeofenceReport, runs: [GeofenceShapeRun]) -> String {
+        let escape = SVGCharts.escape
+        let sections = zip(report.shapes, runs).map { shape, run in
+            let rows = shape.designs.map { design in
+                let cells = [
+                    design.design, "\(design.detected)", "\(design.missed)", "\(design.withinMargin)", "\(design.duplicates)",
+                    "\(design.falseTransitions)", String(format: "%.1f / %.1f s", design.latencyP50Seconds, design.latencyP99Seconds),
+                    String(format: "%.1f J", design.energyJoules), String(format: "%.1f %%", 100 * design.energyVsAlwaysOn),
+                    String(format: "%.2f×", design.energyVsReachOracle), String(format: "%.1f µs", design.cpuMicrosecondsPerFix),
+                ]
+                return "<tr>" + cells.map { "<td>\(escape($0))</td>" }.joined() + "</tr>"
+            }.joined()
+            let energy = [
+                ("engine", shape.designs.first { $0.design == "engine" }?.energyJoules ?? 0, "#3182bd"),
+                ("reach oracle", shape.reachOracleJoules, "#74c476"),
+                ("naive", shape.designs.first { $0.design == "naive" }?.energyJoules ?? 0, "#fd8d3c"),
+                ("always-on", shape.alwaysOnJoules, "#969696"),
+            ]
+            return """
+                <h2>\(escape(shape.shape)): \(String(format: "%.1f km", shape.distanceKilometres)), \(shape.trueCrossings) true crossings of \(shape.fencesCrossed) fences</h2>
+                \(GeofenceMap.render(run))
+                <table><tr><th>design</th><th>detected</th><th>missed</th><th>within margin</th><th>duplicate</th><th>false</th><th>latency p50/p99</th><th>energy</th><th>vs always-on</th><th>vs reach oracle</th><th>CPU per fix</th></tr>\(rows)</table>
+                <div class="row">\(SVGCharts.bars(title: "energy over the trajectory", unit: "J", energy))</div>
+                """
+        }.joined()
+        let goals = report.goals.map {
+            "<tr><td>\(escape($0.goal))</td><td>\(escape($0.measured))</td><td class=\"\($0.met ? "ok" : "bad")\">\($0.met ? "met" : "not met")</td></tr>"
+        }.joined()
+        return """
+            \(HTMLReport.head(title: "locbench geofences"))
+            <h1>locbench --geofences \(report.fences): \(report.shapes.map(\.shape).joined(separator: ", "))</h1>
+            <h2>Goals (the engine)</h2>
+            <table><tr><th>goal</th><th>measured</th><th></th></tr>\(goals)</table>
+            \(sections)
+            <h2>All figures</h2>
+            <pre>\(escape(GeofenceTable.render(report)))</pre>
+            </body></html>
+            """
+    }
+}

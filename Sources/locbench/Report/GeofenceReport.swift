@@ -1,0 +1,147 @@
+import LocationEngine
+import LocbenchModel
+
+/// The figures of `locbench --geofences N` (its `--json`): per trajectory, the engine and the naive design against the
+/// ground truth and against the energy of always-on and the reach oracle, and the goals.
+struct GeofenceReport: Codable, Sendable {
+    /// One design over one trajectory.
+    struct Design: Codable, Sendable {
+        var design: String
+        var detected: Int
+        /// True crossings deeper than the margin never reported.
+        var missed: Int
+        /// True crossings of excursions shallower than the margin, not reported (excepted), and reported anyway.
+        var withinMargin: Int
+        var withinMarginDetected: Int
+        /// True crossings in the last minute, not reported yet.
+        var pendingAtEnd: Int
+        var duplicates: Int
+        var falseTransitions: Int
+        var dwells: Int
+        var unknowns: Int
+        /// Entered and exited at one fix: crossings found between two fixes outside.
+        var crossedBetweenFixes: Int
+        /// Delivery minus true crossing, on the virtual timeline.
+        var latencyP50Seconds: Double
+        var latencyP99Seconds: Double
+        var latencyMaxSeconds: Double
+        /// Metered by the synthetic receiver over the trajectory.
+        var energyJoules: Double
+        var energyVsAlwaysOn: Double
+        var energyVsReachOracle: Double
+        var receiverOnSeconds: Double
+        var fixes: Int
+        /// Process CPU of the run loop per fix, the synthetic receiver included.
+        var cpuMicrosecondsPerFix: Double
+        var invariantViolations: Int
+        var firstViolations: [String]
+    }
+
+    /// One trajectory.
+    struct Shape: Codable, Sendable {
+        var shape: String
+        var distanceKilometres: Double
+        var stoppedSeconds: Double
+        var circles: Int
+        var polygons: Int
+        /// Fences by how they were placed: crossed, touched, far.
+        var placements: [String: Int]
+        /// Fences the path really crossed at least once.
+        var fencesCrossed: Int
+        var trueCrossings: Int
+        var medianAccuracyMetres: Double
+        /// Excursions shallower than this are excepted from "missed".
+        var marginMetres: Double
+        /// The median true speed while moving, and the time it takes to travel the margin at it: what a confident
+        /// decision adds to the latency from the true crossing.
+        var medianMovingSpeed: Double
+        var marginTravelSeconds: Double
+        /// The reach oracle tracks while a boundary is this close.
+        var reachMetres: Double
+        var reachOracleTrackingSeconds: Double
+        var reachOracleJoules: Double
+        var alwaysOnJoules: Double
+        var designs: [Design]
+    }
+
+    /// A goal and what was measured against it.
+    struct Goal: Codable, Sendable {
+        var goal: String
+        var measured: String
+        var met: Bool
+    }
+
+    var command: String
+    var seed: UInt64
+    var fences: Int
+    var receiver: String
+    var powerDown: String
+    var durationSeconds: Double
+    var fixIntervalSeconds: Double
+    var processWallSeconds: Double
+    var shapes: [Shape]
+    var goals: [Goal]
+}
+
+extension GeofenceReport {
+    init(command: String, seed: UInt64, fences: Int, receiver: String, powerDown: String, processWallSeconds: Double, runs: [GeofenceShapeRun]) {
+        let shapes = runs.map(Self.shape)
+        self.init(
+            command: command, seed: seed, fences: fences, receiver: receiver, powerDown: powerDown,
+            durationSeconds: runs.first?.path.duration ?? 0, fixIntervalSeconds: 1, processWallSeconds: processWallSeconds,
+            shapes: shapes, goals: Self.goals(shapes, fixInterval: 1))
+    }
+
+    static func shape(_ run: GeofenceShapeRun) -> Shape {
+        let samples = run.path.samples
+        let stopped = zip(samples, samples.dropFirst()).reduce(0.0) { $0 + ($1.0.speed < 0.1 && $1.1.speed < 0.1 ? $1.1.seconds - $1.0.seconds : 0) }
+        let moving = samples.map(\.speed).filter { $0 > 0.5 }.sorted()
+        let speed = moving.isEmpty ? 0 : moving[moving.count / 2]
+        let circles = run.fences.count { if case .circle = $0.region.shape { true } else { false } }
+        func design(_ name: String, _ design: GeofenceDesignRun, _ comparison: TransitionComparison) -> Design {
+            Design(
+                design: name, detected: comparison.detected, missed: comparison.missed, withinMargin: comparison.withinMargin,
+                withinMarginDetected: comparison.withinMarginDetected, pendingAtEnd: comparison.pendingAtEnd,
+                duplicates: comparison.duplicates, falseTransitions: comparison.falseTransitions, dwells: comparison.dwells,
+                unknowns: comparison.unknowns, crossedBetweenFixes: comparison.crossedBetweenFixes, latencyP50Seconds: comparison.latency(percentile: 50),
+                latencyP99Seconds: comparison.latency(percentile: 99), latencyMaxSeconds: comparison.latency(percentile: 100),
+                energyJoules: design.meteredJoules, energyVsAlwaysOn: run.alwaysOnJoules > 0 ? design.meteredJoules / run.alwaysOnJoules : 0,
+                energyVsReachOracle: run.oracleJoules > 0 ? design.meteredJoules / run.oracleJoules : 0,
+                receiverOnSeconds: Double(design.modes.dropFirst().count { $0 != nil }), fixes: design.accuracies.count,
+                cpuMicrosecondsPerFix: design.cpuMicrosecondsPerFix, invariantViolations: design.violations.count,
+                firstViolations: Array(design.violations.prefix(5)))
+        }
+        return Shape(
+            shape: run.shape.rawValue, distanceKilometres: (run.path.distanceAlong.last ?? 0) / 1000, stoppedSeconds: stopped,
+            circles: circles, polygons: run.fences.count - circles,
+            placements: Dictionary(grouping: run.fences, by: \.intent.rawValue).mapValues(\.count),
+            fencesCrossed: run.truth.count { !$0.crossings.isEmpty }, trueCrossings: run.engineComparison.trueCrossings,
+            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, medianMovingSpeed: speed,
+            marginTravelSeconds: speed > 0 ? run.margin / speed : 0, reachMetres: run.reach,
+            reachOracleTrackingSeconds: Double(run.oracle.demand.reduce(0) { $0 + $1.interval.length }) / 1e9,
+            reachOracleJoules: run.oracleJoules, alwaysOnJoules: run.alwaysOnJoules,
+            designs: [design("engine", run.engine, run.engineComparison), design("naive", run.naive, run.naiveComparison)])
+    }
+
+    /// The product's goals, judged on the engine's figures.
+    static func goals(_ shapes: [Shape], fixInterval: Double) -> [Goal] {
+        let engines = shapes.compactMap { shape in shape.designs.first { $0.design == "engine" }.map { (shape.shape, $0) } }
+        let wrong = engines.reduce(0) { $0 + $1.1.falseTransitions + $1.1.duplicates }
+        let missed = engines.reduce(0) { $0 + $1.1.missed }
+        let excepted = engines.reduce(0) { $0 + $1.1.withinMargin }
+        let bound = fixInterval + 1
+        var goals = [
+            Goal(goal: "false or duplicate transitions: 0", measured: "\(wrong)", met: wrong == 0),
+            Goal(goal: "missed transitions: 0 (shallower than the margin excepted)", measured: "\(missed) (\(excepted) excepted)", met: missed == 0),
+            Goal(
+                goal: String(format: "latency from the true crossing p99 <= %.0f s", bound),
+                measured: engines.map { String(format: "%@ %.1f s", $0.0, $0.1.latencyP99Seconds) }.joined(separator: ", "),
+                met: engines.allSatisfy { $0.1.latencyP99Seconds <= bound }),
+        ]
+        if let commute = engines.first(where: { $0.0 == GeofenceShape.commute.rawValue })?.1 {
+            goals.append(Goal(goal: "commute energy <= 25 % of always-on", measured: String(format: "%.1f %%", 100 * commute.energyVsAlwaysOn), met: commute.energyVsAlwaysOn <= 0.25))
+            goals.append(Goal(goal: "commute energy <= 1.2x the reach oracle", measured: String(format: "%.2fx", commute.energyVsReachOracle), met: commute.energyVsReachOracle <= 1.2))
+        }
+        return goals
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The text `locbench --geofences N` prints: per trajectory, both designs against the truth and the energy bounds,
+/// then the goals.
+enum GeofenceTable {
+    static func render(_ report: GeofenceReport) -> String {
+        let pad = TableReport.pad
+        var lines = [
+            String(
+                format: "locbench --geofences %d: %d fences per trajectory, %@ each, receiver %@ (metered), power-down %@, seed %llu, virtual clock",
+                report.fences, report.fences, duration(report.durationSeconds), report.receiver, report.powerDown, report.seed),
+            "  the truth: the receiver's 1 s trajectory samples joined by straight lines, crossings bisected to 1 mm;"
+                + " the fixes carry the receiver's noise (its error model and sky)",
+        ]
+        for shape in report.shapes {
+            let placements = ["crossed", "touched", "far"].map { "\(shape.placements[$0] ?? 0) \($0)" }.joined(separator: ", ")
+            lines.append("")
+            lines.append(
+                String(
+                    format: "%@: %.1f km, stopped %@; %d circles, %d polygons (placed %@); %d fences crossed, %d true crossings",
+                    shape.shape, shape.distanceKilometres, duration(shape.stoppedSeconds), shape.circles, shape.polygons, placements,
+                    shape.fencesCrossed, shape.trueCrossings))
+            lines.append(
+                String(
+                    format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted),"
+                        + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m",
+                    shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres))
+            lines.append(
+                "  " + pad("design", 7) + "  detected  missed  excepted  pending  duplicate  false  dwell  unknown  crossed"
+                    + "  latency p50/p99/max       energy  vs always-on  vs oracle  on-time  CPU/fix")
+            for design in shape.designs {
+                lines.append(
+                    "  " + pad(design.design, 7)
+                        + String(
+                            format: "  %8d  %6d  %8d  %7d  %9d  %5d  %5d  %7d  %7d  %5.1f / %5.1f / %5.1f s  %7.1f J  %11.1f%%  %8.2fx  %6.0f s  %5.1f µs",
+                            design.detected, design.missed, design.withinMargin, design.pendingAtEnd, design.duplicates,
+                            design.falseTransitions, design.dwells, design.unknowns, design.crossedBetweenFixes, design.latencyP50Seconds, design.latencyP99Seconds,
+                            design.latencyMaxSeconds, design.energyJoules, 100 * design.energyVsAlwaysOn, design.energyVsReachOracle,
+                            design.receiverOnSeconds, design.cpuMicrosecondsPerFix))
+            }
+            lines.append(
+                String(
+                    format: "  reach oracle %.1f J (tracking %@ of %@, within %.0f m of a boundary, restarts paid); always-on %.1f J",
+                    shape.reachOracleJoules, duration(shape.reachOracleTrackingSeconds), duration(report.durationSeconds), shape.reachMetres,
+                    shape.alwaysOnJoules))
+        }
+        lines.append("")
+        lines.append("goals (the engine):")
+        for goal in report.goals {
+            lines.append("  " + (goal.met ? "met      " : "NOT MET  ") + pad(goal.goal, 60) + "  " + goal.measured)
+        }
+        let violations = report.shapes.flatMap { $0.designs.filter { $0.design == "engine" } }.reduce(0) { $0 + $1.invariantViolations }
+        lines.append(
+            violations == 0
+                ? "invariants: every monitor ended exactly once (force-completed), nothing after its end, the source off at the end"
+                : "INVARIANTS VIOLATED: \(violations)")
+        lines.append(String(format: "process wall time %.1f s", report.processWallSeconds))
+        return lines.joined(separator: "\n")
+    }
+
+    /// `3600` as `1 h 0 min`, `754` as `12 min 34 s`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total >= 3600 { return "\(total / 3600) h \(total % 3600 / 60) min" }
+        if total >= 60 { return "\(total / 60) min \(total % 60) s" }
+        return "\(total) s"
+    }
+}

@@ -1,0 +1,80 @@
+import LocationEngine
+import LocbenchModel
+import SyntheticGPS
+
+/// One trajectory of `locbench --geofences`: its truth, its fences, both designs' runs, judged.
+struct GeofenceShapeRun: Sendable {
+    var shape: GeofenceShape
+    var path: TruthPath
+    var fences: [PlacedFence]
+    var truth: [FenceTruth]
+    var engine: GeofenceDesignRun
+    var naive: GeofenceDesignRun
+    /// The excursion depth below which a crossing is excepted: the engine's decision distance at the fixes' median accuracy.
+    var margin: Double
+    /// The fixes' median horizontal accuracy, metres.
+    var medianAccuracy: Double
+    /// How near a boundary the reach oracle tracks, metres.
+    var reach: Double
+    var oracle: ReachOracle
+    var oracleJoules: Double
+    var alwaysOnJoules: Double
+    var engineComparison: TransitionComparison
+    var naiveComparison: TransitionComparison
+}
+
+/// `locbench --geofences N`: for each shape, a trajectory with its ground truth, N fences along it, the engine and the
+/// naive design over the same receiver, each compared with the truth, and the energy against always-on and the
+/// reach oracle.
+struct GeofenceBench {
+    var count: Int
+    var shapes: [GeofenceShape]
+    var duration: Double
+    var seed: UInt64
+    var persona: ReceiverPersona
+    var configuration: LocationEngineConfiguration
+
+    func run(progress: (String) -> Void) async throws(LocbenchError) -> [GeofenceShapeRun] {
+        var runs: [GeofenceShapeRun] = []
+        for shape in shapes {
+            progress("geofences: \(shape.rawValue): truth and \(count) fences")
+            let scenario = shape.scenario(seed: seed)
+            let path = TruthPath(scenario: scenario, duration: duration)
+            let fences = FencePlacement.place(count: count, along: path, seed: seed)
+            guard fences.count == count else {
+                throw .badArgument(
+                    "the \(shape.rawValue) trajectory covers \(Int(path.distanceAlong.last ?? 0)) m in --geofence-duration \(Int(duration)) s: fences are placed beyond its first \(Int(FencePlacement.firstAnchor)) m, so make it longer")
+            }
+            let truth = GroundTruth.fences(fences.map(\.region), along: path)
+            progress("geofences: \(shape.rawValue): the engine")
+            let engine = await GeofenceRun.engine(scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration)
+            progress("geofences: \(shape.rawValue): the naive design")
+            let naive = NaiveGeofenceMonitor.run(scenario: scenario, fences: fences, duration: duration, persona: persona)
+            let medianAccuracy = Self.median(engine.accuracies.isEmpty ? naive.accuracies : engine.accuracies)
+            let rules = configuration.geofences
+            let margin = rules.confidenceScale * medianAccuracy + max(rules.minimumMargin, rules.accuracyMargin * medianAccuracy)
+            let reach = margin + shape.topSpeed * scenario.fixInterval
+            let oracle = ReachOracle(regions: fences.map(\.region), along: path, reach: reach)
+            let end = Int64(path.duration * 1e9)
+            var oracleJoules = 0.0, alwaysOnJoules = 0.0
+            if let profile = persona.powerProfile {
+                let firstStart = ReceiverPowerProfile.StartCondition(rawValue: scenario.startCondition.rawValue) ?? .cold
+                oracleJoules = oracle.joules(end: end, profile: profile, firstStart: firstStart)
+                let whole = [Demand(TimelineInterval(start: 0, end: end), level: PowerMode.best.rawValue)]
+                alwaysOnJoules = DesignCharge(.alwaysOn, segments: whole, end: end, profile: profile, firstStart: firstStart).joules
+            }
+            runs.append(
+                GeofenceShapeRun(
+                    shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin,
+                    medianAccuracy: medianAccuracy, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
+                    engineComparison: TransitionComparison(reports: engine.reports, truth: truth, margin: margin, end: path.duration),
+                    naiveComparison: TransitionComparison(reports: naive.reports, truth: truth, margin: margin, end: path.duration)))
+        }
+        return runs
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[values.count / 2]
+    }
+}

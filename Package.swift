@@ -223,15 +223,10 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
         ("PMTKReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
         ("GeofenceBodyFuzzer", ["LocationEngine", "SyntheticGPS"]),
     ]
-    // The example server's parsers live in its own package (which a fuzz build cannot depend on): their
-    // files, which need only the engine, Foundation and SyntheticGPS, are compiled into the target.
-    let exampleSources = ["GeofenceBodyFuzzer": ["GeofenceBody.swift", "QueryValue.swift"]]
     for fuzzer in fuzzTargets {
-        let borrowed = exampleSources[fuzzer.name, default: []].map { "Examples/LocationServer/Sources/LocationServer/Query/\($0)" }
         package.targets.append(
             .executableTarget(
-                name: fuzzer.name, dependencies: ["FuzzSupport"] + fuzzer.dependencies,
-                path: borrowed.isEmpty ? "Fuzz/\(fuzzer.name)" : ".", sources: borrowed.isEmpty ? nil : ["Fuzz/\(fuzzer.name)"] + borrowed,
+                name: fuzzer.name, dependencies: ["FuzzSupport"] + fuzzer.dependencies, path: "Fuzz/\(fuzzer.name)",
                 swiftSettings: strict
             ))
         package.products.append(.executable(name: fuzzer.name, targets: [fuzzer.name]))

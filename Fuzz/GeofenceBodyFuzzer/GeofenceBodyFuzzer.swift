@@ -1,8 +1,9 @@
 import Foundation
 import LocationEngine
 
-/// One libFuzzer run of the example server's `POST /geofences` body parser (``GeofenceBody``, compiled
-/// into this target from the example's sources, with the query's duration syntax it shares).
+/// One libFuzzer run of the example server's `POST /geofences` body parser (``GeofenceBody``, with the
+/// query's duration syntax it shares). The example is its own package, which a fuzz build cannot
+/// depend on: its two files are symbolic links in this target, compiled as they are.
 ///
 /// The input is the body as received. Invariants: no crash, no hang; a rejection names a field (or `body`)
 /// at the start of its message; an accepted body fits the size cap, its name and

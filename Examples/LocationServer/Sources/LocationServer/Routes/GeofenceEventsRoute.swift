@@ -19,9 +19,9 @@ struct GeofenceEventsRoute {
     }
 
     func handle(_ request: Request) -> Response {
-        let registry = registry
+        // Listening before the head is sent: a client that has the head hears every later transition.
+        let events = registry.listen()
         let body = ResponseBody { writer in
-            let events = registry.listen()
             try await request.body.consumeWithCancellationOnInboundClose { _ in
                 for await event in events { try await writer.write(ServerSentEvent(event).buffer) }
                 // The registry finishes a listener's events only when the server shuts down.

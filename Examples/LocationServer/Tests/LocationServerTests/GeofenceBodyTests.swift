@@ -51,6 +51,8 @@ struct GeofenceBodyTests {
             (#"{}"#, "circle", "missing"),
             (#"{"name": "depot"}"#, "circle", "missing"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "colour": "red"}"#, "colour", "unknown field"),
+            (#"{"": {"latitude": 11, "radius": -5}}"#, #""""#, "unknown field"),   // found by the fuzzer
+            (#"{"circle": {"": 1, "latitude": 48, "longitude": 11, "radius": 10}}"#, #"circle."""#, "unknown field"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "loiteringDelay": "soon"}"#, "loiteringDelay", "a duration"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "loiteringDelay": -1}"#, "loiteringDelay", "a duration"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "loiteringDelay": 86401}"#, "loiteringDelay", "1 day"),

@@ -132,7 +132,8 @@ private struct Decoded: Decodable {
 
     static func refuseUnknown(_ fields: KeyedDecodingContainer<FieldKey>, accepted: Set<String>, at prefix: String) throws {
         guard let unknown = fields.allKeys.map(\.stringValue).filter({ !accepted.contains($0) }).min() else { return }
-        throw GeofenceBodyError(field: prefix + unknown, "unknown field; accepted: \(accepted.sorted().joined(separator: ", "))")
+        // An empty name is shown as JSON writes it, so that the message still names a field.
+        throw GeofenceBodyError(field: prefix + (unknown.isEmpty ? #""""# : unknown), "unknown field; accepted: \(accepted.sorted().joined(separator: ", "))")
     }
 
     static func circle(_ fields: KeyedDecodingContainer<FieldKey>) throws -> GeofenceRegion {

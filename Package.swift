@@ -221,6 +221,7 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
         ("LocbenchOptionsFuzzer", ["LocbenchModel", "SyntheticGPS", "LocationEngineTestKit"]),
         ("UBXReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
         ("PMTKReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
+        ("GeofenceBodyFuzzer", ["LocationEngine", "SyntheticGPS"]),
     ]
     for fuzzer in fuzzTargets {
         package.targets.append(

@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 # SECONDS_PER_TARGET defaults to 25. Targets: NMEAStreamFuzzer GPSDReportFuzzer
-# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer (all by default). Each target keeps its
+# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer GeofenceBodyFuzzer (all by default). Each target keeps its
 # growing corpus in .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and
 # Fuzz/Seeds) and writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any
 # target finds one.
@@ -15,7 +15,7 @@ root=$PWD
 seconds="${1:-25}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer)
+[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer GeofenceBodyFuzzer)
 nmea_corpus="${LOCATIONENGINE_NMEA_CORPUS:-$root/../shared/nmea}"
 scratch="$root/.build-fuzz"
 
@@ -46,16 +46,21 @@ for target in "${targets[@]}"; do
         LocbenchOptionsFuzzer) seeds+=("$root/Fuzz/Seeds/locbench") ;;
         UBXReplyFuzzer) seeds+=("$root/Fuzz/Seeds/ubx") ;;
         PMTKReplyFuzzer) seeds+=("$root/Fuzz/Seeds/pmtk") ;;
+        GeofenceBodyFuzzer) seeds+=("$root/Fuzz/Seeds/geofence") ;;
     esac
+    # A geofence body may be up to 64 KiB (a polygon of 1,024 vertices): inputs reach past that cap.
+    max_len=4096
+    if [ "$target" = GeofenceBodyFuzzer ]; then max_len=70000; fi
     echo "== $target: ${seconds}s"
-    # -max_len bounds one input (receivers' lines are short: 4 KiB holds dozens of sentences); -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.
+    # -max_len bounds one input (receivers' lines are short: 4 KiB holds dozens of sentences; see above for the geofence body); -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.
     # shellcheck disable=SC2086
-    if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=4096 \
+    if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len="$max_len" \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" ${FUZZ_FLAGS:-} 2>&1 \
         | grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' ; then
         :
     fi
-    if ls "$findings"/crash-* "$findings"/timeout-* "$findings"/oom-* "$findings"/leak-* >/dev/null 2>&1; then
+    # (One `ls` of the four patterns would fail whenever any one of them matched nothing.)
+    if [ -n "$(find "$findings" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -print -quit)" ]; then
         echo "!! $target: findings in $findings" >&2
         status=1
     fi

@@ -8,11 +8,16 @@ stream outlived its client, the source powered down after the load, and the heap
 its idle level (within a tolerance). With --shutdown (shutdown_clients.py's summary of a SIGTERM
 sent while hundreds of requests were pending): every pending one-shot was answered within 1 s with
 503, the engine's `shut_down` status and Retry-After; every event stream ended with `shut_down`; the
-process exited, and its exit report says the source is off. Prints the figures: requests/s, latency
-p50/p99, the engine's share of the server's CPU per request, and the shutdown's timings.
+process exited, and its exit report says the source is off. With --geofence-create/-delete/-events
+(geofence_clients.py's summaries): every fence was created (201) and monitored (the gauge), transitions
+were delivered and the /geofences/events listener heard each one the metrics counted, by name; every
+fence was deleted (204) and ended once on the stream (`cancelled`), none dropped, and the stream ended
+with `shut_down` within 1 s of SIGTERM. Prints the figures: requests/s, latency p50/p99, the engine's
+share of the server's CPU per request, and the shutdown's timings.
 
   check.py --idle idle.prom --after after.prom --exit-report exit.json --wrk wrk.json \
            --wrk-baseline health.json --sse sse.json --cpu-baseline S --cpu-load S [--shutdown shutdown.json]
+           [--geofence-create create.json --geofence-delete delete.json --geofence-events events.json]
   check.py --self-test
 """
 import argparse
@@ -94,8 +99,10 @@ def check(idle, after, report, wrk, baseline, sse, cpu_baseline, cpu_load, heap_
            f"engine saw {engine['oneShotsSubmitted']} one-shots, the HTTP side made {http['locationRequestsStarted']}")
     expect(engine["subscriptionsSubmitted"] == engine["subscriptionsEnded"] + engine["subscriptionsCancelled"],
            "engine: subscriptions submitted != ended + cancelled")
-    expect(http["streamsOpened"] == http["streamsClosed"] == engine["subscriptionsSubmitted"],
-           f"streams opened {http['streamsOpened']}, closed {http['streamsClosed']}, "
+    # Each geofence is one of the engine's subscriptions (a region monitor).
+    fences = report.get("geofences", {}).get("created", 0)
+    expect(http["streamsOpened"] == http["streamsClosed"] and http["streamsOpened"] + fences == engine["subscriptionsSubmitted"],
+           f"streams opened {http['streamsOpened']}, closed {http['streamsClosed']}, geofences {fences}, "
            f"subscriptions {engine['subscriptionsSubmitted']}")
     expect(engine["pendingOneShots"] == 0 and engine["activeSubscriptions"] == 0, "requests pending at exit")
     expect(not engine["sourceOn"], "source on at exit")
@@ -169,6 +176,42 @@ def check_shutdown(shutdown):
     return failures, figures
 
 
+def check_geofences(create, delete, events, after, report, shutdown):
+    """Returns (failures, figures) for geofence_clients.py's summaries, the metrics after the load (every
+    fence deleted by then), the exit report and the shutdown's summary."""
+    failures = []
+
+    def expect(condition, message):
+        if not condition:
+            failures.append(message)
+
+    requested, created = create.get("requested", 0), create.get("created", 0)
+    expect(requested > 0 and created == requested, f"geofences: {created} of {requested} created ({create})")
+    expect(create.get("gauge_after_create") == created,
+           f"geofences: the gauge said {create.get('gauge_after_create')} monitored after {created} were created")
+    expect(delete.get("deleted") == created, f"geofences: {delete.get('deleted')} of {created} deleted ({delete.get('statuses')})")
+    expect(total(after, "locationserver_geofences") == 0, f"geofences: {total(after, 'locationserver_geofences'):.0f} still monitored")
+    counted = {labels["transition"]: int(value) for labels, value in after.get("locationserver_geofence_transitions", [])
+               if value > 0}
+    expect(sum(counted.values()) > 0, "geofences: no transition was delivered")
+    expect(events.get("transitions") == counted,
+           f"geofences: the listener heard {events.get('transitions')}, the metrics counted {counted}")
+    expect(events.get("ends") == {"cancelled": created}, f"geofences: fences ended on the stream as {events.get('ends')}")
+    expect(events.get("status") == 200 and events.get("malformed") == 0 and events.get("after_final") == 0,
+           f"geofences: listener {events}")
+    totals = report.get("geofences", {})
+    expect(totals.get("created") == created and totals.get("deleted") == created and totals.get("ended") == 0,
+           f"geofences: exit report {totals}")
+    expect(totals.get("eventsDropped") == 0, f"geofences: {totals.get('eventsDropped')} events dropped for a slow listener")
+    expect(totals.get("listenersOpened") == totals.get("listenersClosed") == 1, f"geofences: listeners {totals}")
+    expect(events.get("final") == "shut_down", f"geofences: the stream ended with {events.get('final')}, not shut_down")
+    end_ms = None
+    if events.get("final_at") is not None and shutdown and "signalled_at" in shutdown:
+        end_ms = round((events["final_at"] - shutdown["signalled_at"]) * 1000, 1)
+        expect(end_ms <= SHUTDOWN_ANSWER_MS, f"geofences: the stream ended {end_ms:.0f} ms after SIGTERM")
+    return failures, {"geofences": created, "geofence_transitions": counted, "geofence_stream_end_ms": end_ms}
+
+
 def self_test():
     idle = parse_metrics('# TYPE x gauge\nlocationserver_heap_in_use_bytes 10000000\nlocationengine_source_on 0\n')
     good = parse_metrics("\n".join([
@@ -219,19 +262,43 @@ def self_test():
     for expected in ("not all 503", "bodies say shut_down", "Retry-After", "60000 ms after SIGTERM", "streams ended with",
                      "299 of 300"):
         assert any(expected in failure for failure in failures), (expected, failures)
+    fenced = parse_metrics('locationserver_geofences 0\nlocationserver_geofence_transitions{transition="exited"} 4\n'
+                           'locationserver_geofence_transitions{transition="entered"} 0\n')
+    create = {"requested": 5, "created": 5, "ids": [1, 2, 3, 4, 5], "gauge_after_create": 5.0}
+    events = {"status": 200, "transitions": {"exited": 4}, "ends": {"cancelled": 5}, "malformed": 0, "final": "shut_down",
+              "final_at": 100.2, "after_final": 0}
+    fence_report = {"geofences": {"created": 5, "deleted": 5, "ended": 0, "eventsDropped": 0, "listenersOpened": 1,
+                                  "listenersClosed": 1}}
+    failures, figures = check_geofences(create, {"deleted": 5}, events, fenced, fence_report, {"signalled_at": 100.0})
+    assert failures == [] and figures["geofence_stream_end_ms"] == 200.0, (failures, figures)
+    lost = dict(events, transitions={"exited": 3}, ends={"cancelled": 4, "shut_down": 1}, final=None, final_at=None)
+    failures, _ = check_geofences(dict(create, gauge_after_create=4.0), {"deleted": 4}, lost, fenced,
+                                  {"geofences": dict(fence_report["geofences"], eventsDropped=2)}, {"signalled_at": 100.0})
+    for expected in ("the gauge said 4", "4 of 5 deleted", "the listener heard", "ended on the stream", "dropped",
+                     "not shut_down"):
+        assert any(expected in failure for failure in failures), (expected, failures)
+    failures, _ = check_geofences(create, {"deleted": 5}, dict(events, final_at=101.5), fenced, fence_report, {"signalled_at": 100.0})
+    assert any("1500 ms after SIGTERM" in failure for failure in failures), failures
+    fenced_report = json.loads(json.dumps(report))
+    fenced_report["geofences"] = {"created": 3}
+    fenced_report["engine"]["subscriptionsSubmitted"] = 5
+    fenced_report["engine"]["subscriptionsCancelled"] = 5
+    failures, _ = check(idle, good, fenced_report, wrk, health, sse, 0.01, 0.02, 4 << 20)
+    assert not any("streams opened" in failure for failure in failures), failures
     try:
         parse_metrics("garbage line here")
         raise AssertionError("a malformed sample must be refused")
     except ValueError:
         pass
     print("check.py self-test: ok (good run accepted, leaks and lost requests detected, a slow or unnamed shutdown "
-          "detected, bad samples refused)")
+          "detected, lost or slow geofence events detected, bad samples refused)")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--self-test", action="store_true")
-    for name in ("idle", "after", "exit-report", "wrk", "wrk-baseline", "sse", "shutdown"):
+    for name in ("idle", "after", "exit-report", "wrk", "wrk-baseline", "sse", "shutdown", "geofence-create",
+                 "geofence-delete", "geofence-events"):
         parser.add_argument("--" + name)
     parser.add_argument("--cpu-baseline", type=float)
     parser.add_argument("--cpu-load", type=float)
@@ -257,6 +324,13 @@ def main():
         shutdown_failures, shutdown_figures = check_shutdown(last_json_line(arguments.shutdown))
         failures += shutdown_failures
         figures.update(shutdown_figures)
+    if arguments.geofence_create:
+        fence_failures, fence_figures = check_geofences(
+            last_json_line(arguments.geofence_create), last_json_line(arguments.geofence_delete),
+            last_json_line(arguments.geofence_events), parse_metrics(read(arguments.after)),
+            last_json_line(arguments.exit_report), last_json_line(arguments.shutdown) if arguments.shutdown else None)
+        failures += fence_failures
+        figures.update(fence_figures)
     print(json.dumps(figures, indent=2, sort_keys=True))
     if arguments.json:
         with open(arguments.json, "w") as file:

@@ -8,8 +8,13 @@
 # The run ends with SIGTERM while --pending one-shots (and a tenth as many event streams) wait for a
 # fix that never comes: check.py verifies each was answered within 1 s with 503 `shut_down`, each
 # stream ended with `shut_down`, and the server exited with its report.
+# Geofences: before the load, --fences fences around the receiver's position (geofence_clients.py) and
+# one GET /geofences/events listener; after it, every fence is deleted. check.py verifies that each was
+# monitored (the gauge), that transitions were delivered and the listener heard every one the metrics
+# counted, that each fence ended once (`cancelled`), and that the stream ended with `shut_down` within
+# 1 s of SIGTERM.
 #
-#   Scripts/server-load/run.sh [--connections 2000] [--seconds 20] [--sse 300] [--pending 300] [--server PATH]
+#   Scripts/server-load/run.sh [--connections 2000] [--seconds 20] [--sse 300] [--pending 300] [--fences 300] [--server PATH]
 #
 # Needs wrk and python3 (Scripts/bootstrap.sh) and the server built in release:
 #   swift build -c release --package-path Examples/LocationServer
@@ -17,13 +22,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=Scripts/server-load
 server=Examples/LocationServer/.build/release/location-server
-connections=2000 seconds=20 sse=300 pending=300 threads=2
+connections=2000 seconds=20 sse=300 pending=300 fences=300 threads=2
 while [ $# -gt 0 ]; do
     case "$1" in
         --connections) connections=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --sse) sse=$2; shift 2 ;;
         --pending) pending=$2; shift 2 ;;
+        --fences) fences=$2; shift 2 ;;
         --server) server=$2; shift 2 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -66,6 +72,13 @@ cpu0=$(cpu)
 WRK_PATH=/health wrk -t$threads -c"$connections" -d5s --timeout 10s -s $here/requests.lua "$base" >"$out/wrk-health.txt"
 cpu1=$(cpu)
 
+echo "server-load: $fences geofences and a /geofences/events listener"
+rm -f "$out/geofence-listening"
+python3 $here/geofence_clients.py listen --port "$port" --ready "$out/geofence-listening" >"$out/geofence-events.json" &
+listener_pid=$!
+for _ in $(seq 300); do [ -e "$out/geofence-listening" ] && break; sleep 0.1; done
+python3 $here/geofence_clients.py create --port "$port" --fences "$fences" >"$out/geofence-create.json"
+
 echo "server-load: GET /location over $connections connections + $sse event streams for ${seconds}s"
 python3 $here/sse_clients.py --port "$port" --clients "$sse" --seconds "$seconds" >"$out/sse.json" &
 sse_pid=$!
@@ -73,13 +86,17 @@ wrk -t$threads -c"$connections" -d"${seconds}s" --timeout 10s --latency -s $here
 wait $sse_pid
 cpu2=$(cpu)
 cat "$out/sse.json"
+python3 $here/geofence_clients.py delete --port "$port" --created "$out/geofence-create.json" >"$out/geofence-delete.json"
 
 wait_idle after
 echo "server-load: SIGTERM with $pending one-shots and $((pending / 10)) event streams pending"
 python3 $here/shutdown_clients.py --port "$port" --pid $pid --oneshots "$pending" --streams $((pending / 10)) | tee "$out/shutdown.json"
 wait $pid || { echo "run.sh: the server exited with status $?" >&2; exit 1; }
 trap - EXIT
+wait $listener_pid || true
 
 python3 $here/check.py --idle "$out/idle.prom" --after "$out/after.prom" --exit-report "$out/exit.json" \
     --wrk "$out/wrk-location.txt" --wrk-baseline "$out/wrk-health.txt" --sse "$out/sse.json" \
-    --cpu-baseline "$(python3 -c "print($cpu1 - $cpu0)")" --cpu-load "$(python3 -c "print($cpu2 - $cpu1)")" --shutdown "$out/shutdown.json" --json "$out/figures.json"
+    --cpu-baseline "$(python3 -c "print($cpu1 - $cpu0)")" --cpu-load "$(python3 -c "print($cpu2 - $cpu1)")" --shutdown "$out/shutdown.json" \
+    --geofence-create "$out/geofence-create.json" --geofence-delete "$out/geofence-delete.json" \
+    --geofence-events "$out/geofence-events.json" --json "$out/figures.json"

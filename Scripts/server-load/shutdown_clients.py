@@ -101,6 +101,8 @@ async def main():
         "streams_open_at_signal": before.get("locationserver_streams_open", 0),
         "answered": 0, "statuses": {}, "shut_down_bodies": 0, "retry_after": 0, "errors": 0, "max_answer_ms": 0.0,
         "streams_ended": {}, "max_stream_end_ms": 0.0, "exit_ms": round((exited - signalled) * 1000, 1),
+        # time.monotonic() at SIGTERM, for timings measured by other clients (geofence_clients.py listen).
+        "signalled_at": signalled,
     }
     for index, result in enumerate(results):
         if isinstance(result, BaseException):

@@ -11,6 +11,8 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let registry: PrometheusCollectorRegistry
     let counters: ServerCounters
+    /// The fences of `/geofences` and the listeners of `/geofences/events`.
+    let geofences: GeofenceRegistry
 
     /// The HTTP application alone, listening per `configuration`, without the engine among its
     /// services: whoever builds it runs the engine (``serviceGroup(configuration:logger:gracefulShutdownSignals:onServerRunning:)``
@@ -22,6 +24,8 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let router = Router()
         LocationRoute(engine: engine, counters: counters).register(on: router)
         UpdatesRoute(engine: engine, counters: counters).register(on: router)
+        GeofenceEventsRoute(registry: geofences).register(on: router)
+        GeofenceRoutes(engine: engine, registry: geofences).register(on: router)
         ServiceRoutes(registry: registry, counters: counters).register(on: router)
         return Application(router: router, configuration: configuration, onServerRunning: onServerRunning, logger: logger)
     }
@@ -34,14 +38,18 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     /// `shut_down` (503), every event stream ends with `shut_down`, the source stops. Only then does
     /// the HTTP server stop accepting and wait for its in-flight requests — which have all been
     /// answered by then. (In the other order, the server would wait for requests that wait for the
-    /// engine: up to their full timeout.)
+    /// engine: up to their full timeout.) Between the two, the geofence registry closes the
+    /// `/geofences/events` streams, after the engine has ended every fence with `shut_down`.
     func serviceGroup(
         configuration: ApplicationConfiguration, logger: Logger, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
         let application = build(configuration: configuration, logger: logger, onServerRunning: onServerRunning)
         var group = ServiceGroupConfiguration(
-            services: [.init(service: application, serviceName: "http"), .init(service: engine, serviceName: "engine")], gracefulShutdownSignals: gracefulShutdownSignals,
+            services: [
+                .init(service: application, serviceName: "http"), .init(service: geofences, serviceName: "geofences"),
+                .init(service: engine, serviceName: "engine"),
+            ], gracefulShutdownSignals: gracefulShutdownSignals,
             logger: logger)
         // A client that never reads its response cannot hold the process: past this, the group is cancelled.
         group.maximumGracefulShutdownDuration = Self.maximumGracefulShutdownDuration

@@ -13,7 +13,7 @@ import SyntheticGPS
 struct LocationServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "location-server",
-        abstract: "Serves locations over HTTP: GET /location, /updates (server-sent events), /metrics, /health.")
+        abstract: "Serves locations over HTTP: GET /location, /updates (server-sent events), /geofences, /metrics, /health.")
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -39,6 +39,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms).")
     var linger = "5s"
 
+    @Option(help: "The most geofences monitored at once (POST /geofences answers 409 past it).")
+    var maxGeofences = 1000
+
     @Option(help: "Also write the exit report (one JSON line) to this file.")
     var exitReport: String?
 
@@ -48,6 +51,7 @@ struct LocationServerCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try sourceChoice()
         _ = try lingerDuration()
+        guard maxGeofences >= 0 else { throw ValidationError("--max-geofences must be 0 or more (got \(maxGeofences))") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
     }
 
@@ -95,7 +99,8 @@ struct LocationServerCommand: AsyncParsableCommand {
         let source = try sourceChoice().makeSource(logger: logger, metricsFactory: metrics)
         let engine = LocationEngine(source: source, configuration: configuration, logger: logger)
 
-        let application = LocationServerApplication(engine: engine, registry: registry, counters: counters)
+        let geofences = GeofenceRegistry(maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry))
+        let application = LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)
         let heapIdle = NIOLockedValueBox<UInt64>(0)
         let services = application.serviceGroup(
             configuration: .init(address: .hostname(host, port: port), serverName: "location-server"), logger: logger
@@ -108,7 +113,7 @@ struct LocationServerCommand: AsyncParsableCommand {
         try await services.run()
 
         let report = ExitReport(
-            http: counters.totals, engine: ExitReport.Engine(await engine.statistics()),
+            http: counters.totals, geofences: geofences.counters.totals, engine: ExitReport.Engine(await engine.statistics()),
             heapIdleBytes: heapIdle.withLockedValue { $0 }, heapAtExitBytes: counters.sampleHeap(), cpuSeconds: processCPUSeconds())
         print(report.json)
         if let exitReport { try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: exitReport)) }

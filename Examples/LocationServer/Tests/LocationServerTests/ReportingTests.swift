@@ -32,7 +32,7 @@ struct ReportingTests {
         #expect(engine.oneShotsEnded + engine.oneShotsCancelled == engine.oneShotsSubmitted)
         #expect(!engine.sourceOn)
         let report = ExitReport(
-            http: .init(), engine: engine, heapIdleBytes: 1, heapAtExitBytes: 2, cpuSeconds: 0.5)
+            http: .init(), geofences: .init(), engine: engine, heapIdleBytes: 1, heapAtExitBytes: 2, cpuSeconds: 0.5)
         let line = report.json
         #expect(!line.contains("\n"))
         #expect(try JSONDecoder().decode(ExitReport.self, from: Data(line.utf8)).engine.oneShotsEnded == 9)

@@ -13,13 +13,7 @@ struct ShutdownTests {
         .timeLimit(.minutes(1)))
     func shutdownEndsEverythingPending() async throws {
         let server = TestServer(runningEngine: false)
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let group = server.serviceGroup { portContinuation.yield($0) }
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-
+        try await server.withServiceGroup { group, port in
             // Requests that nothing but the shutdown can end: a day's timeout on a clock that never moves.
             let oneShots = Task {
                 try await withThrowingTaskGroup(of: TestClient.Response.self) { requests in
@@ -48,7 +42,6 @@ struct ShutdownTests {
             }
             let events = String(buffer: try await stream.value.body ?? ByteBuffer())
             #expect(events.hasSuffix("event: end\ndata: {\"reason\":\"shut_down\",\"updates\":1}\n\n"), "\(events)")
-            try await tasks.next()   // the group has returned
         }
         let statistics = await server.engine.statistics()
         #expect(statistics.pendingOneShots == 0 && statistics.activeSubscriptions == 0)

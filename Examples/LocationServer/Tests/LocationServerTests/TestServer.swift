@@ -18,13 +18,15 @@ struct TestServer {
     let registry = PrometheusCollectorRegistry()
     let counters: ServerCounters
     let engine: LocationEngine<ManualClock>
+    let geofences: GeofenceRegistry
     /// What the engine logged (kept, not printed: a passing test prints nothing above `info`).
     let log = InMemoryLogHandler()
 
     /// A server whose engine's lifetime (`run()`) runs in a task of its own beside the router tests,
     /// unless `runningEngine` is false: a test of ``serviceGroup(onServerRunning:)`` leaves that to the group.
-    init(runningEngine: Bool = true) {
+    init(runningEngine: Bool = true, maximumFences: Int = 100) {
         counters = ServerCounters(registry: registry)
+        geofences = GeofenceRegistry(maximumFences: maximumFences, counters: GeofenceCounters(registry: registry))
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
         let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
@@ -33,17 +35,31 @@ struct TestServer {
     }
 
     var application: some ApplicationProtocol {
-        LocationServerApplication(engine: engine, registry: registry, counters: counters)
+        LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)
             .build(configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))
     }
 
     /// The application and the engine in one service group, as `location-server` runs them, on a
     /// free port that `onServerRunning` receives; shut down by `triggerGracefulShutdown()` (no signals).
     func serviceGroup(onServerRunning: @escaping @Sendable (Int) -> Void) -> ServiceGroup {
-        LocationServerApplication(engine: engine, registry: registry, counters: counters).serviceGroup(
+        LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences).serviceGroup(
             configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"), gracefulShutdownSignals: []
         ) { channel in
             onServerRunning(channel.localAddress?.port ?? 0)
+        }
+    }
+
+    /// Runs ``serviceGroup(onServerRunning:)`` and, once it listens, `body` with the group and its port;
+    /// returns when the group has returned (`body` triggers its shutdown).
+    func withServiceGroup(_ body: (ServiceGroup, Int) async throws -> Void) async throws {
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let group = serviceGroup { portContinuation.yield($0) }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }   // the group never listened
+            try await body(group, port)
+            try await tasks.next()   // the group has returned
         }
     }
 

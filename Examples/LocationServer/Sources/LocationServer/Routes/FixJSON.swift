@@ -17,6 +17,6 @@ struct FixJSON: Codable, Equatable {
         altitude = location.altitude
         speed = location.speed
         course = location.course
-        self.age = age.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
+        self.age = age?.secondsValue
     }
 }

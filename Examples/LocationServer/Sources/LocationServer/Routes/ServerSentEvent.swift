@@ -34,7 +34,7 @@ struct ServerSentEvent {
 
     var buffer: ByteBuffer { ByteBuffer(string: "event: \(name)\ndata: \(data)\n\n") }
 
-    private static func json(_ value: some Encodable) -> String {
+    static func json(_ value: some Encodable) -> String {
         // Encoding these plain structs cannot fail.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

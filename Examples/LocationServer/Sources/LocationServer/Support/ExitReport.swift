@@ -36,6 +36,7 @@ struct ExitReport: Codable {
     }
 
     var http: ServerCounters.Totals
+    var geofences: GeofenceCounters.Totals
     var engine: Engine
     var heapIdleBytes: UInt64
     var heapAtExitBytes: UInt64

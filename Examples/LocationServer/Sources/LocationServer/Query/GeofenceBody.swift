@@ -1,0 +1,199 @@
+import Foundation
+import LocationEngine
+
+/// The body of `POST /geofences`, read strictly: one JSON object with exactly one shape —
+/// `{"circle": {"latitude": …, "longitude": …, "radius": …}}` or `{"polygon": [[lat, lon], …]}` — and
+/// optionally `loiteringDelay` (a duration as the query spells one, `"2m"`, `"250ms"`, or a number of
+/// seconds) and `name` (a label for people, 1 to 100 characters).
+///
+/// Unknown or missing fields, wrong types, both shapes or neither, a value out of range and a body over
+/// ``maximumBytes`` are refused with a ``GeofenceBodyError`` naming the field; a region the engine
+/// cannot monitor is refused with the engine's own ``GeofenceError`` wording. Depends on Foundation and
+/// the engine only, so that the fuzz target compiles it as it is.
+struct GeofenceBody: Equatable, Sendable {
+    /// The largest body read (64 KiB): room for a polygon of the engine's maximum of 1,024 vertices at
+    /// full precision, while a body of 10⁶ vertices is refused before any of it is parsed.
+    static let maximumBytes = 64 * 1024
+    /// The longest `name`, in characters.
+    static let maximumNameLength = 100
+    /// The fields the body accepts.
+    static let accepted: Set<String> = ["circle", "polygon", "loiteringDelay", "name"]
+
+    /// The region to monitor, checked by the engine.
+    var region: GeofenceRegion
+    /// How it is monitored.
+    var options: GeofenceOptions
+    /// The client's label, if any.
+    var name: String?
+
+    /// Reads `json`.
+    /// - Throws: ``GeofenceBodyError`` naming the field at fault (`body` for the body as a whole).
+    init(json: Data) throws(GeofenceBodyError) {
+        guard json.count <= Self.maximumBytes else {
+            throw GeofenceBodyError(
+                field: "body", "the body has more than \(Self.maximumBytes) bytes (a polygon has at most \(GeofenceRegion.maximumVertices) vertices)")
+        }
+        do {
+            self = try JSONDecoder().decode(Decoded.self, from: json).body
+        } catch let error as GeofenceBodyError {
+            throw error
+        } catch let error as DecodingError {
+            throw GeofenceBodyError(error)
+        } catch {
+            throw GeofenceBodyError(field: "body", "not a JSON object: \(error)")
+        }
+    }
+
+    init(region: GeofenceRegion, options: GeofenceOptions = GeofenceOptions(), name: String? = nil) {
+        self.region = region
+        self.options = options
+        self.name = name
+    }
+}
+
+/// A body that cannot be used: answered with 400 and ``message``, which begins with ``field``.
+struct GeofenceBodyError: Error, Equatable, CustomStringConvertible {
+    /// The field at fault, as a path (`circle.radius`, `polygon[3]`), or `body`.
+    var field: String
+    /// What is wrong and what would be accepted.
+    var message: String
+
+    init(field: String, _ problem: String) {
+        self.field = field
+        self.message = "\(field): \(problem)"
+    }
+
+    /// A region the engine refused, with its wording.
+    init(field: String, _ error: GeofenceError) { self.init(field: field, error.description) }
+
+    /// What JSONDecoder found wrong, at the field it was reading.
+    init(_ error: DecodingError) {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.reduce(into: "") { text, key in
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "body" : text
+        }
+        switch error {
+        case .typeMismatch(_, let context):
+            self.init(field: path(context.codingPath), context.debugDescription)
+        case .valueNotFound(_, let context):
+            self.init(field: path(context.codingPath), "must not be null")
+        case .keyNotFound(let key, let context):
+            self.init(field: path(context.codingPath + [key]), "missing")
+        case .dataCorrupted(let context):
+            self.init(field: path(context.codingPath), context.codingPath.isEmpty ? "not valid JSON (\(context.debugDescription))" : context.debugDescription)
+        @unknown default:
+            self.init(field: "body", "\(error)")
+        }
+    }
+
+    var description: String { message }
+}
+
+/// Any field name, so that unknown fields can be named rather than ignored.
+private struct FieldKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// The decoding, field by field.
+private struct Decoded: Decodable {
+    var body: GeofenceBody
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        try Self.refuseUnknown(fields, accepted: GeofenceBody.accepted, at: "")
+        let region: GeofenceRegion
+        switch (fields.contains(FieldKey("circle")), fields.contains(FieldKey("polygon"))) {
+        case (true, true):
+            throw GeofenceBodyError(field: "polygon", "give one shape, circle or polygon, not both")
+        case (false, false):
+            throw GeofenceBodyError(field: "circle", "missing: give a circle {latitude, longitude, radius} or a polygon [[latitude, longitude], …]")
+        case (true, false):
+            region = try Self.circle(fields.nestedContainer(keyedBy: FieldKey.self, forKey: FieldKey("circle")))
+        case (false, true):
+            region = try Self.polygon(fields.nestedUnkeyedContainer(forKey: FieldKey("polygon")))
+        }
+        var options = GeofenceOptions()
+        if fields.contains(FieldKey("loiteringDelay")) { options.loiteringDelay = try Self.duration(fields, "loiteringDelay") }
+        var name: String?
+        if fields.contains(FieldKey("name")) {
+            let text = try fields.decode(String.self, forKey: FieldKey("name"))
+            guard (1...GeofenceBody.maximumNameLength).contains(text.count), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { throw GeofenceBodyError(field: "name", "expected 1 to \(GeofenceBody.maximumNameLength) characters, none of them control characters") }
+            name = text
+        }
+        body = GeofenceBody(region: region, options: options, name: name)
+    }
+
+    static func refuseUnknown(_ fields: KeyedDecodingContainer<FieldKey>, accepted: Set<String>, at prefix: String) throws {
+        guard let unknown = fields.allKeys.map(\.stringValue).filter({ !accepted.contains($0) }).min() else { return }
+        // An empty name is shown as JSON writes it, so that the message still names a field.
+        throw GeofenceBodyError(field: prefix + (unknown.isEmpty ? #""""# : unknown), "unknown field; accepted: \(accepted.sorted().joined(separator: ", "))")
+    }
+
+    static func circle(_ fields: KeyedDecodingContainer<FieldKey>) throws -> GeofenceRegion {
+        try refuseUnknown(fields, accepted: ["latitude", "longitude", "radius"], at: "circle.")
+        let latitude = try fields.decode(Double.self, forKey: FieldKey("latitude"))
+        let longitude = try fields.decode(Double.self, forKey: FieldKey("longitude"))
+        let radius = try fields.decode(Double.self, forKey: FieldKey("radius"))
+        let centre = GeoPoint(latitude: latitude, longitude: longitude)
+        do throws(GeofenceError) {
+            return try GeofenceRegion.circle(centre: centre, radius: radius)
+        } catch {
+            switch error {
+            case .invalidCentre:
+                let latitudeValid = GeoPoint(latitude: latitude, longitude: 0).isValid
+                throw GeofenceBodyError(field: latitudeValid ? "circle.longitude" : "circle.latitude", error)
+            case .invalidRadius, .regionTooLarge: throw GeofenceBodyError(field: "circle.radius", error)
+            default: throw GeofenceBodyError(field: "circle", error)
+            }
+        }
+    }
+
+    static func polygon(_ ring: any UnkeyedDecodingContainer) throws -> GeofenceRegion {
+        var ring = ring
+        // Counted before any vertex is read: an absurd ring costs no more than the engine's own check.
+        if let count = ring.count, count > GeofenceRegion.maximumVertices + 1 {
+            throw GeofenceBodyError(field: "polygon", GeofenceError.tooManyVertices(count))
+        }
+        var vertices: [GeoPoint] = []
+        while !ring.isAtEnd {
+            let index = ring.currentIndex
+            var pair = try ring.nestedUnkeyedContainer()
+            guard pair.count == 2 else { throw GeofenceBodyError(field: "polygon[\(index)]", "expected [latitude, longitude]") }
+            let latitude = try pair.decode(Double.self)
+            let longitude = try pair.decode(Double.self)
+            vertices.append(GeoPoint(latitude: latitude, longitude: longitude))
+        }
+        do throws(GeofenceError) {
+            return try GeofenceRegion.polygon(vertices)
+        } catch {
+            if let index = (0..<vertices.count).first(where: { error == .invalidVertex(at: $0) }) {
+                throw GeofenceBodyError(field: "polygon[\(index)]", error)
+            }
+            throw GeofenceBodyError(field: "polygon", error)
+        }
+    }
+
+    /// A duration of 0 to 1 day: a number of seconds, or text in the query's duration syntax.
+    static func duration(_ fields: KeyedDecodingContainer<FieldKey>, _ name: String) throws -> Duration {
+        let expected = "expected a duration (0 to 1 day): seconds as a number, or text such as \"250ms\", \"2s\" or \"1m\""
+        if let seconds = try? fields.decode(Double.self, forKey: FieldKey(name)) {
+            guard seconds.isFinite, (0...Double(QueryValue<Duration>.maximumDuration.components.seconds)).contains(seconds) else {
+                throw GeofenceBodyError(field: name, expected)
+            }
+            return .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        guard let text = try? fields.decode(String.self, forKey: FieldKey(name)) else { throw GeofenceBodyError(field: name, expected) }
+        do throws(QueryValue<Duration>.Invalid) {
+            return try QueryValue<Duration>.duration(allowingZero: true).parse(text)
+        } catch {
+            throw GeofenceBodyError(field: name, "expected \(error.expected)")
+        }
+    }
+}

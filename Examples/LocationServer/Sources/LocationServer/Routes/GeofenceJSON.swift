@@ -1,0 +1,74 @@
+import Hummingbird
+import LocationEngine
+
+/// A fence as `GET /geofences` and `POST /geofences` answer it: its ID, label, shape, loitering delay
+/// (seconds) and state (`inside`, `outside`, `unknown`: the engine's names, as of its last transition).
+struct GeofenceJSON: ResponseCodable, Equatable {
+    struct Circle: Codable, Equatable {
+        var latitude: Double
+        var longitude: Double
+        var radius: Double
+    }
+
+    var id: UInt64
+    var name: String?
+    var circle: Circle?
+    /// The ring as the engine keeps it: `[latitude, longitude]` pairs, without a closing repeat.
+    var polygon: [[Double]]?
+    var loiteringDelay: Double?
+    var state: String
+
+    init(_ fence: GeofenceRegistry.Fence) {
+        id = fence.id
+        name = fence.body.name
+        switch fence.body.region.shape {
+        case .circle(let centre, let radius): circle = Circle(latitude: centre.latitude, longitude: centre.longitude, radius: radius)
+        case .polygon(let ring): polygon = ring.map { [$0.latitude, $0.longitude] }
+        }
+        loiteringDelay = fence.body.options.loiteringDelay.map(\.secondsValue)
+        state = fence.state.description
+    }
+}
+
+/// The answer of `GET /geofences`.
+struct GeofenceListJSON: ResponseCodable, Equatable {
+    var geofences: [GeofenceJSON]
+    /// The most fences the server monitors at once.
+    var maximum: Int
+}
+
+/// The data of a `transition` event on `GET /geofences/events`: the fence, the engine's name for the
+/// transition (``GeofenceTransition/name``), the state after it, and its instant in seconds on the
+/// engine's timeline (the fix's, or the deadline's for `dwelled` and `becameUnknown`).
+struct GeofenceTransitionJSON: Codable, Equatable {
+    var fence: UInt64
+    var transition: String
+    var state: String
+    var at: Double
+}
+
+/// The data of an `end` event on `GET /geofences/events`: a fence's end (`fence` set; `reason` the
+/// engine's outcome name, or `cancelled` for `DELETE`), or the stream's own, last event (`shut_down`).
+struct GeofenceEndJSON: Codable, Equatable {
+    var fence: UInt64?
+    var reason: String
+}
+
+extension ServerSentEvent {
+    /// The event a listener receives for `event`.
+    init(_ event: GeofenceRegistry.Event) {
+        switch event {
+        case .transition(let fence, let change):
+            self.init(name: "transition", data: Self.json(GeofenceTransitionJSON(
+                fence: fence, transition: change.transition.name, state: change.transition.state.description,
+                at: change.at.sinceEpoch.secondsValue)))
+        case .ended(let fence, let reason):
+            self.init(name: "end", data: Self.json(GeofenceEndJSON(fence: fence, reason: reason)))
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as JSON carries it.
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import LocationEngine
+
+/// `POST /geofences`, `GET /geofences`, `GET /geofences/{id}` and `DELETE /geofences/{id}`: fences the
+/// engine monitors, each under the server's own ID (numbered from 1, never reused).
+///
+/// `POST` takes a ``GeofenceBody`` and answers 201 with the fence and a `Location` header; a bad body
+/// 400 naming the field (nothing is monitored), a full server 409. `DELETE` cancels the monitor (204;
+/// listeners of `/geofences/events` get an `end` with reason `cancelled`). An unknown ID is 404, an ID
+/// that is not a number 400.
+struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
+    let engine: LocationEngine<C>
+    let registry: GeofenceRegistry
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("geofences") { request, _ in try await create(request) }
+        router.get("geofences") { _, _ in GeofenceListJSON(geofences: registry.fences.map(GeofenceJSON.init), maximum: registry.maximumFences) }
+        router.get("geofences/:id") { _, context in
+            guard let fence = registry.fence(try Self.id(context)) else { throw Self.notFound(context) }
+            return GeofenceJSON(fence)
+        }
+        router.delete("geofences/:id") { _, context in
+            guard let request = registry.remove(try Self.id(context)) else { throw Self.notFound(context) }
+            engine.cancel(request)
+            return HTTPResponse.Status.noContent
+        }
+    }
+
+    func create(_ request: Request) async throws -> EditedResponse<GeofenceJSON> {
+        let body: GeofenceBody
+        do {
+            // One byte over the limit is enough to know the body is too large.
+            let bytes = try await request.body.collect(upTo: GeofenceBody.maximumBytes + 1)
+            body = try GeofenceBody(json: Data(bytes.readableBytesView))
+        } catch let error as GeofenceBodyError {
+            throw HTTPError(.badRequest, message: error.message)
+        } catch {
+            throw HTTPError(.badRequest, message: "body: more than \(GeofenceBody.maximumBytes) bytes, or unreadable (\(error))")
+        }
+        let id: UInt64
+        do throws(GeofenceRegistry.Full) {
+            id = try registry.reserve(body)
+        } catch {
+            throw HTTPError(
+                .conflict, message: "the server monitors its maximum of \(error.maximum) fences (--max-geofences): delete one first")
+        }
+        let registry = registry
+        let monitor = engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: id) }
+        if let end = registry.claim(id, request: monitor) {
+            var headers = HTTPFields()
+            if case .shutDown = end { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }
+            throw HTTPError(end.httpStatus, headers: headers, message: "the fence ended at once: \(end.outcome)")
+        }
+        let fence = registry.fence(id).map(GeofenceJSON.init) ?? GeofenceJSON(GeofenceRegistry.Fence(id: id, body: body))
+        return EditedResponse(status: .created, headers: [.location: "/geofences/\(id)"], response: fence)
+    }
+
+    /// The `{id}` of the path.
+    static func id(_ context: BasicRequestContext) throws -> UInt64 {
+        let text = context.parameters.get("id") ?? ""
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let id = UInt64(text) else {
+            throw HTTPError(.badRequest, message: "id: expected a fence number such as 3 (got '\(text)')")
+        }
+        return id
+    }
+
+    static func notFound(_ context: BasicRequestContext) -> HTTPError {
+        HTTPError(.notFound, message: "no fence \(context.parameters.get("id") ?? ""): it was never created, was deleted, or ended")
+    }
+}
+
+extension SubscriptionEnd {
+    /// The HTTP status of a fence that ended as it was created.
+    var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .unauthorized, .accuracyReduced: .forbidden
+        case .rejected: .badRequest
+        case .misconfigured: .internalServerError
+        default: .serviceUnavailable
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../Examples/LocationServer/Sources/LocationServer/Query/GeofenceBody.swift

@@ -9,11 +9,16 @@ extension SchedulerStateMachine {
     /// boundary could first be reached. A source that describes no receiver
     /// (``SourceCapabilities/powerProfile``) gives no time to first fix to wake ahead by: the monitors then
     /// demand it all the time.
-    /// - Complexity: that of ``RegionEvaluator/reach(from:)``, only with a receiver profile.
+    ///
+    /// While other requests demand the source in the monitors' mode, a sleep would change nothing: the
+    /// monitors plan none (and keep their share), and the first fix after those requests end plans it.
+    /// - Complexity: that of ``RegionEvaluator/reach(from:)``, only with a receiver profile and no other
+    ///   request demanding the monitors' mode.
     mutating func planRegionSleep(after fix: StampedFix, now: EngineInstant) {
         geofences.wakeAt = nil
-        guard let profile = configuration.sourceCapabilities.powerProfile, let worthIt = restartBreakEven(profile),
-            let reach = geofences.evaluator.reach(from: fix.location)
+        let othersInMode = power.demand(in: Geofences.demandedMode) - (geofences.isDemanding ? 1 : 0)
+        guard othersInMode == 0, let profile = configuration.sourceCapabilities.powerProfile,
+            let worthIt = restartBreakEven(profile), let reach = geofences.evaluator.reach(from: fix.location)
         else { return }
         let reachable = fix.observedAt + reach.timeToReach
         // The longest a restart can take after this gap: from off (no deeper state).

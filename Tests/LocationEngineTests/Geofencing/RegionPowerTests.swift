@@ -75,16 +75,19 @@ struct RegionPowerTests {
         #expect(unprofiled.machine.statistics(now: unprofiled.now).regionSleeps == 0)
     }
 
-    @Test("other requests keep the source on while the monitors sleep; a one-shot arriving during the sleep starts it")
+    @Test("another request keeps the source on, the monitors planning no sleep; a one-shot arriving while they sleep starts it")
     func composes() throws {
         var h = MachineHarness(powerProfile: .mt3339)
         h.monitor("depot")
         h.subscribe("track")
         h.now = EngineInstant(.seconds(1))
         h.fix(east: 5000)
-        #expect(h.machine.statistics(now: h.now).regionSleeps == 1)
-        #expect(h.sourceCommands == [.start(.best)], "the subscription keeps it on")
+        #expect(h.machine.statistics(now: h.now).regionSleeps == 0, "the subscription keeps it on: no sleep to plan")
         h.cancel("track")
+        #expect(h.sourceCommands == [.start(.best)], "the monitors demand it until a fix says otherwise")
+        h.now = EngineInstant(.seconds(2))
+        h.fix(east: 5000)
+        #expect(h.machine.statistics(now: h.now).regionSleeps == 1)
         while let next = h.machine.nextWakeup, next < EngineInstant(.seconds(10)) { h.advance(by: next - h.now) }
         #expect(h.sourceCommands == [.start(.best), .idle(.off)])
 

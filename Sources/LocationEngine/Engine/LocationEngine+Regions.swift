@@ -4,8 +4,9 @@ extension LocationEngine {
     /// Monitors a region with a callback (see <doc:Geofences>). Returns the monitor's ID at once;
     /// `handler` receives, with that ID, the region's transitions — first its state once a confident
     /// fix decides it — transient source errors, and finally one `.ended` event, unless the monitor is
-    /// cancelled, after which it hears nothing. The monitor keeps the source running as a standard
-    /// subscription does.
+    /// cancelled, after which it hears nothing. The monitors power the source as a standard
+    /// subscription does, but for the times the distance to the nearest boundary lets it sleep
+    /// (``GeofenceConfiguration/maximumSpeed``).
     @discardableResult
     public nonisolated func monitor(
         _ region: GeofenceRegion,

@@ -22,6 +22,11 @@ public struct GeofenceConfiguration: Sendable, Hashable {
     /// The longest straight segment between two fixes that is searched for a crossing (default 50 km):
     /// a longer jump (the device reappearing far away) tells nothing about the way it took.
     public var maximumCrossingSegment: Double
+    /// The fastest the device is taken to move, in metres per second (default 30, about 110 km/h, for
+    /// vehicles; about 3 for people on foot). Far from every boundary, the monitors let the source sleep
+    /// until the earliest instant a boundary could be reached at this speed (see <doc:Geofences>), so a
+    /// device that moves faster can cross a boundary before the source wakes.
+    public var maximumSpeed: Double
 
     /// Creates a configuration.
     public init(
@@ -29,23 +34,26 @@ public struct GeofenceConfiguration: Sendable, Hashable {
         accuracyMargin: Double = 1,
         confidenceScale: Double = 2,
         unknownAfter: Duration? = .seconds(120),
-        maximumCrossingSegment: Double = 50_000
+        maximumCrossingSegment: Double = 50_000,
+        maximumSpeed: Double = 30
     ) {
         self.minimumMargin = minimumMargin
         self.accuracyMargin = accuracyMargin
         self.confidenceScale = confidenceScale
         self.unknownAfter = unknownAfter
         self.maximumCrossingSegment = maximumCrossingSegment
+        self.maximumSpeed = maximumSpeed
     }
 
     /// Throws when a value is out of range: negative or non-finite factors and distances, a
-    /// non-positive timeout.
+    /// non-positive timeout, a maximum speed that is not finite and positive.
     public func validate() throws(GeofenceError) {
         guard minimumMargin.isFinite && minimumMargin >= 0 else { throw .invalidOption("minimumMargin") }
         guard accuracyMargin.isFinite && accuracyMargin >= 0 else { throw .invalidOption("accuracyMargin") }
         guard confidenceScale.isFinite && confidenceScale >= 0 else { throw .invalidOption("confidenceScale") }
         if let unknownAfter, unknownAfter <= .zero { throw .invalidOption("unknownAfter") }
         guard maximumCrossingSegment.isFinite && maximumCrossingSegment >= 0 else { throw .invalidOption("maximumCrossingSegment") }
+        guard maximumSpeed.isFinite && maximumSpeed > 0 else { throw .invalidOption("maximumSpeed") }
     }
 
     /// How far across the boundary a fix of `accuracy` metres must be to decide a region.

@@ -43,6 +43,7 @@ extension RegionEvaluator {
         }
         scratch = candidates
         lastFix = LastFix(position: position, decisionDistance: reach, at: now)
+        statesHeldUntil = nil
         globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
         // A dwell of zero delay is due at once.
         advanceTime(now: now)

@@ -26,6 +26,15 @@ extension RegionEvaluator {
         }
     }
 
+    /// The states the last fix left cannot change before `instant`: no boundary can be reached before
+    /// it (a ``RegionReach``), so the unknown timeout of the known regions runs from `instant` rather than
+    /// from the last fix — a receiver let sleep on purpose does not make them unknown. Holds until the
+    /// next fix; an earlier `instant` than the last fix changes nothing.
+    /// - Complexity: O(1)
+    public mutating func holdStates(until instant: EngineInstant) {
+        statesHeldUntil = instant
+    }
+
     /// Region `slot` had no confident fix for the unknown timeout.
     mutating func becomeUnknown(_ slot: Int32, at: EngineInstant) {
         let index = Int(slot)

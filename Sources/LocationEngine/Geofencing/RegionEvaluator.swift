@@ -65,6 +65,9 @@ public struct RegionEvaluator: Sendable {
     var lastFix: LastFix?
     /// Whether the global unknown timeout (no fix at all) is pending.
     var globalTimeoutPending = false
+    /// Until when the states the last fix left are certain, if that is later than the fix
+    /// (``holdStates(until:)``); forgotten at the next fix.
+    var statesHeldUntil: EngineInstant?
     /// Transitions decided and not yet taken.
     var events: [GeofenceEvent] = []
     var eventsTaken = 0
@@ -102,7 +105,7 @@ public struct RegionEvaluator: Sendable {
     /// When every known region becomes unknown if no fix comes before, or `nil`.
     var globalUnknownDeadline: EngineInstant? {
         guard globalTimeoutPending, let lastFix, let unknownAfter = configuration.unknownAfter else { return nil }
-        return lastFix.at + unknownAfter
+        return max(lastFix.at, statesHeldUntil ?? lastFix.at) + unknownAfter
     }
 
     /// Starts monitoring `region` as `id`, in state ``GeofenceState/unknown``: the next fix decides it.

@@ -39,6 +39,10 @@ struct PowerPolicy: Sendable {
         return nil
     }
 
+    /// How many requests demand `mode`.
+    /// - Complexity: O(1)
+    func demand(in mode: PowerMode) -> Int { demand[mode.rawValue] }
+
     /// Whether the source is powered.
     var isOn: Bool { state != .off }
 

@@ -58,6 +58,7 @@ extension SchedulerStateMachine {
         expireDeadlines(now: now)
         counters.fatalErrors += 1
         endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
+        reconcileRegionDemand(now: now)
         if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
     }
 
@@ -158,6 +159,7 @@ extension SchedulerStateMachine {
         isShutDown = true
         timeline.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
+        reconcileRegionDemand(now: now)
         if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
     }
 }

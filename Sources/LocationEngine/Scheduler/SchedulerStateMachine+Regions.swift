@@ -2,7 +2,9 @@ extension SchedulerStateMachine {
     /// A region monitor arrives (see <doc:Geofences>): a subscription that receives no fixes but the
     /// transitions of `region` (``SchedulerAction/notifyRegion(_:_:)``), and ends as every subscription
     /// does — cancel, force-complete, denial, a fatal source error, shutdown — with one
-    /// ``SubscriptionEvent/ended(_:)``. It powers the source like a standard subscription while admitted.
+    /// ``SubscriptionEvent/ended(_:)``. While admitted, the monitors together power the source as a standard
+    /// subscription does, but for the times the distance to the nearest boundary lets it sleep (see
+    /// ``GeofenceConfiguration/maximumSpeed``).
     /// Invalid `options` (or an invalid ``Configuration/geofences``) end it at once with
     /// ``SubscriptionEnd/rejected(reason:)``.
     /// - Complexity: O(1) amortised.
@@ -30,7 +32,8 @@ extension SchedulerStateMachine {
         }
         geofences.waiting[id] = (region, options)
         // Every refusal and ending of a subscription applies; admission moves the region to the evaluator.
-        subscribe(id, options: SubscriptionOptions(), madeAt: madeAt, handler: handler, now: now)
+        // Passive: a monitor adds no demand of its own; the monitors' one share is drawn from the geometry.
+        subscribe(id, options: SubscriptionOptions(kind: .passive), madeAt: madeAt, handler: handler, now: now)
         if subscriptions[id] != nil {
             subscriptions[id]!.isRegion = true
         } else {
@@ -49,6 +52,8 @@ extension SchedulerStateMachine {
         guard let (region, options) = geofences.waiting.removeValue(forKey: id) else { return }
         subscription.isRegion = true
         geofences.evaluator.add(id, region: region, options: options)
+        // Its state is unknown until a fix decides it: no sleep until then.
+        geofences.wakeAt = nil
     }
 
     /// A fix reaches the regions: their transitions are queued, one action each.
@@ -57,6 +62,7 @@ extension SchedulerStateMachine {
         guard geofences.evaluator.count > 0 else { return }
         geofences.evaluator.receiveFix(fix.location, now: now)
         emitRegionEvents()
+        planRegionSleep(after: fix, now: now)
     }
 
     /// Time reaches the regions: dwells and unknown timeouts due by `now`.

@@ -150,8 +150,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     }
 
     /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, the end
-    /// of the linger, the next step down of an idle receiver, the next scheduled authorization change
-    /// or a region's dwell or unknown timeout — or `nil`. Never the deadline of a request that has ended.
+    /// of the linger, the next step down of an idle receiver, the next scheduled authorization change,
+    /// a region's dwell or unknown timeout, or the instant the monitors want the source again after
+    /// letting it sleep — or `nil`. Never the deadline of a request that has ended.
     /// - Complexity: O(1)
     // Always inlined: read through the engine actor's stored property, an out-of-line getter made the
     // optimizer copy the whole state machine (retaining every field) on each read in the delivery loop.
@@ -159,7 +160,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     public var nextWakeup: EngineInstant? {
         earliest(
             earliest(earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue), idle?.nextDeeperStep),
-            geofences.evaluator.nextDeadline)
+            earliest(geofences.evaluator.nextDeadline, geofences.wakeAt))
     }
 
     /// Whether the source is powered.
@@ -183,6 +184,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         result.sourceOnTime = power.onTime(at: max(now, latestNow))
         result.pendingOneShots = oneShots.count
         result.activeSubscriptions = subscriptions.count
+        result.regionSleeps = geofences.sleeps
+        result.regionSleepTime = geofences.sleepTime(at: max(now, latestNow))
         switch power.state {
         case .off: result.sourceMode = nil
         case .running(let mode), .lingering(let mode, _): result.sourceMode = mode
@@ -213,9 +216,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
     }
 
-    /// Brings the source in line with demand (by the restart-aware rule when it applies).
+    /// Brings the source in line with demand (by the restart-aware rule when it applies), the monitors'
+    /// share first.
     /// Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
+        reconcileRegionDemand(now: now)
         let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
         if idle != nil { return reconcilePowerRestartAware(now: now, cap: cap) }
         switch power.reconcile(now: now, linger: configuration.linger, cap: cap) {

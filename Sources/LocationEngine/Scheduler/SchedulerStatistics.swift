@@ -77,6 +77,12 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// The median of the recent gaps the rule adjusts its switch times by.
     public var predictedGap: Duration?
 
+    /// Times the region monitors let the source sleep: every region's state certain and no boundary
+    /// reachable before the source could be woken for it (see <doc:Geofences>).
+    public var regionSleeps = 0
+    /// Total time the region monitors let the source sleep (whether or not other requests kept it on).
+    public var regionSleepTime: Duration = .zero
+
     /// Creates zeroed statistics.
     public init() {}
 }

@@ -1,0 +1,158 @@
+import Testing
+@testable import LocationEngine
+
+/// The monitors' power demand drawn from the geometry (see <doc:Geofences>): far from every boundary
+/// they let the source sleep until a boundary could first be reached; near one they keep it on.
+@Suite("Region monitors' power from geometry")
+struct RegionPowerTests {
+    // A 200 m circle around the origin; with a 5 m fix it is decided 30 m across its boundary. The
+    // MT3339 profile: a hot start takes 1 s, a step down to off pays for itself after about 1.25 s.
+    // Default maximum speed: 30 m/s.
+    static let timeToFirstFix = Duration.seconds(1)
+
+    /// The earliest instant a boundary of the 200 m circle could be reached after a 5 m fix at `at`,
+    /// `east` metres from its centre, at 30 m/s: the test's own reckoning, from the geometry.
+    static func reachable(east: Double, at: EngineInstant) -> EngineInstant {
+        let distance = MachineHarness.regionOrigin.distance(to: offset(MachineHarness.regionOrigin, north: 0, east: east)) - 200
+        return at + .nanoseconds(Int64(((distance - 30) / 30 * 1e9).rounded(.down)))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    @Test("far from the fence the source steps down, and restarts so that a fix comes when the fence could first be reached")
+    func farSleeps() throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot")
+        let log = h.drive(until: EngineInstant(.seconds(400)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 5000 }
+        #expect(Array(h.sourceCommands.prefix(4)) == [.start(.best), .idle(.off), .start(.best), .idle(.off)])
+        // The last fix before the step down (the source gives fixes until it steps down) plans the sleep;
+        // the first fix after the restart comes at the reachable instant.
+        let restart = try #require(log.starts.first)
+        let planning = try #require(log.fixes.last { $0 < restart })
+        let fixAfterRestart = try #require(log.fixes.first { $0 > restart })
+        let reachable = Self.reachable(east: 5000, at: planning)
+        #expect(fixAfterRestart <= reachable)
+        #expect(Self.seconds(reachable - fixAfterRestart) < 0.001, "woken just in time, not earlier")
+        let statistics = h.machine.statistics(now: EngineInstant(.seconds(400)))
+        #expect(statistics.regionSleeps >= 2)
+        #expect(statistics.regionSleepTime > .seconds(380))
+        #expect(statistics.sourceOnTime < .seconds(20))
+        // The gaps between fixes (about 159 s) exceed the unknown timeout: the certain state is held.
+        #expect(log.transitions.map(\.0) == [.determined(.outside)])
+    }
+
+    @Test("a known state is held through the sleep; with no fix after the wake-up it becomes unknown from the reachable instant")
+    func unknownAfterSleep() throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot")
+        h.now = EngineInstant(.seconds(1))
+        h.fix(east: 5000)
+        let reachable = Self.reachable(east: 5000, at: h.now)
+        // Through the step down and the restart, with no fix coming.
+        while let next = h.machine.nextWakeup, next < reachable { h.advance(by: next - h.now) }
+        #expect(h.sourceCommands == [.start(.best), .idle(.off), .start(.best)])
+        h.advance(by: (reachable + .seconds(120) - .milliseconds(1)) - h.now)
+        #expect(h.transitions["depot"] == [.determined(.outside)])
+        h.advance(by: .milliseconds(1))
+        #expect(h.transitions["depot"] == [.determined(.outside), .becameUnknown])
+    }
+
+    @Test("near the fence the source stays on; so it does, as before, for a source without a receiver profile")
+    func nearStaysOn() {
+        var near = MachineHarness(powerProfile: .mt3339)
+        near.monitor("depot")
+        let log = near.drive(until: EngineInstant(.seconds(100)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 260 }
+        #expect(near.sourceCommands == [.start(.best)])
+        #expect(log.fixes.count == 100)
+        #expect(near.machine.statistics(now: near.now).regionSleeps == 0)
+
+        var unprofiled = MachineHarness()
+        unprofiled.monitor("depot")
+        _ = unprofiled.drive(until: EngineInstant(.seconds(100)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 5000 }
+        #expect(unprofiled.sourceCommands == [.start(.best)])
+        #expect(unprofiled.machine.statistics(now: unprofiled.now).regionSleeps == 0)
+    }
+
+    @Test("another request keeps the source on, the monitors planning no sleep; a one-shot arriving while they sleep starts it")
+    func composes() throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot")
+        h.subscribe("track")
+        h.now = EngineInstant(.seconds(1))
+        h.fix(east: 5000)
+        #expect(h.machine.statistics(now: h.now).regionSleeps == 0, "the subscription keeps it on: no sleep to plan")
+        h.cancel("track")
+        #expect(h.sourceCommands == [.start(.best)], "the monitors demand it until a fix says otherwise")
+        h.now = EngineInstant(.seconds(2))
+        h.fix(east: 5000)
+        #expect(h.machine.statistics(now: h.now).regionSleeps == 1)
+        while let next = h.machine.nextWakeup, next < EngineInstant(.seconds(10)) { h.advance(by: next - h.now) }
+        #expect(h.sourceCommands == [.start(.best), .idle(.off)])
+
+        h.advance(by: EngineInstant(.seconds(20)) - h.now)
+        // Finer and fresher than the fix at 1 s: it needs the source.
+        h.oneShot("where", .house, timeout: .seconds(30))
+        #expect(h.sourceCommands.count == 3)
+        guard case .start = h.sourceCommands.last else {
+            Issue.record("the one-shot did not start the source: \(h.sourceCommands)")
+            return
+        }
+        h.advance(by: .seconds(1))
+        h.fix(east: 4500)
+        #expect(h.results["where"]?.first?.status == .success)
+        // The fix replans the sleep: the monitors wake for the new reachable instant.
+        while let next = h.machine.nextWakeup, next < EngineInstant(.seconds(30)) { h.advance(by: next - h.now) }
+        #expect(h.sourceCommands.last == .idle(.off))
+        #expect(h.machine.nextWakeup == Self.reachable(east: 4500, at: EngineInstant(.seconds(21))) - Self.timeToFirstFix)
+    }
+
+    @Test("a region added while the monitors sleep starts the source at once")
+    func newRegionWakes() {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot")
+        h.now = EngineInstant(.seconds(1))
+        h.fix(east: 5000)
+        while let next = h.machine.nextWakeup, next < EngineInstant(.seconds(10)) { h.advance(by: next - h.now) }
+        #expect(h.sourceCommands == [.start(.best), .idle(.off)])
+        h.monitor("yard", radius: 1000)
+        #expect(h.sourceCommands == [.start(.best), .idle(.off), .start(.best)])
+    }
+
+    @Test("driving at the maximum speed through the fence: each crossing is decided within one fix interval of being decidable")
+    func crossingAfterSleep() throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot")
+        // West at 30 m/s from 5 km east: the boundary at 200 m east is crossed at 160 s, the one at
+        // 200 m west at 173.3 s; a fix decides 30 m (1 s) past a boundary.
+        let log = h.drive(until: EngineInstant(.seconds(400)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") {
+            5000 - 30 * Self.seconds($0 - .zero)
+        }
+        #expect(log.transitions.map(\.0) == [.determined(.outside), .entered, .exited])
+        let entered = try #require(log.transitions.first { $0.0 == .entered }?.1)
+        let exited = try #require(log.transitions.first { $0.0 == .exited }?.1)
+        #expect(entered <= EngineInstant(.seconds(160 + 1 + 1)))
+        #expect(exited <= EngineInstant(.milliseconds(173_334 + 1000 + 1000)))
+        let statistics = h.machine.statistics(now: EngineInstant(.seconds(400)))
+        #expect(statistics.regionSleepTime > .seconds(300), "it slept on the way in and after leaving")
+        #expect(log.starts.count >= 2)
+    }
+
+    @Test("an invalid maximum speed rejects every monitor, naming the option")
+    func invalidSpeed() {
+        for speed in [Double.nan, -30] {
+            var h = MachineHarness(powerProfile: .mt3339)
+            var configuration = h.machine.configuration
+            configuration.geofences.maximumSpeed = speed
+            h.machine = MachineHarness.Machine(configuration: configuration)
+            h.monitor("depot")
+            guard case .rejected(let reason)? = h.end("depot") else {
+                Issue.record("not rejected: \(String(describing: h.end("depot")))")
+                continue
+            }
+            #expect(reason.contains("maximumSpeed"))
+            #expect(h.sourceCommands.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+@testable import LocationEngine
+
+/// ``RegionReach``: how soon a boundary could be reached from a fix, and the states held meanwhile.
+@Suite("Region reach")
+struct RegionReachTests {
+    // With a 5 m fix a region is decided 2 × 5 + max(20, 5) = 30 m across its boundary.
+
+    /// The evaluator's own distance from the fix `east` metres from the origin to the boundary of a
+    /// circle of `radius` around it (the test's reference, measured independently of the grid search).
+    func boundaryDistance(_ h: EvaluatorHarness, east: Double, radius: Double) -> Double {
+        abs(h.origin.distance(to: offset(h.origin, north: 0, east: east)) - radius)
+    }
+
+    /// The reach from a fix `east` (and `north`) metres from the origin, of `accuracy` metres.
+    func reach(_ h: EvaluatorHarness, east: Double, north: Double = 0, accuracy: Double = 5) -> RegionReach? {
+        let point = offset(h.origin, north: north, east: east)
+        return h.evaluator.reach(from: Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy))
+    }
+
+    @Test("the slack is the distance less the decision distance; the time is the slack over the maximum speed")
+    func formula() throws {
+        for (speed, accuracy) in [(30.0, 5.0), (3.0, 5.0), (30.0, 40.0)] {
+            let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: speed))
+            try h.circle(radius: 200)
+            h.fix(east: 1500, accuracy: accuracy)
+            let found = try #require(reach(h, east: 1500, accuracy: accuracy))
+            let distance = boundaryDistance(h, east: 1500, radius: 200)
+            let decision = 2 * accuracy + max(20, accuracy)
+            #expect(abs(found.distance - distance) < 1e-6)
+            #expect(abs(found.slack - (distance - decision)) < 1e-6)
+            let seconds = Double(found.timeToReach.components.seconds) + Double(found.timeToReach.components.attoseconds) * 1e-18
+            #expect(abs(seconds - (distance - decision) / speed) < 1e-6, "speed \(speed), accuracy \(accuracy)")
+        }
+    }
+
+    @Test("the nearest boundary counts, inside or out, among regions near and far")
+    func nearest() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1, radius: 3000)
+        let farCentre = offset(h.origin, north: 20_000, east: 0)
+        h.evaluator.add(RequestID(rawValue: 2), region: try .circle(centre: farCentre, radius: 100))
+        h.fix(east: 500)
+        // Inside the large circle, 2.5 km from its boundary; the small one is nearly 20 km away.
+        let found = try #require(reach(h, east: 500))
+        #expect(abs(found.distance - boundaryDistance(h, east: 500, radius: 3000)) < 1e-6)
+        // Out of the large circle, 400 m from the small one.
+        h.fix(east: 0, north: 19_500)
+        let nearSmall = try #require(reach(h, east: 0, north: 19_500))
+        let expected = offset(h.origin, north: 19_500, east: 0).distance(to: farCentre) - 100
+        #expect(abs(nearSmall.distance - expected) < 1e-6)
+    }
+
+    @Test("no boundary within the horizon's travel: it counts as the horizon away")
+    func horizon() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 2))
+        try h.circle(radius: 100)
+        // 30 km away at 2 m/s: more than the hour the search looks ahead (7.2 km).
+        h.fix(east: 30_000)
+        let found = try #require(reach(h, east: 30_000))
+        #expect(found.timeToReach == RegionReach.horizon)
+        #expect(found.distance == 30 + 2 * 3600)
+    }
+
+    @Test("a region in doubt — unknown, or left undecided by the fix — gives no reach")
+    func doubt() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(radius: 200)
+        #expect(reach(h, east: 1000) == nil, "unknown before any fix")
+        h.fix(east: 1000)
+        #expect(reach(h, east: 1000) != nil)
+        h.fix(east: 210)
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
+        #expect(reach(h, east: 210) == nil, "undecided by the last fix")
+        h.evaluator.remove(RequestID(rawValue: 1))
+        #expect(reach(h, east: 210) == nil, "no region")
+    }
+
+    @Test("held states outlast the unknown timeout until the hold, then time out from it; a fix ends the hold")
+    func hold() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(radius: 200)
+        h.fix(east: 5000)
+        _ = h.take()
+        h.evaluator.holdStates(until: EngineInstant(.seconds(300)))
+        #expect(h.evaluator.nextDeadline == EngineInstant(.seconds(420)))
+        h.advance(by: .seconds(419))
+        #expect(h.take().isEmpty, "no unknown timeout while the state is certain")
+        h.advance(by: .seconds(1))
+        #expect(h.take() == [.becameUnknown])
+        h.fix(east: 5000)
+        h.evaluator.holdStates(until: h.now + .seconds(600))
+        h.fix(east: 5000)
+        #expect(h.evaluator.nextDeadline == h.now + .seconds(120), "the next fix forgets the hold")
+    }
+
+    @Test("the maximum speed must be finite and positive, with an error naming it")
+    func validation() {
+        for speed in [Double.nan, -1, 0, .infinity] {
+            let configuration = GeofenceConfiguration(maximumSpeed: speed)
+            #expect(throws: GeofenceError.invalidOption("maximumSpeed"), "\(speed)") { try configuration.validate() }
+            #expect(throws: GeofenceError.invalidOption("maximumSpeed")) { try RegionEvaluator(configuration: configuration) }
+        }
+        #expect(GeofenceError.invalidOption("maximumSpeed").description.contains("maximumSpeed"))
+        #expect(throws: Never.self) { try GeofenceConfiguration(maximumSpeed: 3).validate() }
+    }
+}

@@ -13,10 +13,7 @@ extension LocationEngine {
         var processed = 0
         var now = self.now()
         while true {
-            while hasWithdrawals {
-                takeWithdrawals(now: now)
-                performActions()
-            }
+            carryOutWithdrawals(now: now)
             inbox.takeAll(into: &batch)
             if batch.isEmpty {
                 if hasWithdrawals { continue }
@@ -28,10 +25,7 @@ extension LocationEngine {
             while let command = batch.popFirst() {  // moves each command out: no copy of its handler
                 processed &+= 1
                 if processed & 255 == 0 { now = self.now() }
-                while hasWithdrawals {
-                    takeWithdrawals(now: now)
-                    performActions()
-                }
+                carryOutWithdrawals(now: now)
                 if machine.advanceTimeIfDue(now: now) { performActions() }
                 let fixReportedAt = process(command, now: now)
                 if performActions(), let fixReportedAt {
@@ -109,6 +103,15 @@ extension LocationEngine {
             performActions()
         }
         metrics.pending(oneShots: machine.pendingOneShots, subscriptions: machine.activeSubscriptions)
+    }
+
+    /// Between two commands: hands every waiting withdrawal to the core a slice at a time, carrying out
+    /// each slice's endings before the next.
+    func carryOutWithdrawals(now: EngineInstant) {
+        while hasWithdrawals {
+            takeWithdrawals(now: now)
+            performActions()
+        }
     }
 
     /// Whether withdrawals wait, in the inbox's lane or taken from it.

@@ -98,11 +98,13 @@ public struct RegionEvaluator: Sendable {
     /// When ``advanceTime(now:)`` must be called next (a dwell or an unknown timeout), or `nil`.
     /// Never the deadline of a removed region or of a dwell that no longer applies.
     /// - Complexity: O(1)
+    @inline(__always)
     public var nextDeadline: EngineInstant? {
         earliest(deadlines.min?.at, globalUnknownDeadline)
     }
 
     /// When every known region becomes unknown if no fix comes before, or `nil`.
+    @inline(__always)
     var globalUnknownDeadline: EngineInstant? {
         guard globalTimeoutPending, let lastFix, let unknownAfter = configuration.unknownAfter else { return nil }
         return max(lastFix.at, statesHeldUntil ?? lastFix.at) + unknownAfter

@@ -46,7 +46,11 @@ struct DeadlineQueue: Sendable {
 
     private var heap = Heap<Head>()
     private var lanes: [Deque<Entry>] = []
-    private var laneOfDuration: [Duration: Int32] = [:]
+    /// The lane of each timeout, keyed by its whole nanoseconds (an `Int64` hashes in a few
+    /// instructions; a `Duration` goes through the standard library's out-of-line code).
+    private var laneOfTimeout: [Int64: Int32] = [:]
+    /// The last timeout looked up and its lane: most callers use one timeout for most requests.
+    private var lastTimeout: (nanoseconds: Int64, lane: Int32)?
     /// The number of entries, live or abandoned.
     private(set) var count = 0
 
@@ -57,9 +61,11 @@ struct DeadlineQueue: Sendable {
     /// Adds the deadline `timeout` after `start`.
     /// - Complexity: amortised O(1) when it extends a lane, O(log n) otherwise.
     mutating func insert(_ id: RequestID, timeout: Duration, from start: EngineInstant) {
-        let entry = Entry(deadline: (start + timeout).nanoseconds, id: id.rawValue)
+        let nanoseconds = timeout.saturatingNanoseconds
+        let (deadline, overflow) = start.nanoseconds.addingReportingOverflow(nanoseconds)
+        let entry = Entry(deadline: overflow ? (nanoseconds > 0 ? .max : .min) : deadline, id: id.rawValue)
         count += 1
-        if let lane = lane(for: timeout) {
+        if let lane = lane(for: nanoseconds) {
             let index = Int(lane)
             let length = lanes[index].count
             if length == 0 {
@@ -76,12 +82,18 @@ struct DeadlineQueue: Sendable {
     }
 
     /// The lane of `timeout`, made on first use while fewer than ``maximumLanes`` exist.
-    private mutating func lane(for timeout: Duration) -> Int32? {
-        if let lane = laneOfDuration[timeout] { return lane }
-        guard lanes.count < Self.maximumLanes else { return nil }
-        let lane = Int32(lanes.count)
-        lanes.append(Deque())
-        laneOfDuration[timeout] = lane
+    private mutating func lane(for timeout: Int64) -> Int32? {
+        if let last = lastTimeout, last.nanoseconds == timeout { return last.lane }
+        let lane: Int32
+        if let known = laneOfTimeout[timeout] {
+            lane = known
+        } else {
+            guard lanes.count < Self.maximumLanes else { return nil }
+            lane = Int32(lanes.count)
+            lanes.append(Deque())
+            laneOfTimeout[timeout] = lane
+        }
+        lastTimeout = (timeout, lane)
         return lane
     }
 
@@ -133,18 +145,19 @@ struct DeadlineQueue: Sendable {
     mutating func compact(isLive: (RequestID) -> Bool) {
         var heads = heap.unordered.filter { $0.lane < 0 && isLive(RequestID(rawValue: $0.entry.id)) }
         var kept: [Deque<Entry>] = []
-        var keptOfDuration: [Duration: Int32] = [:]
-        for (duration, lane) in laneOfDuration {
+        var keptOfTimeout: [Int64: Int32] = [:]
+        for (timeout, lane) in laneOfTimeout {
             var entries = replace(&lanes[Int(lane)], with: Deque())
             entries.removeAll { !isLive(RequestID(rawValue: $0.id)) }
             guard !entries.isEmpty else { continue }
             let newLane = Int32(kept.count)
             heads.append(Head(entry: entries[0], lane: newLane))
             kept.append(entries)
-            keptOfDuration[duration] = newLane
+            keptOfTimeout[timeout] = newLane
         }
         lanes = kept
-        laneOfDuration = keptOfDuration
+        laneOfTimeout = keptOfTimeout
+        lastTimeout = nil
         count = heads.count(where: { $0.lane < 0 }) + kept.reduce(0) { $0 + $1.count }
         heap = Heap(heads)
     }

@@ -43,11 +43,11 @@ public struct EngineInstant: Sendable, Hashable, Comparable, CustomStringConvert
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to the range of `Int64`.
+    ///
+    /// One 128-bit division of `attoseconds`: `components` costs about four times as
+    /// much (two divisions, out of line), and the engine converts a duration for every request.
     @inlinable public var saturatingNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        if seconds >= Int64.max / 1_000_000_000 { return .max }
-        if seconds <= Int64.min / 1_000_000_000 { return .min }
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        Int64(clamping: attoseconds / 1_000_000_000)
     }
 }
 

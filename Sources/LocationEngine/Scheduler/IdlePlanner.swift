@@ -71,6 +71,7 @@ struct IdlePlanner: Sendable {
     }
 
     /// When the next step deeper is due, once the receiver is down (the first step down is the linger's end).
+    @inline(__always)
     var nextDeeperStep: EngineInstant? {
         guard let start = gapStartedAt, let state, state != .on, nextStep < plan.count else { return nil }
         return start + plan[nextStep].after

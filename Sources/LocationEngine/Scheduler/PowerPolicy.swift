@@ -47,6 +47,7 @@ struct PowerPolicy: Sendable {
     var isOn: Bool { state != .off }
 
     /// The linger deadline, when lingering.
+    @inline(__always)
     var lingerDeadline: EngineInstant? {
         if case .lingering(_, let until) = state { return until }
         return nil

@@ -48,7 +48,11 @@ struct RequestTable<Value> {
                 overflow[id] = value
                 return
             }
-            window.append(contentsOf: repeatElement(nil, count: Int(offset) - window.count))
+            // Only when IDs were skipped: an empty `append(contentsOf:)` still runs the standard
+            // library's unspecialised sequence code (a few hundred instructions per request).
+            if offset > UInt64(window.count) {
+                window.append(contentsOf: repeatElement(nil, count: Int(offset) - window.count))
+            }
             window.append(value)
             liveInWindow += 1
         } else {

@@ -67,9 +67,11 @@ extension SchedulerStateMachine {
     ///
     /// The owner's check between two commands. Reading ``nextWakeup`` from outside (through an actor's
     /// stored property) makes the optimizer copy the whole state machine, retaining every buffer, so
-    /// that the next change to a buffer copies it; inside a mutating call nothing is copied.
+    /// that the next change to a buffer copies it; inside a mutating call nothing is copied. For the
+    /// same reason it is not inlined into the owner's loop, and the planners' getters it reads are
+    /// inlined into it: otherwise the planners are copied to call them (a few hundred bytes per command).
     @discardableResult
-    @inline(__always)
+    @inline(never)
     public mutating func advanceTimeIfDue(now: EngineInstant) -> Bool {
         guard let next = nextWakeup, next <= now else { return false }
         advanceTime(now: now)

@@ -197,6 +197,14 @@ let package = Package(
             path: "Benchmarks/SchedulerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // Counts the engine's instructions per request under callgrind
+        // (Scripts/count-engine-instructions.sh); not a product.
+        .executableTarget(
+            name: "EngineCostProbe",
+            dependencies: ["LocationEngine", "LocationEngineTestKit"],
+            path: "Profiling/EngineCostProbe",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "NMEABenchmarks",
             dependencies: [

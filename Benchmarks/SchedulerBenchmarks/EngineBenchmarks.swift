@@ -3,19 +3,6 @@ import Dispatch
 import LocationEngine
 import LocationEngineTestKit
 
-/// Runs async work from a synchronous benchmark closure. package-benchmark's runtime hooks crash
-/// async benchmark closures on Swift 6.3 without its runtime interposer (ordo-one/benchmark#349),
-/// which is not available here; the benchmark thread is not a cooperative-pool thread, so blocking
-/// it while the engine works on the pool is safe.
-func runBlocking(_ body: @escaping @Sendable () async -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        await body()
-        done.signal()
-    }
-    done.wait()
-}
-
 /// The engine benchmarks' regression guard, checked in CI (at n = 100k) against the committed
 /// static thresholds (`Thresholds/`; package-benchmark compares their p90): the time may grow to 4×
 /// (a shared 2-core machine is that noisy: a concurrent build alone makes it 2–3×), the allocation

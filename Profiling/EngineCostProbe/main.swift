@@ -3,7 +3,6 @@
 // that `Scripts/count-engine-instructions.sh` can count the instructions of each phase under
 // valgrind's callgrind: a count of work that, unlike a time, does not move with the machine's load.
 // Callgrind needs a program that runs to the end by itself; package-benchmark's runner is not one.
-import Dispatch
 import LocationEngine
 #if canImport(Glibc)
 import Glibc
@@ -11,16 +10,6 @@ import Glibc
 import Darwin
 #endif
 import LocationEngineTestKit
-
-/// Waits on this thread for async work on the engine (the main thread is not a cooperative-pool thread).
-func runBlocking(_ body: @escaping @Sendable () async -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        await body()
-        done.signal()
-    }
-    done.wait()
-}
 
 /// N one-shots with the benchmarks' accuracies and 30–89 s timeouts, submitted and processed.
 @inline(never)

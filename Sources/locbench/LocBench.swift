@@ -271,6 +271,14 @@ struct LocBench: AsyncParsableCommand {
             }
         }
         let engineRun = engineRuns[0]
+        // Stop-immediately metered like the engine: the engine as INTULocationManager (off the moment no request
+        // waits, in the demanded mode) on the same workload and receiver, so that both pay a restart alike.
+        var stopImmediatelyRun: RunMeasurements?
+        if clockKind == .virtual, sourceKind == .synthetic, persona.powerProfile != nil {
+            stopImmediatelyRun = await Self.run(
+                design: "engine", label: "stop-immediately", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
+                linger: .zero, authorization: authorizationScript, persona: persona, powerDown: .fixedLinger)
+        }
 
         var report = Report(
             command: CommandLine.arguments.joined(separator: " "), clock: clock, arrival: arrivalDescription,
@@ -280,7 +288,7 @@ struct LocBench: AsyncParsableCommand {
             authorization: authorization,
             power: Report.power(engine: engineRun, naive: baselineRuns.first, linger: lingerDuration),
             receiver: Report.receiverPower(
-                engine: engineRun, naive: baselineRuns.first, shape: shape,
+                engine: engineRun, naive: baselineRuns.first, stopImmediately: stopImmediatelyRun, shape: shape,
                 persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition),
             engine: Report.design(engineRuns),
             baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
@@ -294,7 +302,7 @@ struct LocBench: AsyncParsableCommand {
         if let path = self.report {
             try write(Data(HTMLReport.render(report, engine: engineRun, naive: baselineRuns.first).utf8), to: path)
         }
-        if let violated = engineRuns.first(where: { $0.violationCount > 0 }) {
+        if let violated = (engineRuns + [stopImmediatelyRun].compactMap { $0 }).first(where: { $0.violationCount > 0 }) {
             throw LocbenchError.invariantViolated(violated.violations.joined(separator: "\n"))
         }
     }

@@ -37,6 +37,24 @@ import Testing
         #expect(firstFix(warm)! - (200 + 5 * 3600) >= 25)
     }
 
+    @Test func aReceiverServingItsLowModesWithItsOwnGNSSKeepsItsEphemeridesThere() {
+        // Three hours in the lowest mode, then ten minutes off: the ephemerides are stale only if the low modes
+        // stood for a separate locator; a persona's periodic GNSS kept them, so its restart is hot.
+        func restart(keepsEphemerides: Bool) -> (afterOff: StartCondition?, afterLowest: StartCondition?) {
+            var receiver = SyntheticReceiver(scenario: .stationary(seed: 5), mode: .best)
+            receiver.networkModesKeepEphemerides = keepsEphemerides
+            receiver.setMode(.lowest, at: 60)
+            receiver.powerOff(at: 3 * 3600)
+            receiver.powerOn(mode: .best, at: 3 * 3600 + 600)
+            let afterOff = receiver.lastStart
+            receiver.setMode(.lowest, at: 3 * 3600 + 700)
+            receiver.setMode(.best, at: 6 * 3600)
+            return (afterOff, receiver.lastStart)
+        }
+        #expect(restart(keepsEphemerides: false) == (.warm, .warm))
+        #expect(restart(keepsEphemerides: true) == (.hot, .hot))
+    }
+
     @Test func accuracyConvergesAfterAColdStart() {
         var scenario = Scenario.stationary(seed: 9)
         scenario.startCondition = .cold

@@ -85,7 +85,7 @@ struct IdlePlanner: Sendable {
         let deeperAt = standby + 1 < plan.count ? plan[standby + 1].after : nil
         guard plan[standby].after < stale, deeperAt.map({ $0 > stale }) ?? true,
             profile.idlePower(.off, mode: mode) < profile.idlePower(.standby, mode: mode),
-            profile.restartEnergy(after: stale, in: .off) <= profile.restartEnergy(after: stale, in: .standby)
+            profile.restartExtraEnergy(after: stale, in: .off, mode: mode) <= profile.restartExtraEnergy(after: stale, in: .standby, mode: mode)
         else { return plan }
         let step = PowerDownDecider.Step(
             state: .off, after: stale, reason: "ephemerides stale after \(stale): standby keeps no hot start", rule: .ephemerisStale)

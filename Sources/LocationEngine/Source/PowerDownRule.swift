@@ -8,10 +8,10 @@ public struct PowerDownRule: Sendable, Hashable, CustomStringConvertible {
     let kind: Kind
 
     /// With a source that describes its receiver (``SourceCapabilities/powerProfile``): stay on, stand by or go
-    /// off by the energy break-even of a restart (ski rental, ``PowerDownDecider``), the switch brought forward
-    /// or put back by the recent gaps, which are trusted `trust` (clamped to `[0.5, 1]`; 1 is the plain
-    /// break-even, at most 2× the offline optimum; below 1 the worst case is `1 + 1/trust`, repeating gaps
-    /// approach `1 + trust`). Without a profile, the fixed ``LocationEngineConfiguration/linger``.
+    /// off by the energy break-even of a restart (ski rental, ``PowerDownDecider``; at most 2× the offline optimum),
+    /// each switch moved to the one that would have cost least over the recent gaps when that would have spent at
+    /// most `trust ×` the break-even's energy (`trust` clamped to `[0.5, 1]`; 1 is the plain break-even; no switch
+    /// later than `break-even / trust`). Without a profile, the fixed ``LocationEngineConfiguration/linger``.
     public static func restartAware(trust: Double) -> PowerDownRule {
         PowerDownRule(kind: .restartAware(trust: trust.isFinite ? min(1, max(0.5, trust)) : 1))
     }

@@ -91,6 +91,14 @@ public struct ReceiverPowerProfile: Sendable, Hashable {
         acquisition * Double(restartDelay(after: gap, in: state).saturatingNanoseconds) / 1e9
     }
 
+    /// What a restart after waiting `gap` in `state` costs beyond tracking in `mode` through the same time, mJ:
+    /// the acquisition power above tracking over the time to first fix. When demand returns the receiver acquires
+    /// *in place of* tracking until its first fix, so this, not the whole acquisition energy, is what waiting
+    /// down instead of on adds to a gap (the request waits the time to first fix: latency, not energy).
+    public func restartExtraEnergy(after gap: Duration, in state: IdleState, mode: PowerMode) -> Double {
+        max(0, acquisition - trackingPower(mode)) * Double(restartDelay(after: gap, in: state).saturatingNanoseconds) / 1e9
+    }
+
     /// An MT3339-class module at 3.3 V: 25 mA acquiring, 20 mA tracking, about 2 mA in standby, 7 µA in backup;
     /// TTFF hot 1 s, warm 33 s, cold 35 s (PA6H data sheet); ephemerides valid about 2 h.
     public static let mt3339 = ReceiverPowerProfile(

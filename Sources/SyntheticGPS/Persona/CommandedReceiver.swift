@@ -82,6 +82,8 @@ public struct CommandedReceiver: Sendable {
                 continue
             }
         }
+        // The meter reads the state the commands left, from this instant (not from the next metered interval).
+        meter.enter(phase, current: current(in: phase))
         return replies
     }
 

@@ -41,6 +41,14 @@ public struct ReceiverEnergyMeter: Sendable, Hashable {
         charge[phase, default: 0] += current * duration
     }
 
+    /// The receiver entered `phase`, drawing `current` milliamperes, at the instant metered last: what
+    /// ``current`` and ``phase`` read from then on (a command changes them the moment it is obeyed).
+    /// - Complexity: O(1).
+    mutating func enter(_ phase: ReceiverPowerPhase, current: Double) {
+        self.phase = phase
+        self.current = current
+    }
+
     /// All the charge drawn, milliampere-seconds.
     public var totalCharge: Double { charge.values.reduce(0, +) }
     /// All the time metered, seconds.

@@ -15,7 +15,18 @@ import Darwin
 ///
 /// What the host writes is read by the receiver as it arrives, and its replies go back at once to the client that
 /// wrote; its NMEA goes to every client, checked every 20 ms. Time zero is when the server starts.
+///
+/// With ``Timing/manual`` the receiver's time stands still until ``advance(to:)`` moves it (and sends the NMEA due
+/// by then): the bytes still cross a real line, but what the receiver does, and when, is deterministic.
 public final class ReceiverPersonaServer: Sendable {
+    /// How the receiver's time passes.
+    public enum Timing: Sendable, Hashable {
+        /// Seconds since the server started, the NMEA checked every 20 ms.
+        case realTime
+        /// Virtual: zero until ``ReceiverPersonaServer/advance(to:)`` moves it, the NMEA sent only then.
+        case manual
+    }
+
     /// What happened on the line, for an observer (tests wait on these rather than poll).
     public enum Event: Sendable, Hashable {
         /// The host wrote these bytes.
@@ -43,6 +54,8 @@ public final class ReceiverPersonaServer: Sendable {
 
     private let state: NIOLockedValueBox<State>
     private let origin = NIODeadline.now()
+    /// The virtual time, with ``Timing/manual``.
+    private let manualTime: NIOLockedValueBox<Double>?
     private let listener: NIOLockedValueBox<(any Channel)?> = NIOLockedValueBox(nil)
     private let ticker: NIOLockedValueBox<RepeatedTask?> = NIOLockedValueBox(nil)
     /// The TCP address (with the actual port), or `nil` on a terminal.
@@ -50,9 +63,10 @@ public final class ReceiverPersonaServer: Sendable {
 
     private let observer: (@Sendable (Event) -> Void)?
 
-    private init(receiver: CommandedReceiver, address: ListenAddress?, observer: (@Sendable (Event) -> Void)?) {
+    private init(receiver: CommandedReceiver, address: ListenAddress?, timing: Timing = .realTime, observer: (@Sendable (Event) -> Void)?) {
         self.state = NIOLockedValueBox(State(receiver: receiver))
         self.address = address
+        self.manualTime = timing == .manual ? NIOLockedValueBox(0) : nil
         self.observer = observer
     }
 
@@ -86,11 +100,12 @@ public final class ReceiverPersonaServer: Sendable {
         return server
     }
 
-    /// Serves a receiver on the terminal (or FIFO) at `path`, opened read-write and set to raw mode.
+    /// Serves a receiver on the terminal (or FIFO) at `path`, opened read-write and set to raw mode, its time
+    /// passing as `timing` says.
     /// - Throws: ``SyntheticGPSError`` when it cannot be opened.
     public static func attach(
         terminal path: String, receiver: CommandedReceiver, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        observer: (@Sendable (Event) -> Void)? = nil
+        timing: Timing = .realTime, observer: (@Sendable (Event) -> Void)? = nil
     ) async throws(SyntheticGPSError) -> ReceiverPersonaServer {
         let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io("cannot open \(path): errno \(errno)") }
@@ -101,7 +116,7 @@ public final class ReceiverPersonaServer: Sendable {
                 _ = tcsetattr(descriptor, TCSANOW, &attributes)
             }
         }
-        let server = ReceiverPersonaServer(receiver: receiver, address: nil, observer: observer)
+        let server = ReceiverPersonaServer(receiver: receiver, address: nil, timing: timing, observer: observer)
         let channel: any Channel
         do {
             channel = try await NIOPipeBootstrap(group: group)
@@ -115,7 +130,7 @@ public final class ReceiverPersonaServer: Sendable {
             throw .io("cannot read \(path): \(error)")
         }
         server.registered(channel)
-        server.startTicking(on: channel.eventLoop)
+        if timing == .realTime { server.startTicking(on: channel.eventLoop) }
         return server
     }
 
@@ -127,8 +142,21 @@ public final class ReceiverPersonaServer: Sendable {
     public var commandLog: [String] { state.withLockedValue { $0.receiver.log } }
     /// The commands obeyed (the last 64) with when they were.
     public var commandTimes: [ObeyedCommand] { state.withLockedValue { $0.commandTimes } }
-    /// Seconds since the server started.
-    public var elapsed: Double { Double((NIODeadline.now() - origin).nanoseconds) / 1e9 }
+    /// Seconds since the server started (with ``Timing/manual``, the virtual time).
+    public var elapsed: Double {
+        if let manualTime { return manualTime.withLockedValue { $0 } }
+        return Double((NIODeadline.now() - origin).nanoseconds) / 1e9
+    }
+
+    /// With ``Timing/manual``: moves the receiver's time to `elapsed` seconds (earlier times are ignored) and sends
+    /// the NMEA due by then, returning the bytes written to every client.
+    /// - Precondition: the server was attached with ``Timing/manual``.
+    @discardableResult
+    public func advance(to elapsed: Double) -> [UInt8] {
+        guard let manualTime else { preconditionFailure("ReceiverPersonaServer.advance(to:) needs Timing.manual; this server runs in real time") }
+        manualTime.withLockedValue { $0 = max($0, elapsed) }
+        return tick()
+    }
 
     /// Changes how commands are answered from now on.
     public func setAcknowledgements(_ behavior: AcknowledgementBehavior) {
@@ -162,7 +190,8 @@ public final class ReceiverPersonaServer: Sendable {
         ticker.withLockedValue { $0 = task }
     }
 
-    private func tick() {
+    @discardableResult
+    private func tick() -> [UInt8] {
         let now = elapsed
         let (bytes, channels, events) = state.withLockedValue { state in
             let before = state.receiver.logCount
@@ -170,10 +199,11 @@ public final class ReceiverPersonaServer: Sendable {
             return (bytes, Array(state.channels.values), changes(&state, since: before))
         }
         for event in events { observer?(event) }
-        guard !bytes.isEmpty else { return }
+        guard !bytes.isEmpty else { return bytes }
         for channel in channels where channel.isWritable {
             channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
         }
+        return bytes
     }
 
     /// The commands obeyed since the log held `before` entries, and the phase if it changed.

@@ -20,6 +20,12 @@ public struct SyntheticReceiver: Sendable {
     public private(set) var mode: PowerMode?
     /// The start condition of the most recent satellite start, if any.
     public private(set) var lastStart: StartCondition?
+    /// Whether the receiver keeps its ephemerides fresh in the network modes (`low`, `lowest`). A real receiver
+    /// serves those modes from its own duty-cycled GNSS (a MediaTek's periodic standby, a u-blox's cyclic
+    /// tracking), whose on-windows keep tracking satellites: the ephemerides then age only while the receiver is
+    /// powered down, and a switch back to continuous tracking is a hot start. Off by default: the network modes
+    /// stand for a separate locator, and the ephemerides age from the last satellite mode.
+    public var networkModesKeepEphemerides = false
 
     var trajectory: Trajectory
     var gnssErrors: ErrorModel
@@ -98,7 +104,7 @@ public struct SyntheticReceiver: Sendable {
         self.mode = mode
         let wasSatellite = PowerModeProfile.standard(current).usesSatellites
         let isSatellite = PowerModeProfile.standard(mode).usesSatellites
-        if wasSatellite && !isSatellite { stopSatellites(at: elapsed) }
+        if wasSatellite && !isSatellite || networkModesKeepEphemerides && !wasSatellite { stopSatellites(at: elapsed) }
         if wasSatellite != isSatellite { startPositioning(mode, at: elapsed) }
         nextIndex = max(firstIndex(atOrAfter: elapsed), (lastIndex ?? -1) + stride(for: mode))
     }
@@ -106,7 +112,7 @@ public struct SyntheticReceiver: Sendable {
     /// Powers the receiver off at `elapsed` seconds. Idempotent.
     public mutating func powerOff(at elapsed: Double) {
         guard let current = mode else { return }
-        if PowerModeProfile.standard(current).usesSatellites { stopSatellites(at: elapsed) }
+        if PowerModeProfile.standard(current).usesSatellites || networkModesKeepEphemerides { stopSatellites(at: elapsed) }
         mode = nil
     }
 

@@ -23,7 +23,9 @@ import NIOConcurrencyHelpers
 /// applies), waits in the idle state the engine chooses (``stop(into:)``) and meters its own current
 /// (``energyMeter``): acquisition until the first fix after a start, tracking or power save by mode,
 /// standby or backup while stopped (a plain receiver keeps tracking). Before its first start it waits as if
-/// stopped into backup (`off`).
+/// stopped into backup (`off`). Its low and lowest modes are the receiver's duty-cycled GNSS, so its ephemerides
+/// age only while it is powered down (``SyntheticReceiver/networkModesKeepEphemerides``): a restart is hot after
+/// less than the ephemerides stay valid, as the persona's ``ReceiverPersona/powerProfile`` tells the engine.
 public final class SyntheticLocationSource: LocationSource {
     /// Fixes carry a course; with a persona, the receiver's power profile.
     public let capabilities: SourceCapabilities
@@ -53,6 +55,8 @@ public final class SyntheticLocationSource: LocationSource {
     /// receiver's current and describing it to the engine.
     public init(scenario: Scenario, drive: SourceDrive = .manual, persona: ReceiverPersona? = nil) {
         var initial = State(receiver: SyntheticReceiver(scenario: scenario, mode: nil))
+        // A persona serves the network modes with its duty-cycled GNSS, which keeps the ephemerides fresh.
+        initial.receiver.networkModesKeepEphemerides = persona != nil
         initial.meter = persona.map { ReceiverEnergyMeter(supplyVoltage: $0.currentProfile.supplyVoltage) }
         state = NIOLockedValueBox(initial)
         self.persona = persona

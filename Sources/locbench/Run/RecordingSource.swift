@@ -18,8 +18,23 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
         var starts = 0
         /// When the source was last started, while its first fix is awaited.
         var awaitingFirstFixSince: Int64?
-        /// Start → first fix of every start into best or high but the first: the delay a restart adds.
+        /// Start → first fix of every start into best or high but the first.
         var restartDelays: [Int64] = []
+        /// When the source was last stopped (`nil`: running, or never stopped).
+        var stoppedAt: Int64?
+        /// How long the source was down before the start whose first fix is awaited.
+        var awaitedDownFor: Int64 = 0
+        /// The same restarts: how long the receiver was down, and the first-fix delay the power-down added.
+        var restarts: [RestartDelay] = []
+    }
+
+    /// One restart into continuous tracking after a power-down.
+    struct RestartDelay: Sendable {
+        /// How long the receiver was down, nanoseconds.
+        var downFor: Int64
+        /// Start → first fix, less the wait for the fix a receiver left running would have given (the next epoch
+        /// at or after the start): the delay the power-down added, nanoseconds.
+        var added: Int64
     }
 
     let base: any LocationSource
@@ -27,10 +42,15 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     private let now: @Sendable () -> Int64
     private let state = NIOLockedValueBox(State())
 
-    init(_ base: any LocationSource, ledger: Ledger, now: @escaping @Sendable () -> Int64) {
+    /// The source's fix interval (its epochs fall on multiples of it from time zero), nanoseconds; `nil` when
+    /// unknown (a real source): the added delay is then the whole start → first fix.
+    private let fixInterval: Int64?
+
+    init(_ base: any LocationSource, ledger: Ledger, now: @escaping @Sendable () -> Int64, fixInterval: Duration? = nil) {
         self.base = base
         self.ledger = ledger
         self.now = now
+        self.fixInterval = fixInterval.map(\.saturatingNanoseconds).flatMap { $0 > 0 ? $0 : nil }
     }
 
     var capabilities: SourceCapabilities { base.capabilities }
@@ -44,7 +64,10 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
             // Only starts into continuous tracking: in the duty-cycled modes the first fix waits for the mode's
             // interval (5–60 s) whether or not the receiver was down.
             $0.awaitingFirstFixSince = $0.starts > 1 && mode >= .high ? startedAt : nil
+            $0.awaitedDownFor = $0.stoppedAt.map { startedAt - $0 } ?? 0
+            $0.stoppedAt = nil
         }
+        let fixInterval = self.fixInterval
         let sink = SourceEventSink { [state, ledger] event in
             if case .location(let location, _) = event {
                 let at = now()
@@ -53,6 +76,9 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
                     $0.fixes.append(fix)
                     if let since = $0.awaitingFirstFixSince {
                         $0.restartDelays.append(at - since)
+                        // Left running, the receiver would have given its next epoch at or after the start.
+                        let running = fixInterval.map { interval in (since + interval - 1) / interval * interval } ?? since
+                        $0.restarts.append(RestartDelay(downFor: $0.awaitedDownFor, added: max(0, at - running)))
                         $0.awaitingFirstFixSince = nil
                     }
                 }
@@ -65,11 +91,18 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
 
     func setMode(_ mode: PowerMode) {
         record(mode)
+        // Down to a duty-cycled mode before the first fix: the request that waited for it is gone, and the next
+        // fix waits for the mode (and for satellites again after it): not the restart's delay.
+        if mode < .high { state.withLockedValue { $0.awaitingFirstFixSince = nil } }
         base.setMode(mode)
     }
 
     func stop() {
-        state.withLockedValue { $0.awaitingFirstFixSince = nil }
+        let at = now()
+        state.withLockedValue {
+            $0.awaitingFirstFixSince = nil
+            if $0.stoppedAt == nil { $0.stoppedAt = at }
+        }
         record(nil)
         base.stop()
     }
@@ -77,12 +110,19 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     func stop(into idle: ReceiverPowerProfile.IdleState) {
         // A deeper step of an idle receiver changes no mode: only the first step is a stop.
         if currentMode != nil { record(nil) }
-        state.withLockedValue { $0.awaitingFirstFixSince = nil }
+        let at = now()
+        state.withLockedValue {
+            $0.awaitingFirstFixSince = nil
+            if $0.stoppedAt == nil { $0.stoppedAt = at }
+        }
         base.stop(into: idle)
     }
 
     /// Start → first fix of every start into best or high but the first, nanoseconds.
     var restartDelays: [Int64] { state.withLockedValue { $0.restartDelays } }
+
+    /// The same restarts, each with how long the receiver was down and the delay the power-down added.
+    var restarts: [RestartDelay] { state.withLockedValue { $0.restarts } }
 
     private func record(_ mode: PowerMode?) {
         let time = now()

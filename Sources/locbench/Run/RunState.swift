@@ -173,6 +173,7 @@ struct RunState {
             oracle: PowerOracle(demands: ledger.demands(until: end), levels: PowerMode.allCases.count),
             meteredJoules: meteredJoules,
             restartDelays: recording.restartDelays,
+            restarts: recording.restarts,
             authorizationPrompts: await service.authorizationPrompts(),
             authorizationChanges: summary.authorizationChanges,
             coarseDeliveriesChecked: summary.coarseDeliveriesChecked)

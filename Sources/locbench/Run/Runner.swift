@@ -48,6 +48,8 @@ struct RunMeasurements: Sendable {
     var meteredJoules: Double?
     /// Start → first fix of every restart (every start but the first), nanoseconds.
     var restartDelays: [Int64]
+    /// The same restarts: how long the receiver was down, and the first-fix delay the power-down added.
+    var restarts: [RecordingSource.RestartDelay]
     /// Authorization and temporary-full-accuracy prompts the design made.
     var authorizationPrompts: Int
     /// Authorization changes the design reported.
@@ -74,7 +76,8 @@ struct Runner {
         // Latency is measured on the virtual timeline too: a fix's delivery delay as the run's clock sees it.
         let virtualNow: @Sendable () -> Int64 = { clock.now.offset.saturatingNanoseconds }
         let ledger = Ledger(plan: plan, now: virtualNow, wallNow: virtualNow, initialAuthorization: initialAuthorization)
-        let recording = RecordingSource(source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds })
+        let recording = RecordingSource(
+            source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds }, fixInterval: .seconds(source.scenario.fixInterval))
         let service = makeService(clock, recording)
         var state = RunState(ledger: ledger, service: service, design: design, label: label, windDownGrace: .seconds(130))
         let tick: Int64 = 100_000_000

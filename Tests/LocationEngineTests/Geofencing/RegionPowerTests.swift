@@ -6,7 +6,7 @@ import Testing
 @Suite("Region monitors' power from geometry")
 struct RegionPowerTests {
     // A 200 m circle around the origin; with a 5 m fix it is decided 30 m across its boundary. The
-    // MT3339 profile: a hot start takes 1 s, a step down to off pays for itself after about 1.25 s.
+    // MT3339 profile: a hot start takes 1 s, a step down to off pays for itself after about 0.25 s.
     // Default maximum speed: 30 m/s.
     static let timeToFirstFix = Duration.seconds(1)
 

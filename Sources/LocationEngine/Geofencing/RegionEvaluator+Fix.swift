@@ -17,8 +17,10 @@ extension RegionEvaluator {
             segment = (last, bounds)
             query = query.union(bounds)
         }
-        // Taken out of `self` while the grid reports into it (one access to `self` at a time).
+        // Taken out of `self` while the grid reports into it (one access to `self` at a time), and left
+        // empty there so that the buffer stays uniquely referenced (no copy, no allocation).
         var candidates = scratch
+        scratch = []
         candidates.removeAll(keepingCapacity: true)
         grid.forEach(intersecting: query) { candidates.append($0) }
         if !insideSlots.isEmpty || !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
@@ -43,6 +45,9 @@ extension RegionEvaluator {
         }
         scratch = candidates
         remember(RecentFix(position: position, decisionDistance: reach, at: now))
+        Self.shrink(&insideSlots)
+        Self.shrink(&unknownSlots)
+        Self.shrink(&undecidedSlots)
         statesHeldUntil = nil
         globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
         // A dwell of zero delay is due at once.
@@ -102,5 +107,16 @@ extension RegionEvaluator {
             insideSlots.remove(slot)
             records[index]!.dwellToken = 0
         }
+    }
+
+    /// Gives back the storage of a set that once held far more than it does: iterating a set visits every
+    /// bucket of its capacity, so a set that held every region while they were unknown (the first fix
+    /// after many are added) would otherwise cost each later fix a scan of that many buckets.
+    /// - Complexity: O(1), or O(n) for its n members when it shrinks (its capacity then falls fourfold or more).
+    static func shrink(_ set: inout Set<Int32>) {
+        guard set.capacity > 4 * max(set.count, 32) else { return }
+        var smaller = Set<Int32>(minimumCapacity: set.count)
+        for member in set { smaller.insert(member) }
+        set = smaller
     }
 }

@@ -69,6 +69,7 @@ extension RegionEvaluator {
         while true {
             var best = Double.infinity
             var candidates = scratch
+            scratch = []
             candidates.removeAll(keepingCapacity: true)
             // A little wider than the radius: polygon distances are measured in their local plane,
             // within a few per cent of the great-circle ones the box is drawn with.

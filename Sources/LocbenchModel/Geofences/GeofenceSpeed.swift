@@ -1,10 +1,11 @@
 import LocationEngine
 
-/// The ``GeofenceConfiguration/maximumSpeed`` a `locbench --geofences` run gives the engine
-/// (`--geofence-max-speed`): each trajectory's own top speed — as a deployment that knows its vehicle (or that its
-/// users walk) sets it — or one fixed speed for every trajectory.
+/// The ``GeofenceConfiguration/maximumSpeed`` (and ``GeofenceConfiguration/maximumAcceleration``) a
+/// `locbench --geofences` run gives the engine (`--geofence-max-speed`): each trajectory's own top speed and
+/// largest forward acceleration — as a deployment that knows its vehicle (or that its users walk) sets them — or
+/// one fixed speed for every trajectory, with no acceleration bound.
 public enum GeofenceSpeed: Sendable, Hashable {
-    /// Each trajectory's ``GeofenceShape/topSpeed``.
+    /// Each trajectory's ``GeofenceShape/topSpeed`` and its motion's largest forward acceleration.
     case trajectory
     /// This speed, m/s, for every trajectory.
     case fixed(Double)
@@ -30,10 +31,18 @@ public enum GeofenceSpeed: Sendable, Hashable {
         }
     }
 
+    /// The acceleration bound for `shape`, m/s² (`nil`: none).
+    public func acceleration(for shape: GeofenceShape) -> Double? {
+        switch self {
+        case .trajectory: shape.motion.acceleration
+        case .fixed: nil
+        }
+    }
+
     /// How the speed was chosen, for the report.
     public var description: String {
         switch self {
-        case .trajectory: "each trajectory's top speed"
+        case .trajectory: "each trajectory's top speed and acceleration"
         case .fixed(let speed): "\(speed) m/s for every trajectory"
         }
     }

@@ -57,8 +57,10 @@ struct GeofenceReport: Codable, Sendable {
         var medianAccuracyMetres: Double
         /// Excursions shallower than this are excepted from "missed".
         var marginMetres: Double
-        /// The engine's ``GeofenceConfiguration/maximumSpeed`` on this trajectory, m/s.
+        /// The engine's ``GeofenceConfiguration/maximumSpeed`` on this trajectory, m/s, and its
+        /// ``GeofenceConfiguration/maximumAcceleration``, m/s² (`nil`: none).
         var maximumSpeed: Double
+        var maximumAcceleration: Double?
         /// The median true speed while moving, and the time it takes to travel the margin at it: what a confident
         /// decision adds to the latency from the true crossing.
         var medianMovingSpeed: Double
@@ -134,7 +136,7 @@ extension GeofenceReport {
             circles: circles, polygons: run.fences.count - circles,
             placements: Dictionary(grouping: run.fences, by: \.intent.rawValue).mapValues(\.count),
             fencesCrossed: run.truth.count { !$0.crossings.isEmpty }, trueCrossings: run.engineComparison.trueCrossings,
-            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, maximumSpeed: run.maximumSpeed, medianMovingSpeed: speed,
+            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, maximumSpeed: run.maximumSpeed, maximumAcceleration: run.maximumAcceleration, medianMovingSpeed: speed,
             marginTravelSeconds: speed > 0 ? run.margin / speed : 0, reachMetres: run.reach,
             reachOracleTrackingSeconds: Double(run.oracle.demand.reduce(0) { $0 + $1.interval.length }) / 1e9,
             reachOracleJoules: run.oracleJoules, alwaysOnJoules: run.alwaysOnJoules,

@@ -23,9 +23,9 @@ enum GeofenceTable {
             lines.append(
                 String(
                     format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted),"
-                        + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m; the engine's maximumSpeed %.1f m/s",
+                        + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m; the engine's maximumSpeed %.1f m/s, maximumAcceleration %@",
                     shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres,
-                    shape.maximumSpeed))
+                    shape.maximumSpeed, shape.maximumAcceleration.map { String(format: "%.1f m/s²", $0) } ?? "none"))
             lines.append(
                 "  " + pad("design", 7) + "  detected  missed  excepted  pending  duplicate  false  dwell  unknown  crossed"
                     + "  latency p50/p99/max       energy  vs always-on  vs oracle  on-time  CPU/fix")

@@ -14,8 +14,9 @@ struct GeofenceShapeRun: Sendable {
     var margin: Double
     /// The fixes' median horizontal accuracy, metres.
     var medianAccuracy: Double
-    /// The engine's maximum speed on this trajectory, m/s.
+    /// The engine's maximum speed on this trajectory, m/s, and its acceleration bound, m/s² (`nil`: none).
     var maximumSpeed: Double
+    var maximumAcceleration: Double?
     /// How near a boundary the reach oracle tracks, metres.
     var reach: Double
     var oracle: ReachOracle
@@ -53,6 +54,7 @@ struct GeofenceBench {
             progress("geofences: \(shape.rawValue): the engine")
             var configuration = configuration
             configuration.geofences.maximumSpeed = maximumSpeed.speed(for: shape)
+            configuration.geofences.maximumAcceleration = maximumSpeed.acceleration(for: shape)
             let engine = await GeofenceRun.engine(scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration)
             progress("geofences: \(shape.rawValue): the naive design")
             let naive = NaiveGeofenceMonitor.run(scenario: scenario, fences: fences, duration: duration, persona: persona)
@@ -72,7 +74,8 @@ struct GeofenceBench {
             runs.append(
                 GeofenceShapeRun(
                     shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin,
-                    medianAccuracy: medianAccuracy, maximumSpeed: configuration.geofences.maximumSpeed, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
+                    medianAccuracy: medianAccuracy, maximumSpeed: configuration.geofences.maximumSpeed,
+                    maximumAcceleration: configuration.geofences.maximumAcceleration, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
                     engineComparison: TransitionComparison(reports: engine.reports, truth: truth, margin: margin, end: path.duration),
                     naiveComparison: TransitionComparison(reports: naive.reports, truth: truth, margin: margin, end: path.duration)))
         }

@@ -53,17 +53,6 @@ struct RegionEngineTests {
         }
         #expect(sequence == [.determined(.outside), .entered, .exited])
     }
-}
-
-@Suite("LocationEngine actor: region monitors powering a receiver")
-struct RegionEnginePowerTests {
-    let clock = ManualClock()
-    let centre = GeoPoint(latitude: 48.0, longitude: 11.0)
-
-    func fix(east: Double) -> Location {
-        let longitude = 11.0 + east / (6_371_008.8 * Double.pi / 180 * 0.669_130_606_4)  // cos 48°
-        return Location(latitude: 48.0, longitude: longitude, horizontalAccuracy: 5)
-    }
 
     @Test("far from the fence the engine stops the receiver at the fix and starts it when the fence could first be reached, less a restart")
     func sleepsAndWakes() async throws {

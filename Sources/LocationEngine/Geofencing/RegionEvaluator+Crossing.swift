@@ -85,7 +85,7 @@ extension RegionEvaluator {
             let u = Double(step) / Double(steps)
             let point = GeoPoint(
                 latitude: from.position.latitude + (position.latitude - from.position.latitude) * u,
-                longitude: from.position.longitude + wrappedDegrees(position.longitude - from.position.longitude) * u)
+                longitude: wrappedDegrees(from.position.longitude + wrappedDegrees(position.longitude - from.position.longitude) * u))
             let distance = region.signedDistance(to: point)
             if distance <= 0 {
                 if firstInside == nil { firstInside = step }

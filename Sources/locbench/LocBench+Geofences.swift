@@ -12,7 +12,8 @@ extension LocBench {
         configuration.powerDown = powerDownRule()!
         let bench = GeofenceBench(
             count: count, shapes: try GeofenceShape.list(parsing: geofenceShapes), duration: try DurationOptions.geofenceDuration(parsing: geofenceDuration),
-            seed: seed, persona: ReceiverPersona(name: receiver)!, configuration: configuration)
+            seed: seed, persona: ReceiverPersona(name: receiver)!, configuration: configuration,
+            maximumSpeed: try GeofenceSpeed(parsing: geofenceMaxSpeed))
         let showProgress = ProcessStats.stderrIsTerminal && json == nil
         let runs = try await bench.run { message in
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(message)".utf8)) }
@@ -20,6 +21,7 @@ extension LocBench {
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let report = GeofenceReport(
             command: CommandLine.arguments.joined(separator: " "), seed: seed, fences: count, receiver: receiver,
+            maximumSpeed: bench.maximumSpeed.description,
             powerDown: configuration.powerDown.description, processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             runs: runs)
         print(GeofenceTable.render(report))

@@ -108,6 +108,12 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "With --geofences: how long each trajectory runs (1m to 24h).")
     var geofenceDuration: String = "1h"
 
+    @Option(
+        help: ArgumentHelp(
+            "With --geofences: the engine's GeofenceConfiguration.maximumSpeed: 'trajectory' (each trajectory's top speed), 'default' (30 m/s) or m/s.",
+            discussion: "Far from every boundary the monitors let the receiver sleep until a boundary could be reached at this speed."))
+    var geofenceMaxSpeed: String = "trajectory"
+
     @Option(help: "Write every figure as JSON to this file.")
     var json: String?
 
@@ -161,6 +167,7 @@ struct LocBench: AsyncParsableCommand {
             if let authorization { _ = try AuthorizationScript(parsing: authorization) }
             _ = try GeofenceShape.list(parsing: geofenceShapes)
             _ = try DurationOptions.geofenceDuration(parsing: geofenceDuration)
+            _ = try GeofenceSpeed(parsing: geofenceMaxSpeed)
         } catch {
             throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
         }

@@ -44,6 +44,15 @@ struct GeoBounds: Sendable, Hashable {
         self.longitudeSpan = east - west
     }
 
+    /// The smallest box holding `a` and `b` (less than 180° of longitude apart), without building an array.
+    init(enclosing a: GeoPoint, _ b: GeoPoint) {
+        minLatitude = min(a.latitude, b.latitude)
+        maxLatitude = max(a.latitude, b.latitude)
+        let offset = wrappedDegrees(b.longitude - a.longitude)
+        minLongitude = wrappedDegrees(a.longitude + min(0, offset))
+        longitudeSpan = abs(offset)
+    }
+
     /// The middle of the box.
     var centre: GeoPoint {
         GeoPoint(latitude: (minLatitude + maxLatitude) / 2, longitude: wrappedDegrees(minLongitude + longitudeSpan / 2))

@@ -27,6 +27,17 @@ public struct GeofenceConfiguration: Sendable, Hashable {
     /// until the earliest instant a boundary could be reached at this speed (see <doc:Geofences>), so a
     /// device that moves faster can cross a boundary before the source wakes.
     public var maximumSpeed: Double
+    /// The fastest the device speeds up, in m/s² (default `nil`: it is taken to be at ``maximumSpeed`` at
+    /// once). With it, a fix that reports its speed bounds how soon a boundary can be reached more tightly:
+    /// from that speed (plus ``speedErrorMargin`` for the speed's own error) the device must first speed
+    /// up, so a vehicle waiting at a light or in a queue lets the source sleep where one assumed to move
+    /// off at full speed would not (see <doc:Geofences>). Set it only as a true bound (about 3 m/s² for
+    /// cars, 1 m/s² for people on foot): a device that speeds up faster can reach a boundary before the
+    /// source wakes.
+    public var maximumAcceleration: Double?
+
+    /// What is added to a fix's reported speed before the device is taken to speed up from it, m/s.
+    public static let speedErrorMargin = 1.0
 
     /// Creates a configuration.
     public init(
@@ -35,7 +46,8 @@ public struct GeofenceConfiguration: Sendable, Hashable {
         confidenceScale: Double = 2,
         unknownAfter: Duration? = .seconds(120),
         maximumCrossingSegment: Double = 50_000,
-        maximumSpeed: Double = 30
+        maximumSpeed: Double = 30,
+        maximumAcceleration: Double? = nil
     ) {
         self.minimumMargin = minimumMargin
         self.accuracyMargin = accuracyMargin
@@ -43,10 +55,11 @@ public struct GeofenceConfiguration: Sendable, Hashable {
         self.unknownAfter = unknownAfter
         self.maximumCrossingSegment = maximumCrossingSegment
         self.maximumSpeed = maximumSpeed
+        self.maximumAcceleration = maximumAcceleration
     }
 
     /// Throws when a value is out of range: negative or non-finite factors and distances, a
-    /// non-positive timeout, a maximum speed that is not finite and positive.
+    /// non-positive timeout, a maximum speed or acceleration that is not finite and positive.
     public func validate() throws(GeofenceError) {
         guard minimumMargin.isFinite && minimumMargin >= 0 else { throw .invalidOption("minimumMargin") }
         guard accuracyMargin.isFinite && accuracyMargin >= 0 else { throw .invalidOption("accuracyMargin") }
@@ -54,6 +67,22 @@ public struct GeofenceConfiguration: Sendable, Hashable {
         if let unknownAfter, unknownAfter <= .zero { throw .invalidOption("unknownAfter") }
         guard maximumCrossingSegment.isFinite && maximumCrossingSegment >= 0 else { throw .invalidOption("maximumCrossingSegment") }
         guard maximumSpeed.isFinite && maximumSpeed > 0 else { throw .invalidOption("maximumSpeed") }
+        if let maximumAcceleration, !(maximumAcceleration.isFinite && maximumAcceleration > 0) {
+            throw .invalidOption("maximumAcceleration")
+        }
+    }
+
+    /// The least time, in seconds, the device needs to cover `distance` metres from a fix that reported
+    /// `speed` (m/s, `nil`: unknown): at ``maximumSpeed`` throughout, or, with ``maximumAcceleration`` and
+    /// a speed, speeding up at most that fast from the speed (plus ``speedErrorMargin``) to ``maximumSpeed``.
+    func timeToTravel(_ distance: Double, from speed: Double?) -> Double {
+        let top = maximumSpeed
+        guard let acceleration = maximumAcceleration, let speed, speed.isFinite else { return distance / top }
+        let start = min(top, max(0, speed) + Self.speedErrorMargin)
+        let rampTime = (top - start) / acceleration
+        let rampDistance = start * rampTime + acceleration * rampTime * rampTime / 2
+        if distance <= rampDistance { return ((start * start + 2 * acceleration * distance).squareRoot() - start) / acceleration }
+        return rampTime + (distance - rampDistance) / top
     }
 
     /// How far across the boundary a fix of `accuracy` metres must be to decide a region.

@@ -60,13 +60,22 @@ public struct GeofenceEvent: Sendable, Hashable, CustomStringConvertible {
     /// When it was decided, on the engine's timeline: the instant of the fix, or the deadline of a dwell
     /// or of the unknown timeout.
     public var at: EngineInstant
+    /// For ``GeofenceTransition/entered`` and ``GeofenceTransition/exited``: when the device most likely
+    /// crossed the boundary, never before the last fix that was confidently on the old side nor after
+    /// ``at`` (see <doc:Geofences>). A confident decision needs the device some way past the boundary, so
+    /// ``at`` comes later than the crossing by that travel; this is the crossing itself, estimated from the
+    /// fixes in between. `nil` for the other transitions.
+    public var estimatedCrossing: EngineInstant?
 
     /// Creates an event.
-    public init(id: RequestID, transition: GeofenceTransition, at: EngineInstant) {
+    public init(id: RequestID, transition: GeofenceTransition, at: EngineInstant, estimatedCrossing: EngineInstant? = nil) {
         self.id = id
         self.transition = transition
         self.at = at
+        self.estimatedCrossing = estimatedCrossing
     }
 
-    public var description: String { "\(id) \(transition) at \(at)" }
+    public var description: String {
+        estimatedCrossing.map { "\(id) \(transition) at \(at) (crossed at \($0))" } ?? "\(id) \(transition) at \(at)"
+    }
 }

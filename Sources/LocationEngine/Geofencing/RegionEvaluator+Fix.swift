@@ -9,16 +9,18 @@ extension RegionEvaluator {
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
         var query = GeoBounds(around: position, metres: reach)
         // The segment from the last fix, searched for regions it passes through.
-        var segment: (from: LastFix, bounds: GeoBounds)?
+        var segment: (from: RecentFix, bounds: GeoBounds)?
         if let last = lastFix, last.position != position,
             last.position.distance(to: position) <= configuration.maximumCrossingSegment
         {
-            let bounds = GeoBounds(enclosing: [last.position, position])
+            let bounds = GeoBounds(enclosing: last.position, position)
             segment = (last, bounds)
             query = query.union(bounds)
         }
-        // Taken out of `self` while the grid reports into it (one access to `self` at a time).
+        // Taken out of `self` while the grid reports into it (one access to `self` at a time), and left
+        // empty there so that the buffer stays uniquely referenced (no copy, no allocation).
         var candidates = scratch
+        scratch = []
         candidates.removeAll(keepingCapacity: true)
         grid.forEach(intersecting: query) { candidates.append($0) }
         if !insideSlots.isEmpty || !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
@@ -42,7 +44,10 @@ extension RegionEvaluator {
             evaluate(slot, position: position, reach: reach, segment: segment, now: now)
         }
         scratch = candidates
-        lastFix = LastFix(position: position, decisionDistance: reach, at: now)
+        remember(RecentFix(position: position, decisionDistance: reach, at: now))
+        Self.shrink(&insideSlots)
+        Self.shrink(&unknownSlots)
+        Self.shrink(&undecidedSlots)
         statesHeldUntil = nil
         globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
         // A dwell of zero delay is due at once.
@@ -51,21 +56,22 @@ extension RegionEvaluator {
 
     /// Decides one region from the fix at `position`.
     private mutating func evaluate(
-        _ slot: Int32, position: GeoPoint, reach: Double, segment: (from: LastFix, bounds: GeoBounds)?, now: EngineInstant
+        _ slot: Int32, position: GeoPoint, reach: Double, segment: (from: RecentFix, bounds: GeoBounds)?, now: EngineInstant
     ) {
         let record = records[Int(slot)]!
         let distance = record.region.signedDistance(to: position)
         if distance <= -reach {
-            decide(slot, .inside, now: now)
+            decide(slot, .inside, position: position, now: now)
         } else if distance >= reach {
             if record.state == .outside, let segment, record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
                 record.region.isCrossed(from: segment.from.position, to: position)
             {
-                emit(slot, .entered, at: now)
-                emit(slot, .exited, at: now)
+                let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
+                emit(slot, .entered, at: now, crossedAt: passage.entered)
+                emit(slot, .exited, at: now, crossedAt: passage.exited)
             }
-            decide(slot, .outside, now: now)
+            decide(slot, .outside, position: position, now: now)
         } else if record.state != .unknown && !undecidedSlots.contains(slot), let unknownAfter = configuration.unknownAfter,
             let last = lastFix
         {
@@ -76,8 +82,8 @@ extension RegionEvaluator {
         }
     }
 
-    /// A fix decided region `slot` as `decision` (inside or outside) at `now`.
-    private mutating func decide(_ slot: Int32, _ decision: GeofenceState, now: EngineInstant) {
+    /// The fix at `position` decided region `slot` as `decision` (inside or outside) at `now`.
+    private mutating func decide(_ slot: Int32, _ decision: GeofenceState, position: GeoPoint, now: EngineInstant) {
         let index = Int(slot)
         if undecidedSlots.remove(slot) != nil { records[index]!.unknownToken = 0 }
         let old = records[index]!.state
@@ -87,7 +93,9 @@ extension RegionEvaluator {
             unknownSlots.remove(slot)
             emit(slot, .determined(decision), at: now)
         case .outside, .inside:
-            emit(slot, decision == .inside ? .entered : .exited, at: now)
+            let entering = decision == .inside
+            let crossedAt = estimatedCrossing(slot, entering: entering, position: position, now: now)
+            emit(slot, entering ? .entered : .exited, at: now, crossedAt: crossedAt)
         }
         records[index]!.state = decision
         if decision == .inside {
@@ -99,5 +107,16 @@ extension RegionEvaluator {
             insideSlots.remove(slot)
             records[index]!.dwellToken = 0
         }
+    }
+
+    /// Gives back the storage of a set that once held far more than it does: iterating a set visits every
+    /// bucket of its capacity, so a set that held every region while they were unknown (the first fix
+    /// after many are added) would otherwise cost each later fix a scan of that many buckets.
+    /// - Complexity: O(1), or O(n) for its n members when it shrinks (its capacity then falls fourfold or more).
+    static func shrink(_ set: inout Set<Int32>) {
+        guard set.capacity > 4 * max(set.count, 32) else { return }
+        var smaller = Set<Int32>(minimumCapacity: set.count)
+        for member in set { smaller.insert(member) }
+        set = smaller
     }
 }

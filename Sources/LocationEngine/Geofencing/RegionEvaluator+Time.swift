@@ -50,14 +50,26 @@ extension RegionEvaluator {
     /// The distance in metres from `position` to the nearest boundary of any monitored region (inside
     /// or out), or `nil` when none is within `limit` metres.
     ///
-    /// Searches boxes growing fourfold from 250 m, so it costs O(log(d / 250 m)) grid queries for a
-    /// boundary d metres away.
+    /// Searches boxes growing fourfold, so it costs O(log(d / r)) grid queries for a boundary d metres
+    /// away. The first box is seeded from the last search: the nearest boundary can be no farther than
+    /// it was then plus the distance moved since (and no nearer than it was less that distance), so a
+    /// search from near the last one's position, with the same regions, takes one query of about the
+    /// distance found; otherwise the first box reaches 250 m.
     public mutating func distanceToNearestBoundary(from position: GeoPoint, within limit: Double) -> Double? {
         guard position.isValid, limit >= 0, !slots.isEmpty else { return nil }
         var radius = min(250, limit)
+        if let last = lastNearest, last.regionsVersion == regionsVersion {
+            let moved = last.position.distance(to: position)
+            if let distance = last.distance {
+                radius = min(limit, max(1, distance + moved))
+            } else {
+                radius = min(limit, max(radius, last.limit - moved))
+            }
+        }
         while true {
             var best = Double.infinity
             var candidates = scratch
+            scratch = []
             candidates.removeAll(keepingCapacity: true)
             // A little wider than the radius: polygon distances are measured in their local plane,
             // within a few per cent of the great-circle ones the box is drawn with.
@@ -66,8 +78,14 @@ extension RegionEvaluator {
                 best = min(best, abs(records[Int(slot)]!.region.signedDistance(to: position)))
             }
             scratch = candidates
-            if best <= radius { return best }
-            if radius >= limit { return nil }
+            if best <= radius {
+                lastNearest = NearestBoundary(position: position, distance: best, limit: limit, regionsVersion: regionsVersion)
+                return best
+            }
+            if radius >= limit {
+                lastNearest = NearestBoundary(position: position, distance: nil, limit: limit, regionsVersion: regionsVersion)
+                return nil
+            }
             radius = min(limit, radius * 4)
         }
     }

@@ -1,3 +1,4 @@
+import DequeModule
 import HeapModule
 
 /// Decides the state of every monitored region from fixes and the passing of time: the pure core of
@@ -42,11 +43,13 @@ public struct RegionEvaluator: Sendable {
         var unknownToken: UInt64 = 0
     }
 
-    /// The last fix taken, for crossings and the unknown timeout.
-    struct LastFix: Sendable {
+    /// The last search for the nearest boundary: where from, what it found (`nil`: nothing within
+    /// `limit`), and the regions it searched (``regionsVersion``), to seed the next search.
+    struct NearestBoundary: Sendable {
         var position: GeoPoint
-        var decisionDistance: Double
-        var at: EngineInstant
+        var distance: Double?
+        var limit: Double
+        var regionsVersion: UInt64
     }
 
     /// The rules.
@@ -62,7 +65,11 @@ public struct RegionEvaluator: Sendable {
     var undecidedSlots: Set<Int32> = []
     var deadlines = Heap<Deadline>()
     var nextToken: UInt64 = 1
-    var lastFix: LastFix?
+    /// The latest fixes, oldest first (``recentFixLimit``): the last for crossings and the unknown
+    /// timeout, all of them for estimating when a boundary was crossed.
+    var recentFixes = Deque<RecentFix>(minimumCapacity: RegionEvaluator.recentFixLimit)
+    /// The last fix taken.
+    var lastFix: RecentFix? { recentFixes.last }
     /// Whether the global unknown timeout (no fix at all) is pending.
     var globalTimeoutPending = false
     /// Until when the states the last fix left are certain, if that is later than the fix
@@ -77,6 +84,10 @@ public struct RegionEvaluator: Sendable {
     /// clearing a set as large as the most regions ever evaluated at once).
     var marks: [UInt32] = []
     var mark: UInt32 = 0
+    /// Counts additions and removals of regions: a seed for the nearest-boundary search is only good for
+    /// the regions it searched.
+    var regionsVersion: UInt64 = 0
+    var lastNearest: NearestBoundary?
 
     /// Creates an evaluator with no regions. The configuration must be valid (``GeofenceConfiguration/validate()``).
     public init(configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeofenceError) {
@@ -126,6 +137,7 @@ public struct RegionEvaluator: Sendable {
             marks.append(0)
         }
         slots[id] = slot
+        regionsVersion &+= 1
         grid.insert(slot, bounds: region.bounds)
         unknownSlots.insert(slot)
     }
@@ -135,6 +147,7 @@ public struct RegionEvaluator: Sendable {
     @discardableResult
     public mutating func remove(_ id: RequestID) -> Bool {
         guard let slot = slots.removeValue(forKey: id) else { return false }
+        regionsVersion &+= 1
         grid.remove(slot)
         insideSlots.remove(slot)
         unknownSlots.remove(slot)
@@ -159,8 +172,8 @@ public struct RegionEvaluator: Sendable {
 
     // MARK: Helpers
 
-    mutating func emit(_ slot: Int32, _ transition: GeofenceTransition, at: EngineInstant) {
-        events.append(GeofenceEvent(id: records[Int(slot)]!.id, transition: transition, at: at))
+    mutating func emit(_ slot: Int32, _ transition: GeofenceTransition, at: EngineInstant, crossedAt: EngineInstant? = nil) {
+        events.append(GeofenceEvent(id: records[Int(slot)]!.id, transition: transition, at: at, estimatedCrossing: crossedAt))
     }
 
     /// Schedules a deadline for `slot` and returns its token.

@@ -11,13 +11,16 @@
 /// slack       = distance to the nearest boundary − (confidenceScale × accuracy + margin)
 /// timeToReach = slack / maximumSpeed
 /// ```
+///
+/// With ``GeofenceConfiguration/maximumAcceleration`` and a fix that reports its speed, `timeToReach` is
+/// the least time to cover the slack speeding up from that speed to the maximum one.
 public struct RegionReach: Sendable, Hashable {
     /// The distance in metres from the fix to the nearest boundary, or the search limit when no boundary
     /// lies within it.
     public var distance: Double
     /// The distance less what a fix must be across a boundary to decide it, in metres (never negative).
     public var slack: Double
-    /// How long the device needs, at the maximum speed, to cover the slack.
+    /// How long the device needs, at the maximum speed (and acceleration), to cover the slack.
     public var timeToReach: Duration
 
     /// The longest a reach looks ahead: one hour. A boundary farther than an hour's travel is searched
@@ -41,6 +44,7 @@ extension RegionEvaluator {
         let limit = decision + speed * Double(RegionReach.horizon.components.seconds)
         let distance = distanceToNearestBoundary(from: GeoPoint(fix), within: limit) ?? limit
         let slack = max(0, distance - decision)
-        return RegionReach(distance: distance, slack: slack, timeToReach: .nanoseconds(Int64((slack / speed * 1e9).rounded(.down))))
+        let seconds = configuration.timeToTravel(slack, from: fix.speed)
+        return RegionReach(distance: distance, slack: slack, timeToReach: .nanoseconds(Int64((seconds * 1e9).rounded(.down))))
     }
 }

@@ -13,7 +13,7 @@ extension SchedulerStateMachine {
         let before = power.state
         var linger = configuration.linger
         if case .running(let mode) = before, power.demandedMode == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
-            linger = stayOn
+            linger = isRegionSleepGap ? .zero : stayOn
         }
         switch power.reconcile(now: now, linger: linger, cap: cap) {
         case .start(let mode)?:

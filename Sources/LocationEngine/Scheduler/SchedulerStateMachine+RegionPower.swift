@@ -28,6 +28,12 @@ extension SchedulerStateMachine {
         geofences.evaluator.holdStates(until: reachable)
     }
 
+    /// Whether the gap in demand that begins now is the monitors' sleep, whose end is known (``Geofences/wakeAt``,
+    /// planned only when longer than a restart is worth): the restart-aware rule then steps the source down at
+    /// once instead of staying on through a guessed break-even, which it does for gaps it cannot foresee.
+    /// - Complexity: O(1)
+    var isRegionSleepGap: Bool { geofences.wakeAt != nil && geofences.evaluator.count > 0 }
+
     /// The shortest sleep worth a restart: below it the power policy would keep the source running
     /// through the gap anyway. With the restart-aware rule, the earliest break-even of a step down from
     /// tracking; with the fixed linger, the linger (and at least that break-even). `nil` when no idle

@@ -22,12 +22,15 @@ public struct ReportedTransition: Sendable, Hashable {
     public var kind: Kind
     /// When it was delivered, seconds since the start.
     public var seconds: Double
+    /// When the design estimated the boundary was crossed, seconds since the start (`nil`: no estimate).
+    public var estimatedCrossing: Double?
 
-    /// A transition of `fence` delivered at `seconds`.
-    public init(fence: Int, kind: Kind, seconds: Double) {
+    /// A transition of `fence` delivered at `seconds`, the crossing estimated at `estimatedCrossing`.
+    public init(fence: Int, kind: Kind, seconds: Double, estimatedCrossing: Double? = nil) {
         self.fence = fence
         self.kind = kind
         self.seconds = seconds
+        self.estimatedCrossing = estimatedCrossing
     }
 }
 
@@ -54,6 +57,8 @@ public struct JudgedTransition: Sendable, Hashable {
     public var verdict: TransitionVerdict
     /// The true crossing it reports (for ``TransitionVerdict/detected``).
     public var crossing: TrueCrossing?
+    /// When the design estimated the crossing, seconds (`nil`: no estimate).
+    public var estimatedCrossing: Double?
 }
 
 /// The comparison of one design's reported transitions with the ground truth.
@@ -97,6 +102,8 @@ public struct TransitionComparison: Sendable {
     public private(set) var unknowns = 0
     /// Delivery minus true crossing of every detected transition, seconds, in report order.
     public private(set) var latencies: [Double] = []
+    /// Estimated minus true crossing of every detected transition that carried an estimate, seconds, in report order.
+    public private(set) var estimateErrors: [Double] = []
     /// Every judged change of state.
     public private(set) var judged: [JudgedTransition] = []
     /// The true crossings never reported (missed, within the margin or pending).
@@ -114,8 +121,13 @@ public struct TransitionComparison: Sendable {
     }
 
     /// Latency percentile `p` (0…100) of the detected transitions, seconds (nearest rank; 0 when none).
-    public func latency(percentile p: Double) -> Double {
-        let sorted = latencies.sorted()
+    public func latency(percentile p: Double) -> Double { Self.percentile(p, of: latencies) }
+
+    /// Percentile `p` (0…100) of the estimates' absolute errors, seconds (nearest rank; 0 when none).
+    public func estimateError(percentile p: Double) -> Double { Self.percentile(p, of: estimateErrors.map(abs)) }
+
+    static func percentile(_ p: Double, of values: [Double]) -> Double {
+        let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((Double(sorted.count) * p / 100).rounded(.up))
         return sorted[min(sorted.count - 1, max(0, rank - 1))]
@@ -179,7 +191,8 @@ public struct TransitionComparison: Sendable {
                 if isShallow(match) { withinMarginDetected += 1 }
                 lastReported = entering
                 latencies.append(report.seconds - crossings[match].seconds)
-                judged.append(JudgedTransition(fence: fence, entering: entering, seconds: report.seconds, verdict: .detected, crossing: crossings[match]))
+                if let estimate = report.estimatedCrossing { estimateErrors.append(estimate - crossings[match].seconds) }
+                judged.append(JudgedTransition(fence: fence, entering: entering, seconds: report.seconds, verdict: .detected, crossing: crossings[match], estimatedCrossing: report.estimatedCrossing))
             } else if lastReported == entering {
                 duplicates += 1
                 judged.append(JudgedTransition(fence: fence, entering: entering, seconds: report.seconds, verdict: .duplicate))

@@ -19,6 +19,7 @@ enum NaiveGeofenceMonitor {
         let seconds = Int(duration)
         var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)
         var accuracies: [Double] = []
+        var fixAccuracies = [Double?](repeating: nil, count: seconds + 1)
         let cpuStart = ProcessStats.cpuSeconds()
         for second in 1...max(1, seconds) {
             source.advance(to: .seconds(second))
@@ -26,6 +27,7 @@ enum NaiveGeofenceMonitor {
                 let point = GeoPoint(location)
                 fixes[second] = point
                 accuracies.append(location.horizontalAccuracy)
+                fixAccuracies[second] = location.horizontalAccuracy
                 for (fence, region) in regions.enumerated() {
                     let now = region.contains(point)
                     guard now != inside[fence] else { continue }
@@ -39,7 +41,7 @@ enum NaiveGeofenceMonitor {
         let meteredJoules = source.energyMeter?.energy ?? 0
         source.stop()
         return GeofenceDesignRun(
-            reports: reports, fixes: fixes, accuracies: accuracies, modes: [PowerMode?](repeating: .best, count: seconds + 1),
+            reports: reports, fixes: fixes, accuracies: accuracies, fixAccuracies: fixAccuracies, modes: [PowerMode?](repeating: .best, count: seconds + 1),
             meteredJoules: meteredJoules, cpuMicrosecondsPerFix: accuracies.isEmpty ? 0 : cpu * 1e6 / Double(accuracies.count), violations: [])
     }
 }

@@ -25,6 +25,11 @@ struct GeofenceReport: Codable, Sendable {
         var latencyP50Seconds: Double
         var latencyP99Seconds: Double
         var latencyMaxSeconds: Double
+        /// The design's estimate of each crossing (``GeofenceEvent/estimatedCrossing``) against the truth: how many
+        /// detected transitions carried one, and the absolute error's p50 and p99.
+        var estimatedCrossings: Int
+        var estimateErrorP50Seconds: Double
+        var estimateErrorP99Seconds: Double
         /// Metered by the synthetic receiver over the trajectory.
         var energyJoules: Double
         var energyVsAlwaysOn: Double
@@ -52,6 +57,10 @@ struct GeofenceReport: Codable, Sendable {
         var medianAccuracyMetres: Double
         /// Excursions shallower than this are excepted from "missed".
         var marginMetres: Double
+        /// The engine's ``GeofenceConfiguration/maximumSpeed`` on this trajectory, m/s, and its
+        /// ``GeofenceConfiguration/maximumAcceleration``, m/s² (`nil`: none).
+        var maximumSpeed: Double
+        var maximumAcceleration: Double?
         /// The median true speed while moving, and the time it takes to travel the margin at it: what a confident
         /// decision adds to the latency from the true crossing.
         var medianMovingSpeed: Double
@@ -62,6 +71,10 @@ struct GeofenceReport: Codable, Sendable {
         var reachOracleJoules: Double
         var alwaysOnJoules: Double
         var designs: [Design]
+        /// The engine's slowest transitions, slowest first, with what set their latency.
+        var engineSlowest: [GeofenceTail]
+        /// The engine's transitions whose estimated crossing instant is furthest from the truth, worst first.
+        var engineWorstEstimates: [GeofenceTail]
     }
 
     /// A goal and what was measured against it.
@@ -76,6 +89,8 @@ struct GeofenceReport: Codable, Sendable {
     var fences: Int
     var receiver: String
     var powerDown: String
+    /// How the engine's maximum speed was chosen (`--geofence-max-speed`).
+    var maximumSpeedRule: String
     var durationSeconds: Double
     var fixIntervalSeconds: Double
     var processWallSeconds: Double
@@ -84,10 +99,13 @@ struct GeofenceReport: Codable, Sendable {
 }
 
 extension GeofenceReport {
-    init(command: String, seed: UInt64, fences: Int, receiver: String, powerDown: String, processWallSeconds: Double, runs: [GeofenceShapeRun]) {
+    init(
+        command: String, seed: UInt64, fences: Int, receiver: String, maximumSpeed: String, powerDown: String, processWallSeconds: Double,
+        runs: [GeofenceShapeRun]
+    ) {
         let shapes = runs.map(Self.shape)
         self.init(
-            command: command, seed: seed, fences: fences, receiver: receiver, powerDown: powerDown,
+            command: command, seed: seed, fences: fences, receiver: receiver, powerDown: powerDown, maximumSpeedRule: maximumSpeed,
             durationSeconds: runs.first?.path.duration ?? 0, fixIntervalSeconds: 1, processWallSeconds: processWallSeconds,
             shapes: shapes, goals: Self.goals(shapes, fixInterval: 1))
     }
@@ -105,6 +123,8 @@ extension GeofenceReport {
                 duplicates: comparison.duplicates, falseTransitions: comparison.falseTransitions, dwells: comparison.dwells,
                 unknowns: comparison.unknowns, crossedBetweenFixes: comparison.crossedBetweenFixes, latencyP50Seconds: comparison.latency(percentile: 50),
                 latencyP99Seconds: comparison.latency(percentile: 99), latencyMaxSeconds: comparison.latency(percentile: 100),
+                estimatedCrossings: comparison.estimateErrors.count, estimateErrorP50Seconds: comparison.estimateError(percentile: 50),
+                estimateErrorP99Seconds: comparison.estimateError(percentile: 99),
                 energyJoules: design.meteredJoules, energyVsAlwaysOn: run.alwaysOnJoules > 0 ? design.meteredJoules / run.alwaysOnJoules : 0,
                 energyVsReachOracle: run.oracleJoules > 0 ? design.meteredJoules / run.oracleJoules : 0,
                 receiverOnSeconds: Double(design.modes.dropFirst().count { $0 != nil }), fixes: design.accuracies.count,
@@ -116,11 +136,15 @@ extension GeofenceReport {
             circles: circles, polygons: run.fences.count - circles,
             placements: Dictionary(grouping: run.fences, by: \.intent.rawValue).mapValues(\.count),
             fencesCrossed: run.truth.count { !$0.crossings.isEmpty }, trueCrossings: run.engineComparison.trueCrossings,
-            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, medianMovingSpeed: speed,
+            medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, maximumSpeed: run.maximumSpeed, maximumAcceleration: run.maximumAcceleration, medianMovingSpeed: speed,
             marginTravelSeconds: speed > 0 ? run.margin / speed : 0, reachMetres: run.reach,
             reachOracleTrackingSeconds: Double(run.oracle.demand.reduce(0) { $0 + $1.interval.length }) / 1e9,
             reachOracleJoules: run.oracleJoules, alwaysOnJoules: run.alwaysOnJoules,
-            designs: [design("engine", run.engine, run.engineComparison), design("naive", run.naive, run.naiveComparison)])
+            designs: [design("engine", run.engine, run.engineComparison), design("naive", run.naive, run.naiveComparison)],
+            engineSlowest: GeofenceTail.worst(10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path),
+            engineWorstEstimates: GeofenceTail.worst(
+                10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path,
+                by: { judged in judged.estimatedCrossing.map { abs($0 - judged.crossing!.seconds) } ?? 0 }))
     }
 
     /// The product's goals, judged on the engine's figures.
@@ -137,6 +161,10 @@ extension GeofenceReport {
                 goal: String(format: "latency from the true crossing p99 <= %.0f s", bound),
                 measured: engines.map { String(format: "%@ %.1f s", $0.0, $0.1.latencyP99Seconds) }.joined(separator: ", "),
                 met: engines.allSatisfy { $0.1.latencyP99Seconds <= bound }),
+            Goal(
+                goal: String(format: "the estimated crossing instant's error p99 <= %.0f s", bound),
+                measured: engines.map { String(format: "%@ %.1f s", $0.0, $0.1.estimateErrorP99Seconds) }.joined(separator: ", "),
+                met: engines.allSatisfy { $0.1.estimatedCrossings > 0 && $0.1.estimateErrorP99Seconds <= bound }),
         ]
         if let commute = engines.first(where: { $0.0 == GeofenceShape.commute.rawValue })?.1 {
             goals.append(Goal(goal: "commute energy <= 25 % of always-on", measured: String(format: "%.1f %%", 100 * commute.energyVsAlwaysOn), met: commute.energyVsAlwaysOn <= 0.25))

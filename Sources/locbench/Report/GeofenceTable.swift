@@ -7,8 +7,8 @@ enum GeofenceTable {
         let pad = TableReport.pad
         var lines = [
             String(
-                format: "locbench --geofences %d: %d fences per trajectory, %@ each, receiver %@ (metered), power-down %@, seed %llu, virtual clock",
-                report.fences, report.fences, duration(report.durationSeconds), report.receiver, report.powerDown, report.seed),
+                format: "locbench --geofences %d: %d fences per trajectory, %@ each, receiver %@ (metered), power-down %@, maximum speed %@, seed %llu, virtual clock",
+                report.fences, report.fences, duration(report.durationSeconds), report.receiver, report.powerDown, report.maximumSpeedRule, report.seed),
             "  the truth: the receiver's 1 s trajectory samples joined by straight lines, crossings bisected to 1 mm;"
                 + " the fixes carry the receiver's noise (its error model and sky)",
         ]
@@ -23,8 +23,9 @@ enum GeofenceTable {
             lines.append(
                 String(
                     format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted),"
-                        + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m",
-                    shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres))
+                        + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m; the engine's maximumSpeed %.1f m/s, maximumAcceleration %@",
+                    shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres,
+                    shape.maximumSpeed, shape.maximumAcceleration.map { String(format: "%.1f m/s²", $0) } ?? "none"))
             lines.append(
                 "  " + pad("design", 7) + "  detected  missed  excepted  pending  duplicate  false  dwell  unknown  crossed"
                     + "  latency p50/p99/max       energy  vs always-on  vs oracle  on-time  CPU/fix")
@@ -38,11 +39,28 @@ enum GeofenceTable {
                             design.latencyMaxSeconds, design.energyJoules, 100 * design.energyVsAlwaysOn, design.energyVsReachOracle,
                             design.receiverOnSeconds, design.cpuMicrosecondsPerFix))
             }
+            for design in shape.designs where design.estimatedCrossings > 0 {
+                lines.append(
+                    String(
+                        format: "  %@: the estimated crossing instant (GeofenceEvent.estimatedCrossing) against the truth, %d transitions: |error| p50/p99 %.1f / %.1f s",
+                        design.design, design.estimatedCrossings, design.estimateErrorP50Seconds, design.estimateErrorP99Seconds))
+            }
             lines.append(
                 String(
                     format: "  reach oracle %.1f J (tracking %@ of %@, within %.0f m of a boundary, restarts paid); always-on %.1f J",
                     shape.reachOracleJoules, duration(shape.reachOracleTrackingSeconds), duration(report.durationSeconds), shape.reachMetres,
                     shape.alwaysOnJoules))
+            lines.append("  the engine's slowest transitions (crossing, latency, true speed, receiver then, seconds without a fix, deciding fix past the boundary ± accuracy, truth past it after the travel since the crossing):")
+            for tail in shape.engineSlowest.prefix(5) {
+                lines.append(
+                    String(
+                        format: "    fence %4d %@ at %6.0f s: %5.1f s late (estimate %@), %4.1f m/s, receiver %@, %3d s without a fix, fix %@, truth %.0f m after %.0f m of travel",
+                        tail.fence, tail.entering ? "entered" : "exited ", tail.crossingSeconds, tail.latencySeconds,
+                        tail.estimateErrorSeconds.map { String(format: "%+.1f s", $0) } ?? "none", tail.speed,
+                        tail.receiverAtCrossing, tail.secondsWithoutFix,
+                        tail.decidingDepth.map { String(format: "%.0f m ± %.0f", $0, tail.decidingAccuracy ?? 0) } ?? "none",
+                        tail.trueDepthAtDelivery, tail.travelledToDelivery))
+            }
         }
         lines.append("")
         lines.append("goals (the engine):")

@@ -14,6 +14,9 @@ struct GeofenceShapeRun: Sendable {
     var margin: Double
     /// The fixes' median horizontal accuracy, metres.
     var medianAccuracy: Double
+    /// The engine's maximum speed on this trajectory, m/s, and its acceleration bound, m/s² (`nil`: none).
+    var maximumSpeed: Double
+    var maximumAcceleration: Double?
     /// How near a boundary the reach oracle tracks, metres.
     var reach: Double
     var oracle: ReachOracle
@@ -33,6 +36,8 @@ struct GeofenceBench {
     var seed: UInt64
     var persona: ReceiverPersona
     var configuration: LocationEngineConfiguration
+    /// The engine's ``GeofenceConfiguration/maximumSpeed`` on each trajectory.
+    var maximumSpeed: GeofenceSpeed
 
     func run(progress: (String) -> Void) async throws(LocbenchError) -> [GeofenceShapeRun] {
         var runs: [GeofenceShapeRun] = []
@@ -47,6 +52,9 @@ struct GeofenceBench {
             }
             let truth = GroundTruth.fences(fences.map(\.region), along: path)
             progress("geofences: \(shape.rawValue): the engine")
+            var configuration = configuration
+            configuration.geofences.maximumSpeed = maximumSpeed.speed(for: shape)
+            configuration.geofences.maximumAcceleration = maximumSpeed.acceleration(for: shape)
             let engine = await GeofenceRun.engine(scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration)
             progress("geofences: \(shape.rawValue): the naive design")
             let naive = NaiveGeofenceMonitor.run(scenario: scenario, fences: fences, duration: duration, persona: persona)
@@ -66,7 +74,8 @@ struct GeofenceBench {
             runs.append(
                 GeofenceShapeRun(
                     shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin,
-                    medianAccuracy: medianAccuracy, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
+                    medianAccuracy: medianAccuracy, maximumSpeed: configuration.geofences.maximumSpeed,
+                    maximumAcceleration: configuration.geofences.maximumAcceleration, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
                     engineComparison: TransitionComparison(reports: engine.reports, truth: truth, margin: margin, end: path.duration),
                     naiveComparison: TransitionComparison(reports: naive.reports, truth: truth, margin: margin, end: path.duration)))
         }

@@ -12,6 +12,8 @@ struct GeofenceDesignRun: Sendable {
     var fixes: [GeoPoint?]
     /// The fixes' horizontal accuracies, metres.
     var accuracies: [Double]
+    /// The horizontal accuracy of the fix at each second of the trajectory, `nil` where there was none.
+    var fixAccuracies: [Double?]
     /// The receiver's mode at each second of the trajectory (`nil`: off).
     var modes: [PowerMode?]
     /// The energy the synthetic receiver metered over the trajectory, joules.
@@ -46,6 +48,7 @@ enum GeofenceRun {
         var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)
         var modes = [PowerMode?](repeating: nil, count: seconds + 1)
         var accuracies: [Double] = []
+        var fixAccuracies = [Double?](repeating: nil, count: seconds + 1)
         modes[0] = source.mode
         var time: Int64 = 0
         /// Moves the clock, then the source (fixes due now are stamped at `time`), and lets the engine process.
@@ -64,6 +67,7 @@ enum GeofenceRun {
             if let epoch = source.lastEpoch, Int(epoch.elapsed.rounded()) == second, let fix = epoch.fix {
                 fixes[second] = GeoPoint(latitude: fix.latitude, longitude: fix.longitude)
                 accuracies.append(fix.horizontalAccuracy)
+                fixAccuracies[second] = fix.horizontalAccuracy
             }
         }
         let meteredJoules = source.energyMeter?.energy ?? 0
@@ -78,7 +82,7 @@ enum GeofenceRun {
         if statistics.activeSubscriptions != 0 { violations.append("\(statistics.activeSubscriptions) monitors still active after all were force-completed") }
         if source.mode != nil { violations.append("the source is still on 130 s after the last monitor ended") }
         return GeofenceDesignRun(
-            reports: ledger.reports, fixes: fixes, accuracies: accuracies, modes: modes, meteredJoules: meteredJoules,
+            reports: ledger.reports, fixes: fixes, accuracies: accuracies, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules,
             cpuMicrosecondsPerFix: accuracies.isEmpty ? 0 : cpu * 1e6 / Double(accuracies.count), violations: violations)
     }
 }

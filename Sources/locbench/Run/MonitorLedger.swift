@@ -46,7 +46,10 @@ final class MonitorLedger: Sendable {
                 if case .determined(.unknown) = change.transition {
                     state.violations.append("monitor \(id) of fence \(fence): determined(unknown)")
                 }
-                state.reports.append(ReportedTransition(fence: fence, kind: kind, seconds: at))
+                state.reports.append(
+                    ReportedTransition(
+                        fence: fence, kind: kind, seconds: at,
+                        estimatedCrossing: change.estimatedCrossing.map { Double($0.nanoseconds) / 1e9 }))
             case .sourceError:
                 state.sourceErrors += 1
             case .ended(let end):

@@ -53,4 +53,42 @@ struct RegionEngineTests {
         }
         #expect(sequence == [.determined(.outside), .entered, .exited])
     }
+
+    @Test("far from the fence the engine stops the receiver at the fix and starts it when the fence could first be reached, less a restart")
+    func sleepsAndWakes() async throws {
+        let profile = ReceiverPowerProfile.mt3339
+        let source = ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: true, powerProfile: profile))
+        let engine = LocationEngine(source: source, clock: clock, configuration: LocationEngineConfiguration(), logger: quietLogger)
+        Task { try await engine.run() }
+        let received = NIOLockedValueBox<[GeofenceEvent]>([])
+        _ = engine.monitor(try GeofenceRegion.circle(centre: centre, radius: 200)) { _, event in
+            if case .transition(let change) = event { received.withLockedValue { $0.append(change) } }
+        }
+        await engine.sync()
+        #expect(source.commands == [.start(.best)])
+        let far = fix(east: 5000)
+        source.emit(far)
+        await engine.sync()
+        // The gap's end is known: the receiver stops at once, not a break-even later.
+        #expect(source.commands == [.start(.best), .stop])
+        // The test's own reckoning: 30 m/s to the boundary less the 30 m a 5 m fix must be across it, less the
+        // receiver's restart from off after that long.
+        let slack = centre.distance(to: GeoPoint(far)) - 200 - 30
+        let reachable = Duration.nanoseconds(Int64((slack / 30 * 1e9).rounded(.down)))
+        let wake = reachable - profile.restartDelay(after: reachable, in: .off)
+        clock.advance(by: wake - .milliseconds(1))
+        await engine.sync()
+        #expect(source.commands == [.start(.best), .stop])
+        clock.advance(by: .milliseconds(1))
+        await engine.sync()
+        #expect(source.commands == [.start(.best), .stop, .start(.best)])
+        // Awake again, the fixes decide as before: in through the boundary (near it, so the receiver stays on).
+        #expect(source.emit(fix(east: 240)))
+        await engine.sync()
+        #expect(source.emit(fix(east: 150)))
+        await engine.sync()
+        #expect(received.withLockedValue { $0.map(\.transition) } == [.determined(.outside), .entered])
+        #expect(received.withLockedValue { $0.last?.estimatedCrossing } != nil)
+        await engine.shutdown()
+    }
 }

@@ -43,6 +43,23 @@ struct RegionPowerTests {
         #expect(log.transitions.map(\.0) == [.determined(.outside)])
     }
 
+    @Test("the monitors' sleep is a gap of known length: the source steps down at the fix that planned it, not a break-even later")
+    func stepsDownAtOnce() throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot")
+        h.now = EngineInstant(.seconds(1))
+        h.fix(east: 5000)
+        // No time passes: a gap the power policy cannot foresee would keep the source on for the break-even first.
+        #expect(h.sourceCommands == [.start(.best), .idle(.off)])
+        // A one-shot's gap is still one the policy cannot foresee: the source stays on through the break-even.
+        var g = MachineHarness(powerProfile: .mt3339)
+        g.oneShot("fix", .block)
+        g.now = EngineInstant(.seconds(1))
+        g.fix(5)
+        #expect(g.results["fix"]?.count == 1)
+        #expect(g.sourceCommands.count == 1)
+    }
+
     @Test("a known state is held through the sleep; with no fix after the wake-up it becomes unknown from the reachable instant")
     func unknownAfterSleep() throws {
         var h = MachineHarness(powerProfile: .mt3339)

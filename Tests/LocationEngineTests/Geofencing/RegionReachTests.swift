@@ -34,6 +34,40 @@ struct RegionReachTests {
         }
     }
 
+    @Test("with a maximum acceleration, a fix's speed bounds the time: from a standstill the device must first speed up")
+    func acceleration() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 30, maximumAcceleration: 2))
+        try h.circle(radius: 200)
+        h.fix(east: 1500)
+        let point = offset(h.origin, north: 0, east: 1500)
+        func seconds(speed: Double?) throws -> Double {
+            var fix = Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5)
+            fix.speed = speed
+            let result = h.evaluator.reach(from: fix)
+            let found = try #require(result)
+            return Double(found.timeToReach.components.seconds) + Double(found.timeToReach.components.attoseconds) * 1e-18
+        }
+        let slack = boundaryDistance(h, east: 1500, radius: 200) - 30
+        // At rest (plus the 1 m/s allowed for the speed's error): up to 30 m/s in 14.5 s, then on at 30 m/s.
+        let rampTime = 29.0 / 2, rampDistance = 1 * rampTime + rampTime * rampTime
+        #expect(abs(try seconds(speed: 0) - (rampTime + (slack - rampDistance) / 30)) < 1e-6)
+        // Already at the maximum speed, or with no speed reported: the slack over the maximum speed.
+        #expect(abs(try seconds(speed: 30) - slack / 30) < 1e-6)
+        #expect(abs(try seconds(speed: nil) - slack / 30) < 1e-6)
+        // A short slack is covered while still speeding up: s = v t + a t² / 2 from 1 m/s.
+        let g = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 30, maximumAcceleration: 2))
+        try g.circle(radius: 200)
+        g.fix(east: 330)
+        var near = Location(latitude: offset(g.origin, north: 0, east: 330).latitude, longitude: offset(g.origin, north: 0, east: 330).longitude, horizontalAccuracy: 5)
+        near.speed = 0
+        let short = boundaryDistance(g, east: 330, radius: 200) - 30
+        let result = g.evaluator.reach(from: near)
+        let found = try #require(result)
+        let time = Double(found.timeToReach.components.seconds) + Double(found.timeToReach.components.attoseconds) * 1e-18
+        #expect(abs(time - ((1 + 4 * short).squareRoot() - 1) / 2) < 1e-6)
+        #expect(throws: GeofenceError.invalidOption("maximumAcceleration")) { try GeofenceConfiguration(maximumAcceleration: 0).validate() }
+    }
+
     @Test("the nearest boundary counts, inside or out, among regions near and far")
     func nearest() throws {
         let h = try EvaluatorHarness()

@@ -1,0 +1,100 @@
+import DequeModule
+
+extension RegionEvaluator {
+    /// A fix the evaluator took, kept to estimate when a boundary was crossed.
+    struct RecentFix: Sendable {
+        var position: GeoPoint
+        var decisionDistance: Double
+        var at: EngineInstant
+    }
+
+    /// How many of the latest fixes are kept for the estimate: at one fix per second, two minutes — a walker
+    /// covers the widest margin (an accuracy of 25 m) in well under that.
+    static let recentFixLimit = 128
+
+    /// Keeps the fix just taken for later estimates, forgetting the oldest beyond ``recentFixLimit``.
+    /// - Complexity: O(1) amortised, no allocation once the buffer is full.
+    mutating func remember(_ fix: RecentFix) {
+        if recentFixes.count == Self.recentFixLimit { recentFixes.removeFirst() }
+        recentFixes.append(fix)
+    }
+
+    /// When the device most likely crossed region `slot`'s boundary, for a change of state to inside
+    /// (`entering`) or outside decided by the fix at `position`, `now` (see
+    /// ``GeofenceEvent/estimatedCrossing``).
+    ///
+    /// The window runs from the latest earlier fix that was confidently on the old side (its decision
+    /// distance across the boundary) to the deciding fix. Each fix's distance from the boundary is
+    /// averaged with its neighbours' (``crossingSmoothing`` fixes, fewer at the window's ends), which damps
+    /// the noise of fixes that straddle the boundary, and the estimate is the last change of side of the
+    /// averaged distances, placed between its two fixes in proportion to their distances. The last change,
+    /// not the first: a device that waits at the boundary (a light, a queue) and then crosses is placed at
+    /// its crossing, not where the noise first flipped it over.
+    /// - Complexity: O(w) distance computations for the w fixes in the window (at most ``recentFixLimit``),
+    ///   only for a decided transition.
+    func estimatedCrossing(_ slot: Int32, entering: Bool, position: GeoPoint, now: EngineInstant) -> EngineInstant? {
+        guard !recentFixes.isEmpty else { return nil }
+        let region = records[Int(slot)]!.region
+        // Distances measured towards the new side: positive there, negative on the old side.
+        let side: Double = entering ? -1 : 1
+        var first = recentFixes.count - 1
+        while first > 0 {
+            let fix = recentFixes[first]
+            if side * region.signedDistance(to: fix.position) <= -fix.decisionDistance { break }
+            first -= 1
+        }
+        var window: [(at: EngineInstant, distance: Double)] = []
+        window.reserveCapacity(recentFixes.count - first + 1)
+        for index in first..<recentFixes.count {
+            let fix = recentFixes[index]
+            window.append((fix.at, side * region.signedDistance(to: fix.position)))
+        }
+        window.append((now, side * region.signedDistance(to: position)))
+        let half = Self.crossingSmoothing / 2
+        var sum = 0.0
+        var smoothed = [Double](repeating: 0, count: window.count)
+        // A running sum over [index − half, index + half], clipped to the window.
+        for index in 0..<min(half, window.count) { sum += window[index].distance }
+        for index in window.indices {
+            if index + half < window.count { sum += window[index + half].distance }
+            if index - half - 1 >= 0 { sum -= window[index - half - 1].distance }
+            smoothed[index] = sum / Double(min(window.count - 1, index + half) - max(0, index - half) + 1)
+        }
+        var index = window.count - 1
+        while index > 0 && (smoothed[index - 1] > 0) == (smoothed[index] > 0) { index -= 1 }
+        guard index > 0 else { return window[0].at }
+        let before = abs(smoothed[index - 1]), after = abs(smoothed[index])
+        let fraction = before / max(before + after, .leastNormalMagnitude)
+        return window[index - 1].at + (window[index].at - window[index - 1].at) * fraction
+    }
+
+    /// How many fixes the crossing estimate averages each fix's distance over (``estimatedCrossing``).
+    static let crossingSmoothing = 5
+
+    /// The instants a straight path from the fix at `from` to the one at `to` (both outside) most likely
+    /// entered and left the region: where the straight line between them first and last lies inside,
+    /// read at 64 points along it (the point nearest the boundary when none lies inside), in proportion
+    /// to the time between the two fixes.
+    /// - Complexity: O(64) distance computations, only for a crossing found between two fixes.
+    func estimatedPassage(_ slot: Int32, from: RecentFix, to position: GeoPoint, now: EngineInstant) -> (entered: EngineInstant, exited: EngineInstant) {
+        let region = records[Int(slot)]!.region
+        let steps = 64
+        var firstInside: Int?, lastInside: Int?
+        var nearest = 0, nearestDistance = Double.infinity
+        for step in 0...steps {
+            let u = Double(step) / Double(steps)
+            let point = GeoPoint(
+                latitude: from.position.latitude + (position.latitude - from.position.latitude) * u,
+                longitude: wrappedDegrees(from.position.longitude + wrappedDegrees(position.longitude - from.position.longitude) * u))
+            let distance = region.signedDistance(to: point)
+            if distance <= 0 {
+                if firstInside == nil { firstInside = step }
+                lastInside = step
+            }
+            if distance < nearestDistance { nearestDistance = distance; nearest = step }
+        }
+        let span = now - from.at
+        func instant(_ step: Int) -> EngineInstant { from.at + span * (Double(step) / Double(steps)) }
+        return (instant(firstInside ?? nearest), instant(lastInside ?? nearest))
+    }
+}

@@ -1,0 +1,29 @@
+import LocationEngine
+import LocbenchModel
+import Testing
+
+@Suite struct GeofenceSpeedTests {
+    @Test func parsesTheTrajectoryTheEngineDefaultAndASpeed() throws {
+        #expect(try GeofenceSpeed(parsing: "trajectory") == .trajectory)
+        #expect(try GeofenceSpeed(parsing: "default") == .fixed(GeofenceConfiguration().maximumSpeed))
+        #expect(try GeofenceSpeed(parsing: "12.5") == .fixed(12.5))
+        #expect(try GeofenceSpeed(parsing: "1000") == .fixed(1000))
+    }
+
+    @Test(arguments: ["0", "-3", "1000.5", "nan", "inf", "", "fast", "30 m/s"])
+    func rejectsWhatIsNotASpeedWithinBounds(text: String) {
+        let error = #expect(throws: LocbenchError.self) { try GeofenceSpeed(parsing: text) }
+        #expect(
+            error?.description
+                == "error: --geofence-max-speed must be 'trajectory', 'default' or a speed in m/s within (0, 1000] (got '\(text)')")
+    }
+
+    @Test func aTrajectorysOwnSpeedAndAccelerationOrOneSpeedWithoutABound() {
+        for shape in GeofenceShape.allCases {
+            #expect(GeofenceSpeed.trajectory.speed(for: shape) == shape.topSpeed)
+            #expect(GeofenceSpeed.trajectory.acceleration(for: shape) == shape.motion.acceleration)
+            #expect(GeofenceSpeed.fixed(7).speed(for: shape) == 7)
+            #expect(GeofenceSpeed.fixed(7).acceleration(for: shape) == nil)
+        }
+    }
+}

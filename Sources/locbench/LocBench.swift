@@ -40,7 +40,7 @@ struct LocBench: AsyncParsableCommand {
     /// The mix, after the shape's default.
     var mix: String { mixOption ?? (shape == "trickle" ? "oneshot=1" : Mix.standard.description) }
 
-    @Option(help: "The workload's shape: default (on/off arrivals per --arrival), trickle (one request at a time, gaps around the receiver's break-even) or commute (a day of commuting: windows at fixed times of day, hours between them).")
+    @Option(help: "The workload's shape: default (on/off arrivals per --arrival), trickle (one request at a time, gaps of 3 s mean) or commute (a day of commuting: windows at fixed times of day, hours between them).")
     var shape: String = "default"
 
     @Option(help: "The synthetic receiver whose current is metered and whose power profile the engine follows: mtk (MediaTek MT3339), ublox (u-blox SAM-M8Q) or plain (takes no command: the engine's fixed linger).")

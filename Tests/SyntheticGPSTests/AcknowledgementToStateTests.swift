@@ -67,8 +67,10 @@ struct AcknowledgementToStateTests {
     @Test(.enabled(if: Tools.socat != nil, "socat is not installed (apt-get install socat); it makes the pseudo-terminal pair"), arguments: Command.all)
     func theStateChangesWithinOneFixIntervalOfTheAcknowledgement(_ command: Command) async throws {
         let terminals = try await PseudoTerminalPair.make()
+        let events = Observed<[ReceiverPersonaServer.Event]>([])
         let server = try await ReceiverPersonaServer.attach(
-            terminal: terminals.device, receiver: CommandedReceiver(scenario: .stationary(seed: 3), persona: command.persona), timing: .manual)
+            terminal: terminals.device, receiver: CommandedReceiver(scenario: .stationary(seed: 3), persona: command.persona), timing: .manual,
+            observer: { event in events.update { $0.append(event) } })
         let host = try HostEnd(path: terminals.host)
         defer { host.close() }
         var line = Line(server: server, host: host)
@@ -87,7 +89,9 @@ struct AcknowledgementToStateTests {
         try await line.send(command.bytes, acknowledgedBy: command.acknowledgement)
         if command.acknowledgement == nil {
             // Never acknowledged: the receiver's own log says when it obeyed.
-            try await withDeadline(seconds: 20) { while server.commandLog.isEmpty { try await Task.sleep(for: .milliseconds(10)) } }
+            try await withDeadline(seconds: 20) {
+                await events.waitUntil { $0.contains { if case .obeyed = $0 { true } else { false } } }
+            }
         }
         let acknowledgedAt = server.elapsed
         let currentAtAcknowledgement = server.meter.current
@@ -98,12 +102,10 @@ struct AcknowledgementToStateTests {
         #expect(currentAtAcknowledgement == command.current, "current \(currentBefore) → \(currentAtAcknowledgement) mA at the acknowledgement")
         #expect(fixesInTheInterval.isEmpty, "\(command.name): fixes at the old rate after the acknowledgement at \(acknowledgedAt) s: \(fixesInTheInterval)")
 
-        var firstFix: Double?
         if let newInterval = command.interval {
             // The next fix comes one new interval after the last one, and the next after that as well.
             try await line.advance(to: lastFixBefore + 2 * newInterval + Self.step)
             let after = line.fixTimes.filter { $0 > acknowledgedAt }
-            firstFix = after.first
             #expect(after.count >= 2 && abs(after[0] - (lastFixBefore + newInterval)) < 1e-9 && abs(after[1] - after[0] - newInterval) < 1e-9,
                 "\(command.name): fixes after the acknowledgement \(after), the last before at \(lastFixBefore)")
         } else {
@@ -111,10 +113,6 @@ struct AcknowledgementToStateTests {
             #expect(line.fixTimes.allSatisfy { $0 <= acknowledgedAt }, "\(command.name): the output stopped")
         }
         #expect(host.received.count == line.expected, "every byte the receiver sent crossed the line")
-        print(
-            "ack → state over a pty, \(command.name): current \(currentBefore) → \(currentAtAcknowledgement) mA at the acknowledgement (0 s); "
-                + (firstFix.map { String(format: "first fix at the new rate %.2f s after it (%.0f s interval)", $0 - acknowledgedAt, command.interval!) } ?? "no fix after it")
-                + "; the old rate's next epoch \(String(format: "%.2f", lastFixBefore + interval - acknowledgedAt)) s after it did not come")
         await server.close()
         await terminals.stop()
     }

@@ -41,14 +41,8 @@ extension SchedulerStateMachine {
     func restartBreakEven(_ profile: ReceiverPowerProfile) -> Duration? {
         let decider = idle?.decider ?? PowerDownDecider(profile: profile)
         let mode = Geofences.demandedMode
-        let standby = decider.breakEven(from: .on, to: .standby, mode: mode)
-        let off = decider.breakEven(from: .on, to: .off, mode: mode)
-        let breakEven: Duration
-        switch (standby, off) {
-        case (let a?, let b?): breakEven = min(a, b)
-        case (let a?, nil), (nil, let a?): breakEven = a
-        case (nil, nil): return nil
-        }
+        let breakEvens = [ReceiverPowerProfile.IdleState.standby, .off].compactMap { decider.breakEven(from: .on, to: $0, mode: mode) }
+        guard let breakEven = breakEvens.min() else { return nil }
         return idle == nil ? max(breakEven, configuration.linger) : breakEven
     }
 

@@ -74,7 +74,8 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var powerDownsToStandby = 0
     /// Steps down into off (backup).
     public var powerDownsToOff = 0
-    /// The median of the recent gaps the rule adjusts its switch times by.
+    /// The median of the recent gaps the rule remembers and learns its switch times from (for a reader:
+    /// the rule weighs every remembered gap, not their median).
     public var predictedGap: Duration?
 
     /// Times the region monitors let the source sleep: every region's state certain and no boundary

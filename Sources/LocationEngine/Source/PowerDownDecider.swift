@@ -73,7 +73,8 @@ public struct PowerDownDecider: Sendable {
         if gaps.count > memory { gaps.removeFirst(gaps.count - memory) }
     }
 
-    /// The median of the remembered gaps, if any.
+    /// The median of the remembered gaps, if any: a summary for statistics; the plan (`learnedSwitch`)
+    /// weighs every remembered gap.
     public var predictedGap: Duration? {
         guard !gaps.isEmpty else { return nil }
         return gaps.sorted()[gaps.count / 2]

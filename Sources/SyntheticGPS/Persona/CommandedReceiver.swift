@@ -83,7 +83,7 @@ public struct CommandedReceiver: Sendable {
             }
         }
         // The meter reads the state the commands left, from this instant (not from the next metered interval).
-        meter.enter(phase, current: current(in: phase))
+        meter.record(phase, current: current(in: phase), for: 0)
         return replies
     }
 

@@ -31,7 +31,8 @@ public struct ReceiverEnergyMeter: Sendable, Hashable {
         self.supplyVoltage = supplyVoltage
     }
 
-    /// Records `duration` seconds in `phase` at `current` milliamperes (ignored when not positive).
+    /// Records `duration` seconds in `phase` at `current` milliamperes (ignored when not positive); from then on
+    /// ``current`` and ``phase`` read these (a duration of zero: the receiver entered `phase` at the instant metered last).
     /// - Complexity: O(1).
     mutating func record(_ phase: ReceiverPowerPhase, current: Double, for duration: Double) {
         self.phase = phase
@@ -39,14 +40,6 @@ public struct ReceiverEnergyMeter: Sendable, Hashable {
         guard duration > 0, duration.isFinite else { return }
         seconds[phase, default: 0] += duration
         charge[phase, default: 0] += current * duration
-    }
-
-    /// The receiver entered `phase`, drawing `current` milliamperes, at the instant metered last: what
-    /// ``current`` and ``phase`` read from then on (a command changes them the moment it is obeyed).
-    /// - Complexity: O(1).
-    mutating func enter(_ phase: ReceiverPowerPhase, current: Double) {
-        self.phase = phase
-        self.current = current
     }
 
     /// All the charge drawn, milliampere-seconds.

@@ -49,16 +49,15 @@ struct EstimatedCrossingTests {
         h.fix(east: 0)
         #expect(h.events.map(\.estimatedCrossing) == [nil])
         h.events.removeAll()
-        var second = 0
-        while !h.events.contains(where: { $0.transition == .exited }) {
+        // Walking out at 2 m/s, for at most 200 s (twice the time it takes).
+        for second in 1...200 where !h.events.contains(where: { $0.transition == .exited }) {
             h.advance(by: .seconds(1))
-            second += 1
             h.fix(east: 2 * Double(second))
         }
-        let exited = h.events.first { $0.transition == .exited }!
+        let exited = try #require(h.events.first { $0.transition == .exited })
         // Out at 100 s (200 m at 2 m/s), decided 30 m further out (about 115 s).
-        #expect((115...116).contains(seconds(exited.at)!))
-        #expect(abs(seconds(exited.estimatedCrossing)! - 100) < 0.01)
+        #expect((115...116).contains(try #require(seconds(exited.at))))
+        #expect(abs(try #require(seconds(exited.estimatedCrossing)) - 100) < 0.01)
     }
 
     @Test("a crossing between two sparse fixes: entered and exited estimated where the line between them passes the boundary")

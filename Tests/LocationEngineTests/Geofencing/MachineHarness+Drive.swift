@@ -22,7 +22,7 @@ extension MachineHarness {
         var log = DriveLog()
         var nextFix: EngineInstant? = machine.isSourceOn ? now + timeToFirstFix : nil
         var seen = transitions[watched]?.count ?? 0
-        while let next = [nextFix, machine.nextWakeup].compactMap({ $0 }).min(), next <= end {
+        while let next = earliest(nextFix, machine.nextWakeup), next <= end {
             let wasOn = machine.isSourceOn
             if next == nextFix {
                 now = next

@@ -80,14 +80,14 @@ struct PowerDownDeciderTests {
         #expect(plain.plan(mode: .high)[1].after == breakEven)
     }
 
-    @Test func aRestartCostsOnlyTheAcquisitionAboveTheTrackingItReplaces() {
+    @Test func aRestartCostsOnlyTheAcquisitionAboveTheTrackingItReplaces() throws {
         // An MT3339 from continuous tracking: a 1 s hot start at 82.5 mW in place of 66 mW of tracking is 16.5 mJ,
         // against 66 − 6.6 mW saved in standby: 0.28 s (the whole acquisition, 82.5 mJ, would keep it on 1.39 s).
         let decider = PowerDownDecider(profile: .mt3339)
-        let fromBest = try! #require(decider.breakEven(from: .on, to: .standby, mode: .best))
+        let fromBest = try #require(decider.breakEven(from: .on, to: .standby, mode: .best))
         #expect(abs(Double(fromBest.saturatingNanoseconds) / 1e9 - 16.5 / 59.4) < 1e-6)
         // From the lowest mode (6.8 mW) the same restart replaces less: (82.5 − 6.8) mJ against 0.2 mW saved.
-        let fromLowest = try! #require(decider.breakEven(from: .on, to: .standby, mode: .lowest))
+        let fromLowest = try #require(decider.breakEven(from: .on, to: .standby, mode: .lowest))
         #expect(abs(Double(fromLowest.saturatingNanoseconds) / 1e9 - 75.7 / 0.2) < 1e-3)
         #expect(ReceiverPowerProfile.mt3339.restartExtraEnergy(after: .zero, in: .on, mode: .best) == 0)
     }

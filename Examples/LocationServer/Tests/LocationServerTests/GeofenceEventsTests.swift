@@ -22,7 +22,7 @@ struct GeofenceEventsTests {
         while server.geofences.counters.totals.listenersOpened < count { await Task.yield() }
     }
 
-    @Test("a fix outside, inside, then outside again streams determined, entered and exited")
+    @Test("a fix outside, inside, then outside again streams determined, entered and exited", .timeLimit(.minutes(1)))
     func enteredThenExited() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in
@@ -56,7 +56,7 @@ struct GeofenceEventsTests {
         }
     }
 
-    @Test("a deleted fence ends on the stream with cancelled")
+    @Test("a deleted fence ends on the stream with cancelled", .timeLimit(.minutes(1)))
     func deletedFenceEnds() async throws {
         let server = TestServer()
         try await server.application.test(.router) { client in

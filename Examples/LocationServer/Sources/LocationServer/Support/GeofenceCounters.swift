@@ -57,7 +57,11 @@ final class GeofenceCounters: Sendable {
         transitionCounters[transition.name]?.increment()
     }
 
-    func eventDropped() { state.withLockedValue { $0.eventsDropped += 1 } }
+    /// `count` events did not fit a listener's buffer.
+    func eventsDropped(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLockedValue { $0.eventsDropped += count }
+    }
 
     func listenerOpened() { state.withLockedValue { $0.listenersOpened += 1 } }
     func listenerClosed() { state.withLockedValue { $0.listenersClosed += 1 } }

@@ -99,14 +99,14 @@ final class GeofenceRegistry: Sendable {
 
     /// Removes the monitored fence `id` and returns its request to cancel (`nil`: no such fence).
     func remove(_ id: UInt64) -> RequestID? {
-        let request: RequestID? = state.withLockedValue { state in
-            guard let request = state.fences[id]?.request else { return nil }
+        let (request, dropped): (RequestID?, Int) = state.withLockedValue { state in
+            guard let request = state.fences[id]?.request else { return (nil, 0) }
             state.fences[id] = nil
-            return request
+            return (request, Self.broadcast(.ended(fence: id, reason: "cancelled"), to: state.listeners))
         }
         guard let request else { return nil }
         counters.ended(deleted: true)
-        broadcast(.ended(fence: id, reason: "cancelled"))
+        counters.eventsDropped(dropped)
         return request
     }
 
@@ -114,30 +114,31 @@ final class GeofenceRegistry: Sendable {
     func deliver(_ event: RegionEvent, toFence id: UInt64) {
         switch event {
         case .transition(let change):
-            let known = state.withLockedValue { state in
-                state.fences[id]?.state = change.transition.state
-                return state.fences[id] != nil
-            }
             // A fence deleted while this was on its way is not heard from again.
-            guard known else { return }
+            let dropped: Int? = state.withLockedValue { state in
+                guard state.fences[id] != nil else { return nil }
+                state.fences[id]?.state = change.transition.state
+                return Self.broadcast(.transition(fence: id, change), to: state.listeners)
+            }
+            guard let dropped else { return }
             counters.delivered(change.transition)
-            broadcast(.transition(fence: id, change))
+            counters.eventsDropped(dropped)
         case .sourceError:
             // Every fence hears the same transient error; /updates streams report those.
             break
         case .ended(let end):
-            let monitored: Bool? = state.withLockedValue { state in
+            let outcome: (monitored: Bool, dropped: Int)? = state.withLockedValue { state in
                 guard let fence = state.fences[id] else { return nil }
-                guard fence.request != nil else {
+                if fence.request == nil {
                     state.fences[id]?.earlyEnd = end
-                    return false
+                } else {
+                    state.fences[id] = nil
                 }
-                state.fences[id] = nil
-                return true
+                return (fence.request != nil, Self.broadcast(.ended(fence: id, reason: end.outcome), to: state.listeners))
             }
-            guard let monitored else { return }
-            if monitored { counters.ended(deleted: false) }
-            broadcast(.ended(fence: id, reason: end.outcome))
+            guard let outcome else { return }
+            if outcome.monitored { counters.ended(deleted: false) }
+            counters.eventsDropped(outcome.dropped)
         }
     }
 
@@ -175,12 +176,17 @@ final class GeofenceRegistry: Sendable {
         for listener in listeners { listener.finish() }
     }
 
-    /// Sends `event` to every listener (outside the lock: a continuation is never resumed holding it).
-    private func broadcast(_ event: Event) {
-        let listeners = state.withLockedValue { Array($0.listeners.values) }
-        for listener in listeners {
-            if case .dropped = listener.yield(event) { counters.eventDropped() }
+    /// Sends `event` to every listener; returns how many dropped it (their buffer was full). Called under
+    /// the lock, with the change the event reports, so that every listener hears a fence's events in the
+    /// order they happened (a deletion cannot slip its `end` in ahead of a transition on its way). A
+    /// `yield` only enqueues the event and wakes the listener's task: it runs no listener code, and never
+    /// `onTermination` (only `finish` does, which ``close()`` calls outside the lock).
+    private static func broadcast(_ event: Event, to listeners: [Int: AsyncStream<Event>.Continuation]) -> Int {
+        var dropped = 0
+        for listener in listeners.values {
+            if case .dropped = listener.yield(event) { dropped += 1 }
         }
+        return dropped
     }
 }
 

@@ -8,8 +8,9 @@ import LocationEngine
 ///
 /// Unknown or missing fields, wrong types, both shapes or neither, a value out of range and a body over
 /// ``maximumBytes`` are refused with a ``GeofenceBodyError`` naming the field; a region the engine
-/// cannot monitor is refused with the engine's own ``GeofenceError`` wording. Depends on Foundation and
-/// the engine only, so that the fuzz target compiles it as it is.
+/// cannot monitor is refused with the engine's own ``GeofenceError`` wording. Depends on Foundation, the
+/// engine and the query's value parsing (`QueryValue`) only, so that the fuzz target compiles the two
+/// files as they are.
 struct GeofenceBody: Equatable, Sendable {
     /// The largest body read (64 KiB): room for a polygon of the engine's maximum of 1,024 vertices at
     /// full precision, while a body of 10⁶ vertices is refused before any of it is parsed.
@@ -184,10 +185,10 @@ private struct Decoded: Decodable {
     static func duration(_ fields: KeyedDecodingContainer<FieldKey>, _ name: String) throws -> Duration {
         let expected = "expected a duration (0 to 1 day): seconds as a number, or text such as \"250ms\", \"2s\" or \"1m\""
         if let seconds = try? fields.decode(Double.self, forKey: FieldKey(name)) {
-            guard seconds.isFinite, (0...Double(QueryValue<Duration>.maximumDuration.components.seconds)).contains(seconds) else {
+            guard let duration = QueryValue<Duration>.duration(seconds: seconds, allowingZero: true) else {
                 throw GeofenceBodyError(field: name, expected)
             }
-            return .milliseconds(Int64((seconds * 1000).rounded()))
+            return duration
         }
         guard let text = try? fields.decode(String.self, forKey: FieldKey(name)) else { throw GeofenceBodyError(field: name, expected) }
         do throws(QueryValue<Duration>.Invalid) {

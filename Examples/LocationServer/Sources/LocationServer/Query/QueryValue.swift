@@ -46,10 +46,18 @@ extension QueryValue where Value == Duration {
             } catch {
                 throw Invalid(expected: "\(expected) (\(error))")
             }
-            let duration = Duration.milliseconds(Int64((min(seconds, 86_401) * 1000).rounded()))
-            guard duration <= maximumDuration, allowingZero || duration > .zero else { throw Invalid(expected: expected) }
+            guard let duration = duration(seconds: seconds, allowingZero: allowingZero) else { throw Invalid(expected: expected) }
             return duration
         }
+    }
+
+    /// `seconds` in whole milliseconds, when that lies within 0 to 1 day (above 0 unless `allowingZero`); `nil`
+    /// otherwise (negative, not finite, too long). The query's text and a JSON body's number both convert here.
+    static func duration(seconds: Double, allowingZero: Bool) -> Duration? {
+        guard seconds.isFinite, seconds >= 0 else { return nil }
+        let duration = Duration.milliseconds(Int64((min(seconds, 86_401) * 1000).rounded()))
+        guard duration <= maximumDuration, allowingZero || duration > .zero else { return nil }
+        return duration
     }
 }
 

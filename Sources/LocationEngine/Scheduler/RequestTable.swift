@@ -1,17 +1,19 @@
-import DequeModule
-
 /// Pending requests by ID. IDs are handed out in increasing order, so most live IDs fall in a dense
-/// window: a `Deque` indexed by `id - base` finds them with no hashing and grows with no rehashing.
+/// window: a ``ChunkedWindow`` indexed by `id - base` finds them with no hashing and grows with no
+/// rehashing and no copying (a million pending requests never pause the engine for a resize).
 /// An ID that outlives the window (a long-lived request while millions of others come and go) is
 /// moved to a `Dictionary` when the owner compacts (while idle), so the window settles back to about
-/// twice the live entries; on the hot path entries move only past a hard bound of eight times, a few
-/// per removal, so no removal pays for a bulk migration and memory stays bounded when never idle.
+/// twice the live entries. On the hot path entries move only past a hard bound of eight times the
+/// live entries, a few per insertion, so that memory stays bounded when the owner is never idle and no
+/// insertion pays for a bulk migration. Removals never migrate: while requests only end (a burst
+/// draining), the window does not grow — it stays within the bound its largest live count allowed and
+/// shrinks from both ends — and the drain is not slowed by moving entries that are about to end.
 ///
 /// Hand-written because no swift-collections type maps dense, increasing integer keys to values at
-/// array speed; it is a thin layer over `Deque` and `Dictionary`.
+/// array speed; it is a thin layer over ``ChunkedWindow`` and `Dictionary`.
 struct RequestTable<Value> {
     private var base: UInt64 = 1
-    private var window = Deque<Value?>()
+    private var window = ChunkedWindow<Value>()
     private var liveInWindow = 0
     private var overflow: [RequestID: Value] = [:]
 
@@ -48,13 +50,13 @@ struct RequestTable<Value> {
                 overflow[id] = value
                 return
             }
-            // Only when IDs were skipped: an empty `append(contentsOf:)` still runs the standard
-            // library's unspecialised sequence code (a few hundred instructions per request).
-            if offset > UInt64(window.count) {
-                window.append(contentsOf: repeatElement(nil, count: Int(offset) - window.count))
-            }
+            if offset > UInt64(window.count) { window.appendHoles(Int(offset) - window.count) }
             window.append(value)
             liveInWindow += 1
+            // The window grew: past the hard bound, a few old live entries move to the overflow (each
+            // insertion adds at most one live entry, so the window shrinks back under the bound).
+            migrateFront(
+                while: { $0.window.count > 4096 && $0.window.count > 8 * $0.liveInWindow }, atMost: Self.migrationsPerInsertion)
         } else {
             if window[Int(offset)] == nil { liveInWindow += 1 }
             window[Int(offset)] = value
@@ -71,18 +73,14 @@ struct RequestTable<Value> {
         guard let value = window[index] else { return nil }
         window[index] = nil
         liveInWindow -= 1
-        trimFront()
+        trimEnds()
         return value
     }
 
-    /// Drops leading and trailing holes; past the hard bound (eight times the live entries), also
-    /// moves up to ``migrationsPerRemoval`` old live entries to the overflow (each removal makes at
-    /// most one hole, so the window still shrinks back under the bound).
-    private mutating func trimFront() {
-        // Direct indexing, not `first`/`last`: those resolve to the standard library's unspecialized
-        // `Collection` defaults, whose generic accessors allocate on every call.
+    /// Drops leading and trailing holes.
+    private mutating func trimEnds() {
         while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
-        migrateFront(while: { $0.window.count > 4096 && $0.window.count > 8 * $0.liveInWindow }, atMost: Self.migrationsPerRemoval)
+        migrateFront(while: { _ in false }, atMost: 0)
     }
 
     /// Drops leading holes, and moves the front live entries to the overflow while `condition` holds
@@ -99,11 +97,11 @@ struct RequestTable<Value> {
             window.removeFirst()
             base += 1
         }
-        if window.isEmpty { base = 1 }
+        if window.isEmpty { base = 1 }  // removing the last slot also dropped every chunk
     }
 
-    /// How many live entries one removal may move to the overflow.
-    static var migrationsPerRemoval: Int { 8 }
+    /// How many live entries one insertion may move to the overflow.
+    static var migrationsPerInsertion: Int { 8 }
 
     /// Whether the window is mostly holes (and large), so a ``compact()`` pays.
     var needsCompaction: Bool { window.count > 4096 && window.count > 2 * liveInWindow }

@@ -10,19 +10,39 @@ import NIOConcurrencyHelpers
 /// The exactly-once and outcome checks are the test kit's ``RequestLedger`` (the engine's own load
 /// tests use the same one), reading what each request asked for from the plan; this adds what only a
 /// benchmark measures: fix-to-delivery latency, timeout lateness, the power demand of each request
-/// and the check of timeouts against the fixes that arrived. One lock guards it all: handlers run on
-/// the engine's executor while the driver submits from another task.
-final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`.
+/// and the check of timeouts against the fixes that arrived.
+///
+/// Handlers run on the engine's executor, and what a handler costs is charged to every timeout behind
+/// it: a million one-shots timing out within a second leave the engine about a microsecond each. So
+/// a handler only notes what it saw and when, in one ordered log (a lock, a clock read, an append);
+/// the driver applies the log to the checks between its batches, on its own thread, in the order the
+/// log was written — submissions, cancels, fixes, authorization changes and endings alike — so every
+/// check sees what it would have seen at the moment of the event.
+final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everything else behind `checkLock`.
     typealias Flags = LedgerRecord.Flags
 
+    /// One thing the ledger was told, stamped on the run's timeline.
+    private enum Entry {
+        case authorization(AuthorizationState, at: Int64)
+        case submitted(RequestID, at: Int64)
+        case issued(Flags, RequestID, at: Int64)
+        case violation(String)
+        case fixLeftSource(at: Int64)
+        case oneShotEnded(LocationResult, at: Int64)
+        case subscriptionEvent(RequestID, SubscriptionEvent, at: Int64)
+    }
+
     let plan: WorkloadPlan
-    private let lock = NIOLock()
-    private var requests: RequestLedger<WorkloadPlan>
     private let now: @Sendable () -> Int64
-    private let wallNow: @Sendable () -> Int64
-    /// Wall time at which the latest fix left the source (for fix-to-delivery latency), and the same
-    /// instant on the run's timeline.
-    private var latestFixWallTime: Int64 = 0
+
+    private let logLock = NIOLock()
+    private var log: [Entry] = []
+
+    private let checkLock = NIOLock()
+    /// The log's other buffer: the two swap, so neither grows again once it has held a busy stretch.
+    private var applying: [Entry] = []
+    private var requests: RequestLedger<WorkloadPlan>
+    /// When the latest fix left the source (for fix-to-delivery latency).
     private var latestFixAt: Int64 = -1
     /// One-shots that succeeded from the engine's cache when they were made: no fix arrived for them,
     /// so they have no delivery delay.
@@ -33,89 +53,109 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     private var authorizationTimeline: [(at: Int64, fullAccess: Bool)]
     private var authorizationChanges = 0
 
-    init(
-        plan: WorkloadPlan, now: @escaping @Sendable () -> Int64, wallNow: @escaping @Sendable () -> Int64,
-        initialAuthorization: AuthorizationState = .authorizedAlways
-    ) {
+    /// - Parameter now: the run's timeline (the virtual clock, or the wall clock since the run began);
+    ///   latency and lateness are differences of its readings.
+    init(plan: WorkloadPlan, now: @escaping @Sendable () -> Int64, initialAuthorization: AuthorizationState = .authorizedAlways) {
         self.plan = plan
         self.requests = RequestLedger(expectations: plan, capacity: plan.requestCount, authorization: initialAuthorization)
         self.authorizationTimeline = [(0, initialAuthorization.isAuthorized && initialAuthorization.accuracy == .full)]
         self.now = now
-        self.wallNow = wallNow
+        // Room for a busy stretch between two catch-ups, reserved before the run measures its heap.
+        let reserved = min(plan.requestCount, 1 << 15)
+        log.reserveCapacity(reserved)
+        applying.reserveCapacity(reserved)
     }
 
     /// Requests are numbered from 0 in the plan; the engine numbers them from 1 in submission order.
     private static func id(_ request: Int) -> RequestID { RequestID(rawValue: UInt64(request + 1)) }
 
+    private func note(_ entry: Entry) {
+        logLock.withLock { log.append(entry) }
+    }
+
     // MARK: Engine side
 
     /// The engine's authorization picture changed (its `onAuthorizationChange` callback).
-    func authorizationChanged(_ state: AuthorizationState) {
-        let time = now()
-        lock.withLock {
-            authorizationChanges += 1
-            requests.authorizationChanged(state)
-            authorizationTimeline.append((time, state.isAuthorized && state.accuracy == .full))
-        }
-    }
+    func authorizationChanged(_ state: AuthorizationState) { note(.authorization(state, at: now())) }
 
     // MARK: Driver side
 
-    func submitted(_ request: Int, at time: Int64) {
-        lock.withLock { requests.submitted(Self.id(request), at: time) }
-    }
+    func submitted(_ request: Int, at time: Int64) { note(.submitted(Self.id(request), at: time)) }
 
     /// Checks the ID a service gave `request`. Results are matched to requests by ID (`request + 1`:
     /// locbench is the only submitter and both designs number requests from 1 in submission order),
     /// so a different ID would make every later check meaningless.
     func assigned(_ id: RequestID, to request: Int) {
         guard id != Self.id(request) else { return }
-        lock.withLock { requests.violation("request #\(request + 1) was given ID \(id): results could not be matched to requests") }
+        note(.violation("request #\(request + 1) was given ID \(id): results could not be matched to requests"))
     }
 
-    func issued(_ flag: Flags, for request: Int) {
-        let time = now()
-        lock.withLock { requests.issued(flag, for: Self.id(request), at: time) }
-    }
+    func issued(_ flag: Flags, for request: Int) { note(.issued(flag, Self.id(request), at: now())) }
 
-    func fixLeftSource() {
-        let time = now()
-        let wall = wallNow()
-        lock.withLock {
-            latestFixWallTime = wall
-            latestFixAt = time
-        }
-    }
+    func fixLeftSource() { note(.fixLeftSource(at: now())) }
 
     // MARK: Handler side
 
-    func oneShotEnded(_ result: LocationResult) {
-        let time = now()
-        let wall = wallNow()
-        let request = Int(result.requestID.rawValue) - 1
-        lock.withLock {
-            guard let outcome = requests.oneShotEnded(result, at: time), requests.records.indices.contains(request) else { return }
-            let submittedAt = requests.records[request].submittedAt
-            switch outcome {
-            case .succeeded:
-                // A delivery delay exists only for a request that was waiting when the latest fix arrived.
-                if submittedAt <= latestFixAt {
-                    latency.record(nanoseconds: wall - latestFixWallTime)
-                } else {
-                    answeredFromCache += 1
-                }
-            case .timedOut:
-                guard let timeout = plan.timeout(of: request) else { return }
-                lateness.record(nanoseconds: time - (submittedAt + timeout.saturatingNanoseconds))
-            default:
-                break
-            }
+    func oneShotEnded(_ result: LocationResult) { note(.oneShotEnded(result, at: now())) }
+
+    func subscriptionEvent(_ id: RequestID, _ event: SubscriptionEvent) { note(.subscriptionEvent(id, event, at: now())) }
+
+    // MARK: Checks
+
+    /// Applies what was logged since the last call to the checks, in order. The driver calls it
+    /// between its batches; every query below calls it first.
+    func catchUp() {
+        checkLock.withLock { applyLog() }
+    }
+
+    /// Called with `checkLock` held.
+    private func applyLog() {
+        logLock.withLock { swap(&log, &applying) }
+        for entry in applying { apply(entry) }
+        applying.removeAll(keepingCapacity: true)
+    }
+
+    /// Called with `checkLock` held.
+    private func apply(_ entry: Entry) {
+        switch entry {
+        case .authorization(let state, let time):
+            authorizationChanges += 1
+            requests.authorizationChanged(state)
+            authorizationTimeline.append((time, state.isAuthorized && state.accuracy == .full))
+        case .submitted(let id, let time):
+            requests.submitted(id, at: time)
+        case .issued(let flag, let id, let time):
+            requests.issued(flag, for: id, at: time)
+        case .violation(let message):
+            requests.violation(message)
+        case .fixLeftSource(let time):
+            latestFixAt = time
+        case .oneShotEnded(let result, let time):
+            oneShotEnded(result, at: time)
+        case .subscriptionEvent(let id, let event, let time):
+            requests.subscriptionEvent(id, event, at: time)
         }
     }
 
-    func subscriptionEvent(_ id: RequestID, _ event: SubscriptionEvent) {
-        let time = now()
-        lock.withLock { requests.subscriptionEvent(id, event, at: time) }
+    /// Called with `checkLock` held.
+    private func oneShotEnded(_ result: LocationResult, at time: Int64) {
+        let request = Int(result.requestID.rawValue) - 1
+        guard let outcome = requests.oneShotEnded(result, at: time), requests.records.indices.contains(request) else { return }
+        let submittedAt = requests.records[request].submittedAt
+        switch outcome {
+        case .succeeded:
+            // A delivery delay exists only for a request that was waiting when the latest fix arrived.
+            if submittedAt <= latestFixAt {
+                latency.record(nanoseconds: time - latestFixAt)
+            } else {
+                answeredFromCache += 1
+            }
+        case .timedOut:
+            guard let timeout = plan.timeout(of: request) else { return }
+            lateness.record(nanoseconds: time - (submittedAt + timeout.saturatingNanoseconds))
+        default:
+            break
+        }
     }
 
     /// Whether access was full and unrestricted from `start` to `end`. Called with the lock held.
@@ -127,7 +167,7 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
 
     // MARK: After the run
 
-    /// What the ledger saw, read under its lock.
+    /// What the ledger saw, once the log is applied.
     struct Summary {
         var violations: [String]
         var violationCount: Int
@@ -144,8 +184,9 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
 
     /// Requests submitted that have neither ended nor been cancelled (the wind-down force-completes them).
     func unendedRequests(submittedBefore count: Int) -> [Int] {
-        lock.withLock {
-            (0..<count).filter { requests.records[$0].ends == 0 && !requests.records[$0].flags.contains(.cancelIssued) }
+        checkLock.withLock {
+            applyLog()
+            return (0..<count).filter { requests.records[$0].ends == 0 && !requests.records[$0].flags.contains(.cancelIssued) }
         }
     }
 
@@ -153,7 +194,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     /// cancelled, or (never ending) `end`, in the mode its accuracy asks for. Passive subscriptions
     /// need nothing.
     func demands(until end: Int64) -> [Demand] {
-        lock.withLock {
+        checkLock.withLock {
+            applyLog()
             var demands: [Demand] = []
             demands.reserveCapacity(requests.records.count)
             for request in requests.records.indices where requests.records[request].flags.contains(.submitted) {
@@ -171,7 +213,8 @@ final class Ledger: @unchecked Sendable {  // All mutable state is behind `lock`
     /// cancelled agrees); no timed-out request missed a fix that satisfied it (virtual clock only).
     /// Returns everything the ledger counted.
     func finish(engine statistics: SchedulerStatistics?, cancelled: Int, fixes: [RecordedFix], checkAgainstFixes: Bool) -> Summary {
-        lock.withLock {
+        checkLock.withLock {
+            applyLog()
             let summary = requests.finish(engineStatistics: statistics)
             if statistics == nil && summary.cancelled != cancelled {
                 requests.violation("\(summary.cancelled) requests never ended, but the service cancelled \(cancelled)")

@@ -91,8 +91,10 @@ struct RunState {
         timeline.append((Double(time) / 1e9, pending, mode))
     }
 
-    /// Updates the pending count, and the heap figure when pending reaches a new peak.
+    /// Applies the ledger's log to its checks, and updates the pending count (and the heap figure when
+    /// pending reaches a new peak).
     mutating func notePending() async {
+        ledger.catchUp()
         pending = await service.pendingCount()
         if pending > maxPending {
             maxPending = pending

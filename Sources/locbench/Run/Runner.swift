@@ -75,7 +75,7 @@ struct Runner {
     ) async -> RunMeasurements {
         // Latency is measured on the virtual timeline too: a fix's delivery delay as the run's clock sees it.
         let virtualNow: @Sendable () -> Int64 = { clock.now.offset.saturatingNanoseconds }
-        let ledger = Ledger(plan: plan, now: virtualNow, wallNow: virtualNow, initialAuthorization: initialAuthorization)
+        let ledger = Ledger(plan: plan, now: virtualNow, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(
             source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds }, fixInterval: .seconds(source.scenario.fixInterval))
         let service = makeService(clock, recording)
@@ -115,7 +115,7 @@ struct Runner {
     /// A wall-clock run: operations are submitted when their time comes; timers are real.
     func runWall(design: String, label: String, makeService: (RecordingSource) -> any LocationService, source: any LocationSource, start: ContinuousClock.Instant) async -> RunMeasurements {
         let now: @Sendable () -> Int64 = { start.duration(to: .now).saturatingNanoseconds }
-        let ledger = Ledger(plan: plan, now: now, wallNow: Self.wallNanoseconds, initialAuthorization: initialAuthorization)
+        let ledger = Ledger(plan: plan, now: now, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(source, ledger: ledger, now: now)
         let service = makeService(recording)
         var state = RunState(ledger: ledger, service: service, design: design, label: label, windDownGrace: .seconds(5))
@@ -132,7 +132,4 @@ struct Runner {
         let metered = (source as? SyntheticLocationSource)?.energyMeter?.energy
         return await state.finish(recording: recording, end: now(), checkAgainstFixes: false, meteredJoules: metered)
     }
-
-    static let processStart = ContinuousClock.now
-    @Sendable static func wallNanoseconds() -> Int64 { processStart.duration(to: .now).saturatingNanoseconds }
 }

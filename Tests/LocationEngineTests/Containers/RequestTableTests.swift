@@ -72,6 +72,25 @@ struct RequestTableTests {
         }
     }
 
+    @Test("a draining window moves nothing: it keeps its length while both ends live, then shrinks from the ends")
+    func drainMovesNothing() {
+        var table = RequestTable<Int>()
+        let count: UInt64 = 100_000
+        for raw in UInt64(1)...count { table[RequestID(rawValue: raw)] = Int(raw) }
+        var rng = SplitMix64(seed: 3)
+        var middle = Array(UInt64(2)..<count)
+        middle.shuffle(using: &rng)
+        for raw in middle { table.removeValue(forKey: RequestID(rawValue: raw)) }
+        // Far past eight holes per live entry, yet no removal migrated the two ends away.
+        #expect(table.count == 2)
+        #expect(table.windowLength == Int(count))
+        table.removeValue(forKey: RequestID(rawValue: 1))
+        #expect(table.windowLength == 1)
+        #expect(table[RequestID(rawValue: count)] == Int(count))
+        table.removeValue(forKey: RequestID(rawValue: count))
+        #expect(table.isEmpty && table.windowLength == 0)
+    }
+
     @Test("never compacted, the window stays within eight times the live entries")
     func hardBound() {
         var table = RequestTable<Int>()

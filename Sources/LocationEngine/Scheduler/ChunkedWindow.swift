@@ -1,0 +1,89 @@
+import DequeModule
+
+/// A double-ended sequence of optional slots stored in fixed-size chunks: appending at the back and
+/// dropping at the front cost O(1), and growing never moves what is already stored.
+///
+/// A single contiguous buffer (`Deque`, `Array`) doubles when full, copying every element: with a
+/// million pending requests that is one stall of tens of milliseconds (a copy of the whole table and
+/// the page faults of a buffer twice its size), during which nothing else — no timeout — is served.
+/// Here growth allocates one chunk of ``chunkSize`` slots; only the small deque of chunk references
+/// ever grows by copying.
+///
+/// Hand-written because swift-collections has no segmented deque; it is a thin layer over `Deque`
+/// and `ContiguousArray`.
+struct ChunkedWindow<Element> {
+    /// Slots per chunk (a power of two, so that an index splits with a shift and a mask).
+    static var chunkShift: Int { 10 }
+    static var chunkSize: Int { 1 << chunkShift }
+
+    private var chunks = Deque<ContiguousArray<Element?>>()
+    /// Where the first slot sits in the first chunk.
+    private var head = 0
+    /// The number of slots, holes included.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The slot at `index` (`0..<count`).
+    subscript(index: Int) -> Element? {
+        @inline(__always) get {
+            let position = head &+ index
+            return chunks[position &>> Self.chunkShift][position & (Self.chunkSize &- 1)]
+        }
+        @inline(__always) set {
+            let position = head &+ index
+            chunks[position &>> Self.chunkShift][position & (Self.chunkSize &- 1)] = newValue
+        }
+    }
+
+    /// Appends a slot at the back.
+    /// - Complexity: O(1); O(``chunkSize``) when a chunk is added.
+    mutating func append(_ element: Element?) {
+        let position = head &+ count
+        if position == chunks.count &* Self.chunkSize {
+            chunks.append(ContiguousArray(repeating: nil, count: Self.chunkSize))
+        }
+        count &+= 1
+        if element != nil { self[count &- 1] = element }
+    }
+
+    /// Appends `holes` empty slots at the back.
+    mutating func appendHoles(_ holes: Int) {
+        for _ in 0..<holes { append(nil) }
+    }
+
+    /// Removes the last slot (its value, if any, is released).
+    mutating func removeLast() {
+        precondition(count > 0, "removeLast() on an empty window")
+        self[count &- 1] = nil
+        count &-= 1
+        // One spare chunk stays at the back, so a window that shrinks and grows by a slot around a
+        // chunk's edge does not allocate each time.
+        while chunks.count &* Self.chunkSize &- (head &+ count) >= 2 &* Self.chunkSize {
+            chunks.removeLast()
+        }
+        if count == 0 { keepOneChunk() }
+    }
+
+    /// Removes the first slot (its value, if any, is released).
+    mutating func removeFirst() {
+        precondition(count > 0, "removeFirst() on an empty window")
+        self[0] = nil
+        head &+= 1
+        count &-= 1
+        if head == Self.chunkSize {
+            chunks.removeFirst()
+            head = 0
+        }
+        if count == 0 { keepOneChunk() }
+    }
+
+    /// Emptied: the first chunk (all holes now) stays for the next slots, so that a window that
+    /// empties and refills one request at a time does not allocate a chunk per request.
+    private mutating func keepOneChunk() {
+        while chunks.count > 1 { chunks.removeLast() }
+        head = 0
+    }
+}
+
+extension ChunkedWindow: Sendable where Element: Sendable {}

@@ -15,7 +15,7 @@ import NIOConcurrencyHelpers
 /// Handlers run on the engine's executor, and what a handler costs is charged to every timeout behind
 /// it: a million one-shots timing out within a second leave the engine about a microsecond each. So
 /// a handler only notes what it saw and when, in one ordered log (a lock, a clock read, an append);
-/// the driver applies the log to the checks between its batches, on its own thread, in the order the
+/// the driver applies the log to the checks between its batches, a slice at a time, in the order the
 /// log was written — submissions, cancels, fixes, authorization changes and endings alike — so every
 /// check sees what it would have seen at the moment of the event.
 final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everything else behind `checkLock`.
@@ -41,6 +41,8 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     private let checkLock = NIOLock()
     /// The log's other buffer: the two swap, so neither grows again once it has held a busy stretch.
     private var applying: [Entry] = []
+    /// How much of `applying` has been applied.
+    private var applied = 0
     private var requests: RequestLedger<WorkloadPlan>
     /// When the latest fix left the source (for fix-to-delivery latency).
     private var latestFixAt: Int64 = -1
@@ -102,17 +104,42 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
 
     // MARK: Checks
 
-    /// Applies what was logged since the last call to the checks, in order. The driver calls it
-    /// between its batches; every query below calls it first.
-    func catchUp() {
-        checkLock.withLock { applyLog() }
+    /// Applies what was logged since the last call to the checks, in order, a slice at a time: between
+    /// slices it yields, so that the checks never hold one of the executor's few threads for long while
+    /// the engine and its timer need one. Entries logged meanwhile wait for the next call.
+    func catchUp() async {
+        var more = checkLock.withLock { applyLog(atMost: Self.slice) }
+        while more {
+            await Task.yield()
+            more = checkLock.withLock { applyLog(atMost: Self.slice, refill: false) }
+        }
     }
 
+    /// Entries applied between two yields of ``catchUp()`` (a few hundred microseconds of checks).
+    private static var slice: Int { 256 }
+
+    /// Applies up to `limit` entries of the log taken last; when it is used up and `refill` is set,
+    /// takes what was logged since first. Returns whether entries of the log taken last remain.
     /// Called with `checkLock` held.
-    private func applyLog() {
-        logLock.withLock { swap(&log, &applying) }
-        for entry in applying { apply(entry) }
-        applying.removeAll(keepingCapacity: true)
+    private func applyLog(atMost limit: Int = .max, refill: Bool = true) -> Bool {
+        if applied == applying.count {
+            guard refill else { return false }
+            applying.removeAll(keepingCapacity: true)
+            applied = 0
+            logLock.withLock { swap(&log, &applying) }
+        }
+        let end = applying.count - applied > limit ? applied + limit : applying.count
+        while applied < end {
+            apply(applying[applied])
+            applied += 1
+        }
+        return applied < applying.count
+    }
+
+    /// Applies everything logged so far. Called with `checkLock` held.
+    private func applyWholeLog() {
+        _ = applyLog(refill: false)  // the rest of a catch-up in progress
+        _ = applyLog()  // and the log since
     }
 
     /// Called with `checkLock` held.
@@ -185,7 +212,7 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     /// Requests submitted that have neither ended nor been cancelled (the wind-down force-completes them).
     func unendedRequests(submittedBefore count: Int) -> [Int] {
         checkLock.withLock {
-            applyLog()
+            applyWholeLog()
             return (0..<count).filter { requests.records[$0].ends == 0 && !requests.records[$0].flags.contains(.cancelIssued) }
         }
     }
@@ -195,7 +222,7 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     /// need nothing.
     func demands(until end: Int64) -> [Demand] {
         checkLock.withLock {
-            applyLog()
+            applyWholeLog()
             var demands: [Demand] = []
             demands.reserveCapacity(requests.records.count)
             for request in requests.records.indices where requests.records[request].flags.contains(.submitted) {
@@ -214,7 +241,7 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     /// Returns everything the ledger counted.
     func finish(engine statistics: SchedulerStatistics?, cancelled: Int, fixes: [RecordedFix], checkAgainstFixes: Bool) -> Summary {
         checkLock.withLock {
-            applyLog()
+            applyWholeLog()
             let summary = requests.finish(engineStatistics: statistics)
             if statistics == nil && summary.cancelled != cancelled {
                 requests.violation("\(summary.cancelled) requests never ended, but the service cancelled \(cancelled)")

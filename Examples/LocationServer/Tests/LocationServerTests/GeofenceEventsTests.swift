@@ -48,6 +48,13 @@ struct GeofenceEventsTests {
             #expect(transitions.map(\.state) == ["outside", "inside", "outside"])
             #expect(transitions.allSatisfy { $0.fence == 1 })
             #expect(transitions.map(\.at) == transitions.map(\.at).sorted() && transitions[0].at < transitions[2].at)
+            // The engine's estimate of each crossing goes out with it: not after the deciding fix, and
+            // none for the first determination.
+            #expect(transitions[0].estimatedCrossing == nil)
+            for transition in transitions.dropFirst() {
+                let crossing = try #require(transition.estimatedCrossing)
+                #expect(crossing <= transition.at)
+            }
             #expect(events.last?.name == "end" && events.last?.data == #"{"reason":"shut_down"}"#)
 
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)

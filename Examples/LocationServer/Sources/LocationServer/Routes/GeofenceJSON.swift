@@ -39,12 +39,16 @@ struct GeofenceListJSON: ResponseCodable, Equatable {
 
 /// The data of a `transition` event on `GET /geofences/events`: the fence, the engine's name for the
 /// transition (``GeofenceTransition/name``), the state after it, and its instant in seconds on the
-/// engine's timeline (the fix's, or the deadline's for `dwelled` and `becameUnknown`).
+/// engine's timeline (the fix's, or the deadline's for `dwelled` and `becameUnknown`). An `entered` or
+/// `exited` (or a crossing's pair) also carries `estimatedCrossing`: when the device crossed the
+/// boundary, estimated from the fixes before the deciding one, in the same seconds — earlier than
+/// `at` by the travel a confident decision needs.
 struct GeofenceTransitionJSON: Codable, Equatable {
     var fence: UInt64
     var transition: String
     var state: String
     var at: Double
+    var estimatedCrossing: Double?
 }
 
 /// The data of an `end` event on `GET /geofences/events`: a fence's end (`fence` set; `reason` the
@@ -61,7 +65,7 @@ extension ServerSentEvent {
         case .transition(let fence, let change):
             self.init(name: "transition", data: Self.json(GeofenceTransitionJSON(
                 fence: fence, transition: change.transition.name, state: change.transition.state.description,
-                at: change.at.sinceEpoch.secondsValue)))
+                at: change.at.sinceEpoch.secondsValue, estimatedCrossing: change.estimatedCrossing?.sinceEpoch.secondsValue)))
         case .ended(let fence, let reason):
             self.init(name: "end", data: Self.json(GeofenceEndJSON(fence: fence, reason: reason)))
         }

@@ -12,9 +12,10 @@ import DequeModule
 /// Hand-written because swift-collections has no segmented deque; it is a thin layer over `Deque`
 /// and `ContiguousArray`.
 struct ChunkedWindow<Element> {
-    /// Slots per chunk (a power of two, so that an index splits with a shift and a mask).
-    static var chunkShift: Int { 10 }
-    static var chunkSize: Int { 1 << chunkShift }
+    /// Slots per chunk: as many as fit, with the array's 32-byte header, in 32 KiB — an allocator size
+    /// class, so no chunk is rounded up (1,024 slots of a 40-byte pending one-shot plus the header
+    /// took jemalloc's 48 KiB class). A constant once specialised, so an index splits with a multiply.
+    @inline(__always) static var chunkSize: Int { max(1, (32 * 1024 - 32) / MemoryLayout<Element?>.stride) }
 
     private var chunks = Deque<ContiguousArray<Element?>>()
     /// Where the first slot sits in the first chunk.
@@ -28,11 +29,13 @@ struct ChunkedWindow<Element> {
     subscript(index: Int) -> Element? {
         @inline(__always) get {
             let position = head &+ index
-            return chunks[position &>> Self.chunkShift][position & (Self.chunkSize &- 1)]
+            let chunk = position / Self.chunkSize
+            return chunks[chunk][position &- chunk &* Self.chunkSize]
         }
         @inline(__always) set {
             let position = head &+ index
-            chunks[position &>> Self.chunkShift][position & (Self.chunkSize &- 1)] = newValue
+            let chunk = position / Self.chunkSize
+            chunks[chunk][position &- chunk &* Self.chunkSize] = newValue
         }
     }
 

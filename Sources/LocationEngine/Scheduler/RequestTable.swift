@@ -80,24 +80,31 @@ struct RequestTable<Value> {
     /// Drops leading and trailing holes.
     private mutating func trimEnds() {
         while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
-        migrateFront(while: { _ in false }, atMost: 0)
+        dropLeadingHoles()
+    }
+
+    /// Drops the holes before the first live entry.
+    private mutating func dropLeadingHoles() {
+        while !window.isEmpty, window[0] == nil {
+            window.removeFirst()
+            base += 1
+        }
+        if window.isEmpty { base = 1 }  // the next insertion sets the base again
     }
 
     /// Drops leading holes, and moves the front live entries to the overflow while `condition` holds
     /// (at most `limit` of them).
     private mutating func migrateFront(while condition: (Self) -> Bool, atMost limit: Int) {
+        dropLeadingHoles()
         var migrations = 0
-        while !window.isEmpty {
-            if window[0] != nil {
-                guard migrations < limit, condition(self) else { break }
-                migrations += 1
-                overflow[RequestID(rawValue: base)] = window[0]
-                liveInWindow -= 1
-            }
+        while migrations < limit, !window.isEmpty, condition(self) {
+            overflow[RequestID(rawValue: base)] = window[0]  // live: the holes before it are dropped
             window.removeFirst()
             base += 1
+            liveInWindow -= 1
+            migrations += 1
+            dropLeadingHoles()
         }
-        if window.isEmpty { base = 1 }  // removing the last slot also dropped every chunk
     }
 
     /// How many live entries one insertion may move to the overflow.

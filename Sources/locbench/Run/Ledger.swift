@@ -108,27 +108,32 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     /// slices it yields, so that the checks never hold one of the executor's few threads for long while
     /// the engine and its timer need one. Entries logged meanwhile wait for the next call.
     func catchUp() async {
-        var more = checkLock.withLock { applyLog(atMost: Self.slice) }
+        var more = checkLock.withLock {
+            takeLogIfApplied()
+            return applyTaken(atMost: Self.slice)
+        }
         while more {
             await Task.yield()
-            more = checkLock.withLock { applyLog(atMost: Self.slice, refill: false) }
+            more = checkLock.withLock { applyTaken(atMost: Self.slice) }
         }
     }
 
     /// Entries applied between two yields of ``catchUp()`` (a few hundred microseconds of checks).
     private static var slice: Int { 256 }
 
-    /// Applies up to `limit` entries of the log taken last; when it is used up and `refill` is set,
-    /// takes what was logged since first. Returns whether entries of the log taken last remain.
+    /// Once the log taken last is applied, takes what was logged since (the two buffers swap).
     /// Called with `checkLock` held.
-    private func applyLog(atMost limit: Int = .max, refill: Bool = true) -> Bool {
-        if applied == applying.count {
-            guard refill else { return false }
-            applying.removeAll(keepingCapacity: true)
-            applied = 0
-            logLock.withLock { swap(&log, &applying) }
-        }
-        let end = applying.count - applied > limit ? applied + limit : applying.count
+    private func takeLogIfApplied() {
+        guard applied == applying.count else { return }
+        applying.removeAll(keepingCapacity: true)
+        applied = 0
+        logLock.withLock { swap(&log, &applying) }
+    }
+
+    /// Applies up to `limit` entries of the log taken last; returns whether any remain. Called with
+    /// `checkLock` held.
+    private func applyTaken(atMost limit: Int = .max) -> Bool {
+        let end = applied + min(limit, applying.count - applied)
         while applied < end {
             apply(applying[applied])
             applied += 1
@@ -136,10 +141,12 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
         return applied < applying.count
     }
 
-    /// Applies everything logged so far. Called with `checkLock` held.
+    /// Applies everything logged so far: the rest of a catch-up in progress, then the log since.
+    /// Called with `checkLock` held.
     private func applyWholeLog() {
-        _ = applyLog(refill: false)  // the rest of a catch-up in progress
-        _ = applyLog()  // and the log since
+        _ = applyTaken()
+        takeLogIfApplied()
+        _ = applyTaken()
     }
 
     /// Called with `checkLock` held.

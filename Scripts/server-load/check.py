@@ -22,31 +22,9 @@ share of the server's CPU per request, and the shutdown's timings.
 """
 import argparse
 import json
-import re
 import sys
 
-SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$')
-LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
-
-
-def parse_metrics(text):
-    """Prometheus text format -> {name: [(labels, value)]}."""
-    metrics = {}
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        match = SAMPLE.match(line.strip())
-        if not match:
-            raise ValueError(f"not a Prometheus sample: {line!r}")
-        name, labels, value = match.groups()
-        metrics.setdefault(name, []).append((dict(LABEL.findall(labels or "")), float(value)))
-    return metrics
-
-
-def total(metrics, name, **labels):
-    """The sum of `name`'s samples whose labels include `labels` (0 when absent)."""
-    return sum(value for sample_labels, value in metrics.get(name, [])
-               if all(sample_labels.get(key) == wanted for key, wanted in labels.items()))
+from prometheus_text import parse_metrics, total
 
 
 def quantile_bound(metrics, name, q, **labels):

@@ -16,7 +16,8 @@ import json
 import math
 import sys
 import time
-import urllib.request
+
+from prometheus_text import scrape, total
 
 
 def request(port, method, path, body=None):
@@ -26,14 +27,6 @@ def request(port, method, path, body=None):
     data = response.read()
     connection.close()
     return response.status, response.getheader("Location"), data
-
-
-def gauge(port, name):
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
-        for line in response.read().decode().splitlines():
-            if line.startswith(name + " "):
-                return float(line.split()[1])
-    return None
 
 
 def fence_body(index, latitude, longitude):
@@ -62,7 +55,7 @@ def create(port, count):
         if status == 201 and location:
             ids.append(int(location.rsplit("/", 1)[1]))
     return {"requested": count, "created": len(ids), "ids": ids, "statuses": statuses,
-            "centre": [fix["latitude"], fix["longitude"]], "gauge_after_create": gauge(port, "locationserver_geofences")}
+            "centre": [fix["latitude"], fix["longitude"]], "gauge_after_create": total(scrape(port), "locationserver_geofences")}
 
 
 def delete(port, ids):

@@ -10,18 +10,8 @@ import json
 import os
 import signal
 import time
-import urllib.request
 
-
-def scrape(port):
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
-        text = response.read().decode()
-    values = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#") and "{" not in line.split(" ")[0]:
-            name, _, value = line.partition(" ")
-            values[name] = float(value)
-    return values
+from prometheus_text import scrape, total
 
 
 async def read_response(reader):
@@ -84,9 +74,9 @@ async def main():
     before = {}
     for _ in range(300):
         await asyncio.sleep(0.1)
-        before = await loop.run_in_executor(None, scrape, arguments.port)
-        if before.get("locationserver_location_in_flight", 0) >= arguments.oneshots \
-                and before.get("locationserver_streams_open", 0) >= arguments.streams:
+        before = await loop.run_in_executor(None, scrape, arguments.port, 10)
+        if total(before, "locationserver_location_in_flight") >= arguments.oneshots \
+                and total(before, "locationserver_streams_open") >= arguments.streams:
             break
     signalled = time.monotonic()
     os.kill(arguments.pid, signal.SIGTERM)
@@ -97,8 +87,8 @@ async def main():
 
     summary = {
         "oneshots": arguments.oneshots, "streams": arguments.streams,
-        "in_flight_at_signal": before.get("locationserver_location_in_flight", 0),
-        "streams_open_at_signal": before.get("locationserver_streams_open", 0),
+        "in_flight_at_signal": total(before, "locationserver_location_in_flight"),
+        "streams_open_at_signal": total(before, "locationserver_streams_open"),
         "answered": 0, "statuses": {}, "shut_down_bodies": 0, "retry_after": 0, "errors": 0, "max_answer_ms": 0.0,
         "streams_ended": {}, "max_stream_end_ms": 0.0, "exit_ms": round((exited - signalled) * 1000, 1),
         # time.monotonic() at SIGTERM, for timings measured by other clients (geofence_clients.py listen).

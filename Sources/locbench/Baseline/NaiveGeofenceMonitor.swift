@@ -18,7 +18,7 @@ enum NaiveGeofenceMonitor {
         var reports: [ReportedTransition] = []
         let seconds = Int(duration)
         var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)
-        var accuracies: [Double] = []
+        var fixCount = 0
         var fixAccuracies = [Double?](repeating: nil, count: seconds + 1)
         let cpuStart = ProcessStats.cpuSeconds()
         for second in 1...max(1, seconds) {
@@ -26,7 +26,7 @@ enum NaiveGeofenceMonitor {
             for location in received.withLockedValue({ batch in defer { batch.removeAll(keepingCapacity: true) }; return batch }) {
                 let point = GeoPoint(location)
                 fixes[second] = point
-                accuracies.append(location.horizontalAccuracy)
+                fixCount += 1
                 fixAccuracies[second] = location.horizontalAccuracy
                 for (fence, region) in regions.enumerated() {
                     let now = region.contains(point)
@@ -41,7 +41,7 @@ enum NaiveGeofenceMonitor {
         let meteredJoules = source.energyMeter?.energy ?? 0
         source.stop()
         return GeofenceDesignRun(
-            reports: reports, fixes: fixes, accuracies: accuracies, fixAccuracies: fixAccuracies, modes: [PowerMode?](repeating: .best, count: seconds + 1),
-            meteredJoules: meteredJoules, cpuMicrosecondsPerFix: accuracies.isEmpty ? 0 : cpu * 1e6 / Double(accuracies.count), violations: [])
+            reports: reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: [PowerMode?](repeating: .best, count: seconds + 1),
+            meteredJoules: meteredJoules, cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: [])
     }
 }

@@ -42,6 +42,8 @@ extension Report {
         var engineVsOracle: Double
         var engineVsGpsd: Double
         var engineVsStopImmediately: Double
+        /// The engine spent less than both stop-immediately and gpsd's 60 s release.
+        var energyGoalMet: Bool
         /// Gaps by the oracle's choice: on, standby, off.
         var oracleGapChoices: [String: Int]
     }
@@ -82,7 +84,7 @@ extension Report {
             }
             return row
         }
-        let engineRow = row("engine", "metered", engineJoules, engine.restartDelays, restarts: engine.restarts)
+        let engineRow = row("engine", "metered", engineJoules, engine.restarts.map(\.delay), restarts: engine.restarts)
         var rows = [
             engineRow,
             PowerDesignRow(
@@ -93,23 +95,26 @@ extension Report {
         for design in PowerDesign.allCases {
             if design == .stopImmediately, let run = stopImmediately, let joules = run.meteredJoules {
                 charged[design] = joules
-                rows.append(row(design.name, "metered", joules, run.restartDelays, restarts: run.restarts))
+                rows.append(row(design.name, "metered", joules, run.restarts.map(\.delay), restarts: run.restarts))
                 continue
             }
             let charge = DesignCharge(design, segments: segments, end: end, profile: profile, firstStart: first)
             charged[design] = charge.joules
             rows.append(row(design.name, "charged", charge.joules, charge.restartDelays.map { $0.saturatingNanoseconds }))
         }
-        if let naive, let joules = naive.meteredJoules { rows.append(row("naive", "metered", joules, naive.restartDelays, restarts: naive.restarts)) }
+        if let naive, let joules = naive.meteredJoules { rows.append(row("naive", "metered", joules, naive.restarts.map(\.delay), restarts: naive.restarts)) }
         let hot = StartCondition.hot.timeToFirstFix.upperBound
+        let engineVsGpsd = engineJoules / max(1e-12, charged[.gpsdRelease] ?? 0)
+        let engineVsStopImmediately = engineJoules / max(1e-12, charged[.stopImmediately] ?? 0)
         return ReceiverPower(
             receiver: persona.rawValue, shape: shape, powerDown: powerDown.description,
             breakEvenSeconds: PowerDownDecider(profile: profile).plan(mode: .best).dropFirst().first.map { Double($0.after.saturatingNanoseconds) / 1e9 } ?? 0,
             ephemerisValiditySeconds: Double(profile.ephemerisValidity.saturatingNanoseconds) / 1e9,
             hotStartSeconds: hot, addedDelayGoalMet: (engineRow.addedDelayP99Seconds ?? 0) <= hot + 1e-9, oracleJoules: oracleJoules, designs: rows,
             engineVsOracle: ratio(engineJoules),
-            engineVsGpsd: engineJoules / max(1e-12, charged[.gpsdRelease] ?? 0),
-            engineVsStopImmediately: engineJoules / max(1e-12, charged[.stopImmediately] ?? 0),
+            engineVsGpsd: engineVsGpsd,
+            engineVsStopImmediately: engineVsStopImmediately,
+            energyGoalMet: engineVsStopImmediately < 1 && engineVsGpsd < 1,
             oracleGapChoices: Dictionary(grouping: restartAware.gaps, by: { $0.state.rawValue }).mapValues(\.count))
     }
 }
@@ -149,7 +154,7 @@ extension TableReport {
             lines.append(
                 String(
                     format: "       goal: energy below stop-immediately and gpsd 60 s: %.3f× and %.3f×, %@", power.engineVsStopImmediately, power.engineVsGpsd,
-                    power.engineVsStopImmediately < 1 && power.engineVsGpsd < 1 ? "met" : "NOT MET"))
+                    power.energyGoalMet ? "met" : "NOT MET"))
         }
         return lines
     }

@@ -10,10 +10,10 @@ struct GeofenceDesignRun: Sendable {
     var reports: [ReportedTransition]
     /// The fix at each second of the trajectory, `nil` where there was none (receiver off or acquiring).
     var fixes: [GeoPoint?]
-    /// The fixes' horizontal accuracies, metres.
-    var accuracies: [Double]
     /// The horizontal accuracy of the fix at each second of the trajectory, `nil` where there was none.
     var fixAccuracies: [Double?]
+    /// The fixes' horizontal accuracies, metres, in order.
+    var accuracies: [Double] { fixAccuracies.compactMap { $0 } }
     /// The receiver's mode at each second of the trajectory (`nil`: off).
     var modes: [PowerMode?]
     /// The energy the synthetic receiver metered over the trajectory, joules.
@@ -47,7 +47,7 @@ enum GeofenceRun {
         let seconds = Int(duration)
         var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)
         var modes = [PowerMode?](repeating: nil, count: seconds + 1)
-        var accuracies: [Double] = []
+        var fixCount = 0
         var fixAccuracies = [Double?](repeating: nil, count: seconds + 1)
         modes[0] = source.mode
         var time: Int64 = 0
@@ -66,7 +66,7 @@ enum GeofenceRun {
             modes[second] = source.mode
             if let epoch = source.lastEpoch, Int(epoch.elapsed.rounded()) == second, let fix = epoch.fix {
                 fixes[second] = GeoPoint(latitude: fix.latitude, longitude: fix.longitude)
-                accuracies.append(fix.horizontalAccuracy)
+                fixCount += 1
                 fixAccuracies[second] = fix.horizontalAccuracy
             }
         }
@@ -82,7 +82,7 @@ enum GeofenceRun {
         if statistics.activeSubscriptions != 0 { violations.append("\(statistics.activeSubscriptions) monitors still active after all were force-completed") }
         if source.mode != nil { violations.append("the source is still on 130 s after the last monitor ended") }
         return GeofenceDesignRun(
-            reports: ledger.reports, fixes: fixes, accuracies: accuracies, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules,
-            cpuMicrosecondsPerFix: accuracies.isEmpty ? 0 : cpu * 1e6 / Double(accuracies.count), violations: violations)
+            reports: ledger.reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules,
+            cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: violations)
     }
 }

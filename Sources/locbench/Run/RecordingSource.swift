@@ -18,18 +18,19 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
         var starts = 0
         /// When the source was last started, while its first fix is awaited.
         var awaitingFirstFixSince: Int64?
-        /// Start → first fix of every start into best or high but the first.
-        var restartDelays: [Int64] = []
         /// When the source was last stopped (`nil`: running, or never stopped).
         var stoppedAt: Int64?
         /// How long the source was down before the start whose first fix is awaited.
         var awaitedDownFor: Int64 = 0
-        /// The same restarts: how long the receiver was down, and the first-fix delay the power-down added.
+        /// Every start into best or high but the first: its first-fix delay, how long the receiver was down before
+        /// it, and what the power-down added.
         var restarts: [RestartDelay] = []
     }
 
     /// One restart into continuous tracking after a power-down.
     struct RestartDelay: Sendable {
+        /// Start → first fix, nanoseconds.
+        var delay: Int64
         /// How long the receiver was down, nanoseconds.
         var downFor: Int64
         /// Start → first fix, less the wait for the fix a receiver left running would have given (the next epoch
@@ -75,10 +76,9 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
                 state.withLockedValue {
                     $0.fixes.append(fix)
                     if let since = $0.awaitingFirstFixSince {
-                        $0.restartDelays.append(at - since)
                         // Left running, the receiver would have given its next epoch at or after the start.
                         let running = fixInterval.map { interval in (since + interval - 1) / interval * interval } ?? since
-                        $0.restarts.append(RestartDelay(downFor: $0.awaitedDownFor, added: max(0, at - running)))
+                        $0.restarts.append(RestartDelay(delay: at - since, downFor: $0.awaitedDownFor, added: max(0, at - running)))
                         $0.awaitingFirstFixSince = nil
                     }
                 }
@@ -118,10 +118,8 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
         base.stop(into: idle)
     }
 
-    /// Start → first fix of every start into best or high but the first, nanoseconds.
-    var restartDelays: [Int64] { state.withLockedValue { $0.restartDelays } }
-
-    /// The same restarts, each with how long the receiver was down and the delay the power-down added.
+    /// Every start into best or high but the first: its first-fix delay, how long the receiver was down and the
+    /// delay the power-down added.
     var restarts: [RestartDelay] { state.withLockedValue { $0.restarts } }
 
     private func record(_ mode: PowerMode?) {

@@ -178,7 +178,6 @@ struct RunState {
             sourceSegments: recording.segments(until: end),
             oracle: PowerOracle(demands: ledger.demands(until: end), levels: PowerMode.allCases.count),
             meteredJoules: meteredJoules,
-            restartDelays: recording.restartDelays,
             restarts: recording.restarts,
             authorizationPrompts: await service.authorizationPrompts(),
             authorizationChanges: summary.authorizationChanges,

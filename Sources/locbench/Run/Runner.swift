@@ -46,9 +46,8 @@ struct RunMeasurements: Sendable {
     var oracle: PowerOracle
     /// The energy the synthetic receiver metered, joules (`nil`: no metered receiver).
     var meteredJoules: Double?
-    /// Start → first fix of every restart (every start but the first), nanoseconds.
-    var restartDelays: [Int64]
-    /// The same restarts: how long the receiver was down, and the first-fix delay the power-down added.
+    /// Every restart into continuous tracking (every such start but the first): start → first fix, how long the
+    /// receiver was down, and the first-fix delay the power-down added.
     var restarts: [RecordingSource.RestartDelay]
     /// Authorization and temporary-full-accuracy prompts the design made.
     var authorizationPrompts: Int

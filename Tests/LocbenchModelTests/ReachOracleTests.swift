@@ -31,4 +31,21 @@ struct ReachOracleTests {
         #expect(oracle.demand.isEmpty)
         #expect(oracle.joules(end: 600_000_000_000, profile: Self.profile, firstStart: .hot) == 0)
     }
+
+    @Test func aDesignsExcessIsSplitIntoStoppedAndMovingSeconds() throws {
+        // The oracle of the first test: on through seconds 35…45 and 55…65.
+        let circle = try GeofenceRegion.circle(centre: StraightPath.point(east: 500), radius: 100)
+        let oracle = ReachOracle(regions: [circle], along: StraightPath.path(seconds: 100), reach: 55)
+        // The mover stands still through seconds 70…79.
+        let path = TruthPath(
+            samples: (0...100).map { second in
+                TruthPath.Sample(
+                    seconds: Double(second), point: StraightPath.point(east: 10 * Double(second)), speed: (70...79).contains(second) ? 0 : 10)
+            })
+        // A design on through 30…50 and 70…79, off through the oracle's second stretch.
+        let tracking = (0...100).map { (30...50).contains($0) || (70...79).contains($0) }
+        let excess = oracle.excess(of: tracking, along: path)
+        #expect(excess == ReachOracle.Excess(stoppedSeconds: 10, movingSeconds: 10, missingSeconds: 11))
+        #expect(oracle.excess(of: [Bool](repeating: false, count: 101), along: path).missingSeconds == 22)
+    }
 }

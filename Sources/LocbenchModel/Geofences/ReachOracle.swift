@@ -34,6 +34,53 @@ public struct ReachOracle: Sendable {
         samplesWithinReach = needed.count { $0 }
     }
 
+    /// Where a design's tracking differs from the oracle's, second by second.
+    public struct Excess: Sendable, Hashable, Codable {
+        /// Seconds the design tracked and the oracle did not, with the mover standing still (slower than
+        /// ``stoppedSpeed``): a design that cannot see the future must look again before a boundary could be
+        /// reached, however long the stop turns out to be.
+        public var stoppedSeconds: Double
+        /// Seconds the design tracked and the oracle did not, with the mover moving (a design plans by its maximum
+        /// speed, the oracle by the true path).
+        public var movingSeconds: Double
+        /// Seconds the oracle tracked and the design did not.
+        public var missingSeconds: Double
+
+        public init(stoppedSeconds: Double, movingSeconds: Double, missingSeconds: Double) {
+            self.stoppedSeconds = stoppedSeconds
+            self.movingSeconds = movingSeconds
+            self.missingSeconds = missingSeconds
+        }
+    }
+
+    /// Below this speed, m/s, the mover counts as stopped.
+    public static let stoppedSpeed = 0.1
+
+    /// How the tracking of a design differs from the oracle's: `tracking[s]` tells whether its receiver was on
+    /// through the second that ends at `s` seconds (index 0, the start, is not counted); the oracle is on through
+    /// that second when its demand covers the second's middle. The mover's speed is the path's last sample at or
+    /// before the second's end.
+    /// - Complexity: O(s + d) for s seconds and d stretches of demand.
+    public func excess(of tracking: [Bool], along path: TruthPath) -> Excess {
+        var result = Excess(stoppedSeconds: 0, movingSeconds: 0, missingSeconds: 0)
+        let samples = path.samples
+        var stretch = 0
+        var sample = 0
+        for second in tracking.indices.dropFirst() {
+            let middle = Int64(second) * 1_000_000_000 - 500_000_000
+            while stretch < demand.count, demand[stretch].interval.end <= middle { stretch += 1 }
+            let oracleOn = stretch < demand.count && demand[stretch].interval.start <= middle
+            while sample + 1 < samples.count, samples[sample + 1].seconds <= Double(second) { sample += 1 }
+            switch (tracking[second], oracleOn) {
+            case (true, false):
+                if samples.isEmpty || samples[sample].speed < Self.stoppedSpeed { result.stoppedSeconds += 1 } else { result.movingSeconds += 1 }
+            case (false, true): result.missingSeconds += 1
+            default: break
+            }
+        }
+        return result
+    }
+
     /// The oracle's energy over `[0, end)` nanoseconds, joules, for a receiver described by `profile` that first
     /// starts `firstStart`.
     public func joules(end: Int64, profile: ReceiverPowerProfile, firstStart: ReceiverPowerProfile.StartCondition) -> Double {

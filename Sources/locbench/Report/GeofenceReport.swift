@@ -69,6 +69,8 @@ struct GeofenceReport: Codable, Sendable {
         var reachMetres: Double
         var reachOracleTrackingSeconds: Double
         var reachOracleJoules: Double
+        /// Where the engine tracked while the reach oracle did not (stopped or moving), and the reverse.
+        var engineBeyondReachOracle: ReachOracle.Excess
         var alwaysOnJoules: Double
         var designs: [Design]
         /// The engine's slowest transitions, slowest first, with what set their latency.
@@ -139,7 +141,8 @@ extension GeofenceReport {
             medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, maximumSpeed: run.maximumSpeed, maximumAcceleration: run.maximumAcceleration, medianMovingSpeed: speed,
             marginTravelSeconds: speed > 0 ? run.margin / speed : 0, reachMetres: run.reach,
             reachOracleTrackingSeconds: Double(run.oracle.demand.reduce(0) { $0 + $1.interval.length }) / 1e9,
-            reachOracleJoules: run.oracleJoules, alwaysOnJoules: run.alwaysOnJoules,
+            reachOracleJoules: run.oracleJoules, engineBeyondReachOracle: run.oracle.excess(of: run.engine.modes.map { $0 != nil }, along: run.path),
+            alwaysOnJoules: run.alwaysOnJoules,
             designs: [design("engine", run.engine, run.engineComparison), design("naive", run.naive, run.naiveComparison)],
             engineSlowest: GeofenceTail.worst(10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path),
             engineWorstEstimates: GeofenceTail.worst(

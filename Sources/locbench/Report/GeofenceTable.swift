@@ -50,6 +50,12 @@ enum GeofenceTable {
                     format: "  reach oracle %.1f J (tracking %@ of %@, within %.0f m of a boundary, restarts paid); always-on %.1f J",
                     shape.reachOracleJoules, duration(shape.reachOracleTrackingSeconds), duration(report.durationSeconds), shape.reachMetres,
                     shape.alwaysOnJoules))
+            let beyond = shape.engineBeyondReachOracle
+            lines.append(
+                String(
+                    format: "  the engine tracked %@ while the oracle did not: %@ with the mover stopped (no design that cannot see ahead knows a stop goes on), %@ moving (it plans by its maximum speed); the oracle tracked %@ while the engine did not",
+                    duration(beyond.stoppedSeconds + beyond.movingSeconds), duration(beyond.stoppedSeconds), duration(beyond.movingSeconds),
+                    duration(beyond.missingSeconds)))
             lines.append("  the engine's slowest transitions (crossing, latency, true speed, receiver then, seconds without a fix, deciding fix past the boundary ± accuracy, truth past it after the travel since the crossing):")
             for tail in shape.engineSlowest.prefix(5) {
                 lines.append(

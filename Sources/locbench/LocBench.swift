@@ -150,6 +150,8 @@ struct LocBench: AsyncParsableCommand {
         let sourceKind = try sourceKind()
         let persona = ReceiverPersona(name: receiver)!
         let powerDownRule = powerDownRule()!
+        // On the wall clock, a bare thread sleeping to deadlines through the runs: the floor under the lateness.
+        let timerFloor = clockKind == .wall ? TimerFloor() : nil
         // The designs run interleaved (engine, naive, engine, …) so that a noisy machine slows both alike.
         let rounds = repeats ?? (requests <= 100_000 ? 3 : 1)
         var engineRuns: [RunMeasurements] = []
@@ -167,6 +169,7 @@ struct LocBench: AsyncParsableCommand {
                         linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule))
             }
         }
+        let timerFloorLateness = await timerFloor?.stop()
         let engineRun = engineRuns[0]
         // Stop-immediately metered like the engine: the engine as INTULocationManager (off the moment no request
         // waits, in the demanded mode) on the same workload and receiver, so that both pay a restart alike.
@@ -189,6 +192,7 @@ struct LocBench: AsyncParsableCommand {
                 persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition),
             engine: Report.design(engineRuns),
             baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
+        report.timerFloorMicroseconds = timerFloorLateness
         report.adoptMeteredEnergy()
         print(TableReport.render(report))
         if let json {

@@ -63,6 +63,11 @@ enum TableReport {
             lines.append(
                 "engine vs naive: energy ÷\(format(ratio(baseline.energyJoules, report.engine.energyJoules))), CPU time ÷\(format(ratio(baseline.cpuSeconds, report.engine.cpuSeconds))), heap at peak pending ÷\(format(ratio(Double(baseline.heapBytesAtPeakPending), Double(report.engine.heapBytesAtPeakPending)))), timeout lateness p99 \(micro(report.engine.timeoutLatenessMicroseconds.p99)) vs \(micro(baseline.timeoutLatenessMicroseconds.p99)), invariant violations \(report.engine.invariantViolations) vs \(baseline.invariantViolations)")
         }
+        if let floor = report.timerFloorMicroseconds {
+            lines.append("")
+            lines.append(
+                "timer floor: a bare thread of this process sleeping to deadlines 1 ms apart through the runs woke p50/p99/max \(latency(floor)) after them (\(floor.count.formatted()) deadlines); no timer in the process wakes sooner than the operating system wakes it")
+        }
         if virtual {
             lines.append(
                 "On the virtual clock a fix reaches its handlers at the instant it is made: the delay and lateness above are on that timeline; the cost of the work is the CPU time per operation.")

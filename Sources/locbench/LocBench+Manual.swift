@@ -31,10 +31,10 @@ extension LocBench {
         virtual: a manual clock jumps to the next operation, fix or engine deadline, so a run goes as \
         fast as the machine allows and its results do not depend on load; fix-to-delivery delay and \
         timeout lateness are measured on the virtual timeline, and the cost of the work is CPU time \
-        per operation. wall: real time and real timers; the delay and lateness are real latencies, and \
-        beside them a timer floor: a bare thread sleeping to deadlines 1 ms apart through the runs \
-        (clock_nanosleep, absolute deadlines), with how long after each it woke; no timer in the \
-        process wakes sooner than the operating system wakes that thread.
+        per operation. wall: real time and real timers; the delay and lateness are real latencies; with \
+        --timer-floor, beside them a timer floor: a bare thread sleeping to deadlines 1 ms apart through the runs \
+        (clock_nanosleep, absolute deadlines), with how long after each it woke: the tail the operating \
+        system gives a thread that sleeps until its deadline under the same load.
 
         OUTPUT
         - Power, for each design: source on-time, energy and time per mode, against an always-on source \

@@ -11,6 +11,7 @@ extension LocBench {
         guard requests >= 1 else { throw ValidationError("--requests must be at least 1 (got \(requests))") }
         guard requests <= 20_000_000 else { throw ValidationError("--requests is capped at 20,000,000 (got \(requests))") }
         guard ClockKind(rawValue: clock) != nil else { throw ValidationError("--clock must be virtual or wall (got '\(clock)')") }
+        if timerFloor && clock != ClockKind.wall.rawValue { throw ValidationError("--timer-floor measures the wall clock's timers: add --clock wall") }
         let kind = try sourceKind()
         if kind != .synthetic && ClockKind(rawValue: clock) == .virtual {
             throw ValidationError("--source \(source.joined(separator: " ")) is a real source and runs in real time: add --clock wall")

@@ -81,6 +81,10 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "The design run beside the engine on the same workload: naive (one Task sleeping per request, a locked array scanned per fix, the source in its best mode whenever a request exists) or none. Default: naive up to 100,000 operations without --authorization, else none.")
     var baseline: String?
 
+    @Flag(
+        help: "With --clock wall: keep a bare thread sleeping to deadlines 1 ms apart through the runs and print how late it woke, the operating system's floor under the timeout lateness (its wake-ups cost CPU time, counted in the runs' figures).")
+    var timerFloor = false
+
     @Option(name: .customLong("repeat"), help: "Runs of each design, interleaved; wall and CPU figures are their median (default 3 up to 100,000 operations, else 1).")
     var repeats: Int?
 
@@ -150,8 +154,8 @@ struct LocBench: AsyncParsableCommand {
         let sourceKind = try sourceKind()
         let persona = ReceiverPersona(name: receiver)!
         let powerDownRule = powerDownRule()!
-        // On the wall clock, a bare thread sleeping to deadlines through the runs: the floor under the lateness.
-        let timerFloor = clockKind == .wall ? TimerFloor() : nil
+        // On the wall clock, if asked, a bare thread sleeping to deadlines through the runs: the floor under the lateness.
+        let timerFloor = timerFloor && clockKind == .wall && TimerFloor.isAvailable ? TimerFloor() : nil
         // The designs run interleaved (engine, naive, engine, …) so that a noisy machine slows both alike.
         let rounds = repeats ?? (requests <= 100_000 ? 3 : 1)
         var engineRuns: [RunMeasurements] = []
@@ -192,7 +196,8 @@ struct LocBench: AsyncParsableCommand {
                 persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition),
             engine: Report.design(engineRuns),
             baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
-        report.timerFloorMicroseconds = timerFloorLateness
+        report.timerFloorMicroseconds = timerFloorLateness?.lateness
+        report.timerFloorCPUSeconds = timerFloorLateness?.cpuSeconds
         report.adoptMeteredEnergy()
         print(TableReport.render(report))
         if let json {

@@ -155,7 +155,7 @@ struct LocBench: AsyncParsableCommand {
         let persona = ReceiverPersona(name: receiver)!
         let powerDownRule = powerDownRule()!
         // On the wall clock, if asked, a bare thread sleeping to deadlines through the runs: the floor under the lateness.
-        let timerFloor = timerFloor && clockKind == .wall && TimerFloor.isAvailable ? TimerFloor() : nil
+        let floor = timerFloor && clockKind == .wall && TimerFloor.isAvailable ? TimerFloor() : nil
         // The designs run interleaved (engine, naive, engine, …) so that a noisy machine slows both alike.
         let rounds = repeats ?? (requests <= 100_000 ? 3 : 1)
         var engineRuns: [RunMeasurements] = []
@@ -173,7 +173,7 @@ struct LocBench: AsyncParsableCommand {
                         linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule))
             }
         }
-        let timerFloorLateness = await timerFloor?.stop()
+        let floorMeasured = await floor?.stop()
         let engineRun = engineRuns[0]
         // Stop-immediately metered like the engine: the engine as INTULocationManager (off the moment no request
         // waits, in the demanded mode) on the same workload and receiver, so that both pay a restart alike.
@@ -196,8 +196,7 @@ struct LocBench: AsyncParsableCommand {
                 persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition),
             engine: Report.design(engineRuns),
             baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
-        report.timerFloorMicroseconds = timerFloorLateness?.lateness
-        report.timerFloorCPUSeconds = timerFloorLateness?.cpuSeconds
+        report.timerFloor = floorMeasured
         report.adoptMeteredEnergy()
         print(TableReport.render(report))
         if let json {

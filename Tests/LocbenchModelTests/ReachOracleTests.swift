@@ -42,10 +42,11 @@ struct ReachOracleTests {
                 TruthPath.Sample(
                     seconds: Double(second), point: StraightPath.point(east: 10 * Double(second)), speed: (70...79).contains(second) ? 0 : 10)
             })
-        // A design on through 30…50 and 70…79, off through the oracle's second stretch.
-        let tracking = (0...100).map { (30...50).contains($0) || (70...79).contains($0) }
-        let excess = oracle.excess(of: tracking, along: path)
+        // A design on through seconds 30…50 and 70…79 (on after the fixes at 29…49 and 69…78), off through the
+        // oracle's second stretch.
+        let onAfter = (0...100).map { (29...49).contains($0) || (69...78).contains($0) }
+        let excess = oracle.excess(onAfter: onAfter, along: path)
         #expect(excess == ReachOracle.Excess(stoppedSeconds: 10, movingSeconds: 10, missingSeconds: 11))
-        #expect(oracle.excess(of: [Bool](repeating: false, count: 101), along: path).missingSeconds == 22)
+        #expect(oracle.excess(onAfter: [Bool](repeating: false, count: 101), along: path).missingSeconds == 22)
     }
 }

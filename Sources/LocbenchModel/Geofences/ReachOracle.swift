@@ -56,22 +56,23 @@ public struct ReachOracle: Sendable {
     /// Below this speed, m/s, the mover counts as stopped.
     public static let stoppedSpeed = 0.1
 
-    /// How the tracking of a design differs from the oracle's: `tracking[s]` tells whether its receiver was on
-    /// through the second that ends at `s` seconds (index 0, the start, is not counted); the oracle is on through
-    /// that second when its demand covers the second's middle. The mover's speed is the path's last sample at or
-    /// before the second's end.
+    /// How the tracking of a design differs from the oracle's, second by second. `onAfter[s]` tells whether the
+    /// design's receiver was on after the fix at `s` seconds was taken, which holds through the second that
+    /// follows (a start between two fixes counts from the next whole second); the oracle is on through a second
+    /// when its demand covers the second's middle. The mover's speed is the path's last sample at or before the
+    /// second's end.
     /// - Complexity: O(s + d) for s seconds and d stretches of demand.
-    public func excess(of tracking: [Bool], along path: TruthPath) -> Excess {
+    public func excess(onAfter: [Bool], along path: TruthPath) -> Excess {
         var result = Excess(stoppedSeconds: 0, movingSeconds: 0, missingSeconds: 0)
         let samples = path.samples
         var stretch = 0
         var sample = 0
-        for second in tracking.indices.dropFirst() {
+        for second in onAfter.indices.dropFirst() {
             let middle = Int64(second) * 1_000_000_000 - 500_000_000
             while stretch < demand.count, demand[stretch].interval.end <= middle { stretch += 1 }
             let oracleOn = stretch < demand.count && demand[stretch].interval.start <= middle
             while sample + 1 < samples.count, samples[sample + 1].seconds <= Double(second) { sample += 1 }
-            switch (tracking[second], oracleOn) {
+            switch (onAfter[second - 1], oracleOn) {
             case (true, false):
                 if samples.isEmpty || samples[sample].speed < Self.stoppedSpeed { result.stoppedSeconds += 1 } else { result.movingSeconds += 1 }
             case (false, true): result.missingSeconds += 1

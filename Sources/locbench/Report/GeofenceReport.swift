@@ -141,20 +141,13 @@ extension GeofenceReport {
             medianAccuracyMetres: run.medianAccuracy, marginMetres: run.margin, maximumSpeed: run.maximumSpeed, maximumAcceleration: run.maximumAcceleration, medianMovingSpeed: speed,
             marginTravelSeconds: speed > 0 ? run.margin / speed : 0, reachMetres: run.reach,
             reachOracleTrackingSeconds: Double(run.oracle.demand.reduce(0) { $0 + $1.interval.length }) / 1e9,
-            reachOracleJoules: run.oracleJoules, engineBeyondReachOracle: run.oracle.excess(of: Self.tracking(run.engine.modes), along: run.path),
+            reachOracleJoules: run.oracleJoules, engineBeyondReachOracle: run.oracle.excess(onAfter: run.engine.modes.map { $0 != nil }, along: run.path),
             alwaysOnJoules: run.alwaysOnJoules,
             designs: [design("engine", run.engine, run.engineComparison), design("naive", run.naive, run.naiveComparison)],
             engineSlowest: GeofenceTail.worst(10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path),
             engineWorstEstimates: GeofenceTail.worst(
                 10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path,
                 by: { judged in judged.estimatedCrossing.map { abs($0 - judged.crossing!.seconds) } ?? 0 }))
-    }
-
-    /// Whether the receiver tracked through the second that ends at each index: `modes[s]` is its state after the
-    /// fix at `s` was taken, which holds through the next second (a start between two fixes, at a wake-up, counts
-    /// from the next whole second, as the on-time does).
-    static func tracking(_ modes: [PowerMode?]) -> [Bool] {
-        modes.indices.map { second in second > 0 && modes[second - 1] != nil }
     }
 
     /// The product's goals, judged on the engine's figures.

@@ -84,7 +84,10 @@ extension Report {
             }
             return row
         }
-        let engineRow = row("engine", "metered", engineJoules, engine.restarts.map(\.delay), restarts: engine.restarts)
+        func metered(_ name: String, _ joules: Double, _ restarts: [RecordingSource.RestartDelay]) -> PowerDesignRow {
+            row(name, "metered", joules, restarts.map(\.delay), restarts: restarts)
+        }
+        let engineRow = metered("engine", engineJoules, engine.restarts)
         var rows = [
             engineRow,
             PowerDesignRow(
@@ -95,14 +98,14 @@ extension Report {
         for design in PowerDesign.allCases {
             if design == .stopImmediately, let run = stopImmediately, let joules = run.meteredJoules {
                 charged[design] = joules
-                rows.append(row(design.name, "metered", joules, run.restarts.map(\.delay), restarts: run.restarts))
+                rows.append(metered(design.name, joules, run.restarts))
                 continue
             }
             let charge = DesignCharge(design, segments: segments, end: end, profile: profile, firstStart: first)
             charged[design] = charge.joules
             rows.append(row(design.name, "charged", charge.joules, charge.restartDelays.map { $0.saturatingNanoseconds }))
         }
-        if let naive, let joules = naive.meteredJoules { rows.append(row("naive", "metered", joules, naive.restarts.map(\.delay), restarts: naive.restarts)) }
+        if let naive, let joules = naive.meteredJoules { rows.append(metered("naive", joules, naive.restarts)) }
         let hot = StartCondition.hot.timeToFirstFix.upperBound
         let engineVsGpsd = engineJoules / max(1e-12, charged[.gpsdRelease] ?? 0)
         let engineVsStopImmediately = engineJoules / max(1e-12, charged[.stopImmediately] ?? 0)

@@ -84,11 +84,9 @@ struct Report: Codable, Sendable {
     var receiver: ReceiverPower?
     var engine: Design
     var baseline: Design?
-    /// Wall-clock runs: how late a bare thread of this process woke from sleeping to deadlines 1 ms apart through
-    /// the runs (``TimerFloor``), microseconds; the floor under the timeout lateness.
-    var timerFloorMicroseconds: LatencySummary?
-    /// The timer floor thread's own CPU time, seconds: included in the runs' CPU figures.
-    var timerFloorCPUSeconds: Double?
+    /// `--timer-floor`: how late a bare thread of this process woke from sleeping to deadlines 1 ms apart through
+    /// the runs, and its own CPU time (``TimerFloor``): the floor under the timeout lateness.
+    var timerFloor: TimerFloor.Measurement?
 
     /// Figures of one design: counts and the virtual timeline from its first run (every run of a
     /// design on the virtual clock sees the same), wall and CPU time as the median over its runs;

@@ -63,10 +63,11 @@ enum TableReport {
             lines.append(
                 "engine vs naive: energy ÷\(format(ratio(baseline.energyJoules, report.engine.energyJoules))), CPU time ÷\(format(ratio(baseline.cpuSeconds, report.engine.cpuSeconds))), heap at peak pending ÷\(format(ratio(Double(baseline.heapBytesAtPeakPending), Double(report.engine.heapBytesAtPeakPending)))), timeout lateness p99 \(micro(report.engine.timeoutLatenessMicroseconds.p99)) vs \(micro(baseline.timeoutLatenessMicroseconds.p99)), invariant violations \(report.engine.invariantViolations) vs \(baseline.invariantViolations)")
         }
-        if let floor = report.timerFloorMicroseconds, floor.count > 0 {
+        if let measured = report.timerFloor, measured.lateness.count > 0 {
+            let floor = measured.lateness
             lines.append("")
             lines.append(
-                "timer floor: a bare thread of this process sleeping to deadlines 1 ms apart through the runs woke p50/p99/max \(latency(floor)) after them (\(floor.count.formatted()) deadlines): the tail the operating system gives a thread that sleeps until its deadline under this load (its \(String(format: "%.0f", (report.timerFloorCPUSeconds ?? 0) * 1000)) ms of CPU are in the CPU times above)")
+                "timer floor: a bare thread of this process sleeping to deadlines 1 ms apart through the runs woke p50/p99/max \(latency(floor)) after them (\(floor.count.formatted()) deadlines): the tail the operating system gives a thread that sleeps until its deadline under this load (its \(String(format: "%.0f", measured.cpuSeconds * 1000)) ms of CPU are in the CPU times above)")
         }
         if virtual {
             lines.append(

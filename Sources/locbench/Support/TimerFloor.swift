@@ -26,7 +26,7 @@ final class TimerFloor: Sendable {
     }
 
     /// What the thread measured.
-    struct Measurement: Sendable {
+    struct Measurement: Codable, Sendable {
         /// How long after each deadline it woke, microseconds.
         var lateness: LatencySummary
         /// The CPU time of the thread itself, seconds (part of the process's CPU time the runs report).

@@ -67,6 +67,9 @@ struct ReceiverDriverLinkTests {
         // The engine stopped the source (linger zero): standby is in flight. A request now wakes the receiver.
         try await rig.persona("standby sent", Self.obeyed("$PMTK161,0*28"))
         rig.server.setAcknowledgements(.normal)
+        // A request no fix satisfies keeps the receiver demanded after the second one is served: with linger
+        // zero the engine would otherwise stop it again at once, and the state checked below would race that.
+        let keeper = engine.location(accuracy: .custom(metres: 0.01, maximumAge: .zero), timeout: .seconds(600)) { _ in }
         let delivered = NIOLockedValueBox(0)
         let second = await withCheckedContinuation { (continuation: CheckedContinuation<LocationResult, Never>) in
             _ = engine.location(accuracy: .room, timeout: .seconds(60)) { result in
@@ -81,6 +84,7 @@ struct ReceiverDriverLinkTests {
         #expect(rig.source.statistics.receiver.state == .tracking)
         #expect(rig.commands("standby", "confirmed_by_silence") == 1)
         #expect(delivered.withLockedValue { $0 } == 1, "exactly once")
+        engine.cancel(keeper)
         await engine.shutdown()
         await rig.shutDown()
     }

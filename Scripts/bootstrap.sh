@@ -5,10 +5,11 @@
 #   socat            - pseudo-terminal pairs for the serial-port tests
 #   chromium fonts-dejavu-core - a headless browser and a font for Scripts/check-report.sh (locbench's HTML report)
 #   wrk              - the HTTP load generator of the example server's load test (Scripts/server-load)
+#   valgrind         - callgrind counts the engine's instructions and allocations for the performance guard
 # Everything else (Swift packages) comes from Package.swift.
 set -euo pipefail
 
-packages=(libjemalloc-dev gpsd gpsd-clients python3-gps socat chromium fonts-dejavu-core wrk)
+packages=(libjemalloc-dev gpsd gpsd-clients python3-gps socat chromium fonts-dejavu-core wrk valgrind)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

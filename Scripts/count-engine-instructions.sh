@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Counts the instructions the engine executes per request, through its public callback API, under
-# valgrind's callgrind: N one-shots submitted and processed, then all of them cancelled and processed
-# (the shape of the engine benchmarks). Unlike a time, an instruction count does not move with the
-# machine's load, so two builds can be compared on a busy machine. Usage:
-#   Scripts/count-engine-instructions.sh [N]        (default 100000)
-# Prints the instructions per request of each phase, all threads counted (the caller's and the
-# engine's loop's).
+# Counts the work the engine does per request, through its public callback API, under valgrind's
+# callgrind: N one-shots submitted and processed, then all of them cancelled and processed (the shape
+# of the engine benchmarks). Per request it reports the instructions executed and the allocations made
+# (calls of malloc, calloc, realloc and the aligned allocators), every thread counted: the caller's and
+# the engine's loop's. Unlike a time, neither count moves with the machine's load (valgrind runs the
+# threads one at a time), so two builds can be compared on a busy machine. Usage:
+#   Scripts/count-engine-instructions.sh [N] [--json FILE]      (N defaults to 100000)
+# Scripts/check-performance-counts.sh compares these counts with the baseline in Baselines/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count="${1:-100000}"
+count=100000
+json=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --json) json="$2"; shift 2 ;;
+        *) count="$1"; shift ;;
+    esac
+done
 command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: apt-get install valgrind)"; exit 1; }
 swift build -c release --product EngineCostProbe >/dev/null
 work="$(mktemp -d)"
@@ -25,8 +33,7 @@ cancel="$(symbol 11cancelPhase)"
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     --zero-before="$submit" --dump-after="$submit" --zero-before="$cancel" --dump-after="$cancel" \
     "$work/probe" "$count" 2>/dev/null
-for phase in "submit + processed:$submit" "cancel + processed:$cancel"; do
-    file="$(grep -l -F -- "--dump-after=${phase#*:}" "$work"/callgrind.out.*)"
-    total="$(sed -n 's/^summary: *//p' "$file")"
-    echo "${phase%%:*}: $((total / count)) instructions per request (N = $count, the caller's and the engine's)"
-done
+submitFile="$(grep -l -F -- "--dump-after=$submit" "$work"/callgrind.out.*)"
+cancelFile="$(grep -l -F -- "--dump-after=$cancel" "$work"/callgrind.out.*)"
+python3 Scripts/performance-counts/callgrind_counts.py --requests "$count" \
+    --phase "submit + processed=$submitFile" --phase "cancel + processed=$cancelFile" ${json:+--json "$json"}

@@ -13,6 +13,11 @@ struct Report: Codable, Sendable {
         var cpuSecondsMinMax: [Double]
         /// CPU time per operation (median run): the design's processing cost, independent of the clock.
         var cpuMicrosecondsPerOperation: Double
+        /// Voluntary context switches of the process per 1,000 operations (median run): how often a
+        /// thread blocked and had to be woken, which no count of instructions sees.
+        var voluntaryContextSwitchesPerThousandOperations: Double
+        /// Involuntary context switches (preemptions) per 1,000 operations (median run).
+        var involuntaryContextSwitchesPerThousandOperations: Double
         var timelineSeconds: Double
         var operations: Int
         var submitThroughputPerSecond: Double
@@ -92,6 +97,9 @@ struct Report: Codable, Sendable {
     /// design on the virtual clock sees the same), wall and CPU time as the median over its runs;
     /// always-on is over the design's own timeline (on the wall clock a slow design's run lasts longer).
     static func design(_ runs: [RunMeasurements]) -> Design {
+        let perThousand = { (count: Int, run: RunMeasurements) in
+            run.operationsSubmitted > 0 ? Double(count) * 1000 / Double(run.operationsSubmitted) : 0
+        }
         let run = runs[0]
         let onNanoseconds = run.timeInModes.values.reduce(0, +)
         let wall = runs.map(\.wallSeconds).sorted()
@@ -103,6 +111,8 @@ struct Report: Codable, Sendable {
             wallSeconds: median(wall), wallSecondsMinMax: [wall.first!, wall.last!],
             cpuSeconds: median(cpu), cpuSecondsMinMax: [cpu.first!, cpu.last!],
             cpuMicrosecondsPerOperation: run.operationsSubmitted > 0 ? median(cpu) / Double(run.operationsSubmitted) * 1e6 : 0,
+            voluntaryContextSwitchesPerThousandOperations: median(runs.map { perThousand($0.contextSwitches.voluntary, $0) }.sorted()),
+            involuntaryContextSwitchesPerThousandOperations: median(runs.map { perThousand($0.contextSwitches.involuntary, $0) }.sorted()),
             timelineSeconds: run.timelineSeconds,
             operations: run.operationsSubmitted,
             submitThroughputPerSecond: median(runs.map { $0.submitSeconds > 0 ? Double($0.operationsSubmitted) / $0.submitSeconds : 0 }.sorted()),

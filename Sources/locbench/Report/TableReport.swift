@@ -27,6 +27,9 @@ enum TableReport {
         row(runs > 1 ? "wall time (median of \(runs), min–max)" : "wall time") { spread($0.wallSeconds, $0.wallSecondsMinMax, runs) }
         row(runs > 1 ? "CPU time (median of \(runs), min–max)" : "CPU time") { spread($0.cpuSeconds, $0.cpuSecondsMinMax, runs) }
         row("processing time per operation (CPU)") { String(format: "%.2f µs", $0.cpuMicrosecondsPerOperation) }
+        row("context switches per 1,000 operations") {
+            String(format: "%.1f voluntary, %.1f involuntary", $0.voluntaryContextSwitchesPerThousandOperations, $0.involuntaryContextSwitchesPerThousandOperations)
+        }
         row("timeline covered") { String(format: "%.1f s", $0.timelineSeconds) }
         row("submit throughput (caller's side)") { "\(Int($0.submitThroughputPerSecond).formatted()) ops/s" }
         row("max pending") { "\($0.maxPending.formatted())" }

@@ -21,6 +21,7 @@ struct RunState {
     var stuck = false
     let wallStart = ContinuousClock.now
     let cpuStart = ProcessStats.cpuSeconds()
+    let switchesStart = ProcessStats.contextSwitches()
     let lastOperationAt: Int64
     let longestTimeout: Int64
     /// How long after the last operation and the longest timeout the run waits before winding down:
@@ -153,6 +154,7 @@ struct RunState {
             design: design,
             wallSeconds: Double(wallStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             cpuSeconds: ProcessStats.cpuSeconds() - cpuStart,
+            contextSwitches: ProcessStats.contextSwitches().since(switchesStart),
             timelineSeconds: Double(end) / 1e9,
             submitSeconds: Double(submitNanoseconds) / 1e9,
             operationsSubmitted: nextOperation,

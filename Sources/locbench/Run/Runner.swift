@@ -16,6 +16,9 @@ struct RunMeasurements: Sendable {
     var design: String
     var wallSeconds: Double
     var cpuSeconds: Double
+    /// Context switches of the whole process during the run (every thread: the engine's, the
+    /// submitters', the clock driver's).
+    var contextSwitches: ContextSwitches
     var timelineSeconds: Double
     var submitSeconds: Double
     var operationsSubmitted: Int

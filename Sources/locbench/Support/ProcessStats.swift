@@ -5,7 +5,18 @@ import Foundation
 import Glibc
 #endif
 
-/// CPU time, peak RSS and heap figures of this process.
+/// Voluntary and involuntary context switches, as `getrusage` counts them.
+struct ContextSwitches: Sendable {
+    var voluntary: Int
+    var involuntary: Int
+
+    /// The switches between `start` and this reading.
+    func since(_ start: ContextSwitches) -> ContextSwitches {
+        ContextSwitches(voluntary: voluntary - start.voluntary, involuntary: involuntary - start.involuntary)
+    }
+}
+
+/// CPU time, context switches, peak RSS and heap figures of this process.
 enum ProcessStats {
     /// User + system CPU time in seconds.
     static func cpuSeconds() -> Double {
@@ -14,6 +25,14 @@ enum ProcessStats {
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return user + system
+    }
+
+    /// Context switches of this process so far (`getrusage`): voluntary ones (a thread blocked, waiting
+    /// for work, a lock or a timer: each a wake-up later) and involuntary ones (a thread preempted).
+    static func contextSwitches() -> ContextSwitches {
+        var usage = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return ContextSwitches(voluntary: Int(usage.ru_nvcsw), involuntary: Int(usage.ru_nivcsw))
     }
 
     /// Peak resident set size in bytes: `VmHWM` from `/proc/self/status`, which `exec` resets (under

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The performance guard CI runs: the engine's instructions and allocations per request (counted under
+# callgrind) and the voluntary context switches per 1,000 operations of `locbench --requests 10000`,
+# each printed with its baseline (Baselines/performance-counts.json) and the ratio; fails when one is
+# past its bound (Scripts/performance-counts/check_counts.py says which bound and why). Usage:
+#   Scripts/check-performance-counts.sh LOCBENCH_JSON
+# where LOCBENCH_JSON is the --json output of `locbench --requests 10000` from the same build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+locbench_json="${1:?usage: Scripts/check-performance-counts.sh LOCBENCH_JSON (from locbench --requests 10000 --json)}"
+counts="$(mktemp)"
+trap 'rm -f "$counts"' EXIT
+bash Scripts/count-engine-instructions.sh 100000 --json "$counts"
+echo
+python3 Scripts/performance-counts/check_counts.py \
+    --baseline Baselines/performance-counts.json --counts "$counts" --locbench "$locbench_json"

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The performance guard: compares the engine's counted costs with the baseline kept in the repository
+(Baselines/performance-counts.json) and fails when one has moved past its bound.
+
+- Instructions and allocations per request (Scripts/count-engine-instructions.sh, under callgrind):
+  exact counts that do not move with the machine's load. Each must stay within 10 % of its baseline,
+  in either direction: a faster engine is welcome, but its baseline is then refreshed in a commit of
+  its own, so that a later regression is measured from where the engine really is. Allocations per
+  request are near zero in the engine's steady state (buffers are reused); a difference below 0.05
+  allocations per request (one allocation per 20 requests: a buffer growing at another moment) is
+  not taken as a change.
+- Voluntary context switches per 1,000 operations of `locbench --requests 10000` (getrusage, every
+  thread): how often a thread blocked and had to be woken, which no instruction count sees. It moves
+  with the machine's load (measured here: +50 % with both cores busy), so it fails only above 1.6x
+  its baseline, measured on an idle machine: a load spike passes, a doubling of wake-ups per
+  operation fails under any load. Fewer switches always pass.
+"""
+import argparse
+import json
+import sys
+
+RELATIVE_TOLERANCE = 0.10
+ALLOCATION_SLACK = 0.05
+SWITCHES_CEILING = 1.6
+
+
+def check(baseline, counts, locbench):
+    """Prints every count beside its baseline and ratio; returns the names of those past their bounds."""
+    failures = []
+
+    def report(what, value, base, passed, bound):
+        ratio = value / base if base else float("inf")
+        verdict = "ok" if passed else "FAILED"
+        print(f"{verdict:6} {what}: {value:,.3f} (baseline {base:,.3f}, ratio {ratio:.3f}; {bound})")
+        if not passed:
+            failures.append(what)
+
+    for phase, base in baseline["instructionsPerRequest"].items():
+        value = counts["instructionsPerRequest"][phase]
+        passed = abs(value - base) <= RELATIVE_TOLERANCE * base
+        report(f"instructions per request, {phase}", value, base, passed, "bound: within 10 %")
+    for phase, base in baseline["allocationsPerRequest"].items():
+        value = counts["allocationsPerRequest"][phase]
+        passed = abs(value - base) <= max(RELATIVE_TOLERANCE * base, ALLOCATION_SLACK)
+        report(f"allocations per request, {phase}", value, base, passed, "bound: within 10 % or 0.05")
+    base = baseline["voluntaryContextSwitchesPerThousandOperations"]
+    value = locbench["engine"]["voluntaryContextSwitchesPerThousandOperations"]
+    report("voluntary context switches per 1,000 operations, locbench --requests 10000 (engine)",
+           value, base, value <= SWITCHES_CEILING * base, "bound: at most 1.6x")
+    return failures
+
+
+def self_test():
+    """The guard's own test: the baseline passes, and doubling any one count fails (halving one of the
+    exact counts fails too: a stale baseline)."""
+    baseline = {
+        "instructionsPerRequest": {"submit + processed": 3000.0, "cancel + processed": 2000.0},
+        "allocationsPerRequest": {"submit + processed": 1.0, "cancel + processed": 0.01},
+        "voluntaryContextSwitchesPerThousandOperations": 400.0,
+    }
+
+    def counts(scale=None):
+        figures = {"instructionsPerRequest": dict(baseline["instructionsPerRequest"]),
+                   "allocationsPerRequest": dict(baseline["allocationsPerRequest"])}
+        if scale:
+            kind, phase, factor = scale
+            figures[kind][phase] *= factor
+        return figures
+
+    def locbench(switches=400.0):
+        return {"engine": {"voluntaryContextSwitchesPerThousandOperations": switches}}
+
+    cases = [("unchanged", counts(), locbench(), False),
+             ("busy machine: 1.5x the switches", counts(), locbench(600.0), False),
+             ("switches doubled", counts(), locbench(800.0), True),
+             ("a buffer grows at another moment: +0.04 allocations", counts(("allocationsPerRequest", "cancel + processed", 5)), locbench(), False)]
+    for kind in ("instructionsPerRequest", "allocationsPerRequest"):
+        for phase in baseline[kind]:
+            if baseline[kind][phase] >= 0.5:
+                cases.append((f"{kind} {phase} doubled", counts((kind, phase, 2.0)), locbench(), True))
+                cases.append((f"{kind} {phase} halved", counts((kind, phase, 0.5)), locbench(), True))
+    wrong = [name for name, figures, run, fails in cases if bool(check(baseline, figures, run)) != fails]
+    print()
+    if wrong:
+        print(f"self-test FAILED: {wrong}")
+        return 1
+    print(f"self-test: {len(cases)} cases decided as expected")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--self-test", action="store_true", help="check the guard's own decisions and exit")
+    parser.add_argument("--baseline", help="Baselines/performance-counts.json")
+    parser.add_argument("--counts", help="the JSON of Scripts/count-engine-instructions.sh")
+    parser.add_argument("--locbench", help="the JSON of locbench --requests 10000")
+    arguments = parser.parse_args()
+    if arguments.self_test:
+        return self_test()
+    if not (arguments.baseline and arguments.counts and arguments.locbench):
+        parser.error("--baseline, --counts and --locbench are needed")
+    with open(arguments.baseline, encoding="utf-8") as file:
+        baseline = json.load(file)
+    with open(arguments.counts, encoding="utf-8") as file:
+        counts = json.load(file)
+    with open(arguments.locbench, encoding="utf-8") as file:
+        locbench = json.load(file)
+    failures = check(baseline, counts, locbench)
+
+    if failures:
+        print(f"\nperformance guard: {len(failures)} count(s) past their bounds. If the change is deliberate, refresh "
+              "Baselines/performance-counts.json with Scripts/update-performance-baseline.sh in a commit of its "
+              "own whose message says what changed, why, and the figures before and after.")
+        return 1
+    print("\nperformance guard: every count within its bound")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,11 +16,14 @@ struct RegionGrid: Sendable {
     static let levels = 18
     static let finestLevels = 17
 
-    /// One filed region: its box and where it is listed in its level.
+    /// One filed region: its box, where it is listed in its level, and where in each of its cells (in
+    /// the order ``forEachCell(of:level:_:)`` visits them), so that taking it out finds it in O(1)
+    /// however many regions share its cells.
     struct Entry: Sendable {
         var bounds: GeoBounds
         var level: Int8
         var positionInLevel: Int32
+        var positionsInCells: SIMD4<Int32> = .zero
     }
 
     /// The slots in each cell, by packed (level, latitude index, longitude index).
@@ -57,21 +60,34 @@ struct RegionGrid: Sendable {
         }
         precondition(entries[index] == nil, "RegionGrid: slot \(slot) is filed twice")
         let level = Self.level(for: bounds)
-        entries[index] = Entry(bounds: bounds, level: Int8(level), positionInLevel: Int32(members[level].count))
+        var entry = Entry(bounds: bounds, level: Int8(level), positionInLevel: Int32(members[level].count))
         members[level].append(slot)
-        Self.forEachCell(of: bounds, level: level) { key in cells[key, default: []].append(slot) }
+        var cell = 0
+        Self.forEachCell(of: bounds, level: level) { key in
+            entry.positionsInCells[cell] = Int32(cells[key]?.count ?? 0)
+            cells[key, default: []].append(slot)
+            cell += 1
+        }
+        entries[index] = entry
         count += 1
     }
 
-    /// Takes `slot` out.
-    /// - Complexity: O(c) for c regions sharing its cells.
+    /// Takes `slot` out: in each of its cells the last slot listed takes its place.
+    /// - Complexity: O(1) (at most four cells).
     mutating func remove(_ slot: Int32) {
         let index = Int(slot)
         guard index < entries.count, let entry = entries[index] else { return }
         let level = Int(entry.level)
+        var cell = 0
         Self.forEachCell(of: entry.bounds, level: level) { key in
+            defer { cell += 1 }
             guard var list = cells.removeValue(forKey: key) else { return }
-            if let at = list.firstIndex(of: slot) { list.swapAt(at, list.count - 1); list.removeLast() }
+            let position = Int(entry.positionsInCells[cell])
+            let moved = list.removeLast()
+            if moved != slot {
+                list[position] = moved
+                relist(moved, inCell: key, level: level, at: position)
+            }
             if !list.isEmpty { cells[key] = list }
         }
         let position = Int(entry.positionInLevel)
@@ -82,6 +98,20 @@ struct RegionGrid: Sendable {
         }
         entries[index] = nil
         count -= 1
+    }
+
+    /// Records that `slot` now sits at `position` in the cell `key` of `level` (one of its own cells).
+    private mutating func relist(_ slot: Int32, inCell key: UInt64, level: Int, at position: Int) {
+        let index = Int(slot)
+        guard let entry = entries[index] else { return }
+        var cell = 0
+        var found = -1
+        Self.forEachCell(of: entry.bounds, level: level) { candidate in
+            if candidate == key && found < 0 { found = cell }
+            cell += 1
+        }
+        precondition(found >= 0, "RegionGrid: slot \(slot) is listed in a cell it does not cover")
+        entries[index]!.positionsInCells[found] = Int32(position)
     }
 
     /// Calls `body` once for every filed slot whose box meets `query`.

@@ -12,33 +12,35 @@ extension SchedulerStateMachine {
     public mutating func nextAction() -> Action? {
         // The owner moved on before the group was done: what is left of it comes again next.
         if outbox.handing != .nothing { outbox.setAsideCurrentGroup() }
-        guard let entry = outbox.popFirst() else {
-            forgetSettledWithdrawals()
-            return nil
+        // A loop, not a recursion: any number of entries may be skipped in a row (every transition of
+        // monitors that ended after it was decided), and the stack must not grow with them.
+        while let entry = outbox.popFirst() {
+            switch entry {
+            case .action(.notifyRegion(let event, _)) where subscriptions[event.id] == nil || withdrawals[event.id] != nil:
+                // The monitor ended (a handler withdrew it) after the transition was decided.
+                continue
+            case .action(let action):
+                return action
+            case .oneShots(let recipients, let start, let result, let tally):
+                outbox.handing = .oneShots(tally)
+                outbox.oneShots = recipients
+                outbox.position = start
+                outbox.result = result
+                return .completeOneShots(result)
+            case .subscribers(let recipients, let start, let event, let tally):
+                outbox.handing = .subscribers(tally)
+                outbox.subscribers = recipients
+                outbox.position = start
+                outbox.event = event
+                return .notifySubscriptions(event)
+            case .fixCompletion:
+                guard let completion = fixCompletion else { continue }
+                outbox.handing = .fix
+                return .completeOneShots(completion.result)
+            }
         }
-        switch entry {
-        case .action(.notifyRegion(let event, _)) where subscriptions[event.id] == nil || withdrawals[event.id] != nil:
-            // The monitor ended (a handler withdrew it) after the transition was decided.
-            return nextAction()
-        case .action(let action):
-            return action
-        case .oneShots(let recipients, let start, let result, let tally):
-            outbox.handing = .oneShots(tally)
-            outbox.oneShots = recipients
-            outbox.position = start
-            outbox.result = result
-            return .completeOneShots(result)
-        case .subscribers(let recipients, let start, let event, let tally):
-            outbox.handing = .subscribers(tally)
-            outbox.subscribers = recipients
-            outbox.position = start
-            outbox.event = event
-            return .notifySubscriptions(event)
-        case .fixCompletion:
-            guard let completion = fixCompletion else { return nextAction() }
-            outbox.handing = .fix
-            return .completeOneShots(completion.result)
-        }
+        forgetSettledWithdrawals()
+        return nil
     }
 
     /// The next one-shot to hand the result of the current ``SchedulerAction/completeOneShots(_:)``
@@ -53,8 +55,10 @@ extension SchedulerStateMachine {
                 if outbox.givesWay() { return nil }
                 let recipient = outbox.oneShots[outbox.position]
                 outbox.position += 1
-                if !withdrawals.isEmpty, let withdrawal = withdrawals.removeValue(forKey: recipient.id) {
-                    // Ended before a handler withdrew it, but not handed out yet: the withdrawal wins.
+                // Ended before a handler withdrew it, but not handed out yet: the withdrawal wins —
+                // unless a withdrawal ended it (a force-complete, the only one-shot ending counted as
+                // one): the first withdrawal made is the one that takes effect.
+                if tally != .forceCompleted, !withdrawals.isEmpty, let withdrawal = withdrawals.removeValue(forKey: recipient.id) {
                     redirect(recipient, withdrawal)
                     continue
                 }
@@ -90,7 +94,10 @@ extension SchedulerStateMachine {
             let recipient = outbox.subscribers[outbox.position]
             outbox.position += 1
             if tally == .end {
-                if !withdrawals.isEmpty, let withdrawal = withdrawals.removeValue(forKey: recipient.id) {
+                // As for one-shots: a force-complete's own ending is not redirected by a later withdrawal.
+                if !withdrawals.isEmpty, !Self.isWithdrawalEnding(outbox.event),
+                    let withdrawal = withdrawals.removeValue(forKey: recipient.id)
+                {
                     redirect(recipient, withdrawal)
                     continue
                 }
@@ -131,7 +138,9 @@ extension SchedulerStateMachine {
         } else if let subscription = removeSubscription(id) {
             redirect(Recipient(id, subscription.handler), withdrawal)
         } else {
-            if !outbox.isEmpty || id > lastSubmittedID { withdrawals[id] = withdrawal }
+            // The first withdrawal of a request is the one that takes effect: a later one (a cancel
+            // after a force-complete, both made before the request arrived) changes nothing.
+            if (!outbox.isEmpty || id > lastSubmittedID) && withdrawals[id] == nil { withdrawals[id] = withdrawal }
             return
         }
         afterRemovals()
@@ -149,6 +158,13 @@ extension SchedulerStateMachine {
             entry = .oneShots([recipient], start: 0, result(.forceCompleted, now: latestNow), .forceCompleted)
         }
         outbox.append(entry)
+    }
+
+    /// Whether a subscription's last event is the ending a withdrawal gave it (only a force-complete
+    /// ends a subscription `.forceCompleted`).
+    static func isWithdrawalEnding(_ event: SubscriptionEvent?) -> Bool {
+        if case .ended(.forceCompleted)? = event { return true }
+        return false
     }
 
     /// Ends a withdrawn subscription as its withdrawal says.

@@ -1,0 +1,79 @@
+import LocationEngine
+import LocationEngineTestKit
+import Testing
+
+/// Withdrawals of one request from one caller take effect in the order they were made: the first one
+/// decides the ending, a later one changes nothing — whether the request is pending, ended but not
+/// handed out yet, or not submitted yet.
+@Suite("Call order: the first withdrawal of a request decides its ending")
+struct CallOrderTests: EngineTestCase {
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+    let recorder = Recorder()
+
+    @Test("force-complete then cancel, made before the engine runs: force-completed")
+    func forceCompleteThenCancelBeforeRunning() async {
+        let engine = makeEngine(running: false)
+        let id = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        engine.forceComplete(id)
+        engine.cancel(id)
+        await engine.sync()
+        #expect(recorder.results(id).map(\.status) == [.forceCompleted])
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsForceCompleted == 1 && statistics.oneShotsCancelled == 0)
+    }
+
+    @Test("cancel then force-complete, made before the engine runs: cancelled")
+    func cancelThenForceCompleteBeforeRunning() async {
+        let engine = makeEngine(running: false)
+        let id = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        engine.cancel(id)
+        engine.forceComplete(id)
+        await engine.sync()
+        #expect(recorder.results(id).isEmpty, "a cancelled callback hears nothing")
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 1 && statistics.oneShotsForceCompleted == 0)
+    }
+
+    @Test("force-complete then cancel of a pending one-shot and a pending subscription: force-completed")
+    func forceCompleteThenCancelPending() async {
+        let engine = makeEngine()
+        let oneShot = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
+        await engine.sync()
+        engine.forceComplete(oneShot)
+        engine.cancel(oneShot)
+        engine.forceComplete(subscription)
+        engine.cancel(subscription)
+        await engine.sync()
+        #expect(recorder.results(oneShot).map(\.status) == [.forceCompleted])
+        #expect(recorder.events(subscription) == [.ended(.forceCompleted)])
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 0 && statistics.subscriptionsCancelled == 0)
+    }
+
+    @Test("the async form: force-complete then cancel before the engine runs returns force-completed")
+    func asyncForceCompleteThenCancel() async throws {
+        let engine = makeEngine(running: false)
+        let request = engine.locationRequest(accuracy: .block, timeout: nil)
+        engine.forceComplete(request.id)
+        engine.cancel(request.id)
+        await engine.sync()
+        #expect(try await request.result().status == .forceCompleted)
+    }
+
+    @Test("core: a handler force-completes, then cancels, a later recipient of its delivery: force-completed")
+    func coreForceCompleteThenCancelMidDelivery() {
+        var h = MachineHarness(deliverySlice: 10)
+        for index in 0..<30 { h.oneShot("r\(index)", .block) }
+        h.whileDelivering = { tag in tag == "r5" ? ([("r25", .forceComplete), ("r25", .cancel), ("r26", .cancel), ("r26", .forceComplete)], .zero) : nil }
+        h.fix(50)
+        #expect(h.onlyResult("r25")?.status == .forceCompleted)
+        #expect(h.results["r26"] == nil)
+        #expect(h.cancelled == ["r26"])
+        let statistics = h.machine.statistics(now: h.now)
+        #expect(statistics.oneShotsForceCompleted == 1)
+        #expect(statistics.oneShotsCancelled == 1)
+        #expect(statistics.oneShotsSucceeded == 28)
+    }
+}

@@ -1,9 +1,16 @@
 extension RegionEvaluator {
-    /// Decides the regions a fix taken at `now` can decide (see ``RegionEvaluator``). An invalid fix
-    /// (``Location/isValid``) is ignored. Deadlines due by `now` are taken first.
+    /// Decides the regions a fix can decide (see ``RegionEvaluator``), the fix reaching the evaluator at
+    /// `now`. An invalid fix (``Location/isValid``) is ignored.
+    ///
+    /// Its decisions are stamped with `observedAt`, when the fix was taken (an aged fix: its arrival less
+    /// the age its source reported; `nil`: `now`), and dwell and unknown count from there. An instant
+    /// before the previous fix's, or after `now`, is taken as the nearer of the two. Deadlines due by the
+    /// fix's instant are taken before it (a region the fix sees again does not go unknown at a deadline
+    /// that fell after the fix was taken), and those due by its arrival after it.
     /// - Complexity: O(levels · cells + k) for the k regions near the fix, inside, unknown or undecided.
-    public mutating func receiveFix(_ fix: Location, now: EngineInstant) {
+    public mutating func receiveFix(_ fix: Location, observedAt: EngineInstant? = nil, now arrival: EngineInstant) {
         guard fix.isValid else { return }
+        let now = max(min(observedAt ?? arrival, arrival), lastFix?.at ?? .zero)
         advanceTime(now: now)
         let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
@@ -50,8 +57,8 @@ extension RegionEvaluator {
         Self.shrink(&undecidedSlots)
         statesHeldUntil = nil
         globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
-        // A dwell of zero delay is due at once.
-        advanceTime(now: now)
+        // A dwell of zero delay, or one counted from an aged fix, may be due at once.
+        advanceTime(now: arrival)
     }
 
     /// Decides one region from the fix at `position`.

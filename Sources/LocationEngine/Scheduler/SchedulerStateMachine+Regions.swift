@@ -60,7 +60,7 @@ extension SchedulerStateMachine {
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:now:)``.
     mutating func evaluateRegions(_ fix: StampedFix, now: EngineInstant) {
         guard geofences.evaluator.count > 0 else { return }
-        geofences.evaluator.receiveFix(fix.location, now: now)
+        geofences.evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         emitRegionEvents()
         planRegionSleep(after: fix, now: now)
     }

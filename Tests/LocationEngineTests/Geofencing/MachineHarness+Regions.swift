@@ -14,9 +14,9 @@ extension MachineHarness {
     }
 
     /// A fix `east` metres east of ``regionOrigin``, of `accuracy` metres.
-    mutating func fix(east: Double, accuracy: Double = 5) {
+    mutating func fix(east: Double, accuracy: Double = 5, age: Duration = .zero) {
         let point = offset(Self.regionOrigin, north: 0, east: east)
-        fix(Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy))
+        fix(Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy), age: age)
     }
 
     /// The end a subscription or monitor received, if any.

@@ -99,6 +99,28 @@ struct RegionMonitorTests {
         #expect(h.transitions["site"] == [.determined(.inside), .dwelled, .becameUnknown])
     }
 
+    @Test("an aged fix decides at the instant it was taken: its transitions carry it, dwell and unknown count from it")
+    func agedFix() {
+        var h = MachineHarness()
+        h.monitor("site", options: GeofenceOptions(loiteringDelay: .seconds(30)))
+        h.advance(by: .seconds(10))
+        h.fix(east: 0, age: .seconds(4))
+        #expect(h.transitions["site"] == [.determined(.inside)])
+        #expect(h.transitionInstants["site"] == [EngineInstant(.seconds(6))], "the fix was taken at 10 s less its 4 s age")
+        #expect(h.machine.nextWakeup == EngineInstant(.seconds(36)), "the dwell counts from the fix's instant")
+        h.advance(by: .seconds(26))
+        #expect(h.transitions["site"] == [.determined(.inside), .dwelled])
+        #expect(h.transitionInstants["site"]?.last == EngineInstant(.seconds(36)))
+        #expect(h.machine.nextWakeup == EngineInstant(.seconds(126)), "unknown 2 min after the fix was taken")
+
+        // A dwell already due when the aged fix arrives comes at once, with its own instant.
+        h.monitor("quick", options: GeofenceOptions(loiteringDelay: .seconds(2)))
+        h.advance(by: .seconds(10))
+        h.fix(east: 0, age: .seconds(5))
+        #expect(h.transitions["quick"] == [.determined(.inside), .dwelled])
+        #expect(h.transitionInstants["quick"] == [EngineInstant(.seconds(41)), EngineInstant(.seconds(43))])
+    }
+
     @Test("invalid options end a monitor at once, rejected, and schedule nothing")
     func rejected() {
         var h = MachineHarness()

@@ -23,6 +23,8 @@ struct MachineHarness {
     var events: [String: [SubscriptionEvent]] = [:]
     /// Every region transition, by tag.
     var transitions: [String: [GeofenceTransition]] = [:]
+    /// The instant (``GeofenceEvent/at``) of each transition in ``transitions``.
+    var transitionInstants: [String: [EngineInstant]] = [:]
     /// Tags whose cancellation the machine confirmed.
     var cancelled: [String] = []
     /// One-shot results and subscription endings handed out so far, counted as they are handed out
@@ -215,6 +217,7 @@ struct MachineHarness {
             case .notifyRegion(let event, let recipient):
                 precondition(ids[recipient.handler] == recipient.id && event.id == recipient.id, "recipient ID does not match its tag")
                 transitions[recipient.handler, default: []].append(event.transition)
+                transitionInstants[recipient.handler, default: []].append(event.at)
                 delivered(to: recipient.handler)
             case .startSource(let mode): sourceCommands.append(.start(mode))
             case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))

@@ -11,9 +11,9 @@
   not taken as a change.
 - Voluntary context switches per 1,000 operations of `locbench --requests 10000` (getrusage, every
   thread): how often a thread blocked and had to be woken, which no instruction count sees. It moves
-  with the machine's load (measured here: +50 % with both cores busy), so it fails only above 1.6x
-  its baseline, measured on an idle machine: a load spike passes, a doubling of wake-ups per
-  operation fails under any load. Fewer switches always pass.
+  with the machine's load (measured here: +42 to +59 % with both cores busy: another program, a
+  build), so it fails only above 1.8x its baseline, measured on an idle machine (idle runs spread
+  -6 to +13 %): a load spike passes, a doubling of wake-ups per operation fails under any load. Fewer switches always pass.
 """
 import argparse
 import json
@@ -21,7 +21,7 @@ import sys
 
 RELATIVE_TOLERANCE = 0.10
 ALLOCATION_SLACK = 0.05
-SWITCHES_CEILING = 1.6
+SWITCHES_CEILING = 1.8
 
 
 def check(baseline, counts, locbench):
@@ -46,7 +46,7 @@ def check(baseline, counts, locbench):
     base = baseline["voluntaryContextSwitchesPerThousandOperations"]
     value = locbench["engine"]["voluntaryContextSwitchesPerThousandOperations"]
     report("voluntary context switches per 1,000 operations, locbench --requests 10000 (engine)",
-           value, base, value <= SWITCHES_CEILING * base, "bound: at most 1.6x")
+           value, base, value <= SWITCHES_CEILING * base, "bound: at most 1.8x")
     return failures
 
 
@@ -71,7 +71,7 @@ def self_test():
         return {"engine": {"voluntaryContextSwitchesPerThousandOperations": switches}}
 
     cases = [("unchanged", counts(), locbench(), False),
-             ("busy machine: 1.5x the switches", counts(), locbench(600.0), False),
+             ("busy machine: 1.6x the switches", counts(), locbench(640.0), False),
              ("switches doubled", counts(), locbench(800.0), True),
              ("a buffer grows at another moment: +0.04 allocations", counts(("allocationsPerRequest", "cancel + processed", 5)), locbench(), False)]
     for kind in ("instructionsPerRequest", "allocationsPerRequest"):

@@ -4,7 +4,7 @@ import HeapModule
 /// Decides the state of every monitored region from fixes and the passing of time: the pure core of
 /// geofencing, with no clock, no I/O and no `await` (`now` is an argument, as in ``SchedulerStateMachine``).
 ///
-/// Feed it fixes (``receiveFix(_:now:)``) and call ``advanceTime(now:)`` at ``nextDeadline``; take the
+/// Feed it fixes (``receiveFix(_:observedAt:now:)``) and call ``advanceTime(now:)`` at ``nextDeadline``; take the
 /// transitions it decided with ``nextEvent()``. The rules are in <doc:Geofences>:
 ///
 /// - A fix decides a region only when its confidence circle lies inside (or outside) by the hysteresis

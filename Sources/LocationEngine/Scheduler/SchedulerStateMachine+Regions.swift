@@ -57,7 +57,7 @@ extension SchedulerStateMachine {
     }
 
     /// A fix reaches the regions: their transitions are queued, one action each.
-    /// - Complexity: that of ``RegionEvaluator/receiveFix(_:now:)``.
+    /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``.
     mutating func evaluateRegions(_ fix: StampedFix, now: EngineInstant) {
         guard geofences.evaluator.count > 0 else { return }
         geofences.evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)

@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import LocationEngine
+@_spi(Internals) import LocationEngine
 
 /// The scheduler's cost per request at N = 1k, 100k and 1M pending.
 ///

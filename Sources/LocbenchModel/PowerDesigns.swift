@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 
 /// A power design as `locbench` charges it on one run's demand, beside the engine's metered energy: what it
 /// does when demand ends, and in which mode it tracks.

@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 
 /// The least energy any power policy could spend on a run's demand when restarts cost something: it knows
 /// every arrival in advance, keeps the receiver tracking exactly while some request waits, and in each gap

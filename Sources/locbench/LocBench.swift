@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import LocationSources
 import LocbenchModel

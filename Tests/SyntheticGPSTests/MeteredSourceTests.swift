@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import Testing
 @testable import SyntheticGPS

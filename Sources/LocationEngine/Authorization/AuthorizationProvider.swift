@@ -36,9 +36,15 @@ public protocol AuthorizationProvider: Sendable {
     /// The authorization picture now; read once, when the engine is created.
     func currentState() -> AuthorizationState
 
-    /// Called once, when the engine is created: `changes` receives every change the provider observes
-    /// on its own. The default does nothing (a provider whose picture never changes by itself).
+    /// Called once, when the engine starts (``LocationEngine/run()``, or the first
+    /// ``LocationEngine/sync()`` of an engine driven by hand): `changes` receives every change the
+    /// provider observes on its own. The default does nothing (a provider whose picture never changes
+    /// by itself).
     func start(changes: AuthorizationChangeSink)
+
+    /// Called once, when the engine shuts down, if it was started: stop observing; changes sent after
+    /// this are dropped. The default does nothing.
+    func stop()
 
     /// Ask the user for authorization; answer once through `reply`.
     func requestAuthorization(_ prompt: AuthorizationPrompt, reply: AuthorizationReply)
@@ -59,6 +65,7 @@ public protocol AuthorizationProvider: Sendable {
 
 extension AuthorizationProvider {
     public func start(changes: AuthorizationChangeSink) {}
+    public func stop() {}
     public func engineDidChange(_ state: AuthorizationState) {}
 }
 

@@ -155,6 +155,7 @@ extension LocationEngine {
     /// returns, whether or not ``run()`` is active. With a manual clock this makes tests deterministic
     /// without `run()`: advance the clock, then `sync()`.
     public func sync() {
+        startAuthorizationProviderIfNeeded()
         advance()
         timer.arm(machine.nextWakeup)
     }

@@ -91,3 +91,31 @@ extension LocationEngine {
         }
     }
 }
+
+/// Where an engine's authorization provider stands.
+enum ProviderLifetime {
+    /// Not started: the engine has not run yet.
+    case notStarted
+    /// Started: its changes reach the engine.
+    case started
+    /// Stopped, at the engine's shutdown.
+    case stopped
+}
+
+extension LocationEngine {
+    /// Starts the authorization provider when the engine first runs (or is first synced by hand):
+    /// nothing of the engine's is started before that.
+    func startAuthorizationProviderIfNeeded() {
+        guard case .notStarted = providerLifetime else { return }
+        providerLifetime = .started
+        authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
+            self?.submitAuthorization(state, after: delay, prompt: nil)
+        })
+    }
+
+    /// Stops the authorization provider at shutdown, if it was started.
+    func stopAuthorizationProvider() {
+        if case .started = providerLifetime { authorizationProvider.stop() }
+        providerLifetime = .stopped
+    }
+}

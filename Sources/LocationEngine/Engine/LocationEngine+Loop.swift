@@ -14,6 +14,7 @@ extension LocationEngine: Service {
         guard !isRunning else { throw LocationEngineError.alreadyRunning }
         isRunning = true
         defer { isRunning = false }
+        startAuthorizationProviderIfNeeded()
         await withTaskCancellationOrGracefulShutdownHandler {
             await withDiscardingTaskGroup { children in
                 children.addTask { await self.timer.run { self.timerDidFire() } }

@@ -85,6 +85,7 @@ extension LocationEngine {
             authorizationObservers[id] = nil
         case .shutdown:
             machine.shutdown(now: now)
+            stopAuthorizationProvider()
             perform(inbox.close(finalAuthorization: machine.authorizationState))
             for observer in authorizationObservers.values { observer.finish() }
             authorizationObservers.removeAll()

@@ -62,6 +62,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     // Authorization (LocationEngine+Authorization.swift): the picture, prompts and scheduled changes
     // live in the core; the shell talks to the provider and the observers.
     let authorizationProvider: any AuthorizationProvider
+    /// Where the provider stands in the engine's lifetime: started when the engine first runs (or is
+    /// first synced by hand), stopped when it shuts down.
+    var providerLifetime = ProviderLifetime.notStarted
     var authorizationObservers: [RequestID: AsyncStream<AuthorizationState>.Continuation] = [:]
 
     /// Creates an engine over `source`, timing with `clock`.
@@ -94,9 +97,6 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         core.powerDown = configuration.powerDown
         core.geofences = configuration.geofences
         self.machine = Machine(configuration: core)
-        authorizationProvider.start(changes: AuthorizationChangeSink { [weak self] state, delay in
-            self?.submitAuthorization(state, after: delay, prompt: nil)
-        })
     }
 
     /// The current instant on the engine's timeline.

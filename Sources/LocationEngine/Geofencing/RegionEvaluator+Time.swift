@@ -31,7 +31,7 @@ extension RegionEvaluator {
     /// from the last fix — a receiver let sleep on purpose does not make them unknown. Holds until the
     /// next fix; an earlier `instant` than the last fix changes nothing.
     /// - Complexity: O(1)
-    public mutating func holdStates(until instant: EngineInstant) {
+    mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant
     }
 

@@ -73,7 +73,7 @@ public struct RegionEvaluator: Sendable {
     /// Whether the global unknown timeout (no fix at all) is pending.
     var globalTimeoutPending = false
     /// Until when the states the last fix left are certain, if that is later than the fix
-    /// (``holdStates(until:)``); forgotten at the next fix.
+    /// (`holdStates(until:)`); forgotten at the next fix.
     var statesHeldUntil: EngineInstant?
     /// Transitions decided and not yet taken.
     var events: [GeofenceEvent] = []

@@ -14,7 +14,7 @@ public struct EngineInstant: Sendable, Hashable, Comparable, CustomStringConvert
     public static let zero = EngineInstant(nanoseconds: 0)
 
     /// The instant `duration` after the epoch (saturating).
-    @inlinable public init(_ duration: Duration) { self.nanoseconds = duration.saturatingNanoseconds }
+    @inlinable public init(_ duration: Duration) { self.nanoseconds = Self.saturatingNanoseconds(duration) }
 
     /// This instant as a duration since the epoch.
     @inlinable public var sinceEpoch: Duration { .nanoseconds(nanoseconds) }
@@ -23,7 +23,7 @@ public struct EngineInstant: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// `lhs` moved by `rhs` (saturating at the ends of the range).
     @inlinable public static func + (lhs: EngineInstant, rhs: Duration) -> EngineInstant {
-        let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.saturatingNanoseconds)
+        let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(saturatingNanoseconds(rhs))
         if overflow { return EngineInstant(nanoseconds: rhs > .zero ? .max : .min) }
         return EngineInstant(nanoseconds: sum)
     }
@@ -41,14 +41,21 @@ public struct EngineInstant: Sendable, Hashable, Comparable, CustomStringConvert
     public var description: String { "t+\(sinceEpoch)" }
 }
 
-extension Duration {
-    /// The duration in whole nanoseconds, clamped to the range of `Int64`.
+extension EngineInstant {
+    /// `duration` in whole nanoseconds, clamped to the range of `Int64`.
     ///
     /// One 128-bit division of `attoseconds`: `components` costs about four times as
     /// much (two divisions, out of line), and the engine converts a duration for every request.
-    @inlinable public var saturatingNanoseconds: Int64 {
-        Int64(clamping: attoseconds / 1_000_000_000)
+    @inlinable @inline(__always)
+    static func saturatingNanoseconds(_ duration: Duration) -> Int64 {
+        Int64(clamping: duration.attoseconds / 1_000_000_000)
     }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to the range of `Int64`: for the package's own tools
+    /// (`@_spi(Internals) import LocationEngine`), not part of the engine's API.
+    @_spi(Internals) public var saturatingNanoseconds: Int64 { EngineInstant.saturatingNanoseconds(self) }
 }
 
 /// The earlier of two optional instants (`nil` when both are).

@@ -37,7 +37,7 @@ extension SchedulerStateMachine {
     /// before its next wake-up for that much work (about 20 ns an entry), so that compaction never
     /// delays a timeout or a delivery. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
-    public mutating func compactIfIdle(now: EngineInstant) {
+    mutating func compactIfIdle(now: EngineInstant) {
         let backlog = compactionBacklog
         guard backlog > 0, outbox.isEmpty else { return }
         if let next = nextWakeup, next - now < .nanoseconds(20 * backlog) + .microseconds(200) { return }

@@ -23,7 +23,7 @@ extension SchedulerStateMachine {
         /// it lets what was decided meanwhile go first — timeouts that fell due during a long delivery,
         /// handed over by ``SchedulerStateMachine/advanceTime(now:)``. By default a delivery is never
         /// cut.
-        public var deliverySlice: Int = .max
+        var deliverySlice: Int = .max
         /// The rules regions are decided by (see <doc:Geofences>). When invalid, every region monitor
         /// ends at once with ``SubscriptionEnd/rejected(reason:)`` saying why.
         public var geofences = GeofenceConfiguration()

@@ -72,7 +72,7 @@ extension SchedulerStateMachine {
     /// inlined into it: otherwise the planners are copied to call them (a few hundred bytes per command).
     @discardableResult
     @inline(never)
-    public mutating func advanceTimeIfDue(now: EngineInstant) -> Bool {
+    mutating func advanceTimeIfDue(now: EngineInstant) -> Bool {
         guard let next = nextWakeup, next <= now else { return false }
         advanceTime(now: now)
         return true

@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 
 extension RequestLedger {
     // MARK: What the engine delivered

@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocbenchModel
 import SyntheticGPS
 

@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocbenchModel
 
 /// The machine-readable report (`--json`), and the source of the table and the HTML report.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import NIOConcurrencyHelpers
 

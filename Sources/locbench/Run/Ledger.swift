@@ -1,5 +1,5 @@
 import Algorithms
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import LocbenchModel
 import NIOConcurrencyHelpers

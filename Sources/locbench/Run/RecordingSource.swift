@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocbenchModel
 import NIOConcurrencyHelpers
 

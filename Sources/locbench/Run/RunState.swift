@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import LocbenchModel
 
 /// The mutable part of one run: what has been submitted, samples for the report, the heap baseline.

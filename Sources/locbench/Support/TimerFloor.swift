@@ -1,6 +1,6 @@
 import Atomics
 import Foundation
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import Testing
 
 /// The restart-aware power-down decision, pure: plans for gaps below, at and above break-even, the 2× bound,

@@ -1,0 +1,55 @@
+import LocationEngine
+import LocationEngineTestKit
+import NIOConcurrencyHelpers
+import Testing
+
+/// The authorization provider lives inside the engine's lifetime: started when the engine first runs
+/// (or is first synced by hand), stopped when it shuts down, never before or after.
+@Suite("Engine lifetime: the authorization provider starts with run() and stops at shutdown")
+struct ProviderLifetimeTests {
+    let clock = ManualClock()
+    let source = ScriptedLocationSource()
+
+    /// Records the engine's calls to start and stop, and pushes changes while started.
+    final class RecordingProvider: AuthorizationProvider {
+        private let state = NIOLockedValueBox<(calls: [String], sink: AuthorizationChangeSink?)>(([], nil))
+        func currentState() -> AuthorizationState { .authorizedAlways }
+        func start(changes: AuthorizationChangeSink) { state.withLockedValue { $0.calls.append("start"); $0.sink = changes } }
+        func stop() { state.withLockedValue { $0.calls.append("stop"); $0.sink = nil } }
+        func requestAuthorization(_ prompt: AuthorizationPrompt, reply: AuthorizationReply) {}
+        func requestTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, reply: AuthorizationReply) {}
+        func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) {}
+        var calls: [String] { state.withLockedValue { $0.calls } }
+        func push(_ change: AuthorizationState) { state.withLockedValue { $0.sink }?(change) }
+    }
+
+    @Test("created: not started; run(): started once; shutdown: stopped once, run() returns")
+    func runAndShutdown() async throws {
+        let provider = RecordingProvider()
+        let engine = LocationEngine(
+            source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider), logger: quietLogger)
+        #expect(provider.calls.isEmpty, "nothing starts before run()")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await engine.run() }
+            await eventually("the provider is started") { provider.calls == ["start"] }
+            provider.push(.denied)
+            await eventually("the change reaches the engine") { await engine.authorizationState == .denied }
+            await engine.shutdown()
+            try await group.waitForAll()
+        }
+        #expect(provider.calls == ["start", "stop"])
+    }
+
+    @Test("an engine driven by hand starts its provider at the first sync(), and stops it at shutdown")
+    func syncedByHand() async {
+        let provider = RecordingProvider()
+        let engine = LocationEngine(
+            source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider), logger: quietLogger)
+        #expect(provider.calls.isEmpty)
+        await engine.sync()
+        await engine.sync()
+        #expect(provider.calls == ["start"])
+        await engine.shutdown()
+        #expect(provider.calls == ["start", "stop"])
+    }
+}

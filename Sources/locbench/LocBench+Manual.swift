@@ -47,7 +47,7 @@ extension LocBench {
         profile: the restart-aware oracle (knows every arrival, tracks exactly while some request waits, \
         in each gap stays on, stands by or goes off, pays each restart's acquisition and starts it one \
         time to first fix early, so it adds no delay), stop-immediately (off the moment no request \
-        waits, as INTULocationManager), gpsd 60 s (best mode while a client watches and 60 s after; \
+        waits, as INTULocationManager; metered from a run of its own up to 100,000 operations), gpsd 60 s (best mode while a client watches and 60 s after; \
         gpsd sends no power command, so a real gpsd's receiver keeps tracking: charged as if the release \
         put it to sleep), always-on; the naive design is metered from its own run. For each: energy, \
         ratio to the oracle, restarts, and the first-fix delay after a restart, p50/p99 (the engine's and \

@@ -115,6 +115,11 @@ extension LocBench {
     /// Whether the naive design runs beside the engine: asked for, or by default up to 100,000 operations.
     var runsBaseline: Bool { baseline.map { $0 == "naive" } ?? (requests <= 100_000 && authorization == nil) }
 
+    /// Whether the engine also runs as stop-immediately, metered like it, for the receiver-energy
+    /// comparison: up to 100,000 operations, as the naive design. Above, the comparison says nothing the
+    /// smaller runs do not, and a second full run would double the time and the peak memory.
+    var runsStopImmediately: Bool { requests <= 100_000 }
+
     /// The parsed `--linger`.
     func lingerDuration() throws(LocbenchError) -> Duration { try DurationOptions.linger(parsing: linger) }
 

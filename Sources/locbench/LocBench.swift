@@ -178,7 +178,7 @@ struct LocBench: AsyncParsableCommand {
         // Stop-immediately metered like the engine: the engine as INTULocationManager (off the moment no request
         // waits, in the demanded mode) on the same workload and receiver, so that both pay a restart alike.
         var stopImmediatelyRun: RunMeasurements?
-        if clockKind == .virtual, sourceKind == .synthetic, persona.powerProfile != nil {
+        if runsStopImmediately, clockKind == .virtual, sourceKind == .synthetic, persona.powerProfile != nil {
             stopImmediatelyRun = await Self.run(
                 design: "engine", label: "stop-immediately", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
                 linger: .zero, authorization: authorizationScript, persona: persona, powerDown: .fixedLinger)

@@ -157,19 +157,20 @@ extension LocationEngine {
     public func sync() {
         startAuthorizationProviderIfNeeded()
         advance()
-        timer.arm(machine.nextWakeup)
+        timer.arm(inspect { $0.nextWakeup })
     }
 
     /// When the engine next needs to run on its own (the earliest live deadline, scheduled
     /// authorization change or end of the source's linger), or `nil` when nothing is scheduled.
     /// Virtual-time drivers advance their clock to it.
     public func nextWakeup() -> C.Instant? {
-        machine.nextWakeup.map { epoch.advanced(by: $0.sinceEpoch) }
+        inspect { $0.nextWakeup }.map { epoch.advanced(by: $0.sinceEpoch) }
     }
 
     /// The engine's counters now.
     public func statistics() -> SchedulerStatistics {
-        var statistics = machine.statistics(now: now())
+        let now = now()
+        var statistics = inspect { $0.statistics(now: now) }
         statistics.timerWakeups = timerWakeups.load(ordering: .relaxed)
         return statistics
     }
@@ -177,7 +178,8 @@ extension LocationEngine {
     /// The newest fix the engine may reveal, without making a request (nil unless authorized), as of
     /// what the engine has processed (``sync()`` first to include what is already due).
     public func lastKnownLocation() -> LocationResult? {
-        machine.lastKnownLocation(now: now())
+        let now = now()
+        return inspect { $0.lastKnownLocation(now: now) }
     }
 }
 

@@ -6,7 +6,7 @@ extension LocationEngine {
     /// The authorization picture the engine works under, as of what it has processed (``sync()``
     /// first to include changes already due). Reading it changes nothing.
     public var authorizationState: AuthorizationState {
-        machine.authorizationState
+        inspect { $0.authorizationState }
     }
 
     /// Every change of the authorization picture, starting with the current one (MapLibre's

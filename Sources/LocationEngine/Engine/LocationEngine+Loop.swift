@@ -42,7 +42,7 @@ extension LocationEngine: Service {
             advance()
             if machine.isShutDown { return }
             machine.compactIfIdle(now: now())
-            timer.arm(machine.nextWakeup)
+            timer.arm(inspect { $0.nextWakeup })
             await inbox.park()
         }
     }

@@ -56,7 +56,7 @@ extension LocationEngine {
             metrics.submitted(.subscription)
             machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let generation, let event, let madeAt):
-            guard generation == sourceGeneration, machine.isSourceOn else { return nil }
+            guard generation == sourceGeneration, inspect({ $0.isSourceOn }) else { return nil }
             switch event {
             case .location(let location, let age):
                 machine.receiveFix(location, age: age, now: now)
@@ -103,7 +103,7 @@ extension LocationEngine {
             guard machine.advanceTimeIfDue(now: now) else { break }
             performActions()
         }
-        metrics.pending(oneShots: machine.pendingOneShots, subscriptions: machine.activeSubscriptions)
+        metrics.pending(oneShots: inspect { $0.pendingOneShots }, subscriptions: inspect { $0.activeSubscriptions })
     }
 
     /// Between two commands: hands every waiting withdrawal to the core a slice at a time, carrying out

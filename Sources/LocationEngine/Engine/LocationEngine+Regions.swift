@@ -44,5 +44,5 @@ extension LocationEngine {
 
     /// The state of the region monitored as `id`, as of what the engine has processed, or `nil` when
     /// no such monitor is running (or it waits for authorization).
-    public func regionState(_ id: RequestID) -> GeofenceState? { machine.regionState(id) }
+    public func regionState(_ id: RequestID) -> GeofenceState? { inspect { $0.regionState(id) } }
 }

@@ -99,6 +99,12 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.machine = Machine(configuration: core)
     }
 
+    /// Reads the core in place. A non-mutating read of the stored `machine` (a computed property, a
+    /// method) made the optimizer copy the whole state machine first, retaining and releasing every
+    /// reference in it; through `inout` the read borrows it where it is.
+    @inline(__always)
+    func inspect<Value>(_ read: (inout Machine) -> Value) -> Value { read(&machine) }
+
     /// The current instant on the engine's timeline.
     nonisolated func now() -> EngineInstant { EngineInstant(epoch.duration(to: clock.now)) }
 

@@ -29,7 +29,9 @@ struct ScheduledAuthorizationChange: Comparable, Sendable {
 /// The authorization half of the core's timeline: the whole picture (status, accuracy, one-time,
 /// services), the prompts still open, and the changes scheduled for later instants.
 ///
-/// The deadlines live in the core's deadline queue; the core's next wake-up is the earliest of both.
+/// The scheduled changes wait in a heap of their own, ordered by (due, sequence) so that changes due at
+/// the same instant apply in the order they were scheduled; the core's next wake-up is the earliest of
+/// this heap's and its other deadlines.
 struct AuthorizationTimeline: Sendable {
     var picture: AuthorizationState
     /// Open prompts by token; an answer counts only while its prompt is open.

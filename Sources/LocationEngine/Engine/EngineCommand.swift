@@ -43,3 +43,14 @@ extension EngineCommand {
         }
     }
 }
+
+extension EngineCommand {
+    /// Whether this command can decide how pending requests end, other than by submitting one: a
+    /// cancel or force-complete made after it must not reach the core before it (see ``Inbox``).
+    var isBarrier: Bool {
+        switch self {
+        case .authorization, .endSession, .locationButton, .shutdown: true
+        case .oneShot, .oneShotWithOptions, .subscribe, .monitor, .source, .observeAuthorization, .stopObservingAuthorization: false
+        }
+    }
+}

@@ -13,8 +13,12 @@ import NIOConcurrencyHelpers
 ///
 /// Cancels and force-completes (withdrawals) wait in a lane of their own, behind an atomic count the
 /// loop checks before each command and after each handler it runs: they reach the core ahead of the
-/// commands queued with them (the core applies a withdrawal of a request not submitted yet when that
-/// request arrives), so that a handler that cancels another request of the same delivery is honoured at once.
+/// submissions queued with them (the core applies a withdrawal of a request not submitted yet when that
+/// request arrives), so that a handler that cancels another request of the same delivery is honoured at
+/// once. They never overtake a *barrier* — a command that can decide how pending requests end (an
+/// authorization change, the end of a session, a location-button press, shutdown): each withdrawal
+/// carries how many barriers were appended before it, and the loop holds it back until it has
+/// processed that many. Calls from one caller so take effect in the order they were made.
 final class Inbox: Sendable {
     /// What an append asks its caller to do after leaving the lock.
     enum Wake {
@@ -35,7 +39,9 @@ final class Inbox: Sendable {
         var timerFired = false
         var nextID: UInt64 = 1
         /// Withdrawals appended since the loop last took them.
-        var withdrawals = Deque<(RequestID, Withdrawal)>()
+        var withdrawals = Deque<PendingWithdrawal>()
+        /// Barrier commands appended so far (see ``EngineCommand/isBarrier``).
+        var barriers: UInt64 = 0
         /// The engine has shut down with this authorization picture: appends are refused.
         var closedWith: AuthorizationState?
     }
@@ -65,6 +71,7 @@ final class Inbox: Sendable {
     func append(_ command: EngineCommand) -> Wake {
         state.withLockedValue { state in
             guard state.closedWith == nil else { return .refused }
+            if command.isBarrier { state.barriers &+= 1 }
             state.commands.append(command)
             return Self.wake(&state)
         }
@@ -74,7 +81,7 @@ final class Inbox: Sendable {
     func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
         state.withLockedValue { state in
             guard state.closedWith == nil else { return .refused }
-            state.withdrawals.append((id, withdrawal))
+            state.withdrawals.append(PendingWithdrawal(id: id, withdrawal: withdrawal, afterBarriers: state.barriers))
             withdrawalCount.wrappingIncrement(ordering: .releasing)
             return Self.wake(&state)
         }
@@ -124,7 +131,7 @@ final class Inbox: Sendable {
     /// Takes the waiting withdrawals into `withdrawals`, which must be empty (buffers trade places as
     /// in ``takeAll(into:)``).
     /// - Complexity: O(1)
-    func takeWithdrawals(into withdrawals: inout Deque<(RequestID, Withdrawal)>) {
+    func takeWithdrawals(into withdrawals: inout Deque<PendingWithdrawal>) {
         assert(withdrawals.isEmpty, "takeWithdrawals(into:) needs an empty buffer")
         state.withLockedValue { state in
             swap(&state.withdrawals, &withdrawals)
@@ -143,4 +150,12 @@ final class Inbox: Sendable {
             if !parked { continuation.resume() }
         }
     }
+}
+
+/// A cancel or force-complete waiting to reach the core, with how many barrier commands were appended
+/// before it: it reaches the core only once the loop has processed that many.
+struct PendingWithdrawal: Sendable {
+    var id: RequestID
+    var withdrawal: Withdrawal
+    var afterBarriers: UInt64
 }

@@ -38,6 +38,8 @@ extension LocationEngine {
 
     /// Hands one command to the core. Returns when the fix it carried reached the engine, if it carried one.
     func process(_ command: consuming EngineCommand, now: EngineInstant) -> EngineInstant? {
+        // A barrier case counts itself (``EngineCommand/isBarrier``): testing the command before the
+        // switch would copy it, its handler retained and released, for every submission.
         switch consume command {
         case .oneShot(let id, let accuracy, let timeout, let madeAt, let handler):
             metrics.submitted(.oneShot)
@@ -69,10 +71,13 @@ extension LocationEngine {
                 machine.receiveFatalError(error, now: now)
             }
         case .authorization(let state, let due, let prompt):
+            barriersProcessed &+= 1
             machine.receiveAuthorization(state, due: due, answering: prompt, now: now)
         case .endSession:
+            barriersProcessed &+= 1
             machine.endSession(now: now)
         case .locationButton:
+            barriersProcessed &+= 1
             machine.pressLocationButton(now: now)
         case .observeAuthorization(let id, let continuation):
             continuation.yield(machine.authorizationState)
@@ -84,6 +89,7 @@ extension LocationEngine {
         case .stopObservingAuthorization(let id):
             authorizationObservers[id] = nil
         case .shutdown:
+            barriersProcessed &+= 1
             machine.shutdown(now: now)
             stopAuthorizationProvider()
             perform(inbox.close(finalAuthorization: machine.authorizationState))
@@ -116,7 +122,14 @@ extension LocationEngine {
     }
 
     /// Whether withdrawals wait, in the inbox's lane or taken from it.
-    var hasWithdrawals: Bool { !withdrawalBuffer.isEmpty || inbox.hasWithdrawals }
+    var hasWithdrawals: Bool {
+        if withdrawalBuffer.isEmpty { return inbox.hasWithdrawals }
+        return isReady(withdrawalBuffer[withdrawalBuffer.startIndex]) || inbox.hasWithdrawals
+    }
+
+    /// Whether a withdrawal may reach the core: every barrier appended before it has been processed.
+    @inline(__always)
+    func isReady(_ pending: PendingWithdrawal) -> Bool { pending.afterBarriers <= barriersProcessed }
 
     /// Hands waiting withdrawals to the core, which decides what each request gets, oldest first.
     ///
@@ -129,13 +142,15 @@ extension LocationEngine {
         if withdrawalBuffer.isEmpty {
             inbox.takeWithdrawals(into: &withdrawalBuffer)
         } else if inbox.hasWithdrawals {
-            var newer = Deque<(RequestID, Withdrawal)>()
+            var newer = Deque<PendingWithdrawal>()
             inbox.takeWithdrawals(into: &newer)
             withdrawalBuffer.append(contentsOf: newer)
         }
         var handed = 0
-        while all || handed < Self.withdrawalSlice, let (id, withdrawal) = withdrawalBuffer.popFirst() {
-            machine.withdraw(id, withdrawal, now: now)
+        // Oldest first, and none past one still waiting for a barrier: withdrawals keep their order.
+        while all || handed < Self.withdrawalSlice, let first = withdrawalBuffer.first, isReady(first) {
+            withdrawalBuffer.removeFirst()
+            machine.withdraw(first.id, first.withdrawal, now: now)
             handed &+= 1
         }
     }

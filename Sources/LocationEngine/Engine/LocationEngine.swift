@@ -44,7 +44,9 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     @exclusivity(unchecked) var spareBatch = Deque<EngineCommand>()
     /// The withdrawals taken from the inbox and not yet handed to the core, oldest first (a buffer
     /// traded likewise; see ``takeWithdrawals(now:)``).
-    @exclusivity(unchecked) var withdrawalBuffer = Deque<(RequestID, Withdrawal)>()
+    @exclusivity(unchecked) var withdrawalBuffer = Deque<PendingWithdrawal>()
+    /// Barrier commands processed so far: a withdrawal waits until this reaches its own count.
+    @exclusivity(unchecked) var barriersProcessed: UInt64 = 0
     /// Handlers run so far: every 1,024 the clock is read during a delivery.
     @exclusivity(unchecked) var handlersRun = 0
     /// Incremented on every source start and stop; events carrying an older value are dropped.

@@ -62,6 +62,36 @@ struct CallOrderTests: EngineTestCase {
         #expect(try await request.result().status == .forceCompleted)
     }
 
+    @Test("an authorization change, then a cancel, from one caller: the request ends unauthorized, not cancelled")
+    func authorizationChangeThenCancel() async {
+        let user = ManyEnginesStressTests.PushedAuthorization()
+        let engine = makeEngine(.init(linger: .zero, authorizationProvider: user, usage: AuthorizationTests.declared), running: false)
+        let id = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        user.push(.denied)
+        engine.cancel(id)
+        await engine.sync()
+        #expect(recorder.results(id).map(\.status) == [.unauthorized(.denied)])
+        #expect(await engine.statistics().oneShotsCancelled == 0, "the cancel came after the request had ended")
+    }
+
+    @Test("a cancel, then an authorization change: cancelled; a later barrier holds back only what came after it")
+    func cancelThenAuthorizationChange() async {
+        let user = ManyEnginesStressTests.PushedAuthorization()
+        let engine = makeEngine(.init(linger: .zero, authorizationProvider: user, usage: AuthorizationTests.declared), running: false)
+        let first = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        let second = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        engine.cancel(first)
+        user.push(.denied)
+        engine.forceComplete(second)
+        await engine.sync()
+        #expect(recorder.results(first).isEmpty, "cancelled before the revocation")
+        #expect(recorder.results(second).map(\.status) == [.unauthorized(.denied)], "the revocation came before its force-complete")
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 1 && statistics.oneShotsForceCompleted == 0)
+    }
+
     @Test("core: a handler force-completes, then cancels, a later recipient of its delivery: force-completed")
     func coreForceCompleteThenCancelMidDelivery() {
         var h = MachineHarness(deliverySlice: 10)

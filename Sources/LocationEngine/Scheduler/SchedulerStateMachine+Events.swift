@@ -58,8 +58,7 @@ extension SchedulerStateMachine {
         expireDeadlines(now: now)
         counters.fatalErrors += 1
         endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
-        reconcileRegionDemand(now: now)
-        if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
+        forceSourceOff(now: now)
     }
 
     /// Time passes, if anything falls due by `now` (``nextWakeup``): then as ``advanceTime(now:)``.
@@ -147,9 +146,7 @@ extension SchedulerStateMachine {
             endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now)
         }
         // Access lost: the receiver goes off at once, without lingering.
-        if gate != .authorized, let command = power.forceOff(now: now), command == .stop {
-            emit(.stopSource)
-        }
+        if gate != .authorized { forceSourceOff(now: now) }
         reconcilePower(now: now)
     }
 
@@ -161,8 +158,7 @@ extension SchedulerStateMachine {
         isShutDown = true
         timeline.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
-        reconcileRegionDemand(now: now)
-        if let command = power.forceOff(now: now), command == .stop { emit(.stopSource) }
+        forceSourceOff(now: now)
     }
 }
 

@@ -53,7 +53,7 @@ extension SchedulerStateMachine {
         subscription.isRegion = true
         geofences.evaluator.add(id, region: region, options: options)
         // Its state is unknown until a fix decides it: no sleep until then.
-        geofences.wakeAt = nil
+        power.endMonitorSleep()
     }
 
     /// A fix reaches the regions: their transitions are queued, one action each.
@@ -63,6 +63,17 @@ extension SchedulerStateMachine {
         geofences.evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         emitRegionEvents()
         planRegionSleep(after: fix, now: now)
+    }
+
+    /// After a fix the regions took: whether the monitors may let the source sleep, and until when — the
+    /// power planner decides from when the nearest boundary could first be reached (``RegionReach``).
+    /// - Complexity: that of ``RegionEvaluator/reach(from:)``, only when the planner says a sleep could be
+    ///   worth it.
+    private mutating func planRegionSleep(after fix: StampedFix, now: EngineInstant) {
+        power.endMonitorSleep()
+        guard power.monitorsMaySleep, let reach = geofences.evaluator.reach(from: fix.location) else { return }
+        let reachable = fix.observedAt + reach.timeToReach
+        if power.planMonitorSleep(reachable: reachable, now: now) { geofences.evaluator.holdStates(until: reachable) }
     }
 
     /// Time reaches the regions: dwells and unknown timeouts due by `now`.

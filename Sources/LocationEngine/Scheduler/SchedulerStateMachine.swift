@@ -102,9 +102,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var index = OneShotIndex()
     var deadlines = DeadlineQueue()
     var history = FixHistory()
-    var power = PowerPolicy()
-    /// Gaps in demand by the restart-aware rule (`nil`: the fixed linger).
-    var idle: IdlePlanner?
+    /// The one power planner: what the source does, from the demand the other parts report.
+    var power: PowerPlanner
     /// The authorization picture (the one copy of it), open prompts and scheduled changes.
     var timeline: AuthorizationTimeline
     /// Whether this not-determined period's one authorization request was made.
@@ -145,7 +144,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.configuration = configuration
         self.timeline = AuthorizationTimeline(picture: configuration.authorization)
         self.outbox = Outbox(slice: configuration.deliverySlice)
-        self.idle = Self.idlePlanner(configuration)
+        self.power = PowerPlanner(
+            linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile)
         self.geofences = Geofences(configuration: configuration.geofences)
     }
 
@@ -159,8 +159,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     @inline(__always)
     public var nextWakeup: EngineInstant? {
         earliest(
-            earliest(earliest(earliest(deadlines.earliest, power.lingerDeadline), timeline.nextDue), idle?.nextDeeperStep),
-            earliest(geofences.evaluator.nextDeadline, geofences.wakeAt))
+            earliest(earliest(deadlines.earliest, power.nextWakeup), timeline.nextDue),
+            geofences.evaluator.nextDeadline)
     }
 
     /// Whether the source is powered.
@@ -178,19 +178,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Counters, with the source's on-time measured up to `now`.
     public func statistics(now: EngineInstant) -> SchedulerStatistics {
         var result = counters
-        result.sourceStarts = power.starts
-        result.sourceStops = power.stops
-        result.sourceModeChanges = power.modeChanges
-        result.sourceOnTime = power.onTime(at: max(now, latestNow))
         result.pendingOneShots = oneShots.count
         result.activeSubscriptions = subscriptions.count
-        result.regionSleeps = geofences.sleeps
-        result.regionSleepTime = geofences.sleepTime(at: max(now, latestNow))
-        switch power.state {
-        case .off: result.sourceMode = nil
-        case .running(let mode), .lingering(let mode, _): result.sourceMode = mode
-        }
-        addPowerDownStatistics(to: &result)
+        power.addStatistics(to: &result, now: max(now, latestNow))
         return result
     }
 
@@ -216,17 +206,25 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
     }
 
-    /// Brings the source in line with demand (by the restart-aware rule when it applies), the monitors'
-    /// share first.
-    /// Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
+    /// Brings the source in line with demand: the power planner decides, and its command becomes the
+    /// action. Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
-        reconcileRegionDemand(now: now)
         let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
-        if idle != nil { return reconcilePowerRestartAware(now: now, cap: cap) }
-        switch power.reconcile(now: now, linger: configuration.linger, cap: cap) {
+        emit(power.reconcile(now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
+    }
+
+    /// Powers the source down at once (a fatal error, access lost, shutdown).
+    mutating func forceSourceOff(now: EngineInstant) {
+        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0))
+    }
+
+    /// Queues what the power planner decided for the source.
+    mutating func emit(_ command: PowerPlanner.Command?) {
+        switch command {
         case .start(let mode)?: emit(.startSource(mode))
         case .setMode(let mode)?: emit(.setSourceMode(mode))
         case .stop?: emit(.stopSource)
+        case .idle(let step)?: emit(.idleSource(step))
         case nil: break
         }
     }

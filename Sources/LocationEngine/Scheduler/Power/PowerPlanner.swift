@@ -1,0 +1,158 @@
+/// The one part of the core that decides what the source does: whether it runs, in which mode, and where
+/// it waits when nothing needs it (see <doc:PowerPolicy>).
+///
+/// The other parts only report demand: each admitted request adds its ``PowerMode`` and removes it when
+/// it ends, and the region monitors report whether any region is monitored. From that demand alone the
+/// planner decides, on every reconciliation, one ``Command``:
+/// - the mode is the most demanding request's, capped under reduced accuracy;
+/// - when demand ends, the source stays on for the fixed linger or, with the restart-aware rule and a
+///   receiver profile, until the break-even of a restart (``IdlePlanner``), then steps down and deeper as
+///   the plan says;
+/// - the monitors' share of the demand is one request in ``Geofences/demandedMode`` that lets the source
+///   sleep while no boundary can be reached, and comes back when one could be (``planMonitorSleep(reachable:now:)``).
+///
+/// It is pure: no clock, no I/O; `now` is an argument. Its deadlines (the linger's end, the next step
+/// down, the monitors' wake-up) are in ``nextWakeup``.
+struct PowerPlanner: Sendable {
+    /// What to do to the source.
+    enum Command: Sendable, Hashable {
+        /// Power it up in this mode.
+        case start(PowerMode)
+        /// Switch the running source to this mode.
+        case setMode(PowerMode)
+        /// Power it down (the fixed rule, or no idle state is cheaper than tracking).
+        case stop
+        /// Take this step down of the restart-aware plan.
+        case idle(PowerDownDecider.Step)
+    }
+
+    // The planner's own facts. Not private only because its extensions live in files of their own; no
+    // other part of the core touches them.
+
+    /// Demand per mode and the source's state as driven.
+    var policy = PowerPolicy()
+    /// The restart-aware rule's planner of gaps, when it applies (the rule asks for it and the source
+    /// describes its receiver).
+    var idle: IdlePlanner?
+    /// The region monitors' share of the demand and their sleeps.
+    var monitors = MonitorDemand()
+    /// How long the source runs on after demand ends, under the fixed rule.
+    let linger: Duration
+    /// The source's receiver, if it describes one.
+    let profile: ReceiverPowerProfile?
+
+    init(linger: Duration, powerDown: PowerDownRule, profile: ReceiverPowerProfile?) {
+        self.linger = linger
+        self.profile = profile
+        if let trust = powerDown.trust, let profile { idle = IdlePlanner(profile: profile, trust: trust) }
+    }
+
+    // MARK: Demand
+
+    /// A request demanding `mode` became active.
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func add(_ mode: PowerMode) { policy.add(mode) }
+
+    /// A request demanding `mode` ended.
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func remove(_ mode: PowerMode) { policy.remove(mode) }
+
+    // MARK: The source
+
+    /// Whether the source is powered.
+    var isOn: Bool { policy.isOn }
+
+    /// The source's state as the planner drove it.
+    var state: PowerPolicy.SourceState { policy.state }
+
+    /// The linger's end, while the source runs on without demand.
+    var lingerDeadline: EngineInstant? { policy.lingerDeadline }
+
+    /// The earliest instant the planner must look again: the linger's end, the next step deeper of an
+    /// idle receiver, or the monitors' wake-up.
+    /// - Complexity: O(1)
+    @inline(__always)
+    var nextWakeup: EngineInstant? { earliest(earliest(policy.lingerDeadline, idle?.nextDeeperStep), monitors.wakeAt) }
+
+    /// Brings the source in line with demand at `now`, never running it harder than `cap`; `monitoring`
+    /// says whether any region is monitored. Returns what to do to the source, if anything.
+    mutating func reconcile(now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
+        reconcileMonitorDemand(now: now, monitoring: monitoring)
+        guard idle != nil else { return Self.command(policy.reconcile(now: now, linger: linger, cap: cap)) }
+        return reconcileRestartAware(now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+    }
+
+    /// Powers the source down at once, without lingering (a fatal error, access lost, shutdown); `monitoring`
+    /// as in ``reconcile(now:cap:monitoring:isShutDown:)``.
+    mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Command? {
+        reconcileMonitorDemand(now: now, monitoring: monitoring)
+        return policy.forceOff(now: now) == .stop ? .stop : nil
+    }
+
+    /// The restart-aware rule: when demand ends the source stays on until the plan's first step down (the
+    /// break-even of a restart) — or steps down at once when the gap is the monitors' sleep, whose end is
+    /// known — then goes where the plan says, and deeper as later steps fall due; the gap is remembered
+    /// when demand comes back.
+    private mutating func reconcileRestartAware(now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
+        let before = policy.state
+        var linger = self.linger
+        if case .running(let mode) = before, policy.demandedMode == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
+            linger = monitors.isSleeping(monitoring: monitoring) ? .zero : stayOn
+        }
+        switch policy.reconcile(now: now, linger: linger, cap: cap) {
+        case .start(let mode)?:
+            // Down with the gap still "on": it was forced off (an error, access lost), not stepped down.
+            if idle!.state == .on { idle!.abandonGap() } else { idle!.demandReturned(now: now) }
+            return .start(mode)
+        case .setMode(let mode)?:
+            if case .lingering = before { idle!.demandReturned(now: now) }
+            return .setMode(mode)
+        case .stop?:
+            if let step = idle!.takeStep() { return .idle(step) }
+            // No idle state is cheaper than tracking: the fixed linger has passed.
+            idle!.abandonGap()
+            return .stop
+        case nil:
+            if case .lingering = before, case .running = policy.state { idle!.demandReturned(now: now) }
+            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
+                return .idle(step)
+            }
+            return nil
+        }
+    }
+
+    private static func command(_ command: PowerPolicy.Command?) -> Command? {
+        switch command {
+        case .start(let mode)?: .start(mode)
+        case .setMode(let mode)?: .setMode(mode)
+        case .stop?: .stop
+        case nil: nil
+        }
+    }
+
+    // MARK: Statistics
+
+    /// The planner's counters, with the source's on-time and the monitors' sleep up to `now`.
+    func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
+        statistics.sourceStarts = policy.starts
+        statistics.sourceStops = policy.stops
+        statistics.sourceModeChanges = policy.modeChanges
+        statistics.sourceOnTime = policy.onTime(at: now)
+        statistics.regionSleeps = monitors.sleeps
+        statistics.regionSleepTime = monitors.sleepTime(at: now)
+        switch policy.state {
+        case .off: statistics.sourceMode = nil
+        case .running(let mode), .lingering(let mode, _): statistics.sourceMode = mode
+        }
+        guard let idle else { return }
+        statistics.idleState = idle.state
+        statistics.lastPowerDown = idle.lastStep
+        statistics.lastRestartCondition = idle.lastRestart
+        statistics.gapsBridgedOn = idle.gapsBridgedOn
+        statistics.powerDownsToStandby = idle.stepsToStandby
+        statistics.powerDownsToOff = idle.stepsToOff
+        statistics.predictedGap = idle.decider.predictedGap
+    }
+}

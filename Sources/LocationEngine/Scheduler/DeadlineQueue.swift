@@ -132,6 +132,15 @@ struct DeadlineQueue: Sendable {
     /// - Complexity: O(1)
     func abandonedAtLeast(pending: Int) -> Int { max(0, count - pending) }
 
+    /// The request whose deadline is earliest, live or abandoned.
+    /// - Complexity: O(1)
+    @inline(__always)
+    var earliestID: RequestID? { heap.min.map { RequestID(rawValue: $0.entry.id) } }
+
+    /// Drops the earliest entry (one whose request has ended).
+    /// - Complexity: O(log L)
+    mutating func dropEarliest() { _ = removeEarliest() }
+
     /// Drops entries of ended requests from the head, so ``earliest`` is a live deadline.
     /// - Complexity: O(a log L) for a abandoned entries at the head of lanes.
     mutating func dropAbandonedHead(isLive: (RequestID) -> Bool) {

@@ -17,18 +17,18 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n log n) to reduced, O(w) to full for w waiting requests.
     mutating func accuracyChanged(from previous: AccuracyAuthorization, askingForFullAccuracy: Bool, now: EngineInstant) {
         guard accuracyAuthorization != previous else { return }
-        temporaryFullAccuracy = .notAsked
+        access.temporaryFullAccuracy = .notAsked
         switch accuracyAuthorization {
         case .reduced:
-            lastCoarseFixAt = nil
+            access.lastCoarseFixAt = nil
             history.coarsen(with: configuration.reducedAccuracy)
             holdForFullAccuracy(unadmitRequestsNeedingFullAccuracy(), mayWait: askingForFullAccuracy, now: now)
         case .full:
-            for id in replace(&awaitingFullAccuracy, with: []) {
-                if var request = oneShots[id], request.phase != .admitted {
+            for id in replace(&access.awaitingFullAccuracy, with: []) {
+                if var request = requests.oneShots[id], request.phase != .admitted {
                     startDelayedTimeout(id, &request, now: now)
                     admit(id, &request)
-                } else if var subscription = subscriptions[id], subscription.phase != .admitted {
+                } else if var subscription = requests.subscriptions[id], subscription.phase != .admitted {
                     admit(id, &subscription)
                 }
             }
@@ -43,17 +43,17 @@ extension SchedulerStateMachine {
     /// - Complexity: O(w) for w waiting requests.
     mutating func refuseTemporaryFullAccuracy(now: EngineInstant) {
         guard accuracyAuthorization == .reduced else {
-            temporaryFullAccuracy = .notAsked
+            access.temporaryFullAccuracy = .notAsked
             return
         }
-        temporaryFullAccuracy = .refused
-        holdForFullAccuracy(replace(&awaitingFullAccuracy, with: []), now: now)
+        access.temporaryFullAccuracy = .refused
+        holdForFullAccuracy(replace(&access.awaitingFullAccuracy, with: []), now: now)
         reconcilePower(now: now)
     }
 
     /// A new session of use begins: a refusal of temporary full accuracy no longer stands.
     mutating func beginNewSession() {
-        if temporaryFullAccuracy == .refused { temporaryFullAccuracy = .notAsked }
+        if access.temporaryFullAccuracy == .refused { access.temporaryFullAccuracy = .notAsked }
     }
 
     /// The authorization request of this not-determined period was answered without a decision, or
@@ -67,9 +67,9 @@ extension SchedulerStateMachine {
     ) {
         let now = tick(now)
         guard authorization == .notDetermined else { return }
-        authorizationRequested = false
+        access.authorizationRequested = false
         // Not authorized: the one-shots' result carries no fix.
-        end(replace(&awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
+        end(replace(&access.awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }
 
     /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
@@ -84,28 +84,28 @@ extension SchedulerStateMachine {
 
     /// Whether a request naming `purposeKey` would wait for temporary full accuracy rather than end.
     func mayWaitForFullAccuracy(purposeKey: String?) -> Bool {
-        purposeKey != nil && temporaryFullAccuracy != .refused
+        purposeKey != nil && access.temporaryFullAccuracy != .refused
     }
 
     /// Takes every admitted request that coarsened fixes cannot serve out of the power demand (one-shots
     /// keep their index entry: no coarse fix can reach it), returning their IDs in submission order.
     mutating func unadmitRequestsNeedingFullAccuracy() -> [RequestID] {
         var ids: [RequestID] = []
-        oneShots.forEach { id, request in
+        requests.oneShots.forEach { id, request in
             if request.phase == .admitted && needsFullAccuracy(request.wish.accuracy) { ids.append(id) }
         }
-        for (id, subscription) in subscriptions where subscription.phase == .admitted && needsFullAccuracy(subscription.options) {
+        for (id, subscription) in requests.subscriptions where subscription.phase == .admitted && needsFullAccuracy(subscription.options) {
             ids.append(id)
         }
         for id in ids {
-            if var request = oneShots[id] {
+            if var request = requests.oneShots[id] {
                 power.remove(request.wish.powerMode)
                 request.phase = .held
-                oneShots[id] = request
-            } else if var subscription = subscriptions[id] {
+                requests.oneShots[id] = request
+            } else if var subscription = requests.subscriptions[id] {
                 if let mode = subscription.options.powerDemand { power.remove(mode) }
                 subscription.phase = .held
-                subscriptions[id] = subscription
+                requests.subscriptions[id] = subscription
             }
         }
         return ids.sorted()
@@ -117,19 +117,19 @@ extension SchedulerStateMachine {
     /// refused); the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best
     /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
     mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant) {
-        let mayWait = mayWait ?? (temporaryFullAccuracy != .refused)
+        let mayWait = mayWait ?? (access.temporaryFullAccuracy != .refused)
         var firstKey: String?
         var ending: [RequestID] = []
         for id in ids {
-            if mayWait, let key = oneShots[id]?.wish.purposeKey ?? subscriptions[id]?.options.purposeKey {
-                awaitingFullAccuracy.append(id)
+            if mayWait, let key = requests.oneShots[id]?.wish.purposeKey ?? requests.subscriptions[id]?.options.purposeKey {
+                access.awaitingFullAccuracy.append(id)
                 if firstKey == nil { firstKey = key }
             } else {
                 ending.append(id)
             }
         }
-        if let firstKey, temporaryFullAccuracy != .asked {
-            temporaryFullAccuracy = .asked
+        if let firstKey, access.temporaryFullAccuracy != .asked {
+            access.temporaryFullAccuracy = .asked
             counters.fullAccuracyRequests += 1
             askForTemporaryFullAccuracy(firstKey)
         }

@@ -1,13 +1,13 @@
 extension SchedulerStateMachine {
     /// The whole authorization picture the core works under (status, accuracy, one-time grant,
     /// services), as of the last change applied.
-    public var authorizationState: AuthorizationState { timeline.picture }
+    public var authorizationState: AuthorizationState { access.timeline.picture }
 
     /// What the picture lets the scheduler do: deliver fixes, wait, or refuse.
-    var authorization: AuthorizationGate { timeline.picture.gate }
+    var authorization: AuthorizationGate { access.timeline.picture.gate }
 
     /// The picture's accuracy authorization.
-    var accuracyAuthorization: AccuracyAuthorization { timeline.picture.accuracy }
+    var accuracyAuthorization: AccuracyAuthorization { access.timeline.picture.accuracy }
 
     /// A provider's change or answer arrives, effective at `due`: it takes its place on the timeline
     /// and applies, in (due, arrival) order with the other scheduled changes, at once if it is due.
@@ -19,7 +19,7 @@ extension SchedulerStateMachine {
     ) {
         let now = enter(now, "receiveAuthorization")
         guard !isShutDown else { return }
-        timeline.schedule(state, due: due, prompt: prompt)
+        access.timeline.schedule(state, due: due, prompt: prompt)
         applyDueAuthorizationChanges(upTo: now)
     }
 
@@ -27,7 +27,7 @@ extension SchedulerStateMachine {
     /// deadlines due before it (what was due before a change happened under the old picture).
     mutating func applyDueAuthorizationChanges(upTo now: EngineInstant) {
         let now = tick(now)
-        while let change = timeline.popDue(upTo: now) {
+        while let change = access.timeline.popDue(upTo: now) {
             expireDeadlines(now: change.due)
             settleFixCompletion()
             apply(change.state, answering: change.prompt, now: change.due)
@@ -42,14 +42,14 @@ extension SchedulerStateMachine {
         let now = enter(now, "endSession")
         guard !isShutDown else { return }
         beginNewSession()
-        var next = timeline.picture
+        var next = access.timeline.picture
         if next.isOneTime && next.status.isGrant {
             next = AuthorizationState(status: .notDetermined, servicesEnabled: next.servicesEnabled)
         } else if next.isFullAccuracyTemporary {
             next.accuracy = .reduced
             next.isFullAccuracyTemporary = false
         }
-        guard next != timeline.picture else { return }
+        guard next != access.timeline.picture else { return }
         setAuthorizationPicture(next, askingForFullAccuracy: false, now: now)
         emit(.tellProviderAuthorizationChanged(next))
     }
@@ -60,7 +60,7 @@ extension SchedulerStateMachine {
     public mutating func pressLocationButton(now: EngineInstant) {
         let now = enter(now, "pressLocationButton")
         guard !isShutDown else { return }
-        let state = timeline.picture
+        let state = access.timeline.picture
         guard state.servicesEnabled, state.status != .restricted else {
             counters.locationButtonPressesIgnored += 1
             return
@@ -68,13 +68,13 @@ extension SchedulerStateMachine {
         switch state.status {
         case .authorizedWhenInUse, .authorizedAlways, .restricted:
             return
-        case .notDetermined where timeline.locationButtonConfirmed:
+        case .notDetermined where access.timeline.locationButtonConfirmed:
             let granted = state.afterLocationButtonConfirmation
             setAuthorizationPicture(granted, now: now)
             emit(.tellProviderAuthorizationChanged(granted))
         case .notDetermined, .denied:
-            guard !timeline.openPrompts.values.contains(where: \.isLocationButton) else { return }
-            let token = timeline.open(.locationButton(from: state.status))
+            guard !access.timeline.openPrompts.values.contains(where: \.isLocationButton) else { return }
+            let token = access.timeline.open(.locationButton(from: state.status))
             emit(.confirmLocationButton(current: state, prompt: token))
         }
     }
@@ -89,11 +89,11 @@ extension SchedulerStateMachine {
     /// (``SchedulerStatistics/authorizationAnswersIgnored``).
     mutating func apply(_ state: AuthorizationState, answering prompt: UInt64?, now: EngineInstant) {
         guard let prompt else { return setAuthorizationPicture(state, now: now) }
-        guard let kind = timeline.openPrompts.removeValue(forKey: prompt) else {
+        guard let kind = access.timeline.openPrompts.removeValue(forKey: prompt) else {
             counters.authorizationAnswersIgnored += 1
             return
         }
-        let current = timeline.picture
+        let current = access.timeline.picture
         switch kind {
         case .authorization:
             guard current.status == .notDetermined else {
@@ -102,7 +102,7 @@ extension SchedulerStateMachine {
             }
             // A dismissal changes nothing (not even accuracy the prompt saw).
             if state.status != .notDetermined { setAuthorizationPicture(current.withDecision(of: state), now: now) }
-            if timeline.picture.gate == .notDetermined {
+            if access.timeline.picture.gate == .notDetermined {
                 endAwaitingAuthorization(
                     oneShotStatus: .unauthorized(.undecided), subscriptionEnd: .unauthorized(.undecided), now: now)
             }
@@ -119,11 +119,11 @@ extension SchedulerStateMachine {
         case .locationButton(let from):
             if current.status == from && state.status != from {
                 // Confirmed; from not determined that is the one confirmation later presses skip.
-                if from == .notDetermined && state.isAuthorized { timeline.locationButtonConfirmed = true }
+                if from == .notDetermined && state.isAuthorized { access.timeline.locationButtonConfirmed = true }
                 setAuthorizationPicture(current.withDecision(of: state), now: now)
             }
             // An authorization request that waited for the confirmation goes ahead if still needed.
-            if timeline.picture.gate == .notDetermined && authorizationRequested && !timeline.isOpen(.authorization) {
+            if access.timeline.picture.gate == .notDetermined && access.authorizationRequested && !access.timeline.isOpen(.authorization) {
                 askForAuthorization(now: now)
             }
         }
@@ -135,18 +135,18 @@ extension SchedulerStateMachine {
     mutating func setAuthorizationPicture(
         _ state: AuthorizationState, askingForFullAccuracy: Bool = true, now: EngineInstant
     ) {
-        let previous = timeline.picture
+        let previous = access.timeline.picture
         guard state != previous else { return }
         // A new period of access closes the prompts of the old one: their answers would be stale. The
         // "asked" flags reset on exactly these transitions (any change of access for the authorization
         // request, any change of accuracy for temporary full accuracy), so nothing is left waiting on a
         // closed prompt.
         if state.gate != previous.gate {
-            timeline.openPrompts.removeAll()
+            access.timeline.openPrompts.removeAll()
         } else if state.accuracy != previous.accuracy {
-            timeline.openPrompts = timeline.openPrompts.filter { $0.value != .temporaryFullAccuracy }
+            access.timeline.openPrompts = access.timeline.openPrompts.filter { $0.value != .temporaryFullAccuracy }
         }
-        timeline.picture = state
+        access.timeline.picture = state
         emit(.authorizationChanged(from: previous, to: state))
         if state.gate == .authorized {
             accuracyChanged(from: previous.accuracy, askingForFullAccuracy: askingForFullAccuracy, now: now)
@@ -161,7 +161,7 @@ extension SchedulerStateMachine {
     /// ``ConfigurationError/noUsageDeclared`` when nothing is declared (never a silent hang). While the
     /// user confirms a location button from not determined, the request waits for that answer.
     mutating func askForAuthorization(now: EngineInstant) {
-        if timeline.isOpen(.locationButton(from: .notDetermined)) { return }
+        if access.timeline.isOpen(.locationButton(from: .notDetermined)) { return }
         let usage = configuration.usage
         guard let level = usage.level(preferring: configuration.preferredAuthorization) else {
             emit(.reportConfigurationError(.noUsageDeclared))
@@ -169,17 +169,17 @@ extension SchedulerStateMachine {
                 oneShotStatus: .misconfigured(.noUsageDeclared), subscriptionEnd: .misconfigured(.noUsageDeclared), now: now)
             return
         }
-        let token = timeline.open(.authorization)
-        let prompt = AuthorizationPrompt(level: level, usageDescription: usage.usageDescription(for: level), current: timeline.picture)
+        let token = access.timeline.open(.authorization)
+        let prompt = AuthorizationPrompt(level: level, usageDescription: usage.usageDescription(for: level), current: access.timeline.picture)
         emit(.requestAuthorization(prompt, prompt: token))
     }
 
     /// Asks for temporary full accuracy, showing the declared purpose of `purposeKey`.
     mutating func askForTemporaryFullAccuracy(_ purposeKey: String) {
-        let token = timeline.open(.temporaryFullAccuracy)
+        let token = access.timeline.open(.temporaryFullAccuracy)
         let prompt = FullAccuracyPrompt(
             purposeKey: purposeKey, purpose: configuration.usage.temporaryFullAccuracyPurposes[purposeKey] ?? "",
-            current: timeline.picture)
+            current: access.timeline.picture)
         emit(.requestTemporaryFullAccuracy(prompt, prompt: token))
     }
 }

@@ -21,12 +21,12 @@ extension SchedulerStateMachine {
         }
         var location = location
         if accuracyAuthorization == .reduced {
-            if let last = lastCoarseFixAt, now - last < configuration.reducedAccuracy.minimumInterval {
+            if let last = access.lastCoarseFixAt, now - last < configuration.reducedAccuracy.minimumInterval {
                 counters.fixesThrottled += 1
                 emit(.fixProcessed(accepted: false))
                 return
             }
-            lastCoarseFixAt = now
+            access.lastCoarseFixAt = now
             location = configuration.reducedAccuracy.coarsen(location)
         }
         let fix = StampedFix(location: location, observedAt: now - age)
@@ -45,7 +45,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveTransientError")
         expireDeadlines(now: now)
         counters.transientErrors += 1
-        let handlers = subscriptions.lazy.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
+        let handlers = requests.subscriptions.lazy.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
         emitSubscribers(Array(handlers), .sourceError(error))
     }
 
@@ -86,7 +86,7 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant) {
         let now = tick(now)
-        outbox.beginEvent()
+        delivery.outbox.beginEvent()
         applyDueAuthorizationChanges(upTo: now)
         expireDeadlines(now: now)
         advanceRegions(now: now)
@@ -95,15 +95,15 @@ extension SchedulerStateMachine {
 
     /// Expires every deadline due at `now`; one-shots expiring together share one result.
     mutating func expireDeadlines(now: EngineInstant) {
-        guard let earliest = deadlines.earliest, earliest <= now else { return }
+        guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
         var timedOut: [Recipient<OneShotHandler>] = []
         var elapsed: [Recipient<SubscriptionHandler>] = []
-        while let id = deadlines.popDue(at: now) {
+        while let id = requests.deadlines.popDue(at: now) {
             // A request that the fix being completed satisfies succeeded when the fix arrived, before
             // this deadline: it stays for the fix's delivery, its countdown over.
-            if fixCompletion != nil, var request = oneShots[id], fixCompletionCovers(id, request) {
+            if delivery.fixCompletion != nil, var request = requests.oneShots[id], fixCompletionCovers(id, request) {
                 request.countdown = .none
-                oneShots[id] = request
+                requests.oneShots[id] = request
             } else if let request = removeOneShot(id) {
                 timedOut.append(Recipient(id, request.handler))
             } else if let subscription = removeSubscription(id) {
@@ -132,16 +132,16 @@ extension SchedulerStateMachine {
         guard gate != previous else { return }
         switch gate {
         case .authorized:
-            authorizationRequested = false
+            access.authorizationRequested = false
             admitWaitingRequests(now: now)
         case .notDetermined:
-            authorizationRequested = false
+            access.authorizationRequested = false
             if previous == .authorized {
                 history.removeAll()
                 endEverything(oneShotStatus: .unauthorized(.lapsed), subscriptionEnd: .unauthorized(.lapsed), onlyAdmitted: false, now: now)
             }
         case .unauthorized(let failure):
-            authorizationRequested = false
+            access.authorizationRequested = false
             history.removeAll()
             endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now)
         }
@@ -156,7 +156,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "shutdown")
         guard !isShutDown else { return }
         isShutDown = true
-        timeline.close()
+        access.timeline.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)
     }
@@ -168,19 +168,19 @@ extension SchedulerStateMachine {
     /// that goes on waiting, for temporary full accuracy, starts when that is answered.
     mutating func admitWaitingRequests(now: EngineInstant) {
         var needingFullAccuracy: [RequestID] = []
-        for id in replace(&awaitingAuthorization, with: []) {
-            if var request = oneShots[id], request.phase != .admitted {
+        for id in replace(&access.awaitingAuthorization, with: []) {
+            if var request = requests.oneShots[id], request.phase != .admitted {
                 let needsFull = needsFullAccuracy(request.wish.accuracy)
                 if !(needsFull && mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
                     startDelayedTimeout(id, &request, now: now)
                 }
                 if needsFull {
-                    oneShots[id] = request
+                    requests.oneShots[id] = request
                     needingFullAccuracy.append(id)
                 } else {
                     admit(id, &request)
                 }
-            } else if var subscription = subscriptions[id], subscription.phase != .admitted {
+            } else if var subscription = requests.subscriptions[id], subscription.phase != .admitted {
                 if needsFullAccuracy(subscription.options) {
                     needingFullAccuracy.append(id)
                 } else {
@@ -194,9 +194,9 @@ extension SchedulerStateMachine {
     /// Lets a one-shot complete: counted in power demand, in the accuracy index (once), stored.
     mutating func admit(_ id: RequestID, _ request: inout OneShot) {
         let accuracy = request.wish.accuracy
-        if !request.phase.isIndexed { index.insert(id, accuracy: accuracy) }
+        if !request.phase.isIndexed { requests.index.insert(id, accuracy: accuracy) }
         request.phase = .admitted
-        oneShots[id] = request
+        requests.oneShots[id] = request
         power.add(accuracy.requiredPowerMode)
     }
 
@@ -204,14 +204,14 @@ extension SchedulerStateMachine {
     mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
         subscription.phase = .admitted
         if !geofences.waiting.isEmpty { admitRegion(id, &subscription) }
-        subscriptions[id] = subscription
+        requests.subscriptions[id] = subscription
         if let mode = subscription.options.powerDemand { power.add(mode) }
     }
 
     /// Starts the timeout that waited for authorization, if the request has one.
     mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
         guard request.countdown == .delayed, let timeout = request.wish.delayedTimeout else { return }
-        deadlines.insert(id, timeout: timeout, from: now)
+        requests.deadlines.insert(id, timeout: timeout, from: now)
         request.countdown = .running
     }
 
@@ -224,13 +224,13 @@ extension SchedulerStateMachine {
         now: EngineInstant
     ) {
         var ids: [RequestID] = []
-        oneShots.forEach { id, request in if !onlyAdmitted || request.phase == .admitted { ids.append(id) } }
+        requests.oneShots.forEach { id, request in if !onlyAdmitted || request.phase == .admitted { ids.append(id) } }
         ids.sort()
-        ids += subscriptions.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted()
+        ids += requests.subscriptions.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted()
         if !onlyAdmitted {
-            awaitingAuthorization.removeAll()
-            awaitingFullAccuracy.removeAll()
-            if temporaryFullAccuracy == .asked { temporaryFullAccuracy = .notAsked }
+            access.awaitingAuthorization.removeAll()
+            access.awaitingFullAccuracy.removeAll()
+            if access.temporaryFullAccuracy == .asked { access.temporaryFullAccuracy = .notAsked }
         }
         end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }

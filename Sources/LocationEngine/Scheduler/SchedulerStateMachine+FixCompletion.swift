@@ -25,31 +25,31 @@ extension SchedulerStateMachine {
     /// bucket by bucket as they are handed out.
     /// - Complexity: O(levels)
     mutating func completeOneShots(with fix: StampedFix, now: EngineInstant) {
-        guard !oneShots.isEmpty else { return }
+        guard !requests.oneShots.isEmpty else { return }
         let achieved = fix.achieved(at: now)
         var buckets = Deque<Deque<RequestID>>()
         if let achieved {
             for level in AccuracyLevel.allCases where level <= achieved {
-                let bucket = index.takeBucket(level)
+                let bucket = requests.index.takeBucket(level)
                 if !bucket.isEmpty { buckets.append(bucket) }
             }
         }
-        guard !buckets.isEmpty || index.hasCustom(accurateEnough: fix.location.horizontalAccuracy) else { return }
-        fixCompletion = FixCompletion(
+        guard !buckets.isEmpty || requests.index.hasCustom(accurateEnough: fix.location.horizontalAccuracy) else { return }
+        delivery.fixCompletion = FixCompletion(
             fix: fix, processedAt: now, achieved: achieved,
             result: LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: achieved),
             buckets: buckets)
-        outbox.append(.fixCompletion)
+        delivery.outbox.append(.fixCompletion)
     }
 
     /// Takes the next one-shot the fix being completed satisfies out of the tables, or ends the
     /// completion (putting back the custom entries that were too old) when none is left.
     /// - Complexity: amortised O(1) per one-shot taken; O(log c) for a custom accuracy among c.
     mutating func takeNextFixRecipient() -> Recipient<OneShotHandler>? {
-        while fixCompletion != nil {
-            if !fixCompletion!.buckets.isEmpty {
-                guard let id = fixCompletion!.buckets[0].popFirst() else {
-                    fixCompletion!.buckets.removeFirst()
+        while delivery.fixCompletion != nil {
+            if !delivery.fixCompletion!.buckets.isEmpty {
+                guard let id = delivery.fixCompletion!.buckets[0].popFirst() else {
+                    delivery.fixCompletion!.buckets.removeFirst()
                     continue
                 }
                 if let request = removeOneShot(id) {
@@ -57,24 +57,24 @@ extension SchedulerStateMachine {
                 }
                 continue
             }
-            if !fixCompletion!.customsTaken {
-                let metres = fixCompletion!.fix.location.horizontalAccuracy
-                guard let entry = index.popCustom(accurateEnough: metres) else {
-                    fixCompletion!.customsTaken = true
+            if !delivery.fixCompletion!.customsTaken {
+                let metres = delivery.fixCompletion!.fix.location.horizontalAccuracy
+                guard let entry = requests.index.popCustom(accurateEnough: metres) else {
+                    delivery.fixCompletion!.customsTaken = true
                     continue
                 }
                 let id = RequestID(rawValue: entry.id)
-                guard let request = oneShots[id] else { continue }
-                let age = fixCompletion!.fix.age(at: fixCompletion!.processedAt)
+                guard let request = requests.oneShots[id] else { continue }
+                let age = delivery.fixCompletion!.fix.age(at: delivery.fixCompletion!.processedAt)
                 if request.wish.accuracy.isSatisfied(horizontalAccuracy: metres, age: age) {
                     _ = removeOneShot(id)
                     return Recipient(id, request.handler)
                 }
-                fixCompletion!.failedRecency.append(entry)
+                delivery.fixCompletion!.failedRecency.append(entry)
                 continue
             }
-            for entry in fixCompletion!.failedRecency { index.reinsert(entry) }
-            fixCompletion = nil
+            for entry in delivery.fixCompletion!.failedRecency { requests.index.reinsert(entry) }
+            delivery.fixCompletion = nil
             // The one-shots it completed no longer need the source.
             afterRemovals()
             reconcilePower(now: latestNow)
@@ -87,27 +87,27 @@ extension SchedulerStateMachine {
     /// finds them ended: the fix came first. Their delivery keeps its place in the outbox.
     /// - Complexity: O(k) for k one-shots left.
     mutating func settleFixCompletion() {
-        guard let result = fixCompletion?.result else { return }
+        guard let result = delivery.fixCompletion?.result else { return }
         var recipients: [Recipient<OneShotHandler>] = []
         while let recipient = takeNextFixRecipient() { recipients.append(recipient) }
         let settled = Outbox<OneShotHandler, SubscriptionHandler>.Entry.oneShots(recipients, start: 0, result, .succeeded)
-        if outbox.handing == .fix {
-            outbox.finishCurrentGroup()
-            if !recipients.isEmpty { outbox.queue.prepend(settled) }
+        if delivery.outbox.handing == .fix {
+            delivery.outbox.finishCurrentGroup()
+            if !recipients.isEmpty { delivery.outbox.queue.prepend(settled) }
             return
         }
         let isFix = { (entry: Outbox<OneShotHandler, SubscriptionHandler>.Entry) in if case .fixCompletion = entry { true } else { false } }
-        if let position = outbox.queue.firstIndex(where: isFix) {
-            if recipients.isEmpty { outbox.queue.remove(at: position) } else { outbox.queue[position] = settled }
-        } else if let position = outbox.interim.firstIndex(where: isFix) {
-            if recipients.isEmpty { outbox.interim.remove(at: position) } else { outbox.interim[position] = settled }
+        if let position = delivery.outbox.queue.firstIndex(where: isFix) {
+            if recipients.isEmpty { delivery.outbox.queue.remove(at: position) } else { delivery.outbox.queue[position] = settled }
+        } else if let position = delivery.outbox.interim.firstIndex(where: isFix) {
+            if recipients.isEmpty { delivery.outbox.interim.remove(at: position) } else { delivery.outbox.interim[position] = settled }
         }
     }
 
     /// Whether the fix being completed will complete this pending one-shot: it waits in a bucket the
     /// fix took, or it is a custom accuracy the fix meets (its entry not yet taken).
     func fixCompletionCovers(_ id: RequestID, _ request: OneShot) -> Bool {
-        guard let completion = fixCompletion, request.phase.isIndexed else { return false }
+        guard let completion = delivery.fixCompletion, request.phase.isIndexed else { return false }
         switch request.wish {
         case .level(let level):
             guard let achieved = completion.achieved else { return false }

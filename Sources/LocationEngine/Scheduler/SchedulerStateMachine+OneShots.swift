@@ -45,12 +45,12 @@ extension SchedulerStateMachine {
                 if delayUntilAuthorized {
                     request.countdown = .delayed
                 } else {
-                    deadlines.insert(id, timeout: timeout, from: start)
+                    requests.deadlines.insert(id, timeout: timeout, from: start)
                     request.countdown = .running
                 }
             }
-            oneShots[id] = request
-            awaitingAuthorization.append(id)
+            requests.oneShots[id] = request
+            access.awaitingAuthorization.append(id)
             requestAuthorizationIfNeeded(now: now)
             return
         }
@@ -69,16 +69,16 @@ extension SchedulerStateMachine {
                 if delayUntilAuthorized && mayWaitForFullAccuracy(purposeKey: purposeKey) {
                     request.countdown = .delayed
                 } else {
-                    deadlines.insert(id, timeout: timeout, from: start)
+                    requests.deadlines.insert(id, timeout: timeout, from: start)
                     request.countdown = .running
                 }
             }
-            oneShots[id] = request
+            requests.oneShots[id] = request
             holdForFullAccuracy([id], now: now)
             return
         }
         if let timeout {
-            deadlines.insert(id, timeout: timeout, from: start)
+            requests.deadlines.insert(id, timeout: timeout, from: start)
             request.countdown = .running
         }
         admit(id, &request)
@@ -88,7 +88,7 @@ extension SchedulerStateMachine {
     /// Removes a pending one-shot and its share of the power demand. Its entries in the deadline queue
     /// and the index, if any, stay behind until they are reached or compacted away.
     mutating func removeOneShot(_ id: RequestID) -> OneShot? {
-        guard let request = oneShots.removeValue(forKey: id) else { return nil }
+        guard let request = requests.oneShots.removeValue(forKey: id) else { return nil }
         if request.phase == .admitted { power.remove(request.wish.powerMode) }
         return request
     }
@@ -100,8 +100,8 @@ extension SchedulerStateMachine {
 
     /// Emits the single authorization request of a not-determined period.
     mutating func requestAuthorizationIfNeeded(now: EngineInstant) {
-        guard !authorizationRequested else { return }
-        authorizationRequested = true
+        guard !access.authorizationRequested else { return }
+        access.authorizationRequested = true
         counters.authorizationRequests += 1
         askForAuthorization(now: now)
     }

@@ -11,31 +11,31 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextAction() -> Action? {
         // The owner moved on before the group was done: what is left of it comes again next.
-        if outbox.handing != .nothing { outbox.setAsideCurrentGroup() }
+        if delivery.outbox.handing != .nothing { delivery.outbox.setAsideCurrentGroup() }
         // A loop, not a recursion: any number of entries may be skipped in a row (every transition of
         // monitors that ended after it was decided), and the stack must not grow with them.
-        while let entry = outbox.popFirst() {
+        while let entry = delivery.outbox.popFirst() {
             switch entry {
-            case .action(.notifyRegion(let event, _)) where subscriptions[event.id] == nil || withdrawals[event.id] != nil:
+            case .action(.notifyRegion(let event, _)) where requests.subscriptions[event.id] == nil || delivery.withdrawals[event.id] != nil:
                 // The monitor ended (a handler withdrew it) after the transition was decided.
                 continue
             case .action(let action):
                 return action
             case .oneShots(let recipients, let start, let result, let tally):
-                outbox.handing = .oneShots(tally)
-                outbox.oneShots = recipients
-                outbox.position = start
-                outbox.result = result
+                delivery.outbox.handing = .oneShots(tally)
+                delivery.outbox.oneShots = recipients
+                delivery.outbox.position = start
+                delivery.outbox.result = result
                 return .completeOneShots(result)
             case .subscribers(let recipients, let start, let event, let tally):
-                outbox.handing = .subscribers(tally)
-                outbox.subscribers = recipients
-                outbox.position = start
-                outbox.event = event
+                delivery.outbox.handing = .subscribers(tally)
+                delivery.outbox.subscribers = recipients
+                delivery.outbox.position = start
+                delivery.outbox.event = event
                 return .notifySubscriptions(event)
             case .fixCompletion:
-                guard let completion = fixCompletion else { continue }
-                outbox.handing = .fix
+                guard let completion = delivery.fixCompletion else { continue }
+                delivery.outbox.handing = .fix
                 return .completeOneShots(completion.result)
             }
         }
@@ -49,32 +49,32 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1), amortised over the group.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextOneShot() -> Recipient<OneShotHandler>? {
-        switch outbox.handing {
+        switch delivery.outbox.handing {
         case .oneShots(let tally):
-            while outbox.position < outbox.oneShots.count {
-                if outbox.givesWay() { return nil }
-                let recipient = outbox.oneShots[outbox.position]
-                outbox.position += 1
+            while delivery.outbox.position < delivery.outbox.oneShots.count {
+                if delivery.outbox.givesWay() { return nil }
+                let recipient = delivery.outbox.oneShots[delivery.outbox.position]
+                delivery.outbox.position += 1
                 // Ended before a handler withdrew it, but not handed out yet: the withdrawal wins —
                 // unless a withdrawal ended it (a force-complete, the only one-shot ending counted as
                 // one): the first withdrawal made is the one that takes effect.
-                if tally != .forceCompleted, !withdrawals.isEmpty, let withdrawal = withdrawals.removeValue(forKey: recipient.id) {
+                if tally != .forceCompleted, !delivery.withdrawals.isEmpty, let withdrawal = delivery.withdrawals.removeValue(forKey: recipient.id) {
                     redirect(recipient, withdrawal)
                     continue
                 }
-                outbox.handedOut += 1
+                delivery.outbox.handedOut += 1
                 count(tally)
                 return recipient
             }
-            outbox.finishCurrentGroup()
+            delivery.outbox.finishCurrentGroup()
             return nil
         case .fix:
-            if outbox.givesWay() { return nil }
+            if delivery.outbox.givesWay() { return nil }
             guard let recipient = takeNextFixRecipient() else {
-                outbox.finishCurrentGroup()
+                delivery.outbox.finishCurrentGroup()
                 return nil
             }
-            outbox.handedOut += 1
+            delivery.outbox.handedOut += 1
             counters.oneShotsSucceeded += 1
             return recipient
         case .nothing, .subscribers:
@@ -88,15 +88,15 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1), amortised over the group.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextSubscriber() -> Recipient<SubscriptionHandler>? {
-        guard case .subscribers(let tally) = outbox.handing else { return nil }
-        while outbox.position < outbox.subscribers.count {
-            if outbox.givesWay() { return nil }
-            let recipient = outbox.subscribers[outbox.position]
-            outbox.position += 1
+        guard case .subscribers(let tally) = delivery.outbox.handing else { return nil }
+        while delivery.outbox.position < delivery.outbox.subscribers.count {
+            if delivery.outbox.givesWay() { return nil }
+            let recipient = delivery.outbox.subscribers[delivery.outbox.position]
+            delivery.outbox.position += 1
             if tally == .end {
                 // As for one-shots: a force-complete's own ending is not redirected by a later withdrawal.
-                if !withdrawals.isEmpty, !Self.isWithdrawalEnding(outbox.event),
-                    let withdrawal = withdrawals.removeValue(forKey: recipient.id)
+                if !delivery.withdrawals.isEmpty, !Self.isWithdrawalEnding(delivery.outbox.event),
+                    let withdrawal = delivery.withdrawals.removeValue(forKey: recipient.id)
                 {
                     redirect(recipient, withdrawal)
                     continue
@@ -104,17 +104,17 @@ extension SchedulerStateMachine {
                 counters.subscriptionsEnded += 1
             } else {
                 // Ended (or withdrawn, its end still to come) after the update was decided for it.
-                if !endedDuringFanOut.isEmpty && endedDuringFanOut.contains(recipient.id) { continue }
-                if !withdrawals.isEmpty && withdrawals[recipient.id] != nil { continue }
+                if !delivery.endedDuringFanOut.isEmpty && delivery.endedDuringFanOut.contains(recipient.id) { continue }
+                if !delivery.withdrawals.isEmpty && delivery.withdrawals[recipient.id] != nil { continue }
                 if tally == .update { counters.subscriptionUpdates += 1 }
             }
-            outbox.handedOut += 1
+            delivery.outbox.handedOut += 1
             return recipient
         }
-        outbox.finishCurrentGroup()
+        delivery.outbox.finishCurrentGroup()
         if tally != .end {
-            fanOutsPending -= 1
-            if fanOutsPending == 0 && !endedDuringFanOut.isEmpty { endedDuringFanOut.removeAll() }
+            delivery.fanOutsPending -= 1
+            if delivery.fanOutsPending == 0 && !delivery.endedDuringFanOut.isEmpty { delivery.endedDuringFanOut.removeAll() }
         }
         return nil
     }
@@ -132,7 +132,7 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
         let now = tick(now)
-        outbox.beginEvent()
+        delivery.outbox.beginEvent()
         if let request = removeOneShot(id) {
             redirect(Recipient(id, request.handler), withdrawal)
         } else if let subscription = removeSubscription(id) {
@@ -140,7 +140,7 @@ extension SchedulerStateMachine {
         } else {
             // The first withdrawal of a request is the one that takes effect: a later one (a cancel
             // after a force-complete, both made before the request arrived) changes nothing.
-            if (!outbox.isEmpty || id > lastSubmittedID) && withdrawals[id] == nil { withdrawals[id] = withdrawal }
+            if (!delivery.outbox.isEmpty || id > delivery.lastSubmittedID) && delivery.withdrawals[id] == nil { delivery.withdrawals[id] = withdrawal }
             return
         }
         afterRemovals()
@@ -157,7 +157,7 @@ extension SchedulerStateMachine {
         case .forceComplete:
             entry = .oneShots([recipient], start: 0, result(.forceCompleted, now: latestNow), .forceCompleted)
         }
-        outbox.append(entry)
+        delivery.outbox.append(entry)
     }
 
     /// Whether a subscription's last event is the ending a withdrawal gave it (only a force-complete
@@ -177,34 +177,34 @@ extension SchedulerStateMachine {
         case .forceComplete:
             entry = .subscribers([recipient], start: 0, .ended(.forceCompleted), .end)
         }
-        outbox.append(entry)
+        delivery.outbox.append(entry)
     }
 
     /// A request submitted under an ID that was withdrawn before it arrived: whether it ended that way.
     mutating func endIfWithdrawnAhead(_ id: RequestID) -> Withdrawal? {
-        if id > lastSubmittedID { lastSubmittedID = id }
-        guard !withdrawals.isEmpty else { return nil }
-        return withdrawals.removeValue(forKey: id)
+        if id > delivery.lastSubmittedID { delivery.lastSubmittedID = id }
+        guard !delivery.withdrawals.isEmpty else { return nil }
+        return delivery.withdrawals.removeValue(forKey: id)
     }
 
     /// Once everything is handed out, withdrawals of requests that had already ended are moot; those
     /// naming IDs not submitted yet stay.
     mutating func forgetSettledWithdrawals() {
-        guard !withdrawals.isEmpty else { return }
-        let last = lastSubmittedID
-        withdrawals = withdrawals.filter { $0.key > last }
+        guard !delivery.withdrawals.isEmpty else { return }
+        let last = delivery.lastSubmittedID
+        delivery.withdrawals = delivery.withdrawals.filter { $0.key > last }
     }
 
     // MARK: Deciding (the events)
 
     /// Queues an action.
     @inline(__always)
-    mutating func emit(_ action: Action) { outbox.append(.action(action)) }
+    mutating func emit(_ action: Action) { delivery.outbox.append(.action(action)) }
 
     /// Queues one result for these ended one-shots, counted under `tally` as they are handed out.
     mutating func emitOneShots(_ recipients: [Recipient<OneShotHandler>], _ result: LocationResult, _ tally: OneShotTally) {
         guard !recipients.isEmpty else { return }
-        outbox.append(.oneShots(recipients, start: 0, result, tally))
+        delivery.outbox.append(.oneShots(recipients, start: 0, result, tally))
     }
 
     /// Queues one event for these subscriptions (an `.ended` event for subscriptions that have ended).
@@ -216,8 +216,8 @@ extension SchedulerStateMachine {
         case .sourceError: tally = .notice
         case .ended: tally = .end
         }
-        if tally != .end { fanOutsPending += 1 }
-        outbox.append(.subscribers(recipients, start: 0, event, tally))
+        if tally != .end { delivery.fanOutsPending += 1 }
+        delivery.outbox.append(.subscribers(recipients, start: 0, event, tally))
     }
 
     /// Adds a handed-out one-shot to its outcome's counter.
@@ -235,8 +235,8 @@ extension SchedulerStateMachine {
     /// must all have been taken, and the timeline moves to `now`.
     mutating func enter(_ now: EngineInstant, _ event: StaticString) -> EngineInstant {
         precondition(
-            outbox.isEmpty, "SchedulerStateMachine.\(event): actions of earlier events are still to be taken (nextAction() until nil)")
-        outbox.beginEvent()
+            delivery.outbox.isEmpty, "SchedulerStateMachine.\(event): actions of earlier events are still to be taken (nextAction() until nil)")
+        delivery.outbox.beginEvent()
         return tick(now)
     }
 }

@@ -34,8 +34,8 @@ extension SchedulerStateMachine {
         // Every refusal and ending of a subscription applies; admission moves the region to the evaluator.
         // Passive: a monitor adds no demand of its own; the monitors' one share is drawn from the geometry.
         subscribe(id, options: SubscriptionOptions(kind: .passive), madeAt: madeAt, handler: handler, now: now)
-        if subscriptions[id] != nil {
-            subscriptions[id]!.isRegion = true
+        if requests.subscriptions[id] != nil {
+            requests.subscriptions[id]!.isRegion = true
         } else {
             geofences.waiting[id] = nil
         }
@@ -85,7 +85,7 @@ extension SchedulerStateMachine {
 
     private mutating func emitRegionEvents() {
         while let event = geofences.evaluator.nextEvent() {
-            guard let subscription = subscriptions[event.id] else { continue }
+            guard let subscription = requests.subscriptions[event.id] else { continue }
             emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
         }
     }

@@ -28,17 +28,17 @@ extension SchedulerStateMachine {
         var subscription = Subscription(
             handler: handler, options: options, lastDelivered: nil, lastDeliveryTime: nil, delivered: 0)
         if let duration = options.duration {
-            deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now))
+            requests.deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now))
             subscription.countdown = .running
         }
         if authorization == .notDetermined {
-            subscriptions[id] = subscription
-            awaitingAuthorization.append(id)
+            requests.subscriptions[id] = subscription
+            access.awaitingAuthorization.append(id)
             requestAuthorizationIfNeeded(now: now)
             return
         }
         if needsFullAccuracy(options) {
-            subscriptions[id] = subscription
+            requests.subscriptions[id] = subscription
             holdForFullAccuracy([id], now: now)
             return
         }
@@ -49,8 +49,8 @@ extension SchedulerStateMachine {
     /// Removes a subscription and its share of the power demand (its deadline entry, if any, stays
     /// behind until reached or compacted away).
     mutating func removeSubscription(_ id: RequestID) -> Subscription? {
-        guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
-        if fanOutsPending > 0 { endedDuringFanOut.insert(id) }
+        guard let subscription = requests.subscriptions.removeValue(forKey: id) else { return nil }
+        if delivery.fanOutsPending > 0 { delivery.endedDuringFanOut.insert(id) }
         if subscription.phase == .admitted, let mode = subscription.options.powerDemand { power.remove(mode) }
         if subscription.isRegion { geofences.remove(id) }
         return subscription
@@ -60,28 +60,28 @@ extension SchedulerStateMachine {
     /// subscriptions that reached their maximum number of updates.
     /// - Complexity: O(s) for s subscriptions.
     mutating func fanOut(_ fix: StampedFix, now: EngineInstant) {
-        guard !subscriptions.isEmpty else { return }
+        guard !requests.subscriptions.isEmpty else { return }
         var locationHandlers: [Recipient<SubscriptionHandler>] = []
         var headingHandlers: [Recipient<SubscriptionHandler>] = []
         var exhausted: [RequestID] = []
-        var position = subscriptions.values.startIndex
-        while position != subscriptions.values.endIndex {
-            defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].phase == .admitted, !subscriptions.values[position].isRegion,
-                Self.accepts(fix, subscriptions.values[position], now: now)
+        var position = requests.subscriptions.values.startIndex
+        while position != requests.subscriptions.values.endIndex {
+            defer { requests.subscriptions.values.formIndex(after: &position) }
+            guard requests.subscriptions.values[position].phase == .admitted, !requests.subscriptions.values[position].isRegion,
+                Self.accepts(fix, requests.subscriptions.values[position], now: now)
             else { continue }
-            subscriptions.values[position].lastDelivered = Position(fix.location)
-            subscriptions.values[position].lastDeliveryTime = now
-            subscriptions.values[position].delivered += 1
-            let subscription = subscriptions.values[position]
-            let recipient = Recipient(subscriptions.keys[position], subscription.handler)
+            requests.subscriptions.values[position].lastDelivered = Position(fix.location)
+            requests.subscriptions.values[position].lastDeliveryTime = now
+            requests.subscriptions.values[position].delivered += 1
+            let subscription = requests.subscriptions.values[position]
+            let recipient = Recipient(requests.subscriptions.keys[position], subscription.handler)
             if subscription.options.kind == .heading {
                 headingHandlers.append(recipient)
             } else {
                 locationHandlers.append(recipient)
             }
             if let maximum = subscription.options.maximumUpdates, subscription.delivered >= maximum {
-                exhausted.append(subscriptions.keys[position])
+                exhausted.append(requests.subscriptions.keys[position])
             }
         }
         // The exhausted ones end before the update is queued, so that it still reaches them: it was

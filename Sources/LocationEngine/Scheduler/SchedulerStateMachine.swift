@@ -96,54 +96,32 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         case refused
     }
 
+    // The parts, each owning its facts (Scheduler/Parts): the top type routes events to them and
+    // collects their actions.
+
     let configuration: Configuration
-    var oneShots = RequestTable<OneShot>()
-    var subscriptions: [RequestID: Subscription] = [:]
-    var index = OneShotIndex()
-    var deadlines = DeadlineQueue()
+    /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the deadlines.
+    var requests = Requests()
+    /// What the engine knows of past fixes.
     var history = FixHistory()
     /// The one power planner: what the source does, from the demand the other parts report.
     var power: PowerPlanner
-    /// The authorization picture (the one copy of it), open prompts and scheduled changes.
-    var timeline: AuthorizationTimeline
-    /// Whether this not-determined period's one authorization request was made.
-    var authorizationRequested = false
-    /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
-    var awaitingAuthorization: [RequestID] = []
-    /// When the last fix was let through under reduced accuracy (for the throttle).
-    var lastCoarseFixAt: EngineInstant?
-    /// Requests that need full accuracy and wait for the answer to a temporary-full-accuracy request;
-    /// ended ones are skipped lazily.
-    var awaitingFullAccuracy: [RequestID] = []
-    /// The waiting lists are compacted when they grow past this (requests that ended while waiting
-    /// leave stale entries behind).
-    var waitingListLimit = 1024
-    /// Where temporary full accuracy stands in this period of reduced accuracy.
-    var temporaryFullAccuracy = TemporaryFullAccuracy.notAsked
-    /// The fix whose one-shots are being handed out, if any.
-    var fixCompletion: FixCompletion?
-    /// What has been decided and not yet taken by the owner.
-    var outbox: Outbox<OneShotHandler, SubscriptionHandler>
-    /// Withdrawals of requests that are not pending: ended but perhaps not handed out yet, or not
-    /// submitted yet. Forgotten once everything is handed out (but for IDs not submitted yet).
-    var withdrawals: [RequestID: Withdrawal] = [:]
-    /// The highest ID submitted so far (IDs increase in submission order).
-    var lastSubmittedID = RequestID(rawValue: 0)
-    /// Updates (and source-error notices) decided and not fully handed out yet.
-    var fanOutsPending = 0
-    /// Subscriptions that ended while such an update was pending: it skips them.
-    var endedDuringFanOut: Set<RequestID> = []
-    var latestNow = EngineInstant.zero
-    var isShutDown = false
-    var counters = SchedulerStatistics()
+    /// The authorization picture, its prompts and scheduled changes, and the requests waiting on them.
+    var access: Access
+    /// What has been decided and not yet handed out, and the withdrawals that may still redirect it.
+    var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
+    var counters = SchedulerStatistics()
+    /// The latest instant seen (the timeline never runs backwards).
+    var latestNow = EngineInstant.zero
+    var isShutDown = false
 
     /// Creates an empty scheduler.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.timeline = AuthorizationTimeline(picture: configuration.authorization)
-        self.outbox = Outbox(slice: configuration.deliverySlice)
+        self.access = Access(picture: configuration.authorization)
+        self.delivery = Delivery(slice: configuration.deliverySlice)
         self.power = PowerPlanner(
             linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile)
         self.geofences = Geofences(configuration: configuration.geofences)
@@ -159,7 +137,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     @inline(__always)
     public var nextWakeup: EngineInstant? {
         earliest(
-            earliest(earliest(deadlines.earliest, power.nextWakeup), timeline.nextDue),
+            earliest(earliest(requests.deadlines.earliest, power.nextWakeup), access.timeline.nextDue),
             geofences.evaluator.nextDeadline)
     }
 
@@ -167,19 +145,19 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     public var isSourceOn: Bool { power.isOn }
 
     /// How many one-shots are pending.
-    public var pendingOneShots: Int { oneShots.count }
+    public var pendingOneShots: Int { requests.oneShots.count }
 
     /// How many subscriptions are active.
-    public var activeSubscriptions: Int { subscriptions.count }
+    public var activeSubscriptions: Int { requests.subscriptions.count }
 
     /// Whether a request with this ID is pending.
-    public func isPending(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil }
+    public func isPending(_ id: RequestID) -> Bool { requests.oneShots[id] != nil || requests.subscriptions[id] != nil }
 
     /// Counters, with the source's on-time measured up to `now`.
     public func statistics(now: EngineInstant) -> SchedulerStatistics {
         var result = counters
-        result.pendingOneShots = oneShots.count
-        result.activeSubscriptions = subscriptions.count
+        result.pendingOneShots = requests.oneShots.count
+        result.activeSubscriptions = requests.subscriptions.count
         power.addStatistics(to: &result, now: max(now, latestNow))
         return result
     }

@@ -100,7 +100,7 @@ struct AuthorizationSeamTests {
         #expect(h.machine.compactionBacklog > 0)
         h.machine.compactIfIdle(now: h.now)
         #expect(h.machine.compactionBacklog == 0)
-        #expect(h.machine.awaitingAuthorization.count <= 2_048)
+        #expect(h.machine.access.awaitingAuthorization.count <= 2_048)
         #expect(h.authorizationRequests == 1)
         h.authorize(.authorized)
         #expect(h.sourceCommands.isEmpty)

@@ -16,7 +16,7 @@ struct DeliveryTests {
         #expect(h.results.values.allSatisfy { $0.count == 1 && $0[0].status == .success && $0[0].location?.horizontalAccuracy == 50 })
         #expect(h.sourceCommands == [.start(.medium), .stop])
         #expect(h.machine.statistics(now: h.now).oneShotsSucceeded == 1_000)
-        #expect(h.machine.index.count == 0, "no entry of an ended one-shot is left in the index")
+        #expect(h.machine.requests.index.count == 0, "no entry of an ended one-shot is left in the index")
     }
 
     @Test("a timeout falling due during a long delivery is handed over after the slice in progress")
@@ -50,7 +50,7 @@ struct DeliveryTests {
         #expect(statistics.oneShotsSucceeded == 28)
         #expect(statistics.oneShotsCancelled == 1)
         #expect(statistics.oneShotsForceCompleted == 1)
-        #expect(h.machine.index.count == 0, "no entry of an ended one-shot is left in the index")
+        #expect(h.machine.requests.index.count == 0, "no entry of an ended one-shot is left in the index")
     }
 
     @Test("a handler withdraws one-shots of the same timeout: the withdrawal wins, and each counts once")
@@ -68,7 +68,7 @@ struct DeliveryTests {
         #expect(statistics.oneShotsCancelled == 1)
         #expect(statistics.oneShotsForceCompleted == 1)
         #expect(h.expiryPasses == [EngineInstant(.seconds(1))])
-        #expect(h.machine.withdrawals.isEmpty, "withdrawals of ended requests are forgotten once all is handed out")
+        #expect(h.machine.delivery.withdrawals.isEmpty, "withdrawals of ended requests are forgotten once all is handed out")
     }
 
     @Test("a handler withdraws subscribers of the same fix: a cancelled one hears nothing more, a force-completed one ends")
@@ -99,7 +99,7 @@ struct DeliveryTests {
             #expect(statistics.subscriptionsCancelled == 1)
             #expect(statistics.subscriptionsEnded == h.events.keys.filter { !h.ends($0).isEmpty }.count)
             #expect(statistics.subscriptionUpdates == h.events.keys.reduce(0) { $0 + h.deliveredAccuracies($1).count })
-            #expect(h.machine.endedDuringFanOut.isEmpty && h.machine.fanOutsPending == 0)
+            #expect(h.machine.delivery.endedDuringFanOut.isEmpty && h.machine.delivery.fanOutsPending == 0)
         }
     }
 
@@ -114,7 +114,7 @@ struct DeliveryTests {
         #expect(h.cancelled == ["a"])
         #expect(h.ends("b") == [.forceCompleted])
         #expect(h.sourceCommands.isEmpty, "neither request ever needed the source")
-        #expect(h.machine.withdrawals.isEmpty)
+        #expect(h.machine.delivery.withdrawals.isEmpty)
     }
 
     @Test("an authorization change due between two slices finds the fix's one-shots ended: they succeed")

@@ -202,7 +202,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         case .start(let mode)?: emit(.startSource(mode))
         case .setMode(let mode)?: emit(.setSourceMode(mode))
         case .stop?: emit(.stopSource)
-        case .idle(let step)?: emit(.idleSource(step))
+        case .idle?: emit(.idleSource(power.lastIdleStep!))
         case nil: break
         }
     }

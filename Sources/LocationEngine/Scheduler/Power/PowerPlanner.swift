@@ -14,7 +14,8 @@
 /// It is pure: no clock, no I/O; `now` is an argument. Its deadlines (the linger's end, the next step
 /// down, the monitors' wake-up) are in ``nextWakeup``.
 struct PowerPlanner: Sendable {
-    /// What to do to the source.
+    /// What to do to the source. Trivial (no reference in any case), so that returning one on every
+    /// request's way through the core copies a few bytes.
     enum Command: Sendable, Hashable {
         /// Power it up in this mode.
         case start(PowerMode)
@@ -22,9 +23,12 @@ struct PowerPlanner: Sendable {
         case setMode(PowerMode)
         /// Power it down (the fixed rule, or no idle state is cheaper than tracking).
         case stop
-        /// Take this step down of the restart-aware plan.
-        case idle(PowerDownDecider.Step)
+        /// Take the restart-aware plan's next step down: ``lastIdleStep``.
+        case idle
     }
+
+    /// The step down the last ``Command/idle`` took.
+    var lastIdleStep: PowerDownDecider.Step? { idle?.lastStep }
 
     // The planner's own facts. Not private only because its extensions live in files of their own; no
     // other part of the core touches them.
@@ -110,14 +114,14 @@ struct PowerPlanner: Sendable {
             if case .lingering = before { idle!.demandReturned(now: now) }
             return .setMode(mode)
         case .stop?:
-            if let step = idle!.takeStep() { return .idle(step) }
+            if idle!.takeStep() != nil { return .idle }
             // No idle state is cheaper than tracking: the fixed linger has passed.
             idle!.abandonGap()
             return .stop
         case nil:
             if case .lingering = before, case .running = policy.state { idle!.demandReturned(now: now) }
-            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
-                return .idle(step)
+            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, idle!.takeStep() != nil {
+                return .idle
             }
             return nil
         }

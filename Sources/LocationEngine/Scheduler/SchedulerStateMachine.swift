@@ -1,8 +1,9 @@
 /// The engine's pure scheduling core: events in, actions out.
 ///
-/// It owns every pending request, the deadline queue, the accuracy index, the fix history and the power
-/// policy, and it makes every decision: which request ends how and when, what the source does, what
-/// to ask the user. It never reads a clock, performs I/O or suspends: every event takes `now`, and the
+/// It makes every decision — which request ends how and when, what the source does, what to ask the
+/// user — through parts that each own their facts: the pending requests with their accuracy index and
+/// deadlines, access (authorization and accuracy), the monitored regions, the fix history, one power
+/// planner, and the delivery of what was decided (see <doc:Design>). It never reads a clock, performs I/O or suspends: every event takes `now`, and the
 /// owner then takes the resulting ``SchedulerAction``s with ``nextAction()`` and carries them out — the
 /// shape of swift-async-algorithms' state machines. ``LocationEngine`` is the actor that owns one; you
 /// can also drive one directly from your own event loop:

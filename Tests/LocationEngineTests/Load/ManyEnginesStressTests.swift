@@ -36,14 +36,14 @@ struct ManyEnginesStressTests {
             user.push(.authorizedAlways)
 
             let revoked = engine.locationRequest(accuracy: .city, timeout: nil)
-            while await engine.statistics().pendingOneShots == 0 { await Task.yield() }
+            await eventually("the request to revoke is pending") { await engine.statistics().pendingOneShots == 1 }
             user.push(.denied)
             #expect(try await revoked.result().status == .unauthorized(.denied))
             user.push(.authorizedAlways)
 
             // A timeout: the loop's timer, on the engine's own manual clock, must wake it.
             let timed = engine.locationRequest(accuracy: .room, timeout: .seconds(1))
-            while await engine.statistics().pendingOneShots == 0 { await Task.yield() }
+            await eventually("the request to time out is pending") { await engine.statistics().pendingOneShots == 1 }
             clock.advance(by: .seconds(1))
             #expect(try await timed.result().status == .timedOut)
         }

@@ -45,9 +45,7 @@ extension LocationEngine {
                 recipient.handler.cancelled()
                 afterHandler()
             case .startSource(let mode):
-                sourceGeneration &+= 1
-                sourceRunning = true
-                let generation = sourceGeneration
+                let generation = beginSourceSession()
                 logger.debug("starting location source", metadata: ["mode": "\(mode)"])
                 metrics.sourceStarts.increment()
                 metrics.source(mode: mode)
@@ -61,8 +59,7 @@ extension LocationEngine {
                 metrics.source(mode: mode)
                 source.setMode(mode)
             case .stopSource:
-                sourceGeneration &+= 1
-                sourceRunning = false
+                endSourceSession()
                 logger.debug("stopping location source")
                 metrics.sourceStops.increment()
                 metrics.source(mode: nil)

@@ -49,10 +49,10 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     @exclusivity(unchecked) var barriersProcessed: UInt64 = 0
     /// Handlers run so far: every 1,024 the clock is read during a delivery.
     @exclusivity(unchecked) var handlersRun = 0
-    /// Incremented on every source start and stop; events carrying an older value are dropped.
+    /// The source's session, the shell's one record of whether it runs: incremented on every start and
+    /// on every stop (or first step down), so it is odd exactly while the source runs, and events
+    /// carrying another session's value are dropped.
     @exclusivity(unchecked) var sourceGeneration: UInt64 = 0
-    /// Whether the source is running (started and not stopped or idled since).
-    @exclusivity(unchecked) var sourceRunning = false
 
     // The lifetime, its loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` is active.

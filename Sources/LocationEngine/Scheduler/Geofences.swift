@@ -22,6 +22,25 @@ struct Geofences: Sendable {
         }
     }
 
+    /// Why a monitor with `options` is refused, if it is: the configuration or the options are invalid.
+    func refusal(of options: GeofenceOptions) -> String? {
+        do throws(GeofenceError) {
+            if let configurationError { throw configurationError }
+            try options.validate()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// A monitor is admitted: its region joins the evaluator, undecided until the next fix. Returns
+    /// whether one did (it waited).
+    mutating func admit(_ id: RequestID) -> Bool {
+        guard let (region, options) = waiting.removeValue(forKey: id) else { return false }
+        evaluator.add(id, region: region, options: options)
+        return true
+    }
+
     /// Forgets region `id`, waiting or monitored.
     mutating func remove(_ id: RequestID) {
         if waiting.removeValue(forKey: id) == nil { evaluator.remove(id) }

@@ -115,6 +115,22 @@ struct Outbox<OneShotHandler, SubscriptionHandler> {
         if let rest { queue.prepend(rest) }
     }
 
+    /// Puts `settled` (the one-shots a fix completion had left, taken at once) where the fix completion
+    /// is — being handed out, queued or interim — or drops its place when `settled` is `nil`.
+    mutating func replaceFixCompletion(with settled: Entry?) {
+        if handing == .fix {
+            finishCurrentGroup()
+            if let settled { queue.prepend(settled) }
+            return
+        }
+        let isFix = { (entry: Entry) in if case .fixCompletion = entry { true } else { false } }
+        if let position = queue.firstIndex(where: isFix) {
+            if let settled { queue[position] = settled } else { queue.remove(at: position) }
+        } else if let position = interim.firstIndex(where: isFix) {
+            if let settled { interim[position] = settled } else { interim.remove(at: position) }
+        }
+    }
+
     /// Forgets the group being handed out.
     mutating func finishCurrentGroup() {
         handing = .nothing

@@ -37,71 +37,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The action type this machine emits.
     public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
 
-    /// Where a pending request stands with the source (and, for a one-shot, the accuracy index).
-    enum Phase: UInt8 {
-        /// Waiting for authorization or temporary full accuracy: not in the power demand, never indexed.
-        case waiting
-        /// In the power demand; a one-shot has its entry in the accuracy index, so a fix can complete it.
-        case admitted
-        /// Admitted once, now held for temporary full accuracy: out of the power demand again. A
-        /// one-shot's index entry stays (no coarsened fix can reach it), so re-admission adds none.
-        case held
-
-        /// Whether a one-shot in this phase has an entry in the accuracy index.
-        var isIndexed: Bool { self != .waiting }
-    }
-
-    /// Whether a pending request's timeout (or a subscription's duration) runs.
-    enum Countdown: UInt8 {
-        /// It has none.
-        case none
-        /// It runs: the request has an entry in the deadline queue.
-        case running
-        /// It starts when authorization resolves (a one-shot's ``OneShotWish/delayedTimeout``).
-        case delayed
-    }
-
-    /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included.
-    struct OneShot {
-        var handler: OneShotHandler
-        var wish: OneShotWish
-        var phase: Phase = .waiting
-        var countdown: Countdown = .none
-    }
-
-    /// A live subscription.
-    struct Subscription {
-        var handler: SubscriptionHandler
-        var options: SubscriptionOptions
-        var phase: Phase = .waiting
-        /// `.running` when it has a duration (never `.delayed`).
-        var countdown: Countdown = .none
-        /// Where the last delivered fix was (for the distance filters): a position, not the whole fix,
-        /// which keeps a subscription at about half the size.
-        var lastDelivered: Position?
-        var lastDeliveryTime: EngineInstant?
-        var delivered: Int
-        /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
-        /// it gets its region's transitions, never fixes.
-        var isRegion = false
-    }
-
-    /// Where temporary full accuracy stands while accuracy is reduced (reset by every change of
-    /// accuracy authorization).
-    enum TemporaryFullAccuracy: UInt8 {
-        /// Not asked for: the first request that needs it and names a purpose key asks.
-        case notAsked
-        /// Asked for, the answer still to come: requests needing it wait for that answer.
-        case asked
-        /// Refused in this session: requests needing it end at once until the next session.
-        case refused
-    }
-
-    // The parts, each owning its facts (Scheduler/Parts): the top type routes events to them and
-    // collects their actions.
+    // The parts, each owning its facts (Scheduler/Parts, Scheduler/Power, Geofencing): the top type
+    // routes events to them and collects their actions.
 
     let configuration: Configuration
-    /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the deadlines.
+    /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the deadlines,
+    /// and the power demand of those admitted.
     var requests = Requests()
     /// What the engine knows of past fixes.
     var history = FixHistory()
@@ -113,6 +54,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
+    /// The counters of what arrived (the outcomes handed out are the delivery's, the source's the
+    /// planner's).
     var counters = SchedulerStatistics()
     /// The latest instant seen (the timeline never runs backwards).
     var latestNow = EngineInstant.zero
@@ -121,7 +64,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Creates an empty scheduler.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.access = Access(picture: configuration.authorization)
+        self.access = Access(picture: configuration.authorization, reducedAccuracy: configuration.reducedAccuracy)
         self.delivery = Delivery(slice: configuration.deliverySlice)
         self.power = PowerPlanner(
             linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile)
@@ -152,11 +95,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     public var activeSubscriptions: Int { requests.subscriptions.count }
 
     /// Whether a request with this ID is pending.
-    public func isPending(_ id: RequestID) -> Bool { requests.oneShots[id] != nil || requests.subscriptions[id] != nil }
+    public func isPending(_ id: RequestID) -> Bool { requests.contains(id) }
 
     /// Counters, with the source's on-time measured up to `now`.
     public func statistics(now: EngineInstant) -> SchedulerStatistics {
         var result = counters
+        delivery.counts.add(to: &result)
         result.pendingOneShots = requests.oneShots.count
         result.activeSubscriptions = requests.subscriptions.count
         power.addStatistics(to: &result, now: max(now, latestNow))
@@ -177,6 +121,15 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return latestNow
     }
 
+    /// The start of every event but withdrawals and the passing of time: the actions of earlier events
+    /// must all have been taken, and the timeline moves to `now`.
+    mutating func enter(_ now: EngineInstant, _ event: StaticString) -> EngineInstant {
+        precondition(
+            delivery.outbox.isEmpty, "SchedulerStateMachine.\(event): actions of earlier events are still to be taken (nextAction() until nil)")
+        delivery.outbox.beginEvent()
+        return tick(now)
+    }
+
     /// A result with `status` carrying the best fix known at `now` (none unless authorized).
     func result(_ status: LocationStatus, now: EngineInstant) -> LocationResult {
         guard authorization == .authorized, let best = history.best(at: now) else {
@@ -185,11 +138,16 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
     }
 
-    /// Brings the source in line with demand: the power planner decides, and its command becomes the
-    /// action. Under reduced accuracy the cheapest mode serves everyone: every fix is coarsened anyway.
+    /// Queues an action.
+    @inline(__always)
+    mutating func emit(_ action: Action) { delivery.emit(action) }
+
+    /// Brings the source in line with demand: the power planner decides from the requests' demand and
+    /// the monitors', and its command becomes the action. Under reduced accuracy the cheapest mode serves
+    /// everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
-        emit(power.reconcile(now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
+        emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
     }
 
     /// Powers the source down at once (a fatal error, access lost, shutdown).
@@ -219,5 +177,3 @@ public typealias ClosureOneShotHandler = @Sendable (LocationResult) -> Void
 public typealias ClosureSubscriptionHandler = @Sendable (RequestID, SubscriptionEvent) -> Void
 
 extension SchedulerStateMachine: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
-extension SchedulerStateMachine.OneShot: Sendable where OneShotHandler: Sendable {}
-extension SchedulerStateMachine.Subscription: Sendable where SubscriptionHandler: Sendable {}

@@ -139,7 +139,7 @@ struct ReducedAccuracyTests {
         h.oneShot("b", .house, timeout: .seconds(60), purposeKey: "Navigation")
         #expect(h.onlyResult("b")?.status == .accuracyReduced)
         #expect(h.fullAccuracyRequests == ["Navigation"], "asked once")
-        h.machine.beginNewSession()
+        h.machine.access.beginNewSession()
         h.oneShot("c", .house, timeout: .seconds(60), purposeKey: "Navigation")
         #expect(h.results["c"] == nil)
         #expect(h.fullAccuracyRequests == ["Navigation", "Navigation"])

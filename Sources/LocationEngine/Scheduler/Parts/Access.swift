@@ -2,6 +2,11 @@ extension SchedulerStateMachine {
     /// Where access stands: the authorization picture (the one copy of it), its open prompts and
     /// scheduled changes, temporary full accuracy, the requests waiting for either, and the throttle of
     /// fixes let through under reduced accuracy.
+    ///
+    /// Its invariants: an answer counts only while its prompt is open, and every change of access (and,
+    /// for temporary full accuracy, of accuracy) closes the prompts of the period before; at most one
+    /// authorization request per not-determined period and one temporary-full-accuracy request per
+    /// period of reduced accuracy are open.
     struct Access: Sendable {
         /// The authorization picture, open prompts and scheduled changes.
         var timeline: AuthorizationTimeline
@@ -19,9 +24,99 @@ extension SchedulerStateMachine {
         var temporaryFullAccuracy = TemporaryFullAccuracy.notAsked
         /// When the last fix was let through under reduced accuracy (for the throttle).
         var lastCoarseFixAt: EngineInstant?
+        /// How fixes are coarsened and throttled under reduced accuracy.
+        let reducedAccuracy: ReducedAccuracyPolicy
 
-        init(picture: AuthorizationState) {
+        init(picture: AuthorizationState, reducedAccuracy: ReducedAccuracyPolicy) {
             timeline = AuthorizationTimeline(picture: picture)
+            self.reducedAccuracy = reducedAccuracy
         }
+    }
+
+    /// Where temporary full accuracy stands while accuracy is reduced (reset by every change of
+    /// accuracy authorization).
+    enum TemporaryFullAccuracy: UInt8 {
+        /// Not asked for: the first request that needs it and names a purpose key asks.
+        case notAsked
+        /// Asked for, the answer still to come: requests needing it wait for that answer.
+        case asked
+        /// Refused in this session: requests needing it end at once until the next session.
+        case refused
+    }
+}
+
+extension SchedulerStateMachine.Access {
+    /// What the picture lets the scheduler do: deliver fixes, wait, or refuse.
+    @inline(__always)
+    var gate: AuthorizationGate { timeline.picture.gate }
+
+    /// The picture's accuracy authorization.
+    @inline(__always)
+    var accuracy: AccuracyAuthorization { timeline.picture.accuracy }
+
+    // MARK: Reduced accuracy
+
+    /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
+    func needsFullAccuracy(_ accuracy: LocationAccuracy) -> Bool {
+        self.accuracy == .reduced && reducedAccuracy.cannotSatisfy(accuracy)
+    }
+
+    /// Whether coarsened fixes can never serve a subscription with these options now.
+    func needsFullAccuracy(_ options: SubscriptionOptions) -> Bool {
+        accuracy == .reduced && options.needsFullAccuracy(reducedAccuracy)
+    }
+
+    /// Whether a request naming `purposeKey` would wait for temporary full accuracy rather than end.
+    func mayWaitForFullAccuracy(purposeKey: String?) -> Bool {
+        purposeKey != nil && temporaryFullAccuracy != .refused
+    }
+
+    /// A valid fix arriving at `now`, as the requests may see it: as it is under full accuracy; under
+    /// reduced accuracy coarsened, or `nil` when the throttle holds it back.
+    /// - Complexity: O(1)
+    mutating func letThrough(_ location: Location, now: EngineInstant) -> Location? {
+        guard accuracy == .reduced else { return location }
+        if let last = lastCoarseFixAt, now - last < reducedAccuracy.minimumInterval { return nil }
+        lastCoarseFixAt = now
+        return reducedAccuracy.coarsen(location)
+    }
+
+    /// Accuracy authorization changed: a refusal of temporary full accuracy is forgotten (the next
+    /// request may ask again), and under reduced accuracy the throttle starts afresh.
+    mutating func accuracyChanged() {
+        temporaryFullAccuracy = .notAsked
+        if accuracy == .reduced { lastCoarseFixAt = nil }
+    }
+
+    /// Access was lost or regained, or a not-determined period begins: this period's authorization
+    /// request is still to be made.
+    mutating func accessChanged() { authorizationRequested = false }
+
+    /// Every pending request ends: nobody waits any more, and a temporary-full-accuracy request asked for
+    /// them is no longer waited on.
+    mutating func forgetWaitingRequests() {
+        awaitingAuthorization.removeAll()
+        awaitingFullAccuracy.removeAll()
+        if temporaryFullAccuracy == .asked { temporaryFullAccuracy = .notAsked }
+    }
+
+    // MARK: Waiting lists
+
+    /// How many waiting-list entries a compaction would scan now (0 below the limit).
+    var waitingBacklog: Int {
+        let entries = awaitingAuthorization.count + awaitingFullAccuracy.count
+        return entries > waitingListLimit ? entries : 0
+    }
+
+    /// Whether the waiting lists outgrew `bound` entries.
+    func waitingLists(beyond bound: Int) -> Bool { awaitingAuthorization.count + awaitingFullAccuracy.count > bound }
+
+    /// Drops the entries of requests that no longer wait, once the lists outgrow their limit.
+    /// - Complexity: O(w) for w entries, when it compacts.
+    mutating func compactWaitingLists(stillWaiting: (RequestID) -> Bool) {
+        guard waitingBacklog > 0 else { return }
+        awaitingAuthorization.removeAll { !stillWaiting($0) }
+        awaitingFullAccuracy.removeAll { !stillWaiting($0) }
+        waitingListLimit = max(1024, 2 * (awaitingAuthorization.count + awaitingFullAccuracy.count))
     }
 }

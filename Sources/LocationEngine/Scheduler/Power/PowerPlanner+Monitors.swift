@@ -29,13 +29,12 @@ extension PowerPlanner {
     /// they planned ends at the next reconciliation.
     mutating func endMonitorSleep() { monitors.wakeAt = nil }
 
-    /// Whether a fix could let the monitors sleep: no other request demands their mode (else a sleep
-    /// would change nothing, and the first fix after those requests end plans it), and the source
-    /// describes a receiver whose restart a sleep can be worth. The caller computes the reach only then.
+    /// Whether a fix could let the monitors sleep: no request demands their mode (else a sleep would
+    /// change nothing, and the first fix after those requests end plans it), and the source describes a
+    /// receiver whose restart a sleep can be worth. The caller computes the reach only then.
     /// - Complexity: O(1)
-    var monitorsMaySleep: Bool {
-        let othersInMode = policy.demand(in: Geofences.demandedMode) - (monitors.isDemanding ? 1 : 0)
-        return othersInMode == 0 && profile != nil
+    func monitorsMaySleep(besides demand: PowerDemand) -> Bool {
+        demand.count(in: Geofences.demandedMode) == 0 && profile != nil
     }
 
     /// After a fix at `now` from which no region boundary can be reached before `reachable`: lets the
@@ -71,10 +70,7 @@ extension PowerPlanner {
         if !monitoring { monitors.wakeAt = nil }
         if let wake = monitors.wakeAt, wake <= now { monitors.wakeAt = nil }
         let demanding = monitoring && monitors.wakeAt == nil
-        if demanding != monitors.isDemanding {
-            if demanding { policy.add(Geofences.demandedMode) } else { policy.remove(Geofences.demandedMode) }
-            monitors.isDemanding = demanding
-        }
+        monitors.isDemanding = demanding
         let asleep = monitoring && !demanding
         if asleep, monitors.asleepSince == nil {
             monitors.asleepSince = now

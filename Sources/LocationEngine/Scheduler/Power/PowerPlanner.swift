@@ -1,8 +1,8 @@
 /// The one part of the core that decides what the source does: whether it runs, in which mode, and where
 /// it waits when nothing needs it (see <doc:PowerPolicy>).
 ///
-/// The other parts only report demand: each admitted request adds its ``PowerMode`` and removes it when
-/// it ends, and the region monitors report whether any region is monitored. From that demand alone the
+/// The other parts only report demand: the requests their ``PowerDemand`` (a count of admitted requests
+/// per ``PowerMode``), the region monitors whether any region is monitored. From that demand alone the
 /// planner decides, on every reconciliation, one ``Command``:
 /// - the mode is the most demanding request's, capped under reduced accuracy;
 /// - when demand ends, the source stays on for the fixed linger or, with the restart-aware rule and a
@@ -33,7 +33,7 @@ struct PowerPlanner: Sendable {
     // The planner's own facts. Not private only because its extensions live in files of their own; no
     // other part of the core touches them.
 
-    /// Demand per mode and the source's state as driven.
+    /// The source's state as driven, its starts, stops and on-time.
     var policy = PowerPolicy()
     /// The restart-aware rule's planner of gaps, when it applies (the rule asks for it and the source
     /// describes its receiver).
@@ -50,18 +50,6 @@ struct PowerPlanner: Sendable {
         self.profile = profile
         if let trust = powerDown.trust, let profile { idle = IdlePlanner(profile: profile, trust: trust) }
     }
-
-    // MARK: Demand
-
-    /// A request demanding `mode` became active.
-    /// - Complexity: O(1)
-    @inline(__always)
-    mutating func add(_ mode: PowerMode) { policy.add(mode) }
-
-    /// A request demanding `mode` ended.
-    /// - Complexity: O(1)
-    @inline(__always)
-    mutating func remove(_ mode: PowerMode) { policy.remove(mode) }
 
     // MARK: The source
 
@@ -80,12 +68,14 @@ struct PowerPlanner: Sendable {
     @inline(__always)
     var nextWakeup: EngineInstant? { earliest(earliest(policy.lingerDeadline, idle?.nextDeeperStep), monitors.wakeAt) }
 
-    /// Brings the source in line with demand at `now`, never running it harder than `cap`; `monitoring`
-    /// says whether any region is monitored. Returns what to do to the source, if anything.
-    mutating func reconcile(now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
+    /// Brings the source in line with the requests' `demand` and the monitors' at `now`, never running it
+    /// harder than `cap`; `monitoring` says whether any region is monitored. Returns what to do to the
+    /// source, if anything.
+    mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
-        guard idle != nil else { return Self.command(policy.reconcile(now: now, linger: linger, cap: cap)) }
-        return reconcileRestartAware(now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+        let demanded = monitors.isDemanding ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
+        guard idle != nil else { return Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap)) }
+        return reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
     }
 
     /// Powers the source down at once, without lingering (a fatal error, access lost, shutdown); `monitoring`
@@ -99,13 +89,15 @@ struct PowerPlanner: Sendable {
     /// break-even of a restart) — or steps down at once when the gap is the monitors' sleep, whose end is
     /// known — then goes where the plan says, and deeper as later steps fall due; the gap is remembered
     /// when demand comes back.
-    private mutating func reconcileRestartAware(now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
+    private mutating func reconcileRestartAware(
+        demanded: PowerMode?, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool
+    ) -> Command? {
         let before = policy.state
         var linger = self.linger
-        if case .running(let mode) = before, policy.demandedMode == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
+        if case .running(let mode) = before, demanded == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
             linger = monitors.isSleeping(monitoring: monitoring) ? .zero : stayOn
         }
-        switch policy.reconcile(now: now, linger: linger, cap: cap) {
+        switch policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap) {
         case .start(let mode)?:
             // Down with the gap still "on": it was forced off (an error, access lost), not stepped down.
             if idle!.state == .on { idle!.abandonGap() } else { idle!.demandReturned(now: now) }

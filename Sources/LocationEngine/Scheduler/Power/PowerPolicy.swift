@@ -1,8 +1,8 @@
 /// The engine's power policy for its single source (see <doc:PowerPolicy>): on while any request needs fixes,
 /// in the cheapest mode that serves the most demanding one, off after a linger once none does.
 ///
-/// Demand is kept as a count per ``PowerMode``, so adding or removing a request and recomputing the
-/// mode are O(1); the mode follows demand down as well as up.
+/// It is told the demanded mode on each reconciliation (the requests own the demand, ``PowerDemand``);
+/// the mode follows demand down as well as up.
 struct PowerPolicy: Sendable {
     /// The source as the policy has driven it.
     enum SourceState: Sendable, Hashable {
@@ -21,27 +21,12 @@ struct PowerPolicy: Sendable {
         case stop
     }
 
-    private var demand: [Int] = Array(repeating: 0, count: PowerMode.allCases.count)
     private(set) var state: SourceState = .off
     private(set) var starts = 0
     private(set) var stops = 0
     private(set) var modeChanges = 0
     private var onSince: EngineInstant?
     private var accumulatedOnTime: Duration = .zero
-
-    /// The number of requests demanding power.
-    var totalDemand: Int { demand.reduce(0, +) }
-
-    /// The mode demanded by the most demanding active request, if any.
-    /// - Complexity: O(1) (five counters).
-    var demandedMode: PowerMode? {
-        for mode in PowerMode.allCases.reversed() where demand[mode.rawValue] > 0 { return mode }
-        return nil
-    }
-
-    /// How many requests demand `mode`.
-    /// - Complexity: O(1)
-    func demand(in mode: PowerMode) -> Int { demand[mode.rawValue] }
 
     /// Whether the source is powered.
     var isOn: Bool { state != .off }
@@ -58,19 +43,10 @@ struct PowerPolicy: Sendable {
         accumulatedOnTime + (onSince.map { max(.zero, now - $0) } ?? .zero)
     }
 
-    /// A request demanding `mode` became active.
-    mutating func add(_ mode: PowerMode) { demand[mode.rawValue] += 1 }
-
-    /// A request demanding `mode` ended.
-    mutating func remove(_ mode: PowerMode) {
-        precondition(demand[mode.rawValue] > 0, "PowerPolicy.remove(\(mode)) with no demand in that mode")
-        demand[mode.rawValue] -= 1
-    }
-
-    /// Brings the source in line with demand at `now`, never running it harder than `cap`, returning
-    /// what to do to it.
-    mutating func reconcile(now: EngineInstant, linger: Duration, cap: PowerMode? = nil) -> Command? {
-        var wanted = demandedMode
+    /// Brings the source in line with `demanded` (the most demanding request's mode, `nil` when none)
+    /// at `now`, never running it harder than `cap`, returning what to do to it.
+    mutating func reconcile(now: EngineInstant, demanded: PowerMode?, linger: Duration, cap: PowerMode? = nil) -> Command? {
+        var wanted = demanded
         if let cap, let mode = wanted { wanted = min(mode, cap) }
         switch (state, wanted) {
         case (.off, let mode?):

@@ -1,0 +1,69 @@
+extension SchedulerStateMachine.Requests {
+    /// Who a fix reaches among the subscriptions: the recipients of its location update and of its
+    /// heading update, and the subscriptions it brought to their maximum number of updates (already
+    /// removed: they get the update, then their end).
+    struct FanOut {
+        var locations: [Recipient<SubscriptionHandler>] = []
+        var headings: [Recipient<SubscriptionHandler>] = []
+        var exhausted: [Recipient<SubscriptionHandler>] = []
+    }
+
+    /// Offers `fix` to every admitted subscription (monitors take no fixes) through its filters, records
+    /// the delivery in those it passes, and removes those it exhausts.
+    /// - Complexity: O(s) for s subscriptions.
+    mutating func offer(_ fix: StampedFix, now: EngineInstant) -> FanOut {
+        var fanOut = FanOut()
+        var exhausted: [RequestID] = []
+        var position = subscriptions.values.startIndex
+        while position != subscriptions.values.endIndex {
+            defer { subscriptions.values.formIndex(after: &position) }
+            guard subscriptions.values[position].phase == .admitted, !subscriptions.values[position].isRegion,
+                Self.accepts(fix, subscriptions.values[position], now: now)
+            else { continue }
+            subscriptions.values[position].lastDelivered = Position(fix.location)
+            subscriptions.values[position].lastDeliveryTime = now
+            subscriptions.values[position].delivered += 1
+            let subscription = subscriptions.values[position]
+            let recipient = Recipient(subscriptions.keys[position], subscription.handler)
+            if subscription.options.kind == .heading {
+                fanOut.headings.append(recipient)
+            } else {
+                fanOut.locations.append(recipient)
+            }
+            if let maximum = subscription.options.maximumUpdates, subscription.delivered >= maximum {
+                exhausted.append(subscriptions.keys[position])
+            }
+        }
+        fanOut.exhausted = exhausted.compactMap { id in removeSubscription(id).map { Recipient(id, $0.handler) } }
+        return fanOut
+    }
+
+    /// Whether `fix` passes a subscription's filters at `now`.
+    static func accepts(_ fix: StampedFix, _ subscription: Subscription, now: EngineInstant) -> Bool {
+        let options = subscription.options
+        if let accuracy = options.accuracy,
+            !accuracy.isSatisfied(horizontalAccuracy: fix.location.horizontalAccuracy, age: fix.age(at: now))
+        {
+            return false
+        }
+        if options.minimumInterval > .zero, let last = subscription.lastDeliveryTime, now - last < options.minimumInterval {
+            return false
+        }
+        let moved = subscription.lastDelivered.map { $0.distance(to: fix.location) }
+        switch options.kind {
+        case .heading:
+            guard fix.location.course != nil else { return false }
+        case .significantChange:
+            if let moved, moved < options.significantDistance - distanceTolerance { return false }
+        case .standard, .passive:
+            break
+        }
+        if options.distanceFilter > 0, let moved, moved < options.distanceFilter - distanceTolerance { return false }
+        return true
+    }
+
+    /// How far short of a distance filter a movement may fall and still pass: 1 mm, far below any
+    /// receiver's precision, so that a movement of exactly the filter's distance is not rejected by
+    /// floating-point rounding in the great-circle computation.
+    static var distanceTolerance: Double { 0.001 }
+}

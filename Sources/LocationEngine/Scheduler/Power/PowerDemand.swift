@@ -1,0 +1,35 @@
+/// What the admitted requests ask of the source: how many demand each ``PowerMode``. The requests own it
+/// (each admitted request adds its mode and removes it when it ends or is held back); the power planner
+/// reads it on every reconciliation.
+///
+/// A count per mode, so adding, removing and finding the most demanding mode are O(1).
+struct PowerDemand: Sendable, Equatable {
+    private var counts: [Int] = Array(repeating: 0, count: PowerMode.allCases.count)
+
+    /// A request demanding `mode` became active.
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func add(_ mode: PowerMode) { counts[mode.rawValue] += 1 }
+
+    /// A request demanding `mode` ended (or is held back).
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func remove(_ mode: PowerMode) {
+        precondition(counts[mode.rawValue] > 0, "PowerDemand.remove(\(mode)) with no demand in that mode")
+        counts[mode.rawValue] -= 1
+    }
+
+    /// The mode of the most demanding request, if any.
+    /// - Complexity: O(1) (five counters).
+    var mode: PowerMode? {
+        for mode in PowerMode.allCases.reversed() where counts[mode.rawValue] > 0 { return mode }
+        return nil
+    }
+
+    /// How many requests demand `mode`.
+    /// - Complexity: O(1)
+    func count(in mode: PowerMode) -> Int { counts[mode.rawValue] }
+
+    /// How many requests demand the source at all.
+    var total: Int { counts.reduce(0, +) }
+}

@@ -1,0 +1,75 @@
+extension SchedulerStateMachine {
+    /// Ends a request early — a cancel, or a force-complete (see ``Withdrawal``). Unknown or finished
+    /// IDs are a no-op.
+    ///
+    /// It may come while the actions of earlier events are being carried out (a handler withdrew a
+    /// request): a request that has ended but is not handed out yet gets the withdrawal's ending instead
+    /// of the one decided. It may also name an ID not submitted yet (IDs increase in submission order):
+    /// that request ends this way as it arrives.
+    /// - Complexity: O(1) amortised.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
+        let now = tick(now)
+        delivery.outbox.beginEvent()
+        if let request = requests.removeOneShot(id) {
+            redirect(Recipient(id, request.handler), withdrawal)
+        } else if let subscription = removeSubscription(id) {
+            delivery.redirect(Recipient(id, subscription.handler), withdrawal)
+        } else {
+            return delivery.recordWithdrawal(id, withdrawal)
+        }
+        afterRemovals()
+        reconcilePower(now: now)
+    }
+
+    /// Ends the engine: every request ends with `.shutDown` and new ones are refused.
+    /// - Complexity: O(n).
+    public mutating func shutdown(now: EngineInstant) {
+        let now = enter(now, "shutdown")
+        guard !isShutDown else { return }
+        isShutDown = true
+        access.timeline.close()
+        endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
+        forceSourceOff(now: now)
+    }
+
+    /// Ends a withdrawn one-shot as its withdrawal says (a force-complete carries the best fix known).
+    mutating func redirect(_ recipient: Recipient<OneShotHandler>, _ withdrawal: Withdrawal) {
+        let forceCompleted = withdrawal == .forceComplete ? result(.forceCompleted, now: latestNow) : nil
+        delivery.redirect(recipient, withdrawal, forceCompleted: forceCompleted)
+    }
+
+    /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
+    /// the best fix known, in two grouped actions.
+    mutating func endEverything(oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, onlyAdmitted: Bool, now: EngineInstant) {
+        let ids = requests.ids(onlyAdmitted: onlyAdmitted)
+        if !onlyAdmitted { access.forgetWaitingRequests() }
+        end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
+    }
+
+    /// Ends these requests (those still pending), one-shots with `oneShotStatus` and the best fix known,
+    /// subscriptions with `subscriptionEnd`, in two grouped actions.
+    mutating func end(_ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant) {
+        var handlers: [Recipient<OneShotHandler>] = []
+        var subscribers: [Recipient<SubscriptionHandler>] = []
+        for id in ids {
+            if let request = requests.removeOneShot(id) {
+                handlers.append(Recipient(id, request.handler))
+            } else if let subscription = removeSubscription(id) {
+                subscribers.append(Recipient(id, subscription.handler))
+            }
+        }
+        deliverEnds(handlers, result(oneShotStatus, now: now), .failed, subscribers, subscriptionEnd)
+    }
+
+    /// Queues the grouped final deliveries of already removed requests, counted under `tally` as they
+    /// are handed out (`result` is O(1) to build, so callers build it even when no one-shot ends).
+    mutating func deliverEnds(
+        _ handlers: [Recipient<OneShotHandler>], _ result: LocationResult, _ tally: OneShotTally,
+        _ subscribers: [Recipient<SubscriptionHandler>], _ end: SubscriptionEnd
+    ) {
+        delivery.emitOneShots(handlers, result, tally)
+        delivery.emitSubscribers(subscribers, .ended(end))
+        afterRemovals()
+    }
+}

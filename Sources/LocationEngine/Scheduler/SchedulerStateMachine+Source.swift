@@ -1,0 +1,96 @@
+extension SchedulerStateMachine {
+    /// The source reports a fix that was `age` old on arrival.
+    ///
+    /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
+    /// it into a success (see <doc:OneShotRequests>). Under reduced accuracy the fix is throttled and coarsened
+    /// (``ReducedAccuracyPolicy``) before it is remembered or delivered. Then every one-shot whose accuracy and recency the fix meets
+    /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
+    /// out-of-range values) are counted and dropped.
+    /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
+    ///   one-shots it completes cost O(1) each as they are handed out (``nextOneShot()``).
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant) {
+        let now = enter(now, "receiveFix")
+        expireDeadlines(now: now)
+        guard authorization == .authorized, !isShutDown else { return }
+        counters.fixesReceived += 1
+        guard location.isValid, age >= .zero else {
+            counters.invalidFixes += 1
+            return emit(.fixProcessed(accepted: false))
+        }
+        guard let location = access.letThrough(location, now: now) else {
+            counters.fixesThrottled += 1
+            return emit(.fixProcessed(accepted: false))
+        }
+        let fix = StampedFix(location: location, observedAt: now - age)
+        history.record(fix)
+        emit(.fixProcessed(accepted: true))
+        if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
+        fanOut(fix, now: now)
+        evaluateRegions(fix, now: now)
+        afterRemovals()
+        reconcilePower(now: now)
+    }
+
+    /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
+    /// - Complexity: O(s) for s subscriptions.
+    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant) {
+        let now = enter(now, "receiveTransientError")
+        expireDeadlines(now: now)
+        counters.transientErrors += 1
+        let handlers = requests.subscriptions.lazy.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
+        delivery.emitSubscribers(Array(handlers), .sourceError(error))
+    }
+
+    /// The source is gone for good: every request it was serving ends with the error, and the source is
+    /// powered down (requests still waiting for authorization or temporary full accuracy keep waiting).
+    /// Later requests start it afresh (no sticky failure flag).
+    /// - Complexity: O(n).
+    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant) {
+        let now = enter(now, "receiveFatalError")
+        expireDeadlines(now: now)
+        counters.fatalErrors += 1
+        endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
+        forceSourceOff(now: now)
+    }
+
+    /// Offers `fix` to the subscriptions: grouped updates, then the ends of those it exhausted (they
+    /// end before the update is queued, so that it still reaches them: it was decided with them live).
+    /// - Complexity: O(s) for s subscriptions.
+    private mutating func fanOut(_ fix: StampedFix, now: EngineInstant) {
+        guard !requests.subscriptions.isEmpty else { return }
+        let fanOut = requests.offer(fix, now: now)
+        for recipient in fanOut.exhausted { delivery.subscriptionEnded(recipient.id) }
+        if !fanOut.locations.isEmpty {
+            let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
+            delivery.emitSubscribers(fanOut.locations, .location(update))
+        }
+        if !fanOut.headings.isEmpty, let course = fix.location.course {
+            delivery.emitSubscribers(fanOut.headings, .heading(HeadingUpdate(course: course, location: fix.location)))
+        }
+        delivery.emitSubscribers(fanOut.exhausted, .ended(.maximumUpdatesReached))
+    }
+
+    /// A fix reaches the regions: their transitions are queued, one action each; then the power planner
+    /// decides whether the monitors may let the source sleep, and until when, from when the nearest
+    /// boundary could first be reached (``RegionReach``).
+    /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
+    ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
+    private mutating func evaluateRegions(_ fix: StampedFix, now: EngineInstant) {
+        guard geofences.evaluator.count > 0 else { return }
+        geofences.evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
+        emitRegionEvents()
+        power.endMonitorSleep()
+        guard power.monitorsMaySleep(besides: requests.demand), let reach = geofences.evaluator.reach(from: fix.location) else { return }
+        let reachable = fix.observedAt + reach.timeToReach
+        if power.planMonitorSleep(reachable: reachable, now: now) { geofences.evaluator.holdStates(until: reachable) }
+    }
+
+    /// Queues the regions' transitions decided so far, one action each.
+    mutating func emitRegionEvents() {
+        while let event = geofences.evaluator.nextEvent() {
+            guard let subscription = requests.subscriptions[event.id] else { continue }
+            emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
+        }
+    }
+}

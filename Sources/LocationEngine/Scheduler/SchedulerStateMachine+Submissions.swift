@@ -1,0 +1,195 @@
+extension SchedulerStateMachine {
+    /// A one-shot request arrives (see <doc:OneShotRequests>).
+    ///
+    /// It completes at once from the cache when a known fix satisfies its accuracy and recency (without
+    /// powering the source); is refused at once when unauthorized, shut down, invalid or naming an
+    /// undeclared purpose key; under reduced accuracy, when it is finer than coarsened fixes can be, it
+    /// ends with ``LocationStatus/accuracyReduced`` or (naming a purpose key) waits for temporary full
+    /// accuracy; otherwise it waits for a fix, its timeout (`nil` or zero: none) or authorization.
+    /// - Complexity: O(log n) with a timeout, amortised O(1) without.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    public mutating func submitOneShot(
+        _ id: RequestID,
+        accuracy: LocationAccuracy,
+        timeout: Duration?,
+        delayUntilAuthorized: Bool,
+        purposeKey: String?,
+        madeAt: EngineInstant?,
+        handler: consuming OneShotHandler,
+        now: EngineInstant
+    ) {
+        let now = enter(now, "submitOneShot")
+        assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
+        counters.oneShotsSubmitted += 1
+        if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return redirect(Recipient(id, handler), withdrawal) }
+        if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
+            return refuse(id, handler, .rejected(reason: failure))
+        }
+        if let purposeKey, !configuration.declares(purposeKey: purposeKey) {
+            return refuse(id, handler, .misconfigured(.undeclaredPurposeKey(purposeKey)))
+        }
+        if isShutDown { return refuse(id, handler, .shutDown) }
+        if case .unauthorized(let failure) = authorization {
+            return refuse(id, handler, .unauthorized(failure))
+        }
+        let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
+        let start = min(madeAt ?? now, now)
+        // The purpose key is kept while pending: an admitted request may still need it if accuracy
+        // becomes reduced. The timeout is kept for a countdown that may wait for authorization.
+        var request = OneShot(
+            handler: handler,
+            wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayUntilAuthorized ? timeout : nil))
+
+        if authorization == .notDetermined {
+            startTimeout(id, &request, timeout, from: start, awaitingAccess: delayUntilAuthorized)
+            requests.oneShots[id] = request
+            access.awaitingAuthorization.append(id)
+            requestAuthorizationIfNeeded(now: now)
+            return
+        }
+        if let cached = history.cached(satisfying: accuracy, at: now) {
+            counters.oneShotsFromCache += 1
+            let result = LocationResult(
+                status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
+            return delivery.emitOneShots([Recipient(id, request.handler)], result, .succeeded)
+        }
+        if access.needsFullAccuracy(accuracy) {
+            // Waiting for temporary full accuracy is waiting for authorization: a delayed timeout starts
+            // when the answer comes.
+            startTimeout(
+                id, &request, timeout, from: start, awaitingAccess: delayUntilAuthorized && access.mayWaitForFullAccuracy(purposeKey: purposeKey))
+            requests.oneShots[id] = request
+            holdForFullAccuracy([id], now: now)
+            return
+        }
+        startTimeout(id, &request, timeout, from: start, awaitingAccess: false)
+        requests.admit(id, &request)
+        reconcilePower(now: now)
+    }
+
+    /// A continuous request arrives (see <doc:Subscriptions>). It is told at once (with a final
+    /// ``SubscriptionEvent/ended(_:)``) when its options are invalid, the engine is shut down, access is
+    /// refused, it names an undeclared purpose key, or it asks for heading from a source without
+    /// course. Under reduced accuracy, one that needs full accuracy ends with
+    /// ``SubscriptionEnd/accuracyReduced`` or (naming a purpose key) waits for temporary full accuracy.
+    /// - Complexity: O(1) amortised, O(log n) with a duration.
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    public mutating func subscribe(
+        _ id: RequestID,
+        options: SubscriptionOptions,
+        madeAt: EngineInstant?,
+        handler: consuming SubscriptionHandler,
+        now: EngineInstant
+    ) {
+        let now = enter(now, "subscribe")
+        register(id, options: options, region: nil, madeAt: madeAt, handler: handler, now: now)
+    }
+
+    /// A region monitor arrives (see <doc:Geofences>): a subscription that receives no fixes but the
+    /// transitions of `region` (``SchedulerAction/notifyRegion(_:_:)``), and ends as every subscription
+    /// does — cancel, force-complete, denial, a fatal source error, shutdown — with one
+    /// ``SubscriptionEvent/ended(_:)``. While admitted, the monitors together power the source as a standard
+    /// subscription does, but for the times the distance to the nearest boundary lets it sleep (see
+    /// ``GeofenceConfiguration/maximumSpeed``).
+    /// Invalid `options` (or an invalid ``Configuration/geofences``) end it at once with
+    /// ``SubscriptionEnd/rejected(reason:)``.
+    /// - Complexity: O(1) amortised.
+    public mutating func monitor(
+        _ id: RequestID,
+        region: GeofenceRegion,
+        options: GeofenceOptions,
+        madeAt: EngineInstant?,
+        handler: consuming SubscriptionHandler,
+        now: EngineInstant
+    ) {
+        let now = enter(now, "monitor")
+        // Passive: a monitor adds no demand of its own; the monitors' one share is drawn from the geometry.
+        register(id, options: SubscriptionOptions(kind: .passive), region: (region, options), madeAt: madeAt, handler: handler, now: now)
+    }
+
+    /// The state of the region monitored as `id`, or `nil` when there is none (or it waits).
+    public func regionState(_ id: RequestID) -> GeofenceState? { geofences.evaluator.state(of: id) }
+
+    /// How many regions are monitored (admitted).
+    public var monitoredRegions: Int { geofences.evaluator.count }
+
+    /// A subscription, or a monitor of `region`, arrives: refused, waiting for access, or admitted.
+    private mutating func register(
+        _ id: RequestID, options: SubscriptionOptions, region: (GeofenceRegion, GeofenceOptions)?, madeAt: EngineInstant?,
+        handler: consuming SubscriptionHandler, now: EngineInstant
+    ) {
+        assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
+        counters.subscriptionsSubmitted += 1
+        if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return delivery.redirect(Recipient(id, handler), withdrawal) }
+        if let refusal = refusal(of: options, region: region) {
+            return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
+        }
+        var subscription = Subscription(handler: handler, options: options, isRegion: region != nil)
+        if let duration = options.duration { requests.deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now)) }
+        if let region { geofences.waiting[id] = region }
+        if authorization == .notDetermined {
+            requests.subscriptions[id] = subscription
+            access.awaitingAuthorization.append(id)
+            requestAuthorizationIfNeeded(now: now)
+            return
+        }
+        if access.needsFullAccuracy(options) {
+            requests.subscriptions[id] = subscription
+            holdForFullAccuracy([id], now: now)
+            return
+        }
+        admit(id, &subscription)
+        reconcilePower(now: now)
+    }
+
+    /// Why a subscription (a monitor of `region`) is refused at once, if it is.
+    private func refusal(of options: SubscriptionOptions, region: (GeofenceRegion, GeofenceOptions)?) -> SubscriptionEnd? {
+        if let region, let reason = geofences.refusal(of: region.1) { .rejected(reason: reason) }
+        else if let failure = options.validationFailure { .rejected(reason: failure) }
+        else if let key = options.purposeKey, !configuration.declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
+        else if isShutDown { .shutDown }
+        else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
+        else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
+        else { nil }
+    }
+
+    /// Starts a one-shot's timeout from `start`, or (when `awaitingAccess`) leaves it to start when
+    /// access is answered.
+    @inline(__always)
+    private mutating func startTimeout(
+        _ id: RequestID, _ request: inout OneShot, _ timeout: Duration?, from start: EngineInstant, awaitingAccess: Bool
+    ) {
+        guard let timeout else { return }
+        if awaitingAccess {
+            request.timeoutAwaitsAccess = true
+        } else {
+            requests.deadlines.insert(id, timeout: timeout, from: start)
+        }
+    }
+
+    /// Lets a subscription or monitor receive fixes or transitions: counted in the demand (a monitor's
+    /// region joins the evaluator, which wants the source until a fix decides it).
+    mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
+        requests.admit(id, &subscription)
+        if subscription.isRegion, geofences.admit(id) { power.endMonitorSleep() }
+    }
+
+    /// Removes a subscription or monitor: an update being fanned out skips it, its region goes.
+    mutating func removeSubscription(_ id: RequestID) -> Subscription? {
+        guard let subscription = requests.removeSubscription(id) else { return nil }
+        delivery.subscriptionEnded(id)
+        if subscription.isRegion { geofences.remove(id) }
+        return subscription
+    }
+
+    /// Delivers a final status to a request that was never scheduled.
+    private mutating func refuse(_ id: RequestID, _ handler: OneShotHandler, _ status: LocationStatus) {
+        delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil), .failed)
+    }
+
+    static func validate(accuracy: LocationAccuracy, timeout: Duration?) -> String? {
+        if !accuracy.isValid { return "accuracy must be finite and positive with a non-negative maximum age (got \(accuracy))" }
+        if let timeout, timeout < .zero { return "timeout must not be negative (got \(timeout))" }
+        return nil
+    }
+}

@@ -161,18 +161,9 @@ extension SchedulerStateMachine {
         switch accuracyAuthorization {
         case .reduced:
             history.coarsen(with: configuration.reducedAccuracy)
-            let access = self.access
-            let held = requests.hold(where: access.needsFullAccuracy, access.needsFullAccuracy)
-            holdForFullAccuracy(held, mayWait: askingForFullAccuracy, now: now)
+            holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: askingForFullAccuracy, now: now)
         case .full:
-            for id in replace(&access.awaitingFullAccuracy, with: []) {
-                if var request = requests.oneShots[id], request.phase != .admitted {
-                    requests.startDelayedTimeout(id, &request, now: now)
-                    requests.admit(id, &request)
-                } else if var subscription = requests.subscriptions[id], subscription.phase != .admitted {
-                    admit(id, &subscription)
-                }
-            }
+            monitorsAdmitted(requests.admitAwaitingFullAccuracy(now: now))
         }
         reconcilePower(now: now)
     }
@@ -211,35 +202,15 @@ extension SchedulerStateMachine {
         guard authorization == .notDetermined else { return }
         access.authorizationRequested = false
         // Not authorized: the one-shots' result carries no fix.
-        end(replace(&access.awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
+        end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }
 
     /// Admits every request that waited for authorization; delayed timeouts start now. Under reduced
-    /// accuracy, those needing full accuracy are held for it (or end) instead; a delayed timeout of one
-    /// that goes on waiting, for temporary full accuracy, starts when that is answered.
+    /// accuracy, those needing full accuracy are held for it (or end) instead.
     private mutating func admitWaitingRequests(now: EngineInstant) {
-        var needingFullAccuracy: [RequestID] = []
-        for id in replace(&access.awaitingAuthorization, with: []) {
-            if var request = requests.oneShots[id], request.phase != .admitted {
-                let needsFull = access.needsFullAccuracy(request.wish.accuracy)
-                if !(needsFull && access.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
-                    requests.startDelayedTimeout(id, &request, now: now)
-                }
-                if needsFull {
-                    requests.oneShots[id] = request
-                    needingFullAccuracy.append(id)
-                } else {
-                    requests.admit(id, &request)
-                }
-            } else if var subscription = requests.subscriptions[id], subscription.phase != .admitted {
-                if access.needsFullAccuracy(subscription.options) {
-                    needingFullAccuracy.append(id)
-                } else {
-                    admit(id, &subscription)
-                }
-            }
-        }
-        if !needingFullAccuracy.isEmpty { holdForFullAccuracy(needingFullAccuracy, now: now) }
+        let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now)
+        monitorsAdmitted(admitted.monitors)
+        if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
     }
 
     /// Under reduced accuracy, for pending, unadmitted requests that coarsened fixes cannot serve: those
@@ -248,17 +219,7 @@ extension SchedulerStateMachine {
     /// refused); the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best
     /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
     mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant) {
-        let mayWait = mayWait ?? (access.temporaryFullAccuracy != .refused)
-        var firstKey: String?
-        var ending: [RequestID] = []
-        for id in ids {
-            if mayWait, let key = requests.oneShots[id]?.wish.purposeKey ?? requests.subscriptions[id]?.options.purposeKey {
-                access.awaitingFullAccuracy.append(id)
-                if firstKey == nil { firstKey = key }
-            } else {
-                ending.append(id)
-            }
-        }
+        let (firstKey, ending) = requests.holdForFullAccuracy(ids, mayWait: mayWait ?? (access.temporaryFullAccuracy != .refused))
         if let firstKey, access.temporaryFullAccuracy != .asked {
             counters.fullAccuracyRequests += 1
             let (prompt, token) = access.askForTemporaryFullAccuracy(firstKey, usage: configuration.usage)
@@ -278,7 +239,7 @@ extension SchedulerStateMachine {
             return
         }
         access.temporaryFullAccuracy = .refused
-        holdForFullAccuracy(replace(&access.awaitingFullAccuracy, with: []), now: now)
+        holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
         reconcilePower(now: now)
     }
 }

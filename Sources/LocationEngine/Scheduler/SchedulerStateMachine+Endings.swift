@@ -18,7 +18,7 @@ extension SchedulerStateMachine {
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
         }
-        afterRemovals()
+        requests.afterRemovals()
         reconcilePower(now: now)
     }
 
@@ -42,34 +42,24 @@ extension SchedulerStateMachine {
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
     /// the best fix known, in two grouped actions.
     mutating func endEverything(oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, onlyAdmitted: Bool, now: EngineInstant) {
-        let ids = requests.ids(onlyAdmitted: onlyAdmitted)
         if !onlyAdmitted { access.forgetWaitingRequests() }
-        end(ids, oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
+        deliverEnds(requests.removeAll(onlyAdmitted: onlyAdmitted), result(oneShotStatus, now: now), .failed, subscriptionEnd)
     }
 
     /// Ends these requests (those still pending), one-shots with `oneShotStatus` and the best fix known,
     /// subscriptions with `subscriptionEnd`, in two grouped actions.
     mutating func end(_ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant) {
-        var handlers: [Recipient<OneShotHandler>] = []
-        var subscribers: [Recipient<SubscriptionHandler>] = []
-        for id in ids {
-            if let request = requests.removeOneShot(id) {
-                handlers.append(Recipient(id, request.handler))
-            } else if let subscription = removeSubscription(id) {
-                subscribers.append(Recipient(id, subscription.handler))
-            }
-        }
-        deliverEnds(handlers, result(oneShotStatus, now: now), .failed, subscribers, subscriptionEnd)
+        deliverEnds(requests.remove(ids), result(oneShotStatus, now: now), .failed, subscriptionEnd)
     }
 
-    /// Queues the grouped final deliveries of already removed requests, counted under `tally` as they
-    /// are handed out (`result` is O(1) to build, so callers build it even when no one-shot ends).
-    mutating func deliverEnds(
-        _ handlers: [Recipient<OneShotHandler>], _ result: LocationResult, _ tally: OneShotTally,
-        _ subscribers: [Recipient<SubscriptionHandler>], _ end: SubscriptionEnd
-    ) {
-        delivery.emitOneShots(handlers, result, tally)
-        delivery.emitSubscribers(subscribers, .ended(end))
-        afterRemovals()
+    /// Queues the grouped final deliveries of removed requests, counted under `tally` as they are handed
+    /// out (`result` is O(1) to build, so callers build it even when no one-shot ends); an update being
+    /// fanned out skips the subscriptions, and the monitors' regions go.
+    mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ tally: OneShotTally, _ end: SubscriptionEnd) {
+        for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
+        for id in removed.regions { geofences.remove(id) }
+        delivery.emitOneShots(removed.oneShots, result, tally)
+        delivery.emitSubscribers(removed.subscribers, .ended(end))
+        requests.afterRemovals()
     }
 }

@@ -56,7 +56,7 @@ extension SchedulerStateMachine {
         guard delivery.fixCompletion != nil else { return nil }
         if let recipient = requests.takeNext(of: &delivery.fixCompletion!) { return recipient }
         delivery.fixCompletion = nil
-        afterRemovals()
+        requests.afterRemovals()
         reconcilePower(now: latestNow)
         return nil
     }

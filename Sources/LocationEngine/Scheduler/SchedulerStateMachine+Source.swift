@@ -28,7 +28,7 @@ extension SchedulerStateMachine {
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         fanOut(fix, now: now)
         evaluateRegions(fix, now: now)
-        afterRemovals()
+        requests.afterRemovals()
         reconcilePower(now: now)
     }
 

@@ -33,38 +33,21 @@ extension SchedulerStateMachine {
             return refuse(id, handler, .unauthorized(failure))
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
-        let start = min(madeAt ?? now, now)
-        // The purpose key is kept while pending: an admitted request may still need it if accuracy
-        // becomes reduced. The timeout is kept for a countdown that may wait for authorization.
-        var request = OneShot(
-            handler: handler,
-            wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayUntilAuthorized ? timeout : nil))
-
-        if authorization == .notDetermined {
-            startTimeout(id, &request, timeout, from: start, awaitingAccess: delayUntilAuthorized)
-            requests.oneShots[id] = request
-            access.awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(now: now)
-            return
-        }
-        if let cached = history.cached(satisfying: accuracy, at: now) {
+        if authorization != .notDetermined, let cached = history.cached(satisfying: accuracy, at: now) {
             counters.oneShotsFromCache += 1
             let result = LocationResult(
                 status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
-            return delivery.emitOneShots([Recipient(id, request.handler)], result, .succeeded)
+            return delivery.emitOneShots([Recipient(id, handler)], result, .succeeded)
         }
-        if access.needsFullAccuracy(accuracy) {
-            // Waiting for temporary full accuracy is waiting for authorization: a delayed timeout starts
-            // when the answer comes.
-            startTimeout(
-                id, &request, timeout, from: start, awaitingAccess: delayUntilAuthorized && access.mayWaitForFullAccuracy(purposeKey: purposeKey))
-            requests.oneShots[id] = request
-            holdForFullAccuracy([id], now: now)
-            return
-        }
-        startTimeout(id, &request, timeout, from: start, awaitingAccess: false)
-        requests.admit(id, &request)
-        reconcilePower(now: now)
+        // The purpose key is kept while pending: an admitted request may still need it if accuracy
+        // becomes reduced. The timeout is kept for a countdown that may wait for authorization.
+        let request = OneShot(
+            handler: handler,
+            wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayUntilAuthorized ? timeout : nil))
+        let placement = requests.place(
+            id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: authorization,
+            rules: access.rules)
+        placed(id, placement, now: now)
     }
 
     /// A continuous request arrives (see <doc:Subscriptions>). It is told at once (with a final
@@ -124,22 +107,22 @@ extension SchedulerStateMachine {
         if let refusal = refusal(of: options, region: region) {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
-        var subscription = Subscription(handler: handler, options: options, isRegion: region != nil)
         if let duration = options.duration { requests.deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now)) }
         if let region { geofences.waiting[id] = region }
-        if authorization == .notDetermined {
-            requests.subscriptions[id] = subscription
-            access.awaitingAuthorization.append(id)
-            requestAuthorizationIfNeeded(now: now)
-            return
+        let subscription = Subscription(handler: handler, options: options, isRegion: region != nil)
+        placed(id, requests.place(id, subscription, gate: authorization, rules: access.rules), now: now)
+    }
+
+    /// A request took its place: the waiting ones ask for access, the admitted ones for the source (a
+    /// monitor's region joins the evaluator).
+    private mutating func placed(_ id: RequestID, _ placement: Requests.Placement, now: EngineInstant) {
+        switch placement {
+        case .awaitingAuthorization: requestAuthorizationIfNeeded(now: now)
+        case .needingFullAccuracy: holdForFullAccuracy([id], now: now)
+        case .admitted:
+            if !geofences.waiting.isEmpty, geofences.admit(id) { power.endMonitorSleep() }
+            reconcilePower(now: now)
         }
-        if access.needsFullAccuracy(options) {
-            requests.subscriptions[id] = subscription
-            holdForFullAccuracy([id], now: now)
-            return
-        }
-        admit(id, &subscription)
-        reconcilePower(now: now)
     }
 
     /// Why a subscription (a monitor of `region`) is refused at once, if it is.
@@ -153,25 +136,12 @@ extension SchedulerStateMachine {
         else { nil }
     }
 
-    /// Starts a one-shot's timeout from `start`, or (when `awaitingAccess`) leaves it to start when
-    /// access is answered.
-    @inline(__always)
-    private mutating func startTimeout(
-        _ id: RequestID, _ request: inout OneShot, _ timeout: Duration?, from start: EngineInstant, awaitingAccess: Bool
-    ) {
-        guard let timeout else { return }
-        if awaitingAccess {
-            request.timeoutAwaitsAccess = true
-        } else {
-            requests.deadlines.insert(id, timeout: timeout, from: start)
-        }
-    }
-
-    /// Lets a subscription or monitor receive fixes or transitions: counted in the demand (a monitor's
-    /// region joins the evaluator, which wants the source until a fix decides it).
-    mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
-        requests.admit(id, &subscription)
-        if subscription.isRegion, geofences.admit(id) { power.endMonitorSleep() }
+    /// These requests were admitted: the monitors among them have their regions join the evaluator, which
+    /// wants the source until a fix decides them.
+    mutating func monitorsAdmitted(_ ids: [RequestID]) {
+        var any = false
+        for id in ids where geofences.admit(id) { any = true }
+        if any { power.endMonitorSleep() }
     }
 
     /// Removes a subscription or monitor: an update being fanned out skips it, its region goes.

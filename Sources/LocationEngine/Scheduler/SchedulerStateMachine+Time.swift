@@ -38,59 +38,20 @@ extension SchedulerStateMachine {
     /// Expires every deadline due at `now`; one-shots expiring together share one result.
     mutating func expireDeadlines(now: EngineInstant) {
         guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
-        var timedOut: [Recipient<OneShotHandler>] = []
-        var elapsed: [Recipient<SubscriptionHandler>] = []
-        while let id = requests.deadlines.popDue(at: now) {
-            // A request that the fix being completed satisfies succeeded when the fix arrived, before
-            // this deadline: it stays for the fix's delivery (its timeout has run).
-            if let completion = delivery.fixCompletion, let request = requests.oneShots[id],
-                completion.covers(request.wish, isIndexed: request.phase.isIndexed)
-            {
-                continue
-            } else if let request = requests.removeOneShot(id) {
-                timedOut.append(Recipient(id, request.handler))
-            } else if let subscription = removeSubscription(id) {
-                elapsed.append(Recipient(id, subscription.handler))
-            }
-        }
-        if !timedOut.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
-        deliverEnds(timedOut, result(.timedOut, now: now), .timedOut, elapsed, .durationElapsed)
+        let expired = requests.expire(now: now, sparing: delivery.fixCompletion)
+        if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
+        deliverEnds(expired, result(.timedOut, now: now), .timedOut, .durationElapsed)
         reconcilePower(now: now)
     }
-
-    // MARK: Compaction
-
-    /// Keeps the next wake-up live after requests ended: abandoned deadlines at the head of the queue
-    /// are dropped, so the owner never wakes for a request that has already ended. Bulk compaction
-    /// does not run here (this is on the delivery and expiry paths) unless abandoned entries grow past
-    /// a memory bound that an owner calling ``compact()`` when idle never reaches.
-    /// - Complexity: O(a log n) for a abandoned entries at the head.
-    mutating func afterRemovals() {
-        requests.dropAbandonedDeadlineHead()
-        let bound = 1 << 20
-        if requests.abandonedEntries(beyond: bound) || access.waitingLists(beyond: 4 * bound) { compact() }
-    }
-
-    /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
-    var compactionBacklog: Int { requests.compactionBacklog + access.waitingBacklog }
 
     /// The owner is idle at `now`: the core drops abandoned queue entries if there is enough time
     /// before its next wake-up for that much work (about 20 ns an entry), so that compaction never
     /// delays a timeout or a delivery. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compactIfIdle(now: EngineInstant) {
-        let backlog = compactionBacklog
+        let backlog = requests.compactionBacklog
         guard backlog > 0, delivery.outbox.isEmpty else { return }
         if let next = nextWakeup, next - now < .nanoseconds(20 * backlog) + .microseconds(200) { return }
-        compact()
-    }
-
-    /// Drops abandoned queue entries and stale waiting-list entries once they dominate, so memory
-    /// stays proportional to pending requests; it changes no request's fate.
-    /// - Complexity: O(n) when it compacts.
-    mutating func compact() {
         requests.compact()
-        let requests = self.requests
-        access.compactWaitingLists(stillWaiting: requests.isWaiting)
     }
 }

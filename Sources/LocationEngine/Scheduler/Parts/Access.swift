@@ -1,7 +1,8 @@
 extension SchedulerStateMachine {
     /// Where access stands: the authorization picture (the one copy of it), its open prompts and
-    /// scheduled changes, temporary full accuracy, the requests waiting for either, and the throttle of
-    /// fixes let through under reduced accuracy.
+    /// scheduled changes, temporary full accuracy, and the throttle of fixes let through under reduced
+    /// accuracy. Which requests wait for access is the requests' fact (``Requests``); what decides
+    /// whether one must is this part's (``rules``).
     ///
     /// Its invariants: an answer counts only while its prompt is open, and every change of access (and,
     /// for temporary full accuracy, of accuracy) closes the prompts of the period before; at most one
@@ -12,14 +13,6 @@ extension SchedulerStateMachine {
         var timeline: AuthorizationTimeline
         /// Whether this not-determined period's one authorization request was made.
         var authorizationRequested = false
-        /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
-        var awaitingAuthorization: [RequestID] = []
-        /// Requests that need full accuracy and wait for the answer to a temporary-full-accuracy request;
-        /// ended ones are skipped lazily.
-        var awaitingFullAccuracy: [RequestID] = []
-        /// The waiting lists are compacted when they grow past this (requests that ended while waiting
-        /// leave stale entries behind).
-        var waitingListLimit = 1024
         /// Where temporary full accuracy stands in this period of reduced accuracy.
         var temporaryFullAccuracy = TemporaryFullAccuracy.notAsked
         /// When the last fix was let through under reduced accuracy (for the throttle).
@@ -56,19 +49,10 @@ extension SchedulerStateMachine.Access {
 
     // MARK: Reduced accuracy
 
-    /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
-    func needsFullAccuracy(_ accuracy: LocationAccuracy) -> Bool {
-        self.accuracy == .reduced && reducedAccuracy.cannotSatisfy(accuracy)
-    }
-
-    /// Whether coarsened fixes can never serve a subscription with these options now.
-    func needsFullAccuracy(_ options: SubscriptionOptions) -> Bool {
-        accuracy == .reduced && options.needsFullAccuracy(reducedAccuracy)
-    }
-
-    /// Whether a request naming `purposeKey` would wait for temporary full accuracy rather than end.
-    func mayWaitForFullAccuracy(purposeKey: String?) -> Bool {
-        purposeKey != nil && temporaryFullAccuracy != .refused
+    /// What decides, now, whether a request needs full accuracy and may wait for it.
+    @inline(__always)
+    var rules: AccuracyRules {
+        AccuracyRules(reduced: accuracy == .reduced ? reducedAccuracy : nil, fullAccuracyRefused: temporaryFullAccuracy == .refused)
     }
 
     /// A valid fix arriving at `now`, as the requests may see it: as it is under full accuracy; under
@@ -92,31 +76,28 @@ extension SchedulerStateMachine.Access {
     /// request is still to be made.
     mutating func accessChanged() { authorizationRequested = false }
 
-    /// Every pending request ends: nobody waits any more, and a temporary-full-accuracy request asked for
-    /// them is no longer waited on.
+    /// Every pending request ends: a temporary-full-accuracy request asked for them is no longer waited
+    /// on.
     mutating func forgetWaitingRequests() {
-        awaitingAuthorization.removeAll()
-        awaitingFullAccuracy.removeAll()
         if temporaryFullAccuracy == .asked { temporaryFullAccuracy = .notAsked }
     }
+}
 
-    // MARK: Waiting lists
+/// What access says, at one instant, about requests that coarsened fixes cannot serve: a small value the
+/// requests decide their admission by.
+struct AccuracyRules: Sendable {
+    /// How fixes are coarsened, while accuracy is reduced; `nil` under full accuracy.
+    let reduced: ReducedAccuracyPolicy?
+    /// Whether temporary full accuracy was refused in this period.
+    let fullAccuracyRefused: Bool
 
-    /// How many waiting-list entries a compaction would scan now (0 below the limit).
-    var waitingBacklog: Int {
-        let entries = awaitingAuthorization.count + awaitingFullAccuracy.count
-        return entries > waitingListLimit ? entries : 0
-    }
+    /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
+    @inline(__always)
+    func needsFullAccuracy(_ accuracy: LocationAccuracy) -> Bool { reduced?.cannotSatisfy(accuracy) ?? false }
 
-    /// Whether the waiting lists outgrew `bound` entries.
-    func waitingLists(beyond bound: Int) -> Bool { awaitingAuthorization.count + awaitingFullAccuracy.count > bound }
+    /// Whether coarsened fixes can never serve a subscription with these options now.
+    func needsFullAccuracy(_ options: SubscriptionOptions) -> Bool { reduced.map(options.needsFullAccuracy) ?? false }
 
-    /// Drops the entries of requests that no longer wait, once the lists outgrow their limit.
-    /// - Complexity: O(w) for w entries, when it compacts.
-    mutating func compactWaitingLists(stillWaiting: (RequestID) -> Bool) {
-        guard waitingBacklog > 0 else { return }
-        awaitingAuthorization.removeAll { !stillWaiting($0) }
-        awaitingFullAccuracy.removeAll { !stillWaiting($0) }
-        waitingListLimit = max(1024, 2 * (awaitingAuthorization.count + awaitingFullAccuracy.count))
-    }
+    /// Whether a request naming `purposeKey` would wait for temporary full accuracy rather than end.
+    func mayWaitForFullAccuracy(purposeKey: String?) -> Bool { purposeKey != nil && !fullAccuracyRefused }
 }

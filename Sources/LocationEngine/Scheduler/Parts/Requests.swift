@@ -1,12 +1,13 @@
 extension SchedulerStateMachine {
     /// The pending requests — one-shots, subscriptions and region monitors — with the accuracy index a
-    /// fix completes one-shots through, the deadlines their timeouts and durations run on, and the power
-    /// demand of those admitted (what the power planner serves).
+    /// fix completes one-shots through, the deadlines their timeouts and durations run on, the lists of
+    /// those waiting for access, and the power demand of those admitted (what the power planner serves).
     ///
     /// Its invariants: a request is in one table or the other, never both; the demand counts exactly the
     /// admitted requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at
     /// all: the monitors' share is the power planner's); a one-shot past ``Phase/waiting`` has one index
-    /// entry. Queue entries of ended requests stay behind until reached or compacted away.
+    /// entry. Entries of ended requests in the queues and waiting lists stay behind until reached or
+    /// compacted away, and compaction keeps them proportional to the pending requests.
     struct Requests {
         /// Pending one-shots, by ID.
         var oneShots = RequestTable<OneShot>()
@@ -16,8 +17,16 @@ extension SchedulerStateMachine {
         var index = OneShotIndex()
         /// One entry per running timeout or duration, in FIFO lanes by length.
         var deadlines = DeadlineQueue()
-        /// What the admitted requests demand of the source.
-        private(set) var demand = PowerDemand()
+        /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
+        var awaitingAuthorization: [RequestID] = []
+        /// Requests that need full accuracy and wait for the answer to a temporary-full-accuracy request;
+        /// ended ones are skipped lazily.
+        var awaitingFullAccuracy: [RequestID] = []
+        /// The waiting lists are compacted when they grow past this.
+        var waitingListLimit = 1024
+        /// What the admitted requests demand of the source: changed only by admission, holding and
+        /// removal (this part's own methods), read by the power planner.
+        var demand = PowerDemand()
     }
 }
 
@@ -60,13 +69,6 @@ extension SchedulerStateMachine.Requests {
         if let mode = subscription.options.powerDemand { demand.add(mode) }
     }
 
-    /// Starts the timeout of a one-shot that waited for access to start it, if it has one.
-    mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
-        guard request.timeoutAwaitsAccess, let timeout = request.wish.delayedTimeout else { return }
-        deadlines.insert(id, timeout: timeout, from: now)
-        request.timeoutAwaitsAccess = false
-    }
-
     /// Removes a pending one-shot and its share of the demand. Its entries in the deadline queue and the
     /// index, if any, stay behind until they are reached or compacted away.
     /// - Complexity: amortised O(1)
@@ -85,42 +87,56 @@ extension SchedulerStateMachine.Requests {
         return subscription
     }
 
-    /// Takes every admitted request for which `isUnservable` holds (by accuracy for one-shots, by options
-    /// for subscriptions) out of the demand and holds it: one-shots keep their index entry (no coarsened
-    /// fix can reach it). Returns their IDs in submission order.
-    /// - Complexity: O(n log n)
-    mutating func hold(
-        where isUnservable: (LocationAccuracy) -> Bool, _ subscriptionIsUnservable: (SubscriptionOptions) -> Bool
-    ) -> [RequestID] {
-        var ids: [RequestID] = []
-        oneShots.forEach { id, request in
-            if request.phase == .admitted && isUnservable(request.wish.accuracy) { ids.append(id) }
-        }
-        for (id, subscription) in subscriptions where subscription.phase == .admitted && subscriptionIsUnservable(subscription.options) {
-            ids.append(id)
-        }
-        for id in ids {
-            if var request = oneShots[id] {
-                demand.remove(request.wish.powerMode)
-                request.phase = .held
-                oneShots[id] = request
-            } else if var subscription = subscriptions[id] {
-                if let mode = subscription.options.powerDemand { demand.remove(mode) }
-                subscription.phase = .held
-                subscriptions[id] = subscription
-            }
-        }
-        return ids.sorted()
+    /// What leaving the tables took: the recipients of the endings to deliver, and the monitors among the
+    /// subscriptions (whose regions go too).
+    struct Removed {
+        var oneShots: [Recipient<OneShotHandler>] = []
+        var subscribers: [Recipient<SubscriptionHandler>] = []
+        var regions: [RequestID] = []
     }
 
-    /// The IDs of every pending request (only those admitted, if `onlyAdmitted`): one-shots first, each
-    /// kind in submission order.
+    /// Removes these requests (those still pending).
+    /// - Complexity: O(k) for k IDs.
+    mutating func remove(_ ids: [RequestID]) -> Removed {
+        var removed = Removed()
+        for id in ids { remove(id, into: &removed) }
+        return removed
+    }
+
+    /// Removes every pending request (only those admitted, if `onlyAdmitted`; else nobody waits any
+    /// more), one-shots first, each kind in submission order.
     /// - Complexity: O(n log n)
-    func ids(onlyAdmitted: Bool) -> [RequestID] {
+    mutating func removeAll(onlyAdmitted: Bool) -> Removed {
         var ids: [RequestID] = []
         oneShots.forEach { id, request in if !onlyAdmitted || request.phase == .admitted { ids.append(id) } }
         ids.sort()
-        return ids + subscriptions.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted()
+        ids += subscriptions.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted()
+        if !onlyAdmitted {
+            awaitingAuthorization.removeAll()
+            awaitingFullAccuracy.removeAll()
+        }
+        return remove(ids)
+    }
+
+    /// Removes the requests whose timeout or duration is due at `now`, but for one-shots that `completion`
+    /// (the fix being handed out) covers: they succeeded when the fix arrived, before the deadline.
+    /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
+    mutating func expire(now: EngineInstant, sparing completion: FixCompletion?) -> Removed {
+        var removed = Removed()
+        while let id = deadlines.popDue(at: now) {
+            if let completion, let request = oneShots[id], completion.covers(request.wish, isIndexed: request.phase.isIndexed) { continue }
+            remove(id, into: &removed)
+        }
+        return removed
+    }
+
+    private mutating func remove(_ id: RequestID, into removed: inout Removed) {
+        if let request = removeOneShot(id) {
+            removed.oneShots.append(Recipient(id, request.handler))
+        } else if let subscription = removeSubscription(id) {
+            removed.subscribers.append(Recipient(id, subscription.handler))
+            if subscription.isRegion { removed.regions.append(id) }
+        }
     }
 
     // MARK: Compaction
@@ -134,21 +150,34 @@ extension SchedulerStateMachine.Requests {
         while let id = deadlines.earliestID, !contains(id) { deadlines.dropEarliest() }
     }
 
-    /// Whether the queues hold more than `bound` entries of ended requests.
+    /// Keeps the next wake-up live after requests ended: abandoned deadlines at the head of the queue
+    /// are dropped, so the owner never wakes for a request that has already ended. Bulk compaction does
+    /// not run here (this is on the delivery and expiry paths) unless abandoned entries grow past a
+    /// memory bound that an owner compacting when idle never reaches.
+    /// - Complexity: O(a log n) for a abandoned entries at the head.
     @inline(__always)
-    func abandonedEntries(beyond bound: Int) -> Bool {
-        deadlines.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
+    mutating func afterRemovals() {
+        dropAbandonedDeadlineHead()
+        let bound = 1 << 20
+        if deadlines.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
+            || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound
+        {
+            compact()
+        }
     }
 
-    /// How many entries ``compact()`` would scan now.
+    /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
     var compactionBacklog: Int {
         var work = 0
         if deadlines.needsCompaction(pending: count) { work += deadlines.count }
         if index.needsCompaction(pending: oneShots.count) { work += index.count }
+        let waiting = awaitingAuthorization.count + awaitingFullAccuracy.count
+        if waiting > waitingListLimit { work += waiting }
         return work + oneShots.compactionWork
     }
 
-    /// Drops the queue entries of ended requests once they dominate, and lets the table settle.
+    /// Drops the entries of ended requests from the queues and waiting lists once they dominate, and
+    /// lets the table settle. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compact() {
         if deadlines.needsCompaction(pending: count) {
@@ -161,5 +190,11 @@ extension SchedulerStateMachine.Requests {
             index.compact { oneShots[$0] != nil }
         }
         if oneShots.needsCompaction { oneShots.compact() }
+        if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
+            let requests = self
+            awaitingAuthorization.removeAll { !requests.isWaiting($0) }
+            awaitingFullAccuracy.removeAll { !requests.isWaiting($0) }
+            waitingListLimit = max(1024, 2 * (awaitingAuthorization.count + awaitingFullAccuracy.count))
+        }
     }
 }

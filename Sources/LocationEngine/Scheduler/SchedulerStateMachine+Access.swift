@@ -45,9 +45,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "pressLocationButton")
         guard !isShutDown else { return }
         switch access.pressLocationButton() {
-        case .ignored:
-            counters.locationButtonPressesIgnored += 1
-        case .changesNothing:
+        case nil:
             break
         case .grant(let granted):
             setAuthorizationPicture(granted, now: now)
@@ -76,8 +74,8 @@ extension SchedulerStateMachine {
     private mutating func apply(_ state: AuthorizationState, answering prompt: UInt64?, now: EngineInstant) {
         guard let prompt else { return setAuthorizationPicture(state, now: now) }
         switch access.answer(prompt, with: state) {
-        case .ignored:
-            counters.authorizationAnswersIgnored += 1
+        case nil:
+            break
         case .authorization(let decided):
             if let decided { setAuthorizationPicture(decided, now: now) }
             if authorization == .notDetermined {
@@ -90,7 +88,9 @@ extension SchedulerStateMachine {
         case .locationButton(let decided):
             if let decided { setAuthorizationPicture(decided, now: now) }
             // An authorization request that waited for the confirmation goes ahead if still needed.
-            if access.authorizationRequestIsDue { askForAuthorization(now: now) }
+            if access.authorizationRequestIsDue {
+                ask(access.askForAuthorization(usage: configuration.usage, preferring: configuration.preferredAuthorization), now: now)
+            }
         }
     }
 
@@ -170,19 +170,17 @@ extension SchedulerStateMachine {
 
     // MARK: Waiting for access
 
-    /// Emits the single authorization request of a not-determined period.
+    /// A request waits for authorization: the period's one request for it is made, if it was not yet.
     mutating func requestAuthorizationIfNeeded(now: EngineInstant) {
-        guard !access.authorizationRequested else { return }
-        access.authorizationRequested = true
-        counters.authorizationRequests += 1
-        askForAuthorization(now: now)
+        guard let ask = access.requestAuthorizationOnce(usage: configuration.usage, preferring: configuration.preferredAuthorization) else { return }
+        self.ask(ask, now: now)
     }
 
-    /// Asks for authorization at the level the application declared, or ends the waiting requests with
+    /// Shows the authorization prompt, or ends the waiting requests with
     /// ``ConfigurationError/noUsageDeclared`` when nothing is declared (never a silent hang). While the
     /// user confirms a location button from not determined, the request waits for that answer.
-    private mutating func askForAuthorization(now: EngineInstant) {
-        switch access.askForAuthorization(usage: configuration.usage, preferring: configuration.preferredAuthorization) {
+    private mutating func ask(_ ask: Access.AuthorizationAsk, now: EngineInstant) {
+        switch ask {
         case .waitForLocationButton:
             break
         case .nothingDeclared:
@@ -220,9 +218,7 @@ extension SchedulerStateMachine {
     /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
     mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant) {
         let (firstKey, ending) = requests.holdForFullAccuracy(ids, mayWait: mayWait ?? (access.temporaryFullAccuracy != .refused))
-        if let firstKey, access.temporaryFullAccuracy != .asked {
-            counters.fullAccuracyRequests += 1
-            let (prompt, token) = access.askForTemporaryFullAccuracy(firstKey, usage: configuration.usage)
+        if let firstKey, let (prompt, token) = access.requestTemporaryFullAccuracyOnce(firstKey, usage: configuration.usage) {
             emit(.requestTemporaryFullAccuracy(prompt, prompt: token))
         }
         end(ending, oneShotStatus: .accuracyReduced, subscriptionEnd: .accuracyReduced, now: now)

@@ -54,8 +54,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
-    /// The counters of what arrived (the outcomes handed out are the delivery's, the source's the
-    /// planner's).
+    /// The counters of what arrived (the outcomes handed out are the delivery's, the prompts access's,
+    /// the source's the planner's).
     var counters = SchedulerStatistics()
     /// The latest instant seen (the timeline never runs backwards).
     var latestNow = EngineInstant.zero
@@ -101,6 +101,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     public func statistics(now: EngineInstant) -> SchedulerStatistics {
         var result = counters
         delivery.counts.add(to: &result)
+        access.counts.add(to: &result)
         result.pendingOneShots = requests.oneShots.count
         result.activeSubscriptions = requests.subscriptions.count
         power.addStatistics(to: &result, now: max(now, latestNow))

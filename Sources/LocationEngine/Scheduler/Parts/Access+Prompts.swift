@@ -48,6 +48,15 @@ extension SchedulerStateMachine.Access {
         case prompt(AuthorizationPrompt, token: UInt64)
     }
 
+    /// The one authorization request of a not-determined period, when a request must wait for
+    /// authorization: `nil` when it was made already.
+    mutating func requestAuthorizationOnce(usage: UsageDeclarations, preferring preferred: AuthorizationLevel) -> AuthorizationAsk? {
+        guard !authorizationRequested else { return nil }
+        authorizationRequested = true
+        counts.authorizationRequests += 1
+        return askForAuthorization(usage: usage, preferring: preferred)
+    }
+
     /// Asks for authorization at the level the application declared (see
     /// ``UsageDeclarations/level(preferring:)``).
     mutating func askForAuthorization(usage: UsageDeclarations, preferring preferred: AuthorizationLevel) -> AuthorizationAsk {
@@ -57,45 +66,47 @@ extension SchedulerStateMachine.Access {
         return .prompt(AuthorizationPrompt(level: level, usageDescription: usage.usageDescription(for: level), current: timeline.picture), token: token)
     }
 
-    /// Asks for temporary full accuracy, showing the declared purpose of `purposeKey`.
-    mutating func askForTemporaryFullAccuracy(_ purposeKey: String, usage: UsageDeclarations) -> (FullAccuracyPrompt, token: UInt64) {
+    /// Requests that need full accuracy wait for it, the first naming `purposeKey`: the one request for
+    /// temporary full accuracy of this period, showing that key's declared purpose; `nil` when it is
+    /// asked already.
+    mutating func requestTemporaryFullAccuracyOnce(_ purposeKey: String, usage: UsageDeclarations) -> (FullAccuracyPrompt, token: UInt64)? {
+        guard temporaryFullAccuracy != .asked else { return nil }
         temporaryFullAccuracy = .asked
+        counts.fullAccuracyRequests += 1
         let token = timeline.open(.temporaryFullAccuracy)
         let purpose = usage.temporaryFullAccuracyPurposes[purposeKey] ?? ""
         return (FullAccuracyPrompt(purposeKey: purposeKey, purpose: purpose, current: timeline.picture), token)
     }
 
-    /// What a press of the location button comes to.
+    /// What a press of the location button comes to (a press that changes nothing is `nil`).
     enum LocationButtonPress {
-        /// Services are off or access is restricted: the press is ignored (and counted).
-        case ignored
-        /// Already authorized, or a confirmation is already open.
-        case changesNothing
         /// Confirmed once before from not determined: granted at once.
         case grant(AuthorizationState)
         /// Ask the user to confirm (prompt `token`).
         case confirm(AuthorizationState, token: UInt64)
     }
 
-    /// The user pressed a location button.
-    mutating func pressLocationButton() -> LocationButtonPress {
+    /// The user pressed a location button. A press with services off or access restricted is ignored
+    /// (and counted); one while authorized, or while a confirmation is open, changes nothing.
+    mutating func pressLocationButton() -> LocationButtonPress? {
         let state = timeline.picture
-        guard state.servicesEnabled, state.status != .restricted else { return .ignored }
+        guard state.servicesEnabled, state.status != .restricted else {
+            counts.locationButtonPressesIgnored += 1
+            return nil
+        }
         switch state.status {
         case .authorizedWhenInUse, .authorizedAlways, .restricted:
-            return .changesNothing
+            return nil
         case .notDetermined where timeline.locationButtonConfirmed:
             return .grant(state.afterLocationButtonConfirmation)
         case .notDetermined, .denied:
-            guard !timeline.openPrompts.values.contains(where: \.isLocationButton) else { return .changesNothing }
+            guard !timeline.openPrompts.values.contains(where: \.isLocationButton) else { return nil }
             return .confirm(state, token: timeline.open(.locationButton(from: state.status)))
         }
     }
 
-    /// What an answer to an open prompt comes to, by the prompt's kind.
+    /// What an answer to an open prompt comes to, by the prompt's kind (an answer ignored is `nil`).
     enum Answer {
-        /// The prompt is closed, or the answer no longer applies: ignored (and counted).
-        case ignored
         /// The authorization prompt was answered with this decision (`nil`: dismissed); if access is
         /// still not determined, the requests waiting for it end undecided.
         case authorization(decided: AuthorizationState?)
@@ -108,17 +119,26 @@ extension SchedulerStateMachine.Access {
 
     /// An answer `state` to the prompt `token` arrives. An answer changes only what its prompt was
     /// about, and only while that prompt is open, so a late answer can never restore access, undo a
-    /// grant, or carry over into a later grant period.
-    mutating func answer(_ token: UInt64, with state: AuthorizationState) -> Answer {
-        guard let kind = timeline.openPrompts.removeValue(forKey: token) else { return .ignored }
+    /// grant, or carry over into a later grant period. An answer that no longer applies is ignored (and
+    /// counted).
+    mutating func answer(_ token: UInt64, with state: AuthorizationState) -> Answer? {
+        guard let answer = decide(token, state) else {
+            counts.authorizationAnswersIgnored += 1
+            return nil
+        }
+        return answer
+    }
+
+    private mutating func decide(_ token: UInt64, _ state: AuthorizationState) -> Answer? {
+        guard let kind = timeline.openPrompts.removeValue(forKey: token) else { return nil }
         let current = timeline.picture
         switch kind {
         case .authorization:
-            guard current.status == .notDetermined else { return .ignored }
+            guard current.status == .notDetermined else { return nil }
             // A dismissal changes nothing (not even accuracy the prompt saw).
             return .authorization(decided: state.status != .notDetermined ? current.withDecision(of: state) : nil)
         case .temporaryFullAccuracy:
-            guard current.isAuthorized, current.accuracy == .reduced else { return .ignored }
+            guard current.isAuthorized, current.accuracy == .reduced else { return nil }
             return .temporaryFullAccuracy(granted: state.accuracy == .full ? current.afterTemporaryFullAccuracy(granted: true) : nil)
         case .locationButton(let from):
             guard current.status == from && state.status != from else { return .locationButton(decided: nil) }

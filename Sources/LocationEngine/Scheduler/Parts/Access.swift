@@ -19,10 +19,28 @@ extension SchedulerStateMachine {
         var lastCoarseFixAt: EngineInstant?
         /// How fixes are coarsened and throttled under reduced accuracy.
         let reducedAccuracy: ReducedAccuracyPolicy
+        /// Prompts asked for, and answers and presses that changed nothing.
+        var counts = Counts()
 
         init(picture: AuthorizationState, reducedAccuracy: ReducedAccuracyPolicy) {
             timeline = AuthorizationTimeline(picture: picture)
             self.reducedAccuracy = reducedAccuracy
+        }
+    }
+
+    /// What access counts (see ``SchedulerStatistics``).
+    struct Counts: Sendable {
+        var authorizationRequests = 0
+        var fullAccuracyRequests = 0
+        var authorizationAnswersIgnored = 0
+        var locationButtonPressesIgnored = 0
+
+        /// Writes the counts into `statistics`.
+        func add(to statistics: inout SchedulerStatistics) {
+            statistics.authorizationRequests = authorizationRequests
+            statistics.fullAccuracyRequests = fullAccuracyRequests
+            statistics.authorizationAnswersIgnored = authorizationAnswersIgnored
+            statistics.locationButtonPressesIgnored = locationButtonPressesIgnored
         }
     }
 

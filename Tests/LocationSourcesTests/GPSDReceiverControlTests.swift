@@ -13,12 +13,15 @@ import TestSupport
 struct GPSDReceiverControlTests {
     @Test func requestsCarryTheCommandAsHex() {
         let control = GPSDReceiverControl(devicePath: "/dev/ttyUSB0", model: .mediatek)
-        #expect(String(buffer: control.sleep!) == "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3136312c302a32380d0a\"}\n")
+        for idle in [ReceiverPowerProfile.IdleState.standby, .off] {
+            #expect(String(buffer: control.sleep(into: idle)!) == "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3136312c302a32380d0a\"}\n")
+        }
+        #expect(control.sleep(into: .on) == nil, "stopped into on, the receiver is left tracking")
         #expect(control.setUp(.high).map { String(buffer: $0) } == [
             "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3232352c302a32420d0a\"}\n",
             "?DEVICE={\"path\":\"/dev/ttyUSB0\",\"hexdata\":\"24504d544b3232302c313030302a31460d0a\"}\n",
         ])
-        #expect(GPSDReceiverControl(devicePath: "/dev/x", model: .autodetect).sleep == nil, "autodetect needs replies gpsd keeps to itself")
+        #expect(GPSDReceiverControl(devicePath: "/dev/x", model: .autodetect).sleep(into: .off) == nil, "autodetect needs replies gpsd keeps to itself")
     }
 
     @Test(.enabled(if: Tools.socat != nil && Tools.gpsd != nil, "needs socat and gpsd (Scripts/bootstrap.sh installs both)"))

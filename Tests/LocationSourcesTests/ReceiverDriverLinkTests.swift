@@ -33,7 +33,8 @@ struct ReceiverDriverLinkTests {
         let powerSave = rig.server.meter.current
 
         let stopAt = rig.server.elapsed
-        rig.source.stop()
+        // The engine's restart-aware rule chose standby: it reaches the receiver.
+        rig.source.stop(into: .standby)
         try await rig.persona("standby", Self.obeyed("$PMTK161,0*28"))
         let standbyAt = rig.server.commandTimes.last { $0.entry == "$PMTK161,0*28" }?.elapsed ?? .nan
         try await rig.logged("command=standby result=acknowledged")

@@ -159,4 +159,50 @@ struct ReceiverDriverStateMachineTests {
         #expect(machine.deadline(try #require(token(second)), now: .seconds(4)).contains(.error(.noAnswer(.ublox))))
         #expect("\(ReceiverControlError.noAnswer(.ublox))".contains("autodetect"))
     }
+
+    /// Sets a just-identified receiver up for tracking (the two acknowledgements of its dialect).
+    private func tracking(_ machine: inout Machine, _ model: ReceiverModel) {
+        if model == .mediatek {
+            _ = machine.received(ack(225), now: .milliseconds(200))
+            _ = machine.received(ack(220), now: .milliseconds(300))
+        } else {
+            _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .milliseconds(200))
+            _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x08)), now: .milliseconds(300))
+        }
+        #expect(machine.state == .tracking)
+    }
+
+    @Test(arguments: [ReceiverPowerProfile.IdleState.standby, .off])
+    func theIdleStateTheEngineChoseReachesTheReceiverAsItsOneSleepState(idle: ReceiverPowerProfile.IdleState) throws {
+        var (mediatek, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&mediatek, .mediatek)
+        var sent = mediatek.stop(into: idle, now: .seconds(2))
+        #expect(written(sent) == [Array("$PMTK161,0*28\r\n".utf8)], "a MediaTek stands by for either: its backup needs the FORCE_ON pin")
+        #expect(mediatek.received(ack(161), now: .seconds(2) + .milliseconds(40)) == [.resolved(.standby, .acknowledged, fallback: nil), .closeLink])
+        #expect(mediatek.state == .standby)
+        // A step deeper while down changes nothing: the one sleep state serves both.
+        #expect(mediatek.stop(into: .off, now: .seconds(30)).isEmpty)
+
+        var (ublox, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&ublox, .ublox)
+        sent = ublox.stop(into: idle, now: .seconds(2))
+        #expect(written(sent) == [UBXCommand.powerManagementRequest(.backupUntilWoken).bytes], "a u-blox backs up for either")
+        #expect(ublox.deadline(try #require(token(sent)), now: .seconds(4)) == [.resolved(.backup, .confirmedBySilence, fallback: nil), .closeLink])
+        #expect(ublox.state == .backup)
+        #expect(ublox.stop(into: .off, now: .seconds(30)).isEmpty)
+    }
+
+    @Test func stoppedIntoOnTheReceiverIsLeftTrackingAndADeeperStepPutsItToSleep() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        #expect(machine.stop(into: .on, now: .seconds(2)) == [.closeLink], "no command: the port closes, the receiver keeps tracking")
+        #expect(machine.state == .released)
+        // Deeper while down: the port reopens, the receiver is identified again and stood by.
+        #expect(machine.stop(into: .standby, now: .seconds(10)) == [.openLink])
+        #expect(written(machine.linkOpened(now: .seconds(10))).count == 1, "the version query, with its wake-up bytes")
+        let sent = machine.received(.pmtk(Self.mtkRelease), now: .seconds(10) + .milliseconds(100))
+        #expect(written(sent) == [Array("$PMTK161,0*28\r\n".utf8)])
+        #expect(machine.received(ack(161), now: .seconds(10) + .milliseconds(200)).contains(.closeLink))
+        #expect(machine.state == .standby)
+    }
 }

@@ -91,8 +91,13 @@ public final class GPSDLocationSource: LocationSource {
 
     /// Un-watches and closes the connection, so gpsd can release the receiver. Idempotent. With
     /// ``GPSDConfiguration/receiverControl``, the receiver is first sent standby (MediaTek) or backup (u-blox).
-    public func stop() {
-        if let sleep = session.stopped() { link.send(sleep) }
+    public func stop() { stop(into: .off) }
+
+    /// Un-watches and closes the connection, first sending a controlled receiver to the idle state the engine
+    /// chose: standby (MediaTek) or backup (u-blox) for standby and off, nothing for `on` (see
+    /// ``NMEAStreamSource/stop(into:)``). Again while stopped, nothing changes.
+    public func stop(into idle: ReceiverPowerProfile.IdleState) {
+        if let sleep = session.stopped(into: idle) { link.send(sleep) }
         link.stop()
     }
 

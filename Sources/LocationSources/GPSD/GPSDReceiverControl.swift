@@ -48,8 +48,11 @@ public struct GPSDReceiverControl: Sendable, Hashable {
         return dialect.commands(for: ReceiverProfile(mode: mode, fixInterval: fixInterval)).map { request($0.bytes) }
     }
 
-    /// The request that puts the receiver in standby (MediaTek) or backup (u-blox).
-    var sleep: ByteBuffer? { dialect.map { request($0.sleep.bytes) } }
+    /// The request that puts the receiver in the idle state the engine chose: standby (MediaTek) or backup
+    /// (u-blox) for standby and off, none for `on` (see ``NMEAStreamSource/stop(into:)``).
+    func sleep(into idle: ReceiverPowerProfile.IdleState) -> ByteBuffer? {
+        dialect?.sleep(into: idle).map { request($0.bytes) }
+    }
 
     /// `?DEVICE={"path":"…","hexdata":"…"}` for `bytes`.
     func request(_ bytes: [UInt8]) -> ByteBuffer {

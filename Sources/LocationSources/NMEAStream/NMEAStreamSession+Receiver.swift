@@ -20,8 +20,8 @@ extension NMEAStreamSession {
     func receiverStart(_ mode: PowerMode) { drive { $0.start(mode: mode, now: $1) } }
     /// The engine changed the mode.
     func receiverSetMode(_ mode: PowerMode) { drive { $0.setMode(mode, now: $1) } }
-    /// The engine stopped the source.
-    func receiverStop() { drive { $0.stop(now: $1) } }
+    /// The engine stopped the source into `idle`.
+    func receiverStop(into idle: ReceiverPowerProfile.IdleState) { drive { $0.stop(into: idle, now: $1) } }
     /// The port opened.
     func receiverLinkOpened() { drive { $0.linkOpened(now: $1) } }
     /// The port closed.

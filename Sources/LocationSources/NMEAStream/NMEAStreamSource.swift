@@ -108,10 +108,16 @@ public final class NMEAStreamSource: LocationSource {
 
     /// Closes the stream. Idempotent. A commanded receiver is first put in standby (MediaTek) or backup (u-blox),
     /// and the port closed once it has confirmed; a plain receiver keeps running on its own power.
-    public func stop() {
+    public func stop() { stop(into: .off) }
+
+    /// Closes the stream, putting a commanded receiver in the idle state the engine chose: standby and off both
+    /// reach the receiver's one commanded sleep state (standby on a MediaTek, backup on a u-blox, as its power
+    /// profile prices them); `on` closes the port and leaves it tracking. Again while stopped (a step deeper),
+    /// nothing changes. A plain receiver keeps running on its own power.
+    public func stop(into idle: ReceiverPowerProfile.IdleState) {
         session.stopped()
         if session.commandsReceiver {
-            session.receiverStop()
+            session.receiverStop(into: idle)
         } else {
             link.stop()
         }

@@ -114,7 +114,19 @@ enum ReceiverDialect: Sendable, Hashable {
         }
     }
 
-    /// The command that puts the receiver to sleep when no request needs it.
+    /// The command that puts the receiver in the idle state the engine chose (``LocationSource/stop(into:)``),
+    /// or `nil` for ``ReceiverPowerProfile/IdleState/on``: the receiver keeps tracking and only the port closes.
+    ///
+    /// Each dialect has one commanded sleep state, and it serves both standby and off: a MediaTek's standby
+    /// (`$PMTK161,0`; its backup wakes only on the FORCE_ON pin, which a serial line cannot drive, so its profile
+    /// prices off as standby), a u-blox's backup (RXM-PMREQ; between power save and backup a u-blox has no
+    /// commanded state, and its profile's standby is never cheaper than backup, so the engine does not choose
+    /// it). A step deeper while the receiver is down therefore changes nothing.
+    func sleep(into idle: ReceiverPowerProfile.IdleState) -> ReceiverCommand? {
+        idle == .on ? nil : sleep
+    }
+
+    /// The dialect's one sleep command (see ``sleep(into:)``).
     var sleep: ReceiverCommand {
         switch self {
         case .mediatek:

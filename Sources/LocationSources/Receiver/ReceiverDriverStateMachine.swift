@@ -69,10 +69,17 @@ struct ReceiverDriverStateMachine: Sendable {
         case garbled
     }
 
+    /// What the engine last asked for: the one place this driver keeps whether the receiver should be down.
     private enum Goal: Sendable, Hashable {
         case off
         case running(PowerMode)
-        case asleep
+        /// Down, in the idle state the engine chose (``stop(into:now:)``).
+        case asleep(ReceiverPowerProfile.IdleState)
+
+        var isAsleep: Bool {
+            if case .asleep = self { return true }
+            return false
+        }
     }
 
     private struct InFlight: Sendable {
@@ -110,7 +117,7 @@ struct ReceiverDriverStateMachine: Sendable {
 
     /// The engine started the source in `mode`.
     mutating func start(mode: PowerMode, now: Duration) -> [Action] {
-        let wasAsleep = goal == .asleep
+        let wasAsleep = goal.isAsleep
         goal = .running(mode)
         guard linkRequested else {
             linkRequested = true
@@ -135,12 +142,25 @@ struct ReceiverDriverStateMachine: Sendable {
         return advance(now: now)
     }
 
-    /// The engine stopped the source: put the receiver to sleep, then close the port.
-    mutating func stop(now: Duration) -> [Action] {
-        goal = .asleep
+    /// The engine stopped the source: put the receiver to sleep (its deepest state), then close the port.
+    mutating func stop(now: Duration) -> [Action] { stop(into: .off, now: now) }
+
+    /// The engine stopped the source into `idle`: put the receiver in that state (``ReceiverDialect/sleep(into:)``),
+    /// then close the port; for ``ReceiverPowerProfile/IdleState/on``, close the port and leave it tracking. Again
+    /// while the receiver is down, it changes nothing: each dialect's one sleep state serves standby and off.
+    mutating func stop(into idle: ReceiverPowerProfile.IdleState, now: Duration) -> [Action] {
+        if case .asleep(let current) = goal {
+            // Down already. Between standby and off nothing changes; a receiver left tracking (`on`) is woken
+            // again: the port reopens, and once identified it is sent to sleep and the port closes.
+            guard current == .on, idle != .on, state == .released else { return [] }
+            goal = .asleep(idle)
+            linkRequested = true
+            return [.openLink]
+        }
+        goal = .asleep(idle)
         guard linkRequested else { return [] }
-        guard linkOpen, identified, let dialect else { return release() }
-        queue = refused.contains(dialect.sleep.kind) ? [] : [dialect.sleep]
+        guard linkOpen, identified, let sleep = dialect?.sleep(into: idle) else { return release() }
+        queue = refused.contains(sleep.kind) ? [] : [sleep]
         guard inFlight != nil || !queue.isEmpty else { return release() }
         return advance(now: now)
     }
@@ -169,7 +189,7 @@ struct ReceiverDriverStateMachine: Sendable {
             inFlight = nil
             actions += finish(current, .linkLost, now: now, advancing: false)
         }
-        if goal == .asleep, linkRequested { actions += release() }
+        if goal.isAsleep, linkRequested { actions += release() }
         return actions
     }
 
@@ -316,9 +336,9 @@ struct ReceiverDriverStateMachine: Sendable {
         actions.append(.resolved(.identify, vendor == nil ? .unanswered : .acknowledged, fallback: vendor == nil ? .plain : nil))
         switch goal {
         case .running(let mode): queue = plan(for: mode)
-        case .asleep:
-            guard let dialect else { return actions + release() }
-            queue = [dialect.sleep]
+        case .asleep(let idle):
+            guard let sleep = dialect?.sleep(into: idle) else { return actions + release() }
+            queue = [sleep]
         case .off: queue = []
         }
         return actions + advance(now: now)
@@ -330,7 +350,7 @@ struct ReceiverDriverStateMachine: Sendable {
         if outcome.isSuccess {
             if let resulting = current.command.resultingState { state = resulting }
             actions.append(.resolved(kind, outcome, fallback: nil))
-            if kind == .standby || kind == .backup, goal == .asleep {
+            if kind == .standby || kind == .backup, goal.isAsleep {
                 return actions + closeLink()
             }
         } else {
@@ -338,7 +358,7 @@ struct ReceiverDriverStateMachine: Sendable {
             let sleeping = kind == .standby || kind == .backup
             actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
             if !sleeping { applied = nil }
-            if sleeping, goal == .asleep { return actions + release() }
+            if sleeping, goal.isAsleep { return actions + release() }
         }
         return advancing ? actions + advance(now: now) : actions
     }

@@ -175,6 +175,13 @@ extension LocationEngine {
         return statistics
     }
 
+    /// How many requests are pending — one-shots, subscriptions and region monitors — as of what the engine
+    /// has processed (``sync()`` first to include what was submitted). Cheaper than ``statistics()``, which
+    /// gathers every counter.
+    public func pendingRequests() -> Int {
+        inspect { $0.pendingOneShots + $0.activeSubscriptions }
+    }
+
     /// The newest fix the engine may reveal, without making a request (nil unless authorized), as of
     /// what the engine has processed (``sync()`` first to include what is already due).
     public func lastKnownLocation() -> LocationResult? {

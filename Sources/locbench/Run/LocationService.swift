@@ -61,10 +61,7 @@ struct EngineService<C: Clock>: LocationService where C.Duration == Duration {
         return stats.oneShotsCancelled + stats.subscriptionsCancelled
     }
 
-    func pendingCount() async -> Int {
-        let stats = await engine.statistics()
-        return stats.pendingOneShots + stats.activeSubscriptions
-    }
+    func pendingCount() async -> Int { await engine.pendingRequests() }
 
     func sourceCounters() async -> (starts: Int, stops: Int, modeChanges: Int) {
         let stats = await engine.statistics()

@@ -46,18 +46,26 @@ struct GPSDReceiverControlTests {
             configuration: GPSDConfiguration(port: port, receiverControl: GPSDReceiverControl(devicePath: device, model: .mediatek)),
             logger: quietLogger())
         source.start(mode: .high, events: SourceEventSink { _ in })
-        do {
-            try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.obeyed("$PMTK220,1000*1F")) } }
-        } catch {
+        // What the receiver saw, printable, when a wait gives up.
+        func report(_ error: any Error) -> any Error {
             let seen = events.value.map { event -> String in
                 guard case .received(let bytes) = event else { return "\(event)" }
                 return String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
             }
-            Issue.record("the receiver behind gpsd saw: \(seen.suffix(12))")
-            throw error
+            Issue.record("the receiver behind gpsd saw: \(seen.suffix(12)); the source counted \(source.statistics)")
+            return error
+        }
+        do {
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.obeyed("$PMTK220,1000*1F")) } }
+        } catch {
+            throw report(error)
         }
         source.stop()
-        try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.phase(.standby)) } }
+        do {
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.contains(.phase(.standby)) } }
+        } catch {
+            throw report(error)
+        }
         #expect(persona.withReceiver { $0.meter.current } == 2)
         await persona.close()
         await gpsd.stop()

@@ -63,7 +63,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         while let change = access.timeline.popDue(upTo: now) {
             expireDeadlines(now: change.due)
-            settleFixCompletion()
+            if delivery.settleFixCompletion(taking: &requests) { fixCompletionEnded() }
             apply(change.state, answering: change.prompt, now: change.due)
         }
     }

@@ -24,14 +24,13 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextOneShot() -> Recipient<OneShotHandler>? {
         if delivery.outbox.handing == .fix {
-            if delivery.outbox.givesWay() { return nil }
-            guard let recipient = takeNextFixRecipient() else {
-                delivery.outbox.finishCurrentGroup()
+            switch delivery.nextFixRecipient(taking: &requests) {
+            case .handOut(let recipient): return recipient
+            case .none: return nil
+            case .completed:
+                fixCompletionEnded()
                 return nil
             }
-            delivery.outbox.handedOut += 1
-            delivery.counts.oneShotsSucceeded += 1
-            return recipient
         }
         while true {
             switch delivery.nextOneShotStep() {
@@ -49,26 +48,9 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextSubscriber() -> Recipient<SubscriptionHandler>? { delivery.nextSubscriber() }
 
-    /// Takes the next one-shot the fix being completed satisfies out of the tables, or ends the
-    /// completion when none is left (the one-shots it completed no longer need the source).
-    /// - Complexity: amortised O(1) per one-shot taken.
-    private mutating func takeNextFixRecipient() -> Recipient<OneShotHandler>? {
-        guard delivery.fixCompletion != nil else { return nil }
-        if let recipient = requests.takeNext(of: &delivery.fixCompletion!) { return recipient }
-        delivery.fixCompletion = nil
+    /// A fix completion ended: the one-shots it completed no longer need the source.
+    mutating func fixCompletionEnded() {
         requests.afterRemovals()
         reconcilePower(now: latestNow)
-        return nil
-    }
-
-    /// Takes every one-shot the fix being completed still satisfies out of the tables at once, so that
-    /// a change about to apply (an authorization change due between two slices of the fix's delivery)
-    /// finds them ended: the fix came first. Their delivery keeps its place in the outbox.
-    /// - Complexity: O(k) for k one-shots left.
-    mutating func settleFixCompletion() {
-        guard let result = delivery.fixCompletion?.result else { return }
-        var recipients: [Recipient<OneShotHandler>] = []
-        while let recipient = takeNextFixRecipient() { recipients.append(recipient) }
-        delivery.outbox.replaceFixCompletion(with: recipients.isEmpty ? nil : .oneShots(recipients, start: 0, result, .succeeded))
     }
 }

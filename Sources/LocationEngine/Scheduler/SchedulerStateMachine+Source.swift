@@ -26,7 +26,7 @@ extension SchedulerStateMachine {
         history.record(fix)
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
-        fanOut(fix, now: now)
+        if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
         evaluateRegions(fix, now: now)
         requests.afterRemovals()
         reconcilePower(now: now)
@@ -52,23 +52,6 @@ extension SchedulerStateMachine {
         counters.fatalErrors += 1
         endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
         forceSourceOff(now: now)
-    }
-
-    /// Offers `fix` to the subscriptions: grouped updates, then the ends of those it exhausted (they
-    /// end before the update is queued, so that it still reaches them: it was decided with them live).
-    /// - Complexity: O(s) for s subscriptions.
-    private mutating func fanOut(_ fix: StampedFix, now: EngineInstant) {
-        guard !requests.subscriptions.isEmpty else { return }
-        let fanOut = requests.offer(fix, now: now)
-        for recipient in fanOut.exhausted { delivery.subscriptionEnded(recipient.id) }
-        if !fanOut.locations.isEmpty {
-            let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
-            delivery.emitSubscribers(fanOut.locations, .location(update))
-        }
-        if !fanOut.headings.isEmpty, let course = fix.location.course {
-            delivery.emitSubscribers(fanOut.headings, .heading(HeadingUpdate(course: course, location: fix.location)))
-        }
-        delivery.emitSubscribers(fanOut.exhausted, .ended(.maximumUpdatesReached))
     }
 
     /// A fix reaches the regions: their transitions are queued, one action each; then the power planner

@@ -26,6 +26,21 @@ extension SchedulerStateMachine.Delivery {
         outbox.append(.subscribers(recipients, start: 0, event, tally))
     }
 
+    /// Queues what a fix brought the subscriptions (``Requests/offer(_:now:)``): grouped location and
+    /// heading updates, then the ends of those it exhausted, which the updates still reach (they were
+    /// decided with them live).
+    mutating func emit(_ fanOut: SchedulerStateMachine.Requests.FanOut, of fix: StampedFix, now: EngineInstant) {
+        for recipient in fanOut.exhausted { subscriptionEnded(recipient.id) }
+        if !fanOut.locations.isEmpty {
+            let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
+            emitSubscribers(fanOut.locations, .location(update))
+        }
+        if !fanOut.headings.isEmpty, let course = fix.location.course {
+            emitSubscribers(fanOut.headings, .heading(HeadingUpdate(course: course, location: fix.location)))
+        }
+        emitSubscribers(fanOut.exhausted, .ended(.maximumUpdatesReached))
+    }
+
     /// Queues the fix completion in progress (``fixCompletion``), whose one-shots are taken as they are
     /// handed out.
     mutating func emitFixCompletion(_ completion: FixCompletion) {
@@ -115,6 +130,50 @@ extension SchedulerStateMachine.Delivery {
             }
         }
         forgetSettledWithdrawals()
+        return nil
+    }
+
+    /// What handing out the next one-shot of a fix completion gives.
+    enum FixStep {
+        /// Hand it out: it is counted.
+        case handOut(Recipient<OneShotHandler>)
+        /// None for now: the group gives way.
+        case none
+        /// The completion is over: the one-shots it completed no longer need the source.
+        case completed
+    }
+
+    /// The next one-shot the fix being completed satisfies, taken out of `requests` as it is handed out.
+    /// - Complexity: amortised O(1) per one-shot.
+    mutating func nextFixRecipient(taking requests: inout SchedulerStateMachine.Requests) -> FixStep {
+        if outbox.givesWay() { return .none }
+        if let recipient = takeFixRecipient(from: &requests) {
+            outbox.handedOut += 1
+            counts.oneShotsSucceeded += 1
+            return .handOut(recipient)
+        }
+        outbox.finishCurrentGroup()
+        return .completed
+    }
+
+    /// Takes every one-shot the fix being completed still satisfies out of `requests` at once, so that
+    /// a change about to apply (an authorization change due between two slices of the fix's delivery)
+    /// finds them ended: the fix came first. Their delivery keeps its place in the outbox. Returns whether
+    /// a completion ended.
+    /// - Complexity: O(k) for k one-shots left.
+    mutating func settleFixCompletion(taking requests: inout SchedulerStateMachine.Requests) -> Bool {
+        guard let result = fixCompletion?.result else { return false }
+        var recipients: [Recipient<OneShotHandler>] = []
+        while let recipient = takeFixRecipient(from: &requests) { recipients.append(recipient) }
+        outbox.replaceFixCompletion(with: recipients.isEmpty ? nil : .oneShots(recipients, start: 0, result, .succeeded))
+        return true
+    }
+
+    /// The next one-shot of the fix completion, or `nil` when it is over (then it is forgotten).
+    private mutating func takeFixRecipient(from requests: inout SchedulerStateMachine.Requests) -> Recipient<OneShotHandler>? {
+        guard fixCompletion != nil else { return nil }
+        if let recipient = requests.takeNext(of: &fixCompletion!) { return recipient }
+        fixCompletion = nil
         return nil
     }
 

@@ -125,17 +125,15 @@ extension SchedulerStateMachine {
     private mutating func accessChanged(from previous: AuthorizationGate, now: EngineInstant) {
         let gate = authorization
         guard gate != previous else { return }
-        access.accessChanged()
+        access.accessChanged(from: previous)
         switch gate {
         case .authorized:
             admitWaitingRequests(now: now)
         case .notDetermined:
             if previous == .authorized {
-                history.removeAll()
                 endEverything(oneShotStatus: .unauthorized(.lapsed), subscriptionEnd: .unauthorized(.lapsed), onlyAdmitted: false, now: now)
             }
         case .unauthorized(let failure):
-            history.removeAll()
             endEverything(oneShotStatus: .unauthorized(failure), subscriptionEnd: .unauthorized(failure), onlyAdmitted: false, now: now)
         }
         // Access lost: the receiver goes off at once, without lingering.
@@ -160,7 +158,6 @@ extension SchedulerStateMachine {
         access.accuracyChanged()
         switch accuracyAuthorization {
         case .reduced:
-            history.coarsen(with: configuration.reducedAccuracy)
             holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: askingForFullAccuracy, now: now)
         case .full:
             monitorsAdmitted(requests.admitAwaitingFullAccuracy(now: now))

@@ -18,12 +18,10 @@ extension SchedulerStateMachine {
             counters.invalidFixes += 1
             return emit(.fixProcessed(accepted: false))
         }
-        guard let location = access.letThrough(location, now: now) else {
+        guard let fix = access.remember(location, age: age, now: now) else {
             counters.fixesThrottled += 1
             return emit(.fixProcessed(accepted: false))
         }
-        let fix = StampedFix(location: location, observedAt: now - age)
-        history.record(fix)
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }

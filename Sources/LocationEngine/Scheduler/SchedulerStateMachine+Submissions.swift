@@ -33,11 +33,9 @@ extension SchedulerStateMachine {
             return refuse(id, handler, .unauthorized(failure))
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
-        if authorization != .notDetermined, let cached = history.cached(satisfying: accuracy, at: now) {
+        if let cached = access.cachedResult(satisfying: accuracy, now: now) {
             counters.oneShotsFromCache += 1
-            let result = LocationResult(
-                status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
-            return delivery.emitOneShots([Recipient(id, handler)], result, .succeeded)
+            return delivery.emitOneShots([Recipient(id, handler)], cached, .succeeded)
         }
         // The purpose key is kept while pending: an admitted request may still need it if accuracy
         // becomes reduced. The timeout is kept for a countdown that may wait for authorization.

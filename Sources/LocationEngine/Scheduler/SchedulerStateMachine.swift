@@ -44,11 +44,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the deadlines,
     /// and the power demand of those admitted.
     var requests = Requests()
-    /// What the engine knows of past fixes.
-    var history = FixHistory()
     /// The one power planner: what the source does, from the demand the other parts report.
     var power: PowerPlanner
-    /// The authorization picture, its prompts and scheduled changes, and the requests waiting on them.
+    /// The authorization picture, its prompts and scheduled changes, and the fixes remembered under it.
     var access: Access
     /// What has been decided and not yet handed out, and the withdrawals that may still redirect it.
     var delivery: Delivery
@@ -109,10 +107,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     }
 
     /// The latest fix the scheduler may reveal at `now` (none unless authorized).
-    public func lastKnownLocation(now: EngineInstant) -> LocationResult? {
-        guard authorization == .authorized, let fix = history.latest else { return nil }
-        return LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
-    }
+    public func lastKnownLocation(now: EngineInstant) -> LocationResult? { access.lastKnownLocation(now: now) }
 
     // MARK: Shared helpers
 
@@ -132,12 +127,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     }
 
     /// A result with `status` carrying the best fix known at `now` (none unless authorized).
-    func result(_ status: LocationStatus, now: EngineInstant) -> LocationResult {
-        guard authorization == .authorized, let best = history.best(at: now) else {
-            return LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)
-        }
-        return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
-    }
+    @inline(__always)
+    func result(_ status: LocationStatus, now: EngineInstant) -> LocationResult { access.result(status, now: now) }
 
     /// Queues an action.
     @inline(__always)

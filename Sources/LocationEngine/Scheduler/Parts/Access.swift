@@ -1,8 +1,9 @@
 extension SchedulerStateMachine {
-    /// Where access stands: the authorization picture (the one copy of it), its open prompts and
-    /// scheduled changes, temporary full accuracy, and the throttle of fixes let through under reduced
-    /// accuracy. Which requests wait for access is the requests' fact (``Requests``); what decides
-    /// whether one must is this part's (``rules``).
+    /// Where access stands and what it lets the engine reveal: the authorization picture (the one copy
+    /// of it), its open prompts and scheduled changes, temporary full accuracy, and the fixes remembered
+    /// under it — coarsened (and throttled) under reduced accuracy, forgotten when access is lost. Which
+    /// requests wait for access is the requests' fact (``Requests``); what decides whether one must is
+    /// this part's (``rules``).
     ///
     /// Its invariants: an answer counts only while its prompt is open, and every change of access (and,
     /// for temporary full accuracy, of accuracy) closes the prompts of the period before; at most one
@@ -17,6 +18,8 @@ extension SchedulerStateMachine {
         var temporaryFullAccuracy = TemporaryFullAccuracy.notAsked
         /// When the last fix was let through under reduced accuracy (for the throttle).
         var lastCoarseFixAt: EngineInstant?
+        /// The fixes remembered, as they may be revealed under the picture.
+        private(set) var history = FixHistory()
         /// How fixes are coarsened and throttled under reduced accuracy.
         let reducedAccuracy: ReducedAccuracyPolicy
         /// Prompts asked for, and answers and presses that changed nothing.
@@ -73,26 +76,63 @@ extension SchedulerStateMachine.Access {
         AccuracyRules(reduced: accuracy == .reduced ? reducedAccuracy : nil, fullAccuracyRefused: temporaryFullAccuracy == .refused)
     }
 
-    /// A valid fix arriving at `now`, as the requests may see it: as it is under full accuracy; under
-    /// reduced accuracy coarsened, or `nil` when the throttle holds it back.
+    /// A valid fix that was `age` old on arrival at `now`, as the requests may see it, remembered: as it is
+    /// under full accuracy; under reduced accuracy coarsened, or `nil` when the throttle holds it back.
     /// - Complexity: O(1)
-    mutating func letThrough(_ location: Location, now: EngineInstant) -> Location? {
-        guard accuracy == .reduced else { return location }
-        if let last = lastCoarseFixAt, now - last < reducedAccuracy.minimumInterval { return nil }
-        lastCoarseFixAt = now
-        return reducedAccuracy.coarsen(location)
+    mutating func remember(_ location: Location, age: Duration, now: EngineInstant) -> StampedFix? {
+        var location = location
+        if accuracy == .reduced {
+            if let last = lastCoarseFixAt, now - last < reducedAccuracy.minimumInterval { return nil }
+            lastCoarseFixAt = now
+            location = reducedAccuracy.coarsen(location)
+        }
+        let fix = StampedFix(location: location, observedAt: now - age)
+        history.record(fix)
+        return fix
+    }
+
+    /// A result with `status` carrying the best fix known at `now` (none unless authorized).
+    func result(_ status: LocationStatus, now: EngineInstant) -> LocationResult {
+        guard gate == .authorized, let best = history.best(at: now) else {
+            return LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)
+        }
+        return LocationResult(status: status, location: best.location, age: best.age(at: now), achievedAccuracy: best.achieved(at: now))
+    }
+
+    /// A success from a remembered fix that satisfies `accuracy` at `now`, if one does (none unless
+    /// authorized).
+    func cachedResult(satisfying accuracy: LocationAccuracy, now: EngineInstant) -> LocationResult? {
+        guard gate == .authorized, let cached = history.cached(satisfying: accuracy, at: now) else { return nil }
+        return LocationResult(status: .success, location: cached.location, age: cached.age(at: now), achievedAccuracy: cached.achieved(at: now))
+    }
+
+    /// The newest fix remembered, as a success at `now` (none unless authorized).
+    func lastKnownLocation(now: EngineInstant) -> LocationResult? {
+        guard gate == .authorized, let fix = history.latest else { return nil }
+        return LocationResult(status: .success, location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
     }
 
     /// Accuracy authorization changed: a refusal of temporary full accuracy is forgotten (the next
-    /// request may ask again), and under reduced accuracy the throttle starts afresh.
+    /// request may ask again); under reduced accuracy the throttle starts afresh and the remembered
+    /// fixes are coarsened, so nothing precise is revealed from them.
     mutating func accuracyChanged() {
         temporaryFullAccuracy = .notAsked
-        if accuracy == .reduced { lastCoarseFixAt = nil }
+        guard accuracy == .reduced else { return }
+        lastCoarseFixAt = nil
+        history.coarsen(with: reducedAccuracy)
     }
 
-    /// Access was lost or regained, or a not-determined period begins: this period's authorization
-    /// request is still to be made.
-    mutating func accessChanged() { authorizationRequested = false }
+    /// Access changed from `previous`: this period's authorization request is still to be made, and when
+    /// access is lost (revoked, or a one-time grant lapsed) the remembered fixes are forgotten, so nothing
+    /// precise leaks later.
+    mutating func accessChanged(from previous: AuthorizationGate) {
+        authorizationRequested = false
+        switch gate {
+        case .authorized: break
+        case .notDetermined: if previous == .authorized { history.removeAll() }
+        case .unauthorized: history.removeAll()
+        }
+    }
 
     /// Every pending request ends: a temporary-full-accuracy request asked for them is no longer waited
     /// on.

@@ -5,8 +5,24 @@ import ArgumentParser
 struct GPSGen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpsgen",
-        abstract: "Generate deterministic synthetic GPS data (NMEA, GPX, GeoJSON), serve it to gpsd, or decode NMEA.",
-        subcommands: [Generate.self, Decode.self],
-        defaultSubcommand: Generate.self
+        abstract: """
+            Generate deterministic synthetic GPS data: NMEA, GPX or GeoJSON to standard output or a file, \
+            or NMEA in real time over TCP (--listen, for gpsd) or on a terminal (--terminal); or decode NMEA \
+            (gpsgen decode).
+            """,
+        discussion: """
+            Examples:
+              gpsgen --scenario drive --duration 10m > drive.nmea
+              gpsgen --scenario walk --duration 1h --format gpx --output walk.gpx
+              gpsgen --scenario tunnel --listen 127.0.0.1:4000   # then: gpsd -N -S 2948 tcp://127.0.0.1:4000
+              gpsgen --persona mtk --listen 127.0.0.1:4000       # a MediaTek that obeys PMTK power commands
+              gpsgen --persona ublox --terminal /tmp/ttyGPS1     # a u-blox on one end of a socat pty pair
+              gpsgen decode drive.nmea | head                    # NMEA to gpsd's TPV JSON
+            """,
+        subcommands: [Decode.self, Generate.self]
     )
+
+    @OptionGroup var options: GenerateOptions
+
+    func run() async throws { try await options.generate() }
 }

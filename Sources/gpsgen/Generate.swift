@@ -3,31 +3,20 @@ import Foundation
 import LocationEngine
 import SyntheticGPS
 
-/// `gpsgen generate`: writes a scenario as NMEA, GPX or GeoJSON, optionally in real time or over TCP.
-struct Generate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Generate a scenario (the default subcommand).",
-        discussion: """
-            Examples:
-              gpsgen --scenario drive --duration 10m --seed 42 > drive.nmea
-              gpsgen --scenario walk --duration 1h --format gpx --output walk.gpx
-              gpsgen --scenario tunnel --listen 127.0.0.1:4000   # then: gpsd -N -S 2948 tcp://127.0.0.1:4000
-              gpsgen --persona mtk --listen 127.0.0.1:4000       # a MediaTek that obeys PMTK power commands
-              gpsgen --persona ublox --terminal /tmp/ttyGPS1     # a u-blox on one end of a socat pty pair
-            """
-    )
-
+/// What `gpsgen` generates, and how: the options of `gpsgen` itself (and of `gpsgen generate`, kept for
+/// scripts). Writes a scenario as NMEA, GPX or GeoJSON, optionally in real time, over TCP or on a terminal.
+struct GenerateOptions: ParsableArguments {
     @Option(help: "Scenario: \(Scenario.names.joined(separator: ", ")).")
     var scenario = "drive"
 
-    @Option(help: "Scenario time to generate, e.g. 90s, 10m, 1h.")
+    @Option(parsing: .unconditional, help: "Scenario time to generate, e.g. 90s, 10m, 1h.")
     var duration = "10m"
 
-    @Option(help: "Fixes per second in the finest power modes (> 0, at most 50).")
+    @Option(parsing: .unconditional, help: "Fixes per second in the finest power modes (> 0, at most 50).")
     var rate = 1.0
 
-    @Option(help: "Seed of every random choice; the same seed gives the same output.")
-    var seed: UInt64 = 1
+    @Option(help: "Seed of every random choice; the same seed gives the same output (42, as locbench's and the example server's).")
+    var seed: UInt64 = 42
 
     @Option(help: "Output format: nmea, gpx, geojson.")
     var format = "nmea"
@@ -66,7 +55,8 @@ struct Generate: AsyncParsableCommand {
         _ = try configuration()
     }
 
-    func run() async throws {
+    /// Generates what the options say.
+    func generate() async throws {
         let settings = try configuration()
         var receiver = SyntheticReceiver(scenario: settings.scenario, mode: settings.mode)
         if let persona = settings.persona {
@@ -151,4 +141,14 @@ struct Generate: AsyncParsableCommand {
         }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
+}
+
+/// `gpsgen generate`: the same as `gpsgen` with no subcommand, for scripts written when it was one.
+struct Generate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The same as gpsgen without a subcommand.", shouldDisplay: false)
+
+    @OptionGroup var options: GenerateOptions
+
+    func run() async throws { try await options.generate() }
 }

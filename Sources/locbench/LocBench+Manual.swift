@@ -1,7 +1,21 @@
 extension LocBench {
-    /// The manual `locbench --help` prints after its one-line abstract: what a run does, what it
-    /// prints and what it checks. (The options document themselves below it.)
-    static let manual = """
+    /// What `locbench --help` says above the options: what a run is, a few examples, and where the
+    /// manual is. Short, so that the options come first.
+    static let summary = """
+        Drives a LocationEngine with a deterministic workload (the same --seed gives the same operations) \
+        over one synthetic GPS, runs a naive design beside it, checks every invariant on every run, and \
+        prints what the engine buys. What a run does, prints and checks: locbench --manual (and the \
+        LoadTestingWithLocbench article of the LocationEngine documentation).
+
+        EXAMPLES
+          locbench --requests 10000
+          locbench --requests 10000 --json out.json --report out.html
+          locbench --shape trickle --requests 2000
+          locbench --geofences 1000 --report geofences.html
+        """
+
+    /// The manual `locbench --manual` prints: what a run does, what it prints and what it checks.
+    static let manualText = """
         Drives a LocationEngine with a deterministic workload (the same --seed gives the same \
         operations) over one synthetic GPS, runs a naive design beside it on the same operations, \
         checks every invariant on every run, and prints what the engine buys.

@@ -15,7 +15,7 @@ struct LocBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locbench",
         abstract: "Load-test the LocationEngine scheduler: N requests over one synthetic GPS, invariants checked.",
-        discussion: manual)
+        discussion: summary)
 
     @Option(parsing: .unconditional, help: "Number of operations: one-shots, subscriptions, cancels and force-completes, drawn per --mix (at most 20,000,000).")
     var requests: Int = 10_000
@@ -31,7 +31,7 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")); tunnel is a drive with a 60 s outage every 5 minutes.")
     var scenario: String = "drive"
 
-    @Option(help: "Synthetic fixes per second in the finest modes (more than 0, at most 100).")
+    @Option(parsing: .unconditional, help: "Synthetic fixes per second in the finest modes (more than 0, at most 100).")
     var fixRate: Double = 1
 
     @Option(name: .customLong("mix"), help: "Operation weights as comma-separated name=weight: oneshot, subscription, cancel, force (default \(Mix.standard.description); oneshot=1 for --shape trickle).")
@@ -57,22 +57,22 @@ struct LocBench: AsyncParsableCommand {
     /// The arrival model's name, after defaults.
     var arrival: String { arrivalOption ?? (clock == "wall" ? "burst" : "onoff") }
 
-    @Option(help: "Operations per second: while on (onoff; default N / 200 s, at least 10) or throughout (steady; default 1000).")
+    @Option(parsing: .unconditional, help: "Operations per second: while on (onoff; default N / 200 s, at least 10) or throughout (steady; default 1000).")
     var arrivalRate: Double?
 
-    @Option(help: "Mean length of an on period (onoff; exponentially distributed, at least 1 ms).")
+    @Option(parsing: .unconditional, help: "Mean length of an on period (onoff; exponentially distributed, at least 1 ms).")
     var onPeriod: String = "30s"
 
-    @Option(help: "Mean length of an idle gap (onoff; exponentially distributed, at least 1 ms).")
+    @Option(parsing: .unconditional, help: "Mean length of an idle gap (onoff; exponentially distributed, at least 1 ms).")
     var offPeriod: String = "90s"
 
-    @Option(help: "One-shot timeouts, uniformly drawn from MIN-MAX (e.g. 1s-30s, 100ms-2s).")
+    @Option(parsing: .unconditional, help: "One-shot timeouts, uniformly drawn from MIN-MAX (e.g. 1s-30s, 100ms-2s).")
     var timeouts: String = "1s-30s"
 
-    @Option(help: "Fraction of one-shots with no timeout (0…1).")
+    @Option(parsing: .unconditional, help: "Fraction of one-shots with no timeout (0…1).")
     var noTimeoutFraction: Double = 0.05
 
-    @Option(help: "How long the source lingers after the last request needing it (e.g. 5s).")
+    @Option(parsing: .unconditional, help: "How long the source lingers after the last request needing it (e.g. 5s).")
     var linger: String = "5s"
 
     @Option(help: "Seed of the workload and of the synthetic GPS.")
@@ -109,7 +109,7 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "With --geofences: the trajectories, comma-separated: drive, walk, commute (a car with long stops).")
     var geofenceShapes: String = "drive,walk,commute"
 
-    @Option(help: "With --geofences: how long each trajectory runs (1m to 24h).")
+    @Option(parsing: .unconditional, help: "With --geofences: how long each trajectory runs (1m to 24h).")
     var geofenceDuration: String = "1h"
 
     @Option(
@@ -124,7 +124,14 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Write an HTML report to this file: the demand timeline with the oracle's and both designs' source mode, energy and on-time bars, latency histograms, the invariant summary.")
     var report: String?
 
+    @Flag(help: "Print the manual — what a run does, what it prints and what it checks — and exit.")
+    var manual = false
+
     func run() async throws {
+        if manual {
+            print(Self.manualText)
+            return
+        }
         if let geofences {
             try await runGeofences(count: geofences)
             return

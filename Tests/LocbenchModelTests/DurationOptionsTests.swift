@@ -8,7 +8,7 @@ import Testing
         #expect(try DurationOptions.timeoutRange(parsing: "1m-24h") == .seconds(60)...(.seconds(86_400)))
     }
 
-    @Test(arguments: ["30s", "0s-1s", "30s-1s", "1s-25h", "1s-x", "1s--2s", "1s-99999999999999999999s"])
+    @Test(arguments: ["30s", "0s-1s", "30s-1s", "1s-25h", "1s-x", "1s--2s", "1s-99999999999999999999s", "-1s-5s", "-1s", "1s-"])
     func rejectsBadTimeoutRanges(text: String) {
         let error = #expect(throws: LocbenchError.self) { try DurationOptions.timeoutRange(parsing: text) }
         #expect(error?.description == "error: --timeouts must be MIN-MAX with 0 < MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")

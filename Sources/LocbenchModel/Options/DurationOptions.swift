@@ -4,7 +4,7 @@ import SyntheticGPS
 public enum DurationOptions {
     /// `--timeouts MIN-MAX`: the range one-shot timeouts are drawn from, with 0 < MIN <= MAX <= 24h.
     public static func timeoutRange(parsing text: String) throws(LocbenchError) -> ClosedRange<Duration> {
-        let parts = text.split(separator: "-", maxSplits: 1).map(String.init)
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let low = seconds(parts[0], within: 0...86_400), low > 0,
             let high = seconds(parts[1], within: low...86_400)
         else {

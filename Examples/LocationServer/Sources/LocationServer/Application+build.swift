@@ -27,6 +27,8 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         GeofenceEventsRoute(registry: geofences).register(on: router)
         GeofenceRoutes(engine: engine, registry: geofences).register(on: router)
         ServiceRoutes(registry: registry, counters: counters).register(on: router)
+        // Last: it wraps only what no route above takes.
+        router.add(middleware: UnknownRouteMiddleware())
         return Application(router: router, configuration: configuration, onServerRunning: onServerRunning, logger: logger)
     }
 

@@ -70,6 +70,19 @@ struct GeofenceBodyTests {
         #expect(wording.isEmpty || message.contains(wording), "\(message)")
     }
 
+    @Test(
+        "a value of the wrong type is named in JSON's terms, never in Swift's",
+        arguments: [
+            (#"{"circle": {"latitude": 48, "longitude": 11, "radius": "150"}}"#, "circle.radius: expected a number, found a string"),
+            (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": 7}"#, "name: expected a string, found a number"),
+            (#"{"circle": [48, 11, 10]}"#, "circle: expected an object, found a list"),
+        ])
+    func wrongType(text: String, message: String) {
+        let error = #expect(throws: GeofenceBodyError.self) { try Self.parse(text) }
+        #expect(error?.message == message)
+        #expect(error?.message.contains("decode") == false)
+    }
+
     @Test("a ring of more vertices than the engine takes is refused by count, a huge body by size")
     func tooLarge() throws {
         let ring = (0..<2_000).map { "[\(Double($0) * 1e-5), 0]" }.joined(separator: ",")

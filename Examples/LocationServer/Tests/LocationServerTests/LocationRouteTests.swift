@@ -2,12 +2,22 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LocationEngine
+import NIOCore
 import Testing
 
 @testable import LocationServer
 
 @Suite("GET /location")
 struct LocationRouteTests {
+    /// The message of an error answer's JSON body (`{"error": {"message": …}}`).
+    static func errorMessage(_ body: ByteBuffer) throws -> String {
+        struct Answer: Decodable {
+            struct Error: Decodable { var message: String }
+            var error: Error
+        }
+        return try JSONDecoder().decode(Answer.self, from: Data(String(buffer: body).utf8)).error.message
+    }
+
     @Test("a fix meeting the accuracy answers success with the fix and its achieved level")
     func success() async throws {
         let server = TestServer()
@@ -21,9 +31,46 @@ struct LocationRouteTests {
             #expect(body.status == "success")
             #expect(body.fix?.horizontalAccuracy == 40)
             #expect(body.achievedAccuracy == "block")
+            #expect(body.achievedAccuracyLimitedBy == "radius")
         }
         #expect(server.counters.totals.locationRequestsStarted == 1)
         #expect(server.counters.totals.locationRequestsEnded == 1)
+    }
+
+    @Test("a precise fix grown old says that its age, not its radius, set the achieved level")
+    func achievedLevelLimitedByAge() async throws {
+        let server = TestServer()
+        try await server.application.test(.router) { client in
+            _ = try await server.get("/location?accuracy=room&timeout=10s", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 2.9))
+                await server.engine.sync()
+            }
+            await server.engine.sync(advancingBy: .seconds(69))
+            // From the cache: 2.9 m meets room, but at 69 s old only neighborhood's age limit (5 min).
+            let answer = try await client.execute(uri: "/location?accuracy=city&timeout=10s", method: .get)
+            let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
+            #expect(body.status == "success")
+            #expect(body.fix?.horizontalAccuracy == 2.9)
+            #expect(body.achievedAccuracy == "neighborhood")
+            #expect(body.achievedAccuracyLimitedBy == "age")
+        }
+    }
+
+    @Test("an unknown route, or a known path with another method, answers 404 with a JSON error naming the routes")
+    func unknownRoute() async throws {
+        let server = TestServer()
+        try await server.application.test(.router) { client in
+            for (method, uri) in [(HTTPRequest.Method.get, "/nowhere"), (.delete, "/location")] {
+                let answer = try await client.execute(uri: uri, method: method)
+                #expect(answer.status == .notFound)
+                #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true)
+                let message = try Self.errorMessage(answer.body)
+                #expect(message.hasPrefix("no route \(method) \(uri); the server answers GET /location, GET /updates"), "\(message)")
+            }
+            // A route's own 404 keeps its message.
+            let fence = try Self.errorMessage(try await client.execute(uri: "/geofences/9", method: .get).body)
+            #expect(fence.hasPrefix("no fence 9"), "\(fence)")
+        }
     }
 
     @Test("the timeout passing first answers timed_out with the best fix so far")

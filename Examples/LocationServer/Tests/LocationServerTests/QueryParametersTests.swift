@@ -62,7 +62,23 @@ struct QueryParametersTests {
         ])
     func badValue(uri: String, message: String) throws {
         let failure = uri.hasPrefix("/location") ? error { try location(uri) } : error { try updates(uri) }
-        #expect(failure?.message.hasPrefix(message + ": expected") == true, "\(String(describing: failure))")
+        #expect(failure?.message.hasPrefix(message + ": ") == true, "\(String(describing: failure))")
+        #expect(failure?.message.contains("expected ") == true, "\(String(describing: failure))")
+    }
+
+    @Test(
+        "a refused duration says what was wrong with it, in words that agree with what is accepted",
+        arguments: [
+            ("/location?timeout=-1s", "timeout=-1s: negative; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"),
+            ("/location?timeout=0", "timeout=0: zero; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"),
+            ("/location?timeout=2d", "timeout=2d: longer than 1 day; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"),
+            (
+                "/location?maxAge=abc",
+                "maxAge=abc: not a duration (a number of seconds, or numbers with units ms, s, m, h, d); expected a duration (0 to 1 day) such as 2.5, 250ms, 2s or 1m"
+            ),
+        ])
+    func durationRefusals(uri: String, message: String) throws {
+        #expect(error { try location(uri) }?.message == message)
     }
 
     @Test(

@@ -76,8 +76,8 @@ struct GeofenceBodyError: Error, Equatable, CustomStringConvertible {
             return text.isEmpty ? "body" : text
         }
         switch error {
-        case .typeMismatch(_, let context):
-            self.init(field: path(context.codingPath), context.debugDescription)
+        case .typeMismatch(let type, let context):
+            self.init(field: path(context.codingPath), Self.mismatch(expected: type, context.debugDescription))
         case .valueNotFound(_, let context):
             self.init(field: path(context.codingPath), "must not be null")
         case .keyNotFound(let key, let context):
@@ -90,6 +90,31 @@ struct GeofenceBodyError: Error, Equatable, CustomStringConvertible {
     }
 
     var description: String { message }
+
+    /// "expected a number, found a string": what the field must be, in the body's own terms (JSON's, not
+    /// Swift's), and what it was, when the decoder said.
+    static func mismatch(expected type: Any.Type, _ detail: String) -> String {
+        let wanted =
+            switch type {
+            case is Double.Type, is Int.Type: "a number"
+            case is String.Type: "a string"
+            case is Bool.Type: "true or false"
+            case is [Any].Type: "a list"
+            default: "an object"
+            }
+        // Foundation's wording: "Expected to decode Double but found a string instead."
+        guard let found = detail.range(of: "found "), let instead = detail.range(of: " instead", range: found.upperBound..<detail.endIndex)
+        else { return "expected \(wanted)" }
+        let what =
+            switch String(detail[found.upperBound..<instead.lowerBound]) {
+            case "a dictionary": "an object"
+            case "an array": "a list"
+            case "number", "a number": "a number"
+            case "bool", "a bool", "a boolean": "true or false"
+            case let other: other
+            }
+        return "expected \(wanted), found \(what)"
+    }
 }
 
 /// Any field name, so that unknown fields can be named rather than ignored.
@@ -186,15 +211,17 @@ private struct Decoded: Decodable {
         let expected = "expected a duration (0 to 1 day): seconds as a number, or text such as \"250ms\", \"2s\" or \"1m\""
         if let seconds = try? fields.decode(Double.self, forKey: FieldKey(name)) {
             guard let duration = QueryValue<Duration>.duration(seconds: seconds, allowingZero: true) else {
-                throw GeofenceBodyError(field: name, expected)
+                throw GeofenceBodyError(field: name, "\(seconds < 0 ? "negative" : "longer than 1 day"); \(expected)")
             }
             return duration
         }
-        guard let text = try? fields.decode(String.self, forKey: FieldKey(name)) else { throw GeofenceBodyError(field: name, expected) }
+        guard let text = try? fields.decode(String.self, forKey: FieldKey(name)) else {
+            throw GeofenceBodyError(field: name, "neither a number nor text; \(expected)")
+        }
         do throws(QueryValue<Duration>.Invalid) {
             return try QueryValue<Duration>.duration(allowingZero: true).parse(text)
         } catch {
-            throw GeofenceBodyError(field: name, "expected \(error.expected)")
+            throw GeofenceBodyError(field: name, error.message)
         }
     }
 }

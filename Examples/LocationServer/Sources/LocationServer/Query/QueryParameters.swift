@@ -47,7 +47,7 @@ struct QueryParameters: Sendable {
         do throws(QueryValue<Value>.Invalid) {
             return try read.parse(text)
         } catch {
-            throw QueryError(parameter: name, "\(name)=\(text): expected \(error.expected)")
+            throw QueryError(parameter: name, "\(name)=\(text): \(error.message)")
         }
     }
 }

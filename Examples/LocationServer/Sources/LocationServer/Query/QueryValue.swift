@@ -3,9 +3,14 @@ import SyntheticGPS
 
 /// How one query parameter's text becomes a value: a pure function of that text alone.
 struct QueryValue<Value>: Sendable {
-    /// What the text must look like, for the message of a 400.
+    /// What the text must look like, for the message of a 400, and what was wrong with it when that
+    /// says more than the expectation alone.
     struct Invalid: Error {
         var expected: String
+        var problem: String? = nil
+
+        /// "`problem`; expected `expected`", or "expected `expected`".
+        var message: String { (problem.map { "\($0); " } ?? "") + "expected \(expected)" }
     }
 
     let parse: @Sendable (String) throws(Invalid) -> Value
@@ -35,19 +40,18 @@ extension QueryValue where Value == Duration {
     static var maximumDuration: Duration { .seconds(86_400) }
 
     /// A duration of at most a day: seconds (`2.5`) or with units (`250ms`, `2s`, `1m`, `1h30m`);
-    /// zero only when `allowingZero`.
+    /// zero only when `allowingZero`. A refusal says what was wrong (negative, zero, longer than a day,
+    /// not a duration) beside what is accepted.
     static func duration(allowingZero: Bool) -> Self {
         QueryValue { text throws(Invalid) in
             let range = allowingZero ? "0 to 1 day" : "more than 0, up to 1 day"
             let expected = "a duration (\(range)) such as 2.5, 250ms, 2s or 1m"
-            let seconds: Double
-            do {
-                seconds = try DurationText.seconds(parsing: text)
-            } catch {
-                throw Invalid(expected: "\(expected) (\(error))")
+            if text.hasPrefix("-") { throw Invalid(expected: expected, problem: "negative") }
+            guard let seconds = try? DurationText.seconds(parsing: text) else {
+                throw Invalid(expected: expected, problem: "not a duration (a number of seconds, or numbers with units ms, s, m, h, d)")
             }
-            guard let duration = duration(seconds: seconds, allowingZero: allowingZero) else { throw Invalid(expected: expected) }
-            return duration
+            if let duration = duration(seconds: seconds, allowingZero: allowingZero) { return duration }
+            throw Invalid(expected: expected, problem: seconds == 0 ? "zero" : seconds.isFinite ? "longer than 1 day" : "not finite")
         }
     }
 

@@ -9,6 +9,9 @@ struct LocationResponse: ResponseCodable, Equatable {
     var detail: String?
     var fix: FixJSON?
     var achievedAccuracy: String?
+    /// What held `achievedAccuracy` where it is: `radius` (the fix's accuracy radius) or `age` (the fix is
+    /// too old for the finer level its radius meets; each level has a maximum age).
+    var achievedAccuracyLimitedBy: String?
 }
 
 /// `GET /location?accuracy=…&maxAge=…&timeout=…`: one one-shot request per HTTP request.
@@ -56,6 +59,10 @@ extension LocationResponse {
         }
         fix = result.location.map { FixJSON($0, age: result.age) }
         achievedAccuracy = result.achievedAccuracy?.description
+        if let location = result.location, let achieved = result.achievedAccuracy {
+            let byRadius = AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: .zero)
+            achievedAccuracyLimitedBy = byRadius.map { $0 > achieved } == true ? "age" : "radius"
+        }
     }
 }
 

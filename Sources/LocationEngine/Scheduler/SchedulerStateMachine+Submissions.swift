@@ -33,15 +33,15 @@ extension SchedulerStateMachine {
             return refuse(id, handler, .unauthorized(failure))
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
-        if let cached = access.cachedResult(satisfying: accuracy, now: now) {
-            counters.oneShotsFromCache += 1
-            return delivery.emitOneShots([Recipient(id, handler)], cached, .succeeded)
-        }
         // The purpose key is kept while pending: an admitted request may still need it if accuracy
         // becomes reduced. The timeout is kept for a countdown that may wait for authorization.
         let request = OneShot(
             handler: handler,
             wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayUntilAuthorized ? timeout : nil))
+        if let cached = access.cachedResult(satisfying: accuracy, now: now) {
+            counters.oneShotsFromCache += 1
+            return delivery.emitOneShots([Recipient(id, request.handler)], cached, .succeeded)
+        }
         let placement = requests.place(
             id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: authorization,
             rules: access.rules)
@@ -113,6 +113,7 @@ extension SchedulerStateMachine {
 
     /// A request took its place: the waiting ones ask for access, the admitted ones for the source (a
     /// monitor's region joins the evaluator).
+    @inline(__always)
     private mutating func placed(_ id: RequestID, _ placement: Requests.Placement, now: EngineInstant) {
         switch placement {
         case .awaitingAuthorization: requestAuthorizationIfNeeded(now: now)

@@ -18,8 +18,11 @@ extension SchedulerStateMachine.Requests {
         gate: AuthorizationGate, rules: AccuracyRules
     ) -> Placement {
         var request = request
+        // Under full accuracy (the common case) the accuracy is not even built.
         let placement: Placement =
-            gate == .notDetermined ? .awaitingAuthorization : rules.needsFullAccuracy(request.wish.accuracy) ? .needingFullAccuracy : .admitted
+            gate == .notDetermined
+            ? .awaitingAuthorization
+            : rules.reduced != nil && rules.needsFullAccuracy(request.wish.accuracy) ? .needingFullAccuracy : .admitted
         if let timeout {
             // Waiting for temporary full accuracy is waiting for authorization: a delayed timeout starts
             // when the answer comes.

@@ -10,7 +10,7 @@ struct ConversionTests {
         // The synthetic receiver states a 68 % radius, writes GST per-axis σ; the NMEA epoch reports
         // 2DRMS; the converter must give back the receiver's 68 % radius.
         let stream = SyntheticStream(count: 40)
-        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        var converter = NMEAEpochConverter(unmeasuredAccuracy: .skip)
         var decoder = NMEAStreamDecoder()
         var delivered: [Location] = []
         decoder.feed(Array(stream.blocks.joined().utf8)) { epoch in
@@ -34,7 +34,7 @@ struct ConversionTests {
         var epoch = NMEAEpoch()
         (epoch.mode, epoch.latitude, epoch.longitude, epoch.hdop, epoch.secondsOfDay) = (.twoD, 1, 2, 1, 5)
         epoch.speed = 3
-        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        var converter = NMEAEpochConverter(unmeasuredAccuracy: .skip)
         let first = converter.convert(epoch)
         guard case .fix(let measured) = first else { throw ConversionFailure(outcome: "\(first)") }
         #expect(!measured.motionIsDerived)
@@ -55,7 +55,7 @@ struct ConversionTests {
         epoch.month = 1
         epoch.day = 1
         epoch.secondsOfDay = 5
-        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        var converter = NMEAEpochConverter(unmeasuredAccuracy: .skip)
         guard case .fix(let fix) = converter.convert(epoch) else {
             Issue.record("no fix")
             return
@@ -65,6 +65,15 @@ struct ConversionTests {
         epoch.hdop = nil
         epoch.secondsOfDay = 6
         #expect(converter.convert(epoch) == .noAccuracy)
+        // By default the same epoch is delivered, its radius assumed from its mode and marked.
+        var estimating = NMEAEpochConverter(unmeasuredAccuracy: .typical)
+        guard case .fix(let assumed) = estimating.convert(epoch) else {
+            Issue.record("no fix with an assumed accuracy")
+            return
+        }
+        #expect(assumed.horizontalAccuracyIsEstimated && !fix.horizontalAccuracyIsEstimated)
+        #expect(assumed.horizontalAccuracy == (epoch.mode == .threeD ? 1.5 : 4) * 19 * AccuracyConversion.twoDRMSToRadius68)
+        #expect(NMEAStreamConfiguration(endpoint: .standardInput).unmeasuredAccuracy == .typical)
         epoch.mode = .noFix
         #expect(converter.convert(epoch) == .noFix)
     }

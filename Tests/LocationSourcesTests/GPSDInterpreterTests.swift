@@ -5,8 +5,8 @@ import Testing
 
 /// gpsd's JSON to fixes, line by line.
 struct GPSDInterpreterTests {
-    private func run(_ lines: [String], accuracyWhenUnknown: Double? = nil) -> ([GPSDReportInterpreter.Outcome], GPSDStatistics) {
-        var interpreter = GPSDReportInterpreter(accuracyWhenUnknown: accuracyWhenUnknown)
+    private func run(_ lines: [String], unmeasured: UnmeasuredAccuracy = .skip) -> ([GPSDReportInterpreter.Outcome], GPSDStatistics) {
+        var interpreter = GPSDReportInterpreter(unmeasuredAccuracy: unmeasured)
         let outcomes = lines.map { interpreter.interpret(line: ByteBuffer(string: $0)) }
         return (outcomes, interpreter.statistics)
     }
@@ -107,5 +107,29 @@ struct GPSDInterpreterTests {
         #expect(GPSDTime.unixTime("2000-13-01T12:00:00Z") == nil)
         #expect(GPSDTime.unixTime("2000-03-01 12:00:00Z") == nil)
         #expect(GPSDTime.unixTime("2000-03-01T12:00:00.Z") == nil)
+    }
+
+    @Test("a fix without any error estimate gets a radius assumed from its mode, marked as estimated, by default")
+    func unmeasuredFixesAreEstimatedByMode() throws {
+        let threeD = #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:01Z","lat":52.5,"lon":13.4}"#
+        let twoD = #"{"class":"TPV","mode":2,"time":"2024-01-01T00:00:02Z","lat":52.5,"lon":13.4}"#
+        let measured = #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:03Z","lat":52.5,"lon":13.4,"eph":10}"#
+        let (outcomes, statistics) = run([threeD, twoD, measured], unmeasured: .typical)
+        let fixes = outcomes.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+        try #require(fixes.count == 3)
+        // gpsd's own error model for HDOP 1.5 and 4 (HDOP × 19 m, a 2DRMS), as a 68 % radius.
+        #expect(abs(fixes[0].horizontalAccuracy - 1.5 * 19 * AccuracyConversion.twoDRMSToRadius68) < 1e-9)
+        #expect(abs(fixes[1].horizontalAccuracy - 4 * 19 * AccuracyConversion.twoDRMSToRadius68) < 1e-9)
+        #expect(fixes[0].horizontalAccuracyIsEstimated && fixes[1].horizontalAccuracyIsEstimated)
+        #expect(!fixes[2].horizontalAccuracyIsEstimated, "a measured eph is not an estimate")
+        #expect(statistics.fixesWithAssumedAccuracy == 2 && statistics.fixesWithoutAccuracy == 0)
+        #expect(GPSDConfiguration().unmeasuredAccuracy == .typical, "estimating is the default")
+
+        let (assumed, _) = run([threeD], unmeasured: .assume(threeD: 5, twoD: 20))
+        #expect(assumed.compactMap { if case .fix(let fix) = $0 { fix.horizontalAccuracy } else { nil } } == [5])
+        let (skipped, counted) = run([threeD, twoD])
+        #expect(skipped == [.skipped(.noAccuracy), .skipped(.noAccuracy)] && counted.fixesWithoutAccuracy == 2)
+        let (absurd, _) = run([threeD], unmeasured: .assume(threeD: .nan, twoD: -1))
+        #expect(absurd == [.skipped(.noAccuracy)], "an assumption that is no radius skips the fix")
     }
 }

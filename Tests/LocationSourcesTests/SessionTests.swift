@@ -61,7 +61,7 @@ struct SessionTests {
     }
 
     @Test func gpsdFixesArrivingAfterStopAreStale() {
-        var interpreter = GPSDReportInterpreter(accuracyWhenUnknown: nil, inSession: false)
+        var interpreter = GPSDReportInterpreter(unmeasuredAccuracy: .skip, inSession: false)
         let line = { (text: String) in ByteBuffer(string: text.trimmingCharacters(in: .newlines)) }
         #expect(interpreter.interpret(line: line(Self.tpv(second: 1))) == .stale, "before the first start")
         interpreter.startSession()
@@ -111,7 +111,7 @@ struct SessionTests {
         var epoch = NMEAEpoch()
         (epoch.mode, epoch.latitude, epoch.longitude, epoch.hdop) = (.threeD, 1, 2, 1)
         (epoch.year, epoch.month, epoch.day, epoch.secondsOfDay) = (2024, 1, 1, 5)
-        var converter = NMEAEpochConverter(accuracyWhenUnknown: nil)
+        var converter = NMEAEpochConverter(unmeasuredAccuracy: .skip)
         guard case .fix = converter.convert(epoch) else {
             Issue.record("no fix")
             return

@@ -23,6 +23,11 @@ public struct Location: Sendable, Hashable {
     /// Whether ``speed`` or ``course`` were computed by the source from this fix and the previous one
     /// because the receiver reported none (they then lag and are noisy at low speed), not measured.
     public var motionIsDerived = false
+    /// Whether ``horizontalAccuracy`` is the source's assumption rather than the receiver's estimate: the
+    /// receiver reported nothing about its error (no error estimate, no dilution of precision), and the
+    /// source assumed a radius from the kind of fix. It matches requests as a measured radius does; a
+    /// caller that needs a measured one can tell.
+    public var horizontalAccuracyIsEstimated = false
     /// The receiver's UTC time of the fix in seconds since 1970-01-01, when the source knows it.
     ///
     /// Recency is *not* judged from this value (receivers' clocks and virtual clocks disagree):

@@ -48,9 +48,12 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
         // Rounded up to a quarter of the grid, so the measured error cannot be read back from it.
         let step = gridSpacing / 4
         let accuracy = max(gridSpacing, ((location.horizontalAccuracy + farthestCorner) / step).rounded(.up) * step)
-        return Location(
+        var coarse = Location(
             latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: accuracy,
             utcTime: location.utcTime)
+        // A radius grown from an assumed one is an assumption still.
+        coarse.horizontalAccuracyIsEstimated = location.horizontalAccuracyIsEstimated
+        return coarse
     }
 
     /// Whether `location` is already coarse: its position is a cell centre and it carries nothing finer

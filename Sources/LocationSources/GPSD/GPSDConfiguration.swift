@@ -11,10 +11,10 @@ public struct GPSDConfiguration: Sendable, Hashable {
     /// The longest JSON line kept; longer ones are dropped and counted. Default 64 KiB (gpsd's own
     /// reports stay under 10 KiB).
     public var maximumLineLength: Int
-    /// The horizontal accuracy (68 % radius, metres) to assume for a fix that carries neither `eph`
-    /// nor `epx`/`epy`; `nil` (the default) skips such fixes and counts them, since an accuracy that
-    /// was never measured must not satisfy a request.
-    public var accuracyWhenUnknown: Double?
+    /// What to do with a fix whose receiver reported no error estimate at all (see <doc:ErrorEstimates>):
+    /// by default (``UnmeasuredAccuracy/typical``) it is delivered with a radius assumed from its fix
+    /// mode and marked as estimated; ``UnmeasuredAccuracy/skip`` skips and counts it.
+    public var unmeasuredAccuracy: UnmeasuredAccuracy
     /// Power commands for the receiver, sent through gpsd (see ``GPSDReceiverControl``); `nil` (the default)
     /// sends none: the receiver stays powered while gpsd holds it, and gpsd closes it 60 s after its last client.
     public var receiverControl: GPSDReceiverControl?
@@ -26,7 +26,7 @@ public struct GPSDConfiguration: Sendable, Hashable {
         reconnect: ReconnectPolicy = ReconnectPolicy(),
         connectTimeout: Duration = .seconds(5),
         maximumLineLength: Int = 64 * 1024,
-        accuracyWhenUnknown: Double? = nil,
+        unmeasuredAccuracy: UnmeasuredAccuracy = .typical,
         receiverControl: GPSDReceiverControl? = nil
     ) {
         self.host = host
@@ -34,7 +34,7 @@ public struct GPSDConfiguration: Sendable, Hashable {
         self.reconnect = reconnect
         self.connectTimeout = connectTimeout
         self.maximumLineLength = maximumLineLength
-        self.accuracyWhenUnknown = accuracyWhenUnknown
+        self.unmeasuredAccuracy = unmeasuredAccuracy
         self.receiverControl = receiverControl
     }
 

@@ -43,12 +43,12 @@ struct GPSDReportInterpreter: Sendable {
     /// Whether a session is open: fixes outside one are stale.
     private var inSession: Bool
     private let decoder = JSONDecoder()
-    private let accuracyWhenUnknown: Double?
+    private let unmeasuredAccuracy: UnmeasuredAccuracy
 
-    /// Creates an interpreter; fixes without an error estimate get `accuracyWhenUnknown`, or are
-    /// skipped when `nil`. With `inSession` false, fixes are stale until ``startSession()``.
-    init(accuracyWhenUnknown: Double?, inSession: Bool = true) {
-        self.accuracyWhenUnknown = accuracyWhenUnknown.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    /// Creates an interpreter; fixes without an error estimate are treated as `unmeasuredAccuracy` says.
+    /// With `inSession` false, fixes are stale until ``startSession()``.
+    init(unmeasuredAccuracy: UnmeasuredAccuracy, inSession: Bool = true) {
+        self.unmeasuredAccuracy = unmeasuredAccuracy
         self.inSession = inSession
     }
 
@@ -129,11 +129,11 @@ struct GPSDReportInterpreter: Sendable {
             guard let parsed = GPSDTime.unixTime(text) else { return skip(.invalidValue) }
             time = parsed
         }
-        guard let accuracy = AccuracyConversion.radius68(twoDRMS: report.eph)
-            ?? AccuracyConversion.radius68(epx: report.epx, epy: report.epy) ?? accuracyWhenUnknown
-        else { return skip(.noAccuracy) }
+        let measured = AccuracyConversion.radius68(twoDRMS: report.eph) ?? AccuracyConversion.radius68(epx: report.epx, epy: report.epy)
+        guard let accuracy = measured ?? unmeasuredAccuracy.radius(threeD: mode == 3) else { return skip(.noAccuracy) }
 
         var location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy, utcTime: time)
+        location.horizontalAccuracyIsEstimated = measured == nil
         location.altitude = checked(report.altMSL ?? report.alt) { abs($0) < 1e6 }
         location.ellipsoidalAltitude = checked(report.altHAE) { abs($0) < 1e6 }
         location.verticalAccuracy = checked(report.epv) { $0 >= 0 }.flatMap { AccuracyConversion.vertical68(vertical95: $0) }
@@ -162,6 +162,7 @@ struct GPSDReportInterpreter: Sendable {
             lastUntimed = (latitude, longitude)
         }
         statistics.fixesDelivered += 1
+        if location.horizontalAccuracyIsEstimated { statistics.fixesWithAssumedAccuracy += 1 }
         return .fix(location)
     }
 

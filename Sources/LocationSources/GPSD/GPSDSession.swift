@@ -38,7 +38,7 @@ final class GPSDSession: Sendable {
     init(configuration: GPSDConfiguration, endpoint: String, hint: String, logger: Logger, metrics: SourceMetrics) {
         self.metrics = metrics
         self.receiverControl = configuration.receiverControl
-        self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(accuracyWhenUnknown: configuration.accuracyWhenUnknown, inSession: false)))
+        self.state = NIOLockedValueBox(State(interpreter: GPSDReportInterpreter(unmeasuredAccuracy: configuration.unmeasuredAccuracy, inSession: false)))
         var logger = logger
         logger[metadataKey: "gpsd"] = "\(configuration.address)"
         self.logger = logger

@@ -32,8 +32,11 @@ public struct GPSDStatistics: Sendable, Hashable {
     /// Optional fields (speed, track, altitude, errors) dropped from delivered fixes for impossible
     /// values; the fix itself was delivered, so these are not skipped lines.
     public var droppedFields = 0
-    /// Fixes skipped because they carried no error estimate (see ``GPSDConfiguration/accuracyWhenUnknown``).
+    /// Fixes skipped because they carried no error estimate (with ``UnmeasuredAccuracy/skip``).
     public var fixesWithoutAccuracy = 0
+    /// Fixes delivered with an assumed accuracy, their receiver having reported none
+    /// (``GPSDConfiguration/unmeasuredAccuracy``).
+    public var fixesWithAssumedAccuracy = 0
     /// `ERROR` reports gpsd sent (it did not understand a command).
     public var errorReports = 0
 

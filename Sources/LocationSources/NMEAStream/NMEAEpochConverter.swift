@@ -16,16 +16,16 @@ struct NMEAEpochConverter: Sendable {
         case invalid
         /// The epoch says nothing usable about a position (mode unknown, or no coordinates).
         case noPosition
-        /// A fix without GST errors or HDOP, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
+        /// A fix without any error estimate, skipped (``UnmeasuredAccuracy/skip``).
         case noAccuracy
     }
 
     private var recent = RecentFixTimes()
-    private let accuracyWhenUnknown: Double?
+    private let unmeasuredAccuracy: UnmeasuredAccuracy
 
-    /// Creates a converter; epochs without an error estimate get `accuracyWhenUnknown`, or are skipped when `nil`.
-    init(accuracyWhenUnknown: Double?) {
-        self.accuracyWhenUnknown = accuracyWhenUnknown.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    /// Creates a converter; epochs without an error estimate are treated as `unmeasuredAccuracy` says.
+    init(unmeasuredAccuracy: UnmeasuredAccuracy) {
+        self.unmeasuredAccuracy = unmeasuredAccuracy
     }
 
     /// A session starts: epochs delivered in earlier sessions are no longer duplicates, so a stream
@@ -42,9 +42,8 @@ struct NMEAEpochConverter: Sendable {
         case .twoD, .threeD: break
         }
         guard let latitude = epoch.latitude, let longitude = epoch.longitude else { return .noPosition }
-        guard let accuracy = AccuracyConversion.radius68(twoDRMS: epoch.horizontalAccuracy) ?? accuracyWhenUnknown else {
-            return .noAccuracy
-        }
+        let measured = AccuracyConversion.radius68(twoDRMS: epoch.horizontalAccuracy)
+        guard let accuracy = measured ?? unmeasuredAccuracy.radius(threeD: epoch.mode == .threeD) else { return .noAccuracy }
         let time = epoch.unixTime
         if let time, !recent.insert(time) { return .duplicate }
         var location = Location(
@@ -54,6 +53,7 @@ struct NMEAEpochConverter: Sendable {
             speed: epoch.speed, course: epoch.track, utcTime: time
         )
         location.motionIsDerived = !epoch.derived.isDisjoint(with: [.speed, .track])
+        location.horizontalAccuracyIsEstimated = measured == nil
         return location.isValid ? .fix(location) : .invalid
     }
 }

@@ -12,9 +12,10 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     public var maximumLineLength: Int
     /// Which sentences may come without a checksum. Default `.standard`.
     public var checksumPolicy: NMEAChecksumPolicy
-    /// The horizontal accuracy (68 % radius, metres) to assume for an epoch that has neither GST
-    /// errors nor an HDOP; `nil` (the default) skips such epochs and counts them.
-    public var accuracyWhenUnknown: Double?
+    /// What to do with a fix whose receiver reported no error estimate at all (see <doc:ErrorEstimates>):
+    /// by default (``UnmeasuredAccuracy/typical``) it is delivered with a radius assumed from its fix
+    /// mode and marked as estimated; ``UnmeasuredAccuracy/skip`` skips and counts it.
+    public var unmeasuredAccuracy: UnmeasuredAccuracy
     /// Replay a file again from the start when it ends, rather than report its end. Default `false`.
     public var loopsFile: Bool
     /// Whether and how the receiver's power is commanded (serial and TCP endpoints only; files and standard
@@ -28,7 +29,7 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
         connectTimeout: Duration = .seconds(5),
         maximumLineLength: Int = 256,
         checksumPolicy: NMEAChecksumPolicy = .standard,
-        accuracyWhenUnknown: Double? = nil,
+        unmeasuredAccuracy: UnmeasuredAccuracy = .typical,
         loopsFile: Bool = false,
         receiver: ReceiverControlConfiguration = ReceiverControlConfiguration()
     ) {
@@ -37,7 +38,7 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
         self.connectTimeout = connectTimeout
         self.maximumLineLength = maximumLineLength
         self.checksumPolicy = checksumPolicy
-        self.accuracyWhenUnknown = accuracyWhenUnknown
+        self.unmeasuredAccuracy = unmeasuredAccuracy
         self.loopsFile = loopsFile
         self.receiver = receiver
     }

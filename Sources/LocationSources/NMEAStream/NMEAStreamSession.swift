@@ -55,7 +55,7 @@ final class NMEAStreamSession: Sendable {
         self.state = NIOLockedValueBox(
             State(
                 decoder: NMEAStreamDecoder(maximumLineLength: configuration.maximumLineLength, checksumPolicy: configuration.checksumPolicy),
-                converter: NMEAEpochConverter(accuracyWhenUnknown: configuration.accuracyWhenUnknown),
+                converter: NMEAEpochConverter(unmeasuredAccuracy: configuration.unmeasuredAccuracy),
                 pacer: pacer,
                 receiver: configuration.commandsReceiver
                     ? ReceiverState(driver: ReceiverDriverStateMachine(configuration: configuration.receiver)) : nil))
@@ -175,11 +175,12 @@ final class NMEAStreamSession: Sendable {
     /// Sends `event` if its session (`generation`) is still the current one; a fix is counted as
     /// delivered, or as stale when its session has ended.
     private func send(_ event: SourceEvent, generation: UInt64) {
-        let isFix = if case .location = event { true } else { false }
+        let fix: Location? = if case .location(let location, _) = event { location } else { nil }
         let sink = state.withLockedValue { state -> SourceEventSink? in
             let sink = state.generation == generation ? state.sink : nil
-            if isFix {
+            if let fix {
                 if sink != nil { state.statistics.fixesDelivered += 1 } else { state.statistics.staleFixes += 1 }
+                if sink != nil && fix.horizontalAccuracyIsEstimated { state.statistics.fixesWithAssumedAccuracy += 1 }
             }
             return sink
         }

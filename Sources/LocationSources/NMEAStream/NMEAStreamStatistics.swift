@@ -21,8 +21,11 @@ public struct NMEAStreamStatistics: Sendable, Hashable {
     public var noFixEpochs = 0
     /// Epochs without a usable position (fix mode unknown, coordinates missing), skipped.
     public var epochsWithoutPosition = 0
-    /// Fixes without an error estimate, skipped (see ``NMEAStreamConfiguration/accuracyWhenUnknown``).
+    /// Fixes without an error estimate, skipped (with ``UnmeasuredAccuracy/skip``).
     public var fixesWithoutAccuracy = 0
+    /// Fixes delivered with an assumed accuracy, their receiver having reported none
+    /// (``NMEAStreamConfiguration/unmeasuredAccuracy``).
+    public var fixesWithAssumedAccuracy = 0
     /// What the receiver driver did (all zero for a plain receiver).
     public var receiver = ReceiverControlStatistics()
 

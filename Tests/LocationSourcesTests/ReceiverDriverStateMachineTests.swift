@@ -205,4 +205,43 @@ struct ReceiverDriverStateMachineTests {
         #expect(machine.received(ack(161), now: .seconds(10) + .milliseconds(200)).contains(.closeLink))
         #expect(machine.state == .standby)
     }
+
+    @Test(arguments: [Machine.Input.pmtk(.acknowledgement(command: 225, flag: .unsupported)), .garbled])
+    func aFailedReturnToTrackingLeavesTheStateAsConfirmedAndIsTriedAgain(reply: Machine.Input) throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        _ = machine.setMode(.low, now: .seconds(1))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.state == .powerSave)
+
+        // Back to tracking: the mode command fails, the rate is acknowledged.
+        var sent = machine.setMode(.high, now: .seconds(2))
+        #expect(written(sent) == [Array("$PMTK225,0*2B\r\n".utf8)])
+        var actions = machine.received(reply, now: .seconds(2) + .milliseconds(50))
+        if reply == .garbled { actions = machine.deadline(try #require(token(sent)), now: .seconds(4)) }
+        #expect(written(actions) == [Array("$PMTK220,1000*1F\r\n".utf8)])
+        _ = machine.received(ack(220), now: .seconds(4) + .milliseconds(50))
+        #expect(machine.state == .powerSave, "the rate alone does not make it track: it is still as last confirmed")
+
+        // The next plan asks for tracking again, and its acknowledgement is what makes it tracking.
+        sent = machine.setMode(.best, now: .seconds(10))
+        #expect(written(sent) == [Array("$PMTK225,0*2B\r\n".utf8)], "a failed return to tracking is not given up")
+        _ = machine.received(ack(225), now: .seconds(10) + .milliseconds(50))
+        #expect(machine.state == .tracking)
+    }
+
+    @Test func afterALostPeriodicAcknowledgementSilenceIsJudgedAgainstThePeriod() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        // Periodic standby, one fix per 20 s: the acknowledgement is lost.
+        let periodic = machine.setMode(.low, now: .seconds(1))
+        #expect(written(periodic) == [Array("$PMTK225,2,2000,18000,0,0*12\r\n".utf8)])
+        let lost = machine.deadline(try #require(token(periodic)), now: .seconds(3))
+        #expect(lost.contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
+        // Stopping: the standby command goes unanswered while the receiver sleeps through its period. A
+        // silence of a second or two is its periodic sleep, not a confirmation: the deadline is the period's.
+        let stop = machine.stop(into: .standby, now: .seconds(4))
+        let armed = stop.compactMap { if case .armDeadline(_, let delay) = $0 { delay } else { nil } }
+        #expect(armed.count == 1 && armed[0] >= .seconds(20), "armed for \(armed)")
+    }
 }

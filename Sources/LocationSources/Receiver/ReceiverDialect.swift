@@ -39,6 +39,13 @@ enum ReceiverProfile: Sendable, Hashable {
     /// Power save / periodic, one fix per interval.
     case powerSave(Duration)
 
+    /// The interval at which a receiver in this profile outputs.
+    var outputInterval: Duration {
+        switch self {
+        case .tracking(let interval), .powerSave(let interval): interval
+        }
+    }
+
     init(mode: PowerMode, fixInterval: Duration) {
         self = ReceiverControlConfiguration.powerSaveInterval(for: mode).map { .powerSave($0) } ?? .tracking(fixInterval)
     }
@@ -74,7 +81,8 @@ enum ReceiverDialect: Sendable, Hashable {
         case (.mediatek, .tracking(let interval)):
             return [
                 pmtk(.periodic(.normal), .tracking, state: .tracking),
-                pmtk(.fixInterval(milliseconds: Int(interval.milliseconds)), .rate, state: .tracking),
+                // The rate says nothing of the mode: only the mode command's acknowledgement makes it tracking.
+                pmtk(.fixInterval(milliseconds: Int(interval.milliseconds)), .rate, state: nil),
             ]
         case (.mediatek, .powerSave(let interval)):
             // Periodic standby: 2 s on (LOCOSYS's recommended minimum) and the rest of the interval asleep.
@@ -85,7 +93,7 @@ enum ReceiverDialect: Sendable, Hashable {
         case (.ubloxLegacy, .tracking(let interval)):
             return [
                 ubx(.receiverManagement(powerSave: false), .tracking, state: .tracking),
-                ubx(.rate(UBXRate(measurementMilliseconds: UInt16(interval.milliseconds))), .rate, state: .tracking),
+                ubx(.rate(UBXRate(measurementMilliseconds: UInt16(interval.milliseconds))), .rate, state: nil),
             ]
         case (.ubloxLegacy, .powerSave(let interval)):
             let settings = UBXPowerManagement(updatePeriodMilliseconds: UInt32(interval.milliseconds), cyclicTracking: true)

@@ -11,12 +11,13 @@ import ReceiverControl
 /// | command | confirmed by | on failure |
 /// |---|---|---|
 /// | identify (version query) | `$PMTK705` / `UBX-MON-VER` (one repeat: the first bytes may only wake it) | plain: the port is closed on stop |
-/// | tracking, rate, power save | `$PMTK001,…,3` / `UBX-ACK-ACK` | the receiver keeps its previous setting (continuous tracking at worst) |
+/// | tracking, rate, power save | `$PMTK001,…,3` / `UBX-ACK-ACK` (the mode command's) | the receiver keeps its previous setting and the driver its last confirmed state; a failed return to tracking is sent again at the next plan |
 /// | standby (MediaTek) | `$PMTK001,161,3`, or output stopping | the port is closed; the receiver stays powered |
 /// | backup (u-blox RXM-PMREQ) | output stopping (it is not acknowledged) | the port is closed; the receiver stays powered |
 ///
 /// "Output stopping" means nothing arrived later than 0.5 s after the command (what was already on the line) until a
-/// deadline of the receiver's output interval plus 1 s: a receiver still running must have sent a fix by then.
+/// deadline of the receiver's output interval plus 1 s: a receiver still running must have sent a fix by then. The
+/// interval is the longest the receiver may be in: after a mode command whose answer was lost, that command's.
 ///
 /// A start that arrives while the standby command is in flight wins: the link stays open, and once the command
 /// resolves the receiver is woken and set up again.
@@ -106,6 +107,9 @@ struct ReceiverDriverStateMachine: Sendable {
     private var nextToken: UInt64 = 0
     private var lastOutput: Duration?
     private var refused: Set<ReceiverCommand.Kind> = []
+    /// The longest output interval the receiver may be in without having confirmed it: a mode command
+    /// whose answer was lost may have taken effect. Silence is judged against it until a mode is confirmed.
+    private var unconfirmedInterval: Duration?
     /// What the receiver is doing, as far as the driver knows.
     private(set) var state = ReceiverPowerState.unknown
 
@@ -172,6 +176,7 @@ struct ReceiverDriverStateMachine: Sendable {
         identified = false
         applied = nil
         refused = []
+        unconfirmedInterval = nil
         inFlight = nil
         state = .unknown
         queue = [ReceiverDialect.identify(model)]
@@ -273,10 +278,7 @@ struct ReceiverDriverStateMachine: Sendable {
 
     /// The interval at which the receiver outputs in its current setting.
     private var outputInterval: Duration {
-        switch applied {
-        case .tracking(let interval), .powerSave(let interval): interval
-        case nil: configuration.fixInterval
-        }
+        max(applied?.outputInterval ?? configuration.fixInterval, unconfirmedInterval ?? .zero)
     }
 
     private mutating func plan(for mode: PowerMode) -> [ReceiverCommand] {
@@ -348,16 +350,28 @@ struct ReceiverDriverStateMachine: Sendable {
         let kind = current.command.kind
         var actions: [Action] = []
         if outcome.isSuccess {
-            if let resulting = current.command.resultingState { state = resulting }
+            if let resulting = current.command.resultingState {
+                state = resulting
+                if kind == .tracking || kind == .powerSave { unconfirmedInterval = nil }
+            }
             actions.append(.resolved(kind, outcome, fallback: nil))
             if kind == .standby || kind == .backup, goal.isAsleep {
                 return actions + closeLink()
             }
         } else {
-            refused.insert(kind)
+            // A failed return to tracking is tried again at the next plan, so that continuous tracking stays
+            // the worst case; any other refused kind is not sent again on this link.
+            if kind != .tracking { refused.insert(kind) }
             let sleeping = kind == .standby || kind == .backup
             actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
-            if !sleeping { applied = nil }
+            if !sleeping {
+                // Unanswered or garbled, the command may have taken effect: until a mode is confirmed, the
+                // receiver may output as rarely as the profile it carried.
+                if outcome != .refused, let attempted = applied?.outputInterval {
+                    unconfirmedInterval = max(unconfirmedInterval ?? .zero, attempted)
+                }
+                applied = nil
+            }
             if sleeping, goal.isAsleep { return actions + release() }
         }
         return advancing ? actions + advance(now: now) : actions

@@ -244,4 +244,31 @@ struct ReceiverDriverStateMachineTests {
         let armed = stop.compactMap { if case .armDeadline(_, let delay) = $0 { delay } else { nil } }
         #expect(armed.count == 1 && armed[0] >= .seconds(20), "armed for \(armed)")
     }
+
+    @Test func aStopDuringIdentificationPutsTheReceiverToSleepOnceItAnswers() throws {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .ublox))
+        #expect(machine.start(mode: .high, now: .zero) == [.openLink])
+        let query = machine.linkOpened(now: .zero)
+        #expect(written(query).count == 1, "the wake-up bytes and the version query")
+        // The engine stops before the receiver answered (its first bytes may have been lost while it woke).
+        #expect(machine.stop(into: .off, now: .milliseconds(300)).isEmpty, "not released: the query woke it")
+        // The repeat of the query is answered: the receiver is identified and backed up, then released.
+        let repeated = machine.deadline(try #require(token(query)), now: .seconds(2))
+        #expect(written(repeated).count == 1)
+        let answered = machine.received(.ubx(Self.m8), now: .seconds(2) + .milliseconds(100))
+        #expect(written(answered) == [UBXCommand.powerManagementRequest(.backupUntilWoken).bytes])
+        #expect(machine.deadline(try #require(token(answered)), now: .seconds(4)) == [.resolved(.backup, .confirmedBySilence, fallback: nil), .closeLink])
+        #expect(machine.state == .backup)
+    }
+
+    @Test func aStopDuringIdentificationOfAReceiverThatNeverAnswersReleasesItAsPlain() throws {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .autodetect))
+        _ = machine.start(mode: .high, now: .zero)
+        let query = machine.linkOpened(now: .zero)
+        #expect(machine.stop(into: .off, now: .milliseconds(300)).isEmpty)
+        let repeated = machine.deadline(try #require(token(query)), now: .seconds(2))
+        let gaveUp = machine.deadline(try #require(token(repeated)), now: .seconds(4))
+        #expect(gaveUp.contains(.identified(nil)) && gaveUp.last == .closeLink)
+        #expect(machine.state == .released)
+    }
 }

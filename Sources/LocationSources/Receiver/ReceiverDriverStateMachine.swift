@@ -163,6 +163,9 @@ struct ReceiverDriverStateMachine: Sendable {
         }
         goal = .asleep(idle)
         guard linkRequested else { return [] }
+        // Being identified, the receiver is awake (the query woke it): it is put to sleep once it has
+        // answered (or is released as plain if it never does), not left tracking behind a closed port.
+        if linkOpen, !identified, inFlight?.command.expectation == .identity { return [] }
         guard linkOpen, identified, let sleep = dialect?.sleep(into: idle) else { return release() }
         queue = refused.contains(sleep.kind) ? [] : [sleep]
         guard inFlight != nil || !queue.isEmpty else { return release() }

@@ -10,6 +10,10 @@ import NIOCore
 /// which gpsd (built with reconfiguration, the default) writes to the device unchanged — the mechanism
 /// `ubxtool` and `gpsctl` use. gpsd consumes the receiver's replies, so the commands are not confirmed;
 /// gpsd's `ERROR` answers are logged and counted.
+///
+/// gpsd shares its receiver: with this on, the engine puts it to sleep whenever the engine needs no fix, even
+/// while other programs — a time server reading gpsd's shared memory, most often — depend on it. Turn it on
+/// only when the engine is the receiver's one user.
 public struct GPSDReceiverControl: Sendable, Hashable {
     /// The device as gpsd names it (its `?DEVICES` path), e.g. `/dev/ttyUSB0`.
     public var devicePath: String

@@ -175,7 +175,7 @@ struct ReceiverDriverLinkTests {
         let wire = rig.received
         for command in [
             UBXCommand.pollVersion, .receiverManagement(powerSave: false), .rate(UBXRate(measurementMilliseconds: 1000)),
-            .powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true)), .receiverManagement(powerSave: true),
+            .powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true, version2: true)), .receiverManagement(powerSave: true),
             .powerManagementRequest(.backupUntilWoken),
         ] {
             #expect(wire.contains(run: command.bytes), "\(command.frame) on the wire")

@@ -118,7 +118,8 @@ struct ReceiverDriverStateMachineTests {
         #expect(machine.state == .tracking)
 
         actions = machine.setMode(.medium, now: .seconds(1))
-        #expect(written(actions) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true)).bytes])
+        // PROTVER 18: CFG-PM2 version 2 (48 bytes); 5 s is cyclic tracking.
+        #expect(written(actions) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true, version2: true)).bytes])
         // Power save refused: the CFG-RXM that would enable it is not sent; the receiver keeps tracking.
         actions = machine.received(.ubx(.notAcknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(1) + .milliseconds(80))
         #expect(actions == [.resolved(.powerSave, .refused, fallback: .keepSetting)])
@@ -270,5 +271,38 @@ struct ReceiverDriverStateMachineTests {
         let gaveUp = machine.deadline(try #require(token(repeated)), now: .seconds(4))
         #expect(gaveUp.contains(.identified(nil)) && gaveUp.last == .closeLink)
         #expect(machine.state == .released)
+    }
+
+    @Test(arguments: [(PowerMode.medium, 5_000, true), (.low, 20_000, false), (.lowest, 60_000, false)])
+    func aUbloxM8GetsCyclicTrackingUpToTenSecondsAndOnOffBeyond(mode: PowerMode, milliseconds: UInt32, cyclic: Bool) throws {
+        var (machine, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&machine, .ublox)
+        let sent = machine.setMode(mode, now: .seconds(1))
+        #expect(written(sent) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: milliseconds, cyclicTracking: cyclic, version2: true)).bytes])
+    }
+
+    @Test func aUbloxBeforeProtocol18GetsTheFortyFourByteCFGPM2() throws {
+        let m8Early = UBXReply.version(UBXVersion(software: "ROM CORE 2.01 (75331)", hardware: "00080000", extensions: ["PROTVER=15.00"]))
+        var (machine, actions) = running(.ublox, answer: .ubx(m8Early))
+        #expect(written(actions) == [UBXCommand.receiverManagement(powerSave: false).bytes])
+        _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .milliseconds(200))
+        _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x08)), now: .milliseconds(300))
+        let sent = machine.setMode(.medium, now: .seconds(1))
+        let frame = try #require(written(sent).first)
+        #expect(frame[4] == 44 && frame[6] == 1, "length 44, version 1")
+    }
+
+    @Test(arguments: [(PowerMode.medium, UInt64(5)), (.low, 20), (.lowest, 60)])
+    func aUblox9InPowerSaveGetsTheKeysThatSetItsInterval(mode: PowerMode, seconds: UInt64) throws {
+        let f9 = UBXReply.version(UBXVersion(software: "EXT CORE 1.00 (61b2dd)", hardware: "00190000", extensions: ["PROTVER=27.12"]))
+        var (machine, _) = running(.autodetect, answer: .ubx(f9))
+        _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x8A)), now: .milliseconds(200))
+        let sent = machine.setMode(mode, now: .seconds(1))
+        // Cyclic tracking follows RATE-MEAS (up to 10 s); ON/OFF operation follows POSUPDATEPERIOD.
+        let values =
+            seconds <= 10
+            ? [UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 2), UBXConfigValue(key: UBXConfigValue.rateMeasurementKey, value: seconds * 1000)]
+            : [UBXConfigValue(key: UBXConfigValue.positionUpdatePeriodKey, value: seconds), UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 1)]
+        #expect(written(sent) == [UBXCommand.setValues(layers: 1, values).bytes])
     }
 }

@@ -49,6 +49,12 @@ struct UBXTests {
         let command = UBXCommand.powerManagement(settings)
         #expect(command.bytes.count == 52)
         #expect(try UBXCommand(UBXFrame.decode(command.bytes)) == command)
+        // Version 2, for protocol 18 and later: 48 bytes, version byte 2, extintInactivityMs zero at the end.
+        let version2 = UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 20_000, cyclicTracking: false, version2: true))
+        #expect(version2.bytes.count == 56 && version2.bytes[4] == 48 && version2.bytes[6] == 0x02)
+        #expect(version2.bytes[50..<54].allSatisfy { $0 == 0 })
+        #expect(try UBXCommand(UBXFrame.decode(version2.bytes)) == version2)
+        #expect(Array(version2.bytes[6..<50].dropFirst()) == Array(command.bytes[6..<50].dropFirst()), "the same fields, then four more bytes")
         for other in [
             UBXCommand.powerSetup(UBXPowerSetup(value: 2, periodSeconds: 60, onTimeSeconds: 10)),
             .setValues(layers: 1, [UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 2),

@@ -23,19 +23,27 @@ public struct GPSDReceiverControl: Sendable, Hashable {
     public var usesConfigurationKeys: Bool
     /// The fix interval in the tracking modes. Default 1 s.
     public var fixInterval: Duration
+    /// For a u-blox M8 or older: its UBX protocol version (`PROTVER` in MON-VER, `ubxtool -p MON-VER` shows it),
+    /// which decides the CFG-PM2 layout: 48 bytes from 18 on, 44 before. gpsd keeps the receiver's answers, so
+    /// it is not asked. Default 18 (M8 firmware 3.01 and later).
+    public var protocolVersion: Double
 
     /// Creates the settings.
-    public init(devicePath: String, model: ReceiverModel, usesConfigurationKeys: Bool = false, fixInterval: Duration = .seconds(1)) {
+    public init(
+        devicePath: String, model: ReceiverModel, usesConfigurationKeys: Bool = false, fixInterval: Duration = .seconds(1),
+        protocolVersion: Double = 18
+    ) {
         self.devicePath = devicePath
         self.model = model
         self.usesConfigurationKeys = usesConfigurationKeys
+        self.protocolVersion = protocolVersion
         self.fixInterval = max(.milliseconds(100), min(fixInterval, .seconds(10)))
     }
 
     private var dialect: ReceiverDialect? {
         switch model {
         case .mediatek: .mediatek
-        case .ublox: usesConfigurationKeys ? .ubloxKeys : .ubloxLegacy
+        case .ublox: usesConfigurationKeys ? .ubloxKeys : .ubloxLegacy(pm2Version2: protocolVersion >= 18)
         case .plain, .autodetect: nil
         }
     }

@@ -55,8 +55,9 @@ enum ReceiverProfile: Sendable, Hashable {
 enum ReceiverDialect: Sendable, Hashable {
     /// PMTK packets.
     case mediatek
-    /// u-blox M8 and older: CFG-RATE, CFG-RXM, CFG-PM2, RXM-PMREQ.
-    case ubloxLegacy
+    /// u-blox M8 and older: CFG-RATE, CFG-RXM, CFG-PM2 (version 2, 48 bytes, from protocol 18; version 1,
+    /// 44 bytes, before), RXM-PMREQ.
+    case ubloxLegacy(pm2Version2: Bool)
     /// u-blox 9 and 10 (protocol 27+): CFG-VALSET keys, RXM-PMREQ.
     case ubloxKeys
 
@@ -74,6 +75,9 @@ enum ReceiverDialect: Sendable, Hashable {
             }
         return ReceiverCommand(kind: .identify, bytes: bytes, expectation: .identity, resultingState: nil)
     }
+
+    /// The longest update period u-blox documents cyclic tracking for; longer ones use ON/OFF operation.
+    static let longestCyclicPeriod = Duration.seconds(10)
 
     /// The commands that put a tracking receiver into `profile`.
     func commands(for profile: ReceiverProfile) -> [ReceiverCommand] {
@@ -95,8 +99,11 @@ enum ReceiverDialect: Sendable, Hashable {
                 ubx(.receiverManagement(powerSave: false), .tracking, state: .tracking),
                 ubx(.rate(UBXRate(measurementMilliseconds: UInt16(interval.milliseconds))), .rate, state: nil),
             ]
-        case (.ubloxLegacy, .powerSave(let interval)):
-            let settings = UBXPowerManagement(updatePeriodMilliseconds: UInt32(interval.milliseconds), cyclicTracking: true)
+        case (.ubloxLegacy(let pm2Version2), .powerSave(let interval)):
+            // Cyclic tracking for update periods up to about 10 s, ON/OFF operation beyond, as u-blox documents.
+            let settings = UBXPowerManagement(
+                updatePeriodMilliseconds: UInt32(interval.milliseconds), cyclicTracking: interval <= Self.longestCyclicPeriod,
+                version2: pm2Version2)
             return [
                 ubx(.powerManagement(settings), .powerSave, state: nil),
                 ubx(.receiverManagement(powerSave: true), .powerSave, state: .powerSave),
@@ -111,14 +118,15 @@ enum ReceiverDialect: Sendable, Hashable {
                     .tracking, state: .tracking)
             ]
         case (.ubloxKeys, .powerSave(let interval)):
-            return [
-                ubx(
-                    .setValues(
-                        layers: UBXCommand.ramLayer,
-                        [UBXConfigValue(key: UBXConfigValue.positionUpdatePeriodKey, value: UInt64(interval.milliseconds / 1000)),
-                         UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 2)]),
-                    .powerSave, state: .powerSave)
-            ]
+            // In cyclic tracking (PM-OPERATEMODE 2, PSMCT) fixes follow RATE-MEAS; POSUPDATEPERIOD applies to
+            // ON/OFF operation (1, PSMOO), which u-blox documents for the longer periods.
+            let values =
+                interval <= Self.longestCyclicPeriod
+                ? [UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 2),
+                   UBXConfigValue(key: UBXConfigValue.rateMeasurementKey, value: UInt64(interval.milliseconds))]
+                : [UBXConfigValue(key: UBXConfigValue.positionUpdatePeriodKey, value: UInt64(interval.milliseconds / 1000)),
+                   UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 1)]
+            return [ubx(.setValues(layers: UBXCommand.ramLayer, values), .powerSave, state: .powerSave)]
         }
     }
 

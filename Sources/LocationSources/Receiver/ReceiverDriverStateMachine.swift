@@ -325,7 +325,8 @@ struct ReceiverDriverStateMachine: Sendable {
             return []
         }
         inFlight = nil
-        dialect = observed == .mediatek ? .mediatek : (keys ? .ubloxKeys : .ubloxLegacy)
+        let protocolVersion = if case .ublox(_, let version?)? = vendor { version } else { Double?.none }
+        dialect = observed == .mediatek ? .mediatek : (keys ? .ubloxKeys : .ubloxLegacy(pm2Version2: (protocolVersion ?? 18) >= 18))
         return finishIdentification(vendor ?? .ublox(software: "", protocolVersion: nil), error: nil, now: now)
     }
 

@@ -6,7 +6,7 @@ import NMEA
 /// (some print positions and nothing about their quality), and their users expect positions.
 public enum UnmeasuredAccuracy: Sendable, Hashable {
     /// Deliver the fix with an assumed 68 % radius in metres, by fix mode, marked as estimated
-    /// (``LocationEngine/Location/horizontalAccuracyIsEstimated``). A radius that is not finite or is
+    /// (`Location.horizontalAccuracyIsEstimated`). A radius that is not finite or is
     /// negative skips the fix instead.
     case assume(threeD: Double, twoD: Double)
     /// Skip the fix and count it: only measured accuracies reach requests.

@@ -9,7 +9,7 @@ import NIOCore
 func fuzzGPSDReports(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    var interpreter = GPSDReportInterpreter(accuracyWhenUnknown: 50)
+    var interpreter = GPSDReportInterpreter(unmeasuredAccuracy: .typical)
     var lines = 0
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
         lines += 1

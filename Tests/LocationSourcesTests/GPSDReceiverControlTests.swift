@@ -24,6 +24,16 @@ struct GPSDReceiverControlTests {
         #expect(GPSDReceiverControl(devicePath: "/dev/x", model: .autodetect).sleep(into: .off) == nil, "autodetect needs replies gpsd keeps to itself")
     }
 
+    @Test func aSleepCommandWithGpsdUnreachableIsCountedAndLoggedNotSwallowed() async throws {
+        let port = try await freeLoopbackPort()   // nothing listens there
+        let source = GPSDLocationSource(
+            configuration: GPSDConfiguration(port: port, receiverControl: GPSDReceiverControl(devicePath: "/dev/ttyUSB0", model: .mediatek)),
+            logger: quietLogger())
+        source.start(mode: .high, events: SourceEventSink { _ in })
+        source.stop()
+        #expect(source.statistics.receiverCommandsNotSent == 1, "the standby command had no connection to go on")
+    }
+
     @Test(.enabled(if: Tools.socat != nil && Tools.gpsd != nil, "needs socat and gpsd (Scripts/bootstrap.sh installs both)"))
     func aMediaTekBehindGpsdIsSetUpAndStoodByThroughGpsd() async throws {
         let terminals = try await PseudoTerminalPair.make()

@@ -305,4 +305,16 @@ struct ReceiverDriverStateMachineTests {
             : [UBXConfigValue(key: UBXConfigValue.positionUpdatePeriodKey, value: seconds), UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 1)]
         #expect(written(sent) == [UBXCommand.setValues(layers: 1, values).bytes])
     }
+
+    @Test func aCommandWhoseBytesCannotBeWrittenIsLostWithTheLinkAtOnce() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        let sent = machine.setMode(.low, now: .seconds(1))
+        #expect(written(sent).count == 1)
+        // The write failed (the port closed under it): reported now, not after the acknowledgement timeout.
+        #expect(machine.writeFailed(now: .seconds(1)) == [.resolved(.powerSave, .linkLost, fallback: .keepSetting)])
+        #expect(machine.writeFailed(now: .seconds(1)).isEmpty, "nothing else was in flight")
+        // The deadline of the lost command, when it comes, changes nothing.
+        #expect(machine.deadline(try #require(token(sent)), now: .seconds(3)).isEmpty)
+    }
 }

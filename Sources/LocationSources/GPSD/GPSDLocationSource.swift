@@ -86,7 +86,7 @@ public final class GPSDLocationSource: LocationSource {
     /// gpsd has no per-client power modes: without ``GPSDConfiguration/receiverControl`` the mode is only
     /// logged; with it, the receiver is sent the mode's commands through gpsd.
     public func setMode(_ mode: PowerMode) {
-        for request in session.modeChanged(mode) { link.send(request) }
+        for request in session.modeChanged(mode) where !link.send(request) { session.receiverCommandNotSent() }
     }
 
     /// Un-watches and closes the connection, so gpsd can release the receiver. Idempotent. With
@@ -97,7 +97,7 @@ public final class GPSDLocationSource: LocationSource {
     /// chose: standby (MediaTek) or backup (u-blox) for standby and off, nothing for `on` (see
     /// ``NMEAStreamSource/stop(into:)``). Again while stopped, nothing changes.
     public func stop(into idle: ReceiverPowerProfile.IdleState) {
-        if let sleep = session.stopped(into: idle) { link.send(sleep) }
+        if let sleep = session.stopped(into: idle), !link.send(sleep) { session.receiverCommandNotSent() }
         link.stop()
     }
 

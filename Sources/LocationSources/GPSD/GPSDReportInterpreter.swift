@@ -70,6 +70,9 @@ struct GPSDReportInterpreter: Sendable {
     /// Counts a lost connection.
     mutating func disconnected() { statistics.disconnections += 1 }
 
+    /// Counts a receiver command that could not be sent (no connection).
+    mutating func receiverCommandNotSent() { statistics.receiverCommandsNotSent += 1 }
+
     /// Counts a line that was too long to keep.
     mutating func oversizedLine() -> Outcome {
         statistics.lines += 1

@@ -90,6 +90,13 @@ final class GPSDSession: Sendable {
         return sleep
     }
 
+    /// A receiver command could not be sent: the connection to gpsd is down (it is sent again with the
+    /// setup when the connection comes back, but a sleep command is lost). Counted and logged.
+    func receiverCommandNotSent() {
+        state.withLockedValue { $0.interpreter.receiverCommandNotSent() }
+        logger.notice("receiver command not sent: the connection to gpsd is down", metadata: ["device": "\(receiverControl?.devicePath ?? "")"])
+    }
+
     /// One line (or an oversized one) from the current connection.
     func receive(_ input: LinkInput) {
         var setup: [ByteBuffer] = []

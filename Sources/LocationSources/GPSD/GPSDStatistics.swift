@@ -34,6 +34,9 @@ public struct GPSDStatistics: Sendable, Hashable {
     public var droppedFields = 0
     /// Fixes skipped because they carried no error estimate (with ``UnmeasuredAccuracy/skip``).
     public var fixesWithoutAccuracy = 0
+    /// Receiver commands (``GPSDConfiguration/receiverControl``) that could not be sent: the connection
+    /// to gpsd was down.
+    public var receiverCommandsNotSent = 0
     /// Fixes delivered with an assumed accuracy, their receiver having reported none
     /// (``GPSDConfiguration/unmeasuredAccuracy``).
     public var fixesWithAssumedAccuracy = 0

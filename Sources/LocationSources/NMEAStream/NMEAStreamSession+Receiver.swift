@@ -26,6 +26,8 @@ extension NMEAStreamSession {
     func receiverLinkOpened() { drive { $0.linkOpened(now: $1) } }
     /// The port closed.
     func receiverLinkClosed() { drive { $0.linkClosed(now: $1) } }
+    /// A command's bytes could not be written.
+    func receiverWriteFailed() { drive { $0.writeFailed(now: $1) } }
 
     /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
     func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {
@@ -83,7 +85,12 @@ extension NMEAStreamSession {
             switch action {
             case .write(let bytes):
                 receiver.statistics.commandsSent += 1
-                if let link = receiver.link { eventLoop.execute { link.send(ByteBuffer(bytes: bytes)) } }
+                if let link = receiver.link {
+                    eventLoop.execute { [weak self] in
+                        let sent = link.send(ByteBuffer(bytes: bytes)) { [weak self] _ in self?.receiverWriteFailed() }
+                        if !sent { self?.receiverWriteFailed() }
+                    }
+                }
             case .armDeadline(let token, let delay):
                 eventLoop.scheduleTask(in: delay.timeAmount) { [weak self] in
                     self?.drive { $0.deadline(token, now: $1) }

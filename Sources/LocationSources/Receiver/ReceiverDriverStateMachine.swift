@@ -201,6 +201,15 @@ struct ReceiverDriverStateMachine: Sendable {
         return actions
     }
 
+    /// The bytes of the command in flight could not be written: the link closed under them, or was down.
+    /// The command is lost with the link (reported and counted, not left to time out); the link's closing
+    /// and reopening, which follow, take it from there.
+    mutating func writeFailed(now: Duration) -> [Action] {
+        guard let current = inFlight else { return [] }
+        inFlight = nil
+        return finish(current, .linkLost, now: now, advancing: false)
+    }
+
     /// The receiver sent something.
     mutating func received(_ input: Input, now: Duration) -> [Action] {
         switch input {

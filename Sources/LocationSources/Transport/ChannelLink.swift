@@ -4,8 +4,9 @@ import NIOCore
 struct ChannelLink: StreamLink {
     let channel: any Channel
 
-    func send(_ bytes: ByteBuffer) {
-        channel.writeAndFlush(bytes, promise: nil)
+    func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?) {
+        guard let failed else { return channel.writeAndFlush(bytes, promise: nil) }
+        channel.writeAndFlush(bytes).whenFailure(failed)
     }
 
     func close(farewell: ByteBuffer?) {

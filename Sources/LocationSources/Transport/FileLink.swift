@@ -59,7 +59,7 @@ final class FileLink: StreamLink {
         return link
     }
 
-    func send(_ bytes: ByteBuffer) {}
+    func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?) {}
 
     /// Stops reading; the descriptor is closed once no read is in flight.
     func close(farewell: ByteBuffer?) {

@@ -78,9 +78,14 @@ final class ReconnectingLink: Sendable {
     }
 
     /// Writes `bytes` to the current link, if one is open; dropped otherwise.
-    func send(_ bytes: ByteBuffer) {
+    /// Writes `bytes` on the current connection. Returns `false` when there is none (the link is down or
+    /// reconnecting): the bytes are not sent, and the caller says so. `failed` is called if the write itself fails.
+    @discardableResult
+    func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)? = nil) -> Bool {
         let link = state.withLockedValue { state in state.machine.currentAttempt.flatMap { state.links[$0] } }
-        link?.send(bytes)
+        guard let link else { return false }
+        link.send(bytes, failed: failed)
+        return true
     }
 
     /// Closes the link (with the farewell if it is open) and stops retrying. Returns at once.
@@ -134,7 +139,7 @@ final class ReconnectingLink: Sendable {
                     let actions = state.machine.opened(attempt: attempt)
                     return (actions, state.machine.isCurrent(attempt))
                 }
-                if accepted, let greeting { link.send(greeting) }
+                if accepted, let greeting { link.send(greeting, failed: nil) }
                 perform(actions)
                 if accepted { onReport(.opened) }
             case .failure(let error):

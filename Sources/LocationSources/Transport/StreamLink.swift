@@ -29,8 +29,9 @@ struct LinkEvents: Sendable {
 
 /// One open connection, device or file.
 protocol StreamLink: Sendable {
-    /// Writes `bytes` to the peer (a no-op for read-only links).
-    func send(_ bytes: ByteBuffer)
+    /// Writes `bytes` to the peer (a no-op for read-only links); `failed` is called if the write fails
+    /// (the link closed under it).
+    func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?)
     /// Closes the link, after writing `farewell` when given. Idempotent. ``LinkEvents/closed`` follows.
     func close(farewell: ByteBuffer?)
 }

@@ -119,7 +119,7 @@ extension SchedulerStateMachine {
         case .awaitingAuthorization: requestAuthorizationIfNeeded(now: now)
         case .needingFullAccuracy: holdForFullAccuracy([id], now: now)
         case .admitted:
-            if !geofences.waiting.isEmpty, geofences.admit(id) { power.endMonitorSleep() }
+            monitorsAdmitted(CollectionOfOne(id))
             reconcilePower(now: now)
         }
     }
@@ -137,7 +137,9 @@ extension SchedulerStateMachine {
 
     /// These requests were admitted: the monitors among them have their regions join the evaluator, which
     /// wants the source until a fix decides them.
-    mutating func monitorsAdmitted(_ ids: [RequestID]) {
+    @inline(__always)
+    mutating func monitorsAdmitted(_ ids: some Sequence<RequestID>) {
+        guard !geofences.waiting.isEmpty else { return }
         var any = false
         for id in ids where geofences.admit(id) { any = true }
         if any { power.endMonitorSleep() }

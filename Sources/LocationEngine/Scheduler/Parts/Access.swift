@@ -153,9 +153,13 @@ struct AccuracyRules: Sendable {
     /// Whether temporary full accuracy was refused in this period.
     let fullAccuracyRefused: Bool
 
-    /// Whether coarsened fixes can never satisfy a one-shot of this accuracy now.
+    /// Whether coarsened fixes can never satisfy a one-shot asking for `wish` now. Under full accuracy (the
+    /// common case) the wish's accuracy is not even built.
     @inline(__always)
-    func needsFullAccuracy(_ accuracy: LocationAccuracy) -> Bool { reduced?.cannotSatisfy(accuracy) ?? false }
+    func needsFullAccuracy(_ wish: OneShotWish) -> Bool {
+        guard let reduced else { return false }
+        return reduced.cannotSatisfy(wish.accuracy)
+    }
 
     /// Whether coarsened fixes can never serve a subscription with these options now.
     func needsFullAccuracy(_ options: SubscriptionOptions) -> Bool { reduced.map(options.needsFullAccuracy) ?? false }

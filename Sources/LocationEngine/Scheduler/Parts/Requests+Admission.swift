@@ -18,11 +18,8 @@ extension SchedulerStateMachine.Requests {
         gate: AuthorizationGate, rules: AccuracyRules
     ) -> Placement {
         var request = request
-        // Under full accuracy (the common case) the accuracy is not even built.
         let placement: Placement =
-            gate == .notDetermined
-            ? .awaitingAuthorization
-            : rules.reduced != nil && rules.needsFullAccuracy(request.wish.accuracy) ? .needingFullAccuracy : .admitted
+            gate == .notDetermined ? .awaitingAuthorization : rules.needsFullAccuracy(request.wish) ? .needingFullAccuracy : .admitted
         if let timeout {
             // Waiting for temporary full accuracy is waiting for authorization: a delayed timeout starts
             // when the answer comes.
@@ -78,7 +75,7 @@ extension SchedulerStateMachine.Requests {
         var admitted = Admitted()
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], request.phase != .admitted {
-                let needsFull = rules.needsFullAccuracy(request.wish.accuracy)
+                let needsFull = rules.needsFullAccuracy(request.wish)
                 if !(needsFull && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
                     startDelayedTimeout(id, &request, now: now)
                 }
@@ -124,7 +121,7 @@ extension SchedulerStateMachine.Requests {
     mutating func holdUnservable(rules: AccuracyRules) -> [RequestID] {
         var ids: [RequestID] = []
         oneShots.forEach { id, request in
-            if request.phase == .admitted && rules.needsFullAccuracy(request.wish.accuracy) { ids.append(id) }
+            if request.phase == .admitted && rules.needsFullAccuracy(request.wish) { ids.append(id) }
         }
         for (id, subscription) in subscriptions where subscription.phase == .admitted && rules.needsFullAccuracy(subscription.options) {
             ids.append(id)

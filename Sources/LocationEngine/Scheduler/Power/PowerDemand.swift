@@ -29,7 +29,4 @@ struct PowerDemand: Sendable, Equatable {
     /// How many requests demand `mode`.
     /// - Complexity: O(1)
     func count(in mode: PowerMode) -> Int { counts[mode.rawValue] }
-
-    /// How many requests demand the source at all.
-    var total: Int { counts.reduce(0, +) }
 }

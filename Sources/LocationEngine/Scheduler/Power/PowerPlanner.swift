@@ -73,7 +73,8 @@ struct PowerPlanner: Sendable {
     /// source, if anything.
     mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
-        let demanded = monitors.isDemanding ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
+        // The monitors' share is one more request in their mode.
+        let demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
         guard idle != nil else { return Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap)) }
         return reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
     }

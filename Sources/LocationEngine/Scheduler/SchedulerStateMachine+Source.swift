@@ -25,7 +25,10 @@ extension SchedulerStateMachine {
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
-        evaluateRegions(fix, now: now)
+        if geofences.evaluator.count > 0 {
+            geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
+            emitRegionEvents()
+        }
         requests.afterRemovals()
         reconcilePower(now: now)
     }
@@ -50,21 +53,6 @@ extension SchedulerStateMachine {
         counters.fatalErrors += 1
         endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
         forceSourceOff(now: now)
-    }
-
-    /// A fix reaches the regions: their transitions are queued, one action each; then the power planner
-    /// decides whether the monitors may let the source sleep, and until when, from when the nearest
-    /// boundary could first be reached (``RegionReach``).
-    /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
-    ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
-    private mutating func evaluateRegions(_ fix: StampedFix, now: EngineInstant) {
-        guard geofences.evaluator.count > 0 else { return }
-        geofences.evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
-        emitRegionEvents()
-        power.endMonitorSleep()
-        guard power.monitorsMaySleep(besides: requests.demand), let reach = geofences.evaluator.reach(from: fix.location) else { return }
-        let reachable = fix.observedAt + reach.timeToReach
-        if power.planMonitorSleep(reachable: reachable, now: now) { geofences.evaluator.holdStates(until: reachable) }
     }
 
     /// Queues the regions' transitions decided so far, one action each.

@@ -22,15 +22,10 @@ extension SchedulerStateMachine {
         assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
         if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return redirect(Recipient(id, handler), withdrawal) }
-        if let failure = Self.validate(accuracy: accuracy, timeout: timeout) {
-            return refuse(id, handler, .rejected(reason: failure))
-        }
-        if let purposeKey, !configuration.declares(purposeKey: purposeKey) {
-            return refuse(id, handler, .misconfigured(.undeclaredPurposeKey(purposeKey)))
-        }
-        if isShutDown { return refuse(id, handler, .shutDown) }
-        if case .unauthorized(let failure) = authorization {
-            return refuse(id, handler, .unauthorized(failure))
+        if let refusal = configuration.refusal(
+            accuracy: accuracy, timeout: timeout, purposeKey: purposeKey, isShutDown: isShutDown, gate: authorization)
+        {
+            return delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: refusal, location: nil, age: nil, achievedAccuracy: nil), .failed)
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
         // The purpose key is kept while pending: an admitted request may still need it if accuracy
@@ -102,7 +97,7 @@ extension SchedulerStateMachine {
         assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
         counters.subscriptionsSubmitted += 1
         if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return delivery.redirect(Recipient(id, handler), withdrawal) }
-        if let refusal = refusal(of: options, region: region) {
+        if let refusal = configuration.refusal(of: options, region: region, geofences: geofences, isShutDown: isShutDown, gate: authorization) {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
         if let duration = options.duration { requests.deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now)) }
@@ -124,17 +119,6 @@ extension SchedulerStateMachine {
         }
     }
 
-    /// Why a subscription (a monitor of `region`) is refused at once, if it is.
-    private func refusal(of options: SubscriptionOptions, region: (GeofenceRegion, GeofenceOptions)?) -> SubscriptionEnd? {
-        if let region, let reason = geofences.refusal(of: region.1) { .rejected(reason: reason) }
-        else if let failure = options.validationFailure { .rejected(reason: failure) }
-        else if let key = options.purposeKey, !configuration.declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
-        else if isShutDown { .shutDown }
-        else if case .unauthorized(let failure) = authorization { .unauthorized(failure) }
-        else if options.kind == .heading && !configuration.sourceCapabilities.providesCourse { .headingUnavailable }
-        else { nil }
-    }
-
     /// These requests were admitted: the monitors among them have their regions join the evaluator, which
     /// wants the source until a fix decides them.
     @inline(__always)
@@ -151,16 +135,5 @@ extension SchedulerStateMachine {
         delivery.subscriptionEnded(id)
         if subscription.isRegion { geofences.remove(id) }
         return subscription
-    }
-
-    /// Delivers a final status to a request that was never scheduled.
-    private mutating func refuse(_ id: RequestID, _ handler: OneShotHandler, _ status: LocationStatus) {
-        delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil), .failed)
-    }
-
-    static func validate(accuracy: LocationAccuracy, timeout: Duration?) -> String? {
-        if !accuracy.isValid { return "accuracy must be finite and positive with a non-negative maximum age (got \(accuracy))" }
-        if let timeout, timeout < .zero { return "timeout must not be negative (got \(timeout))" }
-        return nil
     }
 }

@@ -62,7 +62,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Creates an empty scheduler.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.access = Access(picture: configuration.authorization, reducedAccuracy: configuration.reducedAccuracy)
+        self.access = Access(
+            picture: configuration.authorization, reducedAccuracy: configuration.reducedAccuracy, usage: configuration.usage,
+            preferring: configuration.preferredAuthorization)
         self.delivery = Delivery(slice: configuration.deliverySlice)
         self.power = PowerPlanner(
             linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile)
@@ -158,14 +160,5 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         }
     }
 }
-
-/// A one-shot handler as a plain closure: the natural handler type when driving the core from your own
-/// event loop. The state machine's hot paths are prespecialized for it and
-/// ``ClosureSubscriptionHandler`` (`@_specialize(exported:)`), so code in other modules using these
-/// types runs specialized code rather than generic code that looks up type metadata at run time.
-public typealias ClosureOneShotHandler = @Sendable (LocationResult) -> Void
-
-/// A subscription handler as a plain closure; see ``ClosureOneShotHandler``.
-public typealias ClosureSubscriptionHandler = @Sendable (RequestID, SubscriptionEvent) -> Void
 
 extension SchedulerStateMachine: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}

@@ -50,18 +50,18 @@ extension SchedulerStateMachine.Access {
 
     /// The one authorization request of a not-determined period, when a request must wait for
     /// authorization: `nil` when it was made already.
-    mutating func requestAuthorizationOnce(usage: UsageDeclarations, preferring preferred: AuthorizationLevel) -> AuthorizationAsk? {
+    mutating func requestAuthorizationOnce() -> AuthorizationAsk? {
         guard !authorizationRequested else { return nil }
         authorizationRequested = true
         counts.authorizationRequests += 1
-        return askForAuthorization(usage: usage, preferring: preferred)
+        return askForAuthorization()
     }
 
     /// Asks for authorization at the level the application declared (see
     /// ``UsageDeclarations/level(preferring:)``).
-    mutating func askForAuthorization(usage: UsageDeclarations, preferring preferred: AuthorizationLevel) -> AuthorizationAsk {
+    mutating func askForAuthorization() -> AuthorizationAsk {
         if timeline.isOpen(.locationButton(from: .notDetermined)) { return .waitForLocationButton }
-        guard let level = usage.level(preferring: preferred) else { return .nothingDeclared }
+        guard let level = usage.level(preferring: preferredAuthorization) else { return .nothingDeclared }
         let token = timeline.open(.authorization)
         return .prompt(AuthorizationPrompt(level: level, usageDescription: usage.usageDescription(for: level), current: timeline.picture), token: token)
     }
@@ -69,7 +69,7 @@ extension SchedulerStateMachine.Access {
     /// Requests that need full accuracy wait for it, the first naming `purposeKey`: the one request for
     /// temporary full accuracy of this period, showing that key's declared purpose; `nil` when it is
     /// asked already.
-    mutating func requestTemporaryFullAccuracyOnce(_ purposeKey: String, usage: UsageDeclarations) -> (FullAccuracyPrompt, token: UInt64)? {
+    mutating func requestTemporaryFullAccuracyOnce(_ purposeKey: String) -> (FullAccuracyPrompt, token: UInt64)? {
         guard temporaryFullAccuracy != .asked else { return nil }
         temporaryFullAccuracy = .asked
         counts.fullAccuracyRequests += 1

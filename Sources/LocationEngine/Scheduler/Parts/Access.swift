@@ -22,12 +22,20 @@ extension SchedulerStateMachine {
         private(set) var history = FixHistory()
         /// How fixes are coarsened and throttled under reduced accuracy.
         let reducedAccuracy: ReducedAccuracyPolicy
+        /// What the application declares it may ask for, and the level it prefers.
+        let usage: UsageDeclarations
+        let preferredAuthorization: AuthorizationLevel
         /// Prompts asked for, and answers and presses that changed nothing.
         var counts = Counts()
 
-        init(picture: AuthorizationState, reducedAccuracy: ReducedAccuracyPolicy) {
+        init(
+            picture: AuthorizationState, reducedAccuracy: ReducedAccuracyPolicy, usage: UsageDeclarations = .none,
+            preferring preferredAuthorization: AuthorizationLevel = .whenInUse
+        ) {
             timeline = AuthorizationTimeline(picture: picture)
             self.reducedAccuracy = reducedAccuracy
+            self.usage = usage
+            self.preferredAuthorization = preferredAuthorization
         }
     }
 

@@ -45,4 +45,18 @@ struct Geofences: Sendable {
     mutating func remove(_ id: RequestID) {
         if waiting.removeValue(forKey: id) == nil { evaluator.remove(id) }
     }
+
+    /// A fix reaches the regions: their transitions are decided (taken with ``RegionEvaluator/nextEvent()``);
+    /// then the power planner decides whether the monitors may let the source sleep, and until when, from
+    /// when the nearest boundary could first be reached (``RegionReach``), and while they sleep the
+    /// regions hold their states.
+    /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
+    ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
+    mutating func decide(by fix: StampedFix, power: inout PowerPlanner, besides demand: PowerDemand, now: EngineInstant) {
+        evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
+        power.endMonitorSleep()
+        guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
+        let reachable = fix.observedAt + reach.timeToReach
+        if power.planMonitorSleep(reachable: reachable, now: now) { evaluator.holdStates(until: reachable) }
+    }
 }

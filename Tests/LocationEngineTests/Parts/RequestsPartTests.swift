@@ -1,0 +1,111 @@
+@testable import LocationEngine
+import Testing
+
+/// The requests part on its own: admission, the power demand of exactly the admitted requests, a fix
+/// completing one-shots through the accuracy index, expiry, and the fan-out to subscriptions.
+@Suite("Requests part")
+struct RequestsPartTests {
+    typealias Machine = SchedulerStateMachine<String, String>
+    typealias Requests = Machine.Requests
+
+    static let full = AccuracyRules(reduced: nil, fullAccuracyRefused: false)
+    static let reduced = AccuracyRules(reduced: ReducedAccuracyPolicy(), fullAccuracyRefused: false)
+
+    static func oneShot(_ tag: String, _ accuracy: LocationAccuracy, purposeKey: String? = nil) -> Machine.OneShot {
+        Machine.OneShot(handler: tag, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: nil))
+    }
+
+    static func fix(accuracy: Double, at instant: EngineInstant) -> StampedFix {
+        StampedFix(location: Location(latitude: 52.52, longitude: 13.40, horizontalAccuracy: accuracy), observedAt: instant)
+    }
+
+    static func id(_ n: UInt64) -> RequestID { RequestID(rawValue: n) }
+
+    @Test("the demand counts exactly the admitted requests: waiting ones join it when admitted, and leave it when removed")
+    func demandCountsAdmitted() {
+        var requests = Requests()
+        #expect(requests.place(Self.id(1), Self.oneShot("a", .room), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full) == .awaitingAuthorization)
+        #expect(requests.demand.mode == nil)
+        let admitted = requests.admitAwaitingAuthorization(rules: Self.full, now: .zero)
+        #expect(admitted.needingFullAccuracy.isEmpty)
+        #expect(requests.demand.mode == LocationAccuracy.room.requiredPowerMode)
+        _ = requests.removeOneShot(Self.id(1))
+        #expect(requests.demand.mode == nil)
+        #expect(requests.count == 0)
+    }
+
+    @Test("a monitor is pending but adds no demand of its own")
+    func monitorAddsNoDemand() {
+        var requests = Requests()
+        let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), isRegion: true)
+        #expect(requests.place(Self.id(1), monitor, gate: .authorized, rules: Self.full) == .admitted)
+        #expect(requests.demand.mode == nil)
+        #expect(requests.contains(Self.id(1)))
+    }
+
+    @Test("under reduced accuracy a one-shot finer than coarse fixes is not admitted, and holding sends the keyed ones to wait")
+    func reducedAccuracyHolds() {
+        var requests = Requests()
+        #expect(requests.place(Self.id(1), Self.oneShot("fine", .block), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced) == .needingFullAccuracy)
+        #expect(requests.place(Self.id(2), Self.oneShot("keyed", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced) == .needingFullAccuracy)
+        let (firstKey, ending) = requests.holdForFullAccuracy([Self.id(1), Self.id(2)], mayWait: true)
+        #expect(firstKey == "Navigation")
+        #expect(ending == [Self.id(1)])
+        #expect(requests.awaitingFullAccuracy == [Self.id(2)])
+        #expect(requests.demand.mode == nil)
+    }
+
+    @Test("a fix completes every one-shot it satisfies, coarsest level first, and leaves the finer ones pending")
+    func fixCompletesSatisfied() {
+        var requests = Requests()
+        for (n, accuracy) in [(1, LocationAccuracy.room), (2, .city), (3, .block)] {
+            _ = requests.place(Self.id(UInt64(n)), Self.oneShot("\(n)", accuracy), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        }
+        guard var completion = requests.beginCompletion(with: Self.fix(accuracy: 50, at: .zero), now: .zero) else {
+            Issue.record("the fix completes nothing")
+            return
+        }
+        var taken: [String] = []
+        while let recipient = requests.takeNext(of: &completion) { taken.append(recipient.handler) }
+        #expect(taken == ["2", "3"])
+        #expect(requests.contains(Self.id(1)))
+        #expect(requests.demand.mode == LocationAccuracy.room.requiredPowerMode)
+    }
+
+    @Test("expiry removes what is due but spares the one-shots a fix being handed out already satisfied")
+    func expirySparesCompletion() {
+        var requests = Requests()
+        _ = requests.place(Self.id(1), Self.oneShot("covered", .city), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        let completion = requests.beginCompletion(with: Self.fix(accuracy: 50, at: .zero), now: .zero)
+        let expired = requests.expire(now: .zero + .seconds(1), sparing: completion)
+        #expect(expired.oneShots.map(\.handler) == ["too fine"])
+        #expect(requests.contains(Self.id(1)))
+    }
+
+    @Test("a fix reaches admitted subscriptions through their filters; one reaching its maximum is removed and named")
+    func fanOut() {
+        var requests = Requests()
+        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), isRegion: false)
+        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), isRegion: false)
+        let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), isRegion: true)
+        for (n, subscription) in [once, heading, monitor].enumerated() {
+            _ = requests.place(Self.id(UInt64(n + 1)), subscription, gate: .authorized, rules: Self.full)
+        }
+        let fanOut = requests.offer(Self.fix(accuracy: 5, at: .zero), now: .zero)
+        #expect(fanOut.locations.map(\.handler) == ["once"])
+        #expect(fanOut.exhausted.map(\.handler) == ["once"])
+        #expect(!requests.contains(Self.id(1)))
+        #expect(requests.contains(Self.id(3)))
+    }
+
+    @Test("removing everything admitted leaves those waiting for access")
+    func removeAllAdmitted() {
+        var requests = Requests()
+        _ = requests.place(Self.id(1), Self.oneShot("admitted", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        _ = requests.place(Self.id(2), Self.oneShot("waiting", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full)
+        let removed = requests.removeAll(onlyAdmitted: true)
+        #expect(removed.oneShots.map(\.handler) == ["admitted"])
+        #expect(requests.isWaiting(Self.id(2)))
+    }
+}

@@ -23,20 +23,14 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1), amortised over the group.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextOneShot() -> Recipient<OneShotHandler>? {
-        if delivery.outbox.handing == .fix {
-            switch delivery.nextFixRecipient(taking: &requests) {
-            case .handOut(let recipient): return recipient
-            case .none: return nil
-            case .completed:
-                fixCompletionEnded()
-                return nil
-            }
-        }
         while true {
-            switch delivery.nextOneShotStep() {
+            switch delivery.nextOneShot(taking: &requests) {
             case .handOut(let recipient): return recipient
             case .withdrawn(let recipient, let withdrawal): redirect(recipient, withdrawal)
             case .none: return nil
+            case .fixCompleted:
+                fixCompletionEnded()
+                return nil
             }
         }
     }

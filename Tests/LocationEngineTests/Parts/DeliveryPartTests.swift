@@ -14,16 +14,17 @@ struct DeliveryPartTests {
     /// Hands out everything queued, as the engine does: the actions, and each group's recipients.
     static func drain(_ delivery: inout Delivery) -> [String] {
         var handed: [String] = []
+        var requests = Machine.Requests()
         while let action = delivery.takeNextAction() {
             switch action {
             case .completeOneShots(let result):
                 while true {
-                    switch delivery.nextOneShotStep() {
+                    switch delivery.nextOneShot(taking: &requests) {
                     case .handOut(let recipient): handed.append("\(recipient.handler):\(result.status)")
                     case .withdrawn(let recipient, let withdrawal):
                         delivery.redirect(recipient, withdrawal, forceCompleted: withdrawal == .forceComplete ? Self.timedOut : nil)
                         continue
-                    case .none: break
+                    case .none, .fixCompleted: break
                     }
                     break
                 }
@@ -88,12 +89,13 @@ struct DeliveryPartTests {
             Issue.record("no group")
             return
         }
+        var requests = Machine.Requests()
         var first: [String] = []
-        for _ in 0..<2 { if case .handOut(let recipient) = delivery.nextOneShotStep() { first.append(recipient.handler) } }
+        for _ in 0..<2 { if case .handOut(let recipient) = delivery.nextOneShot(taking: &requests) { first.append(recipient.handler) } }
         #expect(first == ["1", "2"])
         delivery.outbox.beginEvent()
         delivery.emit(.stopSource)
-        guard case .none = delivery.nextOneShotStep() else {
+        guard case .none = delivery.nextOneShot(taking: &requests) else {
             Issue.record("the group did not give way")
             return
         }

@@ -133,19 +133,29 @@ extension SchedulerStateMachine.Delivery {
         return nil
     }
 
-    /// What handing out the next one-shot of a fix completion gives.
-    enum FixStep {
+    /// What handing out the next one-shot gives.
+    enum OneShotStep {
         /// Hand it out: it is counted.
         case handOut(Recipient<OneShotHandler>)
-        /// None for now: the group gives way.
+        /// A withdrawal reached it first: redirect it, then go on.
+        case withdrawn(Recipient<OneShotHandler>, Withdrawal)
+        /// None for now (the group is done, or gives way).
         case none
-        /// The completion is over: the one-shots it completed no longer need the source.
-        case completed
+        /// The fix completion is over: the one-shots it completed no longer need the source.
+        case fixCompleted
+    }
+
+    /// The next recipient of the one-shot group being handed out; a fix completion's one-shots are taken
+    /// out of `requests` as they are handed out.
+    /// - Complexity: amortised O(1) per one-shot.
+    @inline(__always)
+    mutating func nextOneShot(taking requests: inout SchedulerStateMachine.Requests) -> OneShotStep {
+        outbox.handing == .fix ? nextFixRecipient(taking: &requests) : nextOneShotStep()
     }
 
     /// The next one-shot the fix being completed satisfies, taken out of `requests` as it is handed out.
     /// - Complexity: amortised O(1) per one-shot.
-    mutating func nextFixRecipient(taking requests: inout SchedulerStateMachine.Requests) -> FixStep {
+    private mutating func nextFixRecipient(taking requests: inout SchedulerStateMachine.Requests) -> OneShotStep {
         if outbox.givesWay() { return .none }
         if let recipient = takeFixRecipient(from: &requests) {
             outbox.handedOut += 1
@@ -153,7 +163,7 @@ extension SchedulerStateMachine.Delivery {
             return .handOut(recipient)
         }
         outbox.finishCurrentGroup()
-        return .completed
+        return .fixCompleted
     }
 
     /// Takes every one-shot the fix being completed still satisfies out of `requests` at once, so that
@@ -177,19 +187,9 @@ extension SchedulerStateMachine.Delivery {
         return nil
     }
 
-    /// What handing out the next one-shot of a group gives.
-    enum OneShotStep {
-        /// Hand it out: it is counted.
-        case handOut(Recipient<OneShotHandler>)
-        /// A withdrawal reached it first: redirect it, then go on.
-        case withdrawn(Recipient<OneShotHandler>, Withdrawal)
-        /// None for now (the group is done, or gives way).
-        case none
-    }
-
     /// The next recipient of the one-shot group being handed out (not a fix completion's).
     /// - Complexity: O(1)
-    mutating func nextOneShotStep() -> OneShotStep {
+    private mutating func nextOneShotStep() -> OneShotStep {
         guard case .oneShots(let tally) = outbox.handing else { return .none }
         guard outbox.position < outbox.oneShots.count else {
             outbox.finishCurrentGroup()

@@ -226,16 +226,17 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
 
     /// What each submitted request needed of the source: from its submission until it ended, was
     /// cancelled, or (never ending) `end`, in the mode its accuracy asks for. Passive subscriptions
-    /// need nothing.
+    /// need nothing, and neither does a request that ended as it was made (answered from the cache):
+    /// most one-shots of a long run, left out so the list stays small.
     func demands(until end: Int64) -> [Demand] {
         checkLock.withLock {
             applyWholeLog()
             var demands: [Demand] = []
-            demands.reserveCapacity(requests.records.count)
             for request in requests.records.indices where requests.records[request].flags.contains(.submitted) {
                 guard let mode = plan.powerDemand(of: request) else { continue }
                 let record = requests.records[request]
                 let until = record.ends > 0 ? record.endedAt : record.flags.contains(.cancelIssued) ? record.cancelledAt : end
+                guard until > record.submittedAt else { continue }
                 demands.append(Demand(TimelineInterval(start: record.submittedAt, end: until), level: mode.rawValue))
             }
             return demands

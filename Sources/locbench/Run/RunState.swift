@@ -14,7 +14,10 @@ struct RunState {
     var maxPending = 0
     var heapAtMaxPending = 0
     let heapBaseline: (allocated: Int, jemalloc: Bool)
-    var timeline: [(seconds: Double, pending: Int, mode: PowerMode?)] = []
+    /// The pending count over the run: one sample per 100 ms of the run's timeline, the largest seen in
+    /// it (the virtual loop samples at every event: a million of them would be a 25 MB array).
+    var timeline: [(seconds: Double, pending: Int)] = []
+    private var timelineBucket: Int64 = -1
     var woundDown = false
     var pending = 0
     /// Set when the run had to give up draining (itself an invariant violation).
@@ -90,10 +93,17 @@ struct RunState {
         progress?.update(done: nextOperation, of: plan.operations.count, design: label)
     }
 
-    /// Records the pending count (and the heap at its peak) and a timeline point.
-    mutating func sample(at time: Int64, mode: PowerMode?) async {
+    /// Records the pending count (and the heap at its peak) and a timeline point: a new one for the first
+    /// sample in a 100 ms bucket, the larger pending count for a later one.
+    mutating func sample(at time: Int64) async {
         await notePending()
-        timeline.append((Double(time) / 1e9, pending, mode))
+        let bucket = time / 100_000_000
+        if bucket == timelineBucket, !timeline.isEmpty {
+            timeline[timeline.count - 1].pending = max(timeline[timeline.count - 1].pending, pending)
+        } else {
+            timelineBucket = bucket
+            timeline.append((Double(time) / 1e9, pending))
+        }
     }
 
     /// Applies the ledger's log to its checks, and updates the pending count (and the heap figure when

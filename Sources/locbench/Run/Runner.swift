@@ -42,7 +42,7 @@ struct RunMeasurements: Sendable {
     var sourceOffAtEnd: Bool
     var violations: [String]
     var violationCount: Int
-    var timeline: [(seconds: Double, pending: Int, mode: PowerMode?)]
+    var timeline: [(seconds: Double, pending: Int)]
     /// The stretches the source spent in each mode, on the run's timeline.
     var sourceSegments: [Demand]
     /// The least on-time and energy any design could have spent on this run's demand.
@@ -87,15 +87,14 @@ struct Runner {
         while true {
             await state.submitDue(plan, through: time, stamp: { time }, progress: progress)
             await service.settle()
-            let mode = recording.currentMode
-            await state.sample(at: time, mode: mode)
+            await state.sample(at: time)
             if state.isDone(plan, at: time) { break }
             if state.shouldWindDown(plan, at: time) { await state.windDown() }
             var next = (time / tick + 1) * tick
             if state.nextOperation < plan.operations.count {
                 let due = max(time + 1, plan.operations[state.nextOperation].at)
                 // Idle (nothing pending, source off): nothing changes until the next operation, so jump to it.
-                next = state.pending == 0 && mode == nil ? due : min(next, due)
+                next = state.pending == 0 && recording.currentMode == nil ? due : min(next, due)
             }
             if let deadline = await service.nextWakeup(), deadline > time { next = min(next, deadline) }
             time = next
@@ -124,7 +123,7 @@ struct Runner {
         while !state.isDone(plan, at: now()) {
             let time = now()
             await state.submitDue(plan, through: time, stamp: now, progress: progress)
-            await state.sample(at: time, mode: recording.currentMode)
+            await state.sample(at: time)
             if state.shouldWindDown(plan, at: time) { await state.windDown() }
             var wait: Int64 = 5_000_000
             if state.nextOperation < plan.operations.count { wait = min(wait, max(0, plan.operations[state.nextOperation].at - time)) }

@@ -184,4 +184,29 @@ struct ReceiverDriverLinkTests {
         #expect(tracking == 29 && backup == 0.020, "metered current: \(tracking) → \(backup) mA")
         await rig.shutDown()
     }
+
+    @Test(
+        .enabled(if: Tools.socat != nil, "socat is not installed"),
+        arguments: [(ReceiverPersona.mediatek, ReceiverPowerProfile.IdleState.standby), (.ublox, .off)])
+    func aReceiverThatLosesTheBytesThatWakeItIsIdentifiedByTheRetryAndSetUpAgain(
+        persona: ReceiverPersona, idle: ReceiverPowerProfile.IdleState
+    ) async throws {
+        let rig = try await PersonaRig.pty(persona, model: .autodetect, losesWakingBytes: true)
+        rig.start(.high)
+        try await rig.persona("tracking", Self.reached(.tracking))
+        try await rig.logged("command=rate result=acknowledged")
+        rig.source.stop(into: idle)
+        let asleep: ReceiverPowerPhase = persona == .mediatek ? .standby : .backup
+        try await rig.persona("asleep", Self.reached(asleep))
+        try await rig.logged("closing the port")
+
+        // Woken again: the first write (the wake-up with the version query) is lost as the receiver wakes.
+        rig.start(.high)
+        try await rig.persona("the waking bytes lost") { $0.contains { if case .obeyed(let entry) = $0 { entry.hasPrefix("lost ") } else { false } } }
+        try await rig.logged("command=rate result=acknowledged", count: 2)
+        try await rig.persona("tracking again") { $0.filter { $0 == .phase(.tracking) }.count >= 2 }
+        #expect(rig.server.phase == .tracking)
+        #expect(rig.source.statistics.receiver.state == .tracking, "the driver believes what the receiver does")
+        await rig.shutDown()
+    }
 }

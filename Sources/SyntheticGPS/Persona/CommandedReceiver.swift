@@ -17,6 +17,10 @@ public struct CommandedReceiver: Sendable {
     public let persona: ReceiverPersona
     /// How commands are answered (version queries always are).
     public var acknowledgements: AcknowledgementBehavior
+    /// Whether the bytes that wake it from standby or backup are lost, as a real receiver woken by UART
+    /// activity may lose them (the u-blox M8 protocol specification says so of RXM-PMREQ's wake-up): the
+    /// first write after a sleep wakes it and is not read. Default `false`.
+    public var losesWakingBytes = false
     /// The simulated receiver underneath.
     public private(set) var receiver: SyntheticReceiver
     /// The energy drawn so far.
@@ -67,7 +71,14 @@ public struct CommandedReceiver: Sendable {
     public mutating func receive(_ bytes: [UInt8], at elapsed: Double) -> [UInt8] {
         advanceMeter(to: elapsed)
         guard persona != .plain, !bytes.isEmpty else { return [] }
-        if sleep != nil { wake(at: elapsed) }
+        if sleep != nil {
+            wake(at: elapsed)
+            if losesWakingBytes {
+                note("lost \(bytes.count) bytes while waking")
+                meter.record(phase, current: current(in: phase), for: 0)
+                return []
+            }
+        }
         var pieces: [ReceiverStreamSplitter.Piece] = []
         splitter.feed(bytes) { pieces.append($0) }
         var replies: [UInt8] = []

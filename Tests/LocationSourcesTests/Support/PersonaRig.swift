@@ -56,11 +56,15 @@ final class PersonaRig: Sendable {
     }
 
     /// A persona on a pseudo-terminal made by socat; the source opens the other end as a serial device.
-    static func pty(_ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal) async throws -> PersonaRig {
+    static func pty(
+        _ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal, losesWakingBytes: Bool = false
+    ) async throws -> PersonaRig {
         let terminals = try await PseudoTerminalPair.make()
         let personaEvents = Observed<[ReceiverPersonaServer.Event]>([])
+        var receiver = CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior)
+        receiver.losesWakingBytes = losesWakingBytes
         let server = try await ReceiverPersonaServer.attach(
-            terminal: terminals.device, receiver: CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior),
+            terminal: terminals.device, receiver: receiver,
             observer: { event in personaEvents.update { $0.append(event) } })
         return make(
             server: server, endpoint: .serial(path: terminals.host, baudRate: 115_200), model: model, personaEvents: personaEvents,

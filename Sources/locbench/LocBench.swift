@@ -46,6 +46,9 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "The synthetic receiver whose current is metered and whose power profile the engine follows: mtk (MediaTek MT3339), ublox (u-blox SAM-M8Q) or plain (takes no command: the engine's fixed linger).")
     var receiver: String = "mtk"
 
+    @Flag(help: "The synthetic receiver refuses every power-down and keeps tracking, as hardware whose power commands are refused or go unanswered does; it says so, and the engine's energy figure must still match its meter.")
+    var receiverRefusesPowerDown = false
+
     @Option(help: "How the engine powers the source down: restart-aware (the break-even of a restart, adjusted by recent gaps trusted 0.75), restart-aware:TRUST (0.5…1; 1 is the plain break-even) or linger (the fixed --linger, the override).")
     var powerDown: String = "restart-aware"
 
@@ -172,12 +175,12 @@ struct LocBench: AsyncParsableCommand {
             engineRuns.append(
                 await Self.run(
                     design: "engine", label: "engine" + label, runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                    linger: lingerDuration, authorization: authorizationScript, persona: persona, powerDown: powerDownRule))
+                    linger: lingerDuration, authorization: authorizationScript, persona: persona, powerDown: powerDownRule, refusesPowerDown: receiverRefusesPowerDown))
             if runsBaseline {
                 baselineRuns.append(
                     await Self.run(
                         design: "naive", label: "naive" + label, runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                        linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule))
+                        linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule, refusesPowerDown: receiverRefusesPowerDown))
             }
         }
         let floorMeasured = await floor?.stop()
@@ -188,7 +191,8 @@ struct LocBench: AsyncParsableCommand {
         if runsStopImmediately, clockKind == .virtual, sourceKind == .synthetic, persona.powerProfile != nil {
             stopImmediatelyRun = await Self.run(
                 design: "engine", label: "stop-immediately", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                linger: .zero, authorization: authorizationScript, persona: persona, powerDown: .fixedLinger)
+                linger: .zero, authorization: authorizationScript, persona: persona, powerDown: .fixedLinger,
+                refusesPowerDown: receiverRefusesPowerDown)
         }
 
         var report = Report(

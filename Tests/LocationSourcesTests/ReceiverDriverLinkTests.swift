@@ -209,4 +209,26 @@ struct ReceiverDriverLinkTests {
         #expect(rig.source.statistics.receiver.state == .tracking, "the driver believes what the receiver does")
         await rig.shutDown()
     }
+
+    @Test(
+        .enabled(if: Tools.socat != nil, "socat is not installed"),
+        arguments: [(AcknowledgementBehavior.normal, ReceiverPowerProfile.IdleState.standby), (.refuse, .on), (.ignore, .on)])
+    func theEngineHearsWhereTheReceiverConfirmedItWent(behavior: AcknowledgementBehavior, heard: ReceiverPowerProfile.IdleState) async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .mediatek, behavior: .normal)
+        #expect(rig.source.capabilities.confirmsReceiverState)
+        rig.start(.high)
+        try await rig.persona("tracking", Self.reached(.tracking))
+        try await rig.logged("command=rate result=acknowledged")
+        rig.server.setAcknowledgements(behavior)
+        rig.source.stop(into: .standby)
+        try await rig.logged("closing the port")
+        try await withDeadline(seconds: 30) { [rig] in
+            await rig.sourceEvents.waitUntil { events in
+                events.contains { if case .receiverState(let state) = $0 { state == heard } else { false } }
+            }
+        }
+        // What the receiver did: standby when it obeyed, still tracking when it refused or ignored the command.
+        #expect(rig.server.phase == (heard == .standby ? .standby : .tracking))
+        await rig.shutDown()
+    }
 }

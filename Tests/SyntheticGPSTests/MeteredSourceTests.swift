@@ -61,3 +61,87 @@ import Testing
         #expect(SyntheticLocationSource(scenario: .stationary(seed: 1)).capabilities.powerProfile == nil)
     }
 }
+
+/// The engine's own energy figure against the receiver's meter: the engine counts what the receiver confirmed.
+@Suite struct ConfirmedEnergyTests {
+    /// Runs one-shots with gaps between them (short, past the break-even, past the ephemerides' validity) and
+    /// returns the engine's energy figure, the meter's, and the engine's statistics.
+    static func run(
+        _ persona: ReceiverPersona, refusesPowerDown: Bool, hidingConfirmations: Bool = false
+    ) async throws -> (engine: Double, meter: Double, SchedulerStatistics) {
+        let clock = ManualClock()
+        let source = SyntheticLocationSource(scenario: .stationary(seed: 3), persona: persona, refusesPowerDown: refusesPowerDown)
+        let engine = LocationEngine(
+            source: hidingConfirmations ? UnconfirmingSource(base: source) : source, clock: clock, configuration: LocationEngineConfiguration())
+        Task { try await engine.run() }
+        var elapsed = Duration.zero
+        // The source and the clock move together: in 100 ms steps while the receiver runs, and from one of the
+        // engine's wake-ups to the next while it is down (each step down happens at its instant).
+        func advance(by duration: Duration) async {
+            let end = elapsed + duration
+            while elapsed < end {
+                var next = min(end, elapsed + .milliseconds(100))
+                if source.mode == nil {
+                    let wakeup = await engine.nextWakeup()?.offset ?? end
+                    next = min(end, max(next, wakeup))
+                }
+                elapsed = next
+                source.advance(to: elapsed)
+                await engine.sync(advancingTo: ManualClock.Instant(offset: elapsed))
+            }
+        }
+        for (accuracy, gap) in [(LocationAccuracy.room, Duration.seconds(30)), (.block, .seconds(300)), (.city, .seconds(9000)), (.room, .seconds(60))] {
+            let succeeded = await engine.statistics().oneShotsSucceeded
+            // Submitted here and now (the callback form), so time moves only once the request is in.
+            _ = engine.location(accuracy: accuracy, timeout: .seconds(120)) { _ in }
+            var waited = Duration.zero
+            while await engine.statistics().oneShotsSucceeded == succeeded, waited < .seconds(130) {
+                await advance(by: .milliseconds(100))
+                waited += .milliseconds(100)
+            }
+            #expect(await engine.statistics().oneShotsSucceeded == succeeded + 1)
+            await advance(by: gap)
+        }
+        let statistics = await engine.statistics()
+        let meter = try #require(source.energyMeter)
+        await engine.shutdown()
+        return (try #require(statistics.receiverEnergy), meter.energy, statistics)
+    }
+
+    @Test(arguments: [ReceiverPersona.mediatek, .ublox], [false, true])
+    func theEnginesEnergyFigureIsTheMetersWithinOnePercent(persona: ReceiverPersona, refusesPowerDown: Bool) async throws {
+        let (engine, meter, statistics) = try await Self.run(persona, refusesPowerDown: refusesPowerDown)
+        #expect(abs(engine - meter) / meter < 0.01, "engine \(engine) J, meter \(meter) J")
+        #expect(statistics.powerDownsToStandby + statistics.powerDownsToOff > 0, "the engine sent it down")
+        // Refused, the receiver stayed on: it never restarted (the engine knows).
+        #expect((statistics.lastRestartCondition == nil) == refusesPowerDown)
+    }
+
+    @Test func aRefusedPowerDownCostsWhatTrackingCosts() async throws {
+        let obeyed = try await Self.run(.mediatek, refusesPowerDown: false)
+        let refused = try await Self.run(.mediatek, refusesPowerDown: true)
+        #expect(refused.engine > 5 * obeyed.engine, "obeyed \(obeyed.engine) J, refused \(refused.engine) J")
+        // Taking each command to have worked, the engine would have counted the refused receiver as obeying.
+        let assumed = try await Self.run(.mediatek, refusesPowerDown: true, hidingConfirmations: true)
+        #expect(abs(assumed.engine - obeyed.engine) / obeyed.engine < 0.02 && assumed.meter > 5 * assumed.engine)
+    }
+}
+
+/// A source that confirms nothing: the synthetic receiver with its reports of where it went dropped.
+private struct UnconfirmingSource: LocationSource {
+    let base: SyntheticLocationSource
+    var capabilities: SourceCapabilities {
+        var capabilities = base.capabilities
+        capabilities.confirmsReceiverState = false
+        return capabilities
+    }
+    func start(mode: PowerMode, events: SourceEventSink) {
+        base.start(mode: mode, events: SourceEventSink { event in
+            if case .receiverState = event { return }
+            events.send(event)
+        })
+    }
+    func setMode(_ mode: PowerMode) { base.setMode(mode) }
+    func stop() { base.stop() }
+    func stop(into state: ReceiverPowerProfile.IdleState) { base.stop(into: state) }
+}

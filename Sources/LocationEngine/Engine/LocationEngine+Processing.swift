@@ -58,6 +58,11 @@ extension LocationEngine {
             metrics.submitted(.subscription)
             machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let generation, let event, let madeAt):
+            if case .receiverState(let state) = event {
+                // The latest session's, running or just stopped: a power-down is confirmed after the stop.
+                if generation == sourceGeneration || generation &+ 1 == sourceGeneration { machine.receiveReceiverState(state, now: now) }
+                return nil
+            }
             guard generation == sourceGeneration, inspect({ $0.isSourceOn }) else { return nil }
             switch event {
             case .location(let location, let age):
@@ -69,6 +74,8 @@ extension LocationEngine {
             case .fatalError(let error):
                 logger.error("location source failed", metadata: ["error": "\(error)"])
                 machine.receiveFatalError(error, now: now)
+            case .receiverState:
+                break
             }
         case .authorization(let state, let due, let prompt):
             barriersProcessed &+= 1

@@ -33,6 +33,16 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
+    /// The source reports where its receiver confirmed it is (``SourceEvent/receiverState(_:)``): the power
+    /// planner counts it in the receiver's energy and plans on from it (a receiver that stayed on is not
+    /// stepped deeper).
+    /// - Complexity: O(1)
+    public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, now: EngineInstant) {
+        let now = enter(now, "receiveReceiverState")
+        power.receiverConfirmed(state, now: now)
+        reconcilePower(now: now)
+    }
+
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant) {

@@ -67,7 +67,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             preferring: configuration.preferredAuthorization)
         self.delivery = Delivery(slice: configuration.deliverySlice)
         self.power = PowerPlanner(
-            linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile)
+            linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile,
+            confirmsReceiverState: configuration.sourceCapabilities.confirmsReceiverState)
         self.geofences = Geofences(configuration: configuration.geofences)
     }
 

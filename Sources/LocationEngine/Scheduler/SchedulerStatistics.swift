@@ -78,6 +78,13 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// the rule weighs every remembered gap, not their median).
     public var predictedGap: Duration?
 
+    /// The energy the source's receiver drew since the engine started, J, by its power profile
+    /// (``SourceCapabilities/powerProfile``; `nil` without one): acquiring from each restart until its first fix,
+    /// tracking by mode, and between requests the idle state it waited in — from a source that confirms its
+    /// receiver's state (``SourceCapabilities/confirmsReceiverState``) only the states the receiver confirmed,
+    /// a state not confirmed costed as the dearest it could be (see <doc:PowerPolicy>).
+    public var receiverEnergy: Double?
+
     /// Times the region monitors let the source sleep: every region's state certain and no boundary
     /// reachable before the source could be woken for it (see <doc:Geofences>).
     public var regionSleeps = 0

@@ -39,11 +39,18 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// with it the engine powers down by the break-even of a restart (see <doc:PowerPolicy>); without it (`nil`,
     /// the default) by the fixed ``LocationEngineConfiguration/linger``.
     public var powerProfile: ReceiverPowerProfile?
+    /// Whether the source reports the state its receiver confirmed (``SourceEventSink/receiverState(_:)``)
+    /// after each command: the engine then counts only confirmed states in its energy figure
+    /// (``SchedulerStatistics/receiverEnergy``), costs a state not confirmed as the dearest it could be, and
+    /// plans its power-down from where the receiver really waits. Without it (the default), each command is
+    /// taken to have worked.
+    public var confirmsReceiverState: Bool
 
     /// Creates a capability set.
-    public init(providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil) {
+    public init(providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil, confirmsReceiverState: Bool = false) {
         self.providesCourse = providesCourse
         self.powerProfile = powerProfile
+        self.confirmsReceiverState = confirmsReceiverState
     }
 }
 
@@ -75,6 +82,12 @@ public enum SourceEvent: Sendable {
     case transientError(SourceError)
     /// The source is gone for good; every active request ends with an error.
     case fatalError(SourceError)
+    /// Where the receiver confirmed it is, after the engine's last command: ``ReceiverPowerProfile/IdleState/on``
+    /// when it tracks — or when the source cannot tell (a command refused or unanswered, a port closed with
+    /// the receiver left as it was) — ``ReceiverPowerProfile/IdleState/standby`` or
+    /// ``ReceiverPowerProfile/IdleState/off`` once it confirmed that. Taken also after a stop, from the
+    /// source's last session (the confirmation of a power-down comes after it).
+    case receiverState(ReceiverPowerProfile.IdleState)
 }
 
 /// Where a running ``LocationSource`` sends its events. Cheap to copy; safe to call from any thread.
@@ -97,6 +110,9 @@ public struct SourceEventSink: Sendable {
 
     /// Reports that the source is gone for good.
     @inlinable public func fatalError(_ error: SourceError) { deliver(.fatalError(error)) }
+
+    /// Reports where the receiver confirmed it is (see ``SourceEvent/receiverState(_:)``).
+    @inlinable public func receiverState(_ state: ReceiverPowerProfile.IdleState) { deliver(.receiverState(state)) }
 
     /// Reports any event.
     @inlinable public func send(_ event: SourceEvent) { deliver(event) }

@@ -49,7 +49,12 @@ public final class GPSDLocationSource: LocationSource {
         metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.configuration = configuration
-        self.capabilities = SourceCapabilities(providesCourse: true, powerProfile: configuration.receiverControl?.model.powerProfile)
+        // gpsd keeps the receiver's replies to itself: no command it passes on is ever confirmed, so the engine
+        // costs the receiver as tracking however it was commanded (it may well be: another program may keep
+        // it awake).
+        self.capabilities = SourceCapabilities(
+            providesCourse: true, powerProfile: configuration.receiverControl?.model.powerProfile,
+            confirmsReceiverState: configuration.receiverControl != nil)
         let opener = TCPLinkOpener(
             host: configuration.host, port: configuration.port, role: "gpsd",
             connectTimeout: configuration.connectTimeout,

@@ -32,10 +32,13 @@ extension NMEAStreamSession {
     /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
     func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {
         var reports: [DriverAction] = []
+        var confirmed: (ReceiverPowerProfile.IdleState, SourceEventSink)?
         let delivery = decode { state, now, onEpoch in
             // Taken out of the state while it is worked on, so that its buffers are not copied.
             guard var receiver = state.receiver else { return }
             state.receiver = nil
+            let before = receiver.driver.state
+            defer { confirmed = Self.confirmation(from: before, to: receiver.driver.state, sink: state.receiverStateSink) }
             var pieces: [ReceiverStreamSplitter.Piece] = []
             receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
             for piece in pieces {
@@ -61,20 +64,41 @@ extension NMEAStreamSession {
             state.receiver = receiver
         }
         report(reports)
+        if let (idle, sink) = confirmed { sink.receiverState(idle) }
         return delivery
+    }
+
+    /// What the engine hears when the driver's state of the receiver changed: where the receiver confirmed it
+    /// is — standby, or off for a u-blox's backup — and "on" for anything else (tracking, power save, a port
+    /// closed with the receiver left as it was, not known): the engine costs a state not confirmed as the
+    /// dearest it could be.
+    static func confirmation(
+        from before: ReceiverPowerState, to after: ReceiverPowerState, sink: SourceEventSink?
+    ) -> (ReceiverPowerProfile.IdleState, SourceEventSink)? {
+        guard after != before, let sink else { return nil }
+        let idle: ReceiverPowerProfile.IdleState =
+            switch after {
+            case .standby: .standby
+            case .backup: .off
+            case .unknown, .tracking, .powerSave, .released: .on
+            }
+        return (idle, sink)
     }
 
     private static let pmtkPrefix = Array("$PMTK".utf8)
 
     private func drive(_ event: (inout ReceiverDriverStateMachine, Duration) -> [DriverAction]) {
         let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
-        let reports = state.withLockedValue { state -> [DriverAction] in
-            guard var receiver = state.receiver else { return [] }
+        let (reports, confirmed) = state.withLockedValue { state -> ([DriverAction], (ReceiverPowerProfile.IdleState, SourceEventSink)?) in
+            guard var receiver = state.receiver else { return ([], nil) }
             state.receiver = nil
             defer { state.receiver = receiver }
-            return apply(event(&receiver.driver, now), to: &receiver)
+            let before = receiver.driver.state
+            let reports = apply(event(&receiver.driver, now), to: &receiver)
+            return (reports, Self.confirmation(from: before, to: receiver.driver.state, sink: state.receiverStateSink))
         }
         report(reports)
+        if let (idle, sink) = confirmed { sink.receiverState(idle) }
     }
 
     /// Under the lock: enqueues link operations and deadlines in decision order and updates the statistics.

@@ -22,6 +22,8 @@ final class NMEAStreamSession: Sendable {
         var lastPacedDelivery: EventLoopFuture<Void>?
         /// The receiver driver, when the receiver is commanded (see ``ReceiverControlConfiguration``).
         var receiver: ReceiverState?
+        /// The last session's sink, kept after a stop: the receiver's power-down is confirmed after it.
+        var receiverStateSink: SourceEventSink?
     }
 
     /// A commanded receiver's driver, the splitter that separates its replies from the NMEA, and the link it commands.
@@ -85,6 +87,7 @@ final class NMEAStreamSession: Sendable {
             metrics.fix(.stale, count: leftOver)
             state.converter.startSession()
             state.sink = sink
+            state.receiverStateSink = sink
             state.generation &+= 1
             state.noFixReported = false
             state.pacer?.reset()

@@ -55,7 +55,8 @@ public final class NMEAStreamSource: LocationSource {
     ) {
         self.configuration = configuration
         self.capabilities = SourceCapabilities(
-            providesCourse: true, powerProfile: configuration.commandsReceiver ? configuration.receiver.model.powerProfile : nil)
+            providesCourse: true, powerProfile: configuration.commandsReceiver ? configuration.receiver.model.powerProfile : nil,
+            confirmsReceiverState: configuration.commandsReceiver)
         let opener: any LinkOpener
         switch configuration.endpoint {
         case .tcp(let host, let port):

@@ -46,21 +46,31 @@ public final class SyntheticLocationSource: LocationSource {
         var acquisitionUntil = 0.0
         /// Where the receiver waits while stopped.
         var idle = ReceiverPowerProfile.IdleState.off
+        /// The last session's sink, kept after a stop for reporting where the receiver went.
+        var reportSink: SourceEventSink?
+        /// The mode it kept tracking in when it refused a power-down (``refusesPowerDown``).
+        var trackingAfterRefusal: PowerMode?
     }
 
     private let state: NIOLockedValueBox<State>
     private let timeBase: TimeBase?
+    /// Whether the receiver refuses every power-down, as hardware whose power commands are refused or go
+    /// unanswered does: it keeps tracking in its last mode (metered so), and says so (the source event `receiverState`).
+    public let refusesPowerDown: Bool
 
     /// A source for `scenario`, powered off, whose time is moved by `drive`; with `persona`, metering that
-    /// receiver's current and describing it to the engine.
-    public init(scenario: Scenario, drive: SourceDrive = .manual, persona: ReceiverPersona? = nil) {
+    /// receiver's current, describing it to the engine and reporting where it goes at each stop
+    /// (`SourceCapabilities.confirmsReceiverState`). With `refusesPowerDown`, the receiver stays tracking
+    /// whenever it is stopped.
+    public init(scenario: Scenario, drive: SourceDrive = .manual, persona: ReceiverPersona? = nil, refusesPowerDown: Bool = false) {
+        self.refusesPowerDown = refusesPowerDown
         var initial = State(receiver: SyntheticReceiver(scenario: scenario, mode: nil))
         // A persona serves the network modes with its duty-cycled GNSS, which keeps the ephemerides fresh.
         initial.receiver.networkModesKeepEphemerides = persona != nil
         initial.meter = persona.map { ReceiverEnergyMeter(supplyVoltage: $0.currentProfile.supplyVoltage) }
         state = NIOLockedValueBox(initial)
         self.persona = persona
-        capabilities = SourceCapabilities(providesCourse: true, powerProfile: persona?.powerProfile)
+        capabilities = SourceCapabilities(providesCourse: true, powerProfile: persona?.powerProfile, confirmsReceiverState: persona != nil)
         switch drive.kind {
         case .manual: timeBase = nil
         case .clock(let make): timeBase = make()
@@ -91,7 +101,11 @@ public final class SyntheticLocationSource: LocationSource {
             let range = condition.timeToFirstFix
             state.acquisitionUntil =
                 PowerModeProfile.standard(mode).usesSatellites ? state.receiver.gnssReadyAt : now + (range.lowerBound + range.upperBound) / 2
+            // It never stopped tracking: no acquisition to meter.
+            if state.trackingAfterRefusal != nil { state.acquisitionUntil = now }
+            state.trackingAfterRefusal = nil
             state.sink = events
+            state.reportSink = events
             state.hadFix = false
             return restartTask(&state)
         }
@@ -105,7 +119,9 @@ public final class SyntheticLocationSource: LocationSource {
             guard let current = state.receiver.mode else { return nil }
             meter(&state, to: now)
             state.receiver.setMode(mode, at: now)
-            if PowerModeProfile.standard(mode).usesSatellites, !PowerModeProfile.standard(current).usesSatellites {
+            // A persona's network modes are its duty-cycled GNSS, which keeps tracking: leaving them starts no
+            // acquisition. Without a persona the meter is not read.
+            if persona == nil, PowerModeProfile.standard(mode).usesSatellites, !PowerModeProfile.standard(current).usesSatellites {
                 state.acquisitionUntil = state.receiver.gnssReadyAt
             }
             // Between network and satellite positioning the receiver acquires afresh: the gap before
@@ -127,16 +143,21 @@ public final class SyntheticLocationSource: LocationSource {
     /// stopped, it moves the receiver to `state`.
     public func stop(into idle: ReceiverPowerProfile.IdleState) {
         let now = currentTime()
-        let task = state.withLockedValue { state in
+        let (task, report, confirmed) = state.withLockedValue { state in
             meter(&state, to: now)
+            if refusesPowerDown, persona != nil {
+                state.trackingAfterRefusal = state.trackingAfterRefusal ?? state.receiver.mode
+            }
             state.idle = idle == .on ? .standby : idle
             state.receiver.powerOff(at: now)
             state.sink = nil
             state.generation &+= 1
             defer { state.task = nil }
-            return state.task
+            let confirmed: ReceiverPowerProfile.IdleState = persona == .plain || state.trackingAfterRefusal != nil ? .on : state.idle
+            return (state.task, persona == nil ? nil : state.reportSink, confirmed)
         }
         task?.cancel()
+        report?.receiverState(confirmed)
     }
 
     /// Moves manual time to `elapsed` (since the source was created) and synchronously sends every
@@ -182,6 +203,9 @@ public final class SyntheticLocationSource: LocationSource {
                 meter.record(.acquisition, current: persona.currentProfile.acquisition, for: end - from)
                 from = end
             }
+            let phase: ReceiverPowerPhase = ReceiverPersona.powerSaveInterval(mode) == nil ? .tracking : .powerSave
+            meter.record(phase, current: persona.trackingCurrent(mode), for: now - from)
+        } else if let mode = state.trackingAfterRefusal {
             let phase: ReceiverPowerPhase = ReceiverPersona.powerSaveInterval(mode) == nil ? .tracking : .powerSave
             meter.record(phase, current: persona.trackingCurrent(mode), for: now - from)
         } else {

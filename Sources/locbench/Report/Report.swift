@@ -43,6 +43,8 @@ struct Report: Codable, Sendable {
         var sourceDutyCycle: Double
         var secondsInMode: [String: Double]
         var energyJoules: Double
+        /// The engine's own figure of the receiver's energy (``SchedulerStatistics/receiverEnergy``), joules.
+        var ownEnergyJoules: Double?
         var alwaysOnEnergyJoules: Double
         var sourceOffAtEnd: Bool
         var invariantViolations: Int
@@ -132,6 +134,7 @@ struct Report: Codable, Sendable {
             sourceDutyCycle: run.timelineSeconds > 0 ? Double(onNanoseconds) / 1e9 / run.timelineSeconds : 0,
             secondsInMode: Dictionary(uniqueKeysWithValues: run.timeInModes.map { ("\($0.key)", Double($0.value) / 1e9) }),
             energyJoules: run.meteredJoules ?? EnergyModel.joules(run.timeInModes),
+            ownEnergyJoules: run.ownEnergyJoules,
             alwaysOnEnergyJoules: EnergyModel.alwaysOnJoules(seconds: run.timelineSeconds),
             sourceOffAtEnd: run.sourceOffAtEnd,
             invariantViolations: runs.map(\.violationCount).max() ?? 0,

@@ -21,6 +21,11 @@ enum TableReport {
         func row(_ name: String, _ value: (Report.Design) -> String) { rows.append((name, designs.map(value))) }
         row("source on-time") { String(format: "%.1f s (×%.2f oracle)", $0.sourceOnSeconds, ratio($0.sourceOnSeconds, report.power.oracleOnSeconds)) }
         row(report.receiver == nil ? "energy (model)" : "energy (metered)") { String(format: "%.1f J (%.1f %% of always-on)", $0.energyJoules, 100 * ratio($0.energyJoules, $0.alwaysOnEnergyJoules)) }
+        if report.receiver != nil, designs.contains(where: { $0.ownEnergyJoules != nil }) {
+            row("energy, the engine's own figure") { design in
+                design.ownEnergyJoules.map { String(format: "%.1f J (%+.2f %% vs the meter)", $0, 100 * ratio($0 - design.energyJoules, design.energyJoules)) } ?? "—"
+            }
+        }
         row("source starts/stops/mode changes") { "\($0.sourceStarts)/\($0.sourceStops)/\($0.sourceModeChanges)" }
         row("time in lowest/low/medium/high/best") { modes($0.secondsInMode) }
         let runs = report.engine.runs

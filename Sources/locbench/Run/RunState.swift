@@ -145,8 +145,9 @@ struct RunState {
 
     /// Final checks and figures.
     func finish(recording: RecordingSource, end: Int64, checkAgainstFixes: Bool, meteredJoules: Double? = nil) async -> RunMeasurements {
+        let engineStatistics = await service.engineStatistics()
         let summary = ledger.finish(
-            engine: await service.engineStatistics(), cancelled: await service.cancelledCount(), fixes: recording.fixes,
+            engine: engineStatistics, cancelled: await service.cancelledCount(), fixes: recording.fixes,
             checkAgainstFixes: checkAgainstFixes)
         let counters = await service.sourceCounters()
         let sourceOff = recording.modeChanges.last.map { $0.mode == nil } ?? true
@@ -154,6 +155,15 @@ struct RunState {
         var count = summary.violationCount
         if !sourceOff {
             allViolations.append("the source was still on at the end of the run")
+            count += 1
+        }
+        // The engine counts the receiver's energy from what the receiver confirmed: it must agree with the meter.
+        let ownEnergy = engineStatistics?.receiverEnergy
+        if let ownEnergy, let meteredJoules, meteredJoules > 0, abs(ownEnergy - meteredJoules) / meteredJoules > 0.01 {
+            allViolations.append(
+                String(
+                    format: "the engine's energy figure, %.2f J, is %.1f %% off the receiver's meter, %.2f J", ownEnergy,
+                    100 * (ownEnergy - meteredJoules) / meteredJoules, meteredJoules))
             count += 1
         }
         if stuck {
@@ -190,6 +200,7 @@ struct RunState {
             sourceSegments: recording.segments(until: end),
             oracle: PowerOracle(demands: ledger.demands(until: end), levels: PowerMode.allCases.count),
             meteredJoules: meteredJoules,
+            ownEnergyJoules: ownEnergy,
             restarts: recording.restarts,
             authorizationPrompts: await service.authorizationPrompts(),
             authorizationChanges: summary.authorizationChanges,

@@ -49,6 +49,8 @@ struct RunMeasurements: Sendable {
     var oracle: PowerOracle
     /// The energy the synthetic receiver metered, joules (`nil`: no metered receiver).
     var meteredJoules: Double?
+    /// The engine's own figure of the receiver's energy, joules (`nil`: not the engine, or no power profile).
+    var ownEnergyJoules: Double?
     /// Every restart into continuous tracking (every such start but the first): start → first fix, how long the
     /// receiver was down, and the first-fix delay the power-down added.
     var restarts: [RecordingSource.RestartDelay]

@@ -9,8 +9,12 @@ struct IdlePlanner: Sendable {
     private var nextStep = 0
     /// When demand ended, while a gap is in progress.
     private(set) var gapStartedAt: EngineInstant?
-    /// Where the receiver waits now: `nil` outside a gap.
+    /// Where the receiver waits now, by the plan: `nil` outside a gap.
     private(set) var state: ReceiverPowerProfile.IdleState?
+    /// Where the receiver confirmed it waits, when its source reports that and it differs from the plan:
+    /// a receiver that stayed on (``ReceiverPowerProfile/IdleState/on``: a refused or unanswered command)
+    /// is not stepped deeper, and restarts without a restart's cost.
+    private(set) var confirmedState: ReceiverPowerProfile.IdleState?
     /// The last step down taken.
     private(set) var lastStep: PowerDownDecider.Step?
     /// The start condition of the last restart from a step down, as the profile predicts it.
@@ -31,6 +35,7 @@ struct IdlePlanner: Sendable {
         nextStep = 1
         gapStartedAt = now
         state = .on
+        confirmedState = nil
         return plan.count > 1 ? plan[1].after : nil
     }
 
@@ -43,12 +48,13 @@ struct IdlePlanner: Sendable {
         let bridged = state == .on
         if bridged {
             gapsBridgedOn += 1
-        } else if let state {
-            lastRestart = decider.profile.startCondition(after: gap, in: state)
+        } else if let waited = confirmedState ?? state, waited != .on {
+            lastRestart = decider.profile.startCondition(after: gap, in: waited)
         }
         plan = []
         gapStartedAt = nil
         state = nil
+        confirmedState = nil
         return bridged
     }
 
@@ -57,6 +63,13 @@ struct IdlePlanner: Sendable {
         plan = []
         gapStartedAt = nil
         state = nil
+        confirmedState = nil
+    }
+
+    /// The receiver's source reports where the receiver confirmed it waits, during a gap it was sent down in.
+    mutating func receiverConfirmed(_ confirmed: ReceiverPowerProfile.IdleState) {
+        guard gapStartedAt != nil, let state, state != .on else { return }
+        confirmedState = confirmed == state ? nil : confirmed
     }
 
     /// Takes the next step down of the plan (the source has just been stopped, or is down and the step is due).
@@ -65,6 +78,7 @@ struct IdlePlanner: Sendable {
         let step = plan[nextStep]
         nextStep += 1
         state = step.state
+        confirmedState = nil
         lastStep = step
         if step.state == .standby { stepsToStandby += 1 } else if step.state == .off { stepsToOff += 1 }
         return step
@@ -73,7 +87,7 @@ struct IdlePlanner: Sendable {
     /// When the next step deeper is due, once the receiver is down (the first step down is the linger's end).
     @inline(__always)
     var nextDeeperStep: EngineInstant? {
-        guard let start = gapStartedAt, let state, state != .on, nextStep < plan.count else { return nil }
+        guard let start = gapStartedAt, let state, state != .on, confirmedState != .on, nextStep < plan.count else { return nil }
         return start + plan[nextStep].after
     }
 

@@ -40,15 +40,18 @@ struct PowerPlanner: Sendable {
     var idle: IdlePlanner?
     /// The region monitors' share of the demand and their sleeps.
     var monitors = MonitorDemand()
+    /// The receiver's energy, as far as the planner knows what it did (with a receiver profile).
+    var energy: ReceiverEnergy?
     /// How long the source runs on after demand ends, under the fixed rule.
     let linger: Duration
     /// The source's receiver, if it describes one.
     let profile: ReceiverPowerProfile?
 
-    init(linger: Duration, powerDown: PowerDownRule, profile: ReceiverPowerProfile?) {
+    init(linger: Duration, powerDown: PowerDownRule, profile: ReceiverPowerProfile?, confirmsReceiverState: Bool = false) {
         self.linger = linger
         self.profile = profile
         if let trust = powerDown.trust, let profile { idle = IdlePlanner(profile: profile, trust: trust) }
+        energy = profile.map { ReceiverEnergy(profile: $0, confirms: confirmsReceiverState) }
     }
 
     // MARK: The source
@@ -75,15 +78,41 @@ struct PowerPlanner: Sendable {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         // The monitors' share is one more request in their mode.
         let demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
-        guard idle != nil else { return Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap)) }
-        return reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+        let command =
+            idle == nil
+            ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
+            : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+        if command != nil { account(command, now: now) }
+        return command
     }
 
     /// Powers the source down at once, without lingering (a fatal error, access lost, shutdown); `monitoring`
     /// as in ``reconcile(now:cap:monitoring:isShutDown:)``.
     mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Command? {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
-        return policy.forceOff(now: now) == .stop ? .stop : nil
+        guard policy.forceOff(now: now) == .stop else { return nil }
+        account(.stop, now: now)
+        return .stop
+    }
+
+    /// The source reports where its receiver confirmed it waits (see ``SourceEvent/receiverState(_:)``):
+    /// the energy counts it, and the restart-aware plan goes on from it — a receiver that stayed on is not
+    /// stepped deeper.
+    mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, now: EngineInstant) {
+        energy?.confirmed(state, now: now)
+        idle?.receiverConfirmed(state)
+    }
+
+    /// Counts what a command does to the receiver's energy.
+    private mutating func account(_ command: Command?, now: EngineInstant) {
+        guard energy != nil else { return }
+        switch command {
+        case .start(let mode)?: energy!.started(mode, now: now)
+        case .setMode(let mode)?: energy!.modeChanged(mode, now: now)
+        case .stop?: energy!.sentDown(into: .off, now: now)
+        case .idle?: energy!.sentDown(into: lastIdleStep?.state ?? .off, now: now)
+        case nil: break
+        }
     }
 
     /// The restart-aware rule: when demand ends the source stays on until the plan's first step down (the
@@ -137,6 +166,7 @@ struct PowerPlanner: Sendable {
         statistics.sourceStops = policy.stops
         statistics.sourceModeChanges = policy.modeChanges
         statistics.sourceOnTime = policy.onTime(at: now)
+        statistics.receiverEnergy = energy?.joules(at: now)
         statistics.regionSleeps = monitors.sleeps
         statistics.regionSleepTime = monitors.sleepTime(at: now)
         switch policy.state {

@@ -1,0 +1,54 @@
+@testable import LocationEngine
+import Testing
+
+/// The power planner on its own, with a source that confirms its receiver's state: the energy it counts
+/// and the plan it goes on with follow what the receiver confirmed.
+@Suite("Power planner part")
+struct PowerPlannerPartTests {
+    /// An MT3339 whose off keeps nothing: its plan waits in standby, then goes off when the ephemerides go stale.
+    static let profile: ReceiverPowerProfile = {
+        var profile = ReceiverPowerProfile.mt3339
+        profile.offKeepsEphemerides = false
+        return profile
+    }()
+
+    /// A planner whose receiver tracked in `best` from 0 to 60 s (its cold start took 35 s) and was then sent down
+    /// at its first step.
+    static func sentDown() -> (PowerPlanner, stepAt: EngineInstant) {
+        var planner = PowerPlanner(linger: .zero, powerDown: .restartAware(trust: 1), profile: profile, confirmsReceiverState: true)
+        var demand = PowerDemand()
+        demand.add(.best)
+        #expect(planner.reconcile(demand: demand, now: .zero, cap: nil, monitoring: false, isShutDown: false) == .start(.best))
+        let ended = EngineInstant.zero + .seconds(60)
+        _ = planner.reconcile(demand: PowerDemand(), now: ended, cap: nil, monitoring: false, isShutDown: false)
+        let stepAt = planner.nextWakeup!
+        #expect(planner.reconcile(demand: PowerDemand(), now: stepAt, cap: nil, monitoring: false, isShutDown: false) == .idle)
+        #expect(planner.lastIdleStep?.state == .standby)
+        return (planner, stepAt)
+    }
+
+    @Test("until the receiver confirms, it is costed as tracking; confirmed in standby, at standby")
+    func costedFromConfirmation() throws {
+        var (planner, stepAt) = Self.sentDown()
+        let later = stepAt + .seconds(100)
+        let unconfirmed = try #require(planner.energy?.joules(at: later))
+        planner.receiverConfirmed(.standby, now: stepAt)
+        let confirmed = try #require(planner.energy?.joules(at: later))
+        // 100 s at tracking (66 mW) against 100 s in standby (6.6 mW).
+        #expect(abs((unconfirmed - confirmed) - 100 * (66 - 6.6) / 1000) < 1e-6)
+    }
+
+    @Test("a receiver that stayed on is not stepped deeper, and restarts without a restart")
+    func stayedOn() {
+        var (planner, stepAt) = Self.sentDown()
+        #expect(planner.nextWakeup != nil, "the plan goes deeper when the ephemerides go stale")
+        planner.receiverConfirmed(.on, now: stepAt)
+        #expect(planner.nextWakeup == nil)
+        var demand = PowerDemand()
+        demand.add(.best)
+        _ = planner.reconcile(demand: demand, now: stepAt + .seconds(60), cap: nil, monitoring: false, isShutDown: false)
+        var statistics = SchedulerStatistics()
+        planner.addStatistics(to: &statistics, now: stepAt + .seconds(60))
+        #expect(statistics.lastRestartCondition == nil)
+    }
+}

@@ -45,7 +45,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "Behave like a real receiver on the line: mtk, ublox or plain (obeys power commands, meters its current).")
     var persona: String?
 
-    @Option(help: "With --persona: how commands are answered: normal, refuse, drop, garble, ignore.")
+    @Option(help: "With --persona: how commands are answered: normal, refuse, drop, garble, ignore, late (2 s after).")
     var acknowledgements = "normal"
 
     @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) instead of --listen.")
@@ -118,7 +118,7 @@ struct GenerateOptions: ParsableArguments {
                 return persona
             }
             guard let behavior = AcknowledgementBehavior(rawValue: acknowledgements.lowercased()) else {
-                throw ValidationError("unknown --acknowledgements '\(acknowledgements)'; choose normal, refuse, drop, garble or ignore")
+                throw ValidationError("unknown --acknowledgements '\(acknowledgements)'; choose normal, refuse, drop, garble, ignore or late")
             }
             if persona != nil, (address == nil) == (terminal == nil) {
                 throw ValidationError("--persona needs exactly one of --listen HOST:PORT or --terminal PATH")

@@ -231,4 +231,20 @@ struct ReceiverDriverLinkTests {
         #expect(rig.server.phase == (heard == .standby ? .standby : .tracking))
         await rig.shutDown()
     }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
+    func aReceiverThatAnswersLateEndsUpBelievedInTheStateItIsIn() async throws {
+        let rig = try await PersonaRig.pty(.mediatek, model: .mediatek, behavior: .late)
+        rig.start(.high)
+        try await rig.persona("tracking at 1 Hz", Self.obeyed("$PMTK220,1000*1F"))
+        try await rig.logged("result=acknowledged_late")
+        rig.source.setMode(.low)
+        try await rig.persona("power save", Self.reached(.powerSave))
+        // Counted unanswered after 0.8 s, answered after 2 s: the driver's state follows the late answer.
+        try await rig.logged("command=power_save result=acknowledged_late")
+        #expect(rig.source.statistics.receiver.state == .powerSave)
+        #expect(rig.server.phase == .powerSave)
+        #expect(rig.source.statistics.receiver.commandsAcknowledgedLate >= 2)
+        await rig.shutDown()
+    }
 }

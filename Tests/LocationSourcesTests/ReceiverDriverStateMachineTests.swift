@@ -317,4 +317,27 @@ struct ReceiverDriverStateMachineTests {
         // The deadline of the lost command, when it comes, changes nothing.
         #expect(machine.deadline(try #require(token(sent)), now: .seconds(3)).isEmpty)
     }
+
+    @Test func anAcknowledgementThatComesLateStillConfirmsTheCommand() throws {
+        var (mediatek, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&mediatek, .mediatek)
+        let periodic = mediatek.setMode(.low, now: .seconds(1))
+        #expect(mediatek.deadline(try #require(token(periodic)), now: .seconds(3)).contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
+        #expect(mediatek.state == .tracking, "unanswered: the last confirmed state")
+        // The answer, two seconds late: the receiver is in periodic standby after all.
+        #expect(mediatek.received(ack(225), now: .seconds(4)) == [.resolved(.powerSave, .acknowledgedLate, fallback: nil)])
+        #expect(mediatek.state == .powerSave)
+        // Once only, and not for a refusal.
+        #expect(mediatek.received(ack(225), now: .seconds(5)).isEmpty)
+
+        var (ublox, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&ublox, .ublox)
+        let powerSave = ublox.setMode(.medium, now: .seconds(1))
+        var actions = ublox.deadline(try #require(token(powerSave)), now: .seconds(3))
+        #expect(actions.contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
+        // A late CFG-PM2 answer confirms the settings, which change no mode by themselves: the state stays.
+        actions = ublox.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3) + .milliseconds(100))
+        #expect(actions == [.resolved(.powerSave, .acknowledgedLate, fallback: nil)])
+        #expect(ublox.state == .tracking)
+    }
 }

@@ -127,6 +127,7 @@ extension NMEAStreamSession {
             case .resolved(_, let outcome, _):
                 switch outcome {
                 case .acknowledged, .confirmedBySilence: receiver.statistics.commandsConfirmed += 1
+                case .acknowledgedLate: receiver.statistics.commandsAcknowledgedLate += 1
                 case .refused: receiver.statistics.commandsRefused += 1
                 case .unanswered: receiver.statistics.commandsUnanswered += 1
                 case .garbled: receiver.statistics.commandsGarbled += 1

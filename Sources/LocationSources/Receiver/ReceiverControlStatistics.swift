@@ -44,6 +44,9 @@ public struct ReceiverControlStatistics: Sendable, Hashable {
     public var commandsRefused = 0
     /// Commands that got no answer within ``ReceiverControlConfiguration/acknowledgementTimeout``.
     public var commandsUnanswered = 0
+    /// Of those, commands whose acknowledgement came after all: they took effect, and the driver's state
+    /// followed.
+    public var commandsAcknowledgedLate = 0
     /// Commands whose answer arrived garbled (bad checksum).
     public var commandsGarbled = 0
     /// Commands in flight when the link was lost (the receiver unplugged).

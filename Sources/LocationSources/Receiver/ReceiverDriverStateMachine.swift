@@ -46,6 +46,8 @@ struct ReceiverDriverStateMachine: Sendable {
         case confirmedBySilence = "confirmed_by_silence"
         case refused, unanswered, garbled
         case linkLost = "link_lost"
+        /// The acknowledgement of a command counted unanswered came after all: the command took effect.
+        case acknowledgedLate = "acknowledged_late"
 
         var isSuccess: Bool { self == .acknowledged || self == .confirmedBySilence }
     }
@@ -112,6 +114,9 @@ struct ReceiverDriverStateMachine: Sendable {
     private var unconfirmedInterval: Duration?
     /// What the receiver is doing, as far as the driver knows.
     private(set) var state = ReceiverPowerState.unknown
+    /// The last command whose acknowledgement did not come in time: an acknowledgement that comes later still
+    /// says the command took effect (a receiver answering late), and the driver's state follows it.
+    private var unansweredLast: ReceiverCommand?
 
     /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver).
     init(configuration: ReceiverControlConfiguration) {
@@ -182,6 +187,7 @@ struct ReceiverDriverStateMachine: Sendable {
         unconfirmedInterval = nil
         inFlight = nil
         state = .unknown
+        unansweredLast = nil
         queue = [ReceiverDialect.identify(model)]
         return advance(now: now)
     }
@@ -227,15 +233,21 @@ struct ReceiverDriverStateMachine: Sendable {
                 if case .release(let release) = reply { return identify(.mediatek, vendor: .mediatek(release: release.release), now: now) }
                 return identify(.mediatek, vendor: .mediatek(release: ""), now: now)
             }
-            guard case .acknowledgement(let type, let flag) = reply, let current = inFlight else { return [] }
-            switch current.command.expectation {
-            case .pmtkAcknowledgement(type), .pmtkAcknowledgementOrSilence(type):
+            guard case .acknowledgement(let type, let flag) = reply else { return [] }
+            switch inFlight?.command.expectation {
+            case .pmtkAcknowledgement(type)?, .pmtkAcknowledgementOrSilence(type)?:
+                let current = inFlight!
                 inFlight = nil
                 return finish(current, flag == .succeeded ? .acknowledged : .refused, now: now)
-            default: return []
+            default:
+                guard flag == .succeeded else { return [] }
+                return acknowledgedLate { $0 == .pmtkAcknowledgement(type) || $0 == .pmtkAcknowledgementOrSilence(type) }
             }
         case .ubx(let reply):
-            guard let current = inFlight else { return [] }
+            guard let current = inFlight else {
+                guard case .acknowledged(let messageClass, let messageID) = reply else { return [] }
+                return acknowledgedLate { $0 == .ubxAcknowledgement(messageClass, messageID) }
+            }
             if current.command.expectation == .identity {
                 if case .version(let version) = reply {
                     return identify(
@@ -253,9 +265,24 @@ struct ReceiverDriverStateMachine: Sendable {
             where messageClass == expectedClass && messageID == expectedID:
                 inFlight = nil
                 return finish(current, .refused, now: now)
+            case (.acknowledged(let messageClass, let messageID), _):
+                return acknowledgedLate { $0 == .ubxAcknowledgement(messageClass, messageID) }
             default: return []
             }
         }
+    }
+
+    /// An acknowledgement no command in flight expects: if it answers the last command counted unanswered,
+    /// that command took effect after all — the driver's state follows it, and the command may be sent again.
+    private mutating func acknowledgedLate(_ answers: (ReceiverCommand.Expectation) -> Bool) -> [Action] {
+        guard let late = unansweredLast, answers(late.expectation) else { return [] }
+        unansweredLast = nil
+        refused.remove(late.kind)
+        if let resulting = late.resultingState {
+            state = resulting
+            if late.kind == .tracking || late.kind == .powerSave { unconfirmedInterval = nil }
+        }
+        return [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
     }
 
     /// The deadline armed with `token` fired.
@@ -363,6 +390,7 @@ struct ReceiverDriverStateMachine: Sendable {
         let kind = current.command.kind
         var actions: [Action] = []
         if outcome.isSuccess {
+            unansweredLast = nil
             if let resulting = current.command.resultingState {
                 state = resulting
                 if kind == .tracking || kind == .powerSave { unconfirmedInterval = nil }
@@ -373,8 +401,10 @@ struct ReceiverDriverStateMachine: Sendable {
             }
         } else {
             // A failed return to tracking is tried again at the next plan, so that continuous tracking stays
-            // the worst case; any other refused kind is not sent again on this link.
+            // the worst case; any other refused kind is not sent again on this link (unless its
+            // acknowledgement comes late).
             if kind != .tracking { refused.insert(kind) }
+            unansweredLast = outcome == .unanswered ? current.command : nil
             let sleeping = kind == .standby || kind == .backup
             actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
             if !sleeping {

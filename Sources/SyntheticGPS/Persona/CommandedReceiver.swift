@@ -17,6 +17,8 @@ public struct CommandedReceiver: Sendable {
     public let persona: ReceiverPersona
     /// How commands are answered (version queries always are).
     public var acknowledgements: AcknowledgementBehavior
+    /// How late a ``AcknowledgementBehavior/late`` answer comes, seconds. Default 2.
+    public var lateBy = 2.0
     /// Whether the bytes that wake it from standby or backup are lost, as a real receiver woken by UART
     /// activity may lose them (the u-blox M8 protocol specification says so of RXM-PMREQ's wake-up): the
     /// first write after a sleep wakes it and is not read. Default `false`.
@@ -45,6 +47,8 @@ public struct CommandedReceiver: Sendable {
     private var configuredPowerSavePeriod = 1.0
     private var lastEmitted: Double?
     private var meteredUntil: Double
+    /// Answers held back (``AcknowledgementBehavior/late``), in order, with when they go out.
+    private var lateReplies: [(due: Double, bytes: [UInt8])] = []
 
     /// The MON-VER a SAM-M8Q answers.
     public static let samM8QVersion = UBXVersion(
@@ -106,6 +110,11 @@ public struct CommandedReceiver: Sendable {
             wake(at: until)
         }
         advanceMeter(to: elapsed)
+        var late: [UInt8] = []
+        while let first = lateReplies.first, first.due <= elapsed {
+            late += first.bytes
+            lateReplies.removeFirst()
+        }
         var text = ""
         let interval = powerSave?.interval ?? fixInterval
         receiver.epochs(through: elapsed) { epoch in
@@ -113,7 +122,7 @@ public struct CommandedReceiver: Sendable {
             lastEmitted = epoch.elapsed
             writer.write(epoch, to: &text)
         }
-        return sleep == nil ? Array(text.utf8) : []
+        return late + (sleep == nil ? Array(text.utf8) : [])
     }
 
     // MARK: - MediaTek
@@ -127,9 +136,9 @@ public struct CommandedReceiver: Sendable {
         switch acknowledgements {
         case .ignore: return []
         case .refuse: return PMTKReply.acknowledgement(command: packet.type, flag: .unsupported).packet.bytes
-        case .normal, .drop, .garble: flag = obey(command, at: elapsed) ? .succeeded : .unsupported
+        case .normal, .drop, .garble, .late: flag = obey(command, at: elapsed) ? .succeeded : .unsupported
         }
-        return answer(PMTKReply.acknowledgement(command: packet.type, flag: flag).packet.bytes)
+        return answer(PMTKReply.acknowledgement(command: packet.type, flag: flag).packet.bytes, at: elapsed)
     }
 
     /// Carries out a MediaTek command; `false` for one the synthetic receiver does not model.
@@ -173,7 +182,7 @@ public struct CommandedReceiver: Sendable {
         switch acknowledgements {
         case .ignore: return []
         case .refuse: return UBXReply.notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID).frame.bytes
-        case .normal, .drop, .garble: break
+        case .normal, .drop, .garble, .late: break
         }
         let accepted: Bool
         switch command {
@@ -195,16 +204,20 @@ public struct CommandedReceiver: Sendable {
             accepted
             ? .acknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
             : .notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
-        return answer(reply.frame.bytes)
+        return answer(reply.frame.bytes, at: elapsed)
     }
 
     // MARK: - Power
 
-    /// The reply as the acknowledgement behaviour sends it.
-    private func answer(_ bytes: [UInt8]) -> [UInt8] {
+    /// The reply as the acknowledgement behaviour sends it (a late one is held back until ``lateBy`` after
+    /// `elapsed`).
+    private mutating func answer(_ bytes: [UInt8], at elapsed: Double) -> [UInt8] {
         switch acknowledgements {
         case .normal, .refuse: return bytes
         case .drop, .ignore: return []
+        case .late:
+            lateReplies.append((elapsed + lateBy, bytes))
+            return []
         case .garble:
             var garbled = bytes
             // The checksum's first byte (UBX) or first hex digit (PMTK: `*HH`), altered.

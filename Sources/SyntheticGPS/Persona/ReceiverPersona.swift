@@ -40,6 +40,8 @@ public enum AcknowledgementBehavior: String, Sendable, Hashable, CaseIterable {
     case garble
     /// Neither obey nor answer.
     case ignore
+    /// Obey, and answer late: after ``CommandedReceiver/lateBy``, past a driver's acknowledgement timeout.
+    case late
 }
 
 /// The supply current of a receiver in each state, in milliamperes, from its data sheet.

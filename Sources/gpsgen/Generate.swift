@@ -48,6 +48,9 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "With --persona: how commands are answered: normal, refuse, drop, garble, ignore, late (2 s after).")
     var acknowledgements = "normal"
 
+    @Option(help: "With --persona ublox: the generation, m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
+    var ublox = "m8"
+
     @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) instead of --listen.")
     var terminal: String?
 
@@ -60,9 +63,9 @@ struct GenerateOptions: ParsableArguments {
         let settings = try configuration()
         var receiver = SyntheticReceiver(scenario: settings.scenario, mode: settings.mode)
         if let persona = settings.persona {
-            try await Serve.persona(
-                CommandedReceiver(scenario: settings.scenario, persona: persona, acknowledgements: settings.acknowledgements),
-                duration: settings.duration, address: settings.listen, terminal: terminal)
+            var commanded = CommandedReceiver(scenario: settings.scenario, persona: persona, acknowledgements: settings.acknowledgements)
+            commanded.ubloxGeneration = settings.ubloxGeneration
+            try await Serve.persona(commanded, duration: settings.duration, address: settings.listen, terminal: terminal)
             return
         }
         if let address = settings.listen {
@@ -87,6 +90,7 @@ struct GenerateOptions: ParsableArguments {
         var listen: ListenAddress?
         var persona: ReceiverPersona?
         var acknowledgements: AcknowledgementBehavior
+        var ubloxGeneration: UbloxGeneration
     }
 
     private func configuration() throws -> Settings {
@@ -120,13 +124,16 @@ struct GenerateOptions: ParsableArguments {
             guard let behavior = AcknowledgementBehavior(rawValue: acknowledgements.lowercased()) else {
                 throw ValidationError("unknown --acknowledgements '\(acknowledgements)'; choose normal, refuse, drop, garble, ignore or late")
             }
+            guard let generation = UbloxGeneration(rawValue: ublox.lowercased()) else {
+                throw ValidationError("unknown --ublox '\(ublox)'; choose m8 or m10")
+            }
             if persona != nil, (address == nil) == (terminal == nil) {
                 throw ValidationError("--persona needs exactly one of --listen HOST:PORT or --terminal PATH")
             }
             if persona == nil, terminal != nil { throw ValidationError("--terminal needs --persona") }
             return Settings(
                 scenario: scenario, mode: mode, duration: seconds, format: format, listen: address, persona: persona,
-                acknowledgements: behavior)
+                acknowledgements: behavior, ubloxGeneration: generation)
         } catch let error as SyntheticGPSError {
             throw ValidationError(error.message)
         }

@@ -247,4 +247,21 @@ struct ReceiverDriverLinkTests {
         #expect(rig.source.statistics.receiver.commandsAcknowledgedLate >= 2)
         await rig.shutDown()
     }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
+    func aUbloxM10IsCommandedWithConfigurationKeysAndGivesFixesAtTheIntervalsAskedFor() async throws {
+        let rig = try await PersonaRig.pty(.ublox, model: .autodetect, ubloxGeneration: .m10)
+        rig.start(.high)
+        try await rig.logged("command=tracking result=acknowledged")
+        #expect(rig.source.statistics.receiver.vendor == .ublox(software: CommandedReceiver.maxM10SVersion.software, protocolVersion: 34.1))
+        #expect(rig.server.withReceiver { $0.outputInterval } == 1)
+        // Power save at 5 s (cyclic tracking, RATE-MEAS), 20 s and 60 s (ON/OFF, POSUPDATEPERIOD), each confirmed.
+        for (count, (mode, seconds)) in [(PowerMode.medium, 5.0), (.low, 20), (.lowest, 60)].enumerated() {
+            rig.source.setMode(mode)
+            try await rig.logged("command=power_save result=acknowledged", count: count + 1)
+            #expect(rig.server.withReceiver { $0.outputInterval } == seconds, "\(mode)")
+            #expect(rig.source.statistics.receiver.state == .powerSave)
+        }
+        await rig.shutDown()
+    }
 }

@@ -49,6 +49,43 @@ struct PersonaTests {
         #expect(abs(receiver.meter.current - (20 * 2 + 2 * 18) / 20.0) < 1e-9)
     }
 
+    /// The configuration items the driver sends an M10 for power save every `seconds` (cyclic tracking up to
+    /// 10 s, ON/OFF beyond), or the items of the earlier, wrong choice.
+    private func valset(_ items: [(UInt32, UInt64)]) -> [UInt8] {
+        UBXCommand.setValues(layers: 1, items.map { UBXConfigValue(key: $0.0, value: $0.1) }).bytes
+    }
+
+    @Test(arguments: [5, 20, 60])
+    func aUbloxM10GivesFixesAtTheIntervalItsKeysAskFor(seconds: Int) throws {
+        let interval = Double(seconds)
+        let items: [(UInt32, UInt64)] =
+            seconds <= 10
+            ? [(UBXConfigValue.powerModeKey, UInt64(2)), (UBXConfigValue.rateMeasurementKey, UInt64(seconds * 1000))]
+            : [(UBXConfigValue.positionUpdatePeriodKey, UInt64(seconds)), (UBXConfigValue.powerModeKey, UInt64(1))]
+        var receiver = CommandedReceiver(scenario: scenario, persona: .ublox)
+        receiver.ubloxGeneration = .m10
+        _ = receiver.output(through: 5)
+        let version = try UBXReply(UBXFrame.decode(receiver.receive(UBXCommand.pollVersion.bytes, at: 5)))
+        #expect(version == .version(CommandedReceiver.maxM10SVersion))
+        #expect(receiver.receive(valset(items), at: 5) == UBXReply.acknowledged(messageClass: 0x06, messageID: 0x8A).frame.bytes)
+        #expect(receiver.phase == .powerSave)
+        let span = 10 * interval
+        #expect((9...11).contains(fixes(receiver.output(through: 5 + span))), "one fix per \(interval) s")
+    }
+
+    @Test func aUbloxM10InCyclicTrackingFollowsRateMeasNotThePositionUpdatePeriod() throws {
+        var receiver = CommandedReceiver(scenario: scenario, persona: .ublox)
+        receiver.ubloxGeneration = .m10
+        _ = receiver.output(through: 5)
+        // POSUPDATEPERIOD applies to ON/OFF operation only: in cyclic tracking the fixes stay at RATE-MEAS (1 s).
+        _ = receiver.receive(valset([(UBXConfigValue.positionUpdatePeriodKey, 20), (UBXConfigValue.powerModeKey, 2)]), at: 5)
+        #expect(fixes(receiver.output(through: 65)) >= 55)
+        // A key it does not know refuses the whole message, and nothing of it applies.
+        let refused = receiver.receive(valset([(UBXConfigValue.rateMeasurementKey, 5000), (0x1091_0001, 1)]), at: 65)
+        #expect(refused == UBXReply.notAcknowledged(messageClass: 0x06, messageID: 0x8A).frame.bytes)
+        #expect(fixes(receiver.output(through: 125)) >= 55)
+    }
+
     @Test func aUbloxAnswersItsVersionObeysCFGAndGoesToBackupWithoutAnswering() throws {
         var receiver = CommandedReceiver(scenario: scenario, persona: .ublox)
         _ = receiver.output(through: 5)

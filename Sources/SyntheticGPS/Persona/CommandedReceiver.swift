@@ -17,6 +17,9 @@ public struct CommandedReceiver: Sendable {
     public let persona: ReceiverPersona
     /// How commands are answered (version queries always are).
     public var acknowledgements: AcknowledgementBehavior
+    /// Which u-blox generation a ``ReceiverPersona/ublox`` persona is: the M8 (UBX CFG messages; CFG-VALSET
+    /// refused) or the M10 (protocol 34: configuration keys through CFG-VALSET). Default ``UbloxGeneration/m8``.
+    public var ubloxGeneration = UbloxGeneration.m8
     /// How late a ``AcknowledgementBehavior/late`` answer comes, seconds. Default 2.
     public var lateBy = 2.0
     /// Whether the bytes that wake it from standby or backup are lost, as a real receiver woken by UART
@@ -45,11 +48,17 @@ public struct CommandedReceiver: Sendable {
     private var powerSave: (interval: Double, current: Double)?
     /// u-blox: the update period configured by CFG-PM2, waiting for CFG-RXM to enable power save.
     private var configuredPowerSavePeriod = 1.0
+    /// u-blox M10: the configuration keys' values (CFG-PM-OPERATEMODE, CFG-RATE-MEAS in ms,
+    /// CFG-PM-POSUPDATEPERIOD in s).
+    private var keys = (operateMode: UInt64(0), rateMeasurement: UInt64(1000), positionUpdatePeriod: UInt64(0))
     private var lastEmitted: Double?
     private var meteredUntil: Double
     /// Answers held back (``AcknowledgementBehavior/late``), in order, with when they go out.
     private var lateReplies: [(due: Double, bytes: [UInt8])] = []
 
+    /// The MON-VER a MAX-M10S answers.
+    public static let maxM10SVersion = UBXVersion(
+        software: "ROM SPG 5.10 (7b202e)", hardware: "000A0000", extensions: ["FWVER=SPG 5.10", "PROTVER=34.10", "MOD=MAX-M10S"])
     /// The MON-VER a SAM-M8Q answers.
     public static let samM8QVersion = UBXVersion(
         software: "ROM CORE 3.01 (107888)", hardware: "00080000", extensions: ["FWVER=SPG 3.01", "PROTVER=18.00", "MOD=SAM-M8Q"])
@@ -69,6 +78,9 @@ public struct CommandedReceiver: Sendable {
 
     /// What the receiver is doing at the last metered instant.
     public var phase: ReceiverPowerPhase { phase(at: meteredUntil) }
+
+    /// The interval between the fixes it outputs now, seconds: its power-save period, or its fix interval.
+    public var outputInterval: Double { powerSave?.interval ?? fixInterval }
 
     /// Reads bytes the host wrote at `elapsed` seconds and returns the receiver's replies.
     /// - Complexity: O(n) in the bytes.
@@ -170,7 +182,7 @@ public struct CommandedReceiver: Sendable {
             return frame.messageClass == 0x06 ? UBXReply.notAcknowledged(messageClass: 0x06, messageID: frame.messageID).frame.bytes : []
         }
         switch command {
-        case .pollVersion: return UBXReply.version(Self.samM8QVersion).frame.bytes
+        case .pollVersion: return UBXReply.version(ubloxGeneration == .m10 ? Self.maxM10SVersion : Self.samM8QVersion).frame.bytes
         case .powerManagementRequest(let request):
             // A command, never acknowledged.
             guard acknowledgements != .ignore, acknowledgements != .refuse, request.isBackup else { return [] }
@@ -195,6 +207,8 @@ public struct CommandedReceiver: Sendable {
         case .receiverManagement(let on):
             powerSave = on ? (configuredPowerSavePeriod, persona.currentProfile.powerSave ?? persona.currentProfile.tracking) : nil
             accepted = true
+        case .setValues(_, let values) where ubloxGeneration == .m10:
+            accepted = setKeys(values)
         case .powerSetup, .setValues, .rate, .powerManagement, .pollVersion, .powerManagementRequest:
             // CFG-VALSET is a u-blox 9 message: an M8 refuses it, as it refuses out-of-range values.
             accepted = false
@@ -205,6 +219,31 @@ public struct CommandedReceiver: Sendable {
             ? .acknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
             : .notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
         return answer(reply.frame.bytes, at: elapsed)
+    }
+
+    /// Applies CFG-VALSET items as an M10 does: all or none — an item whose key it does not know (or whose
+    /// value is out of range) refuses the message. In cyclic tracking (OPERATEMODE 2) fixes follow RATE-MEAS;
+    /// in ON/OFF operation (1) POSUPDATEPERIOD; at full power (0) RATE-MEAS.
+    private mutating func setKeys(_ values: [UBXConfigValue]) -> Bool {
+        var next = keys
+        for item in values {
+            switch item.key {
+            case UBXConfigValue.powerModeKey where item.value <= 2: next.operateMode = item.value
+            case UBXConfigValue.rateMeasurementKey where item.value >= 25: next.rateMeasurement = item.value
+            case UBXConfigValue.positionUpdatePeriodKey: next.positionUpdatePeriod = item.value
+            default: return false
+            }
+        }
+        keys = next
+        let current = persona.currentProfile.powerSave ?? persona.currentProfile.tracking
+        switch keys.operateMode {
+        case 2: powerSave = (Double(keys.rateMeasurement) / 1000, current)
+        case 1: powerSave = (max(Double(keys.positionUpdatePeriod), Double(keys.rateMeasurement) / 1000), current)
+        default:
+            powerSave = nil
+            fixInterval = Double(keys.rateMeasurement) / 1000
+        }
+        return true
     }
 
     // MARK: - Power

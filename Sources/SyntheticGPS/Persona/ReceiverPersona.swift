@@ -44,6 +44,14 @@ public enum AcknowledgementBehavior: String, Sendable, Hashable, CaseIterable {
     case late
 }
 
+/// Which generation of u-blox receiver a persona is, for the messages it takes.
+public enum UbloxGeneration: String, Sendable, Hashable, CaseIterable {
+    /// u-blox M8 (protocol 18): CFG-RATE, CFG-RXM, CFG-PM2; CFG-VALSET refused.
+    case m8
+    /// u-blox M10 (protocol 34, as the 9-series from protocol 27): configuration keys through CFG-VALSET.
+    case m10
+}
+
 /// The supply current of a receiver in each state, in milliamperes, from its data sheet.
 public struct CurrentProfile: Sendable, Hashable {
     /// Searching for satellites (from power-on until the first fix).

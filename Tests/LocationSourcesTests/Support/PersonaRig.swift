@@ -57,12 +57,14 @@ final class PersonaRig: Sendable {
 
     /// A persona on a pseudo-terminal made by socat; the source opens the other end as a serial device.
     static func pty(
-        _ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal, losesWakingBytes: Bool = false
+        _ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal, losesWakingBytes: Bool = false,
+        ubloxGeneration: UbloxGeneration = .m8
     ) async throws -> PersonaRig {
         let terminals = try await PseudoTerminalPair.make()
         let personaEvents = Observed<[ReceiverPersonaServer.Event]>([])
         var receiver = CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior)
         receiver.losesWakingBytes = losesWakingBytes
+        receiver.ubloxGeneration = ubloxGeneration
         let server = try await ReceiverPersonaServer.attach(
             terminal: terminals.device, receiver: receiver,
             observer: { event in personaEvents.update { $0.append(event) } })

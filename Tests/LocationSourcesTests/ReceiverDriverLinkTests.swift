@@ -264,4 +264,42 @@ struct ReceiverDriverLinkTests {
         }
         await rig.shutDown()
     }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
+    func aUbloxOnItsOwnUSBPortWaitsInPowerSaveAndStaysOnTheBus() async throws {
+        let rig = try await PersonaRig.pty(.ublox, model: .ublox, attachedByNativeUSB: true, connection: .nativeUSB)
+        #expect(rig.source.capabilities.powerProfile?.off == rig.source.capabilities.powerProfile?.standby, "no backup to wait in")
+        rig.start(.high)
+        try await rig.persona("tracking", Self.reached(.tracking))
+        try await rig.logged("command=rate result=acknowledged")
+        rig.source.stop(into: .off)
+        try await rig.persona("power save", Self.reached(.powerSave))
+        try await rig.logged("closing the port")
+        let wire = rig.received
+        #expect(!wire.contains(run: UBXCommand.powerManagementRequest(.backupUntilWoken).bytes), "no forced backup over USB")
+        #expect(rig.server.withReceiver { !$0.vanished && $0.outputInterval == 60 })
+        try await withDeadline(seconds: 30) { [rig] in
+            await rig.sourceEvents.waitUntil { $0.contains { if case .receiverState(.standby) = $0 { true } else { false } } }
+        }
+        // Started again, it answers: set up for tracking once more.
+        rig.start(.high)
+        try await rig.logged("command=rate result=acknowledged", count: 2)
+        #expect(rig.server.withReceiver { $0.outputInterval } == 1)
+        await rig.shutDown()
+    }
+
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
+    func aForcedBackupOverNativeUSBTakesTheReceiverOffTheBus() async throws {
+        // Misconfigured as a UART, the driver forces the backup: the receiver vanishes and answers nothing more.
+        let rig = try await PersonaRig.pty(.ublox, model: .ublox, attachedByNativeUSB: true, connection: .uart)
+        rig.start(.high)
+        try await rig.logged("command=rate result=acknowledged")
+        rig.source.stop(into: .off)
+        try await rig.logged("command=backup result=confirmed_by_silence")
+        #expect(rig.server.withReceiver { $0.vanished })
+        rig.start(.high)
+        try await rig.logged("receiver configuration")
+        #expect(rig.source.statistics.receiver.lastError == .noAnswer(.ublox))
+        await rig.shutDown()
+    }
 }

@@ -340,4 +340,16 @@ struct ReceiverDriverStateMachineTests {
         #expect(actions == [.resolved(.powerSave, .acknowledgedLate, fallback: nil)])
         #expect(ublox.state == .tracking)
     }
+
+    @Test func theConnectionComesFromTheDevicePathUnlessConfigured() {
+        #expect(ReceiverConnection.of(devicePath: "/dev/ttyACM0") == .nativeUSB)
+        #expect(ReceiverConnection.of(devicePath: "/dev/ttyUSB0") == .uart)
+        #expect(ReceiverConnection.of(devicePath: "/dev/serial0") == .uart)
+        let usb = NMEAStreamConfiguration(endpoint: .serial(path: "/dev/ttyACM1", baudRate: 9600), receiver: ReceiverControlConfiguration(model: .ublox))
+        #expect(usb.resolvedReceiver.connection == .nativeUSB)
+        let told = NMEAStreamConfiguration(
+            endpoint: .serial(path: "/dev/ttyACM1", baudRate: 9600), receiver: ReceiverControlConfiguration(model: .ublox, connection: .uart))
+        #expect(told.resolvedReceiver.connection == .uart)
+        #expect(NMEAStreamSource(configuration: usb).capabilities.powerProfile?.off == ReceiverPowerProfile.samM8Q.standby)
+    }
 }

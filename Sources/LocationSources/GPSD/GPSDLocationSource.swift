@@ -53,7 +53,8 @@ public final class GPSDLocationSource: LocationSource {
         // costs the receiver as tracking however it was commanded (it may well be: another program may keep
         // it awake).
         self.capabilities = SourceCapabilities(
-            providesCourse: true, powerProfile: configuration.receiverControl?.model.powerProfile,
+            providesCourse: true,
+            powerProfile: configuration.receiverControl.flatMap { $0.model.powerProfile(over: .of(devicePath: $0.devicePath)) },
             confirmsReceiverState: configuration.receiverControl != nil)
         let opener = TCPLinkOpener(
             host: configuration.host, port: configuration.port, role: "gpsd",
@@ -102,7 +103,7 @@ public final class GPSDLocationSource: LocationSource {
     /// chose: standby (MediaTek) or backup (u-blox) for standby and off, nothing for `on` (see
     /// ``NMEAStreamSource/stop(into:)``). Again while stopped, nothing changes.
     public func stop(into idle: ReceiverPowerProfile.IdleState) {
-        if let sleep = session.stopped(into: idle), !link.send(sleep) { session.receiverCommandNotSent() }
+        for request in session.stopped(into: idle) where !link.send(request) { session.receiverCommandNotSent() }
         link.stop()
     }
 

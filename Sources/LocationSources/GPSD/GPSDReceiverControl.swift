@@ -60,10 +60,11 @@ public struct GPSDReceiverControl: Sendable, Hashable {
         return dialect.commands(for: ReceiverProfile(mode: mode, fixInterval: fixInterval)).map { request($0.bytes) }
     }
 
-    /// The request that puts the receiver in the idle state the engine chose: standby (MediaTek) or backup
-    /// (u-blox) for standby and off, none for `on` (see ``NMEAStreamSource/stop(into:)``).
-    func sleep(into idle: ReceiverPowerProfile.IdleState) -> ByteBuffer? {
-        dialect?.sleep(into: idle).map { request($0.bytes) }
+    /// The requests that put the receiver in the idle state the engine chose: standby (MediaTek) or backup
+    /// (u-blox) for standby and off — for a u-blox on its own USB port (a `/dev/ttyACM…` device path), the
+    /// power save of the lowest mode — none for `on` (see ``NMEAStreamSource/stop(into:)``).
+    func sleep(into idle: ReceiverPowerProfile.IdleState) -> [ByteBuffer] {
+        dialect?.sleep(into: idle, over: .of(devicePath: devicePath)).map { request($0.bytes) } ?? []
     }
 
     /// `?DEVICE={"path":"…","hexdata":"…"}` for `bytes`.

@@ -77,15 +77,15 @@ final class GPSDSession: Sendable {
         return receiverControl.setUp(mode)
     }
 
-    /// The request that puts the receiver in `idle` (none without receiver control, or for `on`).
-    func stopped(into idle: ReceiverPowerProfile.IdleState) -> ByteBuffer? {
+    /// The requests that put the receiver in `idle` (none without receiver control, or for `on`).
+    func stopped(into idle: ReceiverPowerProfile.IdleState) -> [ByteBuffer] {
         state.withLockedValue {
             $0.sink = nil
             $0.mode = nil
             $0.interpreter.endSession()
         }
         logger.debug("un-watching gpsd and closing")
-        guard let sleep = receiverControl?.sleep(into: idle) else { return nil }
+        guard let sleep = receiverControl?.sleep(into: idle), !sleep.isEmpty else { return [] }
         logger.debug("sending the receiver to sleep through gpsd", metadata: ["device": "\(receiverControl?.devicePath ?? "")"])
         return sleep
     }

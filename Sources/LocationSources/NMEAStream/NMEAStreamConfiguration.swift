@@ -43,6 +43,14 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
         self.receiver = receiver
     }
 
+    /// The receiver's control with its connection decided: as configured, else from the serial device's path
+    /// (a TCP endpoint is a UART bridge).
+    var resolvedReceiver: ReceiverControlConfiguration {
+        var resolved = receiver
+        if resolved.connection == nil, case .serial(let path, _) = endpoint { resolved.connection = .of(devicePath: path) }
+        return resolved
+    }
+
     /// Whether the source runs a receiver driver: a model other than plain on a serial or TCP endpoint.
     var commandsReceiver: Bool {
         switch endpoint {

@@ -38,7 +38,10 @@ extension NMEAStreamSession {
             guard var receiver = state.receiver else { return }
             state.receiver = nil
             let before = receiver.driver.state
-            defer { confirmed = Self.confirmation(from: before, to: receiver.driver.state, sink: state.receiverStateSink) }
+            defer {
+                confirmed = Self.confirmation(
+                    from: before, to: receiver.driver.state, asleep: receiver.driver.isAsleep, sink: state.receiverStateSink)
+            }
             var pieces: [ReceiverStreamSplitter.Piece] = []
             receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
             for piece in pieces {
@@ -69,17 +72,18 @@ extension NMEAStreamSession {
     }
 
     /// What the engine hears when the driver's state of the receiver changed: where the receiver confirmed it
-    /// is — standby, or off for a u-blox's backup — and "on" for anything else (tracking, power save, a port
-    /// closed with the receiver left as it was, not known): the engine costs a state not confirmed as the
-    /// dearest it could be.
+    /// is — standby, off for a u-blox's backup, standby for a u-blox sent to wait in power save over its own USB
+    /// port — and "on" for anything else (tracking, power save while running, a port closed with the receiver
+    /// left as it was, not known): the engine costs a state not confirmed as the dearest it could be.
     static func confirmation(
-        from before: ReceiverPowerState, to after: ReceiverPowerState, sink: SourceEventSink?
+        from before: ReceiverPowerState, to after: ReceiverPowerState, asleep: Bool, sink: SourceEventSink?
     ) -> (ReceiverPowerProfile.IdleState, SourceEventSink)? {
         guard after != before, let sink else { return nil }
         let idle: ReceiverPowerProfile.IdleState =
             switch after {
             case .standby: .standby
             case .backup: .off
+            case .powerSave where asleep: .standby
             case .unknown, .tracking, .powerSave, .released: .on
             }
         return (idle, sink)
@@ -95,7 +99,9 @@ extension NMEAStreamSession {
             defer { state.receiver = receiver }
             let before = receiver.driver.state
             let reports = apply(event(&receiver.driver, now), to: &receiver)
-            return (reports, Self.confirmation(from: before, to: receiver.driver.state, sink: state.receiverStateSink))
+            return (
+                reports, Self.confirmation(from: before, to: receiver.driver.state, asleep: receiver.driver.isAsleep, sink: state.receiverStateSink)
+            )
         }
         report(reports)
         if let (idle, sink) = confirmed { sink.receiverState(idle) }

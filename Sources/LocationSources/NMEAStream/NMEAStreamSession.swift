@@ -60,7 +60,7 @@ final class NMEAStreamSession: Sendable {
                 converter: NMEAEpochConverter(unmeasuredAccuracy: configuration.unmeasuredAccuracy),
                 pacer: pacer,
                 receiver: configuration.commandsReceiver
-                    ? ReceiverState(driver: ReceiverDriverStateMachine(configuration: configuration.receiver)) : nil))
+                    ? ReceiverState(driver: ReceiverDriverStateMachine(configuration: configuration.resolvedReceiver)) : nil))
         self.eventLoop = eventLoop
         self.endpoint = endpoint
         var logger = logger

@@ -55,7 +55,9 @@ public final class NMEAStreamSource: LocationSource {
     ) {
         self.configuration = configuration
         self.capabilities = SourceCapabilities(
-            providesCourse: true, powerProfile: configuration.commandsReceiver ? configuration.receiver.model.powerProfile : nil,
+            providesCourse: true,
+            powerProfile: configuration.commandsReceiver
+                ? configuration.receiver.model.powerProfile(over: configuration.resolvedReceiver.connection ?? .uart) : nil,
             confirmsReceiverState: configuration.commandsReceiver)
         let opener: any LinkOpener
         switch configuration.endpoint {

@@ -15,6 +15,23 @@ public enum ReceiverModel: String, Sendable, Hashable, CaseIterable {
     case autodetect
 }
 
+/// How the receiver is attached, which decides how it can sleep (see <doc:ReceiverPower>).
+public enum ReceiverConnection: String, Sendable, Hashable, CaseIterable {
+    /// A UART: directly (a board's serial pins), through a USB-to-serial bridge (`/dev/ttyUSB…`), or over TCP. A
+    /// u-blox backs up (RXM-PMREQ) and wakes on a byte.
+    case uart
+    /// The receiver's own USB port (`/dev/ttyACM…`). A forced backup would disable USB — the device vanishes
+    /// until it is unplugged — and an unforced one is vetoed while USB is connected, so a u-blox waits in the
+    /// power save of the lowest mode instead (acknowledged; it stays on the bus).
+    case nativeUSB = "native-usb"
+
+    /// The connection a serial device's path suggests: `/dev/ttyACM…` (USB CDC-ACM, a receiver's own USB) is
+    /// native USB, anything else a UART.
+    public static func of(devicePath path: String) -> ReceiverConnection {
+        path.split(separator: "/").last?.hasPrefix("ttyACM") == true ? .nativeUSB : .uart
+    }
+}
+
 /// How an ``NMEAStreamSource`` commands its receiver's power (see <doc:ReceiverPower>).
 public struct ReceiverControlConfiguration: Sendable, Hashable {
     /// The receiver. Default ``ReceiverModel/plain``: nothing is written to the receiver.
@@ -28,12 +45,17 @@ public struct ReceiverControlConfiguration: Sendable, Hashable {
     /// How long the receiver may take to answer the version query when the port opens (twice: the first
     /// bytes may only wake it). Default 2 s.
     public var identificationTimeout: Duration
+    /// How the receiver is attached; `nil` (the default): from the serial device's path
+    /// (``ReceiverConnection/of(devicePath:)``), a UART over TCP.
+    public var connection: ReceiverConnection?
 
     /// Creates a configuration.
     public init(
         model: ReceiverModel = .plain, fixInterval: Duration = .seconds(1),
-        acknowledgementTimeout: Duration = .milliseconds(1500), identificationTimeout: Duration = .seconds(2)
+        acknowledgementTimeout: Duration = .milliseconds(1500), identificationTimeout: Duration = .seconds(2),
+        connection: ReceiverConnection? = nil
     ) {
+        self.connection = connection
         self.model = model
         self.fixInterval = max(.milliseconds(100), min(fixInterval, .seconds(10)))
         self.acknowledgementTimeout = max(.milliseconds(10), acknowledgementTimeout)

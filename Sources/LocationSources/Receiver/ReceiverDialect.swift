@@ -30,6 +30,9 @@ struct ReceiverCommand: Sendable, Hashable {
     var expectation: Expectation
     /// The receiver's state once the command is confirmed.
     var resultingState: ReceiverPowerState?
+    /// Whether it is a step of putting the receiver to sleep: once the last one is confirmed the port closes,
+    /// and if one fails the receiver is released.
+    var isSleep = false
 }
 
 /// The power profile a mode asks of the receiver.
@@ -130,29 +133,44 @@ enum ReceiverDialect: Sendable, Hashable {
         }
     }
 
-    /// The command that puts the receiver in the idle state the engine chose (``LocationSource/stop(into:)``),
-    /// or `nil` for ``ReceiverPowerProfile/IdleState/on``: the receiver keeps tracking and only the port closes.
+    /// The commands that put the receiver in the idle state the engine chose (``LocationSource/stop(into:)``),
+    /// none for ``ReceiverPowerProfile/IdleState/on``: the receiver keeps tracking and only the port closes.
     ///
     /// Each dialect has one commanded sleep state, and it serves both standby and off: a MediaTek's standby
     /// (`$PMTK161,0`; its backup wakes only on the FORCE_ON pin, which a serial line cannot drive, so its profile
     /// prices off as standby), a u-blox's backup (RXM-PMREQ; between power save and backup a u-blox has no
     /// commanded state, and its profile's standby is never cheaper than backup, so the engine does not choose
     /// it). A step deeper while the receiver is down therefore changes nothing.
-    func sleep(into idle: ReceiverPowerProfile.IdleState) -> ReceiverCommand? {
-        idle == .on ? nil : sleep
+    ///
+    /// Over a u-blox's own USB port (``ReceiverConnection/nativeUSB``) there is no backup to command: a forced
+    /// RXM-PMREQ disables USB (the device vanishes until unplugged) and an unforced one is vetoed while USB is
+    /// connected. The receiver waits in the power save of the lowest mode instead, each command acknowledged.
+    func sleep(into idle: ReceiverPowerProfile.IdleState, over connection: ReceiverConnection = .uart) -> [ReceiverCommand] {
+        guard idle != .on else { return [] }
+        switch (self, connection) {
+        case (.ubloxLegacy, .nativeUSB), (.ubloxKeys, .nativeUSB):
+            let interval = ReceiverControlConfiguration.powerSaveInterval(for: .lowest) ?? .seconds(60)
+            return commands(for: .powerSave(interval)).map {
+                var step = $0
+                step.isSleep = true
+                return step
+            }
+        case (.mediatek, _), (.ubloxLegacy, .uart), (.ubloxKeys, .uart):
+            return [sleep]
+        }
     }
 
-    /// The dialect's one sleep command (see ``sleep(into:)``).
+    /// The dialect's one sleep command over a UART (see ``sleep(into:over:)``).
     var sleep: ReceiverCommand {
         switch self {
         case .mediatek:
             ReceiverCommand(
                 kind: .standby, bytes: PMTKCommand.standby.bytes, expectation: .pmtkAcknowledgementOrSilence(161),
-                resultingState: .standby)
+                resultingState: .standby, isSleep: true)
         case .ubloxLegacy, .ubloxKeys:
             ReceiverCommand(
                 kind: .backup, bytes: UBXCommand.powerManagementRequest(.backupUntilWoken).bytes, expectation: .silence,
-                resultingState: .backup)
+                resultingState: .backup, isSleep: true)
         }
     }
 

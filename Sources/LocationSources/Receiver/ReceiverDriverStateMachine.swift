@@ -97,6 +97,7 @@ struct ReceiverDriverStateMachine: Sendable {
 
     private let model: ReceiverModel
     private let configuration: ReceiverControlConfiguration
+    private let connection: ReceiverConnection
     private var goal = Goal.off
     private var linkRequested = false
     private var linkOpen = false
@@ -114,14 +115,18 @@ struct ReceiverDriverStateMachine: Sendable {
     private var unconfirmedInterval: Duration?
     /// What the receiver is doing, as far as the driver knows.
     private(set) var state = ReceiverPowerState.unknown
+    /// Whether the engine sent the receiver to sleep (it may be waiting in a power save, over native USB).
+    var isAsleep: Bool { goal.isAsleep }
     /// The last command whose acknowledgement did not come in time: an acknowledgement that comes later still
     /// says the command took effect (a receiver answering late), and the driver's state follows it.
     private var unansweredLast: ReceiverCommand?
 
-    /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver).
+    /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver), attached as
+    /// `configuration.connection` says (a UART when it says nothing).
     init(configuration: ReceiverControlConfiguration) {
         self.model = configuration.model
         self.configuration = configuration
+        self.connection = configuration.connection ?? .uart
     }
 
     /// The engine started the source in `mode`.
@@ -154,7 +159,7 @@ struct ReceiverDriverStateMachine: Sendable {
     /// The engine stopped the source: put the receiver to sleep (its deepest state), then close the port.
     mutating func stop(now: Duration) -> [Action] { stop(into: .off, now: now) }
 
-    /// The engine stopped the source into `idle`: put the receiver in that state (``ReceiverDialect/sleep(into:)``),
+    /// The engine stopped the source into `idle`: put the receiver in that state (``ReceiverDialect/sleep(into:over:)``),
     /// then close the port; for ``ReceiverPowerProfile/IdleState/on``, close the port and leave it tracking. Again
     /// while the receiver is down, it changes nothing: each dialect's one sleep state serves standby and off.
     mutating func stop(into idle: ReceiverPowerProfile.IdleState, now: Duration) -> [Action] {
@@ -171,8 +176,8 @@ struct ReceiverDriverStateMachine: Sendable {
         // Being identified, the receiver is awake (the query woke it): it is put to sleep once it has
         // answered (or is released as plain if it never does), not left tracking behind a closed port.
         if linkOpen, !identified, inFlight?.command.expectation == .identity { return [] }
-        guard linkOpen, identified, let sleep = dialect?.sleep(into: idle) else { return release() }
-        queue = refused.contains(sleep.kind) ? [] : [sleep]
+        guard linkOpen, identified, let sleep = dialect?.sleep(into: idle, over: connection), !sleep.isEmpty else { return release() }
+        queue = sleep.contains { refused.contains($0.kind) } ? [] : sleep
         guard inFlight != nil || !queue.isEmpty else { return release() }
         return advance(now: now)
     }
@@ -379,8 +384,8 @@ struct ReceiverDriverStateMachine: Sendable {
         switch goal {
         case .running(let mode): queue = plan(for: mode)
         case .asleep(let idle):
-            guard let sleep = dialect?.sleep(into: idle) else { return actions + release() }
-            queue = [sleep]
+            guard let sleep = dialect?.sleep(into: idle, over: connection), !sleep.isEmpty else { return actions + release() }
+            queue = sleep
         case .off: queue = []
         }
         return actions + advance(now: now)
@@ -396,7 +401,7 @@ struct ReceiverDriverStateMachine: Sendable {
                 if kind == .tracking || kind == .powerSave { unconfirmedInterval = nil }
             }
             actions.append(.resolved(kind, outcome, fallback: nil))
-            if kind == .standby || kind == .backup, goal.isAsleep {
+            if current.command.isSleep, goal.isAsleep, !queue.contains(where: \.isSleep) {
                 return actions + closeLink()
             }
         } else {
@@ -405,7 +410,7 @@ struct ReceiverDriverStateMachine: Sendable {
             // acknowledgement comes late).
             if kind != .tracking { refused.insert(kind) }
             unansweredLast = outcome == .unanswered ? current.command : nil
-            let sleeping = kind == .standby || kind == .backup
+            let sleeping = current.command.isSleep
             actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
             if !sleeping {
                 // Unanswered or garbled, the command may have taken effect: until a mode is confirmed, the

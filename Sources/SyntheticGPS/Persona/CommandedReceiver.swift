@@ -20,6 +20,13 @@ public struct CommandedReceiver: Sendable {
     /// Which u-blox generation a ``ReceiverPersona/ublox`` persona is: the M8 (UBX CFG messages; CFG-VALSET
     /// refused) or the M10 (protocol 34: configuration keys through CFG-VALSET). Default ``UbloxGeneration/m8``.
     public var ubloxGeneration = UbloxGeneration.m8
+    /// Whether a ``ReceiverPersona/ublox`` persona is attached by its own USB port, as a u-blox on `/dev/ttyACM…` is:
+    /// a forced RXM-PMREQ then disables USB — the receiver goes to backup and *vanishes*: it reads and answers
+    /// nothing more (a real one leaves the bus until unplugged) — and an unforced one is vetoed while USB is
+    /// connected. Default `false` (a UART).
+    public var attachedByNativeUSB = false
+    /// Whether it vanished (a forced backup over native USB): nothing it is sent is read any more.
+    public private(set) var vanished = false
     /// How late a ``AcknowledgementBehavior/late`` answer comes, seconds. Default 2.
     public var lateBy = 2.0
     /// Whether the bytes that wake it from standby or backup are lost, as a real receiver woken by UART
@@ -86,7 +93,7 @@ public struct CommandedReceiver: Sendable {
     /// - Complexity: O(n) in the bytes.
     public mutating func receive(_ bytes: [UInt8], at elapsed: Double) -> [UInt8] {
         advanceMeter(to: elapsed)
-        guard persona != .plain, !bytes.isEmpty else { return [] }
+        guard persona != .plain, !bytes.isEmpty, !vanished else { return [] }
         if sleep != nil {
             wake(at: elapsed)
             if losesWakingBytes {
@@ -186,7 +193,16 @@ public struct CommandedReceiver: Sendable {
         case .powerManagementRequest(let request):
             // A command, never acknowledged.
             guard acknowledgements != .ignore, acknowledgements != .refuse, request.isBackup else { return [] }
-            note("RXM-PMREQ backup")
+            if attachedByNativeUSB {
+                guard request.flags & UBXPowerRequest.forceFlag != 0 else {
+                    note("RXM-PMREQ vetoed: USB connected")
+                    return []
+                }
+                note("RXM-PMREQ forced over USB: USB disabled")
+                vanished = true
+            } else {
+                note("RXM-PMREQ backup")
+            }
             goToSleep(.backup(until: request.durationMilliseconds == 0 ? nil : elapsed + Double(request.durationMilliseconds) / 1000), at: elapsed)
             return []
         default: break

@@ -51,26 +51,28 @@ final class PersonaRig: Sendable {
     }
 
     /// The driver's settings in these tests: quick deadlines, so that fallbacks show within seconds.
-    static func control(_ model: ReceiverModel) -> ReceiverControlConfiguration {
-        ReceiverControlConfiguration(model: model, acknowledgementTimeout: .milliseconds(800), identificationTimeout: .seconds(1))
+    static func control(_ model: ReceiverModel, connection: ReceiverConnection? = nil) -> ReceiverControlConfiguration {
+        ReceiverControlConfiguration(
+            model: model, acknowledgementTimeout: .milliseconds(800), identificationTimeout: .seconds(1), connection: connection)
     }
 
     /// A persona on a pseudo-terminal made by socat; the source opens the other end as a serial device.
     static func pty(
         _ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal, losesWakingBytes: Bool = false,
-        ubloxGeneration: UbloxGeneration = .m8
+        ubloxGeneration: UbloxGeneration = .m8, attachedByNativeUSB: Bool = false, connection: ReceiverConnection? = nil
     ) async throws -> PersonaRig {
         let terminals = try await PseudoTerminalPair.make()
         let personaEvents = Observed<[ReceiverPersonaServer.Event]>([])
         var receiver = CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior)
         receiver.losesWakingBytes = losesWakingBytes
         receiver.ubloxGeneration = ubloxGeneration
+        receiver.attachedByNativeUSB = attachedByNativeUSB
         let server = try await ReceiverPersonaServer.attach(
             terminal: terminals.device, receiver: receiver,
             observer: { event in personaEvents.update { $0.append(event) } })
         return make(
-            server: server, endpoint: .serial(path: terminals.host, baudRate: 115_200), model: model, personaEvents: personaEvents,
-            terminals: terminals)
+            server: server, endpoint: .serial(path: terminals.host, baudRate: 115_200), model: model, connection: connection,
+            personaEvents: personaEvents, terminals: terminals)
     }
 
     /// A persona served over TCP on loopback; the source connects to it.
@@ -85,13 +87,13 @@ final class PersonaRig: Sendable {
     }
 
     private static func make(
-        server: ReceiverPersonaServer, endpoint: NMEAStreamEndpoint, model: ReceiverModel, personaEvents: Observed<[ReceiverPersonaServer.Event]>,
-        terminals: PseudoTerminalPair?
+        server: ReceiverPersonaServer, endpoint: NMEAStreamEndpoint, model: ReceiverModel, connection: ReceiverConnection? = nil,
+        personaEvents: Observed<[ReceiverPersonaServer.Event]>, terminals: PseudoTerminalPair?
     ) -> PersonaRig {
         let logs = Observed<[String]>([])
         let metrics = TestMetrics()
         let source = NMEAStreamSource(
-            configuration: NMEAStreamConfiguration(endpoint: endpoint, receiver: control(model)),
+            configuration: NMEAStreamConfiguration(endpoint: endpoint, receiver: control(model, connection: connection)),
             logger: Logger(label: "test") { _ in ObservedLogHandler(records: logs) }, metricsFactory: metrics)
         return PersonaRig(server: server, source: source, metrics: metrics, personaEvents: personaEvents, logs: logs, terminals: terminals)
     }

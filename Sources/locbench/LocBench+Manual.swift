@@ -89,6 +89,9 @@ extension LocBench {
         - On the virtual clock: no timeout although a satisfying fix arrived in time (for requests that \
         waited under full access throughout).
         - The source is off at the end.
+        - With a metered receiver: the engine's own energy figure (counted from the states the receiver \
+        confirmed) is within 2 % of the receiver's meter (the goal is 1 %; --receiver-refuses-power-down \
+        makes the receiver refuse every power-down).
         - With --authorization: nothing delivered under reduced accuracy is finer than the coarsening \
         grid, and no course is delivered then; 'accuracy reduced' ends requests only under reduced \
         accuracy, 'unauthorized' only while access is not granted.

@@ -352,4 +352,29 @@ struct ReceiverDriverStateMachineTests {
         #expect(told.resolvedReceiver.connection == .uart)
         #expect(NMEAStreamSource(configuration: usb).capabilities.powerProfile?.off == ReceiverPowerProfile.samM8Q.standby)
     }
+
+    @Test func aSleepWhoseStepWasRefusedReleasesTheReceiverOnceTheCommandInFlightEnds() throws {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .ublox, connection: .nativeUSB))
+        _ = machine.start(mode: .high, now: .zero)
+        _ = machine.linkOpened(now: .zero)
+        _ = machine.received(.ubx(Self.m8), now: .milliseconds(100))
+        tracking(&machine, .ublox)
+        // Power save refused on this link: over native USB the sleep is a power save, so it cannot be sent.
+        _ = machine.setMode(.medium, now: .seconds(1))
+        _ = machine.received(.ubx(.notAcknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(1) + .milliseconds(50))
+        let back = machine.setMode(.high, now: .seconds(2))
+        #expect(!written(back).isEmpty, "the return to tracking is in flight")
+        #expect(machine.stop(into: .off, now: .seconds(2) + .milliseconds(10)).isEmpty, "it waits for the command in flight")
+        let ended = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .seconds(2) + .milliseconds(60))
+        #expect(ended.contains(.closeLink))
+        #expect(machine.state == .released)
+    }
+
+    @Test func theEngineHearsStandbyWhenAPowerSaveSleepIsConfirmedEvenFromPowerSave() throws {
+        let sink = SourceEventSink { _ in }
+        #expect(NMEAStreamSession.confirmation(from: (.powerSave, false), to: (.powerSave, true), sink: sink)?.0 == .standby)
+        #expect(NMEAStreamSession.confirmation(from: (.tracking, false), to: (.powerSave, false), sink: sink)?.0 == .on)
+        #expect(NMEAStreamSession.confirmation(from: (.tracking, false), to: (.backup, true), sink: sink)?.0 == .off)
+        #expect(NMEAStreamSession.confirmation(from: (.powerSave, true), to: (.powerSave, true), sink: sink) == nil)
+    }
 }

@@ -39,11 +39,13 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// with it the engine powers down by the break-even of a restart (see <doc:PowerPolicy>); without it (`nil`,
     /// the default) by the fixed ``LocationEngineConfiguration/linger``.
     public var powerProfile: ReceiverPowerProfile?
-    /// Whether the source reports the state its receiver confirmed (``SourceEventSink/receiverState(_:)``)
-    /// after each command: the engine then counts only confirmed states in its energy figure
-    /// (``SchedulerStatistics/receiverEnergy``), costs a state not confirmed as the dearest it could be, and
-    /// plans its power-down from where the receiver really waits. Without it (the default), each command is
-    /// taken to have worked.
+    /// Whether the engine counts only the receiver states the source reports as confirmed
+    /// (``SourceEventSink/receiverState(_:)``): its energy figure (``SchedulerStatistics/receiverEnergy``) then
+    /// costs a state not confirmed as the dearest it could be, and its power-down plan goes on from where the
+    /// receiver really waits. A source that can confirm reports after each command; one that cannot confirm
+    /// anything but must not be taken at its word (gpsd keeps the receiver's replies) declares it and reports
+    /// nothing, so its receiver is costed as tracking. Without it (the default), each command is taken to have
+    /// worked.
     public var confirmsReceiverState: Bool
 
     /// Creates a capability set.

@@ -37,10 +37,10 @@ extension NMEAStreamSession {
             // Taken out of the state while it is worked on, so that its buffers are not copied.
             guard var receiver = state.receiver else { return }
             state.receiver = nil
-            let before = receiver.driver.state
+            let before = (receiver.driver.state, receiver.driver.sleepConfirmed)
             defer {
                 confirmed = Self.confirmation(
-                    from: before, to: receiver.driver.state, asleep: receiver.driver.isAsleep, sink: state.receiverStateSink)
+                    from: before, to: (receiver.driver.state, receiver.driver.sleepConfirmed), sink: state.receiverStateSink)
             }
             var pieces: [ReceiverStreamSplitter.Piece] = []
             receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
@@ -76,14 +76,15 @@ extension NMEAStreamSession {
     /// port — and "on" for anything else (tracking, power save while running, a port closed with the receiver
     /// left as it was, not known): the engine costs a state not confirmed as the dearest it could be.
     static func confirmation(
-        from before: ReceiverPowerState, to after: ReceiverPowerState, asleep: Bool, sink: SourceEventSink?
+        from before: (state: ReceiverPowerState, sleepConfirmed: Bool), to after: (state: ReceiverPowerState, sleepConfirmed: Bool),
+        sink: SourceEventSink?
     ) -> (ReceiverPowerProfile.IdleState, SourceEventSink)? {
         guard after != before, let sink else { return nil }
         let idle: ReceiverPowerProfile.IdleState =
-            switch after {
+            switch after.state {
             case .standby: .standby
             case .backup: .off
-            case .powerSave where asleep: .standby
+            case .powerSave where after.sleepConfirmed: .standby
             case .unknown, .tracking, .powerSave, .released: .on
             }
         return (idle, sink)
@@ -97,10 +98,10 @@ extension NMEAStreamSession {
             guard var receiver = state.receiver else { return ([], nil) }
             state.receiver = nil
             defer { state.receiver = receiver }
-            let before = receiver.driver.state
+            let before = (receiver.driver.state, receiver.driver.sleepConfirmed)
             let reports = apply(event(&receiver.driver, now), to: &receiver)
             return (
-                reports, Self.confirmation(from: before, to: receiver.driver.state, asleep: receiver.driver.isAsleep, sink: state.receiverStateSink)
+                reports, Self.confirmation(from: before, to: (receiver.driver.state, receiver.driver.sleepConfirmed), sink: state.receiverStateSink)
             )
         }
         report(reports)

@@ -1,3 +1,4 @@
+import Foundation
 import LocationEngine
 
 /// Which receiver is on the other end of an NMEA stream, and so which power commands it takes.
@@ -25,10 +26,14 @@ public enum ReceiverConnection: String, Sendable, Hashable, CaseIterable {
     /// power save of the lowest mode instead (acknowledged; it stays on the bus).
     case nativeUSB = "native-usb"
 
-    /// The connection a serial device's path suggests: `/dev/ttyACM…` (USB CDC-ACM, a receiver's own USB) is
-    /// native USB, anything else a UART.
+    /// The connection a serial device's path suggests, links resolved (`/dev/serial/by-id/usb-u-blox_…` names a
+    /// `ttyACM` device): USB CDC-ACM devices — Linux's `ttyACM…`, macOS's `cu.usbmodem…`/`tty.usbmodem…` — are a
+    /// receiver's own USB; anything else is a UART.
     public static func of(devicePath path: String) -> ReceiverConnection {
-        path.split(separator: "/").last?.hasPrefix("ttyACM") == true ? .nativeUSB : .uart
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
+        let native = name.hasPrefix("ttyACM") || name.hasPrefix("cu.usbmodem") || name.hasPrefix("tty.usbmodem")
+        return native ? .nativeUSB : .uart
     }
 }
 

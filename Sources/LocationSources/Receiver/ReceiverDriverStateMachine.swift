@@ -6,7 +6,8 @@ import ReceiverControl
 /// deadline firing); actions out (write bytes, arm a deadline, open or close the link, report).
 ///
 /// One command is in flight at a time, and each waits for its confirmation until a deadline; a refusal, silence or
-/// garbage takes the documented fallback, once, and the command is not sent again on that link:
+/// garbage takes the documented fallback, once, and the command is not sent again on that link (unless its
+/// acknowledgement comes late: then it took effect, and the driver's state follows it):
 ///
 /// | command | confirmed by | on failure |
 /// |---|---|---|
@@ -115,8 +116,9 @@ struct ReceiverDriverStateMachine: Sendable {
     private var unconfirmedInterval: Duration?
     /// What the receiver is doing, as far as the driver knows.
     private(set) var state = ReceiverPowerState.unknown
-    /// Whether the engine sent the receiver to sleep (it may be waiting in a power save, over native USB).
-    var isAsleep: Bool { goal.isAsleep }
+    /// Whether the receiver confirmed the sleep the engine sent it to (its last sleep step confirmed: standby,
+    /// backup, or over native USB the power save it waits in), until it is started again.
+    private(set) var sleepConfirmed = false
     /// The last command whose acknowledgement did not come in time: an acknowledgement that comes later still
     /// says the command took effect (a receiver answering late), and the driver's state follows it.
     private var unansweredLast: ReceiverCommand?
@@ -133,6 +135,7 @@ struct ReceiverDriverStateMachine: Sendable {
     mutating func start(mode: PowerMode, now: Duration) -> [Action] {
         let wasAsleep = goal.isAsleep
         goal = .running(mode)
+        sleepConfirmed = false
         guard linkRequested else {
             linkRequested = true
             return [.openLink]
@@ -283,10 +286,9 @@ struct ReceiverDriverStateMachine: Sendable {
         guard let late = unansweredLast, answers(late.expectation) else { return [] }
         unansweredLast = nil
         refused.remove(late.kind)
-        if let resulting = late.resultingState {
-            state = resulting
-            if late.kind == .tracking || late.kind == .powerSave { unconfirmedInterval = nil }
-        }
+        // The silence deadline stays as long as the mode may make the output (the profile it carried was
+        // forgotten when the command failed).
+        if let resulting = late.resultingState { state = resulting }
         return [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
     }
 
@@ -402,6 +404,7 @@ struct ReceiverDriverStateMachine: Sendable {
             }
             actions.append(.resolved(kind, outcome, fallback: nil))
             if current.command.isSleep, goal.isAsleep, !queue.contains(where: \.isSleep) {
+                sleepConfirmed = true
                 return actions + closeLink()
             }
         } else {
@@ -422,6 +425,9 @@ struct ReceiverDriverStateMachine: Sendable {
             }
             if sleeping, goal.isAsleep { return actions + release() }
         }
+        // Sent to sleep while this command was in flight, with no sleep step left to send (one was refused
+        // earlier on this link): the receiver is released rather than left running behind an open port.
+        if goal.isAsleep, !current.command.isSleep, !queue.contains(where: \.isSleep), linkOpen { return actions + release() }
         return advancing ? actions + advance(now: now) : actions
     }
 

@@ -124,6 +124,10 @@ public struct CommandedReceiver: Sendable {
     /// The NMEA of every fix due up to `elapsed` seconds (empty while asleep).
     /// - Complexity: O(epochs due).
     public mutating func output(through elapsed: Double) -> [UInt8] {
+        if vanished {
+            advanceMeter(to: elapsed)
+            return []
+        }
         if case .backup(let until?) = sleep, until <= elapsed {
             advanceMeter(to: until)
             wake(at: until)

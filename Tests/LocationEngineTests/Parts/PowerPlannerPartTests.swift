@@ -51,4 +51,18 @@ struct PowerPlannerPartTests {
         planner.addStatistics(to: &statistics, now: stepAt + .seconds(60))
         #expect(statistics.lastRestartCondition == nil)
     }
+
+    @Test("a receiver stopped while acquiring is costed as tracking until it confirms, not as acquiring")
+    func stoppedWhileAcquiring() throws {
+        var planner = PowerPlanner(linger: .zero, powerDown: .restartAware(trust: 1), profile: Self.profile, confirmsReceiverState: true)
+        var demand = PowerDemand()
+        demand.add(.lowest)
+        _ = planner.reconcile(demand: demand, now: .zero, cap: nil, monitoring: false, isShutDown: false)
+        // Demand ends at 5 s, inside the 35 s cold start; the source goes down at once.
+        let down = EngineInstant.zero + .seconds(5)
+        _ = planner.forceOff(now: down, monitoring: false)
+        let before = try #require(planner.energy?.joules(at: down))
+        let after = try #require(planner.energy?.joules(at: down + .seconds(100)))
+        #expect(abs((after - before) - 100 * Self.profile.trackingPower(.lowest) / 1000) < 1e-6)
+    }
 }

@@ -48,8 +48,9 @@ struct IdlePlanner: Sendable {
         let bridged = state == .on
         if bridged {
             gapsBridgedOn += 1
-        } else if let waited = confirmedState ?? state, waited != .on {
-            lastRestart = decider.profile.startCondition(after: gap, in: waited)
+        } else if let waited = confirmedState ?? state {
+            // A receiver that confirmed it stayed on did not restart.
+            lastRestart = waited == .on ? nil : decider.profile.startCondition(after: gap, in: waited)
         }
         plan = []
         gapStartedAt = nil

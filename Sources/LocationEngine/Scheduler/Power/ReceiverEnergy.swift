@@ -67,7 +67,9 @@ struct ReceiverEnergy: Sendable {
     mutating func sentDown(into target: ReceiverPowerProfile.IdleState, now: EngineInstant) {
         advance(to: now)
         if mode != nil { downSince = now }
-        let current = power
+        // A receiver stopped while acquiring is costed, until it confirms, as tracking (its acquisition would
+        // have ended).
+        let current = mode.map { profile.trackingPower($0) } ?? power
         mode = nil
         acquisitionEnds = nil
         guard confirms else {

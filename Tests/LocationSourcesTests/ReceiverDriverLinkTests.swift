@@ -222,11 +222,7 @@ struct ReceiverDriverLinkTests {
         rig.server.setAcknowledgements(behavior)
         rig.source.stop(into: .standby)
         try await rig.logged("closing the port")
-        try await withDeadline(seconds: 30) { [rig] in
-            await rig.sourceEvents.waitUntil { events in
-                events.contains { if case .receiverState(let state) = $0 { state == heard } else { false } }
-            }
-        }
+        try await rig.heard(heard)
         // What the receiver did: standby when it obeyed, still tracking when it refused or ignored the command.
         #expect(rig.server.phase == (heard == .standby ? .standby : .tracking))
         await rig.shutDown()
@@ -278,9 +274,7 @@ struct ReceiverDriverLinkTests {
         let wire = rig.received
         #expect(!wire.contains(run: UBXCommand.powerManagementRequest(.backupUntilWoken).bytes), "no forced backup over USB")
         #expect(rig.server.withReceiver { !$0.vanished && $0.outputInterval == 60 })
-        try await withDeadline(seconds: 30) { [rig] in
-            await rig.sourceEvents.waitUntil { $0.contains { if case .receiverState(.standby) = $0 { true } else { false } } }
-        }
+        try await rig.heard(.standby)
         // Started again, it answers: set up for tracking once more.
         rig.start(.high)
         try await rig.logged("command=rate result=acknowledged", count: 2)

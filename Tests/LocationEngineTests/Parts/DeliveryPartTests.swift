@@ -18,15 +18,13 @@ struct DeliveryPartTests {
         while let action = delivery.takeNextAction() {
             switch action {
             case .completeOneShots(let result):
-                while true {
+                handing: while true {
                     switch delivery.nextOneShot(taking: &requests) {
                     case .handOut(let recipient): handed.append("\(recipient.handler):\(result.status)")
                     case .withdrawn(let recipient, let withdrawal):
                         delivery.redirect(recipient, withdrawal, forceCompleted: withdrawal == .forceComplete ? Self.timedOut : nil)
-                        continue
-                    case .none, .fixCompleted: break
+                    case .none, .fixCompleted: break handing
                     }
-                    break
                 }
             case .notifySubscriptions(let event):
                 let name = if case .ended = event { "ended" } else { "update" }

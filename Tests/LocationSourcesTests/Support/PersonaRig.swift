@@ -113,6 +113,13 @@ final class PersonaRig: Sendable {
         }
     }
 
+    /// Waits (bounded) until the source has told the engine that its receiver confirmed `state`.
+    func heard(_ state: ReceiverPowerProfile.IdleState) async throws {
+        try await withDeadline(seconds: 30) { [sourceEvents] in
+            await sourceEvents.waitUntil { $0.contains { if case .receiverState(state) = $0 { true } else { false } } }
+        }
+    }
+
     /// Waits (bounded) until the source has logged a record containing `text`, `count` times.
     func logged(_ text: String, count: Int = 1) async throws {
         try await withDeadline(seconds: 30) { [logs] in await logs.waitUntil { $0.filter { $0.contains(text) }.count >= count } }

@@ -82,7 +82,7 @@ struct PowerPlanner: Sendable {
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
             : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
-        if command != nil { account(command, now: now) }
+        account(command, now: now)
         return command
     }
 
@@ -105,13 +105,12 @@ struct PowerPlanner: Sendable {
 
     /// Counts what a command does to the receiver's energy.
     private mutating func account(_ command: Command?, now: EngineInstant) {
-        guard energy != nil else { return }
+        guard let command, energy != nil else { return }
         switch command {
-        case .start(let mode)?: energy!.started(mode, now: now)
-        case .setMode(let mode)?: energy!.modeChanged(mode, now: now)
-        case .stop?: energy!.sentDown(into: .off, now: now)
-        case .idle?: energy!.sentDown(into: lastIdleStep?.state ?? .off, now: now)
-        case nil: break
+        case .start(let mode): energy!.started(mode, now: now)
+        case .setMode(let mode): energy!.modeChanged(mode, now: now)
+        case .stop: energy!.sentDown(into: .off, now: now)
+        case .idle: energy!.sentDown(into: lastIdleStep?.state ?? .off, now: now)
         }
     }
 

@@ -10,7 +10,7 @@ import SyntheticGPS
 extension LocBench {
     static func run(
         design: String, label: String, runner: Runner, clockKind: ClockKind, source sourceKind: SourceKind, scenario: Scenario, linger: Duration,
-        authorization: AuthorizationScript?, persona: ReceiverPersona, powerDown: PowerDownRule, refusesPowerDown: Bool = false
+        authorization: AuthorizationScript?, persona: ReceiverPersona, powerDown: PowerDownRule, fault: ReceiverFault? = nil
     ) async -> RunMeasurements {
         // The synthetic receiver loses its fix now and then (a transient error the engine logs at notice): not news here.
         var logger = Logger(label: "LocationEngine")
@@ -31,7 +31,7 @@ extension LocBench {
         switch clockKind {
         case .virtual:
             let clock = ManualClock()
-            let source = SyntheticLocationSource(scenario: scenario, drive: .manual, persona: persona, refusesPowerDown: refusesPowerDown)
+            let source = SyntheticLocationSource(scenario: scenario, drive: .manual, persona: persona, fault: fault)
             let offset: @Sendable (ManualClock.Instant) -> Int64 = { $0.offset.saturatingNanoseconds }
             return await runner.runVirtual(
                 design: design, label: label,
@@ -49,7 +49,7 @@ extension LocBench {
             let start = ContinuousClock.now
             let source: any LocationSource =
                 switch sourceKind {
-                case .synthetic: SyntheticLocationSource(scenario: scenario, drive: .realTime, persona: persona, refusesPowerDown: refusesPowerDown)
+                case .synthetic: SyntheticLocationSource(scenario: scenario, drive: .realTime, persona: persona, fault: fault)
                 case .nmea(let path): NMEAStreamSource(.file(path: path, pacing: .recorded()))
                 case .gpsd(let host, let port): GPSDLocationSource(configuration: GPSDConfiguration(host: host, port: port))
                 }

@@ -27,6 +27,13 @@ extension LocBench {
             throw ValidationError("--shape must be default, trickle or commute (got '\(shape)')")
         }
         guard ReceiverPersona(name: receiver) != nil else { throw ValidationError("--receiver must be mtk, ublox or plain (got '\(receiver)')") }
+        if let receiverFault {
+            guard ReceiverFault(rawValue: receiverFault) != nil else {
+                throw ValidationError(
+                    "--receiver-fault must be one of \(ReceiverFault.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(receiverFault)')")
+            }
+            guard receiver != "plain" else { throw ValidationError("--receiver-fault needs a receiver that takes commands (--receiver mtk or ublox)") }
+        }
         guard powerDownRule() != nil else {
             throw ValidationError("--power-down must be restart-aware, restart-aware:TRUST (TRUST in 0.5…1) or linger (got '\(powerDown)')")
         }

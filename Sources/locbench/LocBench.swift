@@ -46,8 +46,8 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "The synthetic receiver whose current is metered and whose power profile the engine follows: mtk (MediaTek MT3339), ublox (u-blox SAM-M8Q) or plain (takes no command: the engine's fixed linger).")
     var receiver: String = "mtk"
 
-    @Flag(help: "The synthetic receiver refuses every power-down and keeps tracking, as hardware whose power commands are refused or go unanswered does; it says so, and the engine's energy figure must still match its meter.")
-    var receiverRefusesPowerDown = false
+    @Option(help: "The synthetic receiver misbehaves as hardware does: refuses-power-down (keeps tracking), refuses-power-save (keeps continuous tracking when a duty-cycled mode is asked), answers-late (confirms every command 2 s late) or loses-waking-bytes (is set up 1 s late after each wake). The engine's energy figure must still match its meter; with a fault that leaves the receiver controllable (the last two) the engine must stay within 1.1× the restart-aware oracle.")
+    var receiverFault: String?
 
     @Option(help: "How the engine powers the source down: restart-aware (the break-even of a restart, adjusted by recent gaps trusted 0.75), restart-aware:TRUST (0.5…1; 1 is the plain break-even) or linger (the fixed --linger, the override).")
     var powerDown: String = "restart-aware"
@@ -163,6 +163,7 @@ struct LocBench: AsyncParsableCommand {
 
         let sourceKind = try sourceKind()
         let persona = ReceiverPersona(name: receiver)!
+        let fault = receiverFault.flatMap(ReceiverFault.init(rawValue:))
         let powerDownRule = powerDownRule()!
         // On the wall clock, if asked, a bare thread sleeping to deadlines through the runs: the floor under the lateness.
         let floor = timerFloor && clockKind == .wall && TimerFloor.isAvailable ? TimerFloor() : nil
@@ -175,12 +176,12 @@ struct LocBench: AsyncParsableCommand {
             engineRuns.append(
                 await Self.run(
                     design: "engine", label: "engine" + label, runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                    linger: lingerDuration, authorization: authorizationScript, persona: persona, powerDown: powerDownRule, refusesPowerDown: receiverRefusesPowerDown))
+                    linger: lingerDuration, authorization: authorizationScript, persona: persona, powerDown: powerDownRule, fault: fault))
             if runsBaseline {
                 baselineRuns.append(
                     await Self.run(
                         design: "naive", label: "naive" + label, runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
-                        linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule, refusesPowerDown: receiverRefusesPowerDown))
+                        linger: lingerDuration, authorization: nil, persona: persona, powerDown: powerDownRule, fault: fault))
             }
         }
         let floorMeasured = await floor?.stop()
@@ -192,7 +193,7 @@ struct LocBench: AsyncParsableCommand {
             stopImmediatelyRun = await Self.run(
                 design: "engine", label: "stop-immediately", runner: runner, clockKind: clockKind, source: sourceKind, scenario: scenario,
                 linger: .zero, authorization: authorizationScript, persona: persona, powerDown: .fixedLinger,
-                refusesPowerDown: receiverRefusesPowerDown)
+                fault: fault)
         }
 
         var report = Report(
@@ -204,7 +205,8 @@ struct LocBench: AsyncParsableCommand {
             power: Report.power(engine: engineRun, naive: baselineRuns.first, linger: lingerDuration),
             receiver: Report.receiverPower(
                 engine: engineRun, naive: baselineRuns.first, stopImmediately: stopImmediatelyRun, shape: shape,
-                persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition),
+                persona: sourceKind == .synthetic ? persona : nil, powerDown: powerDownRule, firstStart: scenario.startCondition,
+                fault: fault),
             engine: Report.design(engineRuns),
             baseline: baselineRuns.isEmpty ? nil : Report.design(baselineRuns))
         report.timerFloor = floorMeasured
@@ -220,6 +222,12 @@ struct LocBench: AsyncParsableCommand {
         }
         if let violated = (engineRuns + [stopImmediatelyRun].compactMap { $0 }).first(where: { $0.violationCount > 0 }) {
             throw LocbenchError.invariantViolated(violated.violations.joined(separator: "\n"))
+        }
+        // A fault that leaves the receiver controllable only delays what the engine asks: the engine must still
+        // come within 1.1× the restart-aware oracle (which pays no fault).
+        if let receiver = report.receiver, receiver.faultLeavesReceiverControllable == true, receiver.engineVsOracle > 1.1 {
+            throw LocbenchError.invariantViolated(
+                String(format: "with a receiver that %@ the engine spent %.2f× the restart-aware oracle (goal ≤ 1.1×)", fault!.rawValue, receiver.engineVsOracle))
         }
     }
 }

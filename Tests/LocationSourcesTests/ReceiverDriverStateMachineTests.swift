@@ -222,7 +222,8 @@ struct ReceiverDriverStateMachineTests {
         if reply == .garbled { actions = machine.deadline(try #require(token(sent)), now: .seconds(4)) }
         #expect(written(actions) == [Array("$PMTK220,1000*1F\r\n".utf8)])
         _ = machine.received(ack(220), now: .seconds(4) + .milliseconds(50))
-        #expect(machine.state == .powerSave, "the rate alone does not make it track: it is still as last confirmed")
+        // Refused, the receiver kept its setting; garbled, the command may have taken effect: not known.
+        #expect(machine.state == (reply == .garbled ? .unknown : .powerSave), "the rate alone does not make it track")
 
         // The next plan asks for tracking again, and its acknowledgement is what makes it tracking.
         sent = machine.setMode(.best, now: .seconds(10))
@@ -323,7 +324,7 @@ struct ReceiverDriverStateMachineTests {
         tracking(&mediatek, .mediatek)
         let periodic = mediatek.setMode(.low, now: .seconds(1))
         #expect(mediatek.deadline(try #require(token(periodic)), now: .seconds(3)).contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
-        #expect(mediatek.state == .tracking, "unanswered: the last confirmed state")
+        #expect(mediatek.state == .unknown, "unanswered: it may have taken effect")
         // The answer, two seconds late: the receiver is in periodic standby after all.
         #expect(mediatek.received(ack(225), now: .seconds(4)) == [.resolved(.powerSave, .acknowledgedLate, fallback: nil)])
         #expect(mediatek.state == .powerSave)
@@ -371,10 +372,51 @@ struct ReceiverDriverStateMachineTests {
     }
 
     @Test func theEngineHearsStandbyWhenAPowerSaveSleepIsConfirmedEvenFromPowerSave() throws {
-        let sink = SourceEventSink { _ in }
-        #expect(NMEAStreamSession.confirmation(from: (.powerSave, false), to: (.powerSave, true), sink: sink)?.0 == .standby)
-        #expect(NMEAStreamSession.confirmation(from: (.tracking, false), to: (.powerSave, false), sink: sink)?.0 == .on)
-        #expect(NMEAStreamSession.confirmation(from: (.tracking, false), to: (.backup, true), sink: sink)?.0 == .off)
-        #expect(NMEAStreamSession.confirmation(from: (.powerSave, true), to: (.powerSave, true), sink: sink) == nil)
+        func idle(_ before: (ReceiverPowerState, Bool), _ after: (ReceiverPowerState, Bool)) -> ReceiverPowerProfile.IdleState? {
+            let events = NMEAStreamSession.confirmations(
+                from: .init(state: before.0, sleepConfirmed: before.1), to: .init(state: after.0, sleepConfirmed: after.1), now: .seconds(1))
+            return events.lazy.compactMap { if case .receiverState(let idle, _) = $0 { idle } else { nil } }.first
+        }
+        #expect(idle((.powerSave, false), (.powerSave, true)) == .standby)
+        #expect(idle((.tracking, false), (.powerSave, false)) == .on)
+        #expect(idle((.tracking, false), (.backup, true)) == .off)
+        #expect(idle((.powerSave, true), (.powerSave, true)) == nil)
+    }
+
+    @Test func theEngineHearsTheSettingConfirmedAndHowLongAgoALateAnswerSaysItWasTaken() throws {
+        var machine = ReceiverDriverStateMachine(configuration: ReceiverControlConfiguration(model: .mediatek))
+        _ = machine.start(mode: .high, now: .zero)
+        _ = machine.linkOpened(now: .zero)
+        _ = machine.received(.pmtk(Self.mtkRelease), now: .milliseconds(50))
+        _ = machine.received(.pmtk(.acknowledgement(command: 225, flag: .succeeded)), now: .milliseconds(100))
+        #expect(machine.confirmedMode == .high)
+        _ = machine.received(.pmtk(.acknowledgement(command: 220, flag: .succeeded)), now: .milliseconds(150))
+        // Asked for power save; the answer comes after the deadline (unanswered), then late.
+        let before = NMEAStreamSession.DriverBelief(machine)
+        let sent = machine.setMode(.low, now: .seconds(1))
+        _ = machine.deadline(try #require(token(sent)), now: .seconds(2))
+        #expect(machine.confirmedMode == nil, "unanswered: it may have taken effect, or not")
+        _ = machine.received(.pmtk(.acknowledgement(command: 225, flag: .succeeded)), now: .seconds(4))
+        #expect(machine.confirmedMode == .low)
+        let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(4))
+        let heard = events.compactMap { if case .receiverTracking(let mode, let age) = $0 { (mode, age) } else { nil } }
+        #expect(heard.count == 1 && heard.first?.0 == .low && heard.first?.1 == .seconds(3), "taken when it was sent, 3 s before")
+    }
+
+    @Test(arguments: [true, false])
+    func theOutputShowsWhetherAModeCommandWhoseAnswerWasLostTookEffect(tookEffect: Bool) throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        #expect(machine.confirmedMode == .high)
+        let sent = machine.setMode(.medium, now: .seconds(1))
+        _ = machine.deadline(try #require(token(sent)), now: .seconds(2))
+        #expect(machine.state == .unknown && machine.confirmedMode == nil)
+        // Periodic at 5 s: a fix, then 3 s of sleep; tracking: a fix every second.
+        let fixes: [Duration] = tookEffect ? [.seconds(2), .seconds(5)] : (2...7).map { .seconds($0) + .milliseconds(100) }
+        for fix in fixes { _ = machine.received(.output(fromUBX: false), now: fix) }
+        #expect(machine.state == (tookEffect ? .powerSave : .tracking))
+        #expect(machine.confirmedMode == (tookEffect ? .medium : .high))
+        // Since the last fix before the gap, or since the command.
+        #expect(machine.confirmedSince == (tookEffect ? .seconds(2) : .seconds(1)))
     }
 }

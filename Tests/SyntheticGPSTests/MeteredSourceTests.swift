@@ -67,10 +67,10 @@ import Testing
     /// Runs one-shots with gaps between them (short, past the break-even, past the ephemerides' validity) and
     /// returns the engine's energy figure, the meter's, and the engine's statistics.
     static func run(
-        _ persona: ReceiverPersona, refusesPowerDown: Bool, hidingConfirmations: Bool = false
+        _ persona: ReceiverPersona, fault: ReceiverFault?, hidingConfirmations: Bool = false, citySubscription: Duration? = nil
     ) async throws -> (engine: Double, meter: Double, SchedulerStatistics) {
         let clock = ManualClock()
-        let source = SyntheticLocationSource(scenario: .stationary(seed: 3), persona: persona, refusesPowerDown: refusesPowerDown)
+        let source = SyntheticLocationSource(scenario: .stationary(seed: 3), persona: persona, fault: fault)
         let engine = LocationEngine(
             source: hidingConfirmations ? UnconfirmingSource(base: source) : source, clock: clock, configuration: LocationEngineConfiguration())
         Task { try await engine.run() }
@@ -90,6 +90,13 @@ import Testing
                 await engine.sync(advancingTo: ManualClock.Instant(offset: elapsed))
             }
         }
+        if let citySubscription {
+            // A city-level subscription: the receiver runs in a duty-cycled mode for as long.
+            let id = engine.updates(SubscriptionOptions(accuracy: .city)) { _, _ in }
+            await engine.sync(advancingTo: ManualClock.Instant(offset: elapsed))
+            await advance(by: citySubscription)
+            engine.cancel(id)
+        }
         for (accuracy, gap) in [(LocationAccuracy.room, Duration.seconds(30)), (.block, .seconds(300)), (.city, .seconds(9000)), (.room, .seconds(60))] {
             let succeeded = await engine.statistics().oneShotsSucceeded
             // Submitted here and now (the callback form), so time moves only once the request is in.
@@ -108,21 +115,30 @@ import Testing
         return (try #require(statistics.receiverEnergy), meter.energy, statistics)
     }
 
-    @Test(arguments: [ReceiverPersona.mediatek, .ublox], [false, true])
-    func theEnginesEnergyFigureIsTheMetersWithinOnePercent(persona: ReceiverPersona, refusesPowerDown: Bool) async throws {
-        let (engine, meter, statistics) = try await Self.run(persona, refusesPowerDown: refusesPowerDown)
+    @Test(arguments: [ReceiverPersona.mediatek, .ublox], [ReceiverFault?.none] + ReceiverFault.allCases.map(Optional.some))
+    func theEnginesEnergyFigureIsTheMetersWithinOnePercent(persona: ReceiverPersona, fault: ReceiverFault?) async throws {
+        let (engine, meter, statistics) = try await Self.run(persona, fault: fault, citySubscription: .seconds(120))
         #expect(abs(engine - meter) / meter < 0.01, "engine \(engine) J, meter \(meter) J")
         #expect(statistics.powerDownsToStandby + statistics.powerDownsToOff > 0, "the engine sent it down")
         // Refused, the receiver stayed on: it never restarted (the engine knows).
-        #expect((statistics.lastRestartCondition == nil) == refusesPowerDown)
+        #expect((statistics.lastRestartCondition == nil) == (fault == .refusesPowerDown))
+    }
+
+    @Test func aRefusedPowerSaveIsCostedAsTheContinuousTrackingTheReceiverKept() async throws {
+        // The city subscription runs in a duty-cycled mode, which this receiver refuses.
+        let refused = try await Self.run(.ublox, fault: .refusesPowerSave, citySubscription: .seconds(600))
+        #expect(abs(refused.engine - refused.meter) / refused.meter < 0.01, "engine \(refused.engine) J, meter \(refused.meter) J")
+        // Taking each command to have worked, the engine would have counted the power save it asked for.
+        let assumed = try await Self.run(.ublox, fault: .refusesPowerSave, hidingConfirmations: true, citySubscription: .seconds(600))
+        #expect(assumed.engine < 0.99 * assumed.meter, "engine \(assumed.engine) J, meter \(assumed.meter) J")
     }
 
     @Test func aRefusedPowerDownCostsWhatTrackingCosts() async throws {
-        let obeyed = try await Self.run(.mediatek, refusesPowerDown: false)
-        let refused = try await Self.run(.mediatek, refusesPowerDown: true)
+        let obeyed = try await Self.run(.mediatek, fault: nil)
+        let refused = try await Self.run(.mediatek, fault: .refusesPowerDown)
         #expect(refused.engine > 5 * obeyed.engine, "obeyed \(obeyed.engine) J, refused \(refused.engine) J")
         // Taking each command to have worked, the engine would have counted the refused receiver as obeying.
-        let assumed = try await Self.run(.mediatek, refusesPowerDown: true, hidingConfirmations: true)
+        let assumed = try await Self.run(.mediatek, fault: .refusesPowerDown, hidingConfirmations: true)
         #expect(abs(assumed.engine - obeyed.engine) / obeyed.engine < 0.02 && assumed.meter > 5 * assumed.engine)
     }
 }
@@ -138,6 +154,7 @@ private struct UnconfirmingSource: LocationSource {
     func start(mode: PowerMode, events: SourceEventSink) {
         base.start(mode: mode, events: SourceEventSink { event in
             if case .receiverState = event { return }
+            if case .receiverTracking = event { return }
             events.send(event)
         })
     }

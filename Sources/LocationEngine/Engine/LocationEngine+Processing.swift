@@ -58,9 +58,15 @@ extension LocationEngine {
             metrics.submitted(.subscription)
             machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let generation, let event, let madeAt):
-            if case .receiverState(let state) = event {
+            if case .receiverState(let state, let age) = event {
                 // The latest session's, running or just stopped: a power-down is confirmed after the stop.
-                if generation == sourceGeneration || generation &+ 1 == sourceGeneration { machine.receiveReceiverState(state, now: now) }
+                if generation == sourceGeneration || generation &+ 1 == sourceGeneration {
+                    machine.receiveReceiverState(state, age: age, now: now)
+                }
+                return nil
+            }
+            if case .receiverTracking(let mode, let age) = event {
+                if generation == sourceGeneration { machine.receiveReceiverTracking(mode, age: age, now: now) }
                 return nil
             }
             guard generation == sourceGeneration, inspect({ $0.isSourceOn }) else { return nil }
@@ -74,7 +80,7 @@ extension LocationEngine {
             case .fatalError(let error):
                 logger.error("location source failed", metadata: ["error": "\(error)"])
                 machine.receiveFatalError(error, now: now)
-            case .receiverState:
+            case .receiverState, .receiverTracking:
                 break
             }
         case .authorization(let state, let due, let prompt):

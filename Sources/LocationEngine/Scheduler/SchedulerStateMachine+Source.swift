@@ -33,14 +33,22 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
-    /// The source reports where its receiver confirmed it is (``SourceEvent/receiverState(_:)``): the power
+    /// The source reports where its receiver confirmed it is (``SourceEvent/receiverState(_:age:)``): the power
     /// planner counts it in the receiver's energy and plans on from it (a receiver that stayed on is not
     /// stepped deeper).
     /// - Complexity: O(1)
-    public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, now: EngineInstant) {
+    public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
         let now = enter(now, "receiveReceiverState")
-        power.receiverConfirmed(state, now: now)
+        power.receiverConfirmed(state, age: age, now: now)
         reconcilePower(now: now)
+    }
+
+    /// The source reports that its running receiver confirmed the setting of `mode`
+    /// (``SourceEvent/receiverTracking(_:age:)``): the power planner's energy account costs it so from now.
+    /// - Complexity: O(1)
+    public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
+        let now = enter(now, "receiveReceiverTracking")
+        power.receiverTracking(mode, age: age, now: now)
     }
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.

@@ -40,7 +40,7 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// the default) by the fixed ``LocationEngineConfiguration/linger``.
     public var powerProfile: ReceiverPowerProfile?
     /// Whether the engine counts only the receiver states the source reports as confirmed
-    /// (``SourceEventSink/receiverState(_:)``): its energy figure (``SchedulerStatistics/receiverEnergy``) then
+    /// (``SourceEventSink/receiverState(_:age:)``): its energy figure (``SchedulerStatistics/receiverEnergy``) then
     /// costs a state not confirmed as the dearest it could be, and its power-down plan goes on from where the
     /// receiver really waits. A source that can confirm reports after each command; one that cannot confirm
     /// anything but must not be taken at its word (gpsd keeps the receiver's replies) declares it and reports
@@ -88,8 +88,18 @@ public enum SourceEvent: Sendable {
     /// when it tracks — or when the source cannot tell (a command refused or unanswered, a port closed with
     /// the receiver left as it was) — ``ReceiverPowerProfile/IdleState/standby`` or
     /// ``ReceiverPowerProfile/IdleState/off`` once it confirmed that. Taken also after a stop, from the
-    /// source's last session (the confirmation of a power-down comes after it).
-    case receiverState(ReceiverPowerProfile.IdleState)
+    /// source's last session (the confirmation of a power-down comes after it). `age`: how long the receiver
+    /// has been there by the evidence (silent since the command, though its answer came late); the engine
+    /// costs that stretch, back to the power-down at most, at the confirmed state.
+    case receiverState(ReceiverPowerProfile.IdleState, age: Duration = .zero)
+    /// The running receiver confirmed that it tracks in the setting of `mode` (the commands the source sends
+    /// for it were acknowledged): until a source that confirms its receiver's state
+    /// (``SourceCapabilities/confirmsReceiverState``) reports this after a start or a change of mode, the
+    /// engine costs the receiver at the dearer of the mode asked for and the setting last confirmed. A source
+    /// whose command was refused reports nothing, or the setting the receiver kept. `age`: how long ago the
+    /// receiver took the setting — an acknowledgement that came late answers a command applied when it was
+    /// received — the engine costs that stretch (back to its last change at most) at the confirmed setting.
+    case receiverTracking(PowerMode, age: Duration = .zero)
 }
 
 /// Where a running ``LocationSource`` sends its events. Cheap to copy; safe to call from any thread.
@@ -113,8 +123,13 @@ public struct SourceEventSink: Sendable {
     /// Reports that the source is gone for good.
     @inlinable public func fatalError(_ error: SourceError) { deliver(.fatalError(error)) }
 
-    /// Reports where the receiver confirmed it is (see ``SourceEvent/receiverState(_:)``).
-    @inlinable public func receiverState(_ state: ReceiverPowerProfile.IdleState) { deliver(.receiverState(state)) }
+    /// Reports where the receiver confirmed it is (see ``SourceEvent/receiverState(_:age:)``).
+    @inlinable public func receiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero) {
+        deliver(.receiverState(state, age: age))
+    }
+
+    /// Reports that the running receiver confirmed the setting of `mode` (see ``SourceEvent/receiverTracking(_:age:)``).
+    @inlinable public func receiverTracking(_ mode: PowerMode, age: Duration = .zero) { deliver(.receiverTracking(mode, age: age)) }
 
     /// Reports any event.
     @inlinable public func send(_ event: SourceEvent) { deliver(event) }

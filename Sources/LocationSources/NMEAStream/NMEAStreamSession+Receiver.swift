@@ -32,15 +32,14 @@ extension NMEAStreamSession {
     /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
     func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {
         var reports: [DriverAction] = []
-        var confirmed: (ReceiverPowerProfile.IdleState, SourceEventSink)?
+        var confirmed: ([SourceEvent], SourceEventSink)?
         let delivery = decode { state, now, onEpoch in
             // Taken out of the state while it is worked on, so that its buffers are not copied.
             guard var receiver = state.receiver else { return }
             state.receiver = nil
-            let before = (receiver.driver.state, receiver.driver.sleepConfirmed)
+            let before = DriverBelief(receiver.driver)
             defer {
-                confirmed = Self.confirmation(
-                    from: before, to: (receiver.driver.state, receiver.driver.sleepConfirmed), sink: state.receiverStateSink)
+                confirmed = state.receiverStateSink.map { (Self.confirmations(from: before, to: DriverBelief(receiver.driver), now: now), $0) }
             }
             var pieces: [ReceiverStreamSplitter.Piece] = []
             receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
@@ -67,45 +66,67 @@ extension NMEAStreamSession {
             state.receiver = receiver
         }
         report(reports)
-        if let (idle, sink) = confirmed { sink.receiverState(idle) }
+        if let (events, sink) = confirmed { for event in events { sink.send(event) } }
         return delivery
     }
 
-    /// What the engine hears when the driver's state of the receiver changed: where the receiver confirmed it
-    /// is — standby, off for a u-blox's backup, standby for a u-blox sent to wait in power save over its own USB
-    /// port — and "on" for anything else (tracking, power save while running, a port closed with the receiver
-    /// left as it was, not known): the engine costs a state not confirmed as the dearest it could be.
-    static func confirmation(
-        from before: (state: ReceiverPowerState, sleepConfirmed: Bool), to after: (state: ReceiverPowerState, sleepConfirmed: Bool),
-        sink: SourceEventSink?
-    ) -> (ReceiverPowerProfile.IdleState, SourceEventSink)? {
-        guard after != before, let sink else { return nil }
-        let idle: ReceiverPowerProfile.IdleState =
-            switch after.state {
-            case .standby: .standby
-            case .backup: .off
-            case .powerSave where after.sleepConfirmed: .standby
-            case .unknown, .tracking, .powerSave, .released: .on
-            }
-        return (idle, sink)
+    /// What the driver believes of its receiver, as far as the engine hears it.
+    struct DriverBelief: Sendable, Equatable {
+        var state: ReceiverPowerState
+        var sleepConfirmed: Bool
+        var mode: PowerMode?
+        var since: Duration
+
+        init(state: ReceiverPowerState, sleepConfirmed: Bool, mode: PowerMode? = nil, since: Duration = .zero) {
+            self.state = state
+            self.sleepConfirmed = sleepConfirmed
+            self.mode = mode
+            self.since = since
+        }
+
+        init(_ driver: ReceiverDriverStateMachine) {
+            self.init(state: driver.state, sleepConfirmed: driver.sleepConfirmed, mode: driver.confirmedMode, since: driver.confirmedSince)
+        }
+    }
+
+    /// What the engine hears when the driver's belief changed: the setting the running receiver confirmed
+    /// (`receiverTracking`), and where the receiver confirmed it is — standby, off for a u-blox's backup, standby
+    /// for a u-blox sent to wait in power save over its own USB port — and "on" for anything else (tracking,
+    /// power save while running, a port closed with the receiver left as it was, not known): the engine costs
+    /// a state not confirmed as the dearest it could be. Each with how long the evidence says it has held.
+    static func confirmations(from before: DriverBelief, to after: DriverBelief, now: Duration) -> [SourceEvent] {
+        var events: [SourceEvent] = []
+        let age = max(.zero, now - after.since)
+        if let mode = after.mode, after.mode != before.mode {
+            events.append(.receiverTracking(mode, age: age))
+        }
+        if after.state != before.state || after.sleepConfirmed != before.sleepConfirmed {
+            let idle: ReceiverPowerProfile.IdleState =
+                switch after.state {
+                case .standby: .standby
+                case .backup: .off
+                case .powerSave where after.sleepConfirmed: .standby
+                case .unknown, .tracking, .powerSave, .released: .on
+                }
+            events.append(.receiverState(idle, age: idle == .on ? .zero : age))
+        }
+        return events
     }
 
     private static let pmtkPrefix = Array("$PMTK".utf8)
 
     private func drive(_ event: (inout ReceiverDriverStateMachine, Duration) -> [DriverAction]) {
         let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
-        let (reports, confirmed) = state.withLockedValue { state -> ([DriverAction], (ReceiverPowerProfile.IdleState, SourceEventSink)?) in
+        let (reports, confirmed) = state.withLockedValue { state -> ([DriverAction], ([SourceEvent], SourceEventSink)?) in
             guard var receiver = state.receiver else { return ([], nil) }
             state.receiver = nil
             defer { state.receiver = receiver }
-            let before = (receiver.driver.state, receiver.driver.sleepConfirmed)
+            let before = DriverBelief(receiver.driver)
             let reports = apply(event(&receiver.driver, now), to: &receiver)
-            return (
-                reports, Self.confirmation(from: before, to: (receiver.driver.state, receiver.driver.sleepConfirmed), sink: state.receiverStateSink)
-            )
+            return (reports, state.receiverStateSink.map { (Self.confirmations(from: before, to: DriverBelief(receiver.driver), now: now), $0) })
         }
         report(reports)
-        if let (idle, sink) = confirmed { sink.receiverState(idle) }
+        if let (events, sink) = confirmed { for event in events { sink.send(event) } }
     }
 
     /// Under the lock: enqueues link operations and deadlines in decision order and updates the statistics.

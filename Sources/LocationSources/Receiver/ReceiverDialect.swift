@@ -33,6 +33,8 @@ struct ReceiverCommand: Sendable, Hashable {
     /// Whether it is a step of putting the receiver to sleep: once the last one is confirmed the port closes,
     /// and if one fails the receiver is released.
     var isSleep = false
+    /// The engine's mode whose setting it brings the receiver to, for a tracking or power-save command of a plan.
+    var mode: PowerMode?
 }
 
 /// The power profile a mode asks of the receiver.

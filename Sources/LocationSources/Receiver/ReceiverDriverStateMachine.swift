@@ -121,7 +121,16 @@ struct ReceiverDriverStateMachine: Sendable {
     private(set) var sleepConfirmed = false
     /// The last command whose acknowledgement did not come in time: an acknowledgement that comes later still
     /// says the command took effect (a receiver answering late), and the driver's state follows it.
-    private var unansweredLast: ReceiverCommand?
+    private var unansweredLast: (command: ReceiverCommand, sentAt: Duration)?
+    /// The engine's mode whose setting the running receiver confirmed on this link (`nil`: none yet, or not
+    /// known since a mode command whose answer was lost).
+    private(set) var confirmedMode: PowerMode?
+    /// After a mode command whose answer was lost: the output will tell whether it took effect.
+    private var evidence: (output: OutputEvidence, command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode))?
+    /// Since when the evidence says the receiver is in its last confirmed state or setting: the
+    /// acknowledgement's arrival, or for a late one or a sleep confirmed by silence, the command's sending
+    /// (the receiver applied it then, or has been silent since).
+    private(set) var confirmedSince = Duration.zero
 
     /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver), attached as
     /// `configuration.connection` says (a UART when it says nothing).
@@ -136,6 +145,7 @@ struct ReceiverDriverStateMachine: Sendable {
         let wasAsleep = goal.isAsleep
         goal = .running(mode)
         sleepConfirmed = false
+        if wasAsleep { confirmedMode = nil }
         guard linkRequested else {
             linkRequested = true
             return [.openLink]
@@ -196,6 +206,8 @@ struct ReceiverDriverStateMachine: Sendable {
         inFlight = nil
         state = .unknown
         unansweredLast = nil
+        confirmedMode = nil
+        evidence = nil
         queue = [ReceiverDialect.identify(model)]
         return advance(now: now)
     }
@@ -206,6 +218,7 @@ struct ReceiverDriverStateMachine: Sendable {
         linkOpen = false
         queue = []
         state = .unknown
+        evidence = nil
         var actions: [Action] = []
         if let current = inFlight {
             inFlight = nil
@@ -230,6 +243,10 @@ struct ReceiverDriverStateMachine: Sendable {
         case .output(let fromUBX):
             lastOutput = now
             if fromUBX, let current = inFlight, current.command.expectation == .identity { return identify(.ublox, vendor: nil, now: now) }
+            if evidence != nil, let (verdict, since) = evidence!.output.output(at: now), let pending = evidence {
+                evidence = nil
+                shownByOutput(verdict, of: pending.command, previous: pending.previous, since: since)
+            }
             return []
         case .garbled:
             // Garbage is output too: a receiver that sends it has not fallen silent.
@@ -249,12 +266,12 @@ struct ReceiverDriverStateMachine: Sendable {
                 return finish(current, flag == .succeeded ? .acknowledged : .refused, now: now)
             default:
                 guard flag == .succeeded else { return [] }
-                return acknowledgedLate { $0 == .pmtkAcknowledgement(type) || $0 == .pmtkAcknowledgementOrSilence(type) }
+                return acknowledgedLate(now: now) { $0 == .pmtkAcknowledgement(type) || $0 == .pmtkAcknowledgementOrSilence(type) }
             }
         case .ubx(let reply):
             guard let current = inFlight else {
                 guard case .acknowledged(let messageClass, let messageID) = reply else { return [] }
-                return acknowledgedLate { $0 == .ubxAcknowledgement(messageClass, messageID) }
+                return acknowledgedLate(now: now) { $0 == .ubxAcknowledgement(messageClass, messageID) }
             }
             if current.command.expectation == .identity {
                 if case .version(let version) = reply {
@@ -274,7 +291,7 @@ struct ReceiverDriverStateMachine: Sendable {
                 inFlight = nil
                 return finish(current, .refused, now: now)
             case (.acknowledged(let messageClass, let messageID), _):
-                return acknowledgedLate { $0 == .ubxAcknowledgement(messageClass, messageID) }
+                return acknowledgedLate(now: now) { $0 == .ubxAcknowledgement(messageClass, messageID) }
             default: return []
             }
         }
@@ -282,14 +299,39 @@ struct ReceiverDriverStateMachine: Sendable {
 
     /// An acknowledgement no command in flight expects: if it answers the last command counted unanswered,
     /// that command took effect after all — the driver's state follows it, and the command may be sent again.
-    private mutating func acknowledgedLate(_ answers: (ReceiverCommand.Expectation) -> Bool) -> [Action] {
-        guard let late = unansweredLast, answers(late.expectation) else { return [] }
+    private mutating func acknowledgedLate(now: Duration, _ answers: (ReceiverCommand.Expectation) -> Bool) -> [Action] {
+        guard let (late, sentAt) = unansweredLast, answers(late.expectation) else { return [] }
         unansweredLast = nil
+        evidence = nil
         refused.remove(late.kind)
         // The silence deadline stays as long as the mode may make the output (the profile it carried was
         // forgotten when the command failed).
-        if let resulting = late.resultingState { state = resulting }
+        if let resulting = late.resultingState {
+            state = resulting
+            // What comes late is the answer: the receiver applied the command when it was received.
+            confirmedSince = sentAt
+            if let mode = late.mode, case .running = goal { confirmedMode = mode }
+        }
         return [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
+    }
+
+    /// The output showed whether a mode command whose answer was lost took effect: the driver's state follows.
+    private mutating func shownByOutput(
+        _ verdict: OutputEvidence.Verdict, of command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode), since: Duration
+    ) {
+        unconfirmedInterval = nil
+        confirmedSince = since
+        switch verdict {
+        case .attempted:
+            state = command.resultingState ?? state
+            if let mode = command.mode, case .running = goal { confirmedMode = mode }
+            if let mode = command.mode { applied = ReceiverProfile(mode: mode, fixInterval: configuration.fixInterval) }
+            refused.remove(command.kind)
+            if unansweredLast?.command == command { unansweredLast = nil }
+        case .previous:
+            state = previous.state
+            confirmedMode = previous.mode
+        }
     }
 
     /// The deadline armed with `token` fired.
@@ -330,9 +372,19 @@ struct ReceiverDriverStateMachine: Sendable {
     private mutating func plan(for mode: PowerMode) -> [ReceiverCommand] {
         guard let dialect else { return [] }
         let profile = ReceiverProfile(mode: mode, fixInterval: configuration.fixInterval)
-        guard profile != applied else { return [] }
+        guard profile != applied else {
+            // The same setting serves this mode: confirmed for the one before, it is confirmed for this one.
+            if let confirmed = confirmedMode, ReceiverProfile(mode: confirmed, fixInterval: configuration.fixInterval) == profile {
+                confirmedMode = mode
+            }
+            return []
+        }
         applied = profile
-        return dialect.commands(for: profile).filter { !refused.contains($0.kind) }
+        return dialect.commands(for: profile).filter { !refused.contains($0.kind) }.map {
+            var command = $0
+            command.mode = mode
+            return command
+        }
     }
 
     private mutating func advance(now: Duration) -> [Action] {
@@ -342,6 +394,8 @@ struct ReceiverDriverStateMachine: Sendable {
     }
 
     private mutating func send(_ command: ReceiverCommand, attempt: Int, now: Duration) -> [Action] {
+        // A new setting (or a sleep) makes what the output shows about the last one moot.
+        if command.resultingState != nil { evidence = nil }
         nextToken &+= 1
         inFlight = InFlight(command: command, token: nextToken, sentAt: now, attempt: attempt)
         let timeout: Duration
@@ -401,6 +455,9 @@ struct ReceiverDriverStateMachine: Sendable {
             if let resulting = current.command.resultingState {
                 state = resulting
                 if kind == .tracking || kind == .powerSave { unconfirmedInterval = nil }
+                // Silent since the command (what was on the line then aside): asleep since it was sent.
+                confirmedSince = outcome == .confirmedBySilence ? current.sentAt : now
+                if let mode = current.command.mode, case .running = goal { confirmedMode = mode }
             }
             actions.append(.resolved(kind, outcome, fallback: nil))
             if current.command.isSleep, goal.isAsleep, !queue.contains(where: \.isSleep) {
@@ -412,7 +469,7 @@ struct ReceiverDriverStateMachine: Sendable {
             // the worst case; any other refused kind is not sent again on this link (unless its
             // acknowledgement comes late).
             if kind != .tracking { refused.insert(kind) }
-            unansweredLast = outcome == .unanswered ? current.command : nil
+            unansweredLast = outcome == .unanswered ? (current.command, current.sentAt) : nil
             let sleeping = current.command.isSleep
             actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
             if !sleeping {
@@ -420,6 +477,19 @@ struct ReceiverDriverStateMachine: Sendable {
                 // receiver may output as rarely as the profile it carried.
                 if outcome != .refused, let attempted = applied?.outputInterval {
                     unconfirmedInterval = max(unconfirmedInterval ?? .zero, attempted)
+                }
+                // A mode command that may have taken effect leaves the setting unknown, until its output shows
+                // which (when the two settings output at different intervals).
+                if outcome != .refused, current.command.resultingState != nil {
+                    if let previousMode = confirmedMode, let attempted = applied,
+                        let output = OutputEvidence(
+                            attempted: attempted.outputInterval,
+                            previous: ReceiverProfile(mode: previousMode, fixInterval: configuration.fixInterval).outputInterval, sentAt: current.sentAt)
+                    {
+                        evidence = (output, current.command, (state, previousMode))
+                    }
+                    state = .unknown
+                    confirmedMode = nil
                 }
                 applied = nil
             }

@@ -48,22 +48,23 @@ public final class SyntheticLocationSource: LocationSource {
         var idle = ReceiverPowerProfile.IdleState.off
         /// The last session's sink, kept after a stop for reporting where the receiver went.
         var reportSink: SourceEventSink?
-        /// The mode it kept tracking in when it refused a power-down (``refusesPowerDown``).
+        /// The mode it kept tracking in when it refused a power-down (``ReceiverFault/refusesPowerDown``).
         var trackingAfterRefusal: PowerMode?
+        /// Confirmations not reported yet (a ``fault`` that delays them), in order of when they are due.
+        var pendingReports: [(due: Double, event: SourceEvent)] = []
     }
 
     private let state: NIOLockedValueBox<State>
     private let timeBase: TimeBase?
-    /// Whether the receiver refuses every power-down, as hardware whose power commands are refused or go
-    /// unanswered does: it keeps tracking in its last mode (metered so), and says so (the source event `receiverState`).
-    public let refusesPowerDown: Bool
+    /// How the persona's receiver misbehaves, if it does (metered as it behaves, reported as it confirms).
+    public let fault: ReceiverFault?
 
     /// A source for `scenario`, powered off, whose time is moved by `drive`; with `persona`, metering that
-    /// receiver's current, describing it to the engine and reporting where it goes at each stop
-    /// (`SourceCapabilities.confirmsReceiverState`). With `refusesPowerDown`, the receiver stays tracking
-    /// whenever it is stopped.
-    public init(scenario: Scenario, drive: SourceDrive = .manual, persona: ReceiverPersona? = nil, refusesPowerDown: Bool = false) {
-        self.refusesPowerDown = refusesPowerDown
+    /// receiver's current, describing it to the engine and reporting the setting it confirms at each start and
+    /// change of mode and where it goes at each stop (`SourceCapabilities.confirmsReceiverState`). With
+    /// `fault`, the receiver misbehaves so (see ``ReceiverFault``).
+    public init(scenario: Scenario, drive: SourceDrive = .manual, persona: ReceiverPersona? = nil, fault: ReceiverFault? = nil) {
+        self.fault = persona == nil ? nil : fault
         var initial = State(receiver: SyntheticReceiver(scenario: scenario, mode: nil))
         // A persona serves the network modes with its duty-cycled GNSS, which keeps the ephemerides fresh.
         initial.receiver.networkModesKeepEphemerides = persona != nil
@@ -92,32 +93,41 @@ public final class SyntheticLocationSource: LocationSource {
     /// Powers the receiver on in `mode` now (on the drive's time base) and reports to `events` until ``stop()``.
     public func start(mode: PowerMode, events: SourceEventSink) {
         let now = currentTime()
-        let replaced = state.withLockedValue { state in
+        let (replaced, due) = state.withLockedValue { state in
             meter(&state, to: now)
             let condition = state.receiver.gnssStoppedAt.map { StartCondition(offFor: now - $0) } ?? state.receiver.scenario.startCondition
-            state.receiver.powerOn(mode: mode, at: now)
+            let setting = setting(for: mode, keeping: state.trackingAfterRefusal ?? .best)
+            state.receiver.powerOn(mode: setting, at: now)
             // A start in a network mode gets its fixes from the network, but the receiver it stands for (in a
             // periodic mode) acquires too: for the middle of its start condition's time to first fix.
             let range = condition.timeToFirstFix
             state.acquisitionUntil =
                 PowerModeProfile.standard(mode).usesSatellites ? state.receiver.gnssReadyAt : now + (range.lowerBound + range.upperBound) / 2
             // It never stopped tracking: no acquisition to meter.
-            if state.trackingAfterRefusal != nil { state.acquisitionUntil = now }
+            let woke = state.trackingAfterRefusal == nil
+            if !woke { state.acquisitionUntil = now }
             state.trackingAfterRefusal = nil
+            // A setting confirmed late belongs to the session it was asked in.
+            state.pendingReports.removeAll { if case .receiverTracking = $0.event { true } else { false } }
             state.sink = events
             state.reportSink = events
             state.hadFix = false
-            return restartTask(&state)
+            let due = confirm(.receiverTracking(setting), &state, at: now + (woke && fault == .losesWakingBytes ? ReceiverFault.wakeRetry : 0))
+            return (restartTask(&state), due)
         }
         replaced?.cancel()
+        reportDue(due)
     }
 
     /// Switches the running receiver to `mode` now: its accuracy and fix interval change from the next epoch.
     public func setMode(_ mode: PowerMode) {
         let now = currentTime()
-        let replaced = state.withLockedValue { state -> Task<Void, Never>? in
-            guard let current = state.receiver.mode else { return nil }
+        let (replaced, due) = state.withLockedValue { state -> (Task<Void, Never>?, [SourceEvent]) in
+            guard let current = state.receiver.mode else { return (nil, []) }
             meter(&state, to: now)
+            let mode = setting(for: mode, keeping: current)
+            let due = confirm(.receiverTracking(mode), &state, at: now)
+            guard mode != current else { return (nil, due) }
             state.receiver.setMode(mode, at: now)
             // A persona's network modes are its duty-cycled GNSS, which keeps tracking: leaving them starts no
             // acquisition. Without a persona the meter is not read.
@@ -129,9 +139,10 @@ public final class SyntheticLocationSource: LocationSource {
             if PowerModeProfile.standard(current).usesSatellites != PowerModeProfile.standard(mode).usesSatellites {
                 state.hadFix = false
             }
-            return restartTask(&state)
+            return (restartTask(&state), due)
         }
         replaced?.cancel()
+        reportDue(due)
     }
 
     /// Powers the receiver off now; nothing more is reported. Idempotent. (With a persona, into backup:
@@ -143,9 +154,9 @@ public final class SyntheticLocationSource: LocationSource {
     /// stopped, it moves the receiver to `state`.
     public func stop(into idle: ReceiverPowerProfile.IdleState) {
         let now = currentTime()
-        let (task, report, confirmed) = state.withLockedValue { state in
+        let (task, due) = state.withLockedValue { state in
             meter(&state, to: now)
-            if refusesPowerDown, persona != nil {
+            if fault == .refusesPowerDown {
                 state.trackingAfterRefusal = state.trackingAfterRefusal ?? state.receiver.mode
             }
             state.idle = idle == .on ? .standby : idle
@@ -154,10 +165,10 @@ public final class SyntheticLocationSource: LocationSource {
             state.generation &+= 1
             defer { state.task = nil }
             let confirmed: ReceiverPowerProfile.IdleState = persona == .plain || state.trackingAfterRefusal != nil ? .on : state.idle
-            return (state.task, persona == nil ? nil : state.reportSink, confirmed)
+            return (state.task, confirm(.receiverState(confirmed), &state, at: now))
         }
         task?.cancel()
-        report?.receiverState(confirmed)
+        reportDue(due)
     }
 
     /// Moves manual time to `elapsed` (since the source was created) and synchronously sends every
@@ -167,11 +178,12 @@ public final class SyntheticLocationSource: LocationSource {
     public func advance(to elapsed: Duration) {
         precondition(timeBase == nil, "SyntheticLocationSource.advance(to:) needs a .manual drive; this source follows its clock")
         let target = elapsed.seconds
-        let (events, sink) = state.withLockedValue { state -> ([SourceEvent], SourceEventSink?) in
-            guard target > state.virtualNow else { return ([], nil) }
+        let (reports, events, sink) = state.withLockedValue { state -> ([SourceEvent], [SourceEvent], SourceEventSink?) in
+            guard target > state.virtualNow else { return ([], [], nil) }
             state.virtualNow = target
-            return (Self.collect(&state, through: target), state.sink)
+            return (Self.takeReports(&state, dueBy: target), Self.collect(&state, through: target), state.sink)
         }
+        reportDue(reports)
         if let sink { for event in events { sink.send(event) } }
     }
 
@@ -179,6 +191,13 @@ public final class SyntheticLocationSource: LocationSource {
     public func advance(by duration: Duration) {
         let now = state.withLockedValue { $0.virtualNow }
         advance(to: .seconds(now) + duration)
+    }
+
+    /// When the next confirmation held back by the receiver's ``fault`` is due, on the drive's time base
+    /// (`nil`: none): a manual drive that jumps over idle stretches advances to it, so that it is reported in time.
+    public var nextConfirmationDue: Duration? {
+        // Rounded up to the nanosecond: advancing to it takes the confirmation.
+        state.withLockedValue { $0.pendingReports.first.map { .nanoseconds(Int64(($0.due * 1e9).rounded(.up))) } }
     }
 
     /// The receiver's meter, read up to now (`nil` without a persona).
@@ -191,6 +210,59 @@ public final class SyntheticLocationSource: LocationSource {
     }
 
     // MARK: - Internals
+
+    /// The setting the receiver takes when asked for `mode`: with ``ReceiverFault/refusesPowerSave``, a
+    /// power-save mode is refused and it keeps `kept`.
+    private func setting(for mode: PowerMode, keeping kept: PowerMode) -> PowerMode {
+        guard fault == .refusesPowerSave, ReceiverPersona.powerSaveInterval(mode) != nil else { return mode }
+        return ReceiverPersona.powerSaveInterval(kept) == nil ? kept : .best
+    }
+
+    /// Queues a confirmation the receiver gives at `instant` (later with ``ReceiverFault/answersLate``) and
+    /// returns those due now (called with the lock held). A source without a persona confirms nothing.
+    private func confirm(_ event: SourceEvent, _ state: inout State, at instant: Double) -> [SourceEvent] {
+        guard persona != nil else { return [] }
+        let late = fault == .answersLate ? ReceiverFault.lateBy : 0
+        let due = instant + late
+        let now = timeBase?.now() ?? state.virtualNow
+        var event = event
+        // Silent since the command, a receiver whose answer comes late has been where it went since then.
+        // A receiver whose answer comes late took the command when it was sent (for a sleep: silent since then).
+        if late > 0 {
+            switch event {
+            case .receiverState(let idle, _): event = .receiverState(idle, age: .seconds(late))
+            case .receiverTracking(let mode, _): event = .receiverTracking(mode, age: .seconds(late))
+            default: break
+            }
+        }
+        state.pendingReports.append((due, event))
+        state.pendingReports.sort { $0.due < $1.due }
+        if let timeBase, due > now {
+            // On a clock, a confirmation due later is sent when the clock reaches it.
+            Task { [weak self] in
+                try? await timeBase.sleep(due)
+                guard let self else { return }
+                let reports = self.state.withLockedValue { Self.takeReports(&$0, dueBy: timeBase.now()) }
+                self.reportDue(reports)
+            }
+            return []
+        }
+        return Self.takeReports(&state, dueBy: now)
+    }
+
+    /// Removes and returns the confirmations due by `instant`, in order.
+    private static func takeReports(_ state: inout State, dueBy instant: Double) -> [SourceEvent] {
+        guard let first = state.pendingReports.first, first.due <= instant else { return [] }
+        let split = state.pendingReports.firstIndex { $0.due > instant } ?? state.pendingReports.count
+        defer { state.pendingReports.removeFirst(split) }
+        return state.pendingReports[..<split].map(\.event)
+    }
+
+    /// Sends confirmations to the last session's sink (taken after a stop too: a power-down is confirmed after it).
+    private func reportDue(_ reports: [SourceEvent]) {
+        guard !reports.isEmpty, let sink = state.withLockedValue({ $0.reportSink }) else { return }
+        for report in reports { sink.send(report) }
+    }
 
     /// Meters the time since the last reading (called with the lock held).
     private func meter(_ state: inout State, to now: Double) {

@@ -27,6 +27,10 @@ extension Report {
     /// Energy from the receiver against the restart-aware oracle and the other designs (`--receiver`, `--shape`).
     struct ReceiverPower: Codable, Sendable {
         var receiver: String
+        /// The receiver's fault (`--receiver-fault`), if any.
+        var fault: String?
+        /// Whether the fault leaves the receiver controllable: the engine must then stay within 1.1× the oracle.
+        var faultLeavesReceiverControllable: Bool?
         var shape: String
         var powerDown: String
         /// The break-even of the receiver's first step down from tracking in the best mode.
@@ -53,7 +57,7 @@ extension Report {
     /// rule) on the same workload and receiver: its row is then metered like the engine's, not charged.
     static func receiverPower(
         engine: RunMeasurements, naive: RunMeasurements?, stopImmediately: RunMeasurements? = nil, shape: String, persona: ReceiverPersona?,
-        powerDown: PowerDownRule, firstStart: StartCondition
+        powerDown: PowerDownRule, firstStart: StartCondition, fault: ReceiverFault? = nil
     ) -> ReceiverPower? {
         guard let persona, let profile = persona.powerProfile, let engineJoules = engine.meteredJoules else { return nil }
         let segments = engine.oracle.segments
@@ -110,7 +114,7 @@ extension Report {
         let engineVsGpsd = engineJoules / max(1e-12, charged[.gpsdRelease] ?? 0)
         let engineVsStopImmediately = engineJoules / max(1e-12, charged[.stopImmediately] ?? 0)
         return ReceiverPower(
-            receiver: persona.rawValue, shape: shape, powerDown: powerDown.description,
+            receiver: persona.rawValue, fault: fault?.rawValue, faultLeavesReceiverControllable: fault?.leavesReceiverControllable, shape: shape, powerDown: powerDown.description,
             breakEvenSeconds: PowerDownDecider(profile: profile).plan(mode: .best).dropFirst().first.map { Double($0.after.saturatingNanoseconds) / 1e9 } ?? 0,
             ephemerisValiditySeconds: Double(profile.ephemerisValidity.saturatingNanoseconds) / 1e9,
             hotStartSeconds: hot, addedDelayGoalMet: (engineRow.addedDelayP99Seconds ?? 0) <= hot + 1e-9, oracleJoules: oracleJoules, designs: rows,
@@ -128,7 +132,7 @@ extension TableReport {
         var lines = [
             String(
                 format: "receiver energy (%@, metered by the synthetic receiver; shape %@; engine %@): %.2f× the restart-aware oracle, %.2f× gpsd 60 s, %.2f× stop-immediately",
-                power.receiver, power.shape, power.powerDown, power.engineVsOracle, power.engineVsGpsd, power.engineVsStopImmediately),
+                power.receiver + (power.fault.map { " that \($0.replacingOccurrences(of: "-", with: " "))" } ?? ""), power.shape, power.powerDown, power.engineVsOracle, power.engineVsGpsd, power.engineVsStopImmediately),
             String(
                 format: "       break-even %.2f s; ephemerides valid %.0f s; the oracle's gaps: %d on, %d standby, %d off",
                 power.breakEvenSeconds, power.ephemerisValiditySeconds, power.oracleGapChoices["on"] ?? 0, power.oracleGapChoices["standby"] ?? 0,

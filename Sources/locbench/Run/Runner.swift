@@ -99,6 +99,7 @@ struct Runner {
                 next = state.pending == 0 && recording.currentMode == nil ? due : min(next, due)
             }
             if let deadline = await service.nextWakeup(), deadline > time { next = min(next, deadline) }
+            if let confirmation = source.nextConfirmationDue?.saturatingNanoseconds, confirmation > time { next = min(next, confirmation) }
             time = next
             // The clock first: fixes the source emits now are stamped (and processed) at `time`.
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
@@ -107,7 +108,9 @@ struct Runner {
         // Let the linger (or the restart-aware policy's stay-on, at most a few break-evens) pass; the source must end off.
         let end = time + max(linger, .seconds(120)).saturatingNanoseconds + 1_000_000_000
         while time < end {
-            time = min(end, await service.nextWakeup().map { max($0, time + 1) } ?? end)
+            var next = min(end, await service.nextWakeup().map { max($0, time + 1) } ?? end)
+            if let confirmation = source.nextConfirmationDue?.saturatingNanoseconds, confirmation > time { next = min(next, confirmation) }
+            time = next
             clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
             source.advance(to: .nanoseconds(time))
             await service.settle()

@@ -58,11 +58,45 @@ struct PowerPlannerPartTests {
         var demand = PowerDemand()
         demand.add(.lowest)
         _ = planner.reconcile(demand: demand, now: .zero, cap: nil, monitoring: false, isShutDown: false)
+        planner.receiverTracking(.lowest, now: .zero + .seconds(1))
         // Demand ends at 5 s, inside the 35 s cold start; the source goes down at once.
         let down = EngineInstant.zero + .seconds(5)
         _ = planner.forceOff(now: down, monitoring: false)
         let before = try #require(planner.energy?.joules(at: down))
         let after = try #require(planner.energy?.joules(at: down + .seconds(100)))
         #expect(abs((after - before) - 100 * Self.profile.trackingPower(.lowest) / 1000) < 1e-6)
+    }
+
+    @Test("a running receiver is costed in the dearest mode until it confirms a setting, then at the dearer of what it confirmed and what it was asked")
+    func runningCostedFromConfirmation() throws {
+        var planner = PowerPlanner(linger: .seconds(600), powerDown: .fixedLinger, profile: Self.profile, confirmsReceiverState: true)
+        var demand = PowerDemand()
+        demand.add(.lowest)
+        #expect(planner.reconcile(demand: demand, now: .zero, cap: nil, monitoring: false, isShutDown: false) == .start(.lowest))
+        let profile = Self.profile
+        let dearest = PowerMode.allCases.map { profile.trackingPower($0) }.max()!
+        // Past the 35 s cold start: 100 s tracking, nothing confirmed (the dearest), then confirmed lowest.
+        let tracking = EngineInstant.zero + .seconds(40)
+        let unconfirmed = try #require(planner.energy?.joules(at: tracking + .seconds(100)))
+        var confirmed = planner
+        confirmed.receiverTracking(.lowest, now: tracking)
+        let lowest = try #require(confirmed.energy?.joules(at: tracking + .seconds(100)))
+        #expect(abs((unconfirmed - lowest) - 100 * (dearest - profile.trackingPower(.lowest)) / 1000) < 1e-6)
+
+        // Asked for best: costed at best at once (the dearer); asked back down to lowest, the receiver that has
+        // not confirmed it (a refused command) stays costed at best, and at lowest once it confirms.
+        var up = PowerDemand()
+        up.add(.best)
+        let raised = tracking + .seconds(10)
+        #expect(confirmed.reconcile(demand: up, now: raised, cap: nil, monitoring: false, isShutDown: false) == .setMode(.best))
+        confirmed.receiverTracking(.best, now: raised)
+        let lowered = raised + .seconds(10)
+        #expect(confirmed.reconcile(demand: demand, now: lowered, cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
+        let start = try #require(confirmed.energy?.joules(at: lowered))
+        let kept = try #require(confirmed.energy?.joules(at: lowered + .seconds(100)))
+        #expect(abs((kept - start) - 100 * profile.trackingPower(.best) / 1000) < 1e-6)
+        confirmed.receiverTracking(.lowest, now: lowered)
+        let obeyed = try #require(confirmed.energy?.joules(at: lowered + .seconds(100)))
+        #expect(abs((obeyed - start) - 100 * profile.trackingPower(.lowest) / 1000) < 1e-6)
     }
 }

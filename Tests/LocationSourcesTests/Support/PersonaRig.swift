@@ -116,7 +116,7 @@ final class PersonaRig: Sendable {
     /// Waits (bounded) until the source has told the engine that its receiver confirmed `state`.
     func heard(_ state: ReceiverPowerProfile.IdleState) async throws {
         try await withDeadline(seconds: 30) { [sourceEvents] in
-            await sourceEvents.waitUntil { $0.contains { if case .receiverState(state) = $0 { true } else { false } } }
+            await sourceEvents.waitUntil { $0.contains { if case .receiverState(state, _) = $0 { true } else { false } } }
         }
     }
 

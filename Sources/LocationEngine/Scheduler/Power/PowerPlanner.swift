@@ -95,12 +95,18 @@ struct PowerPlanner: Sendable {
         return .stop
     }
 
-    /// The source reports where its receiver confirmed it waits (see ``SourceEvent/receiverState(_:)``):
+    /// The source reports where its receiver confirmed it waits (see ``SourceEvent/receiverState(_:age:)``):
     /// the energy counts it, and the restart-aware plan goes on from it — a receiver that stayed on is not
     /// stepped deeper.
-    mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, now: EngineInstant) {
-        energy?.confirmed(state, now: now)
+    mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
+        energy?.confirmed(state, age: age, now: now)
         idle?.receiverConfirmed(state)
+    }
+
+    /// The source reports the setting its running receiver confirmed (see ``SourceEvent/receiverTracking(_:age:)``):
+    /// the energy counts it.
+    mutating func receiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
+        energy?.confirmedTracking(mode, age: age, now: now)
     }
 
     /// Counts what a command does to the receiver's energy.

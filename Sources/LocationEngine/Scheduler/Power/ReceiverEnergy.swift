@@ -7,7 +7,10 @@
 /// confirmed state counts: after a command the receiver is costed at the dearer of where it was and where it
 /// was sent until it confirms, and a receiver that never confirms (a refused or unanswered command, a port
 /// closed with the receiver left running) stays costed as it was — tracking, the most it could draw — and
-/// restarts without a restart. From a source that confirms nothing, each command is taken to have worked.
+/// restarts without a restart. The same holds while it runs: after a start it is costed as tracking in the
+/// dearest mode until it confirms the setting of a mode (``SourceEvent/receiverTracking(_:age:)``), and after a
+/// change of mode at the dearer of the setting it confirmed and the one it was sent to. From a source that
+/// confirms nothing, each command is taken to have worked.
 struct ReceiverEnergy: Sendable {
     let profile: ReceiverPowerProfile
     /// Whether the source reports the states its receiver confirmed.
@@ -21,11 +24,16 @@ struct ReceiverEnergy: Sendable {
     private var mode: PowerMode?
     /// The last mode it ran in: what "on" costs while it is down.
     private var lastMode = PowerMode.best
+    /// From a source that confirms: the mode whose setting the receiver confirmed since its last start
+    /// (`nil`: none yet, costed as the dearest), kept while it is down.
+    private var confirmedSetting: PowerMode?
     /// Where the receiver is while down, as far as it is known (confirmed, or commanded to a source that
     /// confirms nothing); "on" while it runs, or is not known to have gone down.
     private var state = ReceiverPowerProfile.IdleState.off
     /// When it last went down (the engine's start, before the first start).
     private var downSince = EngineInstant.zero
+    /// When ``power`` last changed.
+    private var powerSince = EngineInstant.zero
     /// When the acquisition of the current restart ends, while it lasts.
     private var acquisitionEnds: EngineInstant?
 
@@ -49,9 +57,11 @@ struct ReceiverEnergy: Sendable {
         self.mode = mode
         lastMode = mode
         let delay = profile.restartDelay(after: now - downSince, in: state)
+        // A receiver that stayed on keeps the setting it confirmed; a restarted one has confirmed none yet.
+        if state != .on { confirmedSetting = nil }
         state = .on
         acquisitionEnds = delay > .zero ? now + delay : nil
-        power = acquisitionEnds == nil ? profile.trackingPower(mode) : profile.acquisition
+        draw(acquisitionEnds == nil ? runningPower(mode) : profile.acquisition, from: now)
     }
 
     /// The running receiver was switched to `mode`.
@@ -60,7 +70,28 @@ struct ReceiverEnergy: Sendable {
         advance(to: now)
         self.mode = mode
         lastMode = mode
-        if acquisitionEnds == nil { power = profile.trackingPower(mode) }
+        if acquisitionEnds == nil { draw(runningPower(mode), from: now) }
+    }
+
+    /// The source reports that the running receiver confirmed the setting of `mode`
+    /// (``SourceEvent/receiverTracking(_:age:)``), taken `age` ago: the stretch since then (since the last
+    /// change at most), costed meanwhile at the dearer setting, is costed at the confirmed one.
+    mutating func confirmedTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
+        guard confirms, let current = self.mode else { return }
+        advance(to: now)
+        confirmedSetting = mode
+        guard acquisitionEnds == nil else { return }
+        let confirmedPower = runningPower(current)
+        recost(last: age, at: confirmedPower, now: now)
+        draw(confirmedPower, from: now)
+    }
+
+    /// What tracking in `mode` costs as far as it is known: from a source that confirms, the dearer of that
+    /// mode and the setting the receiver confirmed (the dearest mode while it confirmed none).
+    private func runningPower(_ mode: PowerMode) -> Double {
+        guard confirms else { return profile.trackingPower(mode) }
+        let confirmed = confirmedSetting.map { profile.trackingPower($0) } ?? PowerMode.allCases.map { profile.trackingPower($0) }.max()!
+        return max(profile.trackingPower(mode), confirmed)
     }
 
     /// The receiver was sent down into `target` (a stop without a state: off).
@@ -69,26 +100,48 @@ struct ReceiverEnergy: Sendable {
         if mode != nil { downSince = now }
         // A receiver stopped while acquiring is costed, until it confirms, as tracking (its acquisition would
         // have ended).
-        let current = mode.map { profile.trackingPower($0) } ?? power
+        let current = mode.map { runningPower($0) } ?? power
         mode = nil
         acquisitionEnds = nil
         guard confirms else {
             state = target
-            power = profile.idlePower(target, mode: lastMode)
+            draw(profile.idlePower(target, mode: lastMode), from: now)
             return
         }
         // Unknown until the receiver confirms: costed at the dearer of where it was and where it was sent
         // (``state`` stays the last one known).
-        power = max(current, profile.idlePower(target, mode: lastMode))
+        draw(max(current, idlePower(target)), from: now)
     }
 
     /// The source reports the state its receiver confirmed (``ReceiverPowerProfile/IdleState/on``: tracking,
-    /// or not known).
-    mutating func confirmed(_ confirmed: ReceiverPowerProfile.IdleState, now: EngineInstant) {
+    /// or not known), reached `age` ago by the evidence: the stretch since then (since the power-down at most),
+    /// costed meanwhile at the dearer state, is costed at the confirmed one.
+    mutating func confirmed(_ confirmed: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
         guard mode == nil else { return }
         advance(to: now)
+        let confirmedPower = idlePower(confirmed)
+        recost(last: age, at: confirmedPower, now: now)
         state = confirmed
-        power = profile.idlePower(confirmed, mode: lastMode)
+        draw(confirmedPower, from: now)
+    }
+
+    /// Draws `newPower` from `now` on.
+    private mutating func draw(_ newPower: Double, from now: EngineInstant) {
+        power = newPower
+        powerSince = now
+    }
+
+    /// Costs the last `age` before `now` — back to the last change of power at most, so the power drawn over
+    /// it is the current one — at `lower` instead: a confirmation whose evidence dates from then.
+    private mutating func recost(last age: Duration, at lower: Double, now: EngineInstant) {
+        guard age > .zero, lower < power else { return }
+        let stretch = min(age, now - powerSince)
+        if stretch > .zero { millijoules -= (power - lower) * Double(stretch.saturatingNanoseconds) / 1e9 }
+    }
+
+    /// What waiting in `state` costs; "on" is tracking in the last mode as far as it is known.
+    private func idlePower(_ state: ReceiverPowerProfile.IdleState) -> Double {
+        state == .on ? runningPower(lastMode) : profile.idlePower(state, mode: lastMode)
     }
 
     /// Counts the energy up to `now`; a restart's acquisition that ended meanwhile gives way to tracking.
@@ -98,7 +151,7 @@ struct ReceiverEnergy: Sendable {
             if end > since { millijoules += power * Double((end - since).saturatingNanoseconds) / 1e9 }
             since = max(since, end)
             acquisitionEnds = nil
-            power = profile.trackingPower(mode)
+            draw(runningPower(mode), from: since)
         }
         millijoules += power * Double((now - since).saturatingNanoseconds) / 1e9
         since = now

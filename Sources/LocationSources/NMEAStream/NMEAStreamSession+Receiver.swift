@@ -44,23 +44,10 @@ extension NMEAStreamSession {
             var pieces: [ReceiverStreamSplitter.Piece] = []
             receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
             for piece in pieces {
-                let input: ReceiverDriverStateMachine.Input
-                switch piece {
-                case .line(let line) where line.starts(with: Self.pmtkPrefix):
-                    guard let packet = try? PMTKPacket.parse(line) else {
-                        input = .garbled
-                        break
-                    }
-                    guard let reply = try? PMTKReply(packet) else { continue }
-                    input = .pmtk(reply)
-                case .line(let line):
+                if case .line(let line) = piece, !line.starts(with: Self.pmtkPrefix) {
                     line.withUnsafeBytes { state.decoder.feed($0, onEpoch: onEpoch) }
-                    input = .output(fromUBX: false)
-                case .ubx(let frame):
-                    input = (try? UBXReply(frame)).map { .ubx($0) } ?? .output(fromUBX: true)
-                case .garbledFrame:
-                    input = .garbled
                 }
+                guard let input = Self.driverInput(piece) else { continue }
                 reports += apply(receiver.driver.received(input, now: now), to: &receiver)
             }
             state.receiver = receiver
@@ -111,6 +98,19 @@ extension NMEAStreamSession {
             events.append(.receiverState(idle, age: idle == .on ? .zero : age))
         }
         return events
+    }
+
+    /// What a piece of a commanded receiver's stream tells its driver: a reply, that it is outputting, or
+    /// garbage (`nil`: a PMTK sentence that answers nothing the driver asks).
+    static func driverInput(_ piece: ReceiverStreamSplitter.Piece) -> ReceiverDriverStateMachine.Input? {
+        switch piece {
+        case .line(let line) where line.starts(with: pmtkPrefix):
+            guard let packet = try? PMTKPacket.parse(line) else { return .garbled }
+            return (try? PMTKReply(packet)).map { .pmtk($0) }
+        case .line: return .output(fromUBX: false)
+        case .ubx(let frame): return (try? UBXReply(frame)).map { .ubx($0) } ?? .output(fromUBX: true)
+        case .garbledFrame: return .garbled
+        }
     }
 
     private static let pmtkPrefix = Array("$PMTK".utf8)
@@ -171,6 +171,8 @@ extension NMEAStreamSession {
             }
         }
         receiver.statistics.state = receiver.driver.state
+        receiver.statistics.confirmedMode = receiver.driver.confirmedMode
+        receiver.statistics.sleepConfirmed = receiver.driver.sleepConfirmed
         return reports
     }
 

@@ -1,3 +1,5 @@
+import LocationEngine
+
 /// What the receiver is doing, as far as its driver knows.
 public enum ReceiverPowerState: String, Sendable, Hashable {
     /// Not known yet (the port just opened, or the receiver is plain).
@@ -36,6 +38,11 @@ public struct ReceiverControlStatistics: Sendable, Hashable {
     public var vendor: ReceiverVendor?
     /// What the receiver is doing, as far as the driver knows.
     public var state: ReceiverPowerState = .unknown
+    /// The engine's mode whose setting the running receiver confirmed (by its acknowledgement, or by its output
+    /// after an answer was lost); `nil` while none is confirmed on the link.
+    public var confirmedMode: PowerMode?
+    /// Whether the receiver confirmed the sleep it was last sent to.
+    public var sleepConfirmed = false
     /// Commands written to the receiver.
     public var commandsSent = 0
     /// Commands acknowledged, or confirmed by the receiver falling silent (standby, backup).

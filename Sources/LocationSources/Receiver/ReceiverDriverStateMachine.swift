@@ -125,8 +125,9 @@ struct ReceiverDriverStateMachine: Sendable {
     /// The engine's mode whose setting the running receiver confirmed on this link (`nil`: none yet, or not
     /// known since a mode command whose answer was lost).
     private(set) var confirmedMode: PowerMode?
-    /// After a mode command whose answer was lost: the output will tell whether it took effect.
-    private var evidence: (output: OutputEvidence, command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode))?
+    /// After a mode command whose answer was lost, or one refused while no setting was confirmed on the link:
+    /// the output will tell which setting the receiver is in.
+    private var evidence: (output: OutputEvidence, command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode)?)?
     /// Since when the evidence says the receiver is in its last confirmed state or setting: the
     /// acknowledgement's arrival, or for a late one or a sleep confirmed by silence, the command's sending
     /// (the receiver applied it then, or has been silent since).
@@ -243,9 +244,9 @@ struct ReceiverDriverStateMachine: Sendable {
         case .output(let fromUBX):
             lastOutput = now
             if fromUBX, let current = inFlight, current.command.expectation == .identity { return identify(.ublox, vendor: nil, now: now) }
-            if evidence != nil, let (verdict, since) = evidence!.output.output(at: now), let pending = evidence {
+            if evidence != nil, let (interval, since) = evidence!.output.output(at: now), let pending = evidence {
                 evidence = nil
-                shownByOutput(verdict, of: pending.command, previous: pending.previous, since: since)
+                shownByOutput(interval, after: pending.command, previous: pending.previous, since: since)
             }
             return []
         case .garbled:
@@ -315,23 +316,31 @@ struct ReceiverDriverStateMachine: Sendable {
         return [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
     }
 
-    /// The output showed whether a mode command whose answer was lost took effect: the driver's state follows.
+    /// The output showed the interval the receiver outputs at, after `command` whose answer was lost (or which
+    /// was refused with no setting confirmed): the driver's state follows — the command's setting, the previous
+    /// one, or with none known before, continuous tracking (the dearest mode's setting) if it outputs at the
+    /// fix interval.
     private mutating func shownByOutput(
-        _ verdict: OutputEvidence.Verdict, of command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode), since: Duration
+        _ interval: Duration, after command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode)?, since: Duration
     ) {
-        unconfirmedInterval = nil
-        confirmedSince = since
-        switch verdict {
-        case .attempted:
+        let attempted = command.mode.map { ReceiverProfile(mode: $0, fixInterval: configuration.fixInterval) }
+        // Outputting at the command's interval, the receiver is in its setting (taken, or already in it).
+        if let attempted, attempted.outputInterval == interval, command.resultingState != nil {
             state = command.resultingState ?? state
-            if let mode = command.mode, case .running = goal { confirmedMode = mode }
-            if let mode = command.mode { applied = ReceiverProfile(mode: mode, fixInterval: configuration.fixInterval) }
-            refused.remove(command.kind)
+            if case .running = goal { confirmedMode = command.mode }
+            applied = attempted
             if unansweredLast?.command == command { unansweredLast = nil }
-        case .previous:
+        } else if let previous, ReceiverProfile(mode: previous.mode, fixInterval: configuration.fixInterval).outputInterval == interval {
             state = previous.state
             confirmedMode = previous.mode
+        } else if previous == nil, interval == configuration.fixInterval {
+            state = .tracking
+            if case .running = goal { confirmedMode = .best }
+        } else {
+            return
         }
+        unconfirmedInterval = nil
+        confirmedSince = since
     }
 
     /// The deadline armed with `token` fired.
@@ -480,13 +489,19 @@ struct ReceiverDriverStateMachine: Sendable {
                 }
                 // A mode command that may have taken effect leaves the setting unknown, until its output shows
                 // which (when the two settings output at different intervals).
-                if outcome != .refused, current.command.resultingState != nil {
-                    if let previousMode = confirmedMode, let attempted = applied,
-                        let output = OutputEvidence(
-                            attempted: attempted.outputInterval,
-                            previous: ReceiverProfile(mode: previousMode, fixInterval: configuration.fixInterval).outputInterval, sentAt: current.sentAt)
-                    {
-                        evidence = (output, current.command, (state, previousMode))
+                // Refused with no setting confirmed on this link, it stays unknown too, and the output tells.
+                // (A command for the setting already confirmed changes nothing either way.)
+                let unchanged = confirmedMode.map { ReceiverProfile(mode: $0, fixInterval: configuration.fixInterval) == applied } ?? false
+                if current.command.resultingState != nil, outcome != .refused || confirmedMode == nil, !unchanged, let attempted = applied {
+                    let previous = confirmedMode.map { (state, $0) }
+                    // With no setting known before, the output tells continuous tracking from the longest power save.
+                    let other =
+                        previous.map { ReceiverProfile(mode: $0.1, fixInterval: configuration.fixInterval).outputInterval }
+                        ?? (attempted.outputInterval == configuration.fixInterval
+                            ? ReceiverControlConfiguration.powerSaveInterval(for: .lowest) ?? .seconds(60) : configuration.fixInterval)
+                    if let output = OutputEvidence(
+                        between: attempted.outputInterval, and: other, sentAt: current.sentAt, lastOutput: lastOutput) {
+                        evidence = (output, current.command, previous)
                     }
                     state = .unknown
                     confirmedMode = nil

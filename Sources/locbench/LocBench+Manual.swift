@@ -90,8 +90,10 @@ extension LocBench {
         waited under full access throughout).
         - The source is off at the end.
         - With a metered receiver: the engine's own energy figure (counted from the states the receiver \
-        confirmed) is within 2 % of the receiver's meter (the goal is 1 %; --receiver-refuses-power-down \
-        makes the receiver refuse every power-down).
+        confirmed) is within 2 % of the receiver's meter (the goal is 1 %; --receiver-fault makes the \
+        receiver misbehave: refuses-power-down, refuses-power-save, answers-late, loses-waking-bytes).
+        - With a fault that leaves the receiver controllable (answers-late, loses-waking-bytes): the \
+        engine within 1.1× the restart-aware oracle.
         - With --authorization: nothing delivered under reduced accuracy is finer than the coarsening \
         grid, and no course is delivered then; 'accuracy reduced' ends requests only under reduced \
         accuracy, 'unauthorized' only while access is not granted.

@@ -76,16 +76,19 @@ import Testing
         Task { try await engine.run() }
         var elapsed = Duration.zero
         // The source and the clock move together: in 100 ms steps while the receiver runs, and from one of the
-        // engine's wake-ups to the next while it is down (each step down happens at its instant).
+        // engine's wake-ups (or the receiver's confirmations) to the next while it is down (each step down
+        // happens at its instant). The clock first, so that what the source reports is taken at its instant.
         func advance(by duration: Duration) async {
             let end = elapsed + duration
             while elapsed < end {
                 var next = min(end, elapsed + .milliseconds(100))
                 if source.mode == nil {
-                    let wakeup = await engine.nextWakeup()?.offset ?? end
+                    var wakeup = await engine.nextWakeup()?.offset ?? end
+                    if let due = source.nextConfirmationDue, due > elapsed { wakeup = min(wakeup, due) }
                     next = min(end, max(next, wakeup))
                 }
                 elapsed = next
+                await engine.sync(advancingTo: ManualClock.Instant(offset: elapsed))
                 source.advance(to: elapsed)
                 await engine.sync(advancingTo: ManualClock.Instant(offset: elapsed))
             }

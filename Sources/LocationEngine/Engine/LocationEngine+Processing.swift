@@ -66,7 +66,10 @@ extension LocationEngine {
                 return nil
             }
             if case .receiverTracking(let mode, let age) = event {
-                if generation == sourceGeneration { machine.receiveReceiverTracking(mode, age: age, now: now) }
+                // The latest session's, running or just stopped: a setting may be confirmed after the stop.
+                if generation == sourceGeneration || generation &+ 1 == sourceGeneration {
+                    machine.receiveReceiverTracking(mode, age: age, now: now)
+                }
                 return nil
             }
             guard generation == sourceGeneration, inspect({ $0.isSourceOn }) else { return nil }

@@ -51,7 +51,8 @@ public final class SyntheticLocationSource: LocationSource {
         /// The mode it kept tracking in when it refused a power-down (``ReceiverFault/refusesPowerDown``).
         var trackingAfterRefusal: PowerMode?
         /// Confirmations not reported yet (a ``fault`` that delays them), in order of when they are due.
-        var pendingReports: [(due: Double, event: SourceEvent)] = []
+        /// Each with when the receiver got where it reports (its age is counted from then when it is sent).
+        var pendingReports: [(due: Double, reached: Double, event: SourceEvent)] = []
     }
 
     private let state: NIOLockedValueBox<State>
@@ -225,17 +226,9 @@ public final class SyntheticLocationSource: LocationSource {
         let late = fault == .answersLate ? ReceiverFault.lateBy : 0
         let due = instant + late
         let now = timeBase?.now() ?? state.virtualNow
-        var event = event
-        // Silent since the command, a receiver whose answer comes late has been where it went since then.
-        // A receiver whose answer comes late took the command when it was sent (for a sleep: silent since then).
-        if late > 0 {
-            switch event {
-            case .receiverState(let idle, _): event = .receiverState(idle, age: .seconds(late))
-            case .receiverTracking(let mode, _): event = .receiverTracking(mode, age: .seconds(late))
-            default: break
-            }
-        }
-        state.pendingReports.append((due, event))
+        // A receiver whose answer comes late took the command when it was sent (for a sleep: silent since
+        // then): its confirmation is as old as that when it is sent.
+        state.pendingReports.append((due, instant, event))
         state.pendingReports.sort { $0.due < $1.due }
         if let timeBase, due > now {
             // On a clock, a confirmation due later is sent when the clock reaches it.
@@ -250,12 +243,19 @@ public final class SyntheticLocationSource: LocationSource {
         return Self.takeReports(&state, dueBy: now)
     }
 
-    /// Removes and returns the confirmations due by `instant`, in order.
+    /// Removes and returns the confirmations due by `instant`, in order, each as old as the evidence then is.
     private static func takeReports(_ state: inout State, dueBy instant: Double) -> [SourceEvent] {
         guard let first = state.pendingReports.first, first.due <= instant else { return [] }
         let split = state.pendingReports.firstIndex { $0.due > instant } ?? state.pendingReports.count
         defer { state.pendingReports.removeFirst(split) }
-        return state.pendingReports[..<split].map(\.event)
+        return state.pendingReports[..<split].map { report in
+            let age = Duration.seconds(max(0, instant - report.reached))
+            switch report.event {
+            case .receiverState(let idle, _): return .receiverState(idle, age: age)
+            case .receiverTracking(let mode, _): return .receiverTracking(mode, age: age)
+            default: return report.event
+            }
+        }
     }
 
     /// Sends confirmations to the last session's sink (taken after a stop too: a power-down is confirmed after it).

@@ -36,6 +36,14 @@ struct ReceiverEnergy: Sendable {
     private var powerSince = EngineInstant.zero
     /// When the acquisition of the current restart ends, while it lasts.
     private var acquisitionEnds: EngineInstant?
+    /// Whether the receiver was sent down and has not confirmed where it went.
+    private var downUnconfirmed = false
+    /// A restart from a power-down not confirmed by then: what was costed, so that a confirmation arriving
+    /// after the restart (an answer that came late) can cost the stretch down and the restart as they were.
+    private var restartUnconfirmed: (restartedAt: EngineInstant, downFor: Duration, downPower: Double, downFrom: EngineInstant, running: Double)?
+    /// A stop while the setting the receiver ran in was not confirmed: what was costed, so that a confirmation
+    /// arriving after the stop can cost the stretch it ran as it was.
+    private var stopUnconfirmed: (stoppedAt: EngineInstant, mode: PowerMode, power: Double, from: EngineInstant)?
 
     /// Accounting from the engine's start, the receiver off (as a source that has not started it leaves it).
     init(profile: ReceiverPowerProfile, confirms: Bool) {
@@ -58,7 +66,10 @@ struct ReceiverEnergy: Sendable {
         lastMode = mode
         let delay = profile.restartDelay(after: now - downSince, in: state)
         // A receiver that stayed on keeps the setting it confirmed; a restarted one has confirmed none yet.
-        if state != .on { confirmedSetting = nil }
+        if state != .on || downUnconfirmed { confirmedSetting = nil }
+        restartUnconfirmed = downUnconfirmed ? (now, now - downSince, power, powerSince, runningPower(mode)) : nil
+        stopUnconfirmed = nil
+        downUnconfirmed = false
         state = .on
         acquisitionEnds = delay > .zero ? now + delay : nil
         draw(acquisitionEnds == nil ? runningPower(mode) : profile.acquisition, from: now)
@@ -77,7 +88,16 @@ struct ReceiverEnergy: Sendable {
     /// (``SourceEvent/receiverTracking(_:age:)``), taken `age` ago: the stretch since then (since the last
     /// change at most), costed meanwhile at the dearer setting, is costed at the confirmed one.
     mutating func confirmedTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
-        guard confirms, let current = self.mode else { return }
+        guard confirms else { return }
+        guard let current = self.mode else {
+            // Confirmed after the stop: the stretch it ran before (as far back as the evidence goes).
+            guard let pending = stopUnconfirmed else { return }
+            stopUnconfirmed = nil
+            let confirmed = max(profile.trackingPower(pending.mode), profile.trackingPower(mode))
+            let stretch = pending.stoppedAt - max(now - age, pending.from)
+            if stretch > .zero, confirmed < pending.power { millijoules -= (pending.power - confirmed) * Double(stretch.saturatingNanoseconds) / 1e9 }
+            return
+        }
         advance(to: now)
         confirmedSetting = mode
         guard acquisitionEnds == nil else { return }
@@ -101,6 +121,11 @@ struct ReceiverEnergy: Sendable {
         // A receiver stopped while acquiring is costed, until it confirms, as tracking (its acquisition would
         // have ended).
         let current = mode.map { runningPower($0) } ?? power
+        if let mode, confirms, acquisitionEnds == nil, current > profile.trackingPower(mode) {
+            stopUnconfirmed = (now, mode, current, powerSince)
+        } else if mode != nil {
+            stopUnconfirmed = nil
+        }
         mode = nil
         acquisitionEnds = nil
         guard confirms else {
@@ -110,6 +135,7 @@ struct ReceiverEnergy: Sendable {
         }
         // Unknown until the receiver confirms: costed at the dearer of where it was and where it was sent
         // (``state`` stays the last one known).
+        downUnconfirmed = true
         draw(max(current, idlePower(target)), from: now)
     }
 
@@ -117,18 +143,44 @@ struct ReceiverEnergy: Sendable {
     /// or not known), reached `age` ago by the evidence: the stretch since then (since the power-down at most),
     /// costed meanwhile at the dearer state, is costed at the confirmed one.
     mutating func confirmed(_ confirmed: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
-        guard mode == nil else { return }
+        guard mode == nil else {
+            confirmedAfterRestart(confirmed, age: age, now: now)
+            return
+        }
         advance(to: now)
         let confirmedPower = idlePower(confirmed)
         recost(last: age, at: confirmedPower, now: now)
         state = confirmed
+        downUnconfirmed = false
         draw(confirmedPower, from: now)
+    }
+
+    /// Where the receiver went at the last power-down, confirmed only after it was started again: the stretch
+    /// down (as far back as the evidence goes) is costed at the confirmed state, and the restart it implies —
+    /// costed as none, the receiver not known to have gone down — acquires for its time to first fix.
+    private mutating func confirmedAfterRestart(_ confirmed: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant) {
+        guard let pending = restartUnconfirmed, confirmed != .on else { return }
+        restartUnconfirmed = nil
+        advance(to: now)
+        let idle = profile.idlePower(confirmed, mode: lastMode)
+        let stretch = pending.restartedAt - max(now - age, pending.downFrom)
+        if stretch > .zero, idle < pending.downPower { millijoules -= (pending.downPower - idle) * Double(stretch.saturatingNanoseconds) / 1e9 }
+        let delay = profile.restartDelay(after: pending.downFor, in: confirmed)
+        guard delay > .zero, acquisitionEnds == nil else { return }
+        let end = pending.restartedAt + delay
+        let acquired = min(end, now) - pending.restartedAt
+        if acquired > .zero { millijoules += (profile.acquisition - pending.running) * Double(acquired.saturatingNanoseconds) / 1e9 }
+        if end > now {
+            acquisitionEnds = end
+            draw(profile.acquisition, from: now)
+        }
     }
 
     /// Draws `newPower` from `now` on.
     private mutating func draw(_ newPower: Double, from now: EngineInstant) {
+        // The same power drawn on is one stretch (a confirmation may recost all of it).
+        if newPower != power { powerSince = now }
         power = newPower
-        powerSince = now
     }
 
     /// Costs the last `age` before `now` — back to the last change of power at most, so the power drawn over

@@ -142,7 +142,7 @@ let package = Package(
             name: "LocationSourcesTests",
             dependencies: [
                 "TestSupport",
-                "LocationSources", "LocationEngine", "NMEA", "SyntheticGPS",
+                "LocationSources", "LocationEngine", "LocationEngineTestKit", "NMEA", "SyntheticGPS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -27,6 +27,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Replay an NMEA log at its recorded pace instead of the synthetic receiver.")
     var nmea: String?
 
+    @Option(name: .customLong("static"), help: "Serve a position that does not move, LAT,LON,ACC (degrees, degrees, metres; e.g. 52.52,13.405,25), instead of the synthetic receiver.")
+    var staticLocation: String?
+
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
     var scenario = "drive"
 
@@ -56,6 +59,15 @@ struct LocationServerCommand: AsyncParsableCommand {
     }
 
     func sourceChoice() throws -> SourceChoice {
+        let given = [gpsd.map { _ in "--gpsd" }, nmea.map { _ in "--nmea" }, staticLocation.map { _ in "--static" }].compactMap { $0 }
+        guard given.count <= 1 else { throw ValidationError("\(given.joined(separator: " and ")) name \(given.count) sources: give one") }
+        if let text = staticLocation {
+            do {
+                return try SourceChoice.fixed(parsing: text)
+            } catch {
+                throw ValidationError("--static: \(error)")
+            }
+        }
         switch (gpsd, nmea) {
         case (.some, .some):
             throw ValidationError("--gpsd and --nmea name two sources: give one")

@@ -1,26 +1,15 @@
-import Foundation
-import Logging
-import Prometheus
-import SyntheticGPS
+@testable import LocationServer
+import LocationSources
 import Testing
 
-@testable import LocationServer
+/// `--static LAT,LON,ACC`: a position that does not move, checked before the server starts.
+@Suite struct SourceChoiceTests {
+    @Test func aStaticPositionIsThreeNumbers() throws {
+        #expect(try SourceChoice.fixed(parsing: "52.52, 13.405,25") == .fixed(try FixedLocation(latitude: 52.52, longitude: 13.405, accuracy: 25)))
+    }
 
-@Suite("Sources the server builds")
-struct SourceChoiceTests {
-    @Test("gpsd and NMEA sources report their locationsource_ metrics to the server's registry")
-    func sourcesReportTheirMetrics() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).nmea").path
-        for choice in [SourceChoice.gpsd(try ListenAddress(parsing: "127.0.0.1:2947")), .nmea(path: path)] {
-            let registry = PrometheusCollectorRegistry()
-            // Made, not started: no connection, no file read.
-            _ = try choice.makeSource(logger: Logger(label: "test"), metricsFactory: PrometheusMetricsFactory(registry: registry))
-            var buffer: [UInt8] = []
-            registry.emit(into: &buffer)
-            let text = String(decoding: buffer, as: UTF8.self)
-            let name = if case .gpsd = choice { "gpsd" } else { "nmea" }
-            #expect(text.contains(#"locationsource_fixes{source="\#(name)",result="delivered"} 0"#), "\(text)")
-            #expect(text.contains(#"locationsource_fixes{source="\#(name)",result="stale"} 0"#))
-        }
+    @Test(arguments: ["52.52,13.405", "52.52,13.405,25,1", "north,13.405,25", "95,13.405,25", "52.52,13.405,-3", "52.52,nan,25", ""])
+    func anythingElseIsRefusedWithTheReason(text: String) {
+        #expect(throws: (any Error).self) { try SourceChoice.fixed(parsing: text) }
     }
 }

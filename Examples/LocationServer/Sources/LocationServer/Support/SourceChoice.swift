@@ -10,6 +10,8 @@ enum SourceChoice: Equatable {
     case synthetic(scenario: String, fixRate: Double, seed: UInt64)
     case gpsd(ListenAddress)
     case nmea(path: String)
+    /// A position that does not move (`--static LAT,LON,ACC`).
+    case fixed(FixedLocation)
 
     /// The source, logging to `logger` and reporting its metrics (`locationsource_…` for gpsd and
     /// NMEA) to `metricsFactory`.
@@ -26,6 +28,22 @@ enum SourceChoice: Equatable {
             return NMEAStreamSource(
                 configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .recorded())), logger: logger,
                 metricsFactory: metricsFactory)
+        case .fixed(let location):
+            return FixedLocationSource(location)
         }
     }
+
+    /// Reads `LAT,LON,ACC` (degrees, degrees, metres), checked as a ``FixedLocation``.
+    static func fixed(parsing text: String) throws -> SourceChoice {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { $0 != " " }) }
+        guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let accuracy = parts[2] else {
+            throw SourceChoiceError(description: "expected LAT,LON,ACC in degrees, degrees and metres, e.g. 52.52,13.405,25 (got '\(text)')")
+        }
+        return .fixed(try FixedLocation(latitude: latitude, longitude: longitude, accuracy: accuracy))
+    }
+}
+
+/// A source option that does not say a source.
+struct SourceChoiceError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -47,16 +47,27 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     /// unknown (a real source): the added delay is then the whole start → first fix.
     private let fixInterval: Int64?
 
-    init(_ base: any LocationSource, ledger: Ledger, now: @escaping @Sendable () -> Int64, fixInterval: Duration? = nil) {
+    /// Brings a manually driven source's time up to the run's clock before each command (`nil`: the source follows
+    /// the clock itself). The runner moves the clock first: a timer of the engine that fires then (a linger's end, a
+    /// deadline) commands the source before the runner has moved the source's time, which would date the command,
+    /// and meter the receiver, as of the source's previous instant.
+    private let catchUp: (@Sendable () -> Void)?
+
+    init(
+        _ base: any LocationSource, ledger: Ledger, now: @escaping @Sendable () -> Int64, fixInterval: Duration? = nil,
+        catchUp: (@Sendable () -> Void)? = nil
+    ) {
         self.base = base
         self.ledger = ledger
         self.now = now
+        self.catchUp = catchUp
         self.fixInterval = fixInterval.map(\.saturatingNanoseconds).flatMap { $0 > 0 ? $0 : nil }
     }
 
     var capabilities: SourceCapabilities { base.capabilities }
 
     func start(mode: PowerMode, events: SourceEventSink) {
+        catchUp?()
         record(mode)
         let now = self.now
         let startedAt = now()
@@ -90,6 +101,7 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     }
 
     func setMode(_ mode: PowerMode) {
+        catchUp?()
         record(mode)
         // Down to a duty-cycled mode before the first fix: the request that waited for it is gone, and the next
         // fix waits for the mode (and for satellites again after it): not the restart's delay.
@@ -98,6 +110,7 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     }
 
     func stop() {
+        catchUp?()
         let at = now()
         state.withLockedValue {
             $0.awaitingFirstFixSince = nil
@@ -108,6 +121,7 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
     }
 
     func stop(into idle: ReceiverPowerProfile.IdleState) {
+        catchUp?()
         // A deeper step of an idle receiver changes no mode: only the first step is a stop.
         if currentMode != nil { record(nil) }
         let at = now()

@@ -81,7 +81,8 @@ struct Runner {
         let virtualNow: @Sendable () -> Int64 = { clock.now.offset.saturatingNanoseconds }
         let ledger = Ledger(plan: plan, now: virtualNow, initialAuthorization: initialAuthorization)
         let recording = RecordingSource(
-            source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds }, fixInterval: .seconds(source.scenario.fixInterval))
+            source, ledger: ledger, now: { clock.now.offset.saturatingNanoseconds }, fixInterval: .seconds(source.scenario.fixInterval),
+            catchUp: { source.advance(to: clock.now.offset) })
         let service = makeService(clock, recording)
         var state = RunState(ledger: ledger, service: service, design: design, label: label, windDownGrace: .seconds(130))
         let tick: Int64 = 100_000_000

@@ -1,3 +1,4 @@
+import Foundation
 import LocationEngine
 
 /// A position that does not move — a server in a rack, a kiosk, a base station — with the radius it is known
@@ -34,7 +35,7 @@ public struct FixedLocation: Sendable, Hashable {
     public init(geolocation text: String) throws(FixedLocationError) {
         var values: [Double] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where values.count < 4 {
-            let content = rawLine.prefix { $0 != "#" }.trimmingWhitespace
+            let content = rawLine.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces)
             guard !content.isEmpty else { continue }
             // Whole-line numbers only, as GeoClue reads them (no units, no second value on the line).
             guard let value = Double(content), !content.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }) else {
@@ -63,12 +64,4 @@ public struct FixedLocationError: Error, Sendable, Hashable, CustomStringConvert
     init(description: String) { self.description = description }
 
     static func invalid(_ reason: String) -> FixedLocationError { FixedLocationError(description: "invalid fixed location: \(reason)") }
-}
-
-extension Substring {
-    fileprivate var trimmingWhitespace: Substring {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
-        return self[start..<Swift.max(start, end)]
-    }
 }

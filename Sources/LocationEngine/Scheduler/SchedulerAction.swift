@@ -85,3 +85,15 @@ public enum Withdrawal: Sendable, Hashable {
 extension Recipient: Sendable where Handler: Sendable {}
 
 extension SchedulerAction: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+
+extension SchedulerAction {
+    /// The action that carries out what the power planner decided for the source.
+    init(_ command: PowerPlanner.Command) {
+        switch command {
+        case .start(let mode): self = .startSource(mode)
+        case .setMode(let mode): self = .setSourceMode(mode)
+        case .stop: self = .stopSource
+        case .idle(let step): self = .idleSource(step)
+        }
+    }
+}

@@ -3,14 +3,6 @@ extension SchedulerStateMachine {
     /// services), as of the last change applied.
     public var authorizationState: AuthorizationState { access.timeline.picture }
 
-    /// What the picture lets the scheduler do: deliver fixes, wait, or refuse.
-    @inline(__always)
-    var authorization: AuthorizationGate { access.gate }
-
-    /// The picture's accuracy authorization.
-    @inline(__always)
-    var accuracyAuthorization: AccuracyAuthorization { access.accuracy }
-
     /// A provider's change or answer arrives, effective at `due`: it takes its place on the timeline
     /// and applies, in (due, arrival) order with the other scheduled changes, at once if it is due.
     /// `prompt` is the token of the prompt it answers (from ``SchedulerAction/requestAuthorization(_:prompt:)``
@@ -60,14 +52,7 @@ extension SchedulerStateMachine {
         if let ask = access.authorizationNeeded() { carryOut(CollectionOfOne(ask), now: now) }
     }
 
-    /// The provider answered a temporary-full-accuracy request with a refusal (see
-    /// ``Access/refuseTemporaryFullAccuracy()``).
-    mutating func refuseTemporaryFullAccuracy(now: EngineInstant) {
-        carryOut(access.refuseTemporaryFullAccuracy(), now: now)
-    }
-
-    /// Routes what a change of access asks of the other parts to them, in order (see
-    /// <doc:AuthorizationAndPrivacy>).
+    /// Routes what a change of access asks of the other parts to them, in order.
     /// - Complexity: O(w log n) to admit w waiting requests, O(n log n) to hold n under reduced
     ///   accuracy, O(n) to end them.
     private mutating func carryOut(_ consequences: some Sequence<Access.Consequence>, now: EngineInstant) {
@@ -102,17 +87,14 @@ extension SchedulerStateMachine {
     /// - Complexity: O(w) for w waiting requests.
     mutating func endAwaitingAuthorization(oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant) {
         let now = tick(now)
-        guard authorization == .notDetermined else { return }
-        access.authorizationRequested = false
+        guard access.awaitingAuthorizationEnded() else { return }
         // Not authorized: the one-shots' result carries no fix.
         end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }
 
     /// Under reduced accuracy, for pending, unadmitted requests that coarsened fixes cannot serve: those
-    /// naming a purpose key wait for temporary full accuracy (asked for once, showing the first waiting
-    /// request's key; the answer applies to all of them) when `mayWait` (by default: unless it was
-    /// refused); the others end with ``LocationStatus/accuracyReduced`` (one-shots carrying the best
-    /// coarsened fix) / ``SubscriptionEnd/accuracyReduced``.
+    /// naming a purpose key wait for temporary full accuracy (asked for once, with the first one's key)
+    /// when `mayWait` (by default: unless it was refused); the others end with `accuracyReduced`.
     mutating func holdForFullAccuracy(_ ids: [RequestID], mayWait: Bool? = nil, now: EngineInstant) {
         let (firstKey, ending) = requests.holdForFullAccuracy(ids, mayWait: mayWait ?? (access.temporaryFullAccuracy != .refused))
         if let firstKey, let (prompt, token) = access.requestTemporaryFullAccuracyOnce(firstKey) {

@@ -53,8 +53,7 @@ extension SchedulerStateMachine {
     }
 
     /// Queues the grouped final deliveries of removed requests, counted under `tally` as they are handed
-    /// out (`result` is O(1) to build, so callers build it even when no one-shot ends); an update being
-    /// fanned out skips the subscriptions, and the monitors' regions go.
+    /// out; an update being fanned out skips the subscriptions, and the monitors' regions go.
     mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ tally: OneShotTally, _ end: SubscriptionEnd) {
         for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
         for id in removed.regions { geofences.remove(id) }

@@ -2,11 +2,9 @@ extension SchedulerStateMachine {
     /// The next thing to carry out, or `nil` when everything decided so far has been handed over.
     ///
     /// After ``SchedulerAction/completeOneShots(_:)`` take the recipients with ``nextOneShot()``, after
-    /// ``SchedulerAction/notifySubscriptions(_:)`` with ``nextSubscriber()``, until it returns `nil`;
-    /// then ask for the next action. Every event but ``withdraw(_:_:now:)`` and
-    /// ``advanceTime(now:)`` needs every action of the events before it taken first.
-    /// - Complexity: O(1) amortised; skipping decided transitions of monitors that ended since is a loop,
-    ///   whose stack does not grow with their number.
+    /// ``SchedulerAction/notifySubscriptions(_:)`` with ``nextSubscriber()``, until `nil`. Every event
+    /// but ``withdraw(_:_:now:)`` and ``advanceTime(now:)`` needs the earlier events' actions taken.
+    /// - Complexity: O(1) amortised; skipping the transitions of monitors that ended since costs no stack.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextAction() -> Action? {
         while let action = delivery.takeNextAction() {

@@ -2,8 +2,8 @@ extension SchedulerStateMachine {
     /// The source reports a fix that was `age` old on arrival.
     ///
     /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
-    /// it into a success (see <doc:OneShotRequests>). Under reduced accuracy the fix is throttled and coarsened
-    /// (``ReducedAccuracyPolicy``) before it is remembered or delivered. Then every one-shot whose accuracy and recency the fix meets
+    /// it into a success (see <doc:OneShotRequests>). Under reduced accuracy the fix is throttled and
+    /// coarsened (``ReducedAccuracyPolicy``). Then every one-shot whose accuracy and recency it meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped.
     /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
@@ -12,16 +12,8 @@ extension SchedulerStateMachine {
     public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant) {
         let now = enter(now, "receiveFix")
         expireDeadlines(now: now)
-        guard authorization == .authorized, !isShutDown else { return }
-        counters.fixesReceived += 1
-        guard location.isValid, age >= .zero else {
-            counters.invalidFixes += 1
-            return emit(.fixProcessed(accepted: false))
-        }
-        guard let fix = access.remember(location, age: age, now: now) else {
-            counters.fixesThrottled += 1
-            return emit(.fixProcessed(accepted: false))
-        }
+        guard access.gate == .authorized, !isShutDown else { return }
+        guard let fix = access.receive(location, age: age, now: now) else { return emit(.fixProcessed(accepted: false)) }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
@@ -57,8 +49,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveTransientError")
         expireDeadlines(now: now)
         counters.transientErrors += 1
-        let handlers = requests.subscriptions.lazy.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
-        delivery.emitSubscribers(Array(handlers), .sourceError(error))
+        delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
     }
 
     /// The source is gone for good: every request it was serving ends with the error, and the source is

@@ -9,21 +9,15 @@ extension SchedulerStateMachine {
     /// - Complexity: O(log n) with a timeout, amortised O(1) without.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func submitOneShot(
-        _ id: RequestID,
-        accuracy: LocationAccuracy,
-        timeout: Duration?,
-        delayUntilAuthorized: Bool,
-        purposeKey: String?,
-        madeAt: EngineInstant?,
-        handler: consuming OneShotHandler,
-        now: EngineInstant
+        _ id: RequestID, accuracy: LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, purposeKey: String?,
+        madeAt: EngineInstant?, handler: consuming OneShotHandler, now: EngineInstant
     ) {
         let now = enter(now, "submitOneShot")
         assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
         if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return redirect(Recipient(id, handler), withdrawal) }
         if let refusal = configuration.refusal(
-            accuracy: accuracy, timeout: timeout, purposeKey: purposeKey, isShutDown: isShutDown, gate: authorization)
+            accuracy: accuracy, timeout: timeout, purposeKey: purposeKey, isShutDown: isShutDown, gate: access.gate)
         {
             return delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: refusal, location: nil, age: nil, achievedAccuracy: nil), .failed)
         }
@@ -38,7 +32,7 @@ extension SchedulerStateMachine {
             return delivery.emitOneShots([Recipient(id, request.handler)], cached, .succeeded)
         }
         let placement = requests.place(
-            id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: authorization,
+            id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: access.gate,
             rules: access.rules)
         placed(id, placement, now: now)
     }
@@ -51,11 +45,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1) amortised, O(log n) with a duration.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func subscribe(
-        _ id: RequestID,
-        options: SubscriptionOptions,
-        madeAt: EngineInstant?,
-        handler: consuming SubscriptionHandler,
-        now: EngineInstant
+        _ id: RequestID, options: SubscriptionOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler, now: EngineInstant
     ) {
         let now = enter(now, "subscribe")
         register(id, options: options, region: nil, madeAt: madeAt, handler: handler, now: now)
@@ -63,19 +53,13 @@ extension SchedulerStateMachine {
 
     /// A region monitor arrives (see <doc:Geofences>): a subscription that receives no fixes but the
     /// transitions of `region` (``SchedulerAction/notifyRegion(_:_:)``), and ends as every subscription
-    /// does — cancel, force-complete, denial, a fatal source error, shutdown — with one
-    /// ``SubscriptionEvent/ended(_:)``. While admitted, the monitors together power the source as a standard
-    /// subscription does, but for the times the distance to the nearest boundary lets it sleep (see
-    /// ``GeofenceConfiguration/maximumSpeed``).
-    /// Invalid `options` (or an invalid ``Configuration/geofences``) end it at once with
-    /// ``SubscriptionEnd/rejected(reason:)``.
+    /// does, with one ``SubscriptionEvent/ended(_:)``. The monitors together power the source as a
+    /// subscription does, but for the times the nearest boundary is out of reach
+    /// (``GeofenceConfiguration/maximumSpeed``). Invalid `options` (or an invalid
+    /// ``Configuration/geofences``) end it at once with ``SubscriptionEnd/rejected(reason:)``.
     /// - Complexity: O(1) amortised.
     public mutating func monitor(
-        _ id: RequestID,
-        region: GeofenceRegion,
-        options: GeofenceOptions,
-        madeAt: EngineInstant?,
-        handler: consuming SubscriptionHandler,
+        _ id: RequestID, region: GeofenceRegion, options: GeofenceOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler,
         now: EngineInstant
     ) {
         let now = enter(now, "monitor")
@@ -97,13 +81,12 @@ extension SchedulerStateMachine {
         assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
         counters.subscriptionsSubmitted += 1
         if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return delivery.redirect(Recipient(id, handler), withdrawal) }
-        if let refusal = configuration.refusal(of: options, region: region, geofences: geofences, isShutDown: isShutDown, gate: authorization) {
+        if let refusal = configuration.refusal(of: options, region: region, geofences: geofences, isShutDown: isShutDown, gate: access.gate) {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
-        if let duration = options.duration { requests.deadlines.insert(id, timeout: duration, from: min(madeAt ?? now, now)) }
         if let region { geofences.waiting[id] = region }
         let subscription = Subscription(handler: handler, options: options, isRegion: region != nil)
-        placed(id, requests.place(id, subscription, gate: authorization, rules: access.rules), now: now)
+        placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules), now: now)
     }
 
     /// A request took its place: the waiting ones ask for access, the admitted ones for the source (a
@@ -123,10 +106,7 @@ extension SchedulerStateMachine {
     /// wants the source until a fix decides them.
     @inline(__always)
     mutating func monitorsAdmitted(_ ids: some Sequence<RequestID>) {
-        guard !geofences.waiting.isEmpty else { return }
-        var any = false
-        for id in ids where geofences.admit(id) { any = true }
-        if any { power.endMonitorSleep() }
+        if geofences.admit(ids) { power.endMonitorSleep() }
     }
 
     /// Removes a subscription or monitor: an update being fanned out skips it, its region goes.

@@ -1,33 +1,12 @@
 /// The engine's pure scheduling core: events in, actions out.
 ///
 /// It makes every decision — which request ends how and when, what the source does, what to ask the
-/// user — through parts that each own their facts: the pending requests with their accuracy index and
-/// deadlines, access (authorization and accuracy), the monitored regions, the fix history, one power
-/// planner, and the delivery of what was decided (see <doc:Design>). It never reads a clock, performs I/O or suspends: every event takes `now`, and the
-/// owner then takes the resulting ``SchedulerAction``s with ``nextAction()`` and carries them out — the
-/// shape of swift-async-algorithms' state machines. ``LocationEngine`` is the actor that owns one; you
-/// can also drive one directly from your own event loop:
-///
-/// ```swift
-/// machine.submitOneShot(id, accuracy: .block, timeout: .seconds(10), delayUntilAuthorized: false,
-///                       purposeKey: nil, madeAt: nil, handler: handler, now: now)
-/// while let action = machine.nextAction() {
-///     switch action {
-///     case .completeOneShots(let result):
-///         while let recipient = machine.nextOneShot() { recipient.handler(result) }
-///     case .notifySubscriptions(let event):
-///         while let recipient = machine.nextSubscriber() { recipient.handler(recipient.id, event) }
-///     default: break  // start or stop the source, ask for authorization, ...
-///     }
-/// }
-/// ```
-///
-/// A handler may withdraw another request while a delivery is being carried out: pass it on with
-/// ``withdraw(_:_:now:)`` before taking the next recipient, and the core decides what that request
-/// gets (a request it had ended but not handed out yet gets the withdrawal's ending).
-///
-/// Handlers are opaque to the core (`OneShotHandler`, `SubscriptionHandler`): the engine stores
-/// closures or continuations, tests store plain tags.
+/// user — through parts that each own their facts: the pending requests, access, the monitored
+/// regions, one power planner and the delivery of what was decided. It never reads a clock, performs
+/// I/O or suspends: every event takes `now`, and the owner then takes the resulting
+/// ``SchedulerAction``s with ``nextAction()`` and carries them out. ``LocationEngine`` is the actor that
+/// owns one; <doc:Design> shows the parts, and how to drive one from your own event loop. Handlers are
+/// opaque to the core: the engine stores closures or continuations, tests store plain tags.
 ///
 /// Complexity of the hot paths, with n pending requests and L distinct timeout durations (deadline
 /// lanes, at most 1,024): submit amortised O(log L) (O(1) without a timeout; O(log n) for a timeout
@@ -52,8 +31,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
-    /// The counters of what arrived (the outcomes handed out are the delivery's, the prompts access's,
-    /// the source's the planner's).
+    /// The counters of what arrived (the other parts count what they alone see).
     var counters = SchedulerStatistics()
     /// The latest instant seen (the timeline never runs backwards).
     var latestNow = EngineInstant.zero
@@ -72,13 +50,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.geofences = Geofences(configuration: configuration.geofences)
     }
 
-    /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, the end
-    /// of the linger, the next step down of an idle receiver, the next scheduled authorization change,
-    /// a region's dwell or unknown timeout, or the instant the monitors want the source again after
-    /// letting it sleep — or `nil`. Never the deadline of a request that has ended.
+    /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, power step,
+    /// authorization change, dwell or unknown timeout, or end of the monitors' sleep — or `nil`.
     /// - Complexity: O(1)
-    // Always inlined: read through the engine actor's stored property, an out-of-line getter made the
-    // optimizer copy the whole state machine (retaining every field) on each read in the delivery loop.
+    // Always inlined: an out-of-line getter, read through the actor's stored property, made the
+    // optimizer copy the whole state machine (retaining every field) on each read.
     @inline(__always)
     public var nextWakeup: EngineInstant? {
         earliest(
@@ -120,8 +96,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return latestNow
     }
 
-    /// The start of every event but withdrawals and the passing of time: the actions of earlier events
-    /// must all have been taken, and the timeline moves to `now`.
+    /// The start of every event but withdrawals and the passing of time (earlier actions all taken).
     mutating func enter(_ now: EngineInstant, _ event: StaticString) -> EngineInstant {
         precondition(
             delivery.outbox.isEmpty, "SchedulerStateMachine.\(event): actions of earlier events are still to be taken (nextAction() until nil)")
@@ -137,11 +112,10 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     @inline(__always)
     mutating func emit(_ action: Action) { delivery.emit(action) }
 
-    /// Brings the source in line with demand: the power planner decides from the requests' demand and
-    /// the monitors', and its command becomes the action. Under reduced accuracy the cheapest mode serves
-    /// everyone: every fix is coarsened anyway.
+    /// Brings the source in line with the requests' and the monitors' demand. Under reduced accuracy
+    /// the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
-        let cap: PowerMode? = accuracyAuthorization == .reduced ? .lowest : nil
+        let cap: PowerMode? = access.accuracy == .reduced ? .lowest : nil
         emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
     }
 
@@ -151,14 +125,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     }
 
     /// Queues what the power planner decided for the source.
+    @inline(__always)
     mutating func emit(_ command: PowerPlanner.Command?) {
-        switch command {
-        case .start(let mode)?: emit(.startSource(mode))
-        case .setMode(let mode)?: emit(.setSourceMode(mode))
-        case .stop?: emit(.stopSource)
-        case .idle?: emit(.idleSource(power.lastIdleStep!))
-        case nil: break
-        }
+        if let command { emit(Action(command)) }
     }
 }
 

@@ -22,8 +22,12 @@ struct PowerPlannerPartTests {
         let ended = EngineInstant.zero + .seconds(60)
         _ = planner.reconcile(demand: PowerDemand(), now: ended, cap: nil, monitoring: false, isShutDown: false)
         let stepAt = planner.nextWakeup!
-        #expect(planner.reconcile(demand: PowerDemand(), now: stepAt, cap: nil, monitoring: false, isShutDown: false) == .idle)
-        #expect(planner.lastIdleStep?.state == .standby)
+        let command = planner.reconcile(demand: PowerDemand(), now: stepAt, cap: nil, monitoring: false, isShutDown: false)
+        guard case .idle(let step) = command else {
+            Issue.record("expected a step down, got \(String(describing: command))")
+            return (planner, stepAt)
+        }
+        #expect(step.state == .standby)
         return (planner, stepAt)
     }
 

@@ -38,7 +38,7 @@ struct RequestsPartTests {
     func monitorAddsNoDemand() {
         var requests = Requests()
         let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), isRegion: true)
-        #expect(requests.place(Self.id(1), monitor, gate: .authorized, rules: Self.full) == .admitted)
+        #expect(requests.place(Self.id(1), monitor, from: .zero, gate: .authorized, rules: Self.full) == .admitted)
         #expect(requests.demand.mode == nil)
         #expect(requests.contains(Self.id(1)))
     }
@@ -90,7 +90,7 @@ struct RequestsPartTests {
         let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), isRegion: false)
         let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), isRegion: true)
         for (n, subscription) in [once, heading, monitor].enumerated() {
-            _ = requests.place(Self.id(UInt64(n + 1)), subscription, gate: .authorized, rules: Self.full)
+            _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full)
         }
         let fanOut = requests.offer(Self.fix(accuracy: 5, at: .zero), now: .zero)
         #expect(fanOut.locations.map(\.handler) == ["once"])

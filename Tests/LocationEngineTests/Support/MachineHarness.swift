@@ -158,9 +158,13 @@ struct MachineHarness {
         receive(picture)
     }
 
+    /// Answers the open temporary-full-accuracy prompt with a refusal: the picture as it is, reduced.
     mutating func refuseFullAccuracy() {
-        machine.refuseTemporaryFullAccuracy(now: now)
-        drain()
+        guard let prompt = prompts.last(where: { $0.kind == "full accuracy" }) else {
+            Issue.record("no temporary-full-accuracy prompt to refuse")
+            return
+        }
+        receive(machine.authorizationState, answering: prompt.token)
     }
 
     mutating func endAwaitingAuthorization(_ status: LocationStatus, _ end: SubscriptionEnd) {

@@ -39,12 +39,15 @@ extension SchedulerStateMachine {
         }
     }
 
-    /// What access counts (see ``SchedulerStatistics``).
+    /// What access counts: prompts and the fixes it let through (see ``SchedulerStatistics``).
     struct Counts: Sendable {
         var authorizationRequests = 0
         var fullAccuracyRequests = 0
         var authorizationAnswersIgnored = 0
         var locationButtonPressesIgnored = 0
+        var fixesReceived = 0
+        var invalidFixes = 0
+        var fixesThrottled = 0
 
         /// Writes the counts into `statistics`.
         func add(to statistics: inout SchedulerStatistics) {
@@ -52,6 +55,9 @@ extension SchedulerStateMachine {
             statistics.fullAccuracyRequests = fullAccuracyRequests
             statistics.authorizationAnswersIgnored = authorizationAnswersIgnored
             statistics.locationButtonPressesIgnored = locationButtonPressesIgnored
+            statistics.fixesReceived = fixesReceived
+            statistics.invalidFixes = invalidFixes
+            statistics.fixesThrottled = fixesThrottled
         }
     }
 
@@ -82,6 +88,22 @@ extension SchedulerStateMachine.Access {
     @inline(__always)
     var rules: AccuracyRules {
         AccuracyRules(reduced: accuracy == .reduced ? reducedAccuracy : nil, fullAccuracyRefused: temporaryFullAccuracy == .refused)
+    }
+
+    /// A fix that was `age` old on arrival at `now`, counted, and remembered if it is valid (finite, in
+    /// range, not from the future) and not held back by the throttle (see ``remember(_:age:now:)``).
+    /// - Complexity: O(1)
+    mutating func receive(_ location: Location, age: Duration, now: EngineInstant) -> StampedFix? {
+        counts.fixesReceived += 1
+        guard location.isValid, age >= .zero else {
+            counts.invalidFixes += 1
+            return nil
+        }
+        guard let fix = remember(location, age: age, now: now) else {
+            counts.fixesThrottled += 1
+            return nil
+        }
+        return fix
     }
 
     /// A valid fix that was `age` old on arrival at `now`, as the requests may see it, remembered: as it is
@@ -132,6 +154,15 @@ extension SchedulerStateMachine.Access {
         guard accuracy == .reduced else { return }
         lastCoarseFixAt = nil
         history.coarsen(with: reducedAccuracy)
+    }
+
+    /// The authorization request of this not-determined period was answered without a decision, or
+    /// cannot be made: the next request asks again. Returns whether access is still not determined
+    /// (the requests waiting for it then end).
+    mutating func awaitingAuthorizationEnded() -> Bool {
+        guard gate == .notDetermined else { return false }
+        authorizationRequested = false
+        return true
     }
 
     /// Access changed from `previous`: this period's authorization request is still to be made, and when

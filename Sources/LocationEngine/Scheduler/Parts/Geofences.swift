@@ -41,6 +41,17 @@ struct Geofences: Sendable {
         return true
     }
 
+    /// These requests were admitted: the monitors among them have their regions join the evaluator.
+    /// Returns whether any did.
+    /// - Complexity: O(1) when no monitor waits, else O(k) for k requests.
+    @inline(__always)
+    mutating func admit(_ ids: some Sequence<RequestID>) -> Bool {
+        guard !waiting.isEmpty else { return false }
+        var any = false
+        for id in ids where admit(id) { any = true }
+        return any
+    }
+
     /// Forgets region `id`, waiting or monitored.
     mutating func remove(_ id: RequestID) {
         if waiting.removeValue(forKey: id) == nil { evaluator.remove(id) }

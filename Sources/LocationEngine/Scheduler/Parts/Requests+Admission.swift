@@ -43,10 +43,14 @@ extension SchedulerStateMachine.Requests {
         return placement
     }
 
-    /// A subscription or monitor arrives under `gate` and `rules`: it waits or is admitted.
-    /// - Complexity: amortised O(1)
-    mutating func place(_ id: RequestID, _ subscription: consuming Subscription, gate: AuthorizationGate, rules: AccuracyRules) -> Placement {
+    /// A subscription or monitor, made at `start`, arrives under `gate` and `rules`: it waits or is
+    /// admitted; its duration, if it has one, counts from `start`.
+    /// - Complexity: amortised O(1), O(log n) with a duration.
+    mutating func place(
+        _ id: RequestID, _ subscription: consuming Subscription, from start: EngineInstant, gate: AuthorizationGate, rules: AccuracyRules
+    ) -> Placement {
         var subscription = subscription
+        if let duration = subscription.options.duration { deadlines.insert(id, timeout: duration, from: start) }
         if gate == .notDetermined {
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)

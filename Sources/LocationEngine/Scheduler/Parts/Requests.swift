@@ -166,6 +166,12 @@ extension SchedulerStateMachine.Requests {
         }
     }
 
+    /// The subscriptions and monitors admitted to the source, as recipients.
+    /// - Complexity: O(s) for s subscriptions.
+    func admittedSubscribers() -> [Recipient<SubscriptionHandler>] {
+        subscriptions.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
+    }
+
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
     var compactionBacklog: Int {
         var work = 0
@@ -174,6 +180,16 @@ extension SchedulerStateMachine.Requests {
         let waiting = awaitingAuthorization.count + awaitingFullAccuracy.count
         if waiting > waitingListLimit { work += waiting }
         return work + oneShots.compactionWork
+    }
+
+    /// Compacts (``compact()``) if there is enough time before `nextWakeup` for that much work (about
+    /// 20 ns an entry), so that compaction never delays a timeout or a delivery.
+    /// - Complexity: O(n) when it compacts.
+    mutating func compact(ifIdleUntil nextWakeup: EngineInstant?, now: EngineInstant) {
+        let backlog = compactionBacklog
+        guard backlog > 0 else { return }
+        if let nextWakeup, nextWakeup - now < .nanoseconds(20 * backlog) + .microseconds(200) { return }
+        compact()
     }
 
     /// Drops the entries of ended requests from the queues and waiting lists once they dominate, and

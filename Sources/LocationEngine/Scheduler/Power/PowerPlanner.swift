@@ -23,12 +23,9 @@ struct PowerPlanner: Sendable {
         case setMode(PowerMode)
         /// Power it down (the fixed rule, or no idle state is cheaper than tracking).
         case stop
-        /// Take the restart-aware plan's next step down: ``lastIdleStep``.
-        case idle
+        /// Take this step of the restart-aware plan down.
+        case idle(PowerDownDecider.Step)
     }
-
-    /// The step down the last ``Command/idle`` took.
-    var lastIdleStep: PowerDownDecider.Step? { idle?.lastStep }
 
     // The planner's own facts. Not private only because its extensions live in files of their own; no
     // other part of the core touches them.
@@ -116,7 +113,7 @@ struct PowerPlanner: Sendable {
         case .start(let mode): energy!.started(mode, now: now)
         case .setMode(let mode): energy!.modeChanged(mode, now: now)
         case .stop: energy!.sentDown(into: .off, now: now)
-        case .idle: energy!.sentDown(into: lastIdleStep?.state ?? .off, now: now)
+        case .idle(let step): energy!.sentDown(into: step.state, now: now)
         }
     }
 
@@ -141,14 +138,14 @@ struct PowerPlanner: Sendable {
             if case .lingering = before { idle!.demandReturned(now: now) }
             return .setMode(mode)
         case .stop?:
-            if idle!.takeStep() != nil { return .idle }
+            if let step = idle!.takeStep() { return .idle(step) }
             // No idle state is cheaper than tracking: the fixed linger has passed.
             idle!.abandonGap()
             return .stop
         case nil:
             if case .lingering = before, case .running = policy.state { idle!.demandReturned(now: now) }
-            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, idle!.takeStep() != nil {
-                return .idle
+            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
+                return .idle(step)
             }
             return nil
         }

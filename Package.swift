@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SyntheticGPS", targets: ["SyntheticGPS"]),
         .executable(name: "gpsgen", targets: ["gpsgen"]),
         .library(name: "LocationSources", targets: ["LocationSources"]),
+        .library(name: "LocationSourcesGeoClue", targets: ["LocationSourcesGeoClue"]),
         .executable(name: "locbench", targets: ["locbench"]),
     ],
     dependencies: [
@@ -135,6 +136,27 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strict
+        ),
+        // libdbus-1, the reference D-Bus client library (Debian's libdbus-1-dev), for the GeoClue source.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The GeoClue2 source: a client of the system location service over D-Bus. A module of its own, so
+        // that LocationSources builds on machines without libdbus's headers.
+        .target(
+            name: "LocationSourcesGeoClue",
+            dependencies: [
+                "CDBus", "LocationEngine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationSourcesGeoClueTests",
+            dependencies: [
+                "LocationSourcesGeoClue", "LocationEngine", "LocationEngineTestKit", "CDBus",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

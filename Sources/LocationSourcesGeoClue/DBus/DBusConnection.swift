@@ -1,0 +1,141 @@
+import CDBus
+import Foundation
+
+/// A private connection to one bus through libdbus-1, used from one thread at a time.
+///
+/// Why libdbus and not sd-bus: libdbus is the reference implementation that every D-Bus daemon on Linux
+/// ships with (its runtime, `libdbus-1-3`, is on every Debian system that has a bus), it does not pull
+/// in systemd, and its blocking calls with a timeout and its explicit read/dispatch step fit a source
+/// that owns one worker thread. No Swift package in the server ecosystem speaks D-Bus.
+///
+/// Calls block for at most their timeout. Signals that arrive meanwhile are queued and read with
+/// ``nextSignal(waitingAtMost:)``.
+final class DBusConnection {
+    /// A signal received, with its arguments.
+    struct Signal: Sendable, Hashable {
+        var sender: String
+        var path: String
+        var interface: String
+        var member: String
+        var arguments: [DBusValue]
+    }
+
+    private let connection: OpaquePointer
+    /// The unique name the bus gave this connection (`:1.42`).
+    let uniqueName: String
+
+    private static let threadsInitialised: Bool = { dbus_threads_init_default() != 0 }()
+
+    /// Connects to the bus at `address` (a D-Bus address: `unix:path=/run/dbus/system_bus_socket`) and
+    /// says hello to it.
+    init(address: String) throws(DBusFailure) {
+        _ = Self.threadsInitialised
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        guard let connection = dbus_connection_open_private(address, &error) else { throw Self.failure(&error) }
+        dbus_connection_set_exit_on_disconnect(connection, 0)
+        guard dbus_bus_register(connection, &error) != 0 else {
+            let failure = Self.failure(&error)
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw failure
+        }
+        self.connection = connection
+        uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
+    }
+
+    deinit {
+        dbus_connection_close(connection)
+        dbus_connection_unref(connection)
+    }
+
+    /// The system bus's address: `DBUS_SYSTEM_BUS_ADDRESS` if set, else the standard socket.
+    static var systemBusAddress: String {
+        ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "unix:path=/var/run/dbus/system_bus_socket"
+    }
+
+    /// Whether the connection is still up.
+    var isConnected: Bool { dbus_connection_get_is_connected(connection) != 0 }
+
+    /// Calls `member` of `interface` on the object at `path` of `destination` and waits at most `timeout`
+    /// for the answer; returns its arguments.
+    /// - Throws: the peer's or the bus's error, ``DBusFailure/Name/noReply`` when no answer came in time.
+    func call(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+        timeout: Duration
+    ) throws(DBusFailure) -> [DBusValue] {
+        guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
+            throw DBusFailure(name: DBusFailure.Name.malformed, message: "cannot call \(interface).\(member) on \(path) of \(destination)")
+        }
+        defer { dbus_message_unref(message) }
+        try DBusMessageCoding.append(arguments, to: message)
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let milliseconds = Int32(clamping: max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
+            throw Self.failure(&error)
+        }
+        defer { dbus_message_unref(reply) }
+        return try DBusMessageCoding.arguments(of: reply)
+    }
+
+    /// Asks the bus to route signals matching `rule` (a match rule: `type='signal',interface='...'`) here.
+    func addMatch(_ rule: String) throws(DBusFailure) {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        dbus_bus_add_match(connection, rule, &error)
+        if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
+    }
+
+    /// The next signal received, waiting at most `timeout` for one; `nil` when none came in time.
+    /// Method calls addressed to this connection are answered as unknown; other messages are dropped.
+    /// - Throws: ``DBusFailure/Name/disconnected`` when the bus went away.
+    func nextSignal(waitingAtMost timeout: Duration) throws(DBusFailure) -> Signal? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            while let message = dbus_connection_pop_message(connection) {
+                defer { dbus_message_unref(message) }
+                if let signal = try signal(message) { return signal }
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let milliseconds = Int32(clamping: max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard dbus_connection_read_write(connection, milliseconds) != 0 else {
+                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
+            }
+        }
+    }
+
+    private func signal(_ message: OpaquePointer) throws(DBusFailure) -> Signal? {
+        let string: (UnsafePointer<CChar>?) -> String = { $0.map { String(cString: $0) } ?? "" }
+        switch dbus_message_get_type(message) {
+        case DBUS_MESSAGE_TYPE_SIGNAL:
+            let interface = string(dbus_message_get_interface(message))
+            let member = string(dbus_message_get_member(message))
+            if interface == "org.freedesktop.DBus.Local" && member == "Disconnected" {
+                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
+            }
+            // A signal whose arguments cannot be read is dropped, not fatal: the peer sent garbage.
+            guard let arguments = try? DBusMessageCoding.arguments(of: message) else { return nil }
+            return Signal(
+                sender: string(dbus_message_get_sender(message)), path: string(dbus_message_get_path(message)), interface: interface,
+                member: member, arguments: arguments)
+        case DBUS_MESSAGE_TYPE_METHOD_CALL:
+            if dbus_message_get_no_reply(message) == 0,
+                let reply = dbus_message_new_error(message, DBusFailure.Name.unknownMethod, "this client exports no objects")
+            {
+                dbus_connection_send(connection, reply, nil)
+                dbus_message_unref(reply)
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private static func failure(_ error: inout CDBus.DBusError) -> DBusFailure {
+        defer { dbus_error_free(&error) }
+        guard dbus_error_is_set(&error) != 0 else { return DBusFailure(name: "org.freedesktop.DBus.Error.Failed", message: "libdbus failed without saying why") }
+        return DBusFailure(name: String(cString: error.name), message: error.message.map { String(cString: $0) } ?? "")
+    }
+}

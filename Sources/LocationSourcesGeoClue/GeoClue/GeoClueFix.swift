@@ -1,0 +1,72 @@
+import LocationEngine
+
+/// Turns the properties of a GeoClue `Location` object (`org.freedesktop.GeoClue2.Location`, as `GetAll`
+/// answers) into a fix, or says why they are not one.
+///
+/// GeoClue marks what it does not know: an altitude of `-Double.greatestFiniteMagnitude`, a speed or heading
+/// of −1, an accuracy of 0 (its NMEA source, fed without a dilution of precision, reports 0: that is not a
+/// perfect fix). Those become unknown (`nil`, or ``GeoClueConfiguration/accuracyWhenUnknown`` marked as
+/// estimated). Anything else that cannot be a fix — a latitude or longitude that is missing, not a number,
+/// not finite or out of range, an accuracy that is negative or not finite, a speed, heading or altitude
+/// that is NaN or infinite — rejects the whole fix with the reason; the source counts it and delivers
+/// nothing.
+public enum GeoClueFix {
+    /// Why a `Location` object's properties are not a fix.
+    public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The property at fault.
+        public var property: String
+        /// What is wrong with it.
+        public var reason: String
+        public var description: String { "\(property): \(reason)" }
+    }
+
+    /// The fix the properties describe; an accuracy of 0 becomes `accuracyWhenUnknown` (estimated).
+    /// - Throws: ``Rejection`` naming the first property that makes it no fix.
+    public static func location(from properties: [String: DBusValue], accuracyWhenUnknown: Double) throws(Rejection) -> Location {
+        let latitude = try required("Latitude", in: properties, range: -90...90)
+        let longitude = try required("Longitude", in: properties, range: -180...180)
+        let reported = try required("Accuracy", in: properties, range: 0...Double.greatestFiniteMagnitude)
+        var location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: reported)
+        if reported == 0 {
+            location.horizontalAccuracy = accuracyWhenUnknown
+            location.horizontalAccuracyIsEstimated = true
+        }
+        // Below the deepest mine or above the edge of space is GeoClue's "unknown" marker or nonsense.
+        location.altitude = try optional("Altitude", in: properties, known: -12_000...100_000)
+        location.speed = try optional("Speed", in: properties, known: 0...Double.greatestFiniteMagnitude)
+        location.course = try optional("Heading", in: properties, known: 0...360).map { $0 == 360 ? 0 : $0 }
+        location.utcTime = try timestamp(properties["Timestamp"])
+        return location
+    }
+
+    private static func number(_ name: String, _ value: DBusValue) throws(Rejection) -> Double {
+        guard let number = value.number else { throw Rejection(property: name, reason: "not a number (\(value))") }
+        guard number.isFinite else { throw Rejection(property: name, reason: "not finite (\(number))") }
+        return number
+    }
+
+    private static func required(_ name: String, in properties: [String: DBusValue], range: ClosedRange<Double>) throws(Rejection) -> Double {
+        guard let value = properties[name] else { throw Rejection(property: name, reason: "missing") }
+        let number = try number(name, value)
+        guard range.contains(number) else { throw Rejection(property: name, reason: "\(number) is out of range \(range)") }
+        return number
+    }
+
+    /// A property that may be unknown: absent, or outside `known` (GeoClue's markers), is `nil`.
+    private static func optional(_ name: String, in properties: [String: DBusValue], known: ClosedRange<Double>) throws(Rejection) -> Double? {
+        guard let value = properties[name] else { return nil }
+        let number = try number(name, value)
+        return known.contains(number) ? number : nil
+    }
+
+    /// `Timestamp` is `(tt)`: seconds and microseconds since the Unix epoch; absent or zero is unknown.
+    private static func timestamp(_ value: DBusValue?) throws(Rejection) -> Double? {
+        guard let value else { return nil }
+        guard case .structure(let parts) = value.unwrapped, parts.count == 2, let seconds = parts[0].number, let micro = parts[1].number,
+            micro < 1_000_000
+        else {
+            throw Rejection(property: "Timestamp", reason: "not (seconds, microseconds) (\(value))")
+        }
+        return seconds == 0 ? nil : seconds + micro / 1_000_000
+    }
+}

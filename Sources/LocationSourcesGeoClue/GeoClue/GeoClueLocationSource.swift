@@ -1,0 +1,108 @@
+import Foundation
+import LocationEngine
+import Logging
+import NIOConcurrencyHelpers
+
+/// A client of GeoClue2, the Linux system location service (`org.freedesktop.GeoClue2` on the system bus):
+/// positions from Wi-Fi, cell, a modem's GPS or network NMEA, as GeoClue has them.
+///
+/// Started, it gets GeoClue's client for its connection (`Manager.GetClient`), sets the application's
+/// `DesktopId`, the `DistanceThreshold` and `TimeThreshold`, and `RequestedAccuracyLevel` from the mode the
+/// engine asks for (``GeoClueAccuracyLevel/init(_:)``: city for the lowest mode, exact for the finest),
+/// calls `Start`, and reports each `LocationUpdated` as a fix (``GeoClueFix``); stopped, it calls `Stop`
+/// and leaves the bus. A change of mode restarts the client at the new level.
+///
+/// What can go wrong, and what the engine hears:
+/// - GeoClue is not on the bus: a transient error (`geoclue.absent`) naming the service, then it waits for
+///   the name to appear (`NameOwnerChanged`) and goes on; the same when GeoClue leaves mid-run (restarted,
+///   crashed): a new client is made as soon as it is back, and waiting requests keep waiting.
+/// - No agent has authorized the application: GeoClue does not answer `GetClient`. After
+///   ``GeoClueConfiguration/callTimeout`` a transient error (`geoclue.agent`) says what to run, and it asks again.
+/// - GeoClue or its agent refuses: *denied* through ``authorization`` when the engine uses it, else a
+///   fatal error (`geoclue.denied`).
+/// - The bus fails or is not there: a transient error (`geoclue.bus`), and it connects again with a growing
+///   pause (``GeoClueConfiguration/retryDelay``).
+/// - A location that is no fix (NaN, infinite, out of range, a negative accuracy): counted
+///   (``Statistics/rejectedFixes``) and dropped, never delivered.
+///
+/// Each run owns one thread and one private bus connection, from its start to its stop.
+///
+/// ```swift
+/// let geoclue = GeoClueLocationSource(GeoClueConfiguration(desktopId: "my-service"))
+/// let engine = LocationEngine(source: geoclue, configuration: LocationEngineConfiguration(
+///     authorizationProvider: geoclue.authorization))
+/// ```
+public final class GeoClueLocationSource: LocationSource {
+    /// What the source did since it was created.
+    public struct Statistics: Sendable, Hashable {
+        /// Starts by the engine.
+        public var starts = 0
+        /// Starts of GeoClue's client (one per start, more when GeoClue came back or the level changed).
+        public var clientStarts = 0
+        /// Fixes delivered.
+        public var fixes = 0
+        /// Locations dropped because they were no fix.
+        public var rejectedFixes = 0
+        /// Errors reported (transient and fatal).
+        public var errors = 0
+        /// Times GeoClue left the bus while the source ran.
+        public var serviceRestarts = 0
+        /// Times `GetClient` went unanswered for a call's timeout (no agent).
+        public var agentWaits = 0
+        /// Refusals by GeoClue or its agent.
+        public var denials = 0
+        /// How long the source took from reading a `LocationUpdated` signal to handing its fix to the engine
+        /// (the `GetAll` round trip included), the latest 4,096, in arrival order.
+        public var handOverTimes: [Duration] = []
+
+        mutating func recordFix(handOver: Duration) {
+            fixes += 1
+            if handOverTimes.count == 4096 { handOverTimes.removeFirst(1024) }
+            handOverTimes.append(handOver)
+        }
+    }
+
+    /// GeoClue gives a heading when it knows one.
+    public let capabilities = SourceCapabilities(providesCourse: true)
+    public let configuration: GeoClueConfiguration
+    /// The engine's authorization as GeoClue decides it (see ``GeoClueAuthorization``).
+    public let authorization = GeoClueAuthorization()
+
+    private let statisticsBox = NIOLockedValueBox(Statistics())
+    private let session = NIOLockedValueBox<GeoClueSession?>(nil)
+    private let logger: Logger
+    private let wallClock: @Sendable () -> Double
+
+    /// A client of GeoClue as `configuration` says.
+    public init(_ configuration: GeoClueConfiguration, logger: Logger = Logger(label: "GeoClueLocationSource")) {
+        self.configuration = configuration
+        self.logger = logger
+        wallClock = { Date().timeIntervalSince1970 }
+    }
+
+    /// What the source did so far.
+    public var statistics: Statistics { statisticsBox.withLockedValue { $0 } }
+
+    public func start(mode: PowerMode, events: SourceEventSink) {
+        statisticsBox.withLockedValue { $0.starts += 1 }
+        let run = GeoClueSession(
+            mode: mode, configuration: configuration, events: events, statistics: statisticsBox, authorization: authorization, logger: logger,
+            wallClock: wallClock)
+        let previous = session.withLockedValue { session in
+            defer { session = run }
+            return session
+        }
+        previous?.stop()
+        run.begin()
+    }
+
+    public func setMode(_ mode: PowerMode) { session.withLockedValue { $0 }?.setMode(mode) }
+
+    public func stop() {
+        let run = session.withLockedValue { session in
+            defer { session = nil }
+            return session
+        }
+        run?.stop()
+    }
+}

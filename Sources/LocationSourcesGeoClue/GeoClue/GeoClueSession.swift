@@ -1,0 +1,329 @@
+import Foundation
+import LocationEngine
+import Logging
+import NIOConcurrencyHelpers
+
+/// One run of a ``GeoClueLocationSource``, from a start to its stop, on a thread of its own that owns the
+/// bus connection: it connects, waits for GeoClue, gets its client, configures and starts it, and turns
+/// `LocationUpdated` signals into fixes, until stopped. It reconnects when the bus fails, waits when
+/// GeoClue leaves the bus and gets a new client when it comes back (`NameOwnerChanged`), and asks again
+/// while GeoClue waits for an agent. Requests keep waiting through all of it (transient errors); only a
+/// denial ends them.
+final class GeoClueSession: Sendable {
+    /// What the engine asked of this run.
+    private struct Control {
+        var mode: PowerMode
+        var stopped = false
+    }
+
+    /// Why serving stopped.
+    private enum Trouble: Error {
+        /// The bus failed or closed the connection: connect again after a pause.
+        case bus(DBusFailure)
+        /// GeoClue is not on the bus (it left, or never came): wait for its name.
+        case vanished
+        /// GeoClue or its agent refused the application.
+        case denied(DBusFailure)
+        /// GeoClue answered with an error: ask again after a pause.
+        case failed(DBusFailure)
+        /// The engine stopped the source.
+        case stopped
+    }
+
+    static let service = "org.freedesktop.GeoClue2"
+    private static let managerPath = "/org/freedesktop/GeoClue2/Manager"
+    private static let clientInterface = "org.freedesktop.GeoClue2.Client"
+    private static let properties = "org.freedesktop.DBus.Properties"
+    /// How long the thread waits for a signal before it looks at what the engine asked.
+    private static let pollInterval = Duration.milliseconds(20)
+
+    private let control: NIOLockedValueBox<Control>
+    private let configuration: GeoClueConfiguration
+    private let events: SourceEventSink
+    private let statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>
+    private let authorization: GeoClueAuthorization?
+    private let logger: Logger
+    private let wallClock: @Sendable () -> Double
+
+    init(
+        mode: PowerMode, configuration: GeoClueConfiguration, events: SourceEventSink,
+        statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>, authorization: GeoClueAuthorization?, logger: Logger,
+        wallClock: @escaping @Sendable () -> Double
+    ) {
+        control = NIOLockedValueBox(Control(mode: mode))
+        self.configuration = configuration
+        self.events = events
+        self.statistics = statistics
+        self.authorization = authorization
+        self.logger = logger
+        self.wallClock = wallClock
+    }
+
+    /// Starts the run's thread.
+    func begin() {
+        let thread = Thread { [self] in run() }
+        thread.name = "GeoClueLocationSource"
+        thread.start()
+    }
+
+    func setMode(_ mode: PowerMode) { control.withLockedValue { $0.mode = mode } }
+
+    /// Ends the run: the thread stops GeoClue's client, closes the connection and ends within a poll
+    /// interval (or a call's timeout); nothing is delivered after this returns.
+    func stop() { control.withLockedValue { $0.stopped = true } }
+
+    private var isStopped: Bool { control.withLockedValue { $0.stopped } }
+
+    // MARK: The run, on its thread
+
+    private func run() {
+        var failures = 0
+        var reportedBusTrouble = false
+        while !isStopped {
+            let address = configuration.busAddress ?? DBusConnection.systemBusAddress
+            do throws(Trouble) {
+                let bus: DBusConnection
+                do {
+                    bus = try DBusConnection(address: address)
+                } catch {
+                    throw Trouble.bus(error)
+                }
+                failures = 0
+                reportedBusTrouble = false
+                try serve(bus)
+            } catch .bus(let failure) {
+                failures += 1
+                if !reportedBusTrouble {
+                    reportedBusTrouble = true
+                    transient("geoclue.bus", "cannot use the system bus at \(address) (\(failure)); connecting again")
+                }
+                try? pause(retryDelay(afterFailures: failures))
+            } catch .denied(let failure) {
+                denied(failure)
+                return
+            } catch {
+                return  // stopped: the other troubles are handled while serving
+            }
+        }
+    }
+
+    /// Serves on one connection until the bus fails, GeoClue denies access, or the engine stops the source.
+    private func serve(_ bus: DBusConnection) throws(Trouble) {
+        try call { () throws(DBusFailure) in
+            try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'")
+        }
+        var failures = 0
+        while true {
+            do {
+                try waitForGeoClue(bus)
+                try runClient(bus)
+            } catch .vanished {
+                continue
+            } catch .failed(let failure) {
+                failures += 1
+                transient("geoclue.call", "GeoClue answered \(failure); asking again")
+                try pause(retryDelay(afterFailures: failures))
+            }
+        }
+    }
+
+    /// Returns once GeoClue owns its name on the bus; while it does not, says so once and waits for
+    /// `NameOwnerChanged`.
+    private func waitForGeoClue(_ bus: DBusConnection) throws(Trouble) {
+        let present = try call { () throws(DBusFailure) in
+            try bus.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(Self.service)],
+                timeout: configuration.callTimeout)
+        }
+        if case .boolean(true)? = present.first { return }
+        transient("geoclue.absent", "\(Self.service) is not on the system bus: is GeoClue installed and its service enabled? Waiting for it to appear")
+        while true {
+            guard !isStopped else { throw .stopped }
+            let signal = try call { () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: Self.pollInterval) }
+            if let signal, Self.ownerChange(signal) == .appeared { return }
+        }
+    }
+
+    private enum OwnerChange { case appeared, vanished }
+
+    private static func ownerChange(_ signal: DBusConnection.Signal) -> OwnerChange? {
+        guard signal.member == "NameOwnerChanged", signal.arguments.count == 3, signal.arguments[0].text == service else { return nil }
+        return signal.arguments[2].text?.isEmpty == false ? .appeared : .vanished
+    }
+
+    /// Gets, configures and starts GeoClue's client for this connection and delivers its locations until
+    /// GeoClue leaves the bus (``Trouble/vanished``) or the engine stops the source.
+    private func runClient(_ bus: DBusConnection) throws(Trouble) {
+        let client = try getClient(bus)
+        var level = GeoClueAccuracyLevel(control.withLockedValue { $0.mode })
+        try configure(bus, client, level: level)
+        try call { () throws(DBusFailure) in
+            try bus.addMatch(
+                "type='signal',sender='\(Self.service)',path='\(client)',interface='\(Self.clientInterface)',member='LocationUpdated'")
+        }
+        try start(bus, client)
+        logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
+        while true {
+            let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
+            if stopped {
+                _ = try? bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout)
+                throw .stopped
+            }
+            if GeoClueAccuracyLevel(mode) != level {
+                // GeoClue takes a new level at the next start.
+                level = GeoClueAccuracyLevel(mode)
+                try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout) }
+                try setProperty(bus, client, "RequestedAccuracyLevel", .uint32(level.rawValue))
+                try start(bus, client)
+            }
+            guard let signal = try call({ () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: Self.pollInterval) }) else { continue }
+            if Self.ownerChange(signal) == .vanished {
+                transient("geoclue.absent", "\(Self.service) left the system bus; waiting for it to come back")
+                statistics.withLockedValue { $0.serviceRestarts += 1 }
+                throw .vanished
+            }
+            if signal.member == "LocationUpdated", signal.path == client, signal.arguments.count == 2, let location = signal.arguments[1].text {
+                try deliver(location, from: bus, received: ContinuousClock.now)
+            }
+        }
+    }
+
+    /// `Manager.GetClient`, asked again while GeoClue waits for an agent to authorize the application.
+    private func getClient(_ bus: DBusConnection) throws(Trouble) -> String {
+        var waited = 0
+        while true {
+            guard !isStopped else { throw .stopped }
+            let answer: [DBusValue]
+            do throws(DBusFailure) {
+                answer = try bus.call(Self.service, Self.managerPath, "org.freedesktop.GeoClue2.Manager", "GetClient", timeout: configuration.callTimeout)
+            } catch let failure where failure.name == DBusFailure.Name.noReply || failure.name == DBusFailure.Name.timeout {
+                waited += 1
+                statistics.withLockedValue { $0.agentWaits += 1 }
+                transient(
+                    "geoclue.agent",
+                    "GeoClue has not answered GetClient for \(configuration.callTimeout * waited): it waits for an agent to authorize '\(configuration.desktopId)'. Run one for this user (a desktop shell, or /usr/libexec/geoclue-2.0/demos/agent), or allow the application in /etc/geoclue/geoclue.conf ([\(configuration.desktopId)] allowed=true, system=true for system users)"
+                )
+                continue
+            } catch {
+                throw Self.classify(error)
+            }
+            guard let path = answer.first?.text else {
+                throw .failed(DBusFailure(name: DBusFailure.Name.malformed, message: "GetClient answered \(answer)"))
+            }
+            return path
+        }
+    }
+
+    private func configure(_ bus: DBusConnection, _ client: String, level: GeoClueAccuracyLevel) throws(Trouble) {
+        try setProperty(bus, client, "DesktopId", .string(configuration.desktopId))
+        try setProperty(bus, client, "DistanceThreshold", .uint32(configuration.distanceThreshold))
+        try setProperty(bus, client, "TimeThreshold", .uint32(configuration.timeThreshold))
+        try setProperty(bus, client, "RequestedAccuracyLevel", .uint32(level.rawValue))
+    }
+
+    private func setProperty(_ bus: DBusConnection, _ client: String, _ name: String, _ value: DBusValue) throws(Trouble) {
+        try call { () throws(DBusFailure) in
+            _ = try bus.call(
+                Self.service, client, Self.properties, "Set", [.string(Self.clientInterface), .string(name), .variant(value)],
+                timeout: configuration.callTimeout)
+        }
+    }
+
+    private func start(_ bus: DBusConnection, _ client: String) throws(Trouble) {
+        try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Start", timeout: configuration.callTimeout) }
+        statistics.withLockedValue { $0.clientStarts += 1 }
+        authorization?.granted()
+    }
+
+    /// Reads the `Location` object at `path` and delivers it as a fix, or counts why it is none.
+    private func deliver(_ path: String, from bus: DBusConnection, received: ContinuousClock.Instant) throws(Trouble) {
+        let answer = try call { () throws(DBusFailure) in
+            try bus.call(Self.service, path, Self.properties, "GetAll", [.string("org.freedesktop.GeoClue2.Location")], timeout: configuration.callTimeout)
+        }
+        guard let properties = answer.first?.stringKeyedDictionary else {
+            return reject(GeoClueFix.Rejection(property: "GetAll", reason: "answered \(answer), not a{sv}"))
+        }
+        let location: Location
+        do {
+            location = try GeoClueFix.location(from: properties, accuracyWhenUnknown: configuration.accuracyWhenUnknown)
+        } catch {
+            return reject(error)
+        }
+        let age = location.utcTime.map { Self.age(of: $0, now: wallClock()) } ?? .zero
+        guard !isStopped else { throw .stopped }
+        events.location(location, age: age)
+        let handedOver = ContinuousClock.now
+        statistics.withLockedValue { $0.recordFix(handOver: received.duration(to: handedOver)) }
+    }
+
+    /// How old a fix stamped `time` is at `now` (both Unix seconds): from GeoClue's timestamp when it is
+    /// within an hour before now, else zero — a source whose clock is far off (a simulated receiver's date)
+    /// says nothing about the fix's age, and GeoClue reports positions as they come.
+    static func age(of time: Double, now: Double) -> Duration {
+        let seconds = now - time
+        guard seconds.isFinite, seconds > 0, seconds < 3600 else { return .zero }
+        return .nanoseconds(Int64(seconds * 1e9))
+    }
+
+    private func reject(_ rejection: GeoClueFix.Rejection) {
+        statistics.withLockedValue { $0.rejectedFixes += 1 }
+        logger.warning("GeoClue reported a location that is no fix: dropped", metadata: ["reason": "\(rejection)"])
+    }
+
+    // MARK: Helpers
+
+    /// Runs a call, its D-Bus failure classified.
+    private func call<T>(_ body: () throws(DBusFailure) -> T) throws(Trouble) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Self.classify(error)
+        }
+    }
+
+    private static func classify(_ failure: DBusFailure) -> Trouble {
+        switch failure.name {
+        case DBusFailure.Name.accessDenied: .denied(failure)
+        case DBusFailure.Name.disconnected, DBusFailure.Name.noServer, DBusFailure.Name.fileNotFound: .bus(failure)
+        case DBusFailure.Name.serviceUnknown, DBusFailure.Name.nameHasNoOwner, DBusFailure.Name.unknownObject: .vanished
+        default: .failed(failure)
+        }
+    }
+
+    private func transient(_ code: String, _ message: String) {
+        statistics.withLockedValue { $0.errors += 1 }
+        logger.warning("\(message)", metadata: ["code": "\(code)"])
+        guard !isStopped else { return }
+        events.transientError(SourceError(code: code, message: message))
+    }
+
+    private func denied(_ failure: DBusFailure) {
+        statistics.withLockedValue {
+            $0.errors += 1
+            $0.denials += 1
+        }
+        let message = "GeoClue refused the location to '\(configuration.desktopId)': \(failure.message)"
+        logger.error("\(message)")
+        guard !isStopped else { return }
+        // Told through the engine's authorization when the engine uses GeoClue's, else as the source's end.
+        if let authorization, authorization.deny() { return }
+        events.fatalError(SourceError(code: "geoclue.denied", message: message))
+    }
+
+    private func retryDelay(afterFailures failures: Int) -> Duration {
+        var delay = configuration.retryDelay
+        for _ in 1..<max(1, min(failures, 32)) where delay < configuration.maximumRetryDelay { delay = delay * 2 }
+        return min(delay, configuration.maximumRetryDelay)
+    }
+
+    /// Waits `duration`, or less when the engine stops the source.
+    private func pause(_ duration: Duration) throws(Trouble) {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            guard !isStopped else { throw .stopped }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        guard !isStopped else { throw .stopped }
+    }
+}

@@ -1,0 +1,96 @@
+import LocationEngine
+import Testing
+@testable import LocationSourcesGeoClue
+
+@Suite("GeoClue's Location properties to fixes")
+struct GeoClueFixTests {
+    static func properties(
+        latitude: Double = 52.52, longitude: Double = 13.405, accuracy: Double = 25, altitude: Double = -Double.greatestFiniteMagnitude,
+        speed: Double = -1, heading: Double = -1, timestamp: (UInt64, UInt64) = (1_795_737_603, 250_000)
+    ) -> [String: DBusValue] {
+        [
+            "Latitude": .variant(.double(latitude)), "Longitude": .variant(.double(longitude)), "Accuracy": .variant(.double(accuracy)),
+            "Altitude": .variant(.double(altitude)), "Speed": .variant(.double(speed)), "Heading": .variant(.double(heading)),
+            "Description": .variant(.string("")),
+            "Timestamp": .variant(.structure([.uint64(timestamp.0), .uint64(timestamp.1)])),
+        ]
+    }
+
+    @Test("a full fix: every property mapped; the timestamp with its microseconds")
+    func full() throws {
+        let fix = try GeoClueFix.location(
+            from: Self.properties(accuracy: 8, altitude: 38.7, speed: 1.68, heading: 8.15), accuracyWhenUnknown: 50)
+        #expect(fix.latitude == 52.52 && fix.longitude == 13.405 && fix.horizontalAccuracy == 8)
+        #expect(fix.altitude == 38.7 && fix.speed == 1.68 && fix.course == 8.15)
+        #expect(fix.utcTime == 1_795_737_603.25)
+        #expect(!fix.horizontalAccuracyIsEstimated)
+    }
+
+    @Test("GeoClue's unknown markers are unknown: altitude -DBL_MAX, speed and heading -1, accuracy 0, timestamp 0")
+    func unknowns() throws {
+        let fix = try GeoClueFix.location(from: Self.properties(accuracy: 0, timestamp: (0, 0)), accuracyWhenUnknown: 75)
+        #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil && fix.utcTime == nil)
+        #expect(fix.horizontalAccuracy == 75 && fix.horizontalAccuracyIsEstimated, "accuracy 0 is unknown, not perfect")
+        var sparse = Self.properties()
+        for key in ["Altitude", "Speed", "Heading", "Timestamp", "Description"] { sparse[key] = nil }
+        #expect(try GeoClueFix.location(from: sparse, accuracyWhenUnknown: 50).altitude == nil)
+    }
+
+    @Test("absurd values reject the fix, naming the property", arguments: [
+        ("Latitude", Self.properties(latitude: .nan)), ("Latitude", Self.properties(latitude: 90.0001)),
+        ("Longitude", Self.properties(longitude: -.infinity)), ("Longitude", Self.properties(longitude: 180.5)),
+        ("Accuracy", Self.properties(accuracy: -1)), ("Accuracy", Self.properties(accuracy: .infinity)),
+        ("Accuracy", Self.properties(accuracy: .nan)), ("Altitude", Self.properties(altitude: .nan)),
+        ("Speed", Self.properties(speed: .infinity)), ("Heading", Self.properties(heading: .nan)),
+        ("Timestamp", Self.properties(timestamp: (1, 1_000_000))),
+    ])
+    func absurd(property: String, properties: [String: DBusValue]) {
+        #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyWhenUnknown: 50) }
+        do {
+            _ = try GeoClueFix.location(from: properties, accuracyWhenUnknown: 50)
+        } catch {
+            #expect(error.property == property)
+        }
+    }
+
+    @Test("missing or mistyped coordinates reject the fix")
+    func mistyped() {
+        var missing = Self.properties()
+        missing["Latitude"] = nil
+        var text = Self.properties()
+        text["Longitude"] = .variant(.string("13.4"))
+        var badStamp = Self.properties()
+        badStamp["Timestamp"] = .variant(.uint64(5))
+        for properties in [missing, text, badStamp] {
+            #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyWhenUnknown: 50) }
+        }
+    }
+
+    @Test("out-of-range speed and heading are unknown, a heading of 360 is north")
+    func ranges() throws {
+        #expect(try GeoClueFix.location(from: Self.properties(speed: -3, heading: 400), accuracyWhenUnknown: 50).speed == nil)
+        #expect(try GeoClueFix.location(from: Self.properties(heading: 400), accuracyWhenUnknown: 50).course == nil)
+        #expect(try GeoClueFix.location(from: Self.properties(heading: 360), accuracyWhenUnknown: 50).course == 0)
+    }
+
+    @Test("a fix's age: from GeoClue's timestamp within the hour before now, else zero")
+    func age() {
+        #expect(GeoClueSession.age(of: 1000, now: 1002.5) == .milliseconds(2500))
+        #expect(GeoClueSession.age(of: 1000, now: 999) == .zero, "from the future: zero")
+        #expect(GeoClueSession.age(of: 1000, now: 1000 + 7200) == .zero, "a clock far off says nothing")
+    }
+
+    @Test("the accuracy level for each power mode: coarse modes never ask for exact")
+    func levels() {
+        #expect(PowerMode.allCases.map(GeoClueAccuracyLevel.init) == [.city, .neighborhood, .street, .exact, .exact])
+    }
+
+    @Test("a{sv} as a dictionary; anything else is none")
+    func dictionaries() {
+        let value = DBusValue.array([.dictionaryEntry(.string("A"), .variant(.double(1))), .dictionaryEntry(.string("B"), .variant(.uint32(2)))])
+        #expect(value.stringKeyedDictionary?["B"]?.number == 2)
+        #expect(DBusValue.array([.dictionaryEntry(.uint32(1), .double(1))]).stringKeyedDictionary == nil)
+        #expect(DBusValue.double(1).stringKeyedDictionary == nil)
+        #expect(DBusValue.variant(.variant(.objectPath("/a"))).text == "/a")
+    }
+}

@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "LocationSourcesGeoClueTests",
             dependencies: [
-                "LocationSourcesGeoClue", "LocationEngine", "LocationEngineTestKit", "CDBus",
+                "TestSupport", "LocationSourcesGeoClue", "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "CDBus",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict

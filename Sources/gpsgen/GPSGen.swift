@@ -15,6 +15,7 @@ struct GPSGen: AsyncParsableCommand {
               gpsgen --scenario drive --duration 10m > drive.nmea
               gpsgen --scenario walk --duration 1h --format gpx --output walk.gpx
               gpsgen --scenario tunnel --listen 127.0.0.1:4000   # then: gpsd -N -S 2948 tcp://127.0.0.1:4000
+              gpsgen --scenario walk --listen unix:/tmp/nmea.sock # then: /usr/libexec/geoclue -u /tmp/nmea.sock
               gpsgen --persona mtk --listen 127.0.0.1:4000       # a MediaTek that obeys PMTK power commands
               gpsgen --persona ublox --terminal /tmp/ttyGPS1     # a u-blox on one end of a socat pty pair
               gpsgen decode drive.nmea | head                    # NMEA to gpsd's TPV JSON

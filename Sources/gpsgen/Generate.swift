@@ -27,7 +27,7 @@ struct GenerateOptions: ParsableArguments {
     @Flag(help: "Pace the output in real time (one epoch per fix interval).")
     var realtime = false
 
-    @Option(help: "Serve the NMEA stream over TCP on HOST:PORT (e.g. 127.0.0.1:4000); implies --realtime.")
+    @Option(help: "Serve the NMEA stream over TCP on HOST:PORT (e.g. 127.0.0.1:4000), or on a Unix socket unix:PATH (for GeoClue's --nmea-socket); implies --realtime.")
     var listen: String?
 
     @Option(help: "Power mode: lowest, low, medium, high, best.")
@@ -131,6 +131,9 @@ struct GenerateOptions: ParsableArguments {
                 throw ValidationError("--persona needs exactly one of --listen HOST:PORT or --terminal PATH")
             }
             if persona == nil, terminal != nil { throw ValidationError("--terminal needs --persona") }
+            if persona != nil, address?.unixSocketPath != nil {
+                throw ValidationError("--persona serves on TCP or a terminal; a unix: socket serves the plain NMEA stream (drop --persona)")
+            }
             return Settings(
                 scenario: scenario, mode: mode, duration: seconds, format: format, listen: address, persona: persona,
                 acknowledgements: behavior, ubloxGeneration: generation)

@@ -1,7 +1,7 @@
 import Foundation
 import SyntheticGPS
 
-/// `--listen`: serve the NMEA stream over TCP in real time.
+/// `--listen`: serve the NMEA stream over TCP or a Unix-domain socket in real time.
 enum Serve {
     /// Binds `address`, waits for the first client, then plays `duration` seconds of epochs to every client.
     static func run(receiver: inout SyntheticReceiver, duration: Double, address: ListenAddress) async throws {
@@ -11,9 +11,8 @@ enum Serve {
         } catch {
             throw GPSGenError(error.message)
         }
-        FileHandle.standardError.write(
-            Data("gpsgen: serving NMEA on \(server.address); waiting for a client (e.g. gpsd -N -S 2948 tcp://\(server.address))\n".utf8)
-        )
+        let example = server.address.unixSocketPath.map { "/usr/libexec/geoclue -u \($0)" } ?? "gpsd -N -S 2948 tcp://\(server.address)"
+        FileHandle.standardError.write(Data("gpsgen: serving NMEA on \(server.address); waiting for a client (e.g. \(example))\n".utf8))
         await server.waitForClient()
         FileHandle.standardError.write(Data("gpsgen: client connected, streaming \(Int(duration)) s\n".utf8))
         var writer = NMEAWriter()

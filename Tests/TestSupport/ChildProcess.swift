@@ -16,6 +16,14 @@ public enum Tools {
     public static let gpsd = executable(["/usr/sbin/gpsd", "/usr/bin/gpsd", "/usr/local/sbin/gpsd", "/usr/local/bin/gpsd"])
     /// socat, or `nil` when it is not installed.
     public static let socat = executable(["/usr/bin/socat", "/usr/local/bin/socat"])
+    /// The D-Bus daemon, or `nil` when it is not installed.
+    public static let dbusDaemon = executable(["/usr/bin/dbus-daemon", "/usr/local/bin/dbus-daemon"])
+    /// GeoClue2's service, or `nil` when it is not installed.
+    public static let geoclue = executable(["/usr/libexec/geoclue", "/usr/lib/geoclue-2.0/geoclue", "/usr/local/libexec/geoclue"])
+    /// GeoClue's demo agent, or `nil` when it is not installed.
+    public static let geoclueAgent = executable([
+        "/usr/libexec/geoclue-2.0/demos/agent", "/usr/lib/geoclue-2.0/demos/agent", "/usr/local/libexec/geoclue-2.0/demos/agent",
+    ])
 }
 
 /// A child process (gpsd, socat) that the test that started it stops.
@@ -29,10 +37,13 @@ public final class ChildProcess: @unchecked Sendable {
     private let process = Process()
     private let exit = NIOLockedValueBox<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
-    /// Starts `path` with `arguments`, its output discarded.
-    public init(_ path: String, _ arguments: [String]) throws {
+    /// Starts `path` with `arguments`, its output discarded; `environment` adds to the test's.
+    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let exit = self.exit

@@ -1,10 +1,13 @@
 /// A `HOST:PORT` to serve on, parsed from the command line: `127.0.0.1:2948`, `[::1]:2948`,
-/// `localhost:0` (port 0 asks the system for a free port).
+/// `localhost:0` (port 0 asks the system for a free port); or `unix:PATH`, a Unix-domain socket (what
+/// GeoClue's network-NMEA source reads with `--nmea-socket`).
 public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
-    /// The host name or address literal (without brackets).
+    /// The host name or address literal (without brackets); empty for a Unix-domain socket.
     public var host: String
-    /// The TCP port, `0...65535`.
+    /// The TCP port, `0...65535`; 0 for a Unix-domain socket.
     public var port: Int
+    /// The path of a Unix-domain socket, or `nil` for TCP.
+    public var unixSocketPath: String?
 
     /// Creates an address.
     public init(host: String, port: Int) {
@@ -12,9 +15,25 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    /// Parses `HOST:PORT`; an IPv6 literal must be bracketed.
+    /// A Unix-domain socket at `path`.
+    public init(unixSocketPath path: String) {
+        host = ""
+        port = 0
+        unixSocketPath = path
+    }
+
+    /// Parses `HOST:PORT` (an IPv6 literal must be bracketed) or `unix:PATH`.
     /// - Throws: ``SyntheticGPSError`` naming what is wrong with `text`.
     public init(parsing text: String) throws(SyntheticGPSError) {
+        if text.hasPrefix("unix:") {
+            let path = String(text.dropFirst(5))
+            // sockaddr_un holds 107 bytes and a terminating zero.
+            guard !path.isEmpty, path.utf8.count < 108, !path.contains("\0") else {
+                throw .invalidArgument("bad address '\(text)': unix:PATH needs a socket path of 1 to 107 bytes")
+            }
+            self.init(unixSocketPath: path)
+            return
+        }
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
@@ -42,6 +61,9 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
-    /// `HOST:PORT`, with an IPv6 host in brackets.
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    /// `HOST:PORT`, with an IPv6 host in brackets, or `unix:PATH`.
+    public var description: String {
+        if let unixSocketPath { return "unix:\(unixSocketPath)" }
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
 }

@@ -3,7 +3,8 @@ import NIOPosix
 import NIOConcurrencyHelpers
 
 /// A TCP server that sends the same NMEA stream to every connected client, the way a receiver on a
-/// serial-to-TCP bridge does — what `gpsd tcp://HOST:PORT` reads.
+/// serial-to-TCP bridge does — what `gpsd tcp://HOST:PORT` reads — or the same on a Unix-domain socket
+/// (what GeoClue's `--nmea-socket` reads).
 ///
 /// Clients that cannot keep up lose data rather than make the server buffer without bound (a client
 /// whose socket is not writable skips the text). Anything clients send is discarded.
@@ -28,15 +29,18 @@ public final class NMEAFeedServer: Sendable {
         let registry = ClientRegistry()
         let channel: any Channel
         do {
-            channel = try await ServerBootstrap(group: group)
+            let bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { child in
                     child.eventLoop.makeCompletedFuture {
                         try child.pipeline.syncOperations.addHandler(ClientHandler(registry: registry))
                     }
                 }
-                .bind(host: address.host, port: address.port)
-                .get()
+            if let path = address.unixSocketPath {
+                channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+                return NMEAFeedServer(address: address, channel: channel, registry: registry)
+            }
+            channel = try await bootstrap.bind(host: address.host, port: address.port).get()
         } catch {
             throw .io("cannot listen on \(address): \(error)")
         }

@@ -1,0 +1,136 @@
+import Foundation
+import LocationEngine
+import SyntheticGPS
+import TestSupport
+@testable import LocationSourcesGeoClue
+
+/// A private system bus, GeoClue2 on it reading network NMEA from a Unix socket that a synthetic receiver
+/// serves, and GeoClue's demo agent: the real components, started by the test and stopped by it.
+///
+/// The bus is a `dbus-daemon` with a configuration of type `system` whose policy lets anyone own a name
+/// (so GeoClue runs as the test's user), listening on a socket in a directory of the test's; GeoClue and
+/// the agent find it through `DBUS_SYSTEM_BUS_ADDRESS`. GeoClue's other sources (Wi-Fi, cell, modem)
+/// find nothing here and use no network.
+final class GeoClueTestBed: @unchecked Sendable {
+    // @unchecked: the child processes are replaced only by the test that owns the bed, one step at a time.
+    let directory: String
+    let busAddress: String
+    private let bus: ChildProcess
+    private var geoclue: ChildProcess?
+    private var agent: ChildProcess?
+    private let feed: NMEAFeedServer
+    private let player: Task<Void, Never>
+
+    /// Why the machine cannot run the bed, or `nil` when it can.
+    static var unavailable: String? {
+        if Tools.dbusDaemon == nil { return "dbus-daemon is not installed (Scripts/bootstrap.sh installs dbus-daemon)" }
+        if Tools.geoclue == nil { return "GeoClue is not installed (Scripts/bootstrap.sh installs geoclue-2.0)" }
+        if Tools.geoclueAgent == nil { return "GeoClue's demo agent is not installed (it comes with geoclue-2.0)" }
+        return nil
+    }
+
+    /// Starts the bus and the NMEA feed, and GeoClue and the agent unless told not to.
+    static func start(geoclue startGeoClue: Bool = true, agent startAgent: Bool = true) async throws -> GeoClueTestBed {
+        // A short path: a Unix socket's path holds at most 107 bytes.
+        var template = Array("/tmp/geoclue-test-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp failed") }
+        let directory = String(cString: made)
+        let configuration = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(directory)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <allow own="*"/>
+                <allow send_type="method_call"/>
+                <allow send_type="signal"/>
+                <allow send_type="method_return"/>
+                <allow send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="signal"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="error"/>
+              </policy>
+            </busconfig>
+            """
+        try configuration.write(toFile: "\(directory)/bus.conf", atomically: true, encoding: .utf8)
+        let bus = try ChildProcess(Tools.dbusDaemon!, ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"])
+        try await waitFor("the bus's socket") { FileManager.default.fileExists(atPath: "\(directory)/bus") }
+        let feed = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: "\(directory)/nmea"))
+        let player = Task {
+            var receiver = SyntheticReceiver(scenario: .walk(seed: 42))
+            var writer = NMEAWriter()
+            try? await EpochPlayer.play(&receiver, for: 3600, pacedBy: ContinuousClock()) { epoch in
+                var text = ""
+                writer.write(epoch, to: &text)
+                feed.broadcast(text)
+            }
+        }
+        let bed = GeoClueTestBed(directory: directory, bus: bus, feed: feed, player: player)
+        if startGeoClue { try await bed.startGeoClue() }
+        if startAgent { try await bed.startAgent() }
+        return bed
+    }
+
+    private init(directory: String, bus: ChildProcess, feed: NMEAFeedServer, player: Task<Void, Never>) {
+        self.directory = directory
+        busAddress = "unix:path=\(directory)/bus"
+        self.bus = bus
+        self.feed = feed
+        self.player = player
+    }
+
+    private var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
+
+    /// Starts GeoClue (never exiting when idle, its network NMEA from the feed) and waits until it owns its name.
+    func startGeoClue() async throws {
+        geoclue = try ChildProcess(Tools.geoclue!, ["-t", "0", "-u", "\(directory)/nmea"], environment: environment)
+        try await waitFor("GeoClue on the bus") { self.geoclueIsOnTheBus() }
+    }
+
+    /// Kills GeoClue (SIGKILL: a crash) and waits until it has left the bus.
+    func killGeoClue() async throws {
+        await geoclue?.stop()
+        geoclue = nil
+        try await waitFor("GeoClue to leave the bus") { !self.geoclueIsOnTheBus() }
+    }
+
+    /// Starts GeoClue's demo agent for the test's user (it registers with GeoClue whenever GeoClue is on the bus).
+    func startAgent() async throws {
+        agent = try ChildProcess(Tools.geoclueAgent!, [], environment: environment)
+    }
+
+    func geoclueIsOnTheBus() -> Bool {
+        guard let connection = try? DBusConnection(address: busAddress),
+            let answer = try? connection.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(GeoClueSession.service)],
+                timeout: .seconds(2))
+        else { return false }
+        return answer.first == .boolean(true)
+    }
+
+    /// Stops everything the bed started and removes its directory.
+    func stop() async {
+        player.cancel()
+        await agent?.stop()
+        await geoclue?.stop()
+        await feed.close()
+        await bus.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Waits, polling every 20 ms, until `condition` holds; a harness failure after 20 s (a component that
+    /// never came up), never an expectation about timing.
+    static func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+        for _ in 0..<1000 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HarnessError(description: "gave up waiting for \(what)")
+    }
+
+    func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws { try await Self.waitFor(what, condition) }
+}

@@ -49,3 +49,106 @@ struct GeoClueDaemonTests {
         #expect(source.statistics.handOverTimes.count == source.statistics.fixes)
     }
 }
+
+extension GeoClueDaemonTests {
+    /// Runs `body` with a bed and a source, stopping both whatever happens; fails after `seconds`.
+    static func withBed(
+        geoclue: Bool = true, agent: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
+        fixInterval: Double = 1, seconds: Double = 40, _ body: @escaping @Sendable (GeoClueTestBed, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
+    ) async throws {
+        let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, fixInterval: fixInterval)
+        let source = source(bed, desktopId: desktopId, callTimeout: callTimeout)
+        let events = Observed(RecordedEvents())
+        do {
+            try await withDeadline(seconds: seconds) { try await body(bed, source, events) }
+        } catch {
+            source.stop()
+            await bed.stop()
+            throw error
+        }
+        source.stop()
+        await bed.stop()
+    }
+
+    @Test("the requested accuracy level follows the engine's mode; a change restarts GeoClue's client at the new level")
+    func levels() async throws {
+        try await Self.withBed { bed, source, events in
+            source.start(mode: .lowest, events: RecordedEvents.sink(into: events))
+            try await bed.waitFor("a client at city level") { source.statistics.level == .city && source.statistics.clientStarts == 1 }
+            source.setMode(.best)
+            try await bed.waitFor("the client at exact level") { source.statistics.level == .exact && source.statistics.clientStarts == 2 }
+            let before = events.value.fixes.count
+            await events.waitUntil { $0.fixes.count > before }
+        }
+    }
+
+    @Test("GeoClue absent: a transient error naming the service, then positions once its name appears")
+    func absent() async throws {
+        try await Self.withBed(geoclue: false) { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.transientErrors.isEmpty }
+            let error = events.value.transientErrors[0]
+            #expect(error.code == "geoclue.absent" && error.message.contains("org.freedesktop.GeoClue2"))
+            try await bed.startGeoClue()
+            await events.waitUntil { !$0.fixes.isEmpty }
+            #expect(events.value.fatalErrors.isEmpty)
+        }
+    }
+
+    @Test("GeoClue killed and restarted mid-run: a transient error, a new client as soon as its name is back, positions again")
+    func restart() async throws {
+        try await Self.withBed { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fixes.isEmpty }
+            try await bed.killGeoClue()
+            await events.waitUntil { $0.transientErrors.contains { $0.code == "geoclue.absent" } }
+            let fixesBefore = events.value.fixes.count
+            try await bed.startGeoClue()
+            let back = ContinuousClock.now
+            try await bed.waitFor("a new client") { source.statistics.clientStarts == 2 }
+            // A figure for the docs (GeoClue's name back to the client started again), not an expectation.
+            print("GeoClue restart: client started again \(ContinuousClock.now - back) after its name reappeared")
+            await events.waitUntil { $0.fixes.count > fixesBefore }
+            #expect(source.statistics.serviceRestarts == 1 && events.value.fatalErrors.isEmpty)
+        }
+    }
+
+    @Test("no agent for the user: GetClient goes unanswered, a clear transient error says what to run, and it goes on once one runs")
+    func noAgent() async throws {
+        try await Self.withBed(agent: false, callTimeout: .milliseconds(500)) { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { $0.transientErrors.contains { $0.code == "geoclue.agent" } }
+            let error = try #require(events.value.transientErrors.first { $0.code == "geoclue.agent" })
+            #expect(error.message.contains("agent") && error.message.contains("locationengine-tests"))
+            try await bed.startAgent()
+            await events.waitUntil { !$0.fixes.isEmpty }
+            #expect(events.value.fatalErrors.isEmpty)
+        }
+    }
+
+    @Test("the user's agent has location off: a fatal error (geoclue.denied) when the engine does not use GeoClue's authorization")
+    func deniedByTheAgent() async throws {
+        try await Self.withBed(agent: false) { bed, source, events in
+            let agent = try ScriptedGeoClueAgent(address: bed.busAddress, authorize: false)
+            defer { agent.stop() }
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fatalErrors.isEmpty }
+            let fatal = try #require(events.value.fatalErrors.first)
+            #expect(fatal.code == "geoclue.denied" && fatal.message.contains("locationengine-tests"))
+            #expect(source.statistics.denials == 1 && events.value.fixes.isEmpty)
+        }
+    }
+
+    @Test("the bus goes away mid-run: a transient error; back at the same address, positions again")
+    func busGone() async throws {
+        try await Self.withBed { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fixes.isEmpty }
+            try await bed.restartBus()
+            await events.waitUntil { $0.transientErrors.contains { $0.code == "geoclue.bus" } }
+            let fixesBefore = events.value.fixes.count
+            await events.waitUntil { $0.fixes.count > fixesBefore }
+            #expect(events.value.fatalErrors.isEmpty)
+        }
+    }
+}

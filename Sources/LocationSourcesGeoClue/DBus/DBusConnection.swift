@@ -71,8 +71,7 @@ final class DBusConnection {
         try DBusMessageCoding.append(arguments, to: message)
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        let milliseconds = Int32(clamping: max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
+        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, Self.milliseconds(timeout), &error) else {
             throw Self.failure(&error)
         }
         defer { dbus_message_unref(reply) }
@@ -87,50 +86,131 @@ final class DBusConnection {
         if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
     }
 
+    /// A method call addressed to this connection, to answer with ``reply(to:_:)``.
+    final class MethodCall {
+        let path: String
+        let interface: String
+        let member: String
+        let arguments: [DBusValue]
+        fileprivate let message: OpaquePointer
+
+        fileprivate init(_ message: OpaquePointer, arguments: [DBusValue]) {
+            dbus_message_ref(message)
+            self.message = message
+            path = DBusConnection.string(dbus_message_get_path(message))
+            interface = DBusConnection.string(dbus_message_get_interface(message))
+            member = DBusConnection.string(dbus_message_get_member(message))
+            self.arguments = arguments
+        }
+
+        deinit { dbus_message_unref(message) }
+    }
+
+    /// A message received: a signal, or a method call to answer.
+    enum Incoming {
+        case signal(Signal)
+        case call(MethodCall)
+    }
+
     /// The next signal received, waiting at most `timeout` for one; `nil` when none came in time.
-    /// Method calls addressed to this connection are answered as unknown; other messages are dropped.
+    /// Method calls addressed to this connection are answered as unknown.
     /// - Throws: ``DBusFailure/Name/disconnected`` when the bus went away.
     func nextSignal(waitingAtMost timeout: Duration) throws(DBusFailure) -> Signal? {
         let deadline = ContinuousClock.now + timeout
         while true {
+            switch try nextMessage(waitingAtMost: max(.zero, ContinuousClock.now.duration(to: deadline))) {
+            case .signal(let signal)?: return signal
+            case .call(let call)?: try? replyError(to: call, DBusFailure.Name.unknownMethod, "this client exports no objects")
+            case nil: return nil
+            }
+        }
+    }
+
+    /// The next signal or method call received, waiting at most `timeout` for one; `nil` when none came
+    /// in time. Replies to calls made with ``send(_:_:_:_:_:)`` and signals whose arguments cannot be read
+    /// are dropped.
+    /// - Throws: ``DBusFailure/Name/disconnected`` when the bus went away.
+    func nextMessage(waitingAtMost timeout: Duration) throws(DBusFailure) -> Incoming? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
             while let message = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(message) }
-                if let signal = try signal(message) { return signal }
+                if let incoming = try incoming(message) { return incoming }
             }
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return nil }
-            let milliseconds = Int32(clamping: max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            guard dbus_connection_read_write(connection, milliseconds) != 0 else {
+            guard dbus_connection_read_write(connection, Self.milliseconds(left)) != 0 else {
                 throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
             }
         }
     }
 
-    private func signal(_ message: OpaquePointer) throws(DBusFailure) -> Signal? {
-        let string: (UnsafePointer<CChar>?) -> String = { $0.map { String(cString: $0) } ?? "" }
+    /// Answers `call` with `arguments`.
+    func reply(to call: MethodCall, _ arguments: [DBusValue]) throws(DBusFailure) {
+        guard let reply = dbus_message_new_method_return(call.message) else { throw Self.noMemory }
+        defer { dbus_message_unref(reply) }
+        try DBusMessageCoding.append(arguments, to: reply)
+        try send(reply)
+    }
+
+    /// Answers `call` with the error `name` saying `message`.
+    func replyError(to call: MethodCall, _ name: String, _ message: String) throws(DBusFailure) {
+        guard dbus_message_get_no_reply(call.message) == 0 else { return }
+        guard let reply = dbus_message_new_error(call.message, name, message) else { throw Self.noMemory }
+        defer { dbus_message_unref(reply) }
+        try send(reply)
+    }
+
+    /// Calls `member` without waiting for the answer (it is dropped when it comes).
+    func send(_ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusFailure) {
+        guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
+            throw DBusFailure(name: DBusFailure.Name.malformed, message: "cannot call \(interface).\(member) on \(path) of \(destination)")
+        }
+        defer { dbus_message_unref(message) }
+        try DBusMessageCoding.append(arguments, to: message)
+        try send(message)
+    }
+
+    private func send(_ message: OpaquePointer) throws(DBusFailure) {
+        guard dbus_connection_send(connection, message, nil) != 0 else { throw Self.noMemory }
+        dbus_connection_flush(connection)
+    }
+
+    private func incoming(_ message: OpaquePointer) throws(DBusFailure) -> Incoming? {
         switch dbus_message_get_type(message) {
         case DBUS_MESSAGE_TYPE_SIGNAL:
-            let interface = string(dbus_message_get_interface(message))
-            let member = string(dbus_message_get_member(message))
+            let interface = Self.string(dbus_message_get_interface(message))
+            let member = Self.string(dbus_message_get_member(message))
             if interface == "org.freedesktop.DBus.Local" && member == "Disconnected" {
                 throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
             }
             // A signal whose arguments cannot be read is dropped, not fatal: the peer sent garbage.
             guard let arguments = try? DBusMessageCoding.arguments(of: message) else { return nil }
-            return Signal(
-                sender: string(dbus_message_get_sender(message)), path: string(dbus_message_get_path(message)), interface: interface,
-                member: member, arguments: arguments)
+            return .signal(Signal(
+                sender: Self.string(dbus_message_get_sender(message)), path: Self.string(dbus_message_get_path(message)),
+                interface: interface, member: member, arguments: arguments))
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
-            if dbus_message_get_no_reply(message) == 0,
-                let reply = dbus_message_new_error(message, DBusFailure.Name.unknownMethod, "this client exports no objects")
-            {
-                dbus_connection_send(connection, reply, nil)
-                dbus_message_unref(reply)
+            guard let arguments = try? DBusMessageCoding.arguments(of: message) else {
+                if dbus_message_get_no_reply(message) == 0,
+                    let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.InvalidArgs", "unreadable arguments")
+                {
+                    dbus_connection_send(connection, reply, nil)
+                    dbus_message_unref(reply)
+                }
+                return nil
             }
-            return nil
+            return .call(MethodCall(message, arguments: arguments))
         default:
             return nil
         }
+    }
+
+    fileprivate static func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+    private static var noMemory: DBusFailure { DBusFailure(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus ran out of memory") }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(clamping: max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
     }
 
     private static func failure(_ error: inout CDBus.DBusError) -> DBusFailure {

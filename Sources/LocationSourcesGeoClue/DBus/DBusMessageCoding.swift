@@ -63,7 +63,7 @@ enum DBusMessageCoding {
         }
     }
 
-    /// Appends `arguments` to `message`: basic values and variants of them (what the GeoClue source sends).
+    /// Appends `arguments` to `message` (any value but a file descriptor or an empty array).
     static func append(_ arguments: [DBusValue], to message: OpaquePointer) throws(DBusFailure) {
         var iterator = DBusMessageIter()
         dbus_message_iter_init_append(message, &iterator)
@@ -94,39 +94,72 @@ enum DBusMessageCoding {
                 return dbus_message_iter_append_basic(&iterator, code(type), &string)
             }
         case .variant(let inner):
-            let signature = try basicSignature(of: inner)
-            var sub = DBusMessageIter()
-            guard dbus_message_iter_open_container(&iterator, code("v"), signature, &sub) != 0 else { throw outOfMemory }
-            do {
-                try append(inner, to: &sub)
-            } catch {
-                dbus_message_iter_abandon_container(&iterator, &sub)
-                throw error
+            ok = try container("v", signature: try signature(of: inner), [inner], in: &iterator)
+        case .array(let elements):
+            guard let first = elements.first else {
+                throw DBusFailure(name: DBusFailure.Name.malformed, message: "an empty array has no element type to send")
             }
-            ok = dbus_message_iter_close_container(&iterator, &sub)
-        case .unixFD, .array, .structure, .dictionaryEntry:
-            throw DBusFailure(name: DBusFailure.Name.malformed, message: "only basic values and variants of them can be sent")
+            let element = try signature(of: first)
+            for other in elements.dropFirst() where try signature(of: other) != element {
+                throw DBusFailure(name: DBusFailure.Name.malformed, message: "an array's elements differ in type")
+            }
+            ok = try container("a", signature: element, elements, in: &iterator)
+        case .structure(let fields):
+            ok = try container("r", signature: nil, fields, in: &iterator)
+        case .dictionaryEntry(let key, let value):
+            ok = try container("e", signature: nil, [key, value], in: &iterator)
+        case .unixFD:
+            throw DBusFailure(name: DBusFailure.Name.malformed, message: "a file descriptor cannot be sent")
         }
         guard ok != 0 else { throw outOfMemory }
     }
 
+    /// Appends a container of `type` holding `contents`; `signature` is its element's (arrays) or value's
+    /// (variants) signature, `nil` for structures and dictionary entries.
+    private static func container(
+        _ type: Unicode.Scalar, signature: String?, _ contents: [DBusValue], in iterator: inout DBusMessageIter
+    ) throws(DBusFailure) -> dbus_bool_t {
+        var sub = DBusMessageIter()
+        guard dbus_message_iter_open_container(&iterator, code(type), signature, &sub) != 0 else { throw outOfMemory }
+        do {
+            for value in contents { try append(value, to: &sub) }
+        } catch {
+            dbus_message_iter_abandon_container(&iterator, &sub)
+            throw error
+        }
+        return dbus_message_iter_close_container(&iterator, &sub)
+    }
+
     private static var outOfMemory: DBusFailure { DBusFailure(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus ran out of memory") }
 
-    private static func basicSignature(of value: DBusValue) throws(DBusFailure) -> String {
+    /// The type signature of `value`; an empty array has none (its element type is unknown).
+    private static func signature(of value: DBusValue) throws(DBusFailure) -> String {
         switch value {
-        case .byte: "y"
-        case .boolean: "b"
-        case .int16: "n"
-        case .uint16: "q"
-        case .int32: "i"
-        case .uint32: "u"
-        case .int64: "x"
-        case .uint64: "t"
-        case .double: "d"
-        case .string: "s"
-        case .objectPath: "o"
-        case .signature: "g"
-        default: throw DBusFailure(name: DBusFailure.Name.malformed, message: "a variant sent holds a basic value")
+        case .byte: return "y"
+        case .boolean: return "b"
+        case .int16: return "n"
+        case .uint16: return "q"
+        case .int32: return "i"
+        case .uint32: return "u"
+        case .int64: return "x"
+        case .uint64: return "t"
+        case .double: return "d"
+        case .string: return "s"
+        case .objectPath: return "o"
+        case .signature: return "g"
+        case .unixFD: return "h"
+        case .variant: return "v"
+        case .array(let elements):
+            guard let first = elements.first else {
+                throw DBusFailure(name: DBusFailure.Name.malformed, message: "an empty array has no element type to send")
+            }
+            return "a" + (try signature(of: first))
+        case .structure(let fields):
+            var result = "("
+            for field in fields { result += try signature(of: field) }
+            return result + ")"
+        case .dictionaryEntry(let key, let value):
+            return "{" + (try signature(of: key)) + (try signature(of: value)) + "}"
         }
     }
 

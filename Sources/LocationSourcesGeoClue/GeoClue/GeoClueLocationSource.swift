@@ -51,6 +51,8 @@ public final class GeoClueLocationSource: LocationSource {
         public var agentWaits = 0
         /// Refusals by GeoClue or its agent.
         public var denials = 0
+        /// The accuracy level GeoClue's client was last started at, if it was.
+        public var level: GeoClueAccuracyLevel?
         /// How long the source took from reading a `LocationUpdated` signal to handing its fix to the engine
         /// (the `GetAll` round trip included), the latest 4,096, in arrival order.
         public var handOverTimes: [Duration] = []

@@ -162,7 +162,7 @@ final class GeoClueSession: Sendable {
             try bus.addMatch(
                 "type='signal',sender='\(Self.service)',path='\(client)',interface='\(Self.clientInterface)',member='LocationUpdated'")
         }
-        try start(bus, client)
+        try start(bus, client, level: level)
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
         while true {
             let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
@@ -175,7 +175,7 @@ final class GeoClueSession: Sendable {
                 level = GeoClueAccuracyLevel(mode)
                 try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout) }
                 try setProperty(bus, client, "RequestedAccuracyLevel", .uint32(level.rawValue))
-                try start(bus, client)
+                try start(bus, client, level: level)
             }
             guard let signal = try call({ () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: Self.pollInterval) }) else { continue }
             if Self.ownerChange(signal) == .vanished {
@@ -230,9 +230,12 @@ final class GeoClueSession: Sendable {
         }
     }
 
-    private func start(_ bus: DBusConnection, _ client: String) throws(Trouble) {
+    private func start(_ bus: DBusConnection, _ client: String, level: GeoClueAccuracyLevel) throws(Trouble) {
         try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Start", timeout: configuration.callTimeout) }
-        statistics.withLockedValue { $0.clientStarts += 1 }
+        statistics.withLockedValue {
+            $0.clientStarts += 1
+            $0.level = level
+        }
         authorization?.granted()
     }
 

@@ -15,7 +15,7 @@ final class GeoClueTestBed: @unchecked Sendable {
     // @unchecked: the child processes are replaced only by the test that owns the bed, one step at a time.
     let directory: String
     let busAddress: String
-    private let bus: ChildProcess
+    private var bus: ChildProcess
     private var geoclue: ChildProcess?
     private var agent: ChildProcess?
     private let feed: NMEAFeedServer
@@ -29,8 +29,9 @@ final class GeoClueTestBed: @unchecked Sendable {
         return nil
     }
 
-    /// Starts the bus and the NMEA feed, and GeoClue and the agent unless told not to.
-    static func start(geoclue startGeoClue: Bool = true, agent startAgent: Bool = true) async throws -> GeoClueTestBed {
+    /// Starts the bus and the NMEA feed (a fix every `fixInterval` seconds), and GeoClue and the agent unless
+    /// told not to.
+    static func start(geoclue startGeoClue: Bool = true, agent startAgent: Bool = true, fixInterval: Double = 1) async throws -> GeoClueTestBed {
         // A short path: a Unix socket's path holds at most 107 bytes.
         var template = Array("/tmp/geoclue-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp failed") }
@@ -61,7 +62,9 @@ final class GeoClueTestBed: @unchecked Sendable {
         try await waitFor("the bus's socket") { FileManager.default.fileExists(atPath: "\(directory)/bus") }
         let feed = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: "\(directory)/nmea"))
         let player = Task {
-            var receiver = SyntheticReceiver(scenario: .walk(seed: 42))
+            var scenario = Scenario.walk(seed: 42)
+            scenario.fixInterval = fixInterval
+            var receiver = SyntheticReceiver(scenario: scenario)
             var writer = NMEAWriter()
             try? await EpochPlayer.play(&receiver, for: 3600, pacedBy: ContinuousClock()) { epoch in
                 var text = ""
@@ -84,6 +87,19 @@ final class GeoClueTestBed: @unchecked Sendable {
     }
 
     private var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
+
+    /// Kills the bus (GeoClue and the agent go with it: they exit when their bus closes) and starts it
+    /// again at the same address, then GeoClue and the agent.
+    func restartBus() async throws {
+        await bus.stop()
+        await agent?.stop()
+        await geoclue?.stop()
+        try? FileManager.default.removeItem(atPath: "\(directory)/bus")
+        bus = try ChildProcess(Tools.dbusDaemon!, ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"])
+        try await waitFor("the bus's socket") { FileManager.default.fileExists(atPath: "\(self.directory)/bus") }
+        try await startGeoClue()
+        try await startAgent()
+    }
 
     /// Starts GeoClue (never exiting when idle, its network NMEA from the feed) and waits until it owns its name.
     func startGeoClue() async throws {

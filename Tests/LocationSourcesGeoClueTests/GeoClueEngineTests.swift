@@ -1,0 +1,75 @@
+import Foundation
+import LocationEngine
+import NIOConcurrencyHelpers
+import TestSupport
+import Testing
+@testable import LocationSourcesGeoClue
+
+/// The engine on the GeoClue source, against the real daemon: requests served from GeoClue's positions,
+/// GeoClue's refusal as the engine's authorization, and many requests at once.
+@Suite("The engine on GeoClue, against the real daemon", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil))
+struct GeoClueEngineTests {
+    static func engine(_ source: GeoClueLocationSource) -> LocationEngine<ContinuousClock> {
+        LocationEngine(
+            source: source, clock: ContinuousClock(),
+            configuration: LocationEngineConfiguration(linger: .zero, authorizationProvider: source.authorization))
+    }
+
+    @Test("a house-level one-shot is served from GeoClue's position; the source stops when no request needs it")
+    func oneShot() async throws {
+        try await GeoClueDaemonTests.withBed { bed, source, _ in
+            let engine = Self.engine(source)
+            let running = Task { try await engine.run() }
+            defer { running.cancel() }
+            let result = try await engine.location(accuracy: .house, timeout: .seconds(20))
+            #expect(result.status == .success)
+            let location = try #require(result.location)
+            #expect(abs(location.latitude - 52.52) < 0.05 && abs(location.longitude - 13.405) < 0.05)
+            try await bed.waitFor("GeoClue no longer in use") { GeoClueDaemonTests.inUse(bed) == false }
+            #expect(source.statistics.starts == 1)
+            await engine.shutdown()
+        }
+    }
+
+    @Test("GeoClue refuses: the waiting request ends unauthorized (denied), a later one is refused at once")
+    func denied() async throws {
+        try await GeoClueDaemonTests.withBed(agent: false) { bed, source, _ in
+            let agent = try ScriptedGeoClueAgent(address: bed.busAddress, authorize: false)
+            defer { agent.stop() }
+            let engine = Self.engine(source)
+            let running = Task { try await engine.run() }
+            defer { running.cancel() }
+            let first = try await engine.location(accuracy: .house, timeout: .seconds(20))
+            #expect(first.status == .unauthorized(.denied))
+            let second = try await engine.location(accuracy: .city, timeout: .seconds(20))
+            #expect(second.status == .unauthorized(.denied))
+            #expect(source.statistics.starts == 1, "a denied engine does not start the source again")
+            await engine.shutdown()
+        }
+    }
+
+    @Test("10,000 one-shots of mixed accuracy over the real GeoClue: each ends exactly once, the fine ones with a fix")
+    func tenThousand() async throws {
+        try await GeoClueDaemonTests.withBed(fixInterval: 0.1, seconds: 120) { _, source, _ in
+            let engine = Self.engine(source)
+            let running = Task { try await engine.run() }
+            defer { running.cancel() }
+            let count = 10_000
+            let endings = NIOLockedValueBox(Array(repeating: [LocationStatus](), count: count))
+            let ended = Observed(0)
+            let accuracies: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room]
+            for n in 0..<count {
+                engine.location(accuracy: accuracies[n % accuracies.count], timeout: .seconds(60)) { result in
+                    endings.withLockedValue { $0[n].append(result.status) }
+                    ended.update { $0 += 1 }
+                }
+            }
+            await ended.waitUntil { $0 == count }
+            let all = endings.withLockedValue { $0 }
+            #expect(all.allSatisfy { $0.count == 1 }, "each request ends exactly once")
+            #expect(all.allSatisfy { $0 == [.success] }, "GeoClue's positions (accuracy \(source.statistics.fixes) fixes) serve every level")
+            #expect(source.statistics.rejectedFixes == 0)
+            await engine.shutdown()
+        }
+    }
+}

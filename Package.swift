@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "locbench",
             dependencies: [
-                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "CHeapStats", "LocbenchModel",
+                "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "LocationSourcesGeoClue", "CHeapStats", "LocbenchModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),

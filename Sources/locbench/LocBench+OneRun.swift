@@ -2,6 +2,7 @@ import Foundation
 @_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import LocationSources
+import LocationSourcesGeoClue
 import LocbenchModel
 import Logging
 import SyntheticGPS
@@ -52,7 +53,9 @@ extension LocBench {
                 case .synthetic: SyntheticLocationSource(scenario: scenario, drive: .realTime, persona: persona, fault: fault)
                 case .nmea(let path): NMEAStreamSource(.file(path: path, pacing: .recorded()))
                 case .gpsd(let host, let port): GPSDLocationSource(configuration: GPSDConfiguration(host: host, port: port))
+                case .geoclue(let desktopId): GeoClueLocationSource(GeoClueConfiguration(desktopId: desktopId))
                 }
+            defer { if let geoclue = source as? GeoClueLocationSource { GeoClueFigures.print(geoclue.statistics, label: label) } }
             let offset: @Sendable (ContinuousClock.Instant) -> Int64 = { start.duration(to: $0).saturatingNanoseconds }
             return await runner.runWall(
                 design: design, label: label,

@@ -84,8 +84,15 @@ extension LocBench {
                 throw ValidationError("--source gpsd: expected HOST:PORT with a port in 1...65535, e.g. 127.0.0.1:2947 or [::1]:2947 (got '\(source[1])')")
             }
             return .gpsd(host: address.host, port: address.port)
+        case "geoclue" where source.count <= 2:
+            let desktopId = source.count == 2 ? source[1] : "locbench"
+            guard !desktopId.isEmpty, desktopId.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                throw ValidationError("--source geoclue: the desktop ID is letters, digits, '-', '_' and '.' (got '\(desktopId)')")
+            }
+            return .geoclue(desktopId: desktopId)
         default:
-            throw ValidationError("--source must be 'synthetic', 'nmea FILE' or 'gpsd HOST:PORT' (got '\(source.joined(separator: " "))')")
+            throw ValidationError(
+                "--source must be 'synthetic', 'nmea FILE', 'gpsd HOST:PORT' or 'geoclue [DESKTOP_ID]' (got '\(source.joined(separator: " "))')")
         }
     }
 
@@ -151,4 +158,6 @@ enum SourceKind: Equatable {
     case synthetic
     case nmea(path: String)
     case gpsd(host: String, port: Int)
+    /// GeoClue2 on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`), as the application `desktopId`.
+    case geoclue(desktopId: String)
 }

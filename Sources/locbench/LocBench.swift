@@ -25,7 +25,7 @@ struct LocBench: AsyncParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: "The location source: synthetic (built in), nmea FILE (a recorded NMEA log, replayed in real time), or gpsd HOST:PORT. Real sources need --clock wall.")
+        help: "The location source: synthetic (built in), nmea FILE (a recorded NMEA log, replayed in real time), gpsd HOST:PORT, or geoclue [DESKTOP_ID] (GeoClue2 on the system bus, or the bus DBUS_SYSTEM_BUS_ADDRESS names). Real sources need --clock wall.")
     var source: [String] = ["synthetic"]
 
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")); tunnel is a drive with a 60 s outage every 5 minutes.")

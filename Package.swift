@@ -253,6 +253,7 @@ if ProcessInfo.processInfo.environment["LOCATIONENGINE_FUZZ"] == "1" {
         ("UBXReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
         ("PMTKReplyFuzzer", ["ReceiverControl", "LocationSources", "LocationEngine"]),
         ("GeofenceBodyFuzzer", ["LocationEngine", "SyntheticGPS"]),
+        ("GeoClueValuesFuzzer", ["LocationSourcesGeoClue", "LocationEngine", "CDBus"]),
     ]
     for fuzzer in fuzzTargets {
         package.targets.append(

@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 # SECONDS_PER_TARGET defaults to 25. Targets: NMEAStreamFuzzer GPSDReportFuzzer
-# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer GeofenceBodyFuzzer (all by default). Each target keeps its
+# AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer GeofenceBodyFuzzer GeoClueValuesFuzzer (all by default). Each target keeps its
 # growing corpus in .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and
 # Fuzz/Seeds) and writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any
 # target finds one.
@@ -15,7 +15,7 @@ root=$PWD
 seconds="${1:-25}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer GeofenceBodyFuzzer)
+[ ${#targets[@]} -gt 0 ] || targets=(NMEAStreamFuzzer GPSDReportFuzzer AuthorizationConfigurationFuzzer LocbenchOptionsFuzzer UBXReplyFuzzer PMTKReplyFuzzer GeofenceBodyFuzzer GeoClueValuesFuzzer)
 nmea_corpus="${LOCATIONENGINE_NMEA_CORPUS:-$root/../shared/nmea}"
 scratch="$root/.build-fuzz"
 
@@ -47,6 +47,7 @@ for target in "${targets[@]}"; do
         UBXReplyFuzzer) seeds+=("$root/Fuzz/Seeds/ubx") ;;
         PMTKReplyFuzzer) seeds+=("$root/Fuzz/Seeds/pmtk") ;;
         GeofenceBodyFuzzer) seeds+=("$root/Fuzz/Seeds/geofence") ;;
+        GeoClueValuesFuzzer) seeds+=("$root/Fuzz/Seeds/geoclue") ;;
     esac
     # A geofence body may be up to 64 KiB (a polygon of 1,024 vertices): inputs reach past that cap.
     max_len=4096

@@ -1,0 +1,3 @@
+import FuzzSupport
+
+FuzzDriver.run { data, size in fuzzGeoClueValues(data, size) }

@@ -6,7 +6,7 @@
 # `swift package --disable-sandbox preview-documentation --target <Module>` serves one locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(LocationEngine NMEA LocationSources SyntheticGPS LocationEngineTestKit ReceiverControl)
+modules=(LocationEngine NMEA LocationSources LocationSourcesGeoClue SyntheticGPS LocationEngineTestKit ReceiverControl)
 targets=()
 for module in "${modules[@]}"; do targets+=(--target "$module"); done
 swift package --disable-sandbox generate-documentation "${targets[@]}" --warnings-as-errors "$@"

@@ -4,7 +4,7 @@
 /// A value decoded from a message is checked as it is read: strings are valid UTF-8 (libdbus has checked
 /// the message), containers nest at most ``maximumDepth`` deep (the bus allows 64; nothing GeoClue sends
 /// nests more than three), so a malformed or hostile message yields an error, never a crash.
-public enum DBusValue: Sendable, Hashable {
+enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -26,16 +26,16 @@ public enum DBusValue: Sendable, Hashable {
     indirect case dictionaryEntry(DBusValue, DBusValue)
 
     /// How deep decoded containers may nest.
-    public static let maximumDepth = 16
+    static let maximumDepth = 16
 
     /// The value inside any number of variants.
-    public var unwrapped: DBusValue {
+    var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner.unwrapped }
         return self
     }
 
     /// The value as a number, if it is one (any width), inside variants.
-    public var number: Double? {
+    var number: Double? {
         switch unwrapped {
         case .byte(let value): Double(value)
         case .int16(let value): Double(value)
@@ -50,7 +50,7 @@ public enum DBusValue: Sendable, Hashable {
     }
 
     /// The value as a string or object path, inside variants.
-    public var text: String? {
+    var text: String? {
         switch unwrapped {
         case .string(let value), .objectPath(let value): value
         default: nil
@@ -59,7 +59,7 @@ public enum DBusValue: Sendable, Hashable {
 
     /// An array of dictionary entries with string keys (`a{sv}`, as `GetAll` answers), as a dictionary;
     /// `nil` for anything else. A key given twice keeps its last value.
-    public var stringKeyedDictionary: [String: DBusValue]? {
+    var stringKeyedDictionary: [String: DBusValue]? {
         guard case .array(let entries) = unwrapped else { return nil }
         var result: [String: DBusValue] = [:]
         for entry in entries {

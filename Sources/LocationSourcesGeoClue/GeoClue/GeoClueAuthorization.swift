@@ -2,13 +2,13 @@ import LocationEngine
 import NIOConcurrencyHelpers
 
 /// The engine's authorization as GeoClue decides it: give it to the engine
-/// (``LocationEngine/LocationEngineConfiguration/authorizationProvider``) with the source that reports to it
+/// (`LocationEngineConfiguration.authorizationProvider`) with the source that reports to it
 /// (``GeoClueLocationSource/authorization``).
 ///
 /// GeoClue decides when its client starts: by its configuration (`/etc/geoclue/geoclue.conf`) and the
 /// user's agent. Until it refuses, the application counts as authorized when in use with full accuracy;
 /// when GeoClue refuses, the engine hears *denied* (its requests end as unauthorized, later ones are refused
-/// at once, and the source is stopped). A later start GeoClue accepts — after ``updateAuthorization(_:)``
+/// at once, and the source is stopped). A later start GeoClue accepts — after `updateAuthorization(_:)`
 /// on the engine, say — counts as authorized again. The engine never prompts through it: GeoClue's agent
 /// is the prompt, and asking again answers with the state as it is.
 public final class GeoClueAuthorization: AuthorizationProvider {

@@ -10,19 +10,19 @@ import LocationEngine
 /// not finite or out of range, an accuracy that is negative or not finite, a speed, heading or altitude
 /// that is NaN or infinite — rejects the whole fix with the reason; the source counts it and delivers
 /// nothing.
-public enum GeoClueFix {
+enum GeoClueFix {
     /// Why a `Location` object's properties are not a fix.
-    public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
+    struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
         /// The property at fault.
-        public var property: String
+        var property: String
         /// What is wrong with it.
-        public var reason: String
-        public var description: String { "\(property): \(reason)" }
+        var reason: String
+        var description: String { "\(property): \(reason)" }
     }
 
     /// The fix the properties describe; an accuracy of 0 becomes `accuracyWhenUnknown` (estimated).
     /// - Throws: ``Rejection`` naming the first property that makes it no fix.
-    public static func location(from properties: [String: DBusValue], accuracyWhenUnknown: Double) throws(Rejection) -> Location {
+    static func location(from properties: [String: DBusValue], accuracyWhenUnknown: Double) throws(Rejection) -> Location {
         let latitude = try required("Latitude", in: properties, range: -90...90)
         let longitude = try required("Longitude", in: properties, range: -180...180)
         let reported = try required("Accuracy", in: properties, range: 0...Double.greatestFiniteMagnitude)

@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// Started, it gets GeoClue's client for its connection (`Manager.GetClient`), sets the application's
 /// `DesktopId`, the `DistanceThreshold` and `TimeThreshold`, and `RequestedAccuracyLevel` from the mode the
 /// engine asks for (``GeoClueAccuracyLevel/init(_:)``: city for the lowest mode, exact for the finest),
-/// calls `Start`, and reports each `LocationUpdated` as a fix (``GeoClueFix``); stopped, it calls `Stop`
+/// calls `Start`, and reports each `LocationUpdated` as a fix; stopped, it calls `Stop`
 /// and leaves the bus. A change of mode restarts the client at the new level.
 ///
 /// What can go wrong, and what the engine hears:

@@ -202,7 +202,7 @@ final class GeoClueSession: Sendable {
                 statistics.withLockedValue { $0.agentWaits += 1 }
                 transient(
                     "geoclue.agent",
-                    "GeoClue has not answered GetClient for \(configuration.callTimeout * waited): it waits for an agent to authorize '\(configuration.desktopId)'. Run one for this user (a desktop shell, or /usr/libexec/geoclue-2.0/demos/agent), or allow the application in /etc/geoclue/geoclue.conf ([\(configuration.desktopId)] allowed=true, system=true for system users)"
+                    "GeoClue has not answered GetClient for \(configuration.callTimeout * waited): it waits for an agent to authorize '\(configuration.desktopId)'. GeoClue answers no client of a user without one: run one for this user (a desktop shell, or on a headless machine GeoClue's demo agent, /usr/libexec/geoclue-2.0/demos/agent)"
                 )
                 continue
             } catch {
@@ -295,9 +295,10 @@ final class GeoClueSession: Sendable {
     }
 
     private func transient(_ code: String, _ message: String) {
+        // What happens after the stop (GeoClue leaving as the test bed shuts down) is no one's news.
+        guard !isStopped else { return }
         statistics.withLockedValue { $0.errors += 1 }
         logger.warning("\(message)", metadata: ["code": "\(code)"])
-        guard !isStopped else { return }
         events.transientError(SourceError(code: code, message: message))
     }
 

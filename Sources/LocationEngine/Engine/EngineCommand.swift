@@ -14,7 +14,7 @@ enum EngineCommand: Sendable {
     /// A region monitor.
     indirect case monitor(RequestID, GeofenceRegion, GeofenceOptions, madeAt: EngineInstant, SubscriptionHandler)
     /// An event of the source started as `generation`, reported at `madeAt`.
-    indirect case source(generation: UInt64, SourceEvent, madeAt: EngineInstant)
+    indirect case source(SourceID, generation: UInt64, SourceEvent, madeAt: EngineInstant)
     /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
     indirect case authorization(AuthorizationState, due: EngineInstant, prompt: UInt64?)
     case endSession

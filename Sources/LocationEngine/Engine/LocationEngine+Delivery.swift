@@ -44,28 +44,28 @@ extension LocationEngine {
                 metrics.cancelled(.subscription)
                 recipient.handler.cancelled()
                 afterHandler()
-            case .startSource(let mode):
-                let generation = beginSourceSession()
-                logger.debug("starting location source", metadata: ["mode": "\(mode)"])
+            case .startSource(let source, let mode):
+                let generation = beginSourceSession(source)
+                logger.debug("starting location source", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
                 metrics.sourceStarts.increment()
                 metrics.source(mode: mode)
                 let sink = SourceEventSink { [weak self] event in
                     guard let self else { return }
-                    self.submit(.source(generation: generation, event, madeAt: self.now()))
+                    self.submit(.source(source, generation: generation, event, madeAt: self.now()))
                 }
-                source.start(mode: mode, events: sink)
-            case .setSourceMode(let mode):
-                logger.debug("changing location source mode", metadata: ["mode": "\(mode)"])
+                sources[source.index].start(mode: mode, events: sink)
+            case .setSourceMode(let source, let mode):
+                logger.debug("changing location source mode", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
                 metrics.source(mode: mode)
-                source.setMode(mode)
-            case .stopSource:
-                endSourceSession()
-                logger.debug("stopping location source")
+                sources[source.index].setMode(mode)
+            case .stopSource(let source):
+                endSourceSession(source)
+                logger.debug("stopping location source", metadata: ["source": "\(source.index)"])
                 metrics.sourceStops.increment()
                 metrics.source(mode: nil)
-                source.stop()
-            case .idleSource(let step):
-                idleSource(step)
+                sources[source.index].stop()
+            case .idleSource(let source, let step):
+                idleSource(source, step)
             case .fixProcessed(let accepted):
                 metrics.fixReceived(dropped: !accepted)
             case .timeoutsExpired(let earliestDeadline):

@@ -1,35 +1,35 @@
 extension LocationEngine {
     /// Carries out a step down of the restart-aware rule: stops the running source into the step's state, or
     /// moves a stopped one deeper; one log line and the metrics say where to and why.
-    func idleSource(_ step: PowerDownDecider.Step) {
+    func idleSource(_ source: SourceID, _ step: PowerDownDecider.Step) {
         // From running the session ends; a step deeper while down changes none.
-        if endSourceSession() {
+        if endSourceSession(source) {
             metrics.sourceStops.increment()
             metrics.source(mode: nil)
         }
         metrics.poweredDown(step)
         logger.info(
             "location source powered down",
-            metadata: ["state": "\(step.state.rawValue)", "after": "\(step.after)", "reason": "\(step.reason)"])
-        source.stop(into: step.state)
+            metadata: ["source": "\(source.index)", "state": "\(step.state.rawValue)", "after": "\(step.after)", "reason": "\(step.reason)"])
+        sources[source.index].stop(into: step.state)
     }
 }
 
 extension LocationEngine {
-    /// Whether the source runs, as the shell drove it: the session is odd exactly while it does.
-    var sourceRunning: Bool { sourceGeneration & 1 == 1 }
+    /// Whether `source` runs, as the shell drove it: its session is odd exactly while it does.
+    func sourceRunning(_ source: SourceID) -> Bool { sourceGenerations[source.index] & 1 == 1 }
 
-    /// The source starts: a new session, odd. Returns it, for the events the source will report.
-    func beginSourceSession() -> UInt64 {
-        sourceGeneration &+= sourceRunning ? 2 : 1
-        return sourceGeneration
+    /// `source` starts: a new session, odd. Returns it, for the events the source will report.
+    func beginSourceSession(_ source: SourceID) -> UInt64 {
+        sourceGenerations[source.index] &+= sourceRunning(source) ? 2 : 1
+        return sourceGenerations[source.index]
     }
 
-    /// The source stops (or takes its first step down): the session ends, even. Returns whether it ran.
+    /// `source` stops (or takes its first step down): the session ends, even. Returns whether it ran.
     @discardableResult
-    func endSourceSession() -> Bool {
-        guard sourceRunning else { return false }
-        sourceGeneration &+= 1
+    func endSourceSession(_ source: SourceID) -> Bool {
+        guard sourceRunning(source) else { return false }
+        sourceGenerations[source.index] &+= 1
         return true
     }
 }

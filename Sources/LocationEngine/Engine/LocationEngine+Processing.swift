@@ -57,32 +57,33 @@ extension LocationEngine {
         case .monitor(let id, let region, let options, let madeAt, let handler):
             metrics.submitted(.subscription)
             machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
-        case .source(let generation, let event, let madeAt):
+        case .source(let source, let generation, let event, let madeAt):
+            let current = sourceGenerations[source.index]
             if case .receiverState(let state, let age) = event {
                 // The latest session's, running or just stopped: a power-down is confirmed after the stop.
-                if generation == sourceGeneration || generation &+ 1 == sourceGeneration {
-                    machine.receiveReceiverState(state, age: age, now: now)
+                if generation == current || generation &+ 1 == current {
+                    machine.receiveReceiverState(state, age: age, now: now, source: source)
                 }
                 return nil
             }
             if case .receiverTracking(let mode, let age) = event {
                 // The latest session's, running or just stopped: a setting may be confirmed after the stop.
-                if generation == sourceGeneration || generation &+ 1 == sourceGeneration {
-                    machine.receiveReceiverTracking(mode, age: age, now: now)
+                if generation == current || generation &+ 1 == current {
+                    machine.receiveReceiverTracking(mode, age: age, now: now, source: source)
                 }
                 return nil
             }
-            guard generation == sourceGeneration, inspect({ $0.isSourceOn }) else { return nil }
+            guard generation == current, inspect({ $0.isOn(source) }) else { return nil }
             switch event {
             case .location(let location, let age):
-                machine.receiveFix(location, age: age, now: now)
+                machine.receiveFix(location, age: age, now: now, source: source)
                 return madeAt
             case .transientError(let error):
-                logger.notice("location source transient error", metadata: ["error": "\(error)"])
+                logger.notice("location source transient error", metadata: ["source": "\(source.index)", "error": "\(error)"])
                 machine.receiveTransientError(error, now: now)
             case .fatalError(let error):
-                logger.error("location source failed", metadata: ["error": "\(error)"])
-                machine.receiveFatalError(error, now: now)
+                logger.error("location source failed", metadata: ["source": "\(source.index)", "error": "\(error)"])
+                machine.receiveFatalError(error, now: now, source: source)
             case .receiverState, .receiverTracking:
                 break
             }

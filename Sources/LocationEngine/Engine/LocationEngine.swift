@@ -23,7 +23,8 @@ import NIOConcurrencyHelpers
 public actor LocationEngine<C: Clock> where C.Duration == Duration {
     typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
 
-    let source: any LocationSource
+    /// The sources, in the order given (``SourceID`` is the place in it).
+    let sources: [any LocationSource]
     /// The clock the engine times with.
     public nonisolated let clock: C
     let epoch: C.Instant
@@ -52,7 +53,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     /// The source's session, the shell's one record of whether it runs: incremented on every start and
     /// on every stop (or first step down), so it is odd exactly while the source runs, and events
     /// carrying another session's value are dropped.
-    @exclusivity(unchecked) var sourceGeneration: UInt64 = 0
+    /// Each source's session, odd while it runs (see `beginSourceSession`).
+    @exclusivity(unchecked) var sourceGenerations: [UInt64]
 
     // The lifetime, its loop and its timer (LocationEngine+Loop.swift)
     /// Whether ``run()`` is active.
@@ -76,7 +78,23 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         configuration: LocationEngineConfiguration = LocationEngineConfiguration(),
         logger: Logger = Logger(label: "LocationEngine")
     ) {
-        self.source = source
+        self.init(sources: CollectionOfOne(source), clock: clock, configuration: configuration, logger: logger)
+    }
+
+    /// Creates an engine over several `sources` (at least one), timing with `clock`: the engine runs, for
+    /// each request, the cheapest source that reaches what it asks, falls back to another while that one
+    /// gives no fix, and fails a request only when no source left can serve it (see <doc:SeveralSources>).
+    /// ``SourceID`` is a source's place in `sources`.
+    public init(
+        sources: some Collection<any LocationSource>,
+        clock: C,
+        configuration: LocationEngineConfiguration = LocationEngineConfiguration(),
+        logger: Logger = Logger(label: "LocationEngine")
+    ) {
+        let sources = Array(sources)
+        precondition(!sources.isEmpty, "LocationEngine(sources:): give at least one source")
+        self.sources = sources
+        self.sourceGenerations = Array(repeating: 0, count: sources.count)
         self.clock = clock
         self.epoch = clock.now
         self.timer = WakeTimer(clock: clock, epoch: epoch)
@@ -88,7 +106,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.authorizationProvider = configuration.authorizationProvider
         var core = Machine.Configuration(
             linger: configuration.linger,
-            sourceCapabilities: source.capabilities,
+            sourceCapabilities: sources[0].capabilities,
             authorization: configuration.authorizationProvider.currentState(),
             usage: configuration.usage,
             preferredAuthorization: configuration.preferredAuthorization,
@@ -98,6 +116,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         core.deliverySlice = 1024
         core.powerDown = configuration.powerDown
         core.geofences = configuration.geofences
+        core.otherSources = sources.dropFirst().map(\.capabilities)
+        core.fallbackAfter = configuration.fallbackAfter
         self.machine = Machine(configuration: core)
     }
 
@@ -143,5 +163,14 @@ extension LocationEngine where C == ContinuousClock {
         logger: Logger = Logger(label: "LocationEngine")
     ) {
         self.init(source: source, clock: ContinuousClock(), configuration: configuration, logger: logger)
+    }
+
+    /// Creates an engine over several `sources` on the continuous clock (see ``init(sources:clock:configuration:logger:)``).
+    public init(
+        sources: some Collection<any LocationSource>,
+        configuration: LocationEngineConfiguration = LocationEngineConfiguration(),
+        logger: Logger = Logger(label: "LocationEngine")
+    ) {
+        self.init(sources: sources, clock: ContinuousClock(), configuration: configuration, logger: logger)
     }
 }

@@ -11,6 +11,10 @@ public struct LocationEngineConfiguration: Sendable {
     /// (stay on, stand by or go off by the energy break-even of a restart, for a source that describes its
     /// receiver); ``PowerDownRule/fixedLinger`` to always use ``linger``. See <doc:PowerPolicy>.
     public var powerDown: PowerDownRule = .restartAware
+    /// With several sources: how long the source chosen for the finest request may run without a fix
+    /// before the cheapest other one is started beside it, so that requests carry its fix as their best
+    /// effort (see <doc:SeveralSources>). Default 30 s.
+    public var fallbackAfter: Duration = .seconds(30)
     /// Where the authorization picture comes from and who asks the user. Default: a
     /// ``StaticAuthorizationProvider`` granting always with full accuracy — a Linux deployment whose
     /// operator granted access by configuring the engine.

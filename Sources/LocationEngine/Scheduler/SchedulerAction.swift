@@ -23,16 +23,16 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     case cancelSubscription(Recipient<SubscriptionHandler>)
     /// Deliver a transition to the region monitor it belongs to (see <doc:Geofences>).
     indirect case notifyRegion(GeofenceEvent, Recipient<SubscriptionHandler>)
-    /// Power the source up in this mode.
-    case startSource(PowerMode)
-    /// Switch the running source to this mode.
-    case setSourceMode(PowerMode)
-    /// Power the source down.
-    case stopSource
+    /// Power this source up in this mode.
+    case startSource(SourceID, PowerMode)
+    /// Switch this running source to this mode.
+    case setSourceMode(SourceID, PowerMode)
+    /// Power this source down.
+    case stopSource(SourceID)
     /// No request needs the source and its receiver profile says where to wait: power it down into this step's
-    /// state (``LocationSource/stop(into:)``), or deeper if it is already down. Comes instead of ``stopSource``
+    /// state (``LocationSource/stop(into:)``), or deeper if it is already down. Comes instead of ``stopSource(_:)``
     /// when the restart-aware policy applies (see ``PowerDownRule``); the step says why.
-    case idleSource(PowerDownDecider.Step)
+    case idleSource(SourceID, PowerDownDecider.Step)
     /// The source reported a fix: `accepted` unless it was dropped (invalid, or throttled under
     /// reduced accuracy). For metrics.
     case fixProcessed(accepted: Bool)
@@ -87,13 +87,13 @@ extension Recipient: Sendable where Handler: Sendable {}
 extension SchedulerAction: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
 
 extension SchedulerAction {
-    /// The action that carries out what the power planner decided for the source.
-    init(_ command: PowerPlanner.Command) {
+    /// The action that carries out what the power planner decided for `source`.
+    init(_ command: PowerPlanner.Command, for source: SourceID) {
         switch command {
-        case .start(let mode): self = .startSource(mode)
-        case .setMode(let mode): self = .setSourceMode(mode)
-        case .stop: self = .stopSource
-        case .idle(let step): self = .idleSource(step)
+        case .start(let mode): self = .startSource(source, mode)
+        case .setMode(let mode): self = .setSourceMode(source, mode)
+        case .stop: self = .stopSource(source)
+        case .idle(let step): self = .idleSource(source, step)
         }
     }
 }

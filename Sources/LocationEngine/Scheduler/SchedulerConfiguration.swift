@@ -7,8 +7,15 @@ extension SchedulerStateMachine {
         /// How the source is powered down when no request needs it. Default ``PowerDownRule/restartAware``
         /// (which needs a ``SourceCapabilities/powerProfile``; without one, the fixed ``linger``).
         public var powerDown: PowerDownRule = .restartAware
-        /// What the source can provide.
+        /// What the source can provide (the first source, with several).
         public var sourceCapabilities: SourceCapabilities
+        /// What the other sources can provide, in order (``SourceID`` 1, 2, …): with any, the power planner
+        /// chooses which run (see <doc:SeveralSources>).
+        public var otherSources: [SourceCapabilities] = []
+        /// With several sources: how long the source chosen for the finest request may run without a fix
+        /// before the cheapest other one is started beside it, so that requests carry its fix as their best
+        /// effort (indoors, a GNSS receiver hears no satellite). Default 30 s.
+        public var fallbackAfter: Duration = .seconds(30)
         /// The authorization picture at start.
         public var authorization: AuthorizationState
         /// What the application declares it may ask for: the level and reason of the authorization

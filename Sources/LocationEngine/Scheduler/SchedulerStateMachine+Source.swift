@@ -1,19 +1,21 @@
 extension SchedulerStateMachine {
-    /// The source reports a fix that was `age` old on arrival.
+    /// Source `source` reports a fix that was `age` old on arrival.
     ///
     /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
     /// it into a success (see <doc:OneShotRequests>). Under reduced accuracy the fix is throttled and
     /// coarsened (``ReducedAccuracyPolicy``). Then every one-shot whose accuracy and recency it meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
-    /// out-of-range values) are counted and dropped.
+    /// out-of-range values) are counted and dropped, as is a fix from another source less accurate than the
+    /// latest and inside its circle (<doc:SeveralSources>).
     /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
     ///   one-shots it completes cost O(1) each as they are handed out (``nextOneShot()``).
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant) {
+    public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveFix")
         expireDeadlines(now: now)
         guard access.gate == .authorized, !isShutDown else { return }
-        guard let fix = access.receive(location, age: age, now: now) else { return emit(.fixProcessed(accepted: false)) }
+        power.fixArrived(from: source, now: now)
+        guard let fix = access.receive(location, age: age, now: now, source: source) else { return emit(.fixProcessed(accepted: false)) }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
@@ -29,18 +31,20 @@ extension SchedulerStateMachine {
     /// planner counts it in the receiver's energy and plans on from it (a receiver that stayed on is not
     /// stepped deeper).
     /// - Complexity: O(1)
-    public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
+    public mutating func receiveReceiverState(
+        _ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first
+    ) {
         let now = enter(now, "receiveReceiverState")
-        power.receiverConfirmed(state, age: age, now: now)
+        power.receiverConfirmed(state, age: age, now: now, source: source)
         reconcilePower(now: now)
     }
 
     /// The source reports that its running receiver confirmed the setting of `mode`
     /// (``SourceEvent/receiverTracking(_:age:)``): the power planner's energy account costs it so from now.
     /// - Complexity: O(1)
-    public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
+    public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverTracking")
-        power.receiverTracking(mode, age: age, now: now)
+        power.receiverTracking(mode, age: age, now: now, source: source)
     }
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
@@ -52,16 +56,20 @@ extension SchedulerStateMachine {
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
     }
 
-    /// The source is gone for good: every request it was serving ends with the error, and the source is
-    /// powered down (requests still waiting for authorization or temporary full accuracy keep waiting).
-    /// Later requests start it afresh (no sticky failure flag).
+    /// Source `source` is gone for good: it is powered down, and every request no other source can serve
+    /// ends with the error — with one source, every request it was serving (requests still waiting for
+    /// authorization or temporary full accuracy keep waiting). Later requests start it afresh (no sticky
+    /// failure flag).
     /// - Complexity: O(n).
-    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant) {
+    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveFatalError")
         expireDeadlines(now: now)
         counters.fatalErrors += 1
-        endEverything(oneShotStatus: .failed(error), subscriptionEnd: .failed(error), onlyAdmitted: true, now: now)
-        forceSourceOff(now: now)
+        let (reachLeft, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
+        let ending = requests.removeAll(onlyAdmitted: true, unservableWithin: reachLeft)
+        deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
+        if let command { emit(Action(command, for: source)) }
+        if power.isSeveral { reconcilePower(now: now) }
     }
 
     /// Queues the regions' transitions decided so far, one action each.

@@ -23,8 +23,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the deadlines,
     /// and the power demand of those admitted.
     var requests = Requests()
-    /// The one power planner: what the source does, from the demand the other parts report.
-    var power: PowerPlanner
+    /// The one power planner: what each source does, from the demand the other parts report.
+    var power: SourcePlanner
     /// The authorization picture, its prompts and scheduled changes, and the fixes remembered under it.
     var access: Access
     /// What has been decided and not yet handed out, and the withdrawals that may still redirect it.
@@ -44,9 +44,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             picture: configuration.authorization, reducedAccuracy: configuration.reducedAccuracy, usage: configuration.usage,
             preferring: configuration.preferredAuthorization)
         self.delivery = Delivery(slice: configuration.deliverySlice)
-        self.power = PowerPlanner(
-            linger: configuration.linger, powerDown: configuration.powerDown, profile: configuration.sourceCapabilities.powerProfile,
-            confirmsReceiverState: configuration.sourceCapabilities.confirmsReceiverState)
+        self.power = SourcePlanner(
+            sources: [configuration.sourceCapabilities] + configuration.otherSources, linger: configuration.linger,
+            powerDown: configuration.powerDown, fallbackAfter: configuration.fallbackAfter)
         self.geofences = Geofences(configuration: configuration.geofences)
     }
 
@@ -62,8 +62,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
             geofences.evaluator.nextDeadline)
     }
 
-    /// Whether the source is powered.
+    /// Whether any source is powered.
     public var isSourceOn: Bool { power.isOn }
+
+    /// Whether `source` is powered.
+    public func isOn(_ source: SourceID) -> Bool { power[source].isOn }
 
     /// How many one-shots are pending.
     public var pendingOneShots: Int { requests.oneShots.count }
@@ -124,10 +127,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0))
     }
 
-    /// Queues what the power planner decided for the source.
+    /// Queues what the power planner decided for the sources.
     @inline(__always)
-    mutating func emit(_ command: PowerPlanner.Command?) {
-        if let command { emit(Action(command)) }
+    mutating func emit(_ commands: SourcePlanner.Commands) {
+        guard let (source, command) = commands.first else { return }
+        emit(Action(command, for: source))
+        for (source, command) in commands.more { emit(Action(command, for: source)) }
     }
 }
 

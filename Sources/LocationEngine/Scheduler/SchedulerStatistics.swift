@@ -91,6 +91,32 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// Total time the region monitors let the source sleep (whether or not other requests kept it on).
     public var regionSleepTime: Duration = .zero
 
+    /// Fixes dropped because a fix from another source, fresher and more accurate, already covered them: a
+    /// fix less accurate than the latest and inside its circle does not replace it (see <doc:SeveralSources>).
+    public var fixesSuperseded = 0
+    /// With several sources, each one's figures, in source order (empty with one source: the figures above
+    /// are its own). The figures above are then the sums over the sources.
+    public var sources: [SourceFigures] = []
+
+    /// One source's figures, with several.
+    public struct SourceFigures: Sendable, Hashable {
+        /// Times it was started, stopped, and its mode changed.
+        public var starts = 0
+        public var stops = 0
+        public var modeChanges = 0
+        /// Total time it was on.
+        public var onTime: Duration = .zero
+        /// The energy its receiver drew, J, by its power profile (`nil` without one).
+        public var receiverEnergy: Double?
+        /// Its mode now, or `nil` when off.
+        public var mode: PowerMode?
+        /// Whether it failed for good and is chosen no more until demand ends.
+        public var failed = false
+        /// Whether it is the source chosen for the finest request now, or the fallback started beside it.
+        public var chosen = false
+        public var fallback = false
+    }
+
     /// Creates zeroed statistics.
     public init() {}
 }

@@ -47,13 +47,48 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// nothing, so its receiver is costed as tracking. Without it (the default), each command is taken to have
     /// worked.
     public var confirmsReceiverState: Bool
+    /// The horizontal accuracy (metres, 68 %) the source typically reaches in its finest mode: 0 (the default)
+    /// for a source as fine as any request asks (a GNSS receiver), kilometres for one that locates by
+    /// Wi-Fi, cell or IP. With several sources the engine runs, for each request, one that reaches what it
+    /// asks (see <doc:SeveralSources>).
+    public var reach: Double
+    /// What running the source costs, for the engine's choice among several: by default its receiver's
+    /// tracking power (``powerProfile``), else nothing.
+    public var cost: SourceCost
 
     /// Creates a capability set.
-    public init(providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil, confirmsReceiverState: Bool = false) {
+    public init(
+        providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil, confirmsReceiverState: Bool = false, reach: Double = 0,
+        cost: SourceCost? = nil
+    ) {
         self.providesCourse = providesCourse
         self.powerProfile = powerProfile
         self.confirmsReceiverState = confirmsReceiverState
+        self.reach = reach.isFinite && reach > 0 ? reach : 0
+        self.cost = cost ?? SourceCost(watts: powerProfile?.trackingPower(.best) ?? 0)
     }
+
+    /// Whether the source's fixes can serve what `mode` asks: its reach is within the mode's target
+    /// accuracy (for ``PowerMode/best``, within ``PowerMode/high``'s).
+    public func serves(_ mode: PowerMode) -> Bool {
+        reach <= (mode == .best ? PowerMode.high : mode).targetAccuracy
+    }
+}
+
+/// What running a source costs, in watts: a receiver's tracking power, or a network source's energy per
+/// fix at the rate it reports (`joulesPerFix × fixesPerSecond`). The engine compares costs only with one
+/// another.
+public struct SourceCost: Sendable, Hashable, Comparable {
+    /// Watts while the source runs.
+    public var watts: Double
+
+    /// A cost of `watts` while running (negative or not finite: 0).
+    public init(watts: Double) { self.watts = watts.isFinite && watts > 0 ? watts : 0 }
+
+    /// A cost of `joules` per fix at `fixesPerSecond`.
+    public static func perFix(joules: Double, fixesPerSecond: Double = 1) -> SourceCost { SourceCost(watts: joules * fixesPerSecond) }
+
+    public static func < (lhs: SourceCost, rhs: SourceCost) -> Bool { lhs.watts < rhs.watts }
 }
 
 /// An error a ``LocationSource`` reports.

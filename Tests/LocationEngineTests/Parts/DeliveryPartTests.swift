@@ -92,11 +92,11 @@ struct DeliveryPartTests {
         for _ in 0..<2 { if case .handOut(let recipient) = delivery.nextOneShot(taking: &requests) { first.append(recipient.handler) } }
         #expect(first == ["1", "2"])
         delivery.outbox.beginEvent()
-        delivery.emit(.stopSource)
+        delivery.emit(.stopSource(.first))
         guard case .none = delivery.nextOneShot(taking: &requests) else {
             Issue.record("the group did not give way")
             return
         }
-        #expect(Self.drain(&delivery) == ["stopSource", "3:timed out", "4:timed out"])
+        #expect(Self.drain(&delivery) == ["stopSource(source 0)", "3:timed out", "4:timed out"])
     }
 }

@@ -25,7 +25,7 @@ struct GeofencesPartTests {
     @Test("a waiting monitor's region decides nothing; admitted, the next fix decides it; removed, it is gone")
     func admissionAndRemoval() throws {
         var geofences = Geofences(configuration: GeofenceConfiguration())
-        var power = PowerPlanner(linger: .zero, powerDown: .fixedLinger, profile: nil)
+        var power = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: nil)], linger: .zero, powerDown: .fixedLinger, fallbackAfter: .seconds(30))
         let id = RequestID(rawValue: 1)
         geofences.waiting[id] = try Self.region()
         geofences.decide(by: Self.fix(east: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero)
@@ -47,22 +47,22 @@ struct GeofencesPartTests {
         geofences.waiting[id] = try Self.region()
         _ = geofences.admit(id)
 
-        var asleep = PowerPlanner(linger: .zero, powerDown: .restartAware, profile: .mt3339)
+        var asleep = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var far = geofences
         far.decide(by: Self.fix(east: 50_000, at: .zero), power: &asleep, besides: PowerDemand(), now: .zero)
-        #expect(asleep.monitors.isSleeping(monitoring: true))
+        #expect(asleep.primary.monitors.isSleeping(monitoring: true))
         #expect(far.evaluator.statesHeldUntil != nil)
 
-        var busy = PowerPlanner(linger: .zero, powerDown: .restartAware, profile: .mt3339)
+        var busy = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var demand = PowerDemand()
         demand.add(Geofences.demandedMode)
         geofences.decide(by: Self.fix(east: 50_000, at: .zero), power: &busy, besides: demand, now: .zero)
-        #expect(!busy.monitors.isSleeping(monitoring: true))
+        #expect(!busy.primary.monitors.isSleeping(monitoring: true))
         #expect(geofences.evaluator.statesHeldUntil == nil)
 
-        var near = PowerPlanner(linger: .zero, powerDown: .restartAware, profile: .mt3339)
+        var near = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var close = geofences
         close.decide(by: Self.fix(east: 250, at: .zero), power: &near, besides: PowerDemand(), now: .zero)
-        #expect(!near.monitors.isSleeping(monitoring: true))
+        #expect(!near.primary.monitors.isSleeping(monitoring: true))
     }
 }

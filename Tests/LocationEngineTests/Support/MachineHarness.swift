@@ -31,7 +31,10 @@ struct MachineHarness {
     /// (the check after every drain stays O(1), however many requests a test makes).
     private var oneShotResultsHandedOut = 0
     private var subscriptionEndingsHandedOut = 0
+    /// The first source's commands, in order.
     var sourceCommands: [SourceCommand] = []
+    /// Every source's commands, in order, with the source.
+    var allSourceCommands: [(source: Int, command: SourceCommand)] = []
     /// Every step down the restart-aware rule took.
     var powerDowns: [PowerDownDecider.Step] = []
     var authorizationRequests = 0
@@ -59,7 +62,8 @@ struct MachineHarness {
         linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
         accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
         purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil,
-        deliverySlice: Int = .max, powerProfile: ReceiverPowerProfile? = nil, powerDown: PowerDownRule = .restartAware
+        deliverySlice: Int = .max, powerProfile: ReceiverPowerProfile? = nil, powerDown: PowerDownRule = .restartAware,
+        sources: [SourceCapabilities]? = nil, fallbackAfter: Duration = .seconds(30)
     ) {
         var configuration = Machine.Configuration(
             linger: linger,
@@ -70,6 +74,11 @@ struct MachineHarness {
             reducedAccuracy: reducedAccuracy)
         configuration.deliverySlice = deliverySlice
         configuration.powerDown = powerDown
+        if let sources {
+            configuration.sourceCapabilities = sources[0]
+            configuration.otherSources = Array(sources.dropFirst())
+        }
+        configuration.fallbackAfter = fallbackAfter
         machine = Machine(configuration: configuration)
     }
 
@@ -115,8 +124,8 @@ struct MachineHarness {
         fix(Location(latitude: latitude, longitude: longitude, horizontalAccuracy: metres, course: course), age: age)
     }
 
-    mutating func fix(_ location: Location, age: Duration = .zero) {
-        machine.receiveFix(location, age: age, now: now)
+    mutating func fix(_ location: Location, age: Duration = .zero, source: Int = 0) {
+        machine.receiveFix(location, age: age, now: now, source: SourceID(source))
         drain()
     }
 
@@ -141,8 +150,8 @@ struct MachineHarness {
         drain()
     }
 
-    mutating func fatalError(_ code: String = "test.fatal") {
-        machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now)
+    mutating func fatalError(_ code: String = "test.fatal", source: Int = 0) {
+        machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now, source: SourceID(source))
         drain()
     }
 
@@ -196,6 +205,11 @@ struct MachineHarness {
     /// Takes every action the machine has, as an owner does, recording what it was asked to do. After
     /// each recipient, `whileDelivering` may withdraw requests (as a handler would) or let time pass
     /// before the next one is taken.
+    private mutating func record(_ command: SourceCommand, _ source: SourceID) {
+        if source == .first { sourceCommands.append(command) }
+        allSourceCommands.append((source.index, command))
+    }
+
     mutating func drain() {
         while let action = machine.nextAction() {
             switch action {
@@ -223,12 +237,12 @@ struct MachineHarness {
                 transitions[recipient.handler, default: []].append(event.transition)
                 transitionInstants[recipient.handler, default: []].append(event.at)
                 delivered(to: recipient.handler)
-            case .startSource(let mode): sourceCommands.append(.start(mode))
-            case .setSourceMode(let mode): sourceCommands.append(.setMode(mode))
-            case .stopSource: sourceCommands.append(.stop)
-            case .idleSource(let step):
-                sourceCommands.append(.idle(step.state))
-                powerDowns.append(step)
+            case .startSource(let source, let mode): record(.start(mode), source)
+            case .setSourceMode(let source, let mode): record(.setMode(mode), source)
+            case .stopSource(let source): record(.stop, source)
+            case .idleSource(let source, let step):
+                record(.idle(step.state), source)
+                if source == .first { powerDowns.append(step) }
             case .fixProcessed(let accepted): fixesProcessed.append(accepted)
             case .timeoutsExpired(let earliest): expiryPasses.append(earliest)
             case .requestAuthorization(_, let token):

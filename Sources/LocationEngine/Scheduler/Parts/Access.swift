@@ -27,6 +27,10 @@ extension SchedulerStateMachine {
         let preferredAuthorization: AuthorizationLevel
         /// Prompts asked for, and answers and presses that changed nothing.
         var counts = Counts()
+        /// The source of the latest fix remembered.
+        var latestSource = SourceID.first
+        /// How long a fix supersedes a less accurate one from another source inside its circle.
+        static var supersedingWindow: Duration { .seconds(30) }
 
         init(
             picture: AuthorizationState, reducedAccuracy: ReducedAccuracyPolicy, usage: UsageDeclarations = .none,
@@ -48,6 +52,7 @@ extension SchedulerStateMachine {
         var fixesReceived = 0
         var invalidFixes = 0
         var fixesThrottled = 0
+        var fixesSuperseded = 0
 
         /// Writes the counts into `statistics`.
         func add(to statistics: inout SchedulerStatistics) {
@@ -58,6 +63,7 @@ extension SchedulerStateMachine {
             statistics.fixesReceived = fixesReceived
             statistics.invalidFixes = invalidFixes
             statistics.fixesThrottled = fixesThrottled
+            statistics.fixesSuperseded = fixesSuperseded
         }
     }
 
@@ -90,15 +96,26 @@ extension SchedulerStateMachine.Access {
         AccuracyRules(reduced: accuracy == .reduced ? reducedAccuracy : nil, fullAccuracyRefused: temporaryFullAccuracy == .refused)
     }
 
-    /// A fix that was `age` old on arrival at `now`, counted, and remembered if it is valid (finite, in
-    /// range, not from the future) and not held back by the throttle (see ``remember(_:age:now:)``).
+    /// A fix from `source` that was `age` old on arrival at `now`, counted, and remembered if it is valid
+    /// (finite, in range, not from the future), not superseded (a fix from another source no older than
+    /// ``supersedingWindow``, more accurate, whose circle holds it: GeoClue's rule, so that a coarse
+    /// source beside a precise one does not make the position jump) and not held back by the throttle
+    /// (see ``remember(_:age:now:)``).
     /// - Complexity: O(1)
-    mutating func receive(_ location: Location, age: Duration, now: EngineInstant) -> StampedFix? {
+    mutating func receive(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) -> StampedFix? {
         counts.fixesReceived += 1
         guard location.isValid, age >= .zero else {
             counts.invalidFixes += 1
             return nil
         }
+        if source != latestSource, let latest = history.latest, latest.location.horizontalAccuracy < location.horizontalAccuracy,
+            now - age - latest.observedAt <= Self.supersedingWindow,
+            latest.location.distance(to: location) <= latest.location.horizontalAccuracy
+        {
+            counts.fixesSuperseded += 1
+            return nil
+        }
+        latestSource = source
         guard let fix = remember(location, age: age, now: now) else {
             counts.fixesThrottled += 1
             return nil

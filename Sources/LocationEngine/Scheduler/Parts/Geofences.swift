@@ -63,7 +63,7 @@ struct Geofences: Sendable {
     /// regions hold their states.
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
     ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
-    mutating func decide(by fix: StampedFix, power: inout PowerPlanner, besides demand: PowerDemand, now: EngineInstant) {
+    mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant) {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         power.endMonitorSleep()
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }

@@ -106,11 +106,26 @@ extension SchedulerStateMachine.Requests {
     /// Removes every pending request (only those admitted, if `onlyAdmitted`; else nobody waits any
     /// more), one-shots first, each kind in submission order.
     /// - Complexity: O(n log n)
-    mutating func removeAll(onlyAdmitted: Bool) -> Removed {
+    mutating func removeAll(onlyAdmitted: Bool) -> Removed { removeAll(onlyAdmitted: onlyAdmitted, unservableWithin: nil) }
+
+    /// Removes the pending requests (only those admitted, if `onlyAdmitted`) that no source reaching
+    /// `reach` metres can serve — their power mode finer than it serves (see
+    /// ``SourceCapabilities/serves(_:)``); a `nil` reach (no source left) serves none. Requests demanding
+    /// no power (passive subscriptions, monitors) are served by any source.
+    /// - Complexity: O(n log n).
+    mutating func removeAll(onlyAdmitted: Bool, unservableWithin reach: Double?) -> Removed {
+        let left = reach.map { SourceCapabilities(providesCourse: true, reach: $0) }
+        func unservable(_ mode: PowerMode?) -> Bool {
+            guard let left else { return true }
+            return mode.map { !left.serves($0) } ?? false
+        }
         var ids: [RequestID] = []
-        oneShots.forEach { id, request in if !onlyAdmitted || request.phase == .admitted { ids.append(id) } }
+        oneShots.forEach { id, request in
+            if (!onlyAdmitted || request.phase == .admitted) && unservable(request.wish.powerMode) { ids.append(id) }
+        }
         ids.sort()
-        ids += subscriptions.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted()
+        ids += subscriptions.lazy.filter { (!onlyAdmitted || $0.value.phase == .admitted) && unservable($0.value.options.powerDemand) }
+            .map(\.key).sorted()
         if !onlyAdmitted {
             awaitingAuthorization.removeAll()
             awaitingFullAccuracy.removeAll()

@@ -1,0 +1,234 @@
+/// The one power planner across the engine's sources: which sources run, and — through each source's
+/// ``PowerPlanner`` — in which mode, and where each waits when nothing needs it (see <doc:SeveralSources>).
+///
+/// With one source it is that source's planner and nothing more. With several, on every reconciliation:
+/// - **the choice**: the finest mode demanded (the requests', and the monitors' while any region is
+///   monitored) goes to the cheapest source that serves it (``SourceCapabilities/serves(_:)``, then
+///   ``SourceCapabilities/cost``; the earlier on a tie); when none does, to the one that reaches finest.
+///   That source's planner gets the whole demand — a finer source's fixes serve coarser requests too —
+///   and the others none, so they linger and power down by their own rules;
+/// - **fallback**: when the chosen source has run ``SchedulerStateMachine/Configuration/fallbackAfter``
+///   without a fix (since it started or since its last fix), the cheapest other source is demanded in the
+///   mode its reach suits, until the chosen one delivers again;
+/// - **failover**: a source that failed for good (``sourceFailed(_:now:)``) is chosen no more until no
+///   request needs any source (the next request starts it afresh).
+///
+/// Each source's planner keeps its own facts (its state, its restart-aware plan, its receiver's energy);
+/// the monitors' sleep is planned by the source chosen for their mode.
+struct SourcePlanner: Sendable {
+    /// Commands for the sources: the first source's, and (with several) the others', in source order.
+    /// Built without allocating when there is one command or none.
+    struct Commands {
+        var first: (SourceID, PowerPlanner.Command)?
+        var more: [(SourceID, PowerPlanner.Command)] = []
+
+        mutating func append(_ source: SourceID, _ command: PowerPlanner.Command?) {
+            guard let command else { return }
+            if first == nil { first = (source, command) } else { more.append((source, command)) }
+        }
+    }
+
+    /// The first source's planner: the only one with a single source, whose path through the core is then
+    /// that of one planner.
+    var primary: PowerPlanner
+    /// The other sources' planners, in source order (source 1, 2, …).
+    var others: [PowerPlanner]
+    /// What each source reaches and costs, in source order.
+    let sources: [SourceCapabilities]
+    /// Sources that failed for good, chosen no more until demand ends.
+    var failed: [Bool]
+    /// Each source's last fix, and when it last started.
+    var lastFix: [EngineInstant?]
+    var startedAt: [EngineInstant?]
+    /// How long the chosen source may run without a fix before a fallback starts.
+    let fallbackAfter: Duration
+    /// The source chosen at the last reconciliation, and the one started beside it as a fallback.
+    private(set) var chosen: SourceID?
+    private(set) var fallback: SourceID?
+
+    /// Planners for `sources` (at least one), each lingering `linger` or powering down by `powerDown`.
+    init(sources: [SourceCapabilities], linger: Duration, powerDown: PowerDownRule, fallbackAfter: Duration) {
+        precondition(!sources.isEmpty, "an engine needs a source")
+        func planner(_ capabilities: SourceCapabilities) -> PowerPlanner {
+            PowerPlanner(
+                linger: linger, powerDown: powerDown, profile: capabilities.powerProfile, confirmsReceiverState: capabilities.confirmsReceiverState)
+        }
+        primary = planner(sources[0])
+        others = sources.dropFirst().map(planner)
+        self.sources = sources
+        failed = Array(repeating: false, count: sources.count)
+        lastFix = Array(repeating: nil, count: sources.count)
+        startedAt = Array(repeating: nil, count: sources.count)
+        self.fallbackAfter = max(.zero, fallbackAfter)
+    }
+
+    /// Whether the engine has more than one source.
+    @inline(__always)
+    var isSeveral: Bool { !others.isEmpty }
+
+    /// Source `source`'s planner.
+    subscript(source: SourceID) -> PowerPlanner {
+        get { source.index == 0 ? primary : others[source.index - 1] }
+        set {
+            if source.index == 0 { primary = newValue } else { others[source.index - 1] = newValue }
+        }
+    }
+
+    /// Whether any source is powered.
+    var isOn: Bool { primary.isOn || others.contains { $0.isOn } }
+
+    /// The earliest instant any source's planner must look again, or a fallback falls due.
+    /// - Complexity: O(1) with one source, O(s) with s.
+    @inline(__always)
+    var nextWakeup: EngineInstant? {
+        guard isSeveral else { return primary.nextWakeup }
+        return others.reduce(earliest(primary.nextWakeup, fallbackDue)) { earliest($0, $1.nextWakeup) }
+    }
+
+    /// Brings the sources in line with the requests' `demand` and the monitors' (see ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``).
+    mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Commands {
+        var commands = Commands()
+        guard isSeveral else {
+            commands.append(.first, primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown))
+            return commands
+        }
+        let wanted = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
+        if wanted == nil { failed = failed.map { _ in false } }
+        chosen = wanted.flatMap(choose)
+        fallback = chosen.flatMap { fallbackSource(beside: $0, now: now) }
+        for index in sources.indices {
+            let source = SourceID(index)
+            var share = PowerDemand()
+            if source == chosen {
+                share = demand
+            } else if source == fallback {
+                share.add(PowerMode(forAccuracy: sources[index].reach))
+            }
+            let command = self[source].reconcile(
+                demand: share, now: now, cap: cap, monitoring: monitoring && source == chosen, isShutDown: isShutDown)
+            noteCommand(command, of: source, now: now)
+            commands.append(source, command)
+        }
+        return commands
+    }
+
+    /// Powers every source down at once (access lost, shutdown).
+    mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Commands {
+        var commands = Commands()
+        for index in sources.indices {
+            let source = SourceID(index)
+            let command = self[source].forceOff(now: now, monitoring: monitoring)
+            noteCommand(command, of: source, now: now)
+            commands.append(source, command)
+        }
+        return commands
+    }
+
+    /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
+    /// finest reach among the sources left (the requests finer than every source left can no longer be
+    /// served), or `nil` when none is left.
+    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (reach: Double?, command: PowerPlanner.Command?) {
+        failed[source.index] = true
+        let command = self[source].forceOff(now: now, monitoring: monitoring)
+        noteCommand(command, of: source, now: now)
+        let left = sources.indices.filter { !failed[$0] }.map { sources[$0].reach }
+        return (left.min(), command)
+    }
+
+    /// A fix arrived from `source` at `now` (a fallback beside it ends at the next reconciliation).
+    @inline(__always)
+    mutating func fixArrived(from source: SourceID, now: EngineInstant) {
+        if isSeveral { lastFix[source.index] = now }
+    }
+
+    /// The source whose planner plans the monitors' sleep: the one their mode chooses.
+    var monitorSource: SourceID { isSeveral ? choose(Geofences.demandedMode) ?? .first : .first }
+
+    // MARK: The choice
+
+    /// The cheapest source left that serves `mode`, else the one left that reaches finest, else none.
+    func choose(_ mode: PowerMode) -> SourceID? {
+        let left = sources.indices.filter { !failed[$0] }
+        let serving = left.filter { sources[$0].serves(mode) }
+        let pick = serving.min { sources[$0].cost < sources[$1].cost } ?? left.min { sources[$0].reach < sources[$1].reach }
+        return pick.map(SourceID.init)
+    }
+
+    /// When the chosen source, running without a fix, falls due for a fallback beside it.
+    private var fallbackDue: EngineInstant? {
+        guard let chosen, fallback == nil, sources.count > 1, let since = startedAt[chosen.index] else { return nil }
+        return max(since, lastFix[chosen.index] ?? since) + fallbackAfter
+    }
+
+    /// The cheapest other source left, if the chosen source has run `fallbackAfter` without a fix by `now`.
+    private func fallbackSource(beside chosen: SourceID, now: EngineInstant) -> SourceID? {
+        guard let since = startedAt[chosen.index], self[chosen].isOn else { return nil }
+        guard now >= max(since, lastFix[chosen.index] ?? since) + fallbackAfter else { return nil }
+        let candidates = sources.indices.filter { $0 != chosen.index && !failed[$0] }
+        return candidates.min { sources[$0].cost < sources[$1].cost }.map(SourceID.init)
+    }
+
+    private mutating func noteCommand(_ command: PowerPlanner.Command?, of source: SourceID, now: EngineInstant) {
+        switch command {
+        case .start?: startedAt[source.index] = now
+        case .stop?, .idle?: startedAt[source.index] = nil
+        case .setMode?, nil: break
+        }
+    }
+}
+
+extension SourcePlanner {
+    // MARK: What the other parts and the sources report
+
+    /// Source `source` reports where its receiver confirmed it is (see ``PowerPlanner/receiverConfirmed(_:age:now:)``).
+    mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID) {
+        self[source].receiverConfirmed(state, age: age, now: now)
+    }
+
+    /// Source `source` reports the setting its running receiver confirmed.
+    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID) {
+        self[source].receiverTracking(mode, age: age, now: now)
+    }
+
+    /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
+    mutating func endMonitorSleep() {
+        guard isSeveral else { return primary.endMonitorSleep() }
+        for index in sources.indices { self[SourceID(index)].endMonitorSleep() }
+    }
+
+    /// Whether a fix could let the monitors sleep (see ``PowerPlanner/monitorsMaySleep(besides:)``).
+    func monitorsMaySleep(besides demand: PowerDemand) -> Bool { self[monitorSource].monitorsMaySleep(besides: demand) }
+
+    /// Lets the monitors sleep until before `reachable`, if worth it (see ``PowerPlanner/planMonitorSleep(reachable:now:)``).
+    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant) -> Bool {
+        self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
+    }
+
+    /// Writes the planners' figures into `statistics`: with one source its own; with several, the sums over
+    /// the sources (the mode and power-down figures the first source's), and each source's in
+    /// ``SchedulerStatistics/sources``.
+    func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
+        primary.addStatistics(to: &statistics, now: now)
+        guard isSeveral else { return }
+        var total = SchedulerStatistics.SourceFigures()
+        statistics.sources = sources.indices.map { index in
+            var own = SchedulerStatistics()
+            self[SourceID(index)].addStatistics(to: &own, now: now)
+            let figures = SchedulerStatistics.SourceFigures(
+                starts: own.sourceStarts, stops: own.sourceStops, modeChanges: own.sourceModeChanges, onTime: own.sourceOnTime,
+                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: failed[index], chosen: chosen?.index == index,
+                fallback: fallback?.index == index)
+            total.starts += figures.starts
+            total.stops += figures.stops
+            total.modeChanges += figures.modeChanges
+            total.onTime += figures.onTime
+            if let energy = figures.receiverEnergy { total.receiverEnergy = (total.receiverEnergy ?? 0) + energy }
+            return figures
+        }
+        statistics.sourceStarts = total.starts
+        statistics.sourceStops = total.stops
+        statistics.sourceModeChanges = total.modeChanges
+        statistics.sourceOnTime = total.onTime
+        statistics.receiverEnergy = total.receiverEnergy
+    }
+}

@@ -1,0 +1,154 @@
+import Testing
+@testable import LocationEngine
+
+/// The core with several sources, on virtual time: which source runs for what is asked, the choice
+/// recomputed as requests come and go, the fusion rule, fallback while the precise source hears nothing,
+/// and failover when one fails for good.
+@Suite("Several sources: chosen by what the requests need")
+struct SeveralSourcesTests {
+    /// Source 0: a GNSS receiver (reaches any accuracy, costs its tracking power); source 1: a coarse
+    /// network source (reaches 1 km, costs a few milliwatts).
+    static let gnss = SourceCapabilities(providesCourse: true, powerProfile: .mt3339)
+    static let coarse = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.005))
+
+    static func harness(fallbackAfter: Duration = .seconds(30)) -> MachineHarness {
+        MachineHarness(powerDown: .fixedLinger, sources: [gnss, coarse], fallbackAfter: fallbackAfter)
+    }
+
+    static func commands(_ h: MachineHarness, of source: Int) -> [MachineHarness.SourceCommand] {
+        h.allSourceCommands.filter { $0.source == source }.map(\.command)
+    }
+
+    @Test("a source serves a mode when its reach is within the mode's accuracy; the best mode asks for GNSS-class reach")
+    func serving() {
+        #expect(Self.coarse.serves(.lowest) && Self.coarse.serves(.low))
+        #expect(!Self.coarse.serves(.medium) && !Self.coarse.serves(.high) && !Self.coarse.serves(.best))
+        #expect(PowerMode.allCases.allSatisfy { Self.gnss.serves($0) })
+        #expect(Self.coarse.cost < Self.gnss.cost, "by default a receiver costs its tracking power")
+    }
+
+    @Test("a city request runs only the coarse source; a house request then runs the GNSS alone; its end gives the city request back to the coarse source")
+    func choiceFollowsTheFinestRequest() {
+        var h = Self.harness()
+        h.oneShot("city", .city, timeout: .seconds(120))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)])
+        #expect(Self.commands(h, of: 0).isEmpty, "a request the coarse source can serve never wakes the GNSS")
+        h.oneShot("house", .house, timeout: .seconds(120))
+        #expect(Self.commands(h, of: 0) == [.start(.high)])
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop], "the GNSS serves the city request too")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 8), source: 0)
+        #expect(h.onlyResult("house")?.status == .success && h.onlyResult("city")?.status == .success)
+        #expect(Self.commands(h, of: 0) == [.start(.high), .stop])
+        h.advance(by: .seconds(3600))  // the cached fix too old to answer
+        h.oneShot("city again", .city, timeout: .seconds(120))
+        h.oneShot("block", .block, timeout: .seconds(120))
+        #expect(Self.commands(h, of: 0).last == .start(.medium))
+        h.machine.withdraw(h.ids["block"]!, .cancel, now: h.now)
+        h.drain()
+        #expect(Self.commands(h, of: 0).last == .stop && Self.commands(h, of: 1).last == .start(.lowest), "recomputed on removal")
+        #expect(h.machine.statistics(now: h.now).sources.map(\.chosen) == [false, true])
+    }
+
+    @Test("the fusion rule: a fix from another source, less accurate and inside the latest fix's circle, does not replace it")
+    func fusion() {
+        var h = Self.harness()
+        h.oneShot("house", .house, timeout: .seconds(120))
+        h.subscribe("all", SubscriptionOptions())
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20), source: 0)
+        // The coarse source locates the same place, less accurately: dropped.
+        h.fix(Location(latitude: 48.0001, longitude: 11, horizontalAccuracy: 900), source: 1)
+        #expect(h.machine.statistics(now: h.now).fixesSuperseded == 1)
+        #expect(h.fixesProcessed == [true, false])
+        // Out of the circle it is news; so is a less accurate fix from the same source.
+        h.fix(Location(latitude: 48.01, longitude: 11, horizontalAccuracy: 900), source: 1)
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 30), source: 0)
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 40), source: 0)
+        #expect(h.fixesProcessed == [true, false, true, true, true])
+        // Once the precise fix is older than the window, a coarse fix inside its circle replaces it.
+        h.advance(by: .seconds(31))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 900), source: 1)
+        #expect(h.fixesProcessed.last == true)
+    }
+
+    @Test("indoors: the GNSS hears nothing for the fallback time, the coarse source starts beside it, and the precise request times out carrying the coarse fix")
+    func fallback() {
+        var h = Self.harness(fallbackAfter: .seconds(30))
+        h.oneShot("house", .house, timeout: .seconds(60))
+        #expect(Self.commands(h, of: 0) == [.start(.high)] && Self.commands(h, of: 1).isEmpty)
+        h.advance(by: .seconds(29))
+        #expect(Self.commands(h, of: 1).isEmpty)
+        h.advance(by: .seconds(1))
+        #expect(Self.commands(h, of: 1) == [.start(.low)], "started in the mode its reach suits")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 800), source: 1)
+        #expect(h.results["house"] == nil, "a coarse fix does not satisfy a house request")
+        h.advance(by: .seconds(30))
+        let result = h.onlyResult("house")
+        #expect(result?.status == .timedOut && result?.location?.horizontalAccuracy == 800, "its best effort is the coarse fix")
+        #expect(Self.commands(h, of: 0).last == .stop && Self.commands(h, of: 1).last == .stop)
+    }
+
+    @Test("the fallback ends when the GNSS delivers again")
+    func fallbackEnds() {
+        var h = Self.harness(fallbackAfter: .seconds(10))
+        h.subscribe("precise", SubscriptionOptions(accuracy: .room))
+        h.advance(by: .seconds(10))
+        #expect(Self.commands(h, of: 1) == [.start(.low)])
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 3), source: 0)
+        #expect(Self.commands(h, of: 1) == [.start(.low), .stop])
+        #expect(Self.commands(h, of: 0) == [.start(.best)])
+        // Silent again for the fallback time: the coarse source comes back.
+        h.advance(by: .seconds(10))
+        #expect(Self.commands(h, of: 1) == [.start(.low), .stop, .start(.low)])
+    }
+
+    @Test("the GNSS fails for good: requests the coarse source can serve keep going and succeed; finer ones end with the error")
+    func failover() {
+        var h = Self.harness()
+        h.oneShot("city", .city, timeout: .seconds(120))
+        h.oneShot("house", .house, timeout: .seconds(120))
+        h.subscribe("coarse updates", SubscriptionOptions(accuracy: .neighborhood))
+        #expect(Self.commands(h, of: 0) == [.start(.high)])
+        h.fatalError("gnss.gone", source: 0)
+        #expect(h.onlyResult("house")?.status == .failed(SourceError(code: "gnss.gone", message: "scripted")))
+        #expect(h.results["city"] == nil && h.ends("coarse updates").isEmpty)
+        #expect(Self.commands(h, of: 0) == [.start(.high), .stop])
+        // The coarse source ran for the city request until the house request came, and runs again now.
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop, .start(.low)])
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 700), source: 1)
+        #expect(h.onlyResult("city")?.status == .success)
+        // While demand lasts the failed source is not chosen again, even for a request only it could serve.
+        h.oneShot("room", .room, timeout: .seconds(5))
+        #expect(Self.commands(h, of: 0) == [.start(.high), .stop])
+        #expect(h.machine.statistics(now: h.now).sources.map(\.failed) == [true, false])
+        // Once no request needs a source, a later one starts the GNSS afresh.
+        h.advance(by: .seconds(5))
+        h.machine.withdraw(h.ids["coarse updates"]!, .cancel, now: h.now)
+        h.drain()
+        h.oneShot("room again", .room, timeout: .seconds(5))
+        #expect(Self.commands(h, of: 0).last == .start(.best))
+    }
+
+    @Test("both sources fail: every request still admitted ends with the error")
+    func bothFail() {
+        var h = Self.harness()
+        h.oneShot("city", .city, timeout: .seconds(120))
+        h.fatalError("coarse.gone", source: 1)
+        #expect(h.results["city"] == nil, "the GNSS can still serve it")
+        #expect(Self.commands(h, of: 0) == [.start(.lowest)])
+        h.fatalError("gnss.gone", source: 0)
+        #expect(h.onlyResult("city")?.status == .failed(SourceError(code: "gnss.gone", message: "scripted")))
+        #expect(!h.machine.isSourceOn)
+    }
+
+    @Test("a fix from a source the planner stopped is still a fix; statistics add up over the sources")
+    func statistics() {
+        var h = Self.harness()
+        h.oneShot("city", .city, timeout: .seconds(120))
+        h.advance(by: .seconds(10))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 700), source: 1)
+        let statistics = h.machine.statistics(now: h.now)
+        #expect(statistics.sources.count == 2)
+        #expect(statistics.sources[1].starts == 1 && statistics.sources[1].onTime == .seconds(10))
+        #expect(statistics.sources[0].starts == 0 && statistics.sourceStarts == 1 && statistics.sourceOnTime == .seconds(10))
+    }
+}

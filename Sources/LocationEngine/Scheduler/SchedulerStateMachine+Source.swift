@@ -68,7 +68,7 @@ extension SchedulerStateMachine {
         let (reachLeft, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
         let ending = requests.removeAll(onlyAdmitted: true, unservableWithin: reachLeft)
         deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
-        if let command { emit(Action(command, for: source)) }
+        emit(command)
         if power.isSeveral { reconcilePower(now: now) }
     }
 

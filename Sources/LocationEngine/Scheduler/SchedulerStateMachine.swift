@@ -129,10 +129,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// Queues what the power planner decided for the sources.
     @inline(__always)
-    mutating func emit(_ commands: SourcePlanner.Commands) {
-        guard let (source, command) = commands.first else { return }
-        emit(Action(command, for: source))
-        for (source, command) in commands.more { emit(Action(command, for: source)) }
+    mutating func emit(_ command: SourcePlanner.Command?) {
+        if let (source, command) = command { emit(Action(command, for: source)) }
+        if power.isSeveral { while let (source, command) = power.takeQueued() { emit(Action(command, for: source)) } }
     }
 }
 

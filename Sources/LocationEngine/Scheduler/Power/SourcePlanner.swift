@@ -16,17 +16,9 @@
 /// Each source's planner keeps its own facts (its state, its restart-aware plan, its receiver's energy);
 /// the monitors' sleep is planned by the source chosen for their mode.
 struct SourcePlanner: Sendable {
-    /// Commands for the sources: the first source's, and (with several) the others', in source order.
-    /// Built without allocating when there is one command or none.
-    struct Commands {
-        var first: (SourceID, PowerPlanner.Command)?
-        var more: [(SourceID, PowerPlanner.Command)] = []
-
-        mutating func append(_ source: SourceID, _ command: PowerPlanner.Command?) {
-            guard let command else { return }
-            if first == nil { first = (source, command) } else { more.append((source, command)) }
-        }
-    }
+    /// A command for one source. Trivial (no reference), so that returning one on every request's way
+    /// through the core copies a few bytes.
+    typealias Command = (source: SourceID, command: PowerPlanner.Command)
 
     /// The first source's planner: the only one with a single source, whose path through the core is then
     /// that of one planner.
@@ -42,6 +34,8 @@ struct SourcePlanner: Sendable {
     var startedAt: [EngineInstant?]
     /// How long the chosen source may run without a fix before a fallback starts.
     let fallbackAfter: Duration
+    /// With several sources, the commands decided and not yet taken (``takeQueued()``), in source order.
+    private var queued: [Command] = []
     /// The source chosen at the last reconciliation, and the one started beside it as a fallback.
     private(set) var chosen: SourceID?
     private(set) var fallback: SourceID?
@@ -85,13 +79,22 @@ struct SourcePlanner: Sendable {
         return others.reduce(earliest(primary.nextWakeup, fallbackDue)) { earliest($0, $1.nextWakeup) }
     }
 
-    /// Brings the sources in line with the requests' `demand` and the monitors' (see ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``).
-    mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Commands {
-        var commands = Commands()
+    /// Brings the sources in line with the requests' `demand` and the monitors' (see
+    /// ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``). With one source, returns its command;
+    /// with several, queues theirs (``takeQueued()``) and returns none.
+    @inline(__always)
+    mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
         guard isSeveral else {
-            commands.append(.first, primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown))
-            return commands
+            return primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown).map { (.first, $0) }
         }
+        reconcileSeveral(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+        return nil
+    }
+
+    /// The next command queued for a source, with several sources.
+    mutating func takeQueued() -> Command? { queued.isEmpty ? nil : queued.removeFirst() }
+
+    private mutating func reconcileSeveral(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) {
         let wanted = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
         if wanted == nil { failed = failed.map { _ in false } }
         chosen = wanted.flatMap(choose)
@@ -107,32 +110,31 @@ struct SourcePlanner: Sendable {
             let command = self[source].reconcile(
                 demand: share, now: now, cap: cap, monitoring: monitoring && source == chosen, isShutDown: isShutDown)
             noteCommand(command, of: source, now: now)
-            commands.append(source, command)
         }
-        return commands
     }
 
-    /// Powers every source down at once (access lost, shutdown).
-    mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Commands {
-        var commands = Commands()
+    /// Powers every source down at once (access lost, shutdown): as ``reconcile(demand:now:cap:monitoring:isShutDown:)``,
+    /// the one source's command returned, several sources' queued.
+    mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Command? {
+        guard isSeveral else { return primary.forceOff(now: now, monitoring: monitoring).map { (.first, $0) } }
         for index in sources.indices {
             let source = SourceID(index)
-            let command = self[source].forceOff(now: now, monitoring: monitoring)
-            noteCommand(command, of: source, now: now)
-            commands.append(source, command)
+            noteCommand(self[source].forceOff(now: now, monitoring: monitoring), of: source, now: now)
         }
-        return commands
+        return nil
     }
 
     /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
     /// finest reach among the sources left (the requests finer than every source left can no longer be
     /// served), or `nil` when none is left.
-    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (reach: Double?, command: PowerPlanner.Command?) {
+    /// The one source's command is returned; several sources' is queued.
+    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (reach: Double?, command: Command?) {
         failed[source.index] = true
         let command = self[source].forceOff(now: now, monitoring: monitoring)
-        noteCommand(command, of: source, now: now)
         let left = sources.indices.filter { !failed[$0] }.map { sources[$0].reach }
-        return (left.min(), command)
+        guard isSeveral else { return (left.min(), command.map { (.first, $0) }) }
+        noteCommand(command, of: source, now: now)
+        return (left.min(), nil)
     }
 
     /// A fix arrived from `source` at `now` (a fallback beside it ends at the next reconciliation).
@@ -168,7 +170,9 @@ struct SourcePlanner: Sendable {
         return candidates.min { sources[$0].cost < sources[$1].cost }.map(SourceID.init)
     }
 
+    /// Queues `command` for `source` and notes when the source started.
     private mutating func noteCommand(_ command: PowerPlanner.Command?, of source: SourceID, now: EngineInstant) {
+        if let command { queued.append((source, command)) }
         switch command {
         case .start?: startedAt[source.index] = now
         case .stop?, .idle?: startedAt[source.index] = nil

@@ -34,8 +34,7 @@ extension SchedulerStateMachine {
     }
 
     /// The next subscription to hand the event of the current ``SchedulerAction/notifySubscriptions(_:)``
-    /// to, or `nil` when there is none (for now, as with ``nextOneShot()``). A subscription that ended
-    /// or was withdrawn after an update was decided for it hears nothing more of it.
+    /// to, or `nil` when there is none (for now, as with ``nextOneShot()``); one that ended since hears nothing.
     /// - Complexity: O(1), amortised over the group.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func nextSubscriber() -> Recipient<SubscriptionHandler>? { delivery.nextSubscriber() }

@@ -27,13 +27,10 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
-    /// The source reports where its receiver confirmed it is (``SourceEvent/receiverState(_:age:)``): the power
-    /// planner counts it in the receiver's energy and plans on from it (a receiver that stayed on is not
-    /// stepped deeper).
+    /// Source `source` reports where its receiver confirmed it is (``SourceEvent/receiverState(_:age:)``): the
+    /// power planner counts it in the energy and plans on from it (a receiver that stayed on is not stepped deeper).
     /// - Complexity: O(1)
-    public mutating func receiveReceiverState(
-        _ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first
-    ) {
+    public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverState")
         power.receiverConfirmed(state, age: age, now: now, source: source)
         reconcilePower(now: now)
@@ -56,10 +53,9 @@ extension SchedulerStateMachine {
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
     }
 
-    /// Source `source` is gone for good: it is powered down, and every request no other source can serve
-    /// ends with the error — with one source, every request it was serving (requests still waiting for
-    /// authorization or temporary full accuracy keep waiting). Later requests start it afresh (no sticky
-    /// failure flag).
+    /// Source `source` is gone for good: it is powered down, and every admitted request no other source can
+    /// serve ends with the error (with one source, every one; those waiting for access keep waiting).
+    /// Later requests start it afresh (no sticky failure flag).
     /// - Complexity: O(n).
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveFatalError")

@@ -40,8 +40,8 @@ extension SchedulerStateMachine {
         reconcilePower(now: now)
     }
 
-    /// The owner is idle at `now`: the requests drop abandoned queue entries if there is time for it
-    /// before the next wake-up (``Requests/compact(ifIdleUntil:now:)``). It changes no request's fate.
+    /// The owner is idle at `now`: the requests drop abandoned queue entries if there is time before the
+    /// next wake-up. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compactIfIdle(now: EngineInstant) {
         if delivery.outbox.isEmpty { requests.compact(ifIdleUntil: nextWakeup, now: now) }

@@ -64,8 +64,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// Whether any source is powered.
     public var isSourceOn: Bool { power.isOn }
-
-    /// Whether `source` is powered.
+    /// Whether source `source` is powered.
     public func isOn(_ source: SourceID) -> Bool { power[source].isOn }
 
     /// How many one-shots are pending.

@@ -34,7 +34,9 @@ public final class FixedLocationSource: LocationSource {
         public var errors = 0
     }
 
-    public let capabilities = SourceCapabilities(providesCourse: false)
+    /// No course; its reach is its accuracy (read from the file when the source is made, 0 when it cannot be
+    /// read then); it costs nothing.
+    public let capabilities: SourceCapabilities
     /// Where the position comes from.
     public let origin: Origin
     /// How often the position is reported again while the source runs.
@@ -52,6 +54,12 @@ public final class FixedLocationSource: LocationSource {
     public init<C: Clock>(_ origin: Origin, interval: Duration = .seconds(1), clock: C) where C.Duration == Duration {
         self.origin = origin
         self.interval = max(interval, .milliseconds(100))
+        let reach: Double =
+            switch origin {
+            case .location(let location): location.accuracy
+            case .file(let path): (try? FixedLocation(geolocationFileAt: path))?.accuracy ?? 0
+            }
+        capabilities = SourceCapabilities(providesCourse: false, reach: reach, cost: SourceCost(watts: 0))
         sleep = { duration in try await clock.sleep(for: duration) }
     }
 
@@ -114,15 +122,22 @@ public final class FixedLocationSource: LocationSource {
     private func position() throws(FixedLocationError) -> FixedLocation {
         switch origin {
         case .location(let location): return location
-        case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw FixedLocationError(description: "cannot read the fixed location file '\(path)' (missing, unreadable or not UTF-8)")
-            }
-            do {
-                return try FixedLocation(geolocation: text)
-            } catch {
-                throw FixedLocationError(description: "\(path): \(error.description)")
-            }
+        case .file(let path): return try FixedLocation(geolocationFileAt: path)
+        }
+    }
+}
+
+extension FixedLocation {
+    /// The position the file at `path` (in the `/etc/geolocation` format) says.
+    /// - Throws: ``FixedLocationError`` naming the file, and the line at fault.
+    init(geolocationFileAt path: String) throws(FixedLocationError) {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw FixedLocationError(description: "cannot read the fixed location file '\(path)' (missing, unreadable or not UTF-8)")
+        }
+        do {
+            self = try FixedLocation(geolocation: text)
+        } catch {
+            throw FixedLocationError(description: "\(path): \(error.description)")
         }
     }
 }

@@ -21,12 +21,18 @@ public struct GeoClueConfiguration: Sendable, Hashable {
     /// The horizontal accuracy (metres, 68 %) given to a fix GeoClue reports with accuracy 0 (unknown), marked
     /// as estimated.
     public var accuracyWhenUnknown: Double
+    /// What GeoClue typically reaches on this machine, for an engine with several sources
+    /// (`SourceCapabilities.reach`): by default 1 km, the city and neighbourhood requests a Wi-Fi or IP
+    /// position serves; 0 where GeoClue has a GNSS of its own (a modem's GPS, network NMEA).
+    public var reach: Double
+    /// What running GeoClue costs, watts, for the same choice: by default 0.02 W, a Wi-Fi scan now and then.
+    public var watts: Double
 
     /// A configuration for the application `desktopId`.
     public init(
         desktopId: String, busAddress: String? = nil, distanceThreshold: UInt32 = 0, timeThreshold: UInt32 = 0,
         callTimeout: Duration = .seconds(5), retryDelay: Duration = .milliseconds(250), maximumRetryDelay: Duration = .seconds(4),
-        accuracyWhenUnknown: Double = 50
+        accuracyWhenUnknown: Double = 50, reach: Double = 1000, watts: Double = 0.02
     ) {
         self.desktopId = desktopId
         self.busAddress = busAddress
@@ -36,5 +42,7 @@ public struct GeoClueConfiguration: Sendable, Hashable {
         self.retryDelay = max(.milliseconds(10), retryDelay)
         self.maximumRetryDelay = max(self.retryDelay, maximumRetryDelay)
         self.accuracyWhenUnknown = accuracyWhenUnknown.isFinite && accuracyWhenUnknown > 0 ? accuracyWhenUnknown : 50
+        self.reach = reach.isFinite && reach > 0 ? reach : 0
+        self.watts = watts.isFinite && watts > 0 ? watts : 0
     }
 }

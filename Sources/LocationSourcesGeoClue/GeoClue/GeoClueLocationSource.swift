@@ -64,8 +64,8 @@ public final class GeoClueLocationSource: LocationSource {
         }
     }
 
-    /// GeoClue gives a heading when it knows one.
-    public let capabilities = SourceCapabilities(providesCourse: true)
+    /// GeoClue gives a heading when it knows one; its reach and cost are the configuration's.
+    public let capabilities: SourceCapabilities
     public let configuration: GeoClueConfiguration
     /// The engine's authorization as GeoClue decides it (see ``GeoClueAuthorization``).
     public let authorization = GeoClueAuthorization()
@@ -78,6 +78,8 @@ public final class GeoClueLocationSource: LocationSource {
     /// A client of GeoClue as `configuration` says.
     public init(_ configuration: GeoClueConfiguration, logger: Logger = Logger(label: "GeoClueLocationSource")) {
         self.configuration = configuration
+        capabilities = SourceCapabilities(
+            providesCourse: true, reach: configuration.reach, cost: SourceCost(watts: configuration.watts))
         self.logger = logger
         wallClock = { Date().timeIntervalSince1970 }
     }

@@ -29,6 +29,7 @@ let package = Package(
                 "CHeapUsage",
                 .product(name: "LocationEngine", package: "LocationEngine"),
                 .product(name: "LocationSources", package: "LocationEngine"),
+                .product(name: "LocationSourcesGeoClue", package: "LocationEngine"),
                 .product(name: "SyntheticGPS", package: "LocationEngine"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

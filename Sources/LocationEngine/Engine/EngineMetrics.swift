@@ -32,9 +32,31 @@ struct EngineMetrics: Sendable {
     private let powerDowns: [String: Counter]
     /// How long the receiver stayed on before its last step down, seconds.
     let powerDownAfter: Gauge
+    /// Each source's own, dimensioned by its place (`source`) and its type (`type`).
+    let sources: [SourceMetrics]
 
-    init(dimensions: [(String, String)], factory: any MetricsFactory) {
+    /// One source's metrics: starts, stops, fixes reported, errors (transient and fatal), and its total time on.
+    struct SourceMetrics: Sendable {
+        let starts: Counter
+        let stops: Counter
+        let fixes: Counter
+        let transientErrors: Counter
+        let fatalErrors: Counter
+        let onSeconds: Gauge
+    }
+
+    init(dimensions: [(String, String)], sourceTypes: [String] = [], factory: any MetricsFactory) {
         func label(_ name: String) -> String { "locationengine_" + name }
+        sources = sourceTypes.enumerated().map { index, type in
+            let own = dimensions + [("source", "\(index)"), ("type", type)]
+            return SourceMetrics(
+                starts: Counter(label: label("source_session_starts"), dimensions: own, factory: factory),
+                stops: Counter(label: label("source_session_stops"), dimensions: own, factory: factory),
+                fixes: Counter(label: label("source_fixes"), dimensions: own, factory: factory),
+                transientErrors: Counter(label: label("source_errors"), dimensions: own + [("kind", "transient")], factory: factory),
+                fatalErrors: Counter(label: label("source_errors"), dimensions: own + [("kind", "fatal")], factory: factory),
+                onSeconds: Gauge(label: label("source_on_seconds"), dimensions: own, factory: factory))
+        }
         submitted = Kind.allCases.map { Counter(label: label("requests_submitted"), dimensions: dimensions + [("kind", $0.label)], factory: factory) }
         pendingGauges = Kind.allCases.map { Gauge(label: label("requests_pending"), dimensions: dimensions + [("kind", $0.label)], factory: factory) }
         oneShotEnded = Self.oneShotOutcomes.map {

@@ -48,6 +48,7 @@ extension LocationEngine {
                 let generation = beginSourceSession(source)
                 logger.debug("starting location source", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
                 metrics.sourceStarts.increment()
+                metrics.sources[source.index].starts.increment()
                 metrics.source(mode: mode)
                 let sink = SourceEventSink { [weak self] event in
                     guard let self else { return }
@@ -62,6 +63,7 @@ extension LocationEngine {
                 endSourceSession(source)
                 logger.debug("stopping location source", metadata: ["source": "\(source.index)"])
                 metrics.sourceStops.increment()
+                sourceStopped(source)
                 metrics.source(mode: nil)
                 sources[source.index].stop()
             case .idleSource(let source, let step):

@@ -5,6 +5,7 @@ extension LocationEngine {
         // From running the session ends; a step deeper while down changes none.
         if endSourceSession(source) {
             metrics.sourceStops.increment()
+            sourceStopped(source)
             metrics.source(mode: nil)
         }
         metrics.poweredDown(step)
@@ -16,6 +17,14 @@ extension LocationEngine {
 }
 
 extension LocationEngine {
+    /// `source` stopped: its metrics count the stop and its time on so far.
+    func sourceStopped(_ source: SourceID) {
+        metrics.sources[source.index].stops.increment()
+        let statistics = machine.statistics(now: now())
+        let onTime = statistics.sources.isEmpty ? statistics.sourceOnTime : statistics.sources[source.index].onTime
+        metrics.sources[source.index].onSeconds.record(Double(onTime.saturatingNanoseconds) / 1e9)
+    }
+
     /// Whether `source` runs, as the shell drove it: its session is odd exactly while it does.
     func sourceRunning(_ source: SourceID) -> Bool { sourceGenerations[source.index] & 1 == 1 }
 

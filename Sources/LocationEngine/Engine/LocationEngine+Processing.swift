@@ -76,13 +76,16 @@ extension LocationEngine {
             guard generation == current, inspect({ $0.isOn(source) }) else { return nil }
             switch event {
             case .location(let location, let age):
+                metrics.sources[source.index].fixes.increment()
                 machine.receiveFix(location, age: age, now: now, source: source)
                 return madeAt
             case .transientError(let error):
                 logger.notice("location source transient error", metadata: ["source": "\(source.index)", "error": "\(error)"])
+                metrics.sources[source.index].transientErrors.increment()
                 machine.receiveTransientError(error, now: now)
             case .fatalError(let error):
                 logger.error("location source failed", metadata: ["source": "\(source.index)", "error": "\(error)"])
+                metrics.sources[source.index].fatalErrors.increment()
                 machine.receiveFatalError(error, now: now, source: source)
             case .receiverState, .receiverTracking:
                 break

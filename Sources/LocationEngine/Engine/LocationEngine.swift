@@ -102,7 +102,8 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
         self.logger = logger
         self.privacy = PrivacyEpochs(policy: configuration.reducedAccuracy)
         self.metrics = EngineMetrics(
-            dimensions: configuration.metricsDimensions, factory: configuration.metricsFactory ?? MetricsSystem.factory)
+            dimensions: configuration.metricsDimensions, sourceTypes: sources.map { String(describing: type(of: $0)) },
+            factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.authorizationProvider = configuration.authorizationProvider
         var core = Machine.Configuration(
             linger: configuration.linger,

@@ -21,14 +21,20 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0: any free port, printed at start).")
     var port = 8080
 
-    @Option(help: "Read fixes from gpsd at HOST:PORT instead of the synthetic receiver.")
+    @Option(help: "Read fixes from gpsd at HOST:PORT instead of the synthetic receiver (beside --geoclue and --static if given).")
     var gpsd: String?
 
     @Option(help: "Replay an NMEA log at its recorded pace instead of the synthetic receiver.")
     var nmea: String?
 
-    @Option(name: .customLong("static"), help: "Serve a position that does not move, LAT,LON,ACC (degrees, degrees, metres; e.g. 52.52,13.405,25), instead of the synthetic receiver.")
+    @Option(name: .customLong("static"), help: "A position that does not move, LAT,LON,ACC (degrees, degrees, metres; e.g. 52.52,13.405,25): a source of its own, beside --gpsd/--nmea and --geoclue or alone.")
     var staticLocation: String?
+
+    @Flag(help: "Read positions from GeoClue2, the system location service, on the system bus: a coarse source beside --gpsd/--nmea (the engine wakes the receiver only for requests finer than GeoClue reaches), or alone.")
+    var geoclue = false
+
+    @Option(help: "The desktop ID the server gives GeoClue (GeoClue's configuration and agent decide by it).")
+    var geoclueDesktopId = "location-server"
 
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
     var scenario = "drive"
@@ -52,44 +58,47 @@ struct LocationServerCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        _ = try sourceChoice()
+        _ = try sourceChoices()
         _ = try lingerDuration()
         guard maxGeofences >= 0 else { throw ValidationError("--max-geofences must be 0 or more (got \(maxGeofences))") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
     }
 
-    func sourceChoice() throws -> SourceChoice {
-        let given = [gpsd.map { _ in "--gpsd" }, nmea.map { _ in "--nmea" }, staticLocation.map { _ in "--static" }].compactMap { $0 }
-        guard given.count <= 1 else { throw ValidationError("\(given.joined(separator: " and ")) name \(given.count) sources: give one") }
+    /// The sources the options name, in the engine's order (a receiver first, then GeoClue, then the fixed
+    /// position): any combination of --gpsd or --nmea, --geoclue and --static; the synthetic receiver when
+    /// none is named.
+    func sourceChoices() throws -> [SourceChoice] {
+        if gpsd != nil && nmea != nil { throw ValidationError("--gpsd and --nmea name two receivers: give one (beside --geoclue and --static if you like)") }
+        var choices: [SourceChoice] = []
+        if let text = gpsd {
+            guard let address = try? ListenAddress(parsing: text), address.port != 0 else {
+                throw ValidationError("--gpsd: expected HOST:PORT, e.g. 127.0.0.1:2947 or [::1]:2947 (got '\(text)')")
+            }
+            choices.append(.gpsd(address))
+        }
+        if let path = nmea {
+            guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("--nmea: cannot read the NMEA log '\(path)'") }
+            choices.append(.nmea(path: path))
+        }
+        if geoclue {
+            guard !geoclueDesktopId.isEmpty else { throw ValidationError("--geoclue-desktop-id must not be empty: GeoClue requires one") }
+            choices.append(.geoclue(desktopId: geoclueDesktopId))
+        }
         if let text = staticLocation {
             do {
-                return try SourceChoice.fixed(parsing: text)
+                choices.append(try SourceChoice.fixed(parsing: text))
             } catch {
                 throw ValidationError("--static: \(error)")
             }
         }
-        switch (gpsd, nmea) {
-        case (.some, .some):
-            throw ValidationError("--gpsd and --nmea name two sources: give one")
-        case (.some(let text), nil):
-            guard let address = try? ListenAddress(parsing: text), address.port != 0 else {
-                throw ValidationError("--gpsd: expected HOST:PORT, e.g. 127.0.0.1:2947 or [::1]:2947 (got '\(text)')")
-            }
-            return .gpsd(address)
-        case (nil, .some(let path)):
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw ValidationError("--nmea: cannot read the NMEA log '\(path)'")
-            }
-            return .nmea(path: path)
-        case (nil, nil):
-            guard Scenario.names.contains(scenario) else {
-                throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
-            }
-            guard fixRate.isFinite, fixRate > 0, fixRate <= 100 else {
-                throw ValidationError("--fix-rate must be in (0, 100] (got \(fixRate))")
-            }
-            return .synthetic(scenario: scenario, fixRate: fixRate, seed: seed)
+        if !choices.isEmpty { return choices }
+        guard Scenario.names.contains(scenario) else {
+            throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
         }
+        guard fixRate.isFinite, fixRate > 0, fixRate <= 100 else {
+            throw ValidationError("--fix-rate must be in (0, 100] (got \(fixRate))")
+        }
+        return [.synthetic(scenario: scenario, fixRate: fixRate, seed: seed)]
     }
 
     func lingerDuration() throws -> Duration {
@@ -108,8 +117,8 @@ struct LocationServerCommand: AsyncParsableCommand {
         let metrics = PrometheusMetricsFactory(registry: registry)
         var configuration = LocationEngineConfiguration(linger: try lingerDuration())
         configuration.metricsFactory = metrics
-        let source = try sourceChoice().makeSource(logger: logger, metricsFactory: metrics)
-        let engine = LocationEngine(source: source, configuration: configuration, logger: logger)
+        let sources = try sourceChoices().map { try $0.makeSource(logger: logger, metricsFactory: metrics) }
+        let engine = LocationEngine(sources: sources, configuration: configuration, logger: logger)
 
         let geofences = GeofenceRegistry(maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry))
         let application = LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)

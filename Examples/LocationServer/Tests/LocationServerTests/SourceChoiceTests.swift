@@ -13,3 +13,27 @@ import Testing
         #expect(throws: (any Error).self) { try SourceChoice.fixed(parsing: text) }
     }
 }
+
+/// The source options combine: a receiver, GeoClue and a fixed position, in that order, as the engine's sources.
+@Suite struct SourceCombinationTests {
+    @Test func sourcesCombineInTheEnginesOrder() throws {
+        let command = try LocationServerCommand.parse(["--static", "52.52,13.405,25", "--geoclue", "--gpsd", "127.0.0.1:2947"])
+        let choices = try command.sourceChoices()
+        #expect(choices.count == 3)
+        #expect(choices[1] == .geoclue(desktopId: "location-server"))
+        #expect(choices[2] == .fixed(try FixedLocation(latitude: 52.52, longitude: 13.405, accuracy: 25)))
+        guard case .gpsd = choices[0] else {
+            Issue.record("the receiver comes first, got \(choices[0])")
+            return
+        }
+    }
+
+    @Test func noSourceNamedIsTheSyntheticReceiver() throws {
+        let choices = try LocationServerCommand.parse([]).sourceChoices()
+        #expect(choices == [.synthetic(scenario: "drive", fixRate: 1, seed: 42)])
+    }
+
+    @Test func twoReceiversAreRefused() {
+        #expect(throws: (any Error).self) { try LocationServerCommand.parse(["--gpsd", "127.0.0.1:2947", "--nmea", "/dev/null"]).sourceChoices() }
+    }
+}

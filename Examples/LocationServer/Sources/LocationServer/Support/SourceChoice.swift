@@ -1,6 +1,7 @@
 import CoreMetrics
 import LocationEngine
 import LocationSources
+import LocationSourcesGeoClue
 import Logging
 import SyntheticGPS
 
@@ -12,6 +13,8 @@ enum SourceChoice: Equatable {
     case nmea(path: String)
     /// A position that does not move (`--static LAT,LON,ACC`).
     case fixed(FixedLocation)
+    /// GeoClue2 on the system bus, as the application `desktopId` (`--geoclue`).
+    case geoclue(desktopId: String)
 
     /// The source, logging to `logger` and reporting its metrics (`locationsource_…` for gpsd and
     /// NMEA) to `metricsFactory`.
@@ -30,6 +33,8 @@ enum SourceChoice: Equatable {
                 metricsFactory: metricsFactory)
         case .fixed(let location):
             return FixedLocationSource(location)
+        case .geoclue(let desktopId):
+            return GeoClueLocationSource(GeoClueConfiguration(desktopId: desktopId), logger: logger)
         }
     }
 

@@ -48,7 +48,8 @@ wait_for() { # what, test command...
 export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/bus"
 dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile 2>"$dir/bus.log" & pids+=($!)
 wait_for "the bus" test -S "$dir/bus"
-"$gpsgen" --scenario walk --duration 2h --rate "${FIX_RATE:-10}" --listen "unix:$dir/nmea" 2>"$dir/gpsgen.log" & pids+=($!)
+# GeoClue dates NMEA's time of day with today's date: the stream starts at the wall clock's time.
+"$gpsgen" --scenario walk --duration 2h --rate "${FIX_RATE:-10}" --start-time now --listen "unix:$dir/nmea" 2>"$dir/gpsgen.log" & pids+=($!)
 wait_for "the NMEA socket" test -S "$dir/nmea"
 "$geoclue" -t 0 -u "$dir/nmea" >"$dir/geoclue.log" 2>&1 & pids+=($!)
 wait_for "GeoClue on the bus" sh -c "dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.GeoClue2 2>/dev/null | grep -q 'boolean true'"

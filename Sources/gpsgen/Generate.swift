@@ -36,6 +36,9 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "Receiver memory at power-on: cold, warm, hot.")
     var start = "hot"
 
+    @Option(help: "UTC time of the first fix: UNIX seconds, or now (the wall clock: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z.")
+    var startTime: String?
+
     @Option(help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
     var outage: [String] = []
 
@@ -105,6 +108,15 @@ struct GenerateOptions: ParsableArguments {
             }
             scenario.startCondition = condition
             for text in outage { scenario.outages.windows.append(try Outage(parsing: text)) }
+            if let startTime {
+                if startTime == "now" {
+                    scenario.startTime = Date().timeIntervalSince1970.rounded(.down)
+                } else if let seconds = Double(startTime), seconds.isFinite, seconds >= 0, seconds < 32_503_680_000 {
+                    scenario.startTime = seconds.rounded(.down)
+                } else {
+                    throw ValidationError("--start-time must be UNIX seconds (from 1970 up to year 3000) or now (got '\(startTime)')")
+                }
+            }
             if let origin { scenario.origin = try Self.coordinate(origin) }
             guard let mode = PowerMode.allCases.first(where: { $0.description == power.lowercased() }) else {
                 throw ValidationError("unknown --power '\(power)'; choose lowest, low, medium, high or best")

@@ -64,6 +64,9 @@ final class GeoClueTestBed: @unchecked Sendable {
         let player = Task {
             var scenario = Scenario.walk(seed: 42)
             scenario.fixInterval = fixInterval
+            // GeoClue dates NMEA's time of day with today's date: the stream starts at the wall clock's time,
+            // so that the fixes' ages are what they are whatever the hour.
+            scenario.startTime = Date().timeIntervalSince1970.rounded(.down)
             var receiver = SyntheticReceiver(scenario: scenario)
             var writer = NMEAWriter()
             try? await EpochPlayer.play(&receiver, for: 3600, pacedBy: ContinuousClock()) { epoch in

@@ -84,14 +84,21 @@ private func checkOnOffPeriods(_ text: String) {
     }
 }
 
-/// `--source gpsd HOST:PORT`: a non-empty host without spaces or slashes, a port in 0…65535, and the
-/// description parses back to the same address.
+/// `--source gpsd HOST:PORT` (and gpsgen's `--listen`, which also takes `unix:PATH`): a non-empty host without
+/// spaces or slashes and a port in 0…65535, or a Unix socket's path of 1 to 107 bytes; the description parses
+/// back to the same address.
 private func checkGPSDAddress(_ text: String) {
     let address: ListenAddress
     do throws(SyntheticGPSError) {
         address = try ListenAddress(parsing: text)
     } catch {
         precondition(error.message.hasPrefix("bad address"), "a rejection without its message: \(error)")
+        return
+    }
+    if let path = address.unixSocketPath {
+        precondition(!path.isEmpty && path.utf8.count < 108 && !path.contains("\0"), "malformed socket path '\(path)'")
+        precondition(address.host.isEmpty && address.port == 0, "a Unix socket with a host or port: \(address)")
+        precondition((try? ListenAddress(parsing: address.description)) == address, "'\(address)' does not parse back to the same address")
         return
     }
     precondition(!address.host.isEmpty && !address.host.contains(where: { $0 == " " || $0 == "/" }), "malformed host '\(address.host)'")

@@ -98,6 +98,22 @@ extension LocBench {
         grid, and no course is delivered then; 'accuracy reduced' ends requests only under reduced \
         accuracy, 'unauthorized' only while access is not granted.
 
+        SEVERAL SOURCES
+        --several-sources runs the mostly-coarse workload instead: --requests one-shots and subscriptions, \
+        nine in ten city or neighbourhood one-shots or significant-change subscriptions and one in ten house \
+        or room one-shots (timeouts 5-60 s), arriving on and off as the default shape's, on the virtual clock. \
+        The engine serves them four times: over the metered synthetic GNSS (--receiver) with a coarse source \
+        beside it (a locator reaching 1 km, a fix every 5 s, 400 m off and reported ±600 m, indoors too); over \
+        the GNSS alone; with the sky dark for 10 minutes from 120 s; and with the GNSS unplugged a third of the \
+        way through (a fatal error, and at every later start). It prints the GNSS's metered energy, the \
+        engine's figure, the restart-aware oracle that runs the GNSS exactly while a request the coarse \
+        source cannot serve waits (a loose bound here: the waits include the engine's own acquisition, which \
+        the oracle pays again as its restart), the GNSS and coarse starts, and the outcomes. It fails when a \
+        request did not end exactly once, the GNSS ran in a mode the coarse source serves, the engine's GNSS \
+        figure is more than 2 % off the meter (while the receiver lives), the GNSS beside the coarse source \
+        spent more than 1.1x the oracle, indoors a precise one-shot timed out with no fix or any request \
+        failed, or the GNSS's failure failed a request the coarse source could serve.
+
         GEOFENCES
         --geofences N measures geofence monitoring instead of running the workload. For each trajectory \
         in --geofence-shapes (drive; walk; commute, a car on urban roads with stops of 1-10 minutes), \

@@ -121,6 +121,12 @@ struct LocBench: AsyncParsableCommand {
             discussion: "Far from every boundary the monitors let the receiver sleep until a boundary could be reached at this speed."))
     var geofenceMaxSpeed: String = "trajectory"
 
+    @Flag(
+        help: ArgumentHelp(
+            "Run the several-sources workload instead: mostly coarse requests on the metered synthetic GNSS with a coarse source beside it, against the GNSS alone, then indoors (no GNSS fix for 10 minutes) and with the GNSS failing mid-run.",
+            discussion: "Uses --requests, --scenario, --fix-rate, --receiver (mtk or ublox) and --seed."))
+    var severalSources = false
+
     @Option(help: "Write every figure as JSON to this file.")
     var json: String?
 
@@ -137,6 +143,10 @@ struct LocBench: AsyncParsableCommand {
         }
         if let geofences {
             try await runGeofences(count: geofences)
+            return
+        }
+        if severalSources {
+            try await runSeveralSources()
             return
         }
         if let submitters {

@@ -6,7 +6,7 @@ import Testing
 
 /// The GeoClue source against the real GeoClue2 on a private system bus (``GeoClueTestBed``). Waits are
 /// guarded by deadlines (a component that never answers fails the test); nothing asserts a duration.
-@Suite("GeoClue source against the real daemon", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil))
+@Suite("GeoClue source against the real daemon", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon and GeoClue2 with its demo agent (Scripts/bootstrap.sh installs them)"))
 struct GeoClueDaemonTests {
     static func source(_ bed: GeoClueTestBed, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5)) -> GeoClueLocationSource {
         GeoClueLocationSource(GeoClueConfiguration(desktopId: desktopId, busAddress: bed.busAddress, callTimeout: callTimeout, retryDelay: .milliseconds(50)))

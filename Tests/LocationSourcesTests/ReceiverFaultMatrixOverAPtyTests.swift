@@ -40,6 +40,7 @@ struct ReceiverFaultMatrixOverAPtyTests {
                     + statistics.commandsLostWithLink
             }
             let resolvedBefore = resolved()
+            let logsBefore = rig.logs.value.count
             switch command {
             case .start(let mode):
                 running = true
@@ -49,13 +50,18 @@ struct ReceiverFaultMatrixOverAPtyTests {
                 running = false
                 rig.source.stop(into: idle)
             }
-            // A command the step sent answered or timed out, and the belief settled: the receiver's, or not known.
+            // A command the step sent answered or timed out — or, for a stop, the port closed without one (the
+            // driver sends nothing to a receiver it cannot command) — and the belief settled: the receiver's, or not known.
             let isRunning = running
+            let isStop = if case .stop = command { true } else { false }
+            @Sendable func stepDone() -> Bool {
+                resolved() > resolvedBefore || (isStop && rig.logs.value.dropFirst(logsBefore).contains { $0.contains("closing the port") })
+            }
             do {
                 try await withDeadline(seconds: 40) {
                     while true {
                         let current = believed(isRunning)
-                        if resolved() > resolvedBefore, current == actual() || current == .unknown {
+                        if stepDone(), current == actual() || current == .unknown {
                             return
                         }
                         try await Task.sleep(for: .milliseconds(50))

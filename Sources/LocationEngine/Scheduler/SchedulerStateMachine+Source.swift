@@ -61,8 +61,8 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveFatalError")
         expireDeadlines(now: now)
         counters.fatalErrors += 1
-        let (reachLeft, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
-        let ending = requests.removeAll(onlyAdmitted: true, unservableWithin: reachLeft)
+        let (left, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
+        let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
         deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
         emit(command)
         if power.isSeveral { reconcilePower(now: now) }

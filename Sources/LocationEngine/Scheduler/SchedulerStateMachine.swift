@@ -65,7 +65,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Whether any source is powered.
     public var isSourceOn: Bool { power.isOn }
     /// Whether source `source` is powered.
-    public func isOn(_ source: SourceID) -> Bool { power[source].isOn }
+    public func isOn(_ source: SourceID) -> Bool { power.isOn(source) }
 
     /// How many one-shots are pending.
     public var pendingOneShots: Int { requests.oneShots.count }

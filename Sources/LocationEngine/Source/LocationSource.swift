@@ -52,28 +52,44 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// Wi-Fi, cell or IP. With several sources the engine runs, for each request, one that reaches what it
     /// asks (see <doc:SeveralSources>).
     public var reach: Double
+    /// What the source typically reaches when run in a mode, where that differs from ``reach`` (GeoClue at
+    /// city level locates by IP, at street level by Wi-Fi): metres by mode.
+    public var reachByMode: [PowerMode: Double]
     /// What running the source costs, for the engine's choice among several: by default its receiver's
-    /// tracking power in the finest mode (``powerProfile``); without a profile, ``SourceCost/typicalGNSS`` for a
+    /// tracking power in the finest mode (``powerProfile``, which is in milliwatts); without a profile, ``SourceCost/typicalGNSS`` for a
     /// source that reaches any accuracy (a receiver that does not describe itself) and nothing for a coarser one.
     public var cost: SourceCost
+    /// How long the source may take from a cold start to its first fix: by default its receiver's
+    /// (``powerProfile``), else nothing. With several sources the engine starts a fallback beside a source that
+    /// never gave a fix only once it has had this long, and ``LocationEngineConfiguration/fallbackAfter`` more —
+    /// a GNSS receiver starting cold is not indoors — and, between two sources alike in cost, runs the quicker.
+    public var firstFixTime: Duration
 
     /// Creates a capability set.
     public init(
         providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil, confirmsReceiverState: Bool = false, reach: Double = 0,
-        cost: SourceCost? = nil
+        cost: SourceCost? = nil, firstFixTime: Duration? = nil, reachByMode: [PowerMode: Double] = [:]
     ) {
         self.providesCourse = providesCourse
         self.powerProfile = powerProfile
         self.confirmsReceiverState = confirmsReceiverState
         self.reach = reach.isFinite && reach > 0 ? reach : 0
-        self.cost = cost ?? powerProfile.map { SourceCost(watts: $0.trackingPower(.best)) } ?? (self.reach == 0 ? .typicalGNSS : SourceCost(watts: 0))
+        self.reachByMode = reachByMode.mapValues { $0.isFinite && $0 > 0 ? $0 : 0 }
+        self.cost = cost ?? powerProfile.map { SourceCost(watts: $0.trackingPower(.best) / 1000) } ?? (self.reach == 0 ? .typicalGNSS : SourceCost(watts: 0))
+        self.firstFixTime = max(.zero, firstFixTime ?? powerProfile?.timeToFirstFix[.cold] ?? .zero)
     }
 
-    /// Whether the source's fixes can serve what `mode` asks: its reach is within the mode's target
-    /// accuracy (for ``PowerMode/best``, within ``PowerMode/high``'s).
+    /// What the source typically reaches run in `mode`: ``reachByMode``'s, else ``reach``.
+    public func reach(in mode: PowerMode) -> Double { reachByMode[mode] ?? reach }
+
+    /// Whether the source's fixes, run in `mode`, can serve what `mode` asks: its reach in it is within the
+    /// mode's target accuracy (for ``PowerMode/best``, within ``PowerMode/high``'s).
     public func serves(_ mode: PowerMode) -> Bool {
-        reach <= (mode == .best ? PowerMode.high : mode).targetAccuracy
+        reach(in: mode) <= (mode == .best ? PowerMode.high : mode).targetAccuracy
     }
+
+    /// The finest mode the source serves, or ``PowerMode/lowest`` when it serves none.
+    var finestServedMode: PowerMode { PowerMode.allCases.reversed().first(where: serves) ?? .lowest }
 }
 
 /// What running a source costs, in watts: a receiver's tracking power, or a network source's energy per

@@ -1,3 +1,5 @@
+import LocationEngine
+
 /// How a ``GeoClueLocationSource`` talks to GeoClue.
 public struct GeoClueConfiguration: Sendable, Hashable {
     /// The application's desktop ID (its `.desktop` file's name without the suffix). GeoClue requires one:
@@ -25,6 +27,9 @@ public struct GeoClueConfiguration: Sendable, Hashable {
     /// (`SourceCapabilities.reach`): by default 1 km, the city and neighbourhood requests a Wi-Fi or IP
     /// position serves; 0 where GeoClue has a GNSS of its own (a modem's GPS, network NMEA).
     public var reach: Double
+    /// What GeoClue reaches at the level a mode asks for, where that differs from ``reach``
+    /// (`SourceCapabilities.reachByMode`): for instance `[.medium: 50]` where its Wi-Fi locates to the street.
+    public var reachByMode: [PowerMode: Double] = [:]
     /// What running GeoClue costs, watts, for the same choice: by default 0.02 W, a Wi-Fi scan now and then.
     public var watts: Double
 

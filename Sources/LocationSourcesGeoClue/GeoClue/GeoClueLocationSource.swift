@@ -79,7 +79,8 @@ public final class GeoClueLocationSource: LocationSource {
     public init(_ configuration: GeoClueConfiguration, logger: Logger = Logger(label: "GeoClueLocationSource")) {
         self.configuration = configuration
         capabilities = SourceCapabilities(
-            providesCourse: true, reach: configuration.reach, cost: SourceCost(watts: configuration.watts))
+            providesCourse: true, reach: configuration.reach, cost: SourceCost(watts: configuration.watts),
+            reachByMode: configuration.reachByMode)
         self.logger = logger
         wallClock = { Date().timeIntervalSince1970 }
     }

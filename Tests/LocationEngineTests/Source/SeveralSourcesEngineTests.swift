@@ -8,7 +8,7 @@ import Testing
 @Suite("Several sources, through the engine")
 struct SeveralSourcesEngineTests: EngineTestCase {
     let clock = ManualClock()
-    let source = ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: true, powerProfile: .mt3339))
+    let source = ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: true, powerProfile: .mt3339, firstFixTime: .seconds(5)))
     let coarse = ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.005)))
     let recorder = Recorder()
 
@@ -48,8 +48,8 @@ struct SeveralSourcesEngineTests: EngineTestCase {
         let neighbourhood = engine.location(accuracy: .neighborhood, timeout: .seconds(120), handler: recorder.oneShot)
         await engine.sync()
         #expect(source.isRunning && !coarse.isRunning)
-        await engine.sync(advancingTo: clock.now.advanced(by: .seconds(20)))
-        #expect(coarse.isRunning, "the fallback after 20 s without a fix")
+        await engine.sync(advancingTo: clock.now.advanced(by: .seconds(25)))
+        #expect(coarse.isRunning, "the fallback after the first-fix time and 20 s more without a fix")
         source.emitFatalError(SourceError(code: "gnss.gone", message: "unplugged"))
         await engine.sync()
         #expect(recorder.results(house).map(\.status) == [.failed(SourceError(code: "gnss.gone", message: "unplugged"))])

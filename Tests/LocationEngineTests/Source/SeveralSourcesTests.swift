@@ -6,9 +6,9 @@ import Testing
 /// and failover when one fails for good.
 @Suite("Several sources: chosen by what the requests need")
 struct SeveralSourcesTests {
-    /// Source 0: a GNSS receiver (reaches any accuracy, costs its tracking power); source 1: a coarse
-    /// network source (reaches 1 km, costs a few milliwatts).
-    static let gnss = SourceCapabilities(providesCourse: true, powerProfile: .mt3339)
+    /// Source 0: a GNSS receiver (reaches any accuracy, costs its tracking power, first fix within 5 s here);
+    /// source 1: a coarse network source (reaches 1 km, costs a few milliwatts).
+    static let gnss = SourceCapabilities(providesCourse: true, powerProfile: .mt3339, firstFixTime: .seconds(5))
     static let coarse = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.005))
 
     static func harness(fallbackAfter: Duration = .seconds(30)) -> MachineHarness {
@@ -17,6 +17,31 @@ struct SeveralSourcesTests {
 
     static func commands(_ h: MachineHarness, of source: Int) -> [MachineHarness.SourceCommand] {
         h.allSourceCommands.filter { $0.source == source }.map(\.command)
+    }
+
+    @Test("a source whose reach depends on its mode serves what it reaches in each: street-level Wi-Fi serves a block request, never a house request")
+    func reachByMode() {
+        let wifi = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02), reachByMode: [.medium: 40])
+        #expect(wifi.serves(.medium) && wifi.serves(.low) && !wifi.serves(.high) && wifi.reach(in: .medium) == 40 && wifi.reach(in: .low) == 1000)
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, wifi])
+        h.oneShot("block", .block, timeout: .seconds(60))
+        #expect(Self.commands(h, of: 1) == [.start(.medium)] && Self.commands(h, of: 0).isEmpty)
+        h.oneShot("house", .house, timeout: .seconds(60))
+        #expect(Self.commands(h, of: 0) == [.start(.high)])
+        // The GNSS fails: the house request ends, the block request goes back to the Wi-Fi source.
+        h.fatalError("gnss.gone", source: 0)
+        #expect(h.onlyResult("house")?.status == .failed(SourceError(code: "gnss.gone", message: "scripted")))
+        #expect(h.results["block"] == nil && Self.commands(h, of: 1).last == .start(.medium))
+    }
+
+    @Test("between two sources alike in cost the quicker to a first fix runs")
+    func quickerFirstFix() {
+        let slow = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.01), firstFixTime: .seconds(20))
+        let quick = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.01), firstFixTime: .seconds(2))
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, slow, quick])
+        h.oneShot("city", .city, timeout: .seconds(60))
+        #expect(h.allSourceCommands.map(\.source) == [2])
+        #expect(Self.gnss.firstFixTime == .seconds(5) && SourceCapabilities(providesCourse: true, powerProfile: .mt3339).firstFixTime == .seconds(35))
     }
 
     @Test("a source serves a mode when its reach is within the mode's accuracy; the best mode asks for GNSS-class reach")
@@ -70,18 +95,18 @@ struct SeveralSourcesTests {
         #expect(h.fixesProcessed.last == true)
     }
 
-    @Test("indoors: the GNSS hears nothing for the fallback time, the coarse source starts beside it, and the precise request times out carrying the coarse fix")
+    @Test("indoors: the GNSS hears nothing for its first-fix time and the fallback time, the coarse source starts beside it, and the precise request times out carrying the coarse fix")
     func fallback() {
         var h = Self.harness(fallbackAfter: .seconds(30))
         h.oneShot("house", .house, timeout: .seconds(60))
         #expect(Self.commands(h, of: 0) == [.start(.high)] && Self.commands(h, of: 1).isEmpty)
-        h.advance(by: .seconds(29))
-        #expect(Self.commands(h, of: 1).isEmpty)
+        h.advance(by: .seconds(34))
+        #expect(Self.commands(h, of: 1).isEmpty, "a receiver still within its first-fix time is not indoors")
         h.advance(by: .seconds(1))
         #expect(Self.commands(h, of: 1) == [.start(.low)], "started in the mode its reach suits")
         h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 800), source: 1)
         #expect(h.results["house"] == nil, "a coarse fix does not satisfy a house request")
-        h.advance(by: .seconds(30))
+        h.advance(by: .seconds(25))
         let result = h.onlyResult("house")
         #expect(result?.status == .timedOut && result?.location?.horizontalAccuracy == 800, "its best effort is the coarse fix")
         #expect(Self.commands(h, of: 0).last == .stop && Self.commands(h, of: 1).last == .stop)
@@ -91,8 +116,8 @@ struct SeveralSourcesTests {
     func fallbackEnds() {
         var h = Self.harness(fallbackAfter: .seconds(10))
         h.subscribe("precise", SubscriptionOptions(accuracy: .room))
-        h.advance(by: .seconds(10))
-        #expect(Self.commands(h, of: 1) == [.start(.low)])
+        h.advance(by: .seconds(15))
+        #expect(Self.commands(h, of: 1) == [.start(.low)], "after the first-fix time and the fallback time")
         h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 3), source: 0)
         #expect(Self.commands(h, of: 1) == [.start(.low), .stop])
         #expect(Self.commands(h, of: 0) == [.start(.best)])
@@ -138,6 +163,18 @@ struct SeveralSourcesTests {
         h.fatalError("gnss.gone", source: 0)
         #expect(h.onlyResult("city")?.status == .failed(SourceError(code: "gnss.gone", message: "scripted")))
         #expect(!h.machine.isSourceOn)
+    }
+
+    @Test("region monitors run the GNSS (their mode is the finest), not the coarse source; the coarse source serves what else is asked")
+    func monitors() {
+        var h = Self.harness()
+        h.monitor("depot")
+        #expect(Self.commands(h, of: 0) == [.start(.best)] && Self.commands(h, of: 1).isEmpty)
+        h.oneShot("city", .city, timeout: .seconds(60))
+        #expect(Self.commands(h, of: 1).isEmpty, "the GNSS running for the monitors serves the city request too")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5), source: 0)
+        #expect(h.onlyResult("city")?.status == .success)
+        #expect(h.machine.statistics(now: h.now).sources.map(\.chosen) == [true, false])
     }
 
     @Test("a fix from a source the planner stopped is still a fix; statistics add up over the sources")

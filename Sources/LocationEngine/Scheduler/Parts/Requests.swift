@@ -106,18 +106,16 @@ extension SchedulerStateMachine.Requests {
     /// Removes every pending request (only those admitted, if `onlyAdmitted`; else nobody waits any
     /// more), one-shots first, each kind in submission order.
     /// - Complexity: O(n log n)
-    mutating func removeAll(onlyAdmitted: Bool) -> Removed { removeAll(onlyAdmitted: onlyAdmitted, unservableWithin: nil) }
+    mutating func removeAll(onlyAdmitted: Bool) -> Removed { removeAll(onlyAdmitted: onlyAdmitted, unservedBy: []) }
 
-    /// Removes the pending requests (only those admitted, if `onlyAdmitted`) that no source reaching
-    /// `reach` metres can serve — their power mode finer than it serves (see
-    /// ``SourceCapabilities/serves(_:)``); a `nil` reach (no source left) serves none. Requests demanding
-    /// no power (passive subscriptions, monitors) are served by any source.
+    /// Removes the pending requests (only those admitted, if `onlyAdmitted`) that none of `sources` serves
+    /// (see ``SourceCapabilities/serves(_:)``): with no source, every one. Requests demanding no power (passive
+    /// subscriptions, monitors) are served by any source.
     /// - Complexity: O(n log n).
-    mutating func removeAll(onlyAdmitted: Bool, unservableWithin reach: Double?) -> Removed {
-        let left = reach.map { SourceCapabilities(providesCourse: true, reach: $0) }
+    mutating func removeAll(onlyAdmitted: Bool, unservedBy sources: [SourceCapabilities]) -> Removed {
         func unservable(_ mode: PowerMode?) -> Bool {
-            guard let left else { return true }
-            return mode.map { !left.serves($0) } ?? false
+            guard !sources.isEmpty else { return true }
+            return mode.map { mode in !sources.contains { $0.serves(mode) } } ?? false
         }
         var ids: [RequestID] = []
         oneShots.forEach { id, request in

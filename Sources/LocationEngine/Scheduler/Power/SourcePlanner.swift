@@ -71,6 +71,10 @@ struct SourcePlanner: Sendable {
     /// Whether any source is powered.
     var isOn: Bool { primary.isOn || others.contains { $0.isOn } }
 
+    /// Whether `source` is powered (read in place: the subscript would copy its planner).
+    @inline(__always)
+    func isOn(_ source: SourceID) -> Bool { source.index == 0 ? primary.isOn : others[source.index - 1].isOn }
+
     /// The earliest instant any source's planner must look again, or a fallback falls due.
     /// - Complexity: O(1) with one source, O(s) with s.
     @inline(__always)
@@ -105,7 +109,7 @@ struct SourcePlanner: Sendable {
             if source == chosen {
                 share = demand
             } else if source == fallback {
-                share.add(PowerMode(forAccuracy: sources[index].reach))
+                share.add(sources[index].finestServedMode)
             }
             let command = self[source].reconcile(
                 demand: share, now: now, cap: cap, monitoring: monitoring && source == chosen, isShutDown: isShutDown)
@@ -125,16 +129,15 @@ struct SourcePlanner: Sendable {
     }
 
     /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
-    /// finest reach among the sources left (the requests finer than every source left can no longer be
-    /// served), or `nil` when none is left.
-    /// The one source's command is returned; several sources' is queued.
-    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (reach: Double?, command: Command?) {
+    /// sources left (a request none of them serves can no longer be served). The one source's command is
+    /// returned; several sources' is queued.
+    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (left: [SourceCapabilities], command: Command?) {
         failed[source.index] = true
         let command = self[source].forceOff(now: now, monitoring: monitoring)
-        let left = sources.indices.filter { !failed[$0] }.map { sources[$0].reach }
-        guard isSeveral else { return (left.min(), command.map { (.first, $0) }) }
+        let left = sources.indices.filter { !failed[$0] }.map { sources[$0] }
+        guard isSeveral else { return (left, command.map { (.first, $0) }) }
         noteCommand(command, of: source, now: now)
-        return (left.min(), nil)
+        return (left, nil)
     }
 
     /// A fix arrived from `source` at `now` (a fallback beside it ends at the next reconciliation).
@@ -148,24 +151,35 @@ struct SourcePlanner: Sendable {
 
     // MARK: The choice
 
-    /// The cheapest source left that serves `mode`, else the one left that reaches finest, else none.
+    /// The cheapest source left that serves `mode` (the quicker to a first fix on a tie, then the earlier), else the
+    /// one left that reaches finest, else none.
     func choose(_ mode: PowerMode) -> SourceID? {
         let left = sources.indices.filter { !failed[$0] }
         let serving = left.filter { sources[$0].serves(mode) }
-        let pick = serving.min { sources[$0].cost < sources[$1].cost } ?? left.min { sources[$0].reach < sources[$1].reach }
+        let pick =
+            serving.min { (sources[$0].cost, sources[$0].firstFixTime) < (sources[$1].cost, sources[$1].firstFixTime) }
+            ?? left.min { sources[$0].reach < sources[$1].reach }
         return pick.map(SourceID.init)
+    }
+
+    /// When the chosen source, started at `since`, has gone without a fix long enough for a fallback:
+    /// ``fallbackAfter`` after its last fix, or after its start; when it never gave a fix (it starts cold), after
+    /// its first-fix time and ``fallbackAfter``.
+    private func fallbackInstant(of source: SourceID, since: EngineInstant) -> EngineInstant {
+        guard let last = lastFix[source.index] else { return since + sources[source.index].firstFixTime + fallbackAfter }
+        return max(since, last) + fallbackAfter
     }
 
     /// When the chosen source, running without a fix, falls due for a fallback beside it.
     private var fallbackDue: EngineInstant? {
         guard let chosen, fallback == nil, sources.count > 1, let since = startedAt[chosen.index] else { return nil }
-        return max(since, lastFix[chosen.index] ?? since) + fallbackAfter
+        return fallbackInstant(of: chosen, since: since)
     }
 
     /// The cheapest other source left, if the chosen source has run `fallbackAfter` without a fix by `now`.
     private func fallbackSource(beside chosen: SourceID, now: EngineInstant) -> SourceID? {
         guard let since = startedAt[chosen.index], self[chosen].isOn else { return nil }
-        guard now >= max(since, lastFix[chosen.index] ?? since) + fallbackAfter else { return nil }
+        guard now >= fallbackInstant(of: chosen, since: since) else { return nil }
         let candidates = sources.indices.filter { $0 != chosen.index && !failed[$0] }
         return candidates.min { sources[$0].cost < sources[$1].cost }.map(SourceID.init)
     }

@@ -15,7 +15,7 @@ struct LocBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locbench",
         abstract: "Load-test the LocationEngine scheduler: N requests over one synthetic GPS, invariants checked.",
-        discussion: summary)
+        discussion: LocbenchManual.summary)
 
     @Option(parsing: .unconditional, help: "Number of operations: one-shots, subscriptions, cancels and force-completes, drawn per --mix (at most 20,000,000).")
     var requests: Int = 10_000
@@ -138,7 +138,7 @@ struct LocBench: AsyncParsableCommand {
 
     func run() async throws {
         if manual {
-            print(Self.manualText)
+            print(LocbenchManual.text)
             return
         }
         if let geofences {

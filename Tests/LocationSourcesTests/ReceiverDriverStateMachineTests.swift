@@ -31,12 +31,16 @@ struct ReceiverDriverStateMachineTests {
         var (machine, actions) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
         #expect(actions.contains(.identified(.mediatek(release: "AXN_2.10_3339"))))
         #expect(written(actions) == [Array("$PMTK225,0*2B\r\n".utf8)])
+        // The setup is two commands, one at a time: the second waits while the first is in flight.
+        #expect(machine.commandsWaiting == 2)
         actions = machine.received(ack(225), now: .milliseconds(200))
         #expect(actions.contains(.resolved(.tracking, .acknowledged, fallback: nil)))
         #expect(written(actions) == [Array("$PMTK220,1000*1F\r\n".utf8)])
+        #expect(machine.commandsWaiting == 1)
         actions = machine.received(ack(220), now: .milliseconds(300))
         #expect(machine.state == .tracking)
         #expect(written(actions).isEmpty)
+        #expect(machine.commandsWaiting == 0)
 
         actions = machine.setMode(.low, now: .seconds(1))
         #expect(written(actions) == [Array("$PMTK225,2,2000,18000,0,0*12\r\n".utf8)])

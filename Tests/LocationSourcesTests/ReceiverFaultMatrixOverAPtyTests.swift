@@ -51,11 +51,15 @@ struct ReceiverFaultMatrixOverAPtyTests {
                 rig.source.stop(into: idle)
             }
             // A command the step sent answered or timed out — or, for a stop, the port closed without one (the
-            // driver sends nothing to a receiver it cannot command) — and the belief settled: the receiver's, or not known.
+            // driver sends nothing to a receiver it cannot command) — none left queued or in flight (a step sends
+            // several: after the first answer the receiver may take the next setting before the driver hears of
+            // it), and the belief settled: the receiver's, or not known.
             let isRunning = running
             let isStop = if case .stop = command { true } else { false }
             @Sendable func stepDone() -> Bool {
-                resolved() > resolvedBefore || (isStop && rig.logs.value.dropFirst(logsBefore).contains { $0.contains("closing the port") })
+                let answered = resolved() > resolvedBefore
+                    || (isStop && rig.logs.value.dropFirst(logsBefore).contains { $0.contains("closing the port") })
+                return answered && rig.source.statistics.receiver.commandsWaiting == 0
             }
             do {
                 try await withDeadline(seconds: 40) {

@@ -159,3 +159,17 @@ struct PendingWithdrawal: Sendable {
     var withdrawal: Withdrawal
     var afterBarriers: UInt64
 }
+
+extension Inbox {
+    /// Appends a command and wakes the loop if it was parked (dropped once the engine has shut down).
+    @inline(__always)
+    func send(_ command: EngineCommand) { append(command).carryOut() }
+}
+
+extension Inbox.Wake {
+    /// Does what an append asked once its lock is left: nothing, or resume the parked loop.
+    @inline(__always)
+    func carryOut() {
+        if case .resume(let continuation) = self { continuation.resume() }
+    }
+}

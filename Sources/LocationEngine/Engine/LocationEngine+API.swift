@@ -138,7 +138,7 @@ extension LocationEngine {
     /// Issued from a handler, it takes effect before any further delivery.
     @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func forceComplete(_ id: RequestID) {
-        perform(inbox.appendWithdrawal(id, .forceComplete))
+        inbox.appendWithdrawal(id, .forceComplete).carryOut()
     }
 
     /// Cancels a request: nothing more is delivered to a callback; an awaiting task throws
@@ -146,7 +146,7 @@ extension LocationEngine {
     /// handler, it takes effect before any further delivery (a result not yet handed over is dropped).
     @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func cancel(_ id: RequestID) {
-        perform(inbox.appendWithdrawal(id, .cancel))
+        inbox.appendWithdrawal(id, .cancel).carryOut()
     }
 
     // MARK: Observation and tests
@@ -155,8 +155,8 @@ extension LocationEngine {
     /// returns, whether or not ``run()`` is active. With a manual clock this makes tests deterministic
     /// without `run()`: advance the clock, then `sync()`.
     public func sync() {
-        startAuthorizationProviderIfNeeded()
-        advance()
+        driver.authorization.startIfNeeded()
+        driver.advance()
         timer.arm(inspect { $0.nextWakeup })
     }
 
@@ -164,7 +164,7 @@ extension LocationEngine {
     /// authorization change or end of the source's linger), or `nil` when nothing is scheduled.
     /// Virtual-time drivers advance their clock to it.
     public func nextWakeup() -> C.Instant? {
-        inspect { $0.nextWakeup }.map { epoch.advanced(by: $0.sinceEpoch) }
+        inspect { $0.nextWakeup }.map(time.instant)
     }
 
     /// The engine's counters now.

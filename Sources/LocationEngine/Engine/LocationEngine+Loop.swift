@@ -14,7 +14,7 @@ extension LocationEngine: Service {
         guard !isRunning else { throw LocationEngineError.alreadyRunning }
         isRunning = true
         defer { isRunning = false }
-        startAuthorizationProviderIfNeeded()
+        driver.authorization.startIfNeeded()
         await withTaskCancellationOrGracefulShutdownHandler {
             await withDiscardingTaskGroup { children in
                 children.addTask { await self.timer.run { self.timerDidFire() } }
@@ -39,9 +39,9 @@ extension LocationEngine: Service {
     /// shut down.
     func loop() async {
         while true {
-            advance()
-            if machine.isShutDown { return }
-            machine.compactIfIdle(now: now())
+            driver.advance()
+            if driver.machine.isShutDown { return }
+            driver.machine.compactIfIdle(now: now())
             timer.arm(inspect { $0.nextWakeup })
             await inbox.park()
         }
@@ -51,6 +51,6 @@ extension LocationEngine: Service {
     nonisolated func timerDidFire() {
         timerWakeups.wrappingIncrement(ordering: .relaxed)
         metrics.timerWakeups.increment()
-        perform(inbox.timerFired())
+        inbox.timerFired().carryOut()
     }
 }

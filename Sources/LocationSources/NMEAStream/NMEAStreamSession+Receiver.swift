@@ -173,6 +173,7 @@ extension NMEAStreamSession {
         receiver.statistics.state = receiver.driver.state
         receiver.statistics.confirmedMode = receiver.driver.confirmedMode
         receiver.statistics.sleepConfirmed = receiver.driver.sleepConfirmed
+        receiver.statistics.commandsWaiting = receiver.driver.commandsWaiting
         return reports
     }
 

@@ -45,6 +45,9 @@ public struct ReceiverControlStatistics: Sendable, Hashable {
     public var sleepConfirmed = false
     /// Commands written to the receiver.
     public var commandsSent = 0
+    /// Commands queued or in flight now: while there are any, the state above may still change by what the
+    /// driver has sent (a setting the receiver has taken but not yet acknowledged).
+    public var commandsWaiting = 0
     /// Commands acknowledged, or confirmed by the receiver falling silent (standby, backup).
     public var commandsConfirmed = 0
     /// Commands refused (UBX-ACK-NAK, or a `$PMTK001` flag other than 3).

@@ -119,6 +119,8 @@ struct ReceiverDriverStateMachine: Sendable {
     /// Whether the receiver confirmed the sleep the engine sent it to (its last sleep step confirmed: standby,
     /// backup, or over native USB the power save it waits in), until it is started again.
     private(set) var sleepConfirmed = false
+    /// Commands queued or in flight: until none is, what the driver believes may still change by what it sent.
+    var commandsWaiting: Int { queue.count + (inFlight == nil ? 0 : 1) }
     /// The last command whose acknowledgement did not come in time: an acknowledgement that comes later still
     /// says the command took effect (a receiver answering late), and the driver's state follows it.
     private var unansweredLast: (command: ReceiverCommand, sentAt: Duration)?

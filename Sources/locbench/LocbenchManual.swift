@@ -1,4 +1,5 @@
-extension LocBench {
+/// What locbench says of itself: the summary above `--help`'s options and the manual `--manual` prints.
+enum LocbenchManual {
     /// What `locbench --help` says above the options: what a run is, a few examples, and where the
     /// manual is. Short, so that the options come first.
     static let summary = """
@@ -15,7 +16,7 @@ extension LocBench {
         """
 
     /// The manual `locbench --manual` prints: what a run does, what it prints and what it checks.
-    static let manualText = """
+    static let text = """
         Drives a LocationEngine with a deterministic workload (the same --seed gives the same \
         operations) over one synthetic GPS, runs a naive design beside it on the same operations, \
         checks every invariant on every run, and prints what the engine buys.

@@ -1,12 +1,56 @@
 import DequeModule
+import Logging
 
-extension LocationEngine {
+/// Drives the core for the engine: hands it the inbox's commands in the order they were made (the
+/// withdrawals waiting in their lane before each command), hands it the time, and carries out the
+/// actions it decides (``performActions()``) with the sources, the authorization provider and the
+/// requests' handlers. It decides nothing itself.
+///
+/// The engine actor holds it and calls it from its loop, from `sync()` and from its readers; handlers
+/// run between two events of the core and may re-enter the engine only through its inbox.
+///
+/// It is not generic over the engine's clock (it reads the time through ``now``): a generic driver would
+/// have its type's metadata looked up at every call from the actor, a few hundred instructions per request.
+struct CoreDriver {
+    typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
+
+    /// The core: every request, deadline, region and power decision.
+    var machine: Machine
+    /// The sources and whether each runs.
+    var sources: SourceSessions
+    /// The authorization provider and the observers of the picture.
+    var authorization: AuthorizationBridge
+    /// Withdrawals taken from the inbox and not yet handed to the core.
+    var withdrawals = WithdrawalLane()
+    /// The emptied buffer of the last batch, traded with the inbox's for the next one.
+    var spareBatch = Deque<EngineCommand>()
+    /// Handlers run so far: every 1,024 the clock is read during a delivery.
+    var handlersRun = 0
+    let inbox: Inbox
+    /// The current instant on the engine's timeline.
+    let now: @Sendable () -> EngineInstant
+    let metrics: EngineMetrics
+    let logger: Logger
+
+    init(
+        machine: Machine, sources: SourceSessions, authorization: AuthorizationBridge, inbox: Inbox, now: @escaping @Sendable () -> EngineInstant,
+        metrics: EngineMetrics, logger: Logger
+    ) {
+        self.machine = machine
+        self.sources = sources
+        self.authorization = authorization
+        self.inbox = inbox
+        self.now = now
+        self.metrics = metrics
+        self.logger = logger
+    }
+
     /// Processes every queued command, in order, until the inbox is empty. Withdrawals waiting in
     /// their lane reach the core before each command. Every 256 commands (however the inbox hands them
     /// over) the engine looks at the clock, and what has fallen due meanwhile (deadlines, the end of
     /// the linger, scheduled authorization changes) is processed there, between two commands, instead
     /// of after the whole backlog.
-    func drain() {
+    mutating func drain() {
         var batch = replace(&spareBatch, with: Deque())
         defer { spareBatch = batch }
         // Counted across batches: a stream of small batches gets its clock checks too.
@@ -37,7 +81,7 @@ extension LocationEngine {
     }
 
     /// Hands one command to the core. Returns when the fix it carried reached the engine, if it carried one.
-    func process(_ command: consuming EngineCommand, now: EngineInstant) -> EngineInstant? {
+    mutating func process(_ command: consuming EngineCommand, now: EngineInstant) -> EngineInstant? {
         // A barrier case counts itself (``EngineCommand/isBarrier``): testing the command before the
         // switch would copy it, its handler retained and released, for every submission.
         switch consume command {
@@ -58,63 +102,51 @@ extension LocationEngine {
             metrics.submitted(.subscription)
             machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let source, let generation, let event, let madeAt):
-            let current = sourceGenerations[source.index]
-            if case .receiverState(let state, let age) = event {
+            switch event {
+            case .receiverState(let state, let age):
                 // The latest session's, running or just stopped: a power-down is confirmed after the stop.
-                if generation == current || generation &+ 1 == current {
+                if sources.isCurrent(generation, of: source, orJustEnded: true) {
                     machine.receiveReceiverState(state, age: age, now: now, source: source)
                 }
-                return nil
-            }
-            if case .receiverTracking(let mode, let age) = event {
+            case .receiverTracking(let mode, let age):
                 // The latest session's, running or just stopped: a setting may be confirmed after the stop.
-                if generation == current || generation &+ 1 == current {
+                if sources.isCurrent(generation, of: source, orJustEnded: true) {
                     machine.receiveReceiverTracking(mode, age: age, now: now, source: source)
                 }
-                return nil
-            }
-            guard generation == current, inspect({ $0.isOn(source) }) else { return nil }
-            switch event {
             case .location(let location, let age):
+                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
                 metrics.sources[source.index].fixes.increment()
                 machine.receiveFix(location, age: age, now: now, source: source)
                 return madeAt
             case .transientError(let error):
+                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
                 logger.notice("location source transient error", metadata: ["source": "\(source.index)", "error": "\(error)"])
                 metrics.sources[source.index].transientErrors.increment()
                 machine.receiveTransientError(error, now: now)
             case .fatalError(let error):
+                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
                 logger.error("location source failed", metadata: ["source": "\(source.index)", "error": "\(error)"])
                 metrics.sources[source.index].fatalErrors.increment()
                 machine.receiveFatalError(error, now: now, source: source)
-            case .receiverState, .receiverTracking:
-                break
             }
         case .authorization(let state, let due, let prompt):
-            barriersProcessed &+= 1
+            withdrawals.barrierProcessed()
             machine.receiveAuthorization(state, due: due, answering: prompt, now: now)
         case .endSession:
-            barriersProcessed &+= 1
+            withdrawals.barrierProcessed()
             machine.endSession(now: now)
         case .locationButton:
-            barriersProcessed &+= 1
+            withdrawals.barrierProcessed()
             machine.pressLocationButton(now: now)
         case .observeAuthorization(let id, let continuation):
-            continuation.yield(machine.authorizationState)
-            if machine.isShutDown {
-                continuation.finish()
-            } else {
-                authorizationObservers[id] = continuation
-            }
+            authorization.observe(id, continuation, current: machine.authorizationState)
         case .stopObservingAuthorization(let id):
-            authorizationObservers[id] = nil
+            authorization.stopObserving(id)
         case .shutdown:
-            barriersProcessed &+= 1
+            withdrawals.barrierProcessed()
             machine.shutdown(now: now)
-            stopAuthorizationProvider()
-            perform(inbox.close(finalAuthorization: machine.authorizationState))
-            for observer in authorizationObservers.values { observer.finish() }
-            authorizationObservers.removeAll()
+            authorization.shutDown()
+            inbox.close(finalAuthorization: machine.authorizationState).carryOut()
         }
         return nil
     }
@@ -122,34 +154,24 @@ extension LocationEngine {
     /// Processes queued commands and everything due at the clock's current time (the core applies
     /// scheduled authorization changes in time order, each at its own instant), until nothing is left: deadlines
     /// that fall due while it works are processed in the same pass, not after another timer cycle.
-    func advance() {
+    mutating func advance() {
         while true {
             drain()
             let now = self.now()
             guard machine.advanceTimeIfDue(now: now) else { break }
             performActions()
         }
-        metrics.pending(oneShots: inspect { $0.pendingOneShots }, subscriptions: inspect { $0.activeSubscriptions })
+        metrics.pending(oneShots: machine.pendingOneShots, subscriptions: machine.activeSubscriptions)
     }
 
     /// Between two commands: hands every waiting withdrawal to the core a slice at a time, carrying out
     /// each slice's endings before the next.
-    func carryOutWithdrawals(now: EngineInstant) {
+    mutating func carryOutWithdrawals(now: EngineInstant) {
         while hasWithdrawals {
             takeWithdrawals(now: now)
             performActions()
         }
     }
-
-    /// Whether withdrawals wait, in the inbox's lane or taken from it.
-    var hasWithdrawals: Bool {
-        if withdrawalBuffer.isEmpty { return inbox.hasWithdrawals }
-        return isReady(withdrawalBuffer[withdrawalBuffer.startIndex]) || inbox.hasWithdrawals
-    }
-
-    /// Whether a withdrawal may reach the core: every barrier appended before it has been processed.
-    @inline(__always)
-    func isReady(_ pending: PendingWithdrawal) -> Bool { pending.afterBarriers <= barriersProcessed }
 
     /// Hands waiting withdrawals to the core, which decides what each request gets, oldest first.
     ///
@@ -158,22 +180,17 @@ extension LocationEngine {
     /// 100k cancels handed over at once would queue 100k endings before the first is carried out
     /// (megabytes of queue, grown by copying). Between two handlers (`all`) everything waiting goes,
     /// so that a handler's cancel is decided before the next delivery even behind a burst.
-    func takeWithdrawals(now: EngineInstant, all: Bool = false) {
-        if withdrawalBuffer.isEmpty {
-            inbox.takeWithdrawals(into: &withdrawalBuffer)
-        } else if inbox.hasWithdrawals {
-            var newer = Deque<PendingWithdrawal>()
-            inbox.takeWithdrawals(into: &newer)
-            withdrawalBuffer.append(contentsOf: newer)
-        }
+    mutating func takeWithdrawals(now: EngineInstant, all: Bool = false) {
+        withdrawals.collect(from: inbox)
         var handed = 0
-        // Oldest first, and none past one still waiting for a barrier: withdrawals keep their order.
-        while all || handed < Self.withdrawalSlice, let first = withdrawalBuffer.first, isReady(first) {
-            withdrawalBuffer.removeFirst()
-            machine.withdraw(first.id, first.withdrawal, now: now)
+        while all || handed < Self.withdrawalSlice, let pending = withdrawals.nextReady() {
+            machine.withdraw(pending.id, pending.withdrawal, now: now)
             handed &+= 1
         }
     }
+
+    /// Whether withdrawals wait, in the inbox's lane or taken from it.
+    var hasWithdrawals: Bool { withdrawals.hasReady(inbox) }
 
     /// How many withdrawals reach the core at a time between commands.
     static var withdrawalSlice: Int { 1_024 }

@@ -1,4 +1,4 @@
-extension LocationEngine {
+extension CoreDriver {
     /// Carries out the core's actions, in order, until it has none left. The core is not mid-update
     /// here, so handlers may re-enter the engine (their submissions queue in the inbox).
     ///
@@ -8,7 +8,7 @@ extension LocationEngine {
     /// fallen due meanwhile goes to the core too; it hands that over after the slice of the delivery in
     /// progress. Nothing here changes what the core decided. Returns whether it delivered anything.
     @discardableResult
-    func performActions() -> Bool {
+    mutating func performActions() -> Bool {
         var deliveredAny = false
         while let action = machine.nextAction() {
             switch action {
@@ -45,43 +45,33 @@ extension LocationEngine {
                 recipient.handler.cancelled()
                 afterHandler()
             case .startSource(let source, let mode):
-                let generation = beginSourceSession(source)
-                logger.debug("starting location source", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
-                metrics.sourceStarts.increment()
-                metrics.sources[source.index].starts.increment()
-                metrics.source(mode: mode)
-                let sink = SourceEventSink { [weak self] event in
-                    guard let self else { return }
-                    self.submit(.source(source, generation: generation, event, madeAt: self.now()))
+                let inbox = inbox, now = now
+                sources.start(source, mode: mode) { generation in
+                    // Weakly: a source that outlives its engine reports into nothing.
+                    SourceEventSink { [weak inbox] event in
+                        inbox?.send(.source(source, generation: generation, event, madeAt: now()))
+                    }
                 }
-                sources[source.index].start(mode: mode, events: sink)
             case .setSourceMode(let source, let mode):
-                logger.debug("changing location source mode", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
-                metrics.source(mode: mode)
-                sources[source.index].setMode(mode)
+                sources.setMode(source, mode)
             case .stopSource(let source):
-                endSourceSession(source)
-                logger.debug("stopping location source", metadata: ["source": "\(source.index)"])
-                metrics.sourceStops.increment()
-                sourceStopped(source)
-                metrics.source(mode: nil)
-                sources[source.index].stop()
+                sources.stop(source, onTime: onTime(source))
             case .idleSource(let source, let step):
-                idleSource(source, step)
+                sources.idle(source, step, onTime: onTime(source))
             case .fixProcessed(let accepted):
                 metrics.fixReceived(dropped: !accepted)
             case .timeoutsExpired(let earliestDeadline):
                 metrics.timeoutLateness.recordNanoseconds((now() - earliestDeadline).saturatingNanoseconds)
             case .requestAuthorization(let prompt, let token):
-                askForAuthorization(prompt, token: token)
+                authorization.askForAuthorization(prompt, token: token)
             case .requestTemporaryFullAccuracy(let prompt, let token):
-                askForTemporaryFullAccuracy(prompt, token: token)
+                authorization.askForTemporaryFullAccuracy(prompt, token: token)
             case .confirmLocationButton(let current, let token):
-                askToConfirmLocationButton(current: current, token: token)
+                authorization.askToConfirmLocationButton(current: current, token: token)
             case .authorizationChanged(let previous, let state):
-                authorizationChanged(from: previous, to: state)
+                authorization.changed(from: previous, to: state)
             case .tellProviderAuthorizationChanged(let state):
-                authorizationProvider.engineDidChange(state)
+                authorization.provider.engineDidChange(state)
             case .reportConfigurationError(let error):
                 logger.error("\(error)")
             }
@@ -93,10 +83,16 @@ extension LocationEngine {
     /// taken (behind any of a burst still waiting: withdrawals reach the core in the order they were
     /// made), and every 1,024 handlers what has fallen due is handed to the core.
     @inline(__always)
-    func afterHandler() {
+    mutating func afterHandler() {
         if inbox.hasWithdrawals { takeWithdrawals(now: now(), all: true) }
         handlersRun &+= 1
         guard handlersRun & 1023 == 0 else { return }
         machine.advanceTimeIfDue(now: now())
+    }
+
+    /// The total time `source` has been on, for its metrics.
+    func onTime(_ source: SourceID) -> Duration {
+        let statistics = machine.statistics(now: now())
+        return statistics.sources.isEmpty ? statistics.sourceOnTime : statistics.sources[source.index].onTime
     }
 }

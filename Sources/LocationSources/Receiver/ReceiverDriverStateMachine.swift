@@ -325,14 +325,14 @@ struct ReceiverDriverStateMachine: Sendable {
     private mutating func shownByOutput(
         _ interval: Duration, after command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode)?, since: Duration
     ) {
-        let attempted = command.mode.map { ReceiverProfile(mode: $0, fixInterval: configuration.fixInterval) }
+        let attempted = command.mode.map(profile(for:))
         // Outputting at the command's interval, the receiver is in its setting (taken, or already in it).
         if let attempted, attempted.outputInterval == interval, command.resultingState != nil {
             state = command.resultingState ?? state
             if case .running = goal { confirmedMode = command.mode }
             applied = attempted
             if unansweredLast?.command == command { unansweredLast = nil }
-        } else if let previous, ReceiverProfile(mode: previous.mode, fixInterval: configuration.fixInterval).outputInterval == interval {
+        } else if let previous, profile(for: previous.mode).outputInterval == interval {
             state = previous.state
             confirmedMode = previous.mode
         } else if previous == nil, interval == configuration.fixInterval {
@@ -382,21 +382,24 @@ struct ReceiverDriverStateMachine: Sendable {
 
     private mutating func plan(for mode: PowerMode) -> [ReceiverCommand] {
         guard let dialect else { return [] }
-        let profile = ReceiverProfile(mode: mode, fixInterval: configuration.fixInterval)
-        guard profile != applied else {
+        let wanted = profile(for: mode)
+        guard wanted != applied else {
             // The same setting serves this mode: confirmed for the one before, it is confirmed for this one.
-            if let confirmed = confirmedMode, ReceiverProfile(mode: confirmed, fixInterval: configuration.fixInterval) == profile {
+            if let confirmed = confirmedMode, profile(for: confirmed) == wanted {
                 confirmedMode = mode
             }
             return []
         }
-        applied = profile
-        return dialect.commands(for: profile).filter { !refused.contains($0.kind) }.map {
+        applied = wanted
+        return dialect.commands(for: wanted).filter { !refused.contains($0.kind) }.map {
             var command = $0
             command.mode = mode
             return command
         }
     }
+
+    /// The receiver's setting for the engine's `mode` at the configured fix interval.
+    private func profile(for mode: PowerMode) -> ReceiverProfile { ReceiverProfile(mode: mode, fixInterval: configuration.fixInterval) }
 
     private mutating func advance(now: Duration) -> [Action] {
         while let next = queue.first, refused.contains(next.kind) { queue.removeFirst() }
@@ -493,12 +496,12 @@ struct ReceiverDriverStateMachine: Sendable {
                 // which (when the two settings output at different intervals).
                 // Refused with no setting confirmed on this link, it stays unknown too, and the output tells.
                 // (A command for the setting already confirmed changes nothing either way.)
-                let unchanged = confirmedMode.map { ReceiverProfile(mode: $0, fixInterval: configuration.fixInterval) == applied } ?? false
+                let unchanged = confirmedMode.map { profile(for: $0) == applied } ?? false
                 if current.command.resultingState != nil, outcome != .refused || confirmedMode == nil, !unchanged, let attempted = applied {
                     let previous = confirmedMode.map { (state, $0) }
                     // With no setting known before, the output tells continuous tracking from the longest power save.
                     let other =
-                        previous.map { ReceiverProfile(mode: $0.1, fixInterval: configuration.fixInterval).outputInterval }
+                        previous.map { profile(for: $0.1).outputInterval }
                         ?? (attempted.outputInterval == configuration.fixInterval
                             ? ReceiverControlConfiguration.powerSaveInterval(for: .lowest) ?? .seconds(60) : configuration.fixInterval)
                     if let output = OutputEvidence(

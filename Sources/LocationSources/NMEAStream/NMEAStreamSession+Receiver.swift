@@ -76,6 +76,17 @@ extension NMEAStreamSession {
         }
     }
 
+    /// Where a driver in `state` confirmed its receiver went to idle: standby, off (backup), or `on` for
+    /// tracking and anything it cannot tell.
+    static func idleState(_ state: ReceiverPowerState, sleepConfirmed: Bool) -> ReceiverPowerProfile.IdleState {
+        switch state {
+        case .standby: .standby
+        case .backup: .off
+        case .powerSave where sleepConfirmed: .standby
+        case .unknown, .tracking, .powerSave, .released: .on
+        }
+    }
+
     /// What the engine hears when the driver's belief changed: the setting the running receiver confirmed
     /// (`receiverTracking`), and where the receiver confirmed it is — standby, off for a u-blox's backup, standby
     /// for a u-blox sent to wait in power save over its own USB port — and "on" for anything else (tracking,
@@ -88,13 +99,7 @@ extension NMEAStreamSession {
             events.append(.receiverTracking(mode, age: age))
         }
         if after.state != before.state || after.sleepConfirmed != before.sleepConfirmed {
-            let idle: ReceiverPowerProfile.IdleState =
-                switch after.state {
-                case .standby: .standby
-                case .backup: .off
-                case .powerSave where after.sleepConfirmed: .standby
-                case .unknown, .tracking, .powerSave, .released: .on
-                }
+            let idle = idleState(after.state, sleepConfirmed: after.sleepConfirmed)
             events.append(.receiverState(idle, age: idle == .on ? .zero : age))
         }
         return events

@@ -114,12 +114,12 @@ struct VirtualReceiverLine {
             }
         }
         if running { return setting(confirmedMode) }
-        switch state {
+        // Down: where the driver confirmed the receiver went, as the engine hears it; a receiver released to
+        // track on its own keeps its confirmed setting.
+        switch NMEAStreamSession.idleState(state, sleepConfirmed: sleepConfirmed) {
         case .standby: return .standby
-        case .backup: return .off
-        case .powerSave where sleepConfirmed: return .standby
-        case .released: return setting(confirmedMode)
-        case .unknown, .tracking, .powerSave: return .unknown
+        case .off: return .off
+        case .on: return state == .released ? setting(confirmedMode) : .unknown
         }
     }
 

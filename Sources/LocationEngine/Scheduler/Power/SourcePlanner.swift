@@ -153,13 +153,21 @@ struct SourcePlanner: Sendable {
 
     /// The cheapest source left that serves `mode` (the quicker to a first fix on a tie, then the earlier), else the
     /// one left that reaches finest, else none.
+    /// - Complexity: O(s) for s sources, without allocating (it runs for every fix while monitors wait).
     func choose(_ mode: PowerMode) -> SourceID? {
-        let left = sources.indices.filter { !failed[$0] }
-        let serving = left.filter { sources[$0].serves(mode) }
-        let pick =
-            serving.min { (sources[$0].cost, sources[$0].firstFixTime) < (sources[$1].cost, sources[$1].firstFixTime) }
-            ?? left.min { sources[$0].reach < sources[$1].reach }
-        return pick.map(SourceID.init)
+        var cheapest: Int?
+        var finest: Int?
+        for index in sources.indices where !failed[index] {
+            let source = sources[index]
+            if source.serves(mode) {
+                if cheapest.map({ (source.cost, source.firstFixTime) < (sources[$0].cost, sources[$0].firstFixTime) }) ?? true {
+                    cheapest = index
+                }
+            } else if cheapest == nil, finest.map({ source.reach < sources[$0].reach }) ?? true {
+                finest = index
+            }
+        }
+        return (cheapest ?? finest).map(SourceID.init)
     }
 
     /// When the chosen source, started at `since`, has gone without a fix long enough for a fallback:

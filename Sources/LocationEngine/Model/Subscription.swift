@@ -8,7 +8,7 @@ public enum SubscriptionKind: Sendable, Hashable {
     /// Never powers the source; sees only fixes other requests caused (Android's PRIORITY_PASSIVE).
     case passive
     /// Course over ground from fixes that carry one, delivered as ``HeadingUpdate``s. Ends at once with
-    /// ``SubscriptionEnd/headingUnavailable`` when the source cannot provide a course.
+    /// ``SubscriptionEnd/headingUnavailable`` when no source of the engine provides a course.
     case heading
 }
 
@@ -126,7 +126,7 @@ public enum SubscriptionEnd: Sendable, Hashable {
     case forceCompleted
     /// The source failed for good.
     case failed(SourceError)
-    /// The source provides no course, so a heading subscription cannot be served.
+    /// No source of the engine provides a course, so a heading subscription cannot be served.
     case headingUnavailable
     /// Location access is not authorized.
     case unauthorized(AuthorizationFailure)

@@ -22,7 +22,7 @@ extension SchedulerStateMachine.Configuration {
 
     /// Why a subscription (a monitor of `region`, under the regions' rules `geofences`) is refused at
     /// once, if it is: invalid options or geofence configuration, an undeclared purpose key, an engine shut
-    /// down, access refused, or heading asked of a source without course.
+    /// down, access refused, or heading asked of sources none of which reports course.
     func refusal(
         of options: SubscriptionOptions, region: (GeofenceRegion, GeofenceOptions)?, geofences: Geofences, isShutDown: Bool,
         gate: AuthorizationGate
@@ -32,7 +32,9 @@ extension SchedulerStateMachine.Configuration {
         else if let key = options.purposeKey, !declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
         else if isShutDown { .shutDown }
         else if case .unauthorized(let failure) = gate { .unauthorized(failure) }
-        else if options.kind == .heading && !sourceCapabilities.providesCourse { .headingUnavailable }
+        else if options.kind == .heading && !(sourceCapabilities.providesCourse || otherSources.contains(where: \.providesCourse)) {
+            .headingUnavailable
+        }
         else { nil }
     }
 }

@@ -34,6 +34,19 @@ struct SeveralSourcesTests {
         #expect(h.results["block"] == nil && Self.commands(h, of: 1).last == .start(.medium))
     }
 
+    @Test("a heading subscription is refused only when no source reports course: with a coarse source first and a GNSS beside it, the GNSS runs for it and its course arrives")
+    func headingFromAnySourceWithCourse() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.coarse, Self.gnss])
+        h.subscribe("heading", SubscriptionOptions(kind: .heading))
+        #expect(h.ends("heading").isEmpty)
+        #expect(Self.commands(h, of: 1).first.map { if case .start = $0 { true } else { false } } == true)
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5, course: 90), source: 1)
+        #expect(h.events["heading"]?.isEmpty == false)
+        var coarseOnly = MachineHarness(powerDown: .fixedLinger, sources: [Self.coarse, Self.coarse])
+        coarseOnly.subscribe("heading", SubscriptionOptions(kind: .heading))
+        #expect(coarseOnly.ends("heading") == [.headingUnavailable])
+    }
+
     @Test("between two sources alike in cost the quicker to a first fix runs")
     func quickerFirstFix() {
         let slow = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.01), firstFixTime: .seconds(20))

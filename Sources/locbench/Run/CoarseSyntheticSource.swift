@@ -59,11 +59,20 @@ final class FailingSource: LocationSource, Sendable {
     /// Every start and change of mode the engine asked for, in order.
     let modes = NIOLockedValueBox<[PowerMode]>([])
 
-    init(_ base: SyntheticLocationSource) { self.base = base }
+    /// Brings the base source up to the run's clock before each command (as the main workload's recording source
+    /// does): an engine timer firing as the clock moves commands the source before the run moves it, and the source
+    /// would date the command, and meter it, at its previous instant.
+    private let catchUp: @Sendable () -> Void
+
+    init(_ base: SyntheticLocationSource, catchUp: @escaping @Sendable () -> Void) {
+        self.base = base
+        self.catchUp = catchUp
+    }
 
     var capabilities: SourceCapabilities { base.capabilities }
 
     func start(mode: PowerMode, events: SourceEventSink) {
+        catchUp()
         sink.withLockedValue { $0 = events }
         modes.withLockedValue { $0.append(mode) }
         if let error = unplugged.withLockedValue({ $0 }) { return events.fatalError(error) }
@@ -71,13 +80,20 @@ final class FailingSource: LocationSource, Sendable {
     }
 
     func setMode(_ mode: PowerMode) {
+        catchUp()
         modes.withLockedValue { $0.append(mode) }
         base.setMode(mode)
     }
 
-    func stop() { base.stop() }
+    func stop() {
+        catchUp()
+        base.stop()
+    }
 
-    func stop(into state: ReceiverPowerProfile.IdleState) { base.stop(into: state) }
+    func stop(into state: ReceiverPowerProfile.IdleState) {
+        catchUp()
+        base.stop(into: state)
+    }
 
     /// The receiver is gone: a fatal error now (it runs), and at every later start.
     func fail(_ error: SourceError) {

@@ -71,7 +71,8 @@ enum SeveralSourcesRun {
         var logger = Logger(label: "LocationEngine")
         logger.logLevel = .critical
         let clock = ManualClock()
-        let gnss = FailingSource(SyntheticLocationSource(scenario: settings.scenario, drive: .manual, persona: settings.persona))
+        let receiver = SyntheticLocationSource(scenario: settings.scenario, drive: .manual, persona: settings.persona)
+        let gnss = FailingSource(receiver, catchUp: { receiver.advance(to: clock.now.offset) })
         // Wi-Fi and IP locate indoors too: the coarse source has no sky outage.
         var coarseScenario = settings.scenario
         coarseScenario.outages = OutagePlan()
@@ -172,9 +173,10 @@ enum SeveralSourcesRun {
             if !request.isPrecise, case .failed = result.status { coarseServableFailed += 1 }
         }
         let metered = gnss.base.energyMeter?.energy ?? 0
+        let engineJoules = statistics.sources.first?.receiverEnergy ?? statistics.receiverEnergy
         // An unplugged receiver confirms nothing after its failure, and the engine costs what it cannot confirm as the
         // dearest it could be: its figure is checked against the meter only while the receiver lives.
-        if !failed, let figure = statistics.sources.first?.receiverEnergy ?? statistics.receiverEnergy, metered > 0, abs(figure / metered - 1) > 0.02 {
+        if !failed, let figure = engineJoules, metered > 0, abs(figure / metered - 1) > 0.02 {
             violations.append(String(format: "the engine's energy figure for the GNSS, %.2f J, is %+.1f %% off its meter", figure, (figure / metered - 1) * 100))
         }
         let gnssModes = gnss.modes.withLockedValue { $0 }
@@ -184,8 +186,7 @@ enum SeveralSourcesRun {
             violations.append("\(coarseServableFailed) requests the coarse source could serve failed with the GNSS")
         }
         return Outcome(
-            meteredJoules: gnss.base.energyMeter?.energy ?? 0, oracleJoules: oracleJoules,
-            engineJoules: statistics.sources.first?.receiverEnergy ?? statistics.receiverEnergy,
+            meteredJoules: metered, oracleJoules: oracleJoules, engineJoules: engineJoules,
             gnssStarts: statistics.sources.first?.starts ?? statistics.sourceStarts, gnssRunsForCoarse: forCoarse,
             coarseStarts: statistics.sources.count > 1 ? statistics.sources[1].starts : 0, preciseTimedOut: preciseTimedOut,
             preciseTimedOutWithFix: preciseTimedOutWithFix, outcomes: outcomes, coarseServableFailed: coarseServableFailed,

@@ -30,8 +30,8 @@ struct ScheduledAuthorizationChange: Comparable, Sendable {
 /// services), the prompts still open, and the changes scheduled for later instants.
 ///
 /// The scheduled changes wait in a heap of their own, ordered by (due, sequence) so that changes due at
-/// the same instant apply in the order they were scheduled; the core's next wake-up is the earliest of
-/// this heap's and its other deadlines.
+/// the same instant apply in the order they were scheduled; the earliest is authorization's alarm on
+/// the core's ``Timeline``.
 struct AuthorizationTimeline: Sendable {
     var picture: AuthorizationState
     /// Open prompts by token; an answer counts only while its prompt is open.

@@ -14,6 +14,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveAuthorization")
         guard !isShutDown else { return }
         access.timeline.schedule(state, due: due, prompt: prompt)
+        setAlarm(.authorization)
         applyDueAuthorizationChanges(upTo: now)
     }
 
@@ -36,15 +37,20 @@ extension SchedulerStateMachine {
         carryOut(access.locationButtonPressed(), now: now)
     }
 
-    /// Applies every scheduled change due by `now`, in order, each at its own instant after the
-    /// deadlines due before it (what was due before a change happened under the old picture).
+    /// Applies every scheduled change due by `now`, in order, each at its own instant after what fell
+    /// due before it on the timeline (``runTimeline(upTo:)``).
     mutating func applyDueAuthorizationChanges(upTo now: EngineInstant) {
         let now = tick(now)
-        while let change = access.timeline.popDue(upTo: now) {
-            expireDeadlines(now: change.due)
+        while let due = timeline.alarm(.authorization), due <= now { runTimeline(upTo: due) }
+    }
+
+    /// Applies the scheduled changes due at `instant` (authorization's alarm), in the order they were made.
+    mutating func applyAuthorizationChanges(dueAt instant: EngineInstant) {
+        while let change = access.timeline.popDue(upTo: instant) {
             if delivery.settleFixCompletion(taking: &requests) { fixCompletionEnded() }
             carryOut(access.apply(change.state, answering: change.prompt), now: change.due)
         }
+        setAlarm(.authorization)
     }
 
     /// A request waits for authorization: the period's one request for it is made, if it was not yet.
@@ -68,13 +74,13 @@ extension SchedulerStateMachine {
             case .endAwaitingAuthorization:
                 endAwaitingAuthorization(oneShotStatus: .unauthorized(.undecided), subscriptionEnd: .unauthorized(.undecided), now: now)
             case .admitAwaitingAuthorization:
-                let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now)
+                let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now, timeline: &timeline)
                 monitorsAdmitted(admitted.monitors)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: forceSourceOff(now: now)
             case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
-            case .admitAwaitingFullAccuracy: monitorsAdmitted(requests.admitAwaitingFullAccuracy(now: now))
+            case .admitAwaitingFullAccuracy: monitorsAdmitted(requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline))
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
             case .reconcilePower: reconcilePower(now: now)
             }

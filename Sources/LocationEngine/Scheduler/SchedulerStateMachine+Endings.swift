@@ -18,7 +18,7 @@ extension SchedulerStateMachine {
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
         }
-        requests.afterRemovals()
+        requests.afterRemovals(on: &timeline)
         reconcilePower(now: now)
     }
 
@@ -29,6 +29,7 @@ extension SchedulerStateMachine {
         guard !isShutDown else { return }
         isShutDown = true
         access.timeline.close()
+        setAlarm(.authorization)
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)
     }
@@ -56,9 +57,12 @@ extension SchedulerStateMachine {
     /// out; an update being fanned out skips the subscriptions, and the monitors' regions go.
     mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ tally: OneShotTally, _ end: SubscriptionEnd) {
         for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
-        for id in removed.regions { geofences.remove(id) }
+        if !removed.regions.isEmpty {
+            for id in removed.regions { geofences.remove(id) }
+            setAlarm(.regions)
+        }
         delivery.emitOneShots(removed.oneShots, result, tally)
         delivery.emitSubscribers(removed.subscribers, .ended(end))
-        requests.afterRemovals()
+        requests.afterRemovals(on: &timeline)
     }
 }

@@ -41,7 +41,7 @@ extension SchedulerStateMachine {
 
     /// A fix completion ended: the one-shots it completed no longer need the source.
     mutating func fixCompletionEnded() {
-        requests.afterRemovals()
+        requests.afterRemovals(on: &timeline)
         reconcilePower(now: latestNow)
     }
 }

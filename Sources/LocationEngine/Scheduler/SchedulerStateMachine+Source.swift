@@ -15,15 +15,19 @@ extension SchedulerStateMachine {
         expireDeadlines(now: now)
         guard access.gate == .authorized, !isShutDown else { return }
         power.fixArrived(from: source, now: now)
-        guard let fix = access.receive(location, age: age, now: now, source: source) else { return emit(.fixProcessed(accepted: false)) }
+        guard let fix = access.receive(location, age: age, now: now, source: source) else {
+            setAlarm(.power)
+            return emit(.fixProcessed(accepted: false))
+        }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
         if geofences.evaluator.count > 0 {
             geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
             emitRegionEvents()
+            setAlarm(.regions)
         }
-        requests.afterRemovals()
+        requests.afterRemovals(on: &timeline)
         reconcilePower(now: now)
     }
 
@@ -42,6 +46,7 @@ extension SchedulerStateMachine {
     public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverTracking")
         power.receiverTracking(mode, age: age, now: now, source: source)
+        setAlarm(.power)
     }
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
@@ -65,7 +70,7 @@ extension SchedulerStateMachine {
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
         deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
         emit(command)
-        if power.isSeveral { reconcilePower(now: now) }
+        if power.isSeveral { reconcilePower(now: now) } else { setAlarm(.power) }
     }
 
     /// Queues the regions' transitions decided so far, one action each.

@@ -33,7 +33,7 @@ extension SchedulerStateMachine {
         }
         let placement = requests.place(
             id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: access.gate,
-            rules: access.rules)
+            rules: access.rules, timeline: &timeline)
         placed(id, placement, now: now)
     }
 
@@ -86,7 +86,7 @@ extension SchedulerStateMachine {
         }
         if let region { geofences.waiting[id] = region }
         let subscription = Subscription(handler: handler, options: options, isRegion: region != nil)
-        placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules), now: now)
+        placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules, timeline: &timeline), now: now)
     }
 
     /// A request took its place: the waiting ones ask for access, the admitted ones for the source (a
@@ -106,14 +106,20 @@ extension SchedulerStateMachine {
     /// wants the source until a fix decides them.
     @inline(__always)
     mutating func monitorsAdmitted(_ ids: some Sequence<RequestID>) {
-        if geofences.admit(ids) { power.endMonitorSleep() }
+        guard geofences.admit(ids) else { return }
+        power.endMonitorSleep()
+        setAlarm(.power)
+        setAlarm(.regions)
     }
 
     /// Removes a subscription or monitor: an update being fanned out skips it, its region goes.
     mutating func removeSubscription(_ id: RequestID) -> Subscription? {
         guard let subscription = requests.removeSubscription(id) else { return nil }
         delivery.subscriptionEnded(id)
-        if subscription.isRegion { geofences.remove(id) }
+        if subscription.isRegion {
+            geofences.remove(id)
+            setAlarm(.regions)
+        }
         return subscription
     }
 }

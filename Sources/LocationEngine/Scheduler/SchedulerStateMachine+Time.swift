@@ -13,37 +13,59 @@ extension SchedulerStateMachine {
         return true
     }
 
-    /// Time passes: the authorization changes scheduled by `now` apply (each after the deadlines due
-    /// before it), due deadlines expire, the regions' dwells and unknown timeouts run, and the power
-    /// planner may step the source down. It may come between two slices of a large delivery: what it
-    /// decides goes first after the slice in progress.
+    /// Time passes: what fell due by `now` happens in instant order across the parts (``runTimeline(upTo:)``),
+    /// then the power planner may step the source down. It may come between two slices of a large
+    /// delivery: what it decides goes first after the slice in progress.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func advanceTime(now: EngineInstant) {
         let now = tick(now)
         delivery.outbox.beginEvent()
-        applyDueAuthorizationChanges(upTo: now)
-        expireDeadlines(now: now)
-        if geofences.evaluator.count > 0 {
-            geofences.evaluator.advanceTime(now: now)
-            emitRegionEvents()
-        }
+        runTimeline(upTo: now)
         reconcilePower(now: now)
     }
 
-    /// Expires every deadline due at `now`; one-shots expiring together share one result.
-    mutating func expireDeadlines(now: EngineInstant) {
-        guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
-        let expired = requests.expire(now: now, sparing: delivery.fixCompletion)
+    /// Takes what fell due by `instant` off the timeline, earliest first, each from the part it belongs
+    /// to: the requests' deadlines (those due together share one result), authorization's changes
+    /// (each at its own instant, after the deadlines due before it: what was due before a change happened
+    /// under the old picture), the regions' dwells and unknown timeouts (stamped with their instants), and
+    /// the power planner's step, taken at the present instant.
+    /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(log n) per alarm.
+    mutating func runTimeline(upTo instant: EngineInstant) {
+        while true {
+            // Deadlines before an authorization change end as they would have at its instant.
+            expireDeadlines(now: instant, resultAt: min(instant, timeline.alarm(.authorization) ?? instant))
+            guard let due = timeline.popDue(at: instant) else { return }
+            guard case .alarm(let part, let at) = due else {
+                preconditionFailure("SchedulerStateMachine.runTimeline: \(due) is due after the requests' deadlines expired")
+            }
+            switch part {
+            case .authorization: applyAuthorizationChanges(dueAt: at)
+            case .regions:
+                geofences.evaluator.advanceTime(now: at)
+                emitRegionEvents()
+                setAlarm(.regions)
+            case .power: reconcilePower(now: latestNow)
+            }
+        }
+    }
+
+    /// Expires every deadline due at `now`; one-shots expiring together share one result, with the best
+    /// fix known at `resultAt`. Stops at the first part's alarm due before a deadline (``runTimeline(upTo:)``
+    /// takes it).
+    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil) {
+        guard let earliest = timeline.earliest, earliest <= now, timeline.earliestID != nil else { return }
+        let expired = requests.expire(now: now, sparing: delivery.fixCompletion, on: &timeline)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
-        deliverEnds(expired, result(.timedOut, now: now), .timedOut, .durationElapsed)
-        reconcilePower(now: now)
+        let resultAt = resultAt ?? now
+        deliverEnds(expired, result(.timedOut, now: resultAt), .timedOut, .durationElapsed)
+        reconcilePower(now: resultAt)
     }
 
     /// The owner is idle at `now`: the requests drop abandoned queue entries if there is time before the
     /// next wake-up. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compactIfIdle(now: EngineInstant) {
-        if delivery.outbox.isEmpty { requests.compact(ifIdleUntil: nextWakeup, now: now) }
+        if delivery.outbox.isEmpty { requests.compact(ifIdleUntil: nextWakeup, now: now, timeline: &timeline) }
     }
 }

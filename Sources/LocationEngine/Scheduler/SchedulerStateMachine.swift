@@ -31,6 +31,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
+    /// Every wake-up of the parts, earliest first: the requests' deadlines, and an alarm for each other
+    /// part's earliest one (``setAlarms()``).
+    var timeline = Timeline()
     /// The counters of what arrived (the other parts count what they alone see).
     var counters = SchedulerStatistics()
     /// The latest instant seen (the timeline never runs backwards).
@@ -57,10 +60,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     // optimizer copy the whole state machine (retaining every field) on each read.
     @inline(__always)
     public var nextWakeup: EngineInstant? {
-        earliest(
-            earliest(earliest(requests.deadlines.earliest, power.nextWakeup), access.timeline.nextDue),
-            geofences.evaluator.nextDeadline)
+        assert(alarmsAreSet, "SchedulerStateMachine: a part's earliest deadline is not on the timeline")
+        return timeline.earliest
     }
+
+    /// Whether each part's alarm on the timeline is its earliest deadline (checked in debug builds).
+    var alarmsAreSet: Bool { Timeline.Part.allCases.allSatisfy { timeline.alarm($0) == earliestDeadline(of: $0) } }
 
     /// Whether any source is powered.
     public var isSourceOn: Bool { power.isOn }
@@ -119,11 +124,34 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = access.accuracy == .reduced ? .lowest : nil
         emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
+        setAlarm(.power)
     }
 
     /// Powers the source down at once (a fatal error, access lost, shutdown).
     mutating func forceSourceOff(now: EngineInstant) {
         emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0))
+        setAlarm(.power)
+    }
+
+    /// Sets `part`'s alarm on the timeline to its earliest deadline. Called after every call into the
+    /// part that may change that deadline (checked at each ``nextWakeup`` in debug builds).
+    // Each part read directly: a call of a method of `self` here made the optimizer copy the machine.
+    @inline(__always)
+    mutating func setAlarm(_ part: Timeline.Part) {
+        switch part {
+        case .authorization: timeline.setAlarm(.authorization, at: access.timeline.nextDue)
+        case .regions: timeline.setAlarm(.regions, at: geofences.evaluator.nextDeadline)
+        case .power: timeline.setAlarm(.power, at: power.nextWakeup)
+        }
+    }
+
+    /// `part`'s earliest deadline, as the part keeps it.
+    func earliestDeadline(of part: Timeline.Part) -> EngineInstant? {
+        switch part {
+        case .authorization: access.timeline.nextDue
+        case .regions: geofences.evaluator.nextDeadline
+        case .power: power.nextWakeup
+        }
     }
 
     /// Queues what the power planner decided for the sources.

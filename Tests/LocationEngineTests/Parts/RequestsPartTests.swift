@@ -24,9 +24,10 @@ struct RequestsPartTests {
     @Test("the demand counts exactly the admitted requests: waiting ones join it when admitted, and leave it when removed")
     func demandCountsAdmitted() {
         var requests = Requests()
-        #expect(requests.place(Self.id(1), Self.oneShot("a", .room), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full) == .awaitingAuthorization)
+        var timeline = Timeline()
+        #expect(requests.place(Self.id(1), Self.oneShot("a", .room), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline) == .awaitingAuthorization)
         #expect(requests.demand.mode == nil)
-        let admitted = requests.admitAwaitingAuthorization(rules: Self.full, now: .zero)
+        let admitted = requests.admitAwaitingAuthorization(rules: Self.full, now: .zero, timeline: &timeline)
         #expect(admitted.needingFullAccuracy.isEmpty)
         #expect(requests.demand.mode == LocationAccuracy.room.requiredPowerMode)
         _ = requests.removeOneShot(Self.id(1))
@@ -37,8 +38,9 @@ struct RequestsPartTests {
     @Test("a monitor is pending but adds no demand of its own")
     func monitorAddsNoDemand() {
         var requests = Requests()
+        var timeline = Timeline()
         let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), isRegion: true)
-        #expect(requests.place(Self.id(1), monitor, from: .zero, gate: .authorized, rules: Self.full) == .admitted)
+        #expect(requests.place(Self.id(1), monitor, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline) == .admitted)
         #expect(requests.demand.mode == nil)
         #expect(requests.contains(Self.id(1)))
     }
@@ -46,8 +48,9 @@ struct RequestsPartTests {
     @Test("under reduced accuracy a one-shot finer than coarse fixes is not admitted, and holding sends the keyed ones to wait")
     func reducedAccuracyHolds() {
         var requests = Requests()
-        #expect(requests.place(Self.id(1), Self.oneShot("fine", .block), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced) == .needingFullAccuracy)
-        #expect(requests.place(Self.id(2), Self.oneShot("keyed", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced) == .needingFullAccuracy)
+        var timeline = Timeline()
+        #expect(requests.place(Self.id(1), Self.oneShot("fine", .block), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced, timeline: &timeline) == .needingFullAccuracy)
+        #expect(requests.place(Self.id(2), Self.oneShot("keyed", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced, timeline: &timeline) == .needingFullAccuracy)
         let (firstKey, ending) = requests.holdForFullAccuracy([Self.id(1), Self.id(2)], mayWait: true)
         #expect(firstKey == "Navigation")
         #expect(ending == [Self.id(1)])
@@ -58,8 +61,9 @@ struct RequestsPartTests {
     @Test("a fix completes every one-shot it satisfies, coarsest level first, and leaves the finer ones pending")
     func fixCompletesSatisfied() {
         var requests = Requests()
+        var timeline = Timeline()
         for (n, accuracy) in [(1, LocationAccuracy.room), (2, .city), (3, .block)] {
-            _ = requests.place(Self.id(UInt64(n)), Self.oneShot("\(n)", accuracy), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+            _ = requests.place(Self.id(UInt64(n)), Self.oneShot("\(n)", accuracy), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
         }
         guard var completion = requests.beginCompletion(with: Self.fix(accuracy: 50, at: .zero), now: .zero) else {
             Issue.record("the fix completes nothing")
@@ -75,10 +79,11 @@ struct RequestsPartTests {
     @Test("expiry removes what is due but spares the one-shots a fix being handed out already satisfied")
     func expirySparesCompletion() {
         var requests = Requests()
-        _ = requests.place(Self.id(1), Self.oneShot("covered", .city), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
-        _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        var timeline = Timeline()
+        _ = requests.place(Self.id(1), Self.oneShot("covered", .city), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
         let completion = requests.beginCompletion(with: Self.fix(accuracy: 50, at: .zero), now: .zero)
-        let expired = requests.expire(now: .zero + .seconds(1), sparing: completion)
+        let expired = requests.expire(now: .zero + .seconds(1), sparing: completion, on: &timeline)
         #expect(expired.oneShots.map(\.handler) == ["too fine"])
         #expect(requests.contains(Self.id(1)))
     }
@@ -86,11 +91,12 @@ struct RequestsPartTests {
     @Test("a fix reaches admitted subscriptions through their filters; one reaching its maximum is removed and named")
     func fanOut() {
         var requests = Requests()
+        var timeline = Timeline()
         let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), isRegion: false)
         let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), isRegion: false)
         let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), isRegion: true)
         for (n, subscription) in [once, heading, monitor].enumerated() {
-            _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full)
+            _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline)
         }
         let fanOut = requests.offer(Self.fix(accuracy: 5, at: .zero), now: .zero)
         #expect(fanOut.locations.map(\.handler) == ["once"])
@@ -102,8 +108,9 @@ struct RequestsPartTests {
     @Test("removing everything admitted leaves those waiting for access")
     func removeAllAdmitted() {
         var requests = Requests()
-        _ = requests.place(Self.id(1), Self.oneShot("admitted", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
-        _ = requests.place(Self.id(2), Self.oneShot("waiting", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full)
+        var timeline = Timeline()
+        _ = requests.place(Self.id(1), Self.oneShot("admitted", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(2), Self.oneShot("waiting", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline)
         let removed = requests.removeAll(onlyAdmitted: true)
         #expect(removed.oneShots.map(\.handler) == ["admitted"])
         #expect(requests.isWaiting(Self.id(2)))

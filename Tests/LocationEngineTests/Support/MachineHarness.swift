@@ -54,6 +54,9 @@ struct MachineHarness {
     var fixesProcessed: [Bool] = []
     /// The earliest deadline of each expiry pass that timed one-shots out.
     var expiryPasses: [EngineInstant] = []
+    /// What was handed out, in order: "tag: dwelled" for a region's transition, "tag: ended" for a
+    /// subscription's ending, "authorization" for a change of the picture.
+    var handedOut: [String] = []
     /// A handler's script: after a recipient tagged so receives something, withdraw these requests (by
     /// tag) and let this much time pass, before the next recipient is taken.
     var whileDelivering: ((String) -> (withdrawals: [(String, Withdrawal)], advanceBy: Duration)?)?
@@ -229,13 +232,17 @@ struct MachineHarness {
                 while let recipient = machine.nextSubscriber() {
                     precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
                     events[recipient.handler, default: []].append(event)
-                    if case .ended = event { subscriptionEndingsHandedOut += 1 }
+                    if case .ended = event {
+                        subscriptionEndingsHandedOut += 1
+                        handedOut.append("\(recipient.handler): ended")
+                    }
                     delivered(to: recipient.handler)
                 }
             case .notifyRegion(let event, let recipient):
                 precondition(ids[recipient.handler] == recipient.id && event.id == recipient.id, "recipient ID does not match its tag")
                 transitions[recipient.handler, default: []].append(event.transition)
                 transitionInstants[recipient.handler, default: []].append(event.at)
+                handedOut.append("\(recipient.handler): \(event.transition)")
                 delivered(to: recipient.handler)
             case .startSource(let source, let mode): record(.start(mode), source)
             case .setSourceMode(let source, let mode): record(.setMode(mode), source)
@@ -252,7 +259,9 @@ struct MachineHarness {
                 fullAccuracyRequests.append(prompt.purposeKey)
                 prompts.append(("full accuracy", token))
             case .confirmLocationButton(_, let token): prompts.append(("location button", token))
-            case .authorizationChanged(_, let state): pictures.append(state)
+            case .authorizationChanged(_, let state):
+                pictures.append(state)
+                handedOut.append("authorization")
             case .tellProviderAuthorizationChanged(let state): toldProvider.append(state)
             case .reportConfigurationError(let error): configurationErrors.append(error)
             }

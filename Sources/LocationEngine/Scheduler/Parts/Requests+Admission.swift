@@ -15,7 +15,7 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: amortised O(1), O(log n) with a timeout.
     mutating func place(
         _ id: RequestID, _ request: consuming OneShot, timeout: Duration?, from start: EngineInstant, delayUntilAuthorized: Bool,
-        gate: AuthorizationGate, rules: AccuracyRules
+        gate: AuthorizationGate, rules: AccuracyRules, timeline: inout Timeline
     ) -> Placement {
         var request = request
         let placement: Placement =
@@ -29,7 +29,7 @@ extension SchedulerStateMachine.Requests {
                 case .needingFullAccuracy: delayUntilAuthorized && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)
                 case .admitted: false
                 }
-            if awaitsAccess { request.timeoutAwaitsAccess = true } else { deadlines.insert(id, timeout: timeout, from: start) }
+            if awaitsAccess { request.timeoutAwaitsAccess = true } else { timeline.insert(id, timeout: timeout, from: start) }
         }
         switch placement {
         case .awaitingAuthorization:
@@ -47,10 +47,11 @@ extension SchedulerStateMachine.Requests {
     /// admitted; its duration, if it has one, counts from `start`.
     /// - Complexity: amortised O(1), O(log n) with a duration.
     mutating func place(
-        _ id: RequestID, _ subscription: consuming Subscription, from start: EngineInstant, gate: AuthorizationGate, rules: AccuracyRules
+        _ id: RequestID, _ subscription: consuming Subscription, from start: EngineInstant, gate: AuthorizationGate, rules: AccuracyRules,
+        timeline: inout Timeline
     ) -> Placement {
         var subscription = subscription
-        if let duration = subscription.options.duration { deadlines.insert(id, timeout: duration, from: start) }
+        if let duration = subscription.options.duration { timeline.insert(id, timeout: duration, from: start) }
         if gate == .notDetermined {
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
@@ -75,13 +76,13 @@ extension SchedulerStateMachine.Requests {
     /// now — but for those that coarsened fixes cannot serve (`rules`), which are returned; a delayed
     /// timeout of one that may go on waiting, for temporary full accuracy, starts when that is answered.
     /// - Complexity: O(w) for w waiting requests.
-    mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant) -> Admitted {
+    mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant, timeline: inout Timeline) -> Admitted {
         var admitted = Admitted()
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], request.phase != .admitted {
                 let needsFull = rules.needsFullAccuracy(request.wish)
                 if !(needsFull && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
-                    startDelayedTimeout(id, &request, now: now)
+                    startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 }
                 if needsFull {
                     oneShots[id] = request
@@ -104,11 +105,11 @@ extension SchedulerStateMachine.Requests {
     /// Full accuracy came back: every request waiting for it is admitted, delayed timeouts start now.
     /// Returns the monitors admitted.
     /// - Complexity: O(w) for w waiting requests.
-    mutating func admitAwaitingFullAccuracy(now: EngineInstant) -> [RequestID] {
+    mutating func admitAwaitingFullAccuracy(now: EngineInstant, timeline: inout Timeline) -> [RequestID] {
         var monitors: [RequestID] = []
         for id in replace(&awaitingFullAccuracy, with: []) {
             if var request = oneShots[id], request.phase != .admitted {
-                startDelayedTimeout(id, &request, now: now)
+                startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 admit(id, &request)
             } else if var subscription = subscriptions[id], subscription.phase != .admitted {
                 admit(id, &subscription)
@@ -163,9 +164,9 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// Starts the timeout of a one-shot that waited for access to start it, if it has one.
-    private mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
+    private mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant, timeline: inout Timeline) {
         guard request.timeoutAwaitsAccess, let timeout = request.wish.delayedTimeout else { return }
-        deadlines.insert(id, timeout: timeout, from: now)
+        timeline.insert(id, timeout: timeout, from: now)
         request.timeoutAwaitsAccess = false
     }
 }

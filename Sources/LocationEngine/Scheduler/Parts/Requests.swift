@@ -1,7 +1,8 @@
 extension SchedulerStateMachine {
     /// The pending requests — one-shots, subscriptions and region monitors — with the accuracy index a
-    /// fix completes one-shots through, the deadlines their timeouts and durations run on, the lists of
-    /// those waiting for access, and the power demand of those admitted (what the power planner serves).
+    /// fix completes one-shots through, the lists of those waiting for access, and the power demand of
+    /// those admitted (what the power planner serves). Their timeouts and durations run on the core's
+    /// ``Timeline``, which each method that starts, expires or drops one takes.
     ///
     /// Its invariants: a request is in one table or the other, never both; the demand counts exactly the
     /// admitted requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at
@@ -15,8 +16,6 @@ extension SchedulerStateMachine {
         var subscriptions: [RequestID: Subscription] = [:]
         /// The admitted one-shots by accuracy, for the fix that can complete them.
         var index = OneShotIndex()
-        /// One entry per running timeout or duration, in FIFO lanes by length.
-        var deadlines = DeadlineQueue()
         /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
         var awaitingAuthorization: [RequestID] = []
         /// Requests that need full accuracy and wait for the answer to a temporary-full-accuracy request;
@@ -134,9 +133,10 @@ extension SchedulerStateMachine.Requests {
     /// Removes the requests whose timeout or duration is due at `now`, but for one-shots that `completion`
     /// (the fix being handed out) covers: they succeeded when the fix arrived, before the deadline.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
-    mutating func expire(now: EngineInstant, sparing completion: FixCompletion?) -> Removed {
+    /// Stops at the first part's alarm due before the next request's deadline: the core takes it, in order.
+    mutating func expire(now: EngineInstant, sparing completion: FixCompletion?, on timeline: inout Timeline) -> Removed {
         var removed = Removed()
-        while let id = deadlines.popDue(at: now) {
+        while let id = timeline.popDueRequest(at: now) {
             if let completion, let request = oneShots[id], completion.covers(request.wish, isIndexed: request.phase.isIndexed) { continue }
             remove(id, into: &removed)
         }
@@ -157,10 +157,14 @@ extension SchedulerStateMachine.Requests {
     /// Drops the deadlines of ended requests at the head of the queue, so that the next wake-up is live.
     /// - Complexity: O(a log n) for a abandoned entries at the head.
     @inline(__always)
-    mutating func dropAbandonedDeadlineHead() {
+    mutating func dropAbandonedDeadlineHead(on timeline: inout Timeline) {
         // A loop over the head rather than `dropAbandonedHead(isLive:)`: its closure would need copies
         // of the tables (retained and released on every removal) while the queue changes.
-        while let id = deadlines.earliestID, !contains(id) { deadlines.dropEarliest() }
+        while true {
+            timeline.dropStaleAlarms()
+            guard let id = timeline.earliestID, !contains(id) else { return }
+            timeline.dropEarliest()
+        }
     }
 
     /// Keeps the next wake-up live after requests ended: abandoned deadlines at the head of the queue
@@ -169,13 +173,13 @@ extension SchedulerStateMachine.Requests {
     /// memory bound that an owner compacting when idle never reaches.
     /// - Complexity: O(a log n) for a abandoned entries at the head.
     @inline(__always)
-    mutating func afterRemovals() {
-        dropAbandonedDeadlineHead()
+    mutating func afterRemovals(on timeline: inout Timeline) {
+        dropAbandonedDeadlineHead(on: &timeline)
         let bound = 1 << 20
-        if deadlines.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
+        if timeline.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
             || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound
         {
-            compact()
+            compact(timeline: &timeline)
         }
     }
 
@@ -186,9 +190,9 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
-    var compactionBacklog: Int {
+    func compactionBacklog(timeline: Timeline) -> Int {
         var work = 0
-        if deadlines.needsCompaction(pending: count) { work += deadlines.count }
+        if timeline.needsCompaction(pending: count) { work += timeline.count }
         if index.needsCompaction(pending: oneShots.count) { work += index.count }
         let waiting = awaitingAuthorization.count + awaitingFullAccuracy.count
         if waiting > waitingListLimit { work += waiting }
@@ -198,21 +202,21 @@ extension SchedulerStateMachine.Requests {
     /// Compacts (``compact()``) if there is enough time before `nextWakeup` for that much work (about
     /// 20 ns an entry), so that compaction never delays a timeout or a delivery.
     /// - Complexity: O(n) when it compacts.
-    mutating func compact(ifIdleUntil nextWakeup: EngineInstant?, now: EngineInstant) {
-        let backlog = compactionBacklog
+    mutating func compact(ifIdleUntil nextWakeup: EngineInstant?, now: EngineInstant, timeline: inout Timeline) {
+        let backlog = compactionBacklog(timeline: timeline)
         guard backlog > 0 else { return }
         if let nextWakeup, nextWakeup - now < .nanoseconds(20 * backlog) + .microseconds(200) { return }
-        compact()
+        compact(timeline: &timeline)
     }
 
     /// Drops the entries of ended requests from the queues and waiting lists once they dominate, and
     /// lets the table settle. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
-    mutating func compact() {
-        if deadlines.needsCompaction(pending: count) {
+    mutating func compact(timeline: inout Timeline) {
+        if timeline.needsCompaction(pending: count) {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
-            deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
+            timeline.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
         }
         if index.needsCompaction(pending: oneShots.count) {
             let oneShots = self.oneShots

@@ -39,6 +39,8 @@ struct PowerPlanner: Sendable {
     var monitors = MonitorDemand()
     /// The receiver's energy, as far as the planner knows what it did (with a receiver profile).
     var energy: ReceiverEnergy?
+    /// Whether the restart-aware rule applies (``idle`` is set, from the start, for good).
+    let isRestartAware: Bool
     /// How long the source runs on after demand ends, under the fixed rule.
     let linger: Duration
     /// The source's receiver, if it describes one.
@@ -48,6 +50,7 @@ struct PowerPlanner: Sendable {
         self.linger = linger
         self.profile = profile
         if let trust = powerDown.trust, let profile { idle = IdlePlanner(profile: profile, trust: trust) }
+        isRestartAware = idle != nil
         energy = profile.map { ReceiverEnergy(profile: $0, confirms: confirmsReceiverState) }
     }
 
@@ -66,7 +69,12 @@ struct PowerPlanner: Sendable {
     /// idle receiver, or the monitors' wake-up.
     /// - Complexity: O(1)
     @inline(__always)
-    var nextWakeup: EngineInstant? { earliest(earliest(policy.lingerDeadline, idle?.nextDeeperStep), monitors.wakeAt) }
+    var nextWakeup: EngineInstant? {
+        let next = earliest(policy.lingerDeadline, monitors.wakeAt)
+        // Reading `idle` copies the planner out of its optional: only a restart-aware planner pays for it.
+        guard isRestartAware else { return next }
+        return earliest(next, idle?.nextDeeperStep)
+    }
 
     /// Brings the source in line with the requests' `demand` and the monitors' at `now`, never running it
     /// harder than `cap`; `monitoring` says whether any region is monitored. Returns what to do to the

@@ -141,7 +141,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         switch part {
         case .authorization: timeline.setAlarm(.authorization, at: access.timeline.nextDue)
         case .regions: timeline.setAlarm(.regions, at: geofences.evaluator.nextDeadline)
-        case .power: timeline.setAlarm(.power, at: power.nextWakeup)
+        case .power: timeline.setAlarm(.power, at: power.readNextWakeup())
         }
     }
 

@@ -186,8 +186,7 @@ struct Timeline: Sendable {
 
     /// The part of an alarm entry, if the alarm still holds it (else the entry is stale).
     private func liveAlarm(_ entry: Entry) -> Part? {
-        let part = Part(rawValue: Int((entry.id & ~Self.alarmBit) >> 55))!
-        guard let alarm = alarms[part.rawValue], alarm.deadline == entry.deadline, alarm.generation == entry.id & ((1 << 55) - 1)
+        guard let part = Part(rawValue: Int((entry.id & ~Self.alarmBit) >> 55)), let alarm = alarms[part.rawValue], alarm.deadline == entry.deadline, alarm.generation == entry.id & ((1 << 55) - 1)
         else { return nil }
         return part
     }

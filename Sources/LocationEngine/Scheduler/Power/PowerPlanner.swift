@@ -76,6 +76,10 @@ struct PowerPlanner: Sendable {
         return earliest(next, idle?.nextDeeperStep)
     }
 
+    /// ``nextWakeup``, read in place (see ``SourcePlanner/readNextWakeup()``).
+    @inline(__always)
+    mutating func readNextWakeup() -> EngineInstant? { nextWakeup }
+
     /// Brings the source in line with the requests' `demand` and the monitors' at `now`, never running it
     /// harder than `cap`; `monitoring` says whether any region is monitored. Returns what to do to the
     /// source, if anything.

@@ -83,6 +83,11 @@ struct SourcePlanner: Sendable {
         return others.reduce(earliest(primary.nextWakeup, fallbackDue)) { earliest($0, $1.nextWakeup) }
     }
 
+    /// ``nextWakeup``, read in place. The core reads it after every reconciliation; called through the
+    /// getter, the planners were first copied to a temporary (a large value passed by address).
+    @inline(__always)
+    mutating func readNextWakeup() -> EngineInstant? { isSeveral ? nextWakeup : primary.readNextWakeup() }
+
     /// Brings the sources in line with the requests' `demand` and the monitors' (see
     /// ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``). With one source, returns its command;
     /// with several, queues theirs (``takeQueued()``) and returns none.

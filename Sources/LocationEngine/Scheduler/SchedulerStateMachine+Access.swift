@@ -13,8 +13,7 @@ extension SchedulerStateMachine {
     ) {
         let now = enter(now, "receiveAuthorization")
         guard !isShutDown else { return }
-        access.timeline.schedule(state, due: due, prompt: prompt)
-        setAlarm(.authorization)
+        access.schedule(state, due: due, prompt: prompt, on: &timeline)
         applyDueAuthorizationChanges(upTo: now)
     }
 
@@ -46,11 +45,10 @@ extension SchedulerStateMachine {
 
     /// Applies the scheduled changes due at `instant` (authorization's alarm), in the order they were made.
     mutating func applyAuthorizationChanges(dueAt instant: EngineInstant) {
-        while let change = access.timeline.popDue(upTo: instant) {
+        while let change = access.takeChange(dueBy: instant, on: &timeline) {
             if delivery.settleFixCompletion(taking: &requests) { fixCompletionEnded() }
             carryOut(access.apply(change.state, answering: change.prompt), now: change.due)
         }
-        setAlarm(.authorization)
     }
 
     /// A request waits for authorization: the period's one request for it is made, if it was not yet.

@@ -28,8 +28,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "shutdown")
         guard !isShutDown else { return }
         isShutDown = true
-        access.timeline.close()
-        setAlarm(.authorization)
+        access.close(on: &timeline)
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)
     }
@@ -57,10 +56,7 @@ extension SchedulerStateMachine {
     /// out; an update being fanned out skips the subscriptions, and the monitors' regions go.
     mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ tally: OneShotTally, _ end: SubscriptionEnd) {
         for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
-        if !removed.regions.isEmpty {
-            for id in removed.regions { geofences.remove(id) }
-            setAlarm(.regions)
-        }
+        for id in removed.regions { geofences.remove(id, on: &timeline) }
         delivery.emitOneShots(removed.oneShots, result, tally)
         delivery.emitSubscribers(removed.subscribers, .ended(end))
         requests.afterRemovals(on: &timeline)

@@ -16,16 +16,15 @@ extension SchedulerStateMachine {
         guard access.gate == .authorized, !isShutDown else { return }
         power.fixArrived(from: source, now: now)
         guard let fix = access.receive(location, age: age, now: now, source: source) else {
-            setAlarm(.power)
+            setPowerAlarm()
             return emit(.fixProcessed(accepted: false))
         }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
         if geofences.evaluator.count > 0 {
-            geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
+            geofences.decide(by: fix, power: &power, besides: requests.demand, now: now, on: &timeline)
             emitRegionEvents()
-            setAlarm(.regions)
         }
         requests.afterRemovals(on: &timeline)
         reconcilePower(now: now)
@@ -46,7 +45,7 @@ extension SchedulerStateMachine {
     public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverTracking")
         power.receiverTracking(mode, age: age, now: now, source: source)
-        setAlarm(.power)
+        setPowerAlarm()
     }
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
@@ -70,7 +69,7 @@ extension SchedulerStateMachine {
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
         deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
         emit(command)
-        if power.isSeveral { reconcilePower(now: now) } else { setAlarm(.power) }
+        if power.isSeveral { reconcilePower(now: now) } else { setPowerAlarm() }
     }
 
     /// Queues the regions' transitions decided so far, one action each.

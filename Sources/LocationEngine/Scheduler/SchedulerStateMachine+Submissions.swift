@@ -106,20 +106,16 @@ extension SchedulerStateMachine {
     /// wants the source until a fix decides them.
     @inline(__always)
     mutating func monitorsAdmitted(_ ids: some Sequence<RequestID>) {
-        guard geofences.admit(ids) else { return }
+        guard geofences.admit(ids, on: &timeline) else { return }
         power.endMonitorSleep()
-        setAlarm(.power)
-        setAlarm(.regions)
+        setPowerAlarm()
     }
 
     /// Removes a subscription or monitor: an update being fanned out skips it, its region goes.
     mutating func removeSubscription(_ id: RequestID) -> Subscription? {
         guard let subscription = requests.removeSubscription(id) else { return nil }
         delivery.subscriptionEnded(id)
-        if subscription.isRegion {
-            geofences.remove(id)
-            setAlarm(.regions)
-        }
+        if subscription.isRegion { geofences.remove(id, on: &timeline) }
         return subscription
     }
 }

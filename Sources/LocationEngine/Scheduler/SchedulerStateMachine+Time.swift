@@ -42,9 +42,8 @@ extension SchedulerStateMachine {
             switch part {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:
-                geofences.evaluator.advanceTime(now: at)
+                geofences.advanceTime(to: at, on: &timeline)
                 emitRegionEvents()
-                setAlarm(.regions)
             case .power: reconcilePower(now: latestNow)
             }
         }

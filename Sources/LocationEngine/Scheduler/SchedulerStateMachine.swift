@@ -65,7 +65,10 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     }
 
     /// Whether each part's alarm on the timeline is its earliest deadline (checked in debug builds).
-    var alarmsAreSet: Bool { Timeline.Part.allCases.allSatisfy { timeline.alarm($0) == earliestDeadline(of: $0) } }
+    var alarmsAreSet: Bool {
+        timeline.alarm(.authorization) == access.timeline.nextDue && timeline.alarm(.regions) == geofences.evaluator.nextDeadline
+            && timeline.alarm(.power) == power.nextWakeup
+    }
 
     /// Whether any source is powered.
     public var isSourceOn: Bool { power.isOn }
@@ -124,35 +127,19 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = access.accuracy == .reduced ? .lowest : nil
         emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
-        setAlarm(.power)
+        setPowerAlarm()
     }
 
     /// Powers the source down at once (a fatal error, access lost, shutdown).
     mutating func forceSourceOff(now: EngineInstant) {
         emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0))
-        setAlarm(.power)
+        setPowerAlarm()
     }
 
-    /// Sets `part`'s alarm on the timeline to its earliest deadline. Called after every call into the
-    /// part that may change that deadline (checked at each ``nextWakeup`` in debug builds).
-    // Each part read directly: a call of a method of `self` here made the optimizer copy the machine.
+    /// Sets the power planner's alarm on the timeline to its next step, after a call into it (the other
+    /// parts set their own). Read in place: through the getter, the optimizer copied the planner.
     @inline(__always)
-    mutating func setAlarm(_ part: Timeline.Part) {
-        switch part {
-        case .authorization: timeline.setAlarm(.authorization, at: access.timeline.nextDue)
-        case .regions: timeline.setAlarm(.regions, at: geofences.evaluator.nextDeadline)
-        case .power: timeline.setAlarm(.power, at: power.readNextWakeup())
-        }
-    }
-
-    /// `part`'s earliest deadline, as the part keeps it.
-    func earliestDeadline(of part: Timeline.Part) -> EngineInstant? {
-        switch part {
-        case .authorization: access.timeline.nextDue
-        case .regions: geofences.evaluator.nextDeadline
-        case .power: power.nextWakeup
-        }
-    }
+    mutating func setPowerAlarm() { timeline.setAlarm(.power, at: power.readNextWakeup()) }
 
     /// Queues what the power planner decided for the sources.
     @inline(__always)

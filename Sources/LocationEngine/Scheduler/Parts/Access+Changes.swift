@@ -35,6 +35,26 @@ extension SchedulerStateMachine.Access {
         case reconcilePower
     }
 
+    /// A provider's change or answer takes its place among the scheduled changes; the earliest is
+    /// authorization's alarm on the core's timeline.
+    /// - Complexity: O(log c) for c scheduled changes.
+    mutating func schedule(_ state: AuthorizationState, due: EngineInstant, prompt: UInt64?, on wakeups: inout Timeline) {
+        timeline.schedule(state, due: due, prompt: prompt)
+        wakeups.setAlarm(.authorization, at: timeline.nextDue)
+    }
+
+    /// Takes the earliest scheduled change if it is due by `instant`, and moves the alarm on.
+    mutating func takeChange(dueBy instant: EngineInstant, on wakeups: inout Timeline) -> ScheduledAuthorizationChange? {
+        defer { wakeups.setAlarm(.authorization, at: timeline.nextDue) }
+        return timeline.popDue(upTo: instant)
+    }
+
+    /// Forgets every prompt and scheduled change (the engine shut down), and the alarm with them.
+    mutating func close(on wakeups: inout Timeline) {
+        timeline.close()
+        wakeups.setAlarm(.authorization, at: nil)
+    }
+
     /// A scheduled change falls due: a change the provider observed replaces the picture; an answer
     /// changes what its prompt was about, while that prompt is open (see ``answer(_:with:)``).
     mutating func apply(_ state: AuthorizationState, answering prompt: UInt64?) -> [Consequence] {

@@ -45,17 +45,30 @@ struct Geofences: Sendable {
     /// Returns whether any did.
     /// - Complexity: O(1) when no monitor waits, else O(k) for k requests.
     @inline(__always)
-    mutating func admit(_ ids: some Sequence<RequestID>) -> Bool {
+    mutating func admit(_ ids: some Sequence<RequestID>, on wakeups: inout Timeline) -> Bool {
         guard !waiting.isEmpty else { return false }
         var any = false
         for id in ids where admit(id) { any = true }
+        setAlarm(on: &wakeups)
         return any
     }
 
     /// Forgets region `id`, waiting or monitored.
-    mutating func remove(_ id: RequestID) {
+    mutating func remove(_ id: RequestID, on wakeups: inout Timeline) {
         if waiting.removeValue(forKey: id) == nil { evaluator.remove(id) }
+        setAlarm(on: &wakeups)
     }
+
+    /// Time passes to `instant`, the regions' alarm on the core's timeline: the dwells and unknown
+    /// timeouts due by then are decided (taken with ``RegionEvaluator/nextEvent()``).
+    mutating func advanceTime(to instant: EngineInstant, on wakeups: inout Timeline) {
+        evaluator.advanceTime(now: instant)
+        setAlarm(on: &wakeups)
+    }
+
+    /// Sets the regions' alarm on the core's timeline to the evaluator's next deadline.
+    @inline(__always)
+    func setAlarm(on wakeups: inout Timeline) { wakeups.setAlarm(.regions, at: evaluator.nextDeadline) }
 
     /// A fix reaches the regions: their transitions are decided (taken with ``RegionEvaluator/nextEvent()``);
     /// then the power planner decides whether the monitors may let the source sleep, and until when, from
@@ -63,8 +76,9 @@ struct Geofences: Sendable {
     /// regions hold their states.
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
     ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
-    mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant) {
+    mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant, on wakeups: inout Timeline) {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
+        defer { setAlarm(on: &wakeups) }
         power.endMonitorSleep()
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
         let reachable = fix.observedAt + reach.timeToReach

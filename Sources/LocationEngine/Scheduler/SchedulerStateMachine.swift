@@ -20,8 +20,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     // routes events to them and collects their actions.
 
     let configuration: Configuration
-    /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the deadlines,
-    /// and the power demand of those admitted.
+    /// The pending requests: one-shots, subscriptions and monitors, the accuracy index, the waiting
+    /// lists, and the power demand of those admitted.
     var requests = Requests()
     /// The one power planner: what each source does, from the demand the other parts report.
     var power: SourcePlanner
@@ -31,8 +31,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
-    /// Every wake-up of the parts, earliest first: the requests' deadlines, and an alarm for each other
-    /// part's earliest one (``setAlarms()``).
+    /// Every wake-up of the parts, earliest first: the requests' deadlines, and an alarm each other part
+    /// sets to its earliest one.
     var timeline = Timeline()
     /// The counters of what arrived (the other parts count what they alone see).
     var counters = SchedulerStatistics()

@@ -20,7 +20,7 @@ extension SchedulerStateMachine {
         var phase: Phase = .waiting
         /// Whether its timeout waits for access to start (``OneShotWish/delayedTimeout``): it starts
         /// when authorization, or temporary full accuracy, is answered. A timeout that runs has its entry
-        /// in the deadline queue, and one that ran out ended the request.
+        /// on the timeline, and one that ran out ended the request.
         var timeoutAwaitsAccess = false
     }
 

@@ -68,7 +68,7 @@ extension SchedulerStateMachine.Requests {
         if let mode = subscription.options.powerDemand { demand.add(mode) }
     }
 
-    /// Removes a pending one-shot and its share of the demand. Its entries in the deadline queue and the
+    /// Removes a pending one-shot and its share of the demand. Its entries on the timeline and the
     /// index, if any, stay behind until they are reached or compacted away.
     /// - Complexity: amortised O(1)
     mutating func removeOneShot(_ id: RequestID) -> OneShot? {

@@ -32,6 +32,7 @@ extension SchedulerStateMachine {
     /// the power planner's step, taken at the present instant.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(log n) per alarm.
     mutating func runTimeline(upTo instant: EngineInstant) {
+        var powerTaken = false
         while true {
             // Deadlines before an authorization change end as they would have at its instant.
             expireDeadlines(now: instant, resultAt: min(instant, timeline.alarm(.authorization) ?? instant))
@@ -44,7 +45,12 @@ extension SchedulerStateMachine {
             case .regions:
                 geofences.advanceTime(to: at, on: &timeline)
                 emitRegionEvents()
-            case .power: reconcilePower(now: latestNow)
+            case .power:
+                // The planner looks once a pass: a step it still finds due waits for the owner's next
+                // pass rather than holding this one.
+                if powerTaken { return setPowerAlarm() }
+                powerTaken = true
+                reconcilePower(now: latestNow)
             }
         }
     }

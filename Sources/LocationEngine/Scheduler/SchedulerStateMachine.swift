@@ -132,7 +132,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
 
     /// Powers the source down at once (a fatal error, access lost, shutdown).
     mutating func forceSourceOff(now: EngineInstant) {
-        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0))
+        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown))
         setPowerAlarm()
     }
 

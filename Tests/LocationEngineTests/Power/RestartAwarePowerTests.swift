@@ -172,6 +172,18 @@ struct RestartAwarePowerTests {
         h.advance(by: .seconds(400))
         #expect(h.sourceCommands.last == .stop)
     }
+
+    @Test("shut down while the receiver waits in standby: its next step is not taken and nothing wakes the owner")
+    func shutdownInStandby() {
+        var h = Self.afterDemand()
+        h.advance(by: Self.breakEven)
+        #expect(h.sourceCommands == [.start(.high), .idle(.standby)])
+        h.shutdown()
+        // Past the step down to off (290 s): one pass, which returns, and no wake-up left.
+        h.advance(by: .seconds(400))
+        #expect(h.machine.nextWakeup == nil)
+        #expect(h.sourceCommands == [.start(.high), .idle(.standby)])
+    }
 }
 
 extension MachineHarness {
@@ -181,4 +193,5 @@ extension MachineHarness {
         while let next = machine.nextWakeup, next > now, next < end { advance(by: next - now) }
         advance(by: end - now)
     }
+
 }

@@ -59,6 +59,9 @@ struct IdlePlanner: Sendable {
         return bridged
     }
 
+    /// No step deeper is taken any more (the engine shut down); the receiver's state is kept.
+    mutating func endPlan() { plan = [] }
+
     /// The gap ended without demand (the source was forced off: an error, access lost, shutdown).
     mutating func abandonGap() {
         plan = []

@@ -96,9 +96,11 @@ struct PowerPlanner: Sendable {
     }
 
     /// Powers the source down at once, without lingering (a fatal error, access lost, shutdown); `monitoring`
-    /// as in ``reconcile(now:cap:monitoring:isShutDown:)``.
-    mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Command? {
+    /// as in ``reconcile(now:cap:monitoring:isShutDown:)``. At shutdown a receiver already waiting in an
+    /// idle state stays there: no later step of its plan is taken, so nothing is left to wake for.
+    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool = false) -> Command? {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
+        if shuttingDown { idle?.endPlan() }
         guard policy.forceOff(now: now) == .stop else { return nil }
         account(.stop, now: now)
         return .stop

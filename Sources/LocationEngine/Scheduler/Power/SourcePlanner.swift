@@ -124,11 +124,11 @@ struct SourcePlanner: Sendable {
 
     /// Powers every source down at once (access lost, shutdown): as ``reconcile(demand:now:cap:monitoring:isShutDown:)``,
     /// the one source's command returned, several sources' queued.
-    mutating func forceOff(now: EngineInstant, monitoring: Bool) -> Command? {
-        guard isSeveral else { return primary.forceOff(now: now, monitoring: monitoring).map { (.first, $0) } }
+    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool = false) -> Command? {
+        guard isSeveral else { return primary.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown).map { (.first, $0) } }
         for index in sources.indices {
             let source = SourceID(index)
-            noteCommand(self[source].forceOff(now: now, monitoring: monitoring), of: source, now: now)
+            noteCommand(self[source].forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown), of: source, now: now)
         }
         return nil
     }

@@ -83,7 +83,9 @@ struct ReceiverDriverLinkTests {
         try await rig.persona("woken", Self.obeyed("wake"))
         try await rig.logged("command=rate result=acknowledged", count: 2)
         #expect(rig.source.statistics.receiver.state == .tracking)
-        #expect(rig.commands("standby", "confirmed_by_silence") == 1)
+        // The standby command resolved once before the wake. Which way is the pty's timing: silence, or, when
+        // a loaded machine delivers the persona's last sentence after the command went out, unanswered.
+        #expect(rig.commands("standby", "confirmed_by_silence") + rig.commands("standby", "unanswered") == 1)
         #expect(delivered.withLockedValue { $0 } == 1, "exactly once")
         engine.cancel(keeper)
         await engine.shutdown()

@@ -13,8 +13,9 @@ extension SchedulerStateMachine {
         return true
     }
 
-    /// Time passes: what fell due by `now` happens in instant order across the parts (``runTimeline(upTo:)``),
-    /// then the power planner may step the source down. It may come between two slices of a large
+    /// Time passes: what fell due by `now` happens in instant order across the parts — the requests'
+    /// deadlines, authorization's changes, the regions' dwells and unknown timeouts, the power planner's
+    /// steps — then the power planner may step the source down. It may come between two slices of a large
     /// delivery: what it decides goes first after the slice in progress.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)

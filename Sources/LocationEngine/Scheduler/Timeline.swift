@@ -78,6 +78,9 @@ struct Timeline: Sendable {
 
     /// Set in an entry's `id` for a part's alarm (request IDs stay below it).
     static var alarmBit: UInt64 { 1 << 63 }
+    /// Where an alarm's part sits in its `id`; the generation fills the bits below.
+    private static var partShift: UInt64 { 55 }
+    private static var generationMask: UInt64 { (1 << partShift) - 1 }
 
     private var heap = Heap<Head>()
     /// Each part's alarm, by ``Part`` raw value: its instant and generation, while it is set.
@@ -173,10 +176,10 @@ struct Timeline: Sendable {
             return
         }
         alarmGeneration &+= 1
-        let generation = alarmGeneration & ((1 << 55) - 1)
+        let generation = alarmGeneration & Self.generationMask
         alarms[part.rawValue] = (instant.nanoseconds, generation)
         count += 1
-        let id = Self.alarmBit | UInt64(part.rawValue) << 55 | generation
+        let id = Self.alarmBit | UInt64(part.rawValue) << Self.partShift | generation
         heap.insert(Head(entry: Entry(deadline: instant.nanoseconds, id: id), lane: -1))
     }
 
@@ -184,9 +187,11 @@ struct Timeline: Sendable {
     /// - Complexity: O(1)
     func alarm(_ part: Part) -> EngineInstant? { alarms[part.rawValue].map { EngineInstant(nanoseconds: $0.deadline) } }
 
-    /// The part of an alarm entry, if the alarm still holds it (else the entry is stale).
+    /// The part of an alarm entry, if the alarm still holds it (else the entry is stale). Generations are
+    /// never reused, so the generation alone tells.
     private func liveAlarm(_ entry: Entry) -> Part? {
-        guard let part = Part(rawValue: Int((entry.id & ~Self.alarmBit) >> 55)), let alarm = alarms[part.rawValue], alarm.deadline == entry.deadline, alarm.generation == entry.id & ((1 << 55) - 1)
+        guard let part = Part(rawValue: Int((entry.id & ~Self.alarmBit) >> Self.partShift)),
+            alarms[part.rawValue]?.generation == entry.id & Self.generationMask
         else { return nil }
         return part
     }

@@ -8,6 +8,13 @@ struct OneTimelineTests {
     private static func id(_ raw: UInt64) -> RequestID { RequestID(rawValue: raw) }
     private static func at(_ seconds: Int64) -> EngineInstant { EngineInstant(.seconds(seconds)) }
 
+    /// Takes everything due by `seconds`, in order.
+    private static func takeAll(_ timeline: inout Timeline, by seconds: Int64) -> [Timeline.Due] {
+        var taken: [Timeline.Due] = []
+        while let due = timeline.popDue(at: at(seconds)) { taken.append(due) }
+        return taken
+    }
+
     @Test("requests' deadlines and parts' alarms come out in instant order; at one instant requests first, then the parts in order")
     func order() {
         var timeline = Timeline()
@@ -17,10 +24,8 @@ struct OneTimelineTests {
         timeline.setAlarm(.regions, at: Self.at(3))
         timeline.setAlarm(.authorization, at: Self.at(5))
         #expect(timeline.earliest == Self.at(3))
-        var taken: [Timeline.Due] = []
-        while let due = timeline.popDue(at: Self.at(10)) { taken.append(due) }
         #expect(
-            taken == [
+            Self.takeAll(&timeline, by: 10) == [
                 .alarm(.regions, at: Self.at(3)), .request(Self.id(1)), .alarm(.authorization, at: Self.at(5)), .alarm(.power, at: Self.at(5)),
                 .request(Self.id(2)),
             ])
@@ -53,9 +58,7 @@ struct OneTimelineTests {
         timeline.setAlarm(.power, at: Self.at(4))
         timeline.setAlarm(.power, at: Self.at(6))
         timeline.setAlarm(.power, at: Self.at(4))
-        var taken: [Timeline.Due] = []
-        while let due = timeline.popDue(at: Self.at(10)) { taken.append(due) }
-        #expect(taken == [.request(Self.id(1)), .alarm(.power, at: Self.at(4))])
+        #expect(Self.takeAll(&timeline, by: 10) == [.request(Self.id(1)), .alarm(.power, at: Self.at(4))])
     }
 
     @Test("compaction keeps the live alarms and drops the stale ones with the abandoned deadlines")
@@ -68,13 +71,9 @@ struct OneTimelineTests {
         #expect(timeline.needsCompaction(pending: 300))
         timeline.compact(isLive: isLive)
         #expect(timeline.count == 300 + 2)
-        var requests = 0
-        var alarms: [Timeline.Due] = []
-        while let due = timeline.popDue(at: Self.at(1_000)) {
-            if case .request = due { requests += 1 } else { alarms.append(due) }
-        }
-        #expect(requests == 300)
-        #expect(alarms == [.alarm(.regions, at: Self.at(2)), .alarm(.authorization, at: Self.at(150))])
+        let taken = Self.takeAll(&timeline, by: 1_000)
+        #expect(taken.count { if case .request = $0 { true } else { false } } == 300)
+        #expect(taken.filter { if case .alarm = $0 { true } else { false } } == [.alarm(.regions, at: Self.at(2)), .alarm(.authorization, at: Self.at(150))])
     }
 
     @Test("in the core, what fell due first happens first whichever part it belongs to: one late wake-up keeps instant order")

@@ -14,7 +14,8 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveAuthorization")
         guard !isShutDown else { return }
         access.schedule(state, due: due, prompt: prompt, on: &timeline)
-        applyDueAuthorizationChanges(upTo: now)
+        // Each change due applies at its own instant, after what fell due before it on the timeline.
+        while let due = timeline.alarm(.authorization), due <= now { runTimeline(upTo: due) }
     }
 
     /// The application's session of use ended: a one-time grant lapses back to not determined (pending
@@ -36,13 +37,6 @@ extension SchedulerStateMachine {
         carryOut(access.locationButtonPressed(), now: now)
     }
 
-    /// Applies every scheduled change due by `now`, in order, each at its own instant after what fell
-    /// due before it on the timeline (``runTimeline(upTo:)``).
-    mutating func applyDueAuthorizationChanges(upTo now: EngineInstant) {
-        let now = tick(now)
-        while let due = timeline.alarm(.authorization), due <= now { runTimeline(upTo: due) }
-    }
-
     /// Applies the scheduled changes due at `instant` (authorization's alarm), in the order they were made.
     mutating func applyAuthorizationChanges(dueAt instant: EngineInstant) {
         while let change = access.takeChange(dueBy: instant, on: &timeline) {
@@ -51,49 +45,32 @@ extension SchedulerStateMachine {
         }
     }
 
-    /// A request waits for authorization: the period's one request for it is made, if it was not yet.
-    mutating func requestAuthorizationIfNeeded(now: EngineInstant) {
-        if let ask = access.authorizationNeeded() { carryOut(CollectionOfOne(ask), now: now) }
-    }
-
     /// Routes what a change of access asks of the other parts to them, in order.
     /// - Complexity: O(w log n) to admit w waiting requests, O(n log n) to hold n under reduced
     ///   accuracy, O(n) to end them.
-    private mutating func carryOut(_ consequences: some Sequence<Access.Consequence>, now: EngineInstant) {
+    mutating func carryOut(_ consequences: [Access.Consequence], now: EngineInstant) {
         for consequence in consequences {
             switch consequence {
             case .announce(let previous, let state): emit(.authorizationChanged(from: previous, to: state))
             case .tellProvider(let state): emit(.tellProviderAuthorizationChanged(state))
             case .askForAuthorization(let prompt, let token): emit(.requestAuthorization(prompt, prompt: token))
             case .confirmLocationButton(let current, let token): emit(.confirmLocationButton(current: current, prompt: token))
-            case .nothingDeclared:
-                emit(.reportConfigurationError(.noUsageDeclared))
-                endAwaitingAuthorization(oneShotStatus: .misconfigured(.noUsageDeclared), subscriptionEnd: .misconfigured(.noUsageDeclared), now: now)
-            case .endAwaitingAuthorization:
-                endAwaitingAuthorization(oneShotStatus: .unauthorized(.undecided), subscriptionEnd: .unauthorized(.undecided), now: now)
+            case .reportConfigurationError(let error): emit(.reportConfigurationError(error))
+            case .endAwaitingAuthorization(let status, let ending):
+                // Not authorized: the one-shots' result carries no fix.
+                end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: status, subscriptionEnd: ending, now: now)
             case .admitAwaitingAuthorization:
                 let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now, timeline: &timeline)
-                monitorsAdmitted(admitted.monitors)
+                geofences.admit(admitted.monitors, power: &power, on: &timeline)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: forceSourceOff(now: now)
             case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
-            case .admitAwaitingFullAccuracy: monitorsAdmitted(requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline))
+            case .admitAwaitingFullAccuracy: geofences.admit(requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline), power: &power, on: &timeline)
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
             case .reconcilePower: reconcilePower(now: now)
             }
         }
-    }
-
-    /// The authorization request of this not-determined period was answered without a decision, or
-    /// cannot be made (nothing declared): every request waiting for authorization ends with these
-    /// statuses, and the next request asks again.
-    /// - Complexity: O(w) for w waiting requests.
-    mutating func endAwaitingAuthorization(oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant) {
-        let now = tick(now)
-        guard access.awaitingAuthorizationEnded() else { return }
-        // Not authorized: the one-shots' result carries no fix.
-        end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: oneShotStatus, subscriptionEnd: subscriptionEnd, now: now)
     }
 
     /// Under reduced accuracy, for pending, unadmitted requests that coarsened fixes cannot serve: those

@@ -12,8 +12,11 @@ extension SchedulerStateMachine {
         let now = tick(now)
         delivery.outbox.beginEvent()
         if let request = requests.removeOneShot(id) {
-            redirect(Recipient(id, request.handler), withdrawal)
-        } else if let subscription = removeSubscription(id) {
+            delivery.redirect(Recipient(id, request.handler), withdrawal, under: access, now: now)
+        } else if let subscription = requests.removeSubscription(id) {
+            // An update being fanned out skips it; a monitor's region goes.
+            delivery.subscriptionEnded(id)
+            if subscription.isRegion { geofences.remove(id, on: &timeline) }
             delivery.redirect(Recipient(id, subscription.handler), withdrawal)
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
@@ -31,12 +34,6 @@ extension SchedulerStateMachine {
         access.close(on: &timeline)
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)
-    }
-
-    /// Ends a withdrawn one-shot as its withdrawal says (a force-complete carries the best fix known).
-    mutating func redirect(_ recipient: Recipient<OneShotHandler>, _ withdrawal: Withdrawal) {
-        let forceCompleted = withdrawal == .forceComplete ? result(.forceCompleted, now: latestNow) : nil
-        delivery.redirect(recipient, withdrawal, forceCompleted: forceCompleted)
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with

@@ -14,17 +14,14 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveFix")
         expireDeadlines(now: now)
         guard access.gate == .authorized, !isShutDown else { return }
-        power.fixArrived(from: source, now: now)
-        guard let fix = access.receive(location, age: age, now: now, source: source) else {
-            setPowerAlarm()
-            return emit(.fixProcessed(accepted: false))
-        }
+        power.fixArrived(from: source, now: now, on: &timeline)
+        guard let fix = access.receive(location, age: age, now: now, source: source) else { return emit(.fixProcessed(accepted: false)) }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
         if geofences.evaluator.count > 0 {
             geofences.decide(by: fix, power: &power, besides: requests.demand, now: now, on: &timeline)
-            emitRegionEvents()
+            delivery.emitTransitions(from: &geofences.evaluator, of: requests)
         }
         requests.afterRemovals(on: &timeline)
         reconcilePower(now: now)
@@ -35,7 +32,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1)
     public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverState")
-        power.receiverConfirmed(state, age: age, now: now, source: source)
+        power.receiverConfirmed(state, age: age, now: now, source: source, on: &timeline)
         reconcilePower(now: now)
     }
 
@@ -44,8 +41,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1)
     public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverTracking")
-        power.receiverTracking(mode, age: age, now: now, source: source)
-        setPowerAlarm()
+        power.receiverTracking(mode, age: age, now: now, source: source, on: &timeline)
     }
 
     /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
@@ -65,18 +61,10 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveFatalError")
         expireDeadlines(now: now)
         counters.fatalErrors += 1
-        let (left, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
+        let (left, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0, on: &timeline)
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
         deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
         emit(command)
-        if power.isSeveral { reconcilePower(now: now) } else { setPowerAlarm() }
-    }
-
-    /// Queues the regions' transitions decided so far, one action each.
-    mutating func emitRegionEvents() {
-        while let event = geofences.evaluator.nextEvent() {
-            guard let subscription = requests.subscriptions[event.id] else { continue }
-            emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
-        }
+        if power.isSeveral { reconcilePower(now: now) }
     }
 }

@@ -15,7 +15,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "submitOneShot")
         assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
-        if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return redirect(Recipient(id, handler), withdrawal) }
+        if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return delivery.redirect(Recipient(id, handler), withdrawal, under: access, now: now) }
         if let refusal = configuration.refusal(
             accuracy: accuracy, timeout: timeout, purposeKey: purposeKey, isShutDown: isShutDown, gate: access.gate)
         {
@@ -94,28 +94,12 @@ extension SchedulerStateMachine {
     @inline(__always)
     private mutating func placed(_ id: RequestID, _ placement: Requests.Placement, now: EngineInstant) {
         switch placement {
-        case .awaitingAuthorization: requestAuthorizationIfNeeded(now: now)
+        // The period's one request for authorization is made, if it was not yet.
+        case .awaitingAuthorization: carryOut(access.authorizationNeeded(), now: now)
         case .needingFullAccuracy: holdForFullAccuracy([id], now: now)
         case .admitted:
-            monitorsAdmitted(CollectionOfOne(id))
+            geofences.admit(CollectionOfOne(id), power: &power, on: &timeline)
             reconcilePower(now: now)
         }
-    }
-
-    /// These requests were admitted: the monitors among them have their regions join the evaluator, which
-    /// wants the source until a fix decides them.
-    @inline(__always)
-    mutating func monitorsAdmitted(_ ids: some Sequence<RequestID>) {
-        guard geofences.admit(ids, on: &timeline) else { return }
-        power.endMonitorSleep()
-        setPowerAlarm()
-    }
-
-    /// Removes a subscription or monitor: an update being fanned out skips it, its region goes.
-    mutating func removeSubscription(_ id: RequestID) -> Subscription? {
-        guard let subscription = requests.removeSubscription(id) else { return nil }
-        delivery.subscriptionEnded(id)
-        if subscription.isRegion { geofences.remove(id, on: &timeline) }
-        return subscription
     }
 }

@@ -45,11 +45,11 @@ extension SchedulerStateMachine {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:
                 geofences.advanceTime(to: at, on: &timeline)
-                emitRegionEvents()
+                delivery.emitTransitions(from: &geofences.evaluator, of: requests)
             case .power:
                 // The planner looks once a pass: a step it still finds due waits for the owner's next
                 // pass rather than holding this one.
-                if powerTaken { return setPowerAlarm() }
+                if powerTaken { return power.setAlarm(on: &timeline) }
                 powerTaken = true
                 reconcilePower(now: latestNow)
             }

@@ -126,20 +126,13 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = access.accuracy == .reduced ? .lowest : nil
-        emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown))
-        setPowerAlarm()
+        emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown, on: &timeline))
     }
 
     /// Powers the source down at once (a fatal error, access lost, shutdown).
     mutating func forceSourceOff(now: EngineInstant) {
-        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown))
-        setPowerAlarm()
+        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown, on: &timeline))
     }
-
-    /// Sets the power planner's alarm on the timeline to its next step, after a call into it (the other
-    /// parts set their own). Read in place: through the getter, the optimizer copied the planner.
-    @inline(__always)
-    mutating func setPowerAlarm() { timeline.setAlarm(.power, at: power.readNextWakeup()) }
 
     /// Queues what the power planner decided for the sources.
     @inline(__always)

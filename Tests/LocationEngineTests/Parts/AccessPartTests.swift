@@ -44,26 +44,31 @@ struct AccessPartTests {
     @Test("the authorization request is made once per not-determined period; with nothing declared, nothing can be shown")
     func authorizationAskedOnce() {
         var access = Self.access(.notDetermined)
-        guard case .askForAuthorization(let prompt, let token)? = access.authorizationNeeded() else {
+        guard case .askForAuthorization(let prompt, let token)? = access.authorizationNeeded().first else {
             Issue.record("no prompt")
             return
         }
         #expect(prompt.usageDescription == "to find you")
-        #expect(access.authorizationNeeded() == nil)
+        #expect(access.authorizationNeeded() == [])
         #expect(access.counts.authorizationRequests == 1)
         // Dismissed: still not determined, the waiting requests end undecided, and the next one asks again.
-        #expect(access.apply(.notDetermined, answering: token) == [.endAwaitingAuthorization])
-        access.authorizationRequested = false
-        #expect(access.authorizationNeeded() != nil)
+        #expect(access.apply(.notDetermined, answering: token) == [.endAwaitingAuthorization(.unauthorized(.undecided), .unauthorized(.undecided))])
+        #expect(access.authorizationNeeded() != [])
 
         var undeclared = Self.access(.notDetermined, usage: .none)
-        #expect(undeclared.authorizationNeeded() == .nothingDeclared)
+        // Nothing declared: reported, the waiting requests end misconfigured, and the next one asks again.
+        let misconfigured = LocationStatus.misconfigured(.noUsageDeclared)
+        let expected: [Access.Consequence] = [
+            .reportConfigurationError(.noUsageDeclared), .endAwaitingAuthorization(misconfigured, .misconfigured(.noUsageDeclared)),
+        ]
+        #expect(undeclared.authorizationNeeded() == expected)
+        #expect(undeclared.authorizationNeeded() == expected)
     }
 
     @Test("an answer to a prompt that is no longer open changes nothing and is counted")
     func staleAnswer() {
         var access = Self.access(.notDetermined)
-        guard case .askForAuthorization(_, let token)? = access.authorizationNeeded() else {
+        guard case .askForAuthorization(_, let token)? = access.authorizationNeeded().first else {
             Issue.record("no prompt")
             return
         }

@@ -10,6 +10,8 @@ struct DeliveryPartTests {
 
     static let timedOut = LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil)
     static func id(_ n: UInt64) -> RequestID { RequestID(rawValue: n) }
+    /// Access with no fix known: a force-complete carries none.
+    static let access = Machine.Access(picture: AuthorizationState(status: .authorizedWhenInUse), reducedAccuracy: ReducedAccuracyPolicy())
 
     /// Hands out everything queued, as the engine does: the actions, and each group's recipients.
     static func drain(_ delivery: inout Delivery) -> [String] {
@@ -22,7 +24,7 @@ struct DeliveryPartTests {
                     switch delivery.nextOneShot(taking: &requests) {
                     case .handOut(let recipient): handed.append("\(recipient.handler):\(result.status)")
                     case .withdrawn(let recipient, let withdrawal):
-                        delivery.redirect(recipient, withdrawal, forceCompleted: withdrawal == .forceComplete ? Self.timedOut : nil)
+                        delivery.redirect(recipient, withdrawal, under: Self.access, now: .zero)
                     case .none, .fixCompleted: break handing
                     }
                 }
@@ -56,6 +58,17 @@ struct DeliveryPartTests {
         #expect(Self.drain(&delivery) == ["a:timed out", "b:cancelled"])
         #expect(delivery.counts.oneShotsCancelled == 1)
         #expect(delivery.counts.oneShotsForceCompleted == 0)
+    }
+
+    @Test("a force-complete reaching an ending not handed out yet ends it force-completed")
+    func forceCompleteRedirects() {
+        var delivery = Delivery(slice: .max)
+        delivery.emitOneShots([Recipient(Self.id(1), "a"), Recipient(Self.id(2), "b")], Self.timedOut, .timedOut)
+        delivery.recordWithdrawal(Self.id(1), .forceComplete)
+        // The redirected ending is a group of its own, handed out after the one it was taken from.
+        #expect(Self.drain(&delivery) == ["b:timed out", "a:force-completed"])
+        #expect(delivery.counts.oneShotsForceCompleted == 1)
+        #expect(delivery.counts.oneShotsTimedOut == 1)
     }
 
     @Test("a withdrawal of a request not submitted yet waits for it; one of a request long ended is forgotten")

@@ -179,9 +179,13 @@ struct MachineHarness {
         receive(machine.authorizationState, answering: prompt.token)
     }
 
-    mutating func endAwaitingAuthorization(_ status: LocationStatus, _ end: SubscriptionEnd) {
-        machine.endAwaitingAuthorization(oneShotStatus: status, subscriptionEnd: end, now: now)
-        drain()
+    /// Answers the open authorization prompt without a decision (the user dismissed it).
+    mutating func dismissAuthorizationPrompt() {
+        guard let prompt = prompts.last(where: { $0.kind == "authorization" }) else {
+            Issue.record("no authorization prompt to dismiss")
+            return
+        }
+        receive(machine.authorizationState, answering: prompt.token)
     }
 
     /// A provider's change (no `prompt`) or answer, effective `delay` from now.

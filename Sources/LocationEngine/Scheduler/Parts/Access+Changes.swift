@@ -10,16 +10,15 @@ extension SchedulerStateMachine.Access {
         case tellProvider(AuthorizationState)
         /// Show the authorization prompt (token `prompt`).
         case askForAuthorization(AuthorizationPrompt, prompt: UInt64)
-        /// Nothing is declared, so no prompt can be shown: report it, and the requests waiting for
-        /// authorization end ``ConfigurationError/noUsageDeclared``.
-        case nothingDeclared
+        /// Report a configuration error (nothing is declared, so no prompt can be shown).
+        case reportConfigurationError(ConfigurationError)
         /// Ask the user to confirm a location button (token `prompt`).
         case confirmLocationButton(current: AuthorizationState, prompt: UInt64)
         /// Access granted: the requests waiting for authorization are admitted.
         case admitAwaitingAuthorization
-        /// The authorization prompt was answered and access is still not determined: the requests
-        /// waiting for it end undecided.
-        case endAwaitingAuthorization
+        /// The authorization request of this not-determined period was answered without a decision, or
+        /// cannot be made: the requests waiting for it end so (the next request asks again).
+        case endAwaitingAuthorization(LocationStatus, SubscriptionEnd)
         /// Access lost or lapsed: every pending request ends so.
         case endEverything(LocationStatus, SubscriptionEnd)
         /// Access is not granted (any more): the source goes off at once, without lingering.
@@ -64,7 +63,7 @@ extension SchedulerStateMachine.Access {
             return []
         case .authorization(let decided):
             var consequences = decided.map { replace(with: $0) } ?? []
-            if gate == .notDetermined { consequences.append(.endAwaitingAuthorization) }
+            if awaitingAuthorizationEnded() { consequences.append(.endAwaitingAuthorization(.unauthorized(.undecided), .unauthorized(.undecided))) }
             return consequences
         case .temporaryFullAccuracy(let granted?):
             return replace(with: granted)
@@ -73,7 +72,7 @@ extension SchedulerStateMachine.Access {
         case .locationButton(let decided):
             var consequences = decided.map { replace(with: $0) } ?? []
             // An authorization request that waited for the confirmation goes ahead if still needed.
-            if authorizationRequestIsDue, let ask = ask(askForAuthorization()) { consequences.append(ask) }
+            if authorizationRequestIsDue { consequences += ask(askForAuthorization()) }
             return consequences
         }
     }
@@ -95,7 +94,10 @@ extension SchedulerStateMachine.Access {
     }
 
     /// A request waits for authorization: the period's one request for it, if it was not made yet.
-    mutating func authorizationNeeded() -> Consequence? { requestAuthorizationOnce().flatMap(ask) }
+    mutating func authorizationNeeded() -> [Consequence] {
+        guard let needed = requestAuthorizationOnce() else { return [] }
+        return ask(needed)
+    }
 
     /// The provider answered a temporary-full-accuracy request: while accuracy is still reduced the
     /// requests waiting for it end, and later ones end at once until the accuracy authorization changes
@@ -157,13 +159,17 @@ extension SchedulerStateMachine.Access {
         consequences.append(.reconcilePower)
     }
 
-    /// What asking for authorization comes to, as a consequence (`nil` while it waits for a
-    /// location-button confirmation).
-    private func ask(_ ask: AuthorizationAsk) -> Consequence? {
+    /// What asking for authorization comes to (nothing while it waits for a location-button confirmation).
+    /// With nothing declared, no prompt can be shown: that is reported, and the requests waiting for
+    /// authorization end ``ConfigurationError/noUsageDeclared``.
+    private mutating func ask(_ ask: AuthorizationAsk) -> [Consequence] {
         switch ask {
-        case .waitForLocationButton: nil
-        case .nothingDeclared: .nothingDeclared
-        case .prompt(let prompt, let token): .askForAuthorization(prompt, prompt: token)
+        case .waitForLocationButton: return []
+        case .prompt(let prompt, let token): return [.askForAuthorization(prompt, prompt: token)]
+        case .nothingDeclared:
+            let misconfigured = awaitingAuthorizationEnded()
+                ? [Consequence.endAwaitingAuthorization(.misconfigured(.noUsageDeclared), .misconfigured(.noUsageDeclared))] : []
+            return [.reportConfigurationError(.noUsageDeclared)] + misconfigured
         }
     }
 }

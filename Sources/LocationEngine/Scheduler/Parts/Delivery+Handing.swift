@@ -7,6 +7,15 @@ extension SchedulerStateMachine.Delivery {
     @inline(__always)
     mutating func emit(_ action: SchedulerAction<OneShotHandler, SubscriptionHandler>) { outbox.append(.action(action)) }
 
+    /// Queues the regions' transitions decided so far, one action each, to their monitors still pending in
+    /// `requests`.
+    mutating func emitTransitions(from evaluator: inout RegionEvaluator, of requests: SchedulerStateMachine.Requests) {
+        while let event = evaluator.nextEvent() {
+            guard let subscription = requests.subscriptions[event.id] else { continue }
+            emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
+        }
+    }
+
     /// Queues one result for these ended one-shots, counted under `tally` as they are handed out.
     mutating func emitOneShots(_ recipients: [Recipient<OneShotHandler>], _ result: LocationResult, _ tally: OneShotTally) {
         guard !recipients.isEmpty else { return }
@@ -56,15 +65,15 @@ extension SchedulerStateMachine.Delivery {
 
     // MARK: Withdrawals
 
-    /// Ends a withdrawn one-shot as its withdrawal says; `forceCompleted` is what a force-complete
-    /// delivers (`nil` for a cancel).
-    mutating func redirect(_ recipient: Recipient<OneShotHandler>, _ withdrawal: Withdrawal, forceCompleted: LocationResult?) {
+    /// Ends a withdrawn one-shot as its withdrawal says: a force-complete carries the best fix `access`
+    /// knows at `now`.
+    mutating func redirect(_ recipient: Recipient<OneShotHandler>, _ withdrawal: Withdrawal, under access: SchedulerStateMachine.Access, now: EngineInstant) {
         switch withdrawal {
         case .cancel:
             counts.oneShotsCancelled += 1
             outbox.append(.action(.cancelOneShot(recipient)))
         case .forceComplete:
-            outbox.append(.oneShots([recipient], start: 0, forceCompleted!, .forceCompleted))
+            outbox.append(.oneShots([recipient], start: 0, access.result(.forceCompleted, now: now), .forceCompleted))
         }
     }
 

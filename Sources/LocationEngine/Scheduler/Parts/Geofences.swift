@@ -41,16 +41,16 @@ struct Geofences: Sendable {
         return true
     }
 
-    /// These requests were admitted: the monitors among them have their regions join the evaluator.
-    /// Returns whether any did.
+    /// These requests were admitted: the monitors among them have their regions join the evaluator,
+    /// which then wants the source until a fix decides them (the monitors' sleep in `power` ends).
     /// - Complexity: O(1) when no monitor waits, else O(k) for k requests.
     @inline(__always)
-    mutating func admit(_ ids: some Sequence<RequestID>, on wakeups: inout Timeline) -> Bool {
-        guard !waiting.isEmpty else { return false }
+    mutating func admit(_ ids: some Sequence<RequestID>, power: inout SourcePlanner, on wakeups: inout Timeline) {
+        guard !waiting.isEmpty else { return }
         var any = false
         for id in ids where admit(id) { any = true }
         setAlarm(on: &wakeups)
-        return any
+        if any { power.endMonitorSleep(on: &wakeups) }
     }
 
     /// Forgets region `id`, waiting or monitored.
@@ -79,9 +79,9 @@ struct Geofences: Sendable {
     mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant, on wakeups: inout Timeline) {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         defer { setAlarm(on: &wakeups) }
-        power.endMonitorSleep()
+        power.endMonitorSleep(on: &wakeups)
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
         let reachable = fix.observedAt + reach.timeToReach
-        if power.planMonitorSleep(reachable: reachable, now: now) { evaluator.holdStates(until: reachable) }
+        if power.planMonitorSleep(reachable: reachable, now: now, on: &wakeups) { evaluator.holdStates(until: reachable) }
     }
 }

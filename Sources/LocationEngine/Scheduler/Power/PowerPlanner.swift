@@ -77,7 +77,7 @@ struct PowerPlanner: Sendable {
         return earliest(next, idle?.nextDeeperStep)
     }
 
-    /// ``nextWakeup``, read in place (see ``SourcePlanner/readNextWakeup()``).
+    /// ``nextWakeup``, read in place (see ``SourcePlanner/setAlarm(on:)``).
     @inline(__always)
     mutating func readNextWakeup() -> EngineInstant? { nextWakeup }
 

@@ -10,7 +10,7 @@
 /// - **fallback**: when the chosen source has run ``SchedulerStateMachine/Configuration/fallbackAfter``
 ///   without a fix (since it started or since its last fix), the cheapest other source is demanded in the
 ///   mode its reach suits, until the chosen one delivers again;
-/// - **failover**: a source that failed for good (``sourceFailed(_:now:)``) is chosen no more until no
+/// - **failover**: a source that failed for good (``sourceFailed(_:now:monitoring:on:)``) is chosen no more until no
 ///   request needs any source (the next request starts it afresh).
 ///
 /// Each source's planner keeps its own facts (its state, its restart-aware plan, its receiver's energy);
@@ -83,20 +83,29 @@ struct SourcePlanner: Sendable {
         return others.reduce(earliest(primary.nextWakeup, fallbackDue)) { earliest($0, $1.nextWakeup) }
     }
 
-    /// ``nextWakeup``, read in place. The core reads it after every reconciliation; called through the
-    /// getter, the planners were first copied to a temporary (a large value passed by address).
+    /// Sets the power alarm on the core's timeline to ``nextWakeup``, as every call into the planner that can
+    /// move it does before it returns. Read in place: through the getter, the optimizer first copied the
+    /// planners to a temporary (a large value passed by address).
     @inline(__always)
-    mutating func readNextWakeup() -> EngineInstant? { isSeveral ? nextWakeup : primary.readNextWakeup() }
+    mutating func setAlarm(on timeline: inout Timeline) {
+        timeline.setAlarm(.power, at: isSeveral ? nextWakeup : primary.readNextWakeup())
+    }
 
     /// Brings the sources in line with the requests' `demand` and the monitors' (see
     /// ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``). With one source, returns its command;
     /// with several, queues theirs (``takeQueued()``) and returns none.
     @inline(__always)
-    mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
+    mutating func reconcile(
+        demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
+    ) -> Command? {
+        // No `defer` for the alarm on this path: the optimizer made it a call that copied the planner.
         guard isSeveral else {
-            return primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown).map { (.first, $0) }
+            let command = primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+            timeline.setAlarm(.power, at: primary.readNextWakeup())
+            return command.map { (.first, $0) }
         }
         reconcileSeveral(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+        setAlarm(on: &timeline)
         return nil
     }
 
@@ -124,7 +133,8 @@ struct SourcePlanner: Sendable {
 
     /// Powers every source down at once (access lost, shutdown): as ``reconcile(demand:now:cap:monitoring:isShutDown:)``,
     /// the one source's command returned, several sources' queued.
-    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool = false) -> Command? {
+    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool, on timeline: inout Timeline) -> Command? {
+        defer { setAlarm(on: &timeline) }
         guard isSeveral else { return primary.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown).map { (.first, $0) } }
         for index in sources.indices {
             let source = SourceID(index)
@@ -136,7 +146,10 @@ struct SourcePlanner: Sendable {
     /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
     /// sources left (a request none of them serves can no longer be served). The one source's command is
     /// returned; several sources' is queued.
-    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (left: [SourceCapabilities], command: Command?) {
+    mutating func sourceFailed(
+        _ source: SourceID, now: EngineInstant, monitoring: Bool, on timeline: inout Timeline
+    ) -> (left: [SourceCapabilities], command: Command?) {
+        defer { setAlarm(on: &timeline) }
         failed[source.index] = true
         let command = self[source].forceOff(now: now, monitoring: monitoring)
         let left = sources.indices.filter { !failed[$0] }.map { sources[$0] }
@@ -147,8 +160,10 @@ struct SourcePlanner: Sendable {
 
     /// A fix arrived from `source` at `now` (a fallback beside it ends at the next reconciliation).
     @inline(__always)
-    mutating func fixArrived(from source: SourceID, now: EngineInstant) {
-        if isSeveral { lastFix[source.index] = now }
+    mutating func fixArrived(from source: SourceID, now: EngineInstant, on timeline: inout Timeline) {
+        guard isSeveral else { return }
+        lastFix[source.index] = now
+        setAlarm(on: &timeline)
     }
 
     /// The source whose planner plans the monitors' sleep: the one their mode chooses.
@@ -212,17 +227,22 @@ extension SourcePlanner {
     // MARK: What the other parts and the sources report
 
     /// Source `source` reports where its receiver confirmed it is (see ``PowerPlanner/receiverConfirmed(_:age:now:)``).
-    mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID) {
+    mutating func receiverConfirmed(
+        _ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline
+    ) {
         self[source].receiverConfirmed(state, age: age, now: now)
+        setAlarm(on: &timeline)
     }
 
     /// Source `source` reports the setting its running receiver confirmed.
-    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID) {
+    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline) {
         self[source].receiverTracking(mode, age: age, now: now)
+        setAlarm(on: &timeline)
     }
 
     /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
-    mutating func endMonitorSleep() {
+    mutating func endMonitorSleep(on timeline: inout Timeline) {
+        defer { setAlarm(on: &timeline) }
         guard isSeveral else { return primary.endMonitorSleep() }
         for index in sources.indices { self[SourceID(index)].endMonitorSleep() }
     }
@@ -231,8 +251,9 @@ extension SourcePlanner {
     func monitorsMaySleep(besides demand: PowerDemand) -> Bool { self[monitorSource].monitorsMaySleep(besides: demand) }
 
     /// Lets the monitors sleep until before `reachable`, if worth it (see ``PowerPlanner/planMonitorSleep(reachable:now:)``).
-    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant) -> Bool {
-        self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
+    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
+        defer { setAlarm(on: &timeline) }
+        return self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
     }
 
     /// Writes the planners' figures into `statistics`: with one source its own; with several, the sums over

@@ -95,8 +95,8 @@ struct RunState {
 
     /// Records the pending count (and the heap at its peak) and a timeline point: a new one for the first
     /// sample in a 100 ms bucket, the larger pending count for a later one.
-    mutating func sample(at time: Int64) async {
-        await notePending()
+    mutating func sample(at time: Int64, pending observed: Int? = nil) async {
+        await notePending(observed)
         let bucket = time / 100_000_000
         if bucket == timelineBucket, !timeline.isEmpty {
             timeline[timeline.count - 1].pending = max(timeline[timeline.count - 1].pending, pending)
@@ -108,9 +108,10 @@ struct RunState {
 
     /// Applies the ledger's log to its checks, and updates the pending count (and the heap figure when
     /// pending reaches a new peak).
-    mutating func notePending() async {
+    /// `observed` is the pending count if the caller just read it (after the engine settled).
+    mutating func notePending(_ observed: Int? = nil) async {
         await ledger.catchUp()
-        pending = await service.pendingCount()
+        if let observed { pending = observed } else { pending = await service.pendingCount() }
         if pending > maxPending {
             maxPending = pending
             heapAtMaxPending = ProcessStats.heap().allocated

@@ -89,17 +89,21 @@ struct Runner {
         var time: Int64 = 0
         while true {
             await state.submitDue(plan, through: time, stamp: { time }, progress: progress)
-            await service.settle()
-            await state.sample(at: time)
+            let observed = await service.settleAndObserve()
+            await state.sample(at: time, pending: observed.pending)
             if state.isDone(plan, at: time) { break }
-            if state.shouldWindDown(plan, at: time) { await state.windDown() }
+            var wakeup = observed.nextWakeup
+            if state.shouldWindDown(plan, at: time) {
+                await state.windDown()
+                wakeup = await service.nextWakeup()
+            }
             var next = (time / tick + 1) * tick
             if state.nextOperation < plan.operations.count {
                 let due = max(time + 1, plan.operations[state.nextOperation].at)
                 // Idle (nothing pending, source off): nothing changes until the next operation, so jump to it.
                 next = state.pending == 0 && recording.currentMode == nil ? due : min(next, due)
             }
-            if let deadline = await service.nextWakeup(), deadline > time { next = min(next, deadline) }
+            if let deadline = wakeup, deadline > time { next = min(next, deadline) }
             if let confirmation = source.nextConfirmationDue?.saturatingNanoseconds, confirmation > time { next = min(next, confirmation) }
             time = next
             // The clock first: fixes the source emits now are stamped (and processed) at `time`.

@@ -8,7 +8,8 @@
 # growing corpus in .build-fuzz/corpus/TARGET (seeded from the NMEA corpus beside the package and
 # Fuzz/Seeds) and writes crashes as .build-fuzz/findings/TARGET/crash-*; the script fails when any
 # target finds one.
-# Extra libFuzzer flags can be passed in FUZZ_FLAGS (e.g. FUZZ_FLAGS="-jobs=2 -workers=2").
+# Targets run as many at once as there are cores (FUZZ_JOBS=1: one at a time). Extra libFuzzer flags can be
+# passed in FUZZ_FLAGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -33,12 +34,18 @@ done
 # A crash is reported by the sanitizer; Swift's own backtracer would only slow it down.
 export SWIFT_BACKTRACE=enable=no
 
-status=0
-for target in "${targets[@]}"; do
-    corpus="$scratch/corpus/$target"
-    findings="$scratch/findings/$target"
+# Each target runs on one core: as many run at once as there are cores (FUZZ_JOBS overrides), each
+# printing into a log of its own, shown in target order once all are done.
+jobs="${FUZZ_JOBS:-$(nproc)}"
+logs="$scratch/logs"
+mkdir -p "$logs"
+
+fuzz_one() {
+    local target="$1"
+    local corpus="$scratch/corpus/$target"
+    local findings="$scratch/findings/$target"
     mkdir -p "$corpus" "$findings"
-    seeds=()
+    local seeds=()
     case "$target" in
         NMEAStreamFuzzer) [ -d "$nmea_corpus" ] && seeds+=("$nmea_corpus") ;;
         GPSDReportFuzzer) seeds+=("$root/Fuzz/Seeds/gpsd") ;;
@@ -50,16 +57,32 @@ for target in "${targets[@]}"; do
         GeoClueValuesFuzzer) seeds+=("$root/Fuzz/Seeds/geoclue") ;;
     esac
     # A geofence body may be up to 64 KiB (a polygon of 1,024 vertices): inputs reach past that cap.
-    max_len=4096
+    local max_len=4096
     if [ "$target" = GeofenceBodyFuzzer ]; then max_len=70000; fi
     echo "== $target: ${seconds}s"
     # -max_len bounds one input (receivers' lines are short: 4 KiB holds dozens of sentences; see above for the geofence body); -rss_limit_mb and -timeout turn unbounded memory and hangs into findings.
     # shellcheck disable=SC2086
-    if ! "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len="$max_len" \
+    "$scratch/debug/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len="$max_len" \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$findings/" ${FUZZ_FLAGS:-} 2>&1 \
-        | grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' ; then
-        :
+        | grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Done )' || true
+}
+
+running=0
+for target in "${targets[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
     fi
+    fuzz_one "$target" > "$logs/$target.log" 2>&1 &
+    running=$((running + 1))
+done
+wait || true
+
+# A finding is a file libFuzzer wrote, whatever a run printed or returned.
+status=0
+for target in "${targets[@]}"; do
+    cat "$logs/$target.log"
+    findings="$scratch/findings/$target"
     # (One `ls` of the four patterns would fail whenever any one of them matched nothing.)
     if [ -n "$(find "$findings" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -print -quit)" ]; then
         echo "!! $target: findings in $findings" >&2

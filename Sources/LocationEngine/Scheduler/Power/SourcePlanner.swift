@@ -84,8 +84,9 @@ struct SourcePlanner: Sendable {
     }
 
     /// Sets the power alarm on the core's timeline to ``nextWakeup``, as every call into the planner that can
-    /// move it does before it returns. Read in place: through the getter, the optimizer first copied the
-    /// planners to a temporary (a large value passed by address).
+    /// move it does before it returns (called on each path, not from a `defer`: the optimizer made a
+    /// deferred call one out of line that copied the planner). Read in place: through the getter, the
+    /// optimizer first copied the planners to a temporary (a large value passed by address).
     @inline(__always)
     mutating func setAlarm(on timeline: inout Timeline) {
         timeline.setAlarm(.power, at: isSeveral ? nextWakeup : primary.readNextWakeup())
@@ -98,9 +99,10 @@ struct SourcePlanner: Sendable {
     mutating func reconcile(
         demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
     ) -> Command? {
-        // No `defer` for the alarm on this path: the optimizer made it a call that copied the planner.
         guard isSeveral else {
             let command = primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+            // The one-source case of `setAlarm(on:)`: on every request's way through the core, asking
+            // `isSeveral` again cost 20–30 instructions a request (callgrind).
             timeline.setAlarm(.power, at: primary.readNextWakeup())
             return command.map { (.first, $0) }
         }
@@ -134,12 +136,16 @@ struct SourcePlanner: Sendable {
     /// Powers every source down at once (access lost, shutdown): as ``reconcile(demand:now:cap:monitoring:isShutDown:)``,
     /// the one source's command returned, several sources' queued.
     mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool, on timeline: inout Timeline) -> Command? {
-        defer { setAlarm(on: &timeline) }
-        guard isSeveral else { return primary.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown).map { (.first, $0) } }
+        guard isSeveral else {
+            let command = primary.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
+            setAlarm(on: &timeline)
+            return command.map { (.first, $0) }
+        }
         for index in sources.indices {
             let source = SourceID(index)
             noteCommand(self[source].forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown), of: source, now: now)
         }
+        setAlarm(on: &timeline)
         return nil
     }
 
@@ -149,9 +155,9 @@ struct SourcePlanner: Sendable {
     mutating func sourceFailed(
         _ source: SourceID, now: EngineInstant, monitoring: Bool, on timeline: inout Timeline
     ) -> (left: [SourceCapabilities], command: Command?) {
-        defer { setAlarm(on: &timeline) }
         failed[source.index] = true
         let command = self[source].forceOff(now: now, monitoring: monitoring)
+        setAlarm(on: &timeline)
         let left = sources.indices.filter { !failed[$0] }.map { sources[$0] }
         guard isSeveral else { return (left, command.map { (.first, $0) }) }
         noteCommand(command, of: source, now: now)
@@ -242,9 +248,12 @@ extension SourcePlanner {
 
     /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
     mutating func endMonitorSleep(on timeline: inout Timeline) {
-        defer { setAlarm(on: &timeline) }
-        guard isSeveral else { return primary.endMonitorSleep() }
-        for index in sources.indices { self[SourceID(index)].endMonitorSleep() }
+        if isSeveral {
+            for index in sources.indices { self[SourceID(index)].endMonitorSleep() }
+        } else {
+            primary.endMonitorSleep()
+        }
+        setAlarm(on: &timeline)
     }
 
     /// Whether a fix could let the monitors sleep (see ``PowerPlanner/monitorsMaySleep(besides:)``).
@@ -252,8 +261,9 @@ extension SourcePlanner {
 
     /// Lets the monitors sleep until before `reachable`, if worth it (see ``PowerPlanner/planMonitorSleep(reachable:now:)``).
     mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
-        defer { setAlarm(on: &timeline) }
-        return self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
+        let sleeps = self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
+        setAlarm(on: &timeline)
+        return sleeps
     }
 
     /// Writes the planners' figures into `statistics`: with one source its own; with several, the sums over

@@ -37,7 +37,7 @@ func fuzzGeoClueValues(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 private func check(_ properties: [String: DBusValue]) {
-    guard let fix = try? GeoClueFix.location(from: properties, accuracyWhenUnknown: 50) else { return }
+    guard let fix = try? GeoClueFix.location(from: properties, accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses) else { return }
     precondition(fix.isValid, "an invalid fix was delivered")
     if let course = fix.course { precondition((0..<360).contains(course), "course out of range") }
     if let speed = fix.speed { precondition(speed.isFinite && speed >= 0, "speed not finite or negative") }

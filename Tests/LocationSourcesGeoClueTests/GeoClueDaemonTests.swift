@@ -8,8 +8,14 @@ import Testing
 /// guarded by deadlines (a component that never answers fails the test); nothing asserts a duration.
 @Suite("GeoClue source against the real daemon", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon and GeoClue2 with its demo agent (Scripts/bootstrap.sh installs them)"))
 struct GeoClueDaemonTests {
-    static func source(_ bed: GeoClueTestBed, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5)) -> GeoClueLocationSource {
-        GeoClueLocationSource(GeoClueConfiguration(desktopId: desktopId, busAddress: bed.busAddress, callTimeout: callTimeout, retryDelay: .milliseconds(50)))
+    static func source(
+        _ bed: GeoClueTestBed, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
+        accuracyClasses: [Double: Double] = GeoClueConfiguration.nmeaAccuracyClasses
+    ) -> GeoClueLocationSource {
+        GeoClueLocationSource(
+            GeoClueConfiguration(
+                desktopId: desktopId, busAddress: bed.busAddress, callTimeout: callTimeout, retryDelay: .milliseconds(50),
+                accuracyClasses: accuracyClasses))
     }
 
     /// Whether GeoClue's manager says a client is active (`InUse`).
@@ -54,10 +60,11 @@ extension GeoClueDaemonTests {
     /// Runs `body` with a bed and a source, stopping both whatever happens; fails after `seconds`.
     static func withBed(
         geoclue: Bool = true, agent: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
-        fixInterval: Double = 1, seconds: Double = 40, _ body: @escaping @Sendable (GeoClueTestBed, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
+        fixInterval: Double = 1, seconds: Double = 40, accuracyClasses: [Double: Double] = GeoClueConfiguration.nmeaAccuracyClasses,
+        _ body: @escaping @Sendable (GeoClueTestBed, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
     ) async throws {
         let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, fixInterval: fixInterval)
-        let source = source(bed, desktopId: desktopId, callTimeout: callTimeout)
+        let source = source(bed, desktopId: desktopId, callTimeout: callTimeout, accuracyClasses: accuracyClasses)
         let events = Observed(RecordedEvents())
         do {
             try await withDeadline(seconds: seconds) { try await body(bed, source, events) }

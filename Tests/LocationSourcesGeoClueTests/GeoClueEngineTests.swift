@@ -33,6 +33,28 @@ struct GeoClueEngineTests {
         }
     }
 
+    @Test("a city one-shot over GeoClue whose only source is NMEA: the silent city level is passed over for exact, and it succeeds")
+    func silentCityLevel() async throws {
+        // GeoClue with its default configuration on a machine without network: NMEA is its only source, and it
+        // answers at exact only. Bounds generous for a loaded machine; no duration is asserted.
+        try await GeoClueDaemonTests.withBed(seconds: 150) { _, source, _ in
+            let engine = Self.engine(source)
+            let running = Task { try await engine.run() }
+            defer { running.cancel() }
+            let result = try await engine.location(accuracy: .city, timeout: .seconds(120))
+            #expect(result.status == .success, "\(result)")
+            let delivery = try #require(await engine.statistics().delivery.first)
+            #expect(delivery[.lowest]?.silences == 1 && delivery[.lowest]?.answered == 0 && delivery[.lowest]?.isSilent == true)
+            #expect(delivery[.best]?.answered == 1, "GeoClue's exact level answered: \(delivery)")
+            #expect(source.statistics.level == .exact)
+            // A second city request goes to exact at once: the city level is remembered as silent.
+            let again = try await engine.location(accuracy: .city, timeout: .seconds(120))
+            #expect(again.status == .success)
+            #expect(await engine.statistics().delivery.first?[.lowest]?.runs == 1, "the silent level is not tried again")
+            await engine.shutdown()
+        }
+    }
+
     @Test("GeoClue refuses: the waiting request ends unauthorized (denied), a later one is refused at once")
     func denied() async throws {
         try await GeoClueDaemonTests.withBed(agent: false) { bed, source, _ in
@@ -52,7 +74,10 @@ struct GeoClueEngineTests {
 
     @Test("10,000 one-shots of mixed accuracy over the real GeoClue: each ends exactly once, the fine ones with a fix")
     func tenThousand() async throws {
-        try await GeoClueDaemonTests.withBed(fixInterval: 0.1, seconds: 200) { _, source, _ in
+        // GeoClue's NMEA classes claim no room accuracy unless configured to: this receiver's are, as a user whose
+        // receiver earns it would (the synthetic receiver's HDOP classes at 3, 4 and 4.5 m).
+        let classes: [Double: Double] = [0: 3, 1: 4, 3: 4.5]
+        try await GeoClueDaemonTests.withBed(fixInterval: 0.1, seconds: 200, accuracyClasses: classes) { _, source, _ in
             let engine = Self.engine(source)
             let running = Task { try await engine.run() }
             defer { running.cancel() }

@@ -19,21 +19,40 @@ struct GeoClueFixTests {
     @Test("a full fix: every property mapped; the timestamp with its microseconds")
     func full() throws {
         let fix = try GeoClueFix.location(
-            from: Self.properties(accuracy: 8, altitude: 38.7, speed: 1.68, heading: 8.15), accuracyWhenUnknown: 50)
+            from: Self.properties(accuracy: 8, altitude: 38.7, speed: 1.68, heading: 8.15), accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses)
         #expect(fix.latitude == 52.52 && fix.longitude == 13.405 && fix.horizontalAccuracy == 8)
         #expect(fix.altitude == 38.7 && fix.speed == 1.68 && fix.course == 8.15)
         #expect(fix.utcTime == 1_795_737_603.25)
         #expect(!fix.horizontalAccuracyIsEstimated)
     }
 
-    @Test("GeoClue's unknown markers are unknown: altitude -DBL_MAX, speed and heading -1, accuracy 0, timestamp 0")
+    @Test("GeoClue's unknown markers are unknown: altitude -DBL_MAX, speed and heading -1, timestamp 0")
     func unknowns() throws {
-        let fix = try GeoClueFix.location(from: Self.properties(accuracy: 0, timestamp: (0, 0)), accuracyWhenUnknown: 75)
+        let fix = try GeoClueFix.location(
+            from: Self.properties(accuracy: 0, timestamp: (0, 0)), accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses)
         #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil && fix.utcTime == nil)
-        #expect(fix.horizontalAccuracy == 75 && fix.horizontalAccuracyIsEstimated, "accuracy 0 is unknown, not perfect")
+        #expect(fix.horizontalAccuracy == 7.5 && fix.horizontalAccuracyIsEstimated, "accuracy 0 is NMEA's best class, not perfect")
         var sparse = Self.properties()
         for key in ["Altitude", "Speed", "Heading", "Timestamp", "Description"] { sparse[key] = nil }
-        #expect(try GeoClueFix.location(from: sparse, accuracyWhenUnknown: 50).altitude == nil)
+        #expect(try GeoClueFix.location(from: sparse, accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses).altitude == nil)
+    }
+
+    @Test("GeoClue's NMEA accuracy classes become honest radii, none as fine as a room; other accuracies are taken at their word")
+    func accuracyClasses() throws {
+        let classes = GeoClueConfiguration.nmeaAccuracyClasses
+        for (reported, radius) in [(0.0, 7.5), (1, 15), (3, 37.5), (50, 75), (100, 150), (300, 300)] {
+            let fix = try GeoClueFix.location(from: Self.properties(accuracy: reported), accuracyClasses: classes)
+            #expect(fix.horizontalAccuracy == radius && fix.horizontalAccuracyIsEstimated, "class \(reported)")
+            #expect(fix.horizontalAccuracy > AccuracyLevel.room.horizontalAccuracy, "class \(reported) claims room accuracy")
+        }
+        let wifi = try GeoClueFix.location(from: Self.properties(accuracy: 42), accuracyClasses: classes)
+        #expect(wifi.horizontalAccuracy == 42 && !wifi.horizontalAccuracyIsEstimated)
+        // A user whose receiver earns it maps the best class finer.
+        let earned = try GeoClueFix.location(from: Self.properties(accuracy: 0), accuracyClasses: [0: 3])
+        #expect(earned.horizontalAccuracy == 3)
+        // Without a class for 0, GeoClue's 0 is unknown: nothing finer than the coarsest class.
+        let unknown = try GeoClueFix.location(from: Self.properties(accuracy: 0), accuracyClasses: [:])
+        #expect(unknown.horizontalAccuracy == 300 && unknown.horizontalAccuracyIsEstimated)
     }
 
     @Test("absurd values reject the fix, naming the property", arguments: [
@@ -45,9 +64,9 @@ struct GeoClueFixTests {
         ("Timestamp", Self.properties(timestamp: (1, 1_000_000))),
     ])
     func absurd(property: String, properties: [String: DBusValue]) {
-        #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyWhenUnknown: 50) }
+        #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses) }
         do {
-            _ = try GeoClueFix.location(from: properties, accuracyWhenUnknown: 50)
+            _ = try GeoClueFix.location(from: properties, accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses)
         } catch {
             #expect(error.property == property)
         }
@@ -62,15 +81,15 @@ struct GeoClueFixTests {
         var badStamp = Self.properties()
         badStamp["Timestamp"] = .variant(.uint64(5))
         for properties in [missing, text, badStamp] {
-            #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyWhenUnknown: 50) }
+            #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses) }
         }
     }
 
     @Test("out-of-range speed and heading are unknown, a heading of 360 is north")
     func ranges() throws {
-        #expect(try GeoClueFix.location(from: Self.properties(speed: -3, heading: 400), accuracyWhenUnknown: 50).speed == nil)
-        #expect(try GeoClueFix.location(from: Self.properties(heading: 400), accuracyWhenUnknown: 50).course == nil)
-        #expect(try GeoClueFix.location(from: Self.properties(heading: 360), accuracyWhenUnknown: 50).course == 0)
+        #expect(try GeoClueFix.location(from: Self.properties(speed: -3, heading: 400), accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses).speed == nil)
+        #expect(try GeoClueFix.location(from: Self.properties(heading: 400), accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses).course == nil)
+        #expect(try GeoClueFix.location(from: Self.properties(heading: 360), accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses).course == 0)
     }
 
     @Test("a fix's age: from GeoClue's timestamp within the hour before now, else zero")

@@ -35,7 +35,11 @@ struct EngineMetrics: Sendable {
     /// Each source's own, dimensioned by its place (`source`) and its type (`type`).
     let sources: [SourceMetrics]
 
-    /// One source's metrics: starts, stops, fixes reported, errors (transient and fatal), and its total time on.
+    /// Fixes dropped because a recent, more accurate fix from another source already said as much.
+    let fixesSuperseded: Counter
+
+    /// One source's metrics: starts, stops, fixes reported, errors (transient and fatal), its total time on
+    /// (live while it runs), and what it delivered by mode: its first fixes' mean time and its silent runs.
     struct SourceMetrics: Sendable {
         let starts: Counter
         let stops: Counter
@@ -43,6 +47,9 @@ struct EngineMetrics: Sendable {
         let transientErrors: Counter
         let fatalErrors: Counter
         let onSeconds: Gauge
+        /// By mode (raw value): the mean time of its first fixes, seconds, and how many runs stayed silent.
+        let firstFixSeconds: [Gauge]
+        let silentRuns: [Gauge]
     }
 
     init(dimensions: [(String, String)], sourceTypes: [String] = [], factory: any MetricsFactory) {
@@ -55,8 +62,15 @@ struct EngineMetrics: Sendable {
                 fixes: Counter(label: label("source_fixes"), dimensions: own, factory: factory),
                 transientErrors: Counter(label: label("source_errors"), dimensions: own + [("kind", "transient")], factory: factory),
                 fatalErrors: Counter(label: label("source_errors"), dimensions: own + [("kind", "fatal")], factory: factory),
-                onSeconds: Gauge(label: label("source_on_seconds"), dimensions: own, factory: factory))
+                onSeconds: Gauge(label: label("source_on_seconds"), dimensions: own, factory: factory),
+                firstFixSeconds: PowerMode.allCases.map {
+                    Gauge(label: label("source_first_fix_seconds"), dimensions: own + [("mode", $0.description)], factory: factory)
+                },
+                silentRuns: PowerMode.allCases.map {
+                    Gauge(label: label("source_silent_runs"), dimensions: own + [("mode", $0.description)], factory: factory)
+                })
         }
+        fixesSuperseded = Counter(label: label("fixes_superseded"), dimensions: dimensions, factory: factory)
         submitted = Kind.allCases.map { Counter(label: label("requests_submitted"), dimensions: dimensions + [("kind", $0.label)], factory: factory) }
         pendingGauges = Kind.allCases.map { Gauge(label: label("requests_pending"), dimensions: dimensions + [("kind", $0.label)], factory: factory) }
         oneShotEnded = Self.oneShotOutcomes.map {

@@ -188,6 +188,14 @@ extension LocationEngine {
         let now = now()
         return inspect { $0.lastKnownLocation(now: now) }
     }
+
+    /// Why a request ending now would get nothing better than what is known (``EndingReason``): fixes short of
+    /// the accuracy, a source's error since its last fix, a source still waiting for its first fix, or no fix
+    /// at all — the reason a one-shot that times out carries, for a caller whose own wait ended.
+    public func whyNoAnswer() -> EndingReason {
+        let now = now()
+        return inspect { $0.whyNoAnswer(now: now) }
+    }
 }
 
 /// The ID of a request submitted from inside `withUnsafeThrowingContinuation`, read by a

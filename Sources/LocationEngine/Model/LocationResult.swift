@@ -83,6 +83,10 @@ public struct LocationResult: Sendable, Hashable, CustomStringConvertible {
     public var age: Duration?
     /// The finest ``AccuracyLevel`` that ``location`` meets at delivery time, or `nil`.
     public var achievedAccuracy: AccuracyLevel?
+    /// Why the request ended without what it asked for, when it timed out: no fix yet, the source still
+    /// acquiring, the source's own error (GeoClue waiting for an agent, gpsd unreachable), or fixes that did
+    /// not reach the accuracy. `nil` for every other status (their status says why).
+    public var reason: EndingReason?
 
     /// Creates a result.
     public init(
@@ -97,8 +101,9 @@ public struct LocationResult: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        guard let location else { return "\(status), no fix" }
+        let why = reason.map { " (\($0.message))" } ?? ""
+        guard let location else { return "\(status), no fix\(why)" }
         let level = achievedAccuracy.map { "\($0)" } ?? "no level"
-        return "\(status), fix ±\(location.horizontalAccuracy) m (\(level))"
+        return "\(status), fix ±\(location.horizontalAccuracy) m (\(level))\(why)"
     }
 }

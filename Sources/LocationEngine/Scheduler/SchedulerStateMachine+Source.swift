@@ -14,7 +14,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveFix")
         expireDeadlines(now: now)
         guard access.gate == .authorized, !isShutDown else { return }
-        power.fixArrived(from: source, now: now, on: &timeline)
+        power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now, on: &timeline)
         guard let fix = access.receive(location, age: age, now: now, source: source) else { return emit(.fixProcessed(accepted: false)) }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
@@ -44,11 +44,13 @@ extension SchedulerStateMachine {
         power.receiverTracking(mode, age: age, now: now, source: source, on: &timeline)
     }
 
-    /// The source reports a temporary failure: one-shots keep waiting, subscriptions are told and keep running.
+    /// Source `source` reports a temporary failure: one-shots keep waiting (a one-shot that then ends without
+    /// a fix says so in its ``LocationResult/reason``), subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
-    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant) {
+    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveTransientError")
         expireDeadlines(now: now)
+        power.errorReported(error, by: source, now: now)
         counters.transientErrors += 1
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
     }

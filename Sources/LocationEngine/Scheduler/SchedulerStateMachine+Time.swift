@@ -64,7 +64,9 @@ extension SchedulerStateMachine {
         let expired = requests.expire(now: now, sparing: delivery.fixCompletion, on: &timeline)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
         let resultAt = resultAt ?? now
-        deliverEnds(expired, result(.timedOut, now: resultAt), .timedOut, .durationElapsed)
+        var timedOut = result(.timedOut, now: resultAt)
+        if !expired.oneShots.isEmpty { timedOut.reason = power.reason(best: timedOut.location, age: timedOut.age, now: resultAt) }
+        deliverEnds(expired, timedOut, .timedOut, .durationElapsed)
         reconcilePower(now: resultAt)
     }
 

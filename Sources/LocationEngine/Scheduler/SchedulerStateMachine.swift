@@ -98,6 +98,12 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The latest fix the scheduler may reveal at `now` (none unless authorized).
     public func lastKnownLocation(now: EngineInstant) -> LocationResult? { access.lastKnownLocation(now: now) }
 
+    /// Why a one-shot ending at `now` would get nothing better than the best fix known (see ``EndingReason``).
+    public func whyNoAnswer(now: EngineInstant) -> EndingReason {
+        let best = result(.timedOut, now: now)
+        return power.reason(best: best.location, age: best.age, now: now)
+    }
+
     // MARK: Shared helpers
 
     /// Clamps `now` so the timeline never runs backwards.

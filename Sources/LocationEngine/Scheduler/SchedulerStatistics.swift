@@ -91,9 +91,30 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// Total time the region monitors let the source sleep (whether or not other requests kept it on).
     public var regionSleepTime: Duration = .zero
 
-    /// Fixes dropped because a fix from another source, fresher and more accurate, already covered them: a
-    /// fix less accurate than the latest and inside its circle does not replace it (see <doc:SeveralSources>).
+    /// Fixes dropped because a recent, more accurate fix from another source already said as much: a fix
+    /// less accurate than the latest, whose circle holds the latest, does not replace it (see <doc:SeveralSources>).
     public var fixesSuperseded = 0
+    /// What each source delivered, mode by mode, in source order: the runs that waited for a first fix, how
+    /// many were answered and how soon, how many stayed silent, and whether the mode is passed over now
+    /// (see <doc:PowerPolicy>). Empty for a source that declares no first-fix times
+    /// (``SourceCapabilities/firstFixByMode``): it is not judged.
+    public var delivery: [[PowerMode: ModeDelivery]] = []
+
+    /// What a source delivered in one mode.
+    public struct ModeDelivery: Sendable, Hashable {
+        /// Runs in the mode (starts, or changes into it) that waited for a first fix.
+        public var runs = 0
+        /// Of them, those a fix answered, and those that stayed silent past their window.
+        public var answered = 0
+        public var silences = 0
+        /// How long its first fixes took after the receiver's restart (a running mean), if any came.
+        public var firstFixTime: Duration?
+        /// How accurate its first fixes were, metres (a running mean), if any came.
+        public var accuracy: Double?
+        /// Whether the mode is known silent now and passed over.
+        public var isSilent = false
+    }
+
     /// With several sources, each one's figures, in source order (empty with one source: the figures above
     /// are its own). The figures above are then the sums over the sources.
     public var sources: [SourceFigures] = []

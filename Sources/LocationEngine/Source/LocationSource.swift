@@ -64,12 +64,22 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// never gave a fix only once it has had this long, and ``LocationEngineConfiguration/fallbackAfter`` more —
     /// a GNSS receiver starting cold is not indoors — and, between two sources alike in cost, runs the quicker.
     public var firstFixTime: Duration
+    /// How soon the source's first fix typically comes in each mode once its receiver can fix: after a hot
+    /// start, or a change into the mode (a duty-cycled mode whose run window comes first answers within its
+    /// time to first fix; one that sleeps first answers after its period). The engine takes it as a prior and
+    /// then judges the source by what it delivers: while one-shots wait it runs a mode expected to answer
+    /// within 5 s (or within a second of the quickest), and a mode that stays silent past twice this (at least 2 s) is passed over for a while — the
+    /// finest mode not known silent runs instead, and with several sources the fallback starts at once (see
+    /// <doc:PowerPolicy>). Empty (the default): the source is not judged and runs as demanded.
+    public var firstFixByMode: [PowerMode: Duration]
 
     /// Creates a capability set.
     public init(
         providesCourse: Bool, powerProfile: ReceiverPowerProfile? = nil, confirmsReceiverState: Bool = false, reach: Double = 0,
-        cost: SourceCost? = nil, firstFixTime: Duration? = nil, reachByMode: [PowerMode: Double] = [:]
+        cost: SourceCost? = nil, firstFixTime: Duration? = nil, reachByMode: [PowerMode: Double] = [:],
+        firstFixByMode: [PowerMode: Duration] = [:]
     ) {
+        self.firstFixByMode = firstFixByMode.mapValues { max(.zero, $0) }
         self.providesCourse = providesCourse
         self.powerProfile = powerProfile
         self.confirmsReceiverState = confirmsReceiverState

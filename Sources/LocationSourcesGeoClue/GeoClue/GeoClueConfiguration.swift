@@ -20,9 +20,21 @@ public struct GeoClueConfiguration: Sendable, Hashable {
     public var retryDelay: Duration
     /// The longest pause between two attempts to connect.
     public var maximumRetryDelay: Duration
-    /// The horizontal accuracy (metres, 68 %) given to a fix GeoClue reports with accuracy 0 (unknown), marked
-    /// as estimated.
-    public var accuracyWhenUnknown: Double
+    /// What GeoClue's reported accuracies mean, where they are classes rather than estimates: a fix GeoClue
+    /// reports with one of these accuracies gets the radius it maps to, marked as estimated. By default
+    /// ``nmeaAccuracyClasses``: GeoClue's NMEA source reports its HDOP as a class (0, 1, 3, 50, 100 or 300),
+    /// not metres. A class left out is taken at its word.
+    public var accuracyClasses: [Double: Double]
+    /// How soon GeoClue typically answers at any level once started: the engine's prior, after which a level
+    /// that stays silent (twice this, at least 2 s) is passed over for GeoClue's exact level — GeoClue whose only
+    /// source is NMEA answers at exact and never at city — and, beside a receiver, the receiver starts too.
+    public var firstFixTime: Duration
+
+    /// GeoClue's NMEA accuracy classes as honest radii (metres, 68 %): GeoClue turns the HDOP of each fix into
+    /// 0 (HDOP ≤ 1), 1 (≤ 2), 3 (≤ 5), 50 (≤ 10), 100 (≤ 20) or 300 (more); each becomes the HDOP at its bound
+    /// times a 7.5 m user range error — 7.5, 15, 37.5, 75 and 150 m, and 300 m for the last, unbounded one.
+    /// None claims room accuracy (5 m): map a class finer yourself where a receiver earns it.
+    public static let nmeaAccuracyClasses: [Double: Double] = [0: 7.5, 1: 15, 3: 37.5, 50: 75, 100: 150, 300: 300]
     /// What GeoClue typically reaches on this machine, for an engine with several sources
     /// (`SourceCapabilities.reach`): by default 1 km, the city and neighbourhood requests a Wi-Fi or IP
     /// position serves; 0 where GeoClue has a GNSS of its own (a modem's GPS, network NMEA).
@@ -37,7 +49,8 @@ public struct GeoClueConfiguration: Sendable, Hashable {
     public init(
         desktopId: String, busAddress: String? = nil, distanceThreshold: UInt32 = 0, timeThreshold: UInt32 = 0,
         callTimeout: Duration = .seconds(5), retryDelay: Duration = .milliseconds(250), maximumRetryDelay: Duration = .seconds(4),
-        accuracyWhenUnknown: Double = 50, reach: Double = 1000, watts: Double = 0.02
+        accuracyClasses: [Double: Double] = GeoClueConfiguration.nmeaAccuracyClasses, reach: Double = 1000, watts: Double = 0.02,
+        firstFixTime: Duration = .seconds(2)
     ) {
         self.desktopId = desktopId
         self.busAddress = busAddress
@@ -46,7 +59,8 @@ public struct GeoClueConfiguration: Sendable, Hashable {
         self.callTimeout = max(.milliseconds(10), callTimeout)
         self.retryDelay = max(.milliseconds(10), retryDelay)
         self.maximumRetryDelay = max(self.retryDelay, maximumRetryDelay)
-        self.accuracyWhenUnknown = accuracyWhenUnknown.isFinite && accuracyWhenUnknown > 0 ? accuracyWhenUnknown : 50
+        self.accuracyClasses = accuracyClasses.filter { $0.key.isFinite && $0.value.isFinite && $0.value > 0 }
+        self.firstFixTime = max(.zero, firstFixTime)
         self.reach = reach.isFinite && reach > 0 ? reach : 0
         self.watts = watts.isFinite && watts > 0 ? watts : 0
     }

@@ -4,9 +4,9 @@ import LocationEngine
 /// answers) into a fix, or says why they are not one.
 ///
 /// GeoClue marks what it does not know: an altitude of `-Double.greatestFiniteMagnitude`, a speed or heading
-/// of −1, an accuracy of 0 (its NMEA source, fed without a dilution of precision, reports 0: that is not a
-/// perfect fix). Those become unknown (`nil`, or ``GeoClueConfiguration/accuracyWhenUnknown`` marked as
-/// estimated). Anything else that cannot be a fix — a latitude or longitude that is missing, not a number,
+/// of −1. Those become unknown (`nil`). Its NMEA source reports accuracy as a class of the HDOP (0 for the
+/// best, not a perfect fix): a reported accuracy found in ``GeoClueConfiguration/accuracyClasses`` becomes the
+/// radius it maps to, marked as estimated. Anything else that cannot be a fix — a latitude or longitude that is missing, not a number,
 /// not finite or out of range, an accuracy that is negative or not finite, a speed, heading or altitude
 /// that is NaN or infinite — rejects the whole fix with the reason; the source counts it and delivers
 /// nothing.
@@ -20,15 +20,19 @@ enum GeoClueFix {
         var description: String { "\(property): \(reason)" }
     }
 
-    /// The fix the properties describe; an accuracy of 0 becomes `accuracyWhenUnknown` (estimated).
+    /// The fix the properties describe; an accuracy that is one of `accuracyClasses` becomes its radius (estimated).
     /// - Throws: ``Rejection`` naming the first property that makes it no fix.
-    static func location(from properties: [String: DBusValue], accuracyWhenUnknown: Double) throws(Rejection) -> Location {
+    static func location(from properties: [String: DBusValue], accuracyClasses: [Double: Double]) throws(Rejection) -> Location {
         let latitude = try required("Latitude", in: properties, range: -90...90)
         let longitude = try required("Longitude", in: properties, range: -180...180)
         let reported = try required("Accuracy", in: properties, range: 0...Double.greatestFiniteMagnitude)
         var location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: reported)
-        if reported == 0 {
-            location.horizontalAccuracy = accuracyWhenUnknown
+        if let radius = accuracyClasses[reported] {
+            location.horizontalAccuracy = radius
+            location.horizontalAccuracyIsEstimated = true
+        } else if reported == 0 {
+            // GeoClue's "unknown": no class says what it means, so nothing finer than the coarsest class.
+            location.horizontalAccuracy = GeoClueConfiguration.nmeaAccuracyClasses[300]!
             location.horizontalAccuracyIsEstimated = true
         }
         // Below the deepest mine or above the edge of space is GeoClue's "unknown" marker or nonsense.

@@ -80,7 +80,8 @@ public final class GeoClueLocationSource: LocationSource {
         self.configuration = configuration
         capabilities = SourceCapabilities(
             providesCourse: true, reach: configuration.reach, cost: SourceCost(watts: configuration.watts),
-            reachByMode: configuration.reachByMode)
+            reachByMode: configuration.reachByMode,
+            firstFixByMode: Dictionary(uniqueKeysWithValues: PowerMode.allCases.map { ($0, configuration.firstFixTime) }))
         self.logger = logger
         wallClock = { Date().timeIntervalSince1970 }
     }

@@ -249,7 +249,7 @@ final class GeoClueSession: Sendable {
         }
         let location: Location
         do {
-            location = try GeoClueFix.location(from: properties, accuracyWhenUnknown: configuration.accuracyWhenUnknown)
+            location = try GeoClueFix.location(from: properties, accuracyClasses: configuration.accuracyClasses)
         } catch {
             return reject(error)
         }

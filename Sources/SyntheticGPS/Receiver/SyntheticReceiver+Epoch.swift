@@ -10,7 +10,7 @@ extension SyntheticReceiver {
         let index = nextIndex
         let elapsed = Double(index) * scenario.fixInterval
         lastIndex = index
-        nextIndex = index + stride(for: mode)
+        nextIndex = index + 1
         trajectory.advance(to: elapsed)
         let truth = trajectory.state
         var epoch = SyntheticEpoch(
@@ -31,6 +31,10 @@ extension SyntheticReceiver {
                 horizontalAccuracy: ErrorModel.confidenceScale * sigma, verticalAccuracy: nil, speed: nil, course: nil
             )
         }
+        // A duty-cycled mode's run window comes first (a MediaTek's periodic mode, a u-blox's ON/OFF
+        // operation): the receiver searches at the grid's rate until it has a fix, and only then sleeps
+        // through its mode's interval.
+        if epoch.fix != nil { nextIndex = index + stride(for: mode) }
         return epoch
     }
 

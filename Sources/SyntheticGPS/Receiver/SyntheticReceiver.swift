@@ -106,7 +106,8 @@ public struct SyntheticReceiver: Sendable {
         let isSatellite = PowerModeProfile.standard(mode).usesSatellites
         if wasSatellite && !isSatellite || networkModesKeepEphemerides && !wasSatellite { stopSatellites(at: elapsed) }
         if wasSatellite != isSatellite { startPositioning(mode, at: elapsed) }
-        nextIndex = max(firstIndex(atOrAfter: elapsed), (lastIndex ?? -1) + stride(for: mode))
+        // A new setting starts with a run window: the next epoch is the grid's next one.
+        nextIndex = max(firstIndex(atOrAfter: elapsed), (lastIndex ?? -1) + 1)
     }
 
     /// Powers the receiver off at `elapsed` seconds. Idempotent.

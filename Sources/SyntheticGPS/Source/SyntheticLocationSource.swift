@@ -72,11 +72,28 @@ public final class SyntheticLocationSource: LocationSource {
         initial.meter = persona.map { ReceiverEnergyMeter(supplyVoltage: $0.currentProfile.supplyVoltage) }
         state = NIOLockedValueBox(initial)
         self.persona = persona
-        capabilities = SourceCapabilities(providesCourse: true, powerProfile: persona?.powerProfile, confirmsReceiverState: persona != nil)
+        // Without a persona nothing describes the receiver's cold start: the scenario's says how long its first
+        // start may take, so that the engine does not judge a cold start silent.
+        let coldStart: Duration? = persona == nil ? .seconds(scenario.startCondition.timeToFirstFix.upperBound) : nil
+        capabilities = SourceCapabilities(
+            providesCourse: true, powerProfile: persona?.powerProfile, confirmsReceiverState: persona != nil, firstFixTime: coldStart,
+            firstFixByMode: Self.firstFixTimes(fixInterval: scenario.fixInterval))
         switch drive.kind {
         case .manual: timeBase = nil
         case .clock(let make): timeBase = make()
         }
+    }
+
+    /// How soon the receiver's first fix comes in each mode once it can fix, as it tells the engine: its run
+    /// window comes first, so a network mode answers once its locator is ready (at most 1.5 s) and a satellite
+    /// mode within a hot start (at most 3 s), each on the next epoch of the scenario's grid.
+    static func firstFixTimes(fixInterval: Double) -> [PowerMode: Duration] {
+        var times: [PowerMode: Duration] = [:]
+        for mode in PowerMode.allCases {
+            let ready = PowerModeProfile.standard(mode).usesSatellites ? StartCondition.hot.timeToFirstFix.upperBound : 1.5
+            times[mode] = .seconds(ready + max(0, fixInterval))
+        }
+        return times
     }
 
     /// The scenario being simulated.

@@ -54,19 +54,19 @@ struct GeofencesPartTests {
         var asleep = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var far = geofences
         far.decide(by: Self.fix(east: 50_000, at: .zero), power: &asleep, besides: PowerDemand(), now: .zero, on: &wakeups)
-        #expect(asleep.primary.monitors.isSleeping(monitoring: true))
+        #expect(asleep[.first].monitors.isSleeping(monitoring: true))
         #expect(far.evaluator.statesHeldUntil != nil)
 
         var busy = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var demand = PowerDemand()
         demand.add(Geofences.demandedMode)
         geofences.decide(by: Self.fix(east: 50_000, at: .zero), power: &busy, besides: demand, now: .zero, on: &wakeups)
-        #expect(!busy.primary.monitors.isSleeping(monitoring: true))
+        #expect(!busy[.first].monitors.isSleeping(monitoring: true))
         #expect(geofences.evaluator.statesHeldUntil == nil)
 
         var near = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var close = geofences
         close.decide(by: Self.fix(east: 250, at: .zero), power: &near, besides: PowerDemand(), now: .zero, on: &wakeups)
-        #expect(!near.primary.monitors.isSleeping(monitoring: true))
+        #expect(!near[.first].monitors.isSleeping(monitoring: true))
     }
 }

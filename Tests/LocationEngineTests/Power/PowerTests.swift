@@ -50,7 +50,7 @@ struct PowerTests {
         }
         #expect(h.sourceCommands == [.start(.best)])
         // (nextWakeup may be earlier: force-completed requests leave lazily deleted deadlines behind.)
-        #expect(h.machine.power.primary.lingerDeadline == h.now + .milliseconds(2700))
+        #expect(h.machine.power[.first].lingerDeadline == h.now + .milliseconds(2700))
         h.advance(by: .milliseconds(2699))
         #expect(h.machine.isSourceOn)
         h.advance(by: .milliseconds(1))

@@ -148,8 +148,8 @@ struct MachineHarness {
         drain()
     }
 
-    mutating func transientError(_ code: String = "test.transient") {
-        machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now)
+    mutating func transientError(_ code: String = "test.transient", source: Int = 0) {
+        machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now, source: SourceID(source))
         drain()
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import LocationEngine
+import LocationSourcesGeoClue
 import Logging
 import NIOConcurrencyHelpers
 import Prometheus
@@ -118,6 +119,11 @@ struct LocationServerCommand: AsyncParsableCommand {
         var configuration = LocationEngineConfiguration(linger: try lingerDuration())
         configuration.metricsFactory = metrics
         let sources = try sourceChoices().map { try $0.makeSource(logger: logger, metricsFactory: metrics) }
+        // GeoClue's refusal — the system's location setting for this server — is the engine's authorization:
+        // requests then end unauthorized (403), not failed.
+        if let geoclue = sources.lazy.compactMap({ $0 as? GeoClueLocationSource }).first {
+            configuration.authorizationProvider = geoclue.authorization
+        }
         let engine = LocationEngine(sources: sources, configuration: configuration, logger: logger)
 
         let geofences = GeofenceRegistry(maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry))

@@ -55,9 +55,9 @@ extension CoreDriver {
             case .setSourceMode(let source, let mode):
                 sources.setMode(source, mode)
             case .stopSource(let source):
-                sources.stop(source, onTime: onTime(source))
+                sources.stop(source, onTime: publishLive().onTime(of: source))
             case .idleSource(let source, let step):
-                sources.idle(source, step, onTime: onTime(source))
+                sources.idle(source, step, onTime: publishLive().onTime(of: source))
             case .fixProcessed(let accepted):
                 metrics.fixReceived(dropped: !accepted)
             case .timeoutsExpired(let earliestDeadline):
@@ -90,9 +90,17 @@ extension CoreDriver {
         machine.advanceTimeIfDue(now: now())
     }
 
-    /// The total time `source` has been on, for its metrics.
-    func onTime(_ source: SourceID) -> Duration {
-        let statistics = machine.statistics(now: now())
-        return statistics.sources.isEmpty ? statistics.sourceOnTime : statistics.sources[source.index].onTime
+    /// Publishes the figures that grow while the sources run (``LiveSourceMetrics``) and returns the
+    /// statistics they came from.
+    mutating func publishLive() -> SchedulerStatistics {
+        let now = self.now()
+        let statistics = machine.statistics(now: now)
+        live.publish(statistics, to: metrics, now: now)
+        return statistics
     }
+}
+
+extension SchedulerStatistics {
+    /// The total time `source` has been on.
+    func onTime(of source: SourceID) -> Duration { sources.isEmpty ? sourceOnTime : sources[source.index].onTime }
 }

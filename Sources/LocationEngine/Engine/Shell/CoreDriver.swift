@@ -26,6 +26,8 @@ struct CoreDriver {
     var spareBatch = Deque<EngineCommand>()
     /// Handlers run so far: every 1,024 the clock is read during a delivery.
     var handlersRun = 0
+    /// The sources' growing figures, published while they run.
+    var live = LiveSourceMetrics()
     let inbox: Inbox
     /// The current instant on the engine's timeline.
     let now: @Sendable () -> EngineInstant
@@ -118,12 +120,13 @@ struct CoreDriver {
                 guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
                 metrics.sources[source.index].fixes.increment()
                 machine.receiveFix(location, age: age, now: now, source: source)
+                if live.isDue(now: now) { _ = publishLive() }
                 return madeAt
             case .transientError(let error):
                 guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
                 logger.notice("location source transient error", metadata: ["source": "\(source.index)", "error": "\(error)"])
                 metrics.sources[source.index].transientErrors.increment()
-                machine.receiveTransientError(error, now: now)
+                machine.receiveTransientError(error, now: now, source: source)
             case .fatalError(let error):
                 guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
                 logger.error("location source failed", metadata: ["source": "\(source.index)", "error": "\(error)"])

@@ -98,8 +98,10 @@ extension SchedulerStateMachine.Access {
 
     /// A fix from `source` that was `age` old on arrival at `now`, counted, and remembered if it is valid
     /// (finite, in range, not from the future), not superseded (a fix from another source no older than
-    /// ``supersedingWindow``, more accurate, whose circle holds it: GeoClue's rule, so that a coarse
-    /// source beside a precise one does not make the position jump) and not held back by the throttle
+    /// ``supersedingWindow`` and more accurate, lying inside the new fix's circle: GeoClue's rule — the new
+    /// fix says nothing the current one contradicts, so a coarse source beside a precise one does not make
+    /// the position jump, while a coarse fix that excludes the current position replaces it) and not held
+    /// back by the throttle
     /// (see ``remember(_:age:now:)``).
     /// - Complexity: O(1)
     mutating func receive(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) -> StampedFix? {
@@ -110,7 +112,7 @@ extension SchedulerStateMachine.Access {
         }
         if source != latestSource, let latest = history.latest, latest.location.horizontalAccuracy < location.horizontalAccuracy,
             now - age - latest.observedAt <= Self.supersedingWindow,
-            latest.location.distance(to: location) <= latest.location.horizontalAccuracy
+            latest.location.distance(to: location) <= location.horizontalAccuracy
         {
             counts.fixesSuperseded += 1
             return nil

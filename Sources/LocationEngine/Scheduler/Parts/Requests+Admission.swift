@@ -133,7 +133,7 @@ extension SchedulerStateMachine.Requests {
         }
         for id in ids {
             if var request = oneShots[id] {
-                demand.remove(request.wish.powerMode)
+                demand.removeOneShot(request.wish.powerMode)
                 request.phase = .held
                 oneShots[id] = request
             } else if var subscription = subscriptions[id] {

@@ -57,7 +57,7 @@ extension SchedulerStateMachine.Requests {
         if !request.phase.isIndexed { index.insert(id, accuracy: accuracy) }
         request.phase = .admitted
         oneShots[id] = request
-        demand.add(accuracy.requiredPowerMode)
+        demand.addOneShot(accuracy.requiredPowerMode)
     }
 
     /// Stores a subscription as admitted: counted in the demand (a monitor is not: see the type).
@@ -73,7 +73,7 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: amortised O(1)
     mutating func removeOneShot(_ id: RequestID) -> OneShot? {
         guard let request = oneShots.removeValue(forKey: id) else { return nil }
-        if request.phase == .admitted { demand.remove(request.wish.powerMode) }
+        if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
         return request
     }
 

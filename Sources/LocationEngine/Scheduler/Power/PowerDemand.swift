@@ -5,6 +5,8 @@
 /// A count per mode, so adding, removing and finding the most demanding mode are O(1).
 struct PowerDemand: Sendable, Equatable {
     private var counts: [Int] = Array(repeating: 0, count: PowerMode.allCases.count)
+    /// How many of the requests are one-shots, which wait for a fix (the power planner answers them quickly).
+    private(set) var oneShots = 0
 
     /// A request demanding `mode` became active.
     /// - Complexity: O(1)
@@ -17,6 +19,22 @@ struct PowerDemand: Sendable, Equatable {
     mutating func remove(_ mode: PowerMode) {
         precondition(counts[mode.rawValue] > 0, "PowerDemand.remove(\(mode)) with no demand in that mode")
         counts[mode.rawValue] -= 1
+    }
+
+    /// A one-shot demanding `mode` became active: it waits for a first fix.
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func addOneShot(_ mode: PowerMode) {
+        add(mode)
+        oneShots += 1
+    }
+
+    /// A one-shot demanding `mode` ended (or is held back).
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func removeOneShot(_ mode: PowerMode) {
+        remove(mode)
+        oneShots -= 1
     }
 
     /// The mode of the most demanding request, if any.

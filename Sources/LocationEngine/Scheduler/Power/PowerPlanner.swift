@@ -45,13 +45,29 @@ struct PowerPlanner: Sendable {
     let linger: Duration
     /// The source's receiver, if it describes one.
     let profile: ReceiverPowerProfile?
+    /// What the source delivered, mode by mode, against what it declared: when it answers.
+    var delivery: SourceDelivery
+    /// Whether the source declared its first-fix times, so that ``delivery`` judges it.
+    let isJudged: Bool
+    /// How long the source may take from a cold start to its first fix (its first start counts as one).
+    let coldStart: Duration
 
     init(linger: Duration, powerDown: PowerDownRule, profile: ReceiverPowerProfile?, confirmsReceiverState: Bool = false) {
+        self.init(
+            linger: linger, powerDown: powerDown,
+            capabilities: SourceCapabilities(providesCourse: false, powerProfile: profile, confirmsReceiverState: confirmsReceiverState))
+    }
+
+    init(linger: Duration, powerDown: PowerDownRule, capabilities: SourceCapabilities) {
         self.linger = linger
+        let profile = capabilities.powerProfile
         self.profile = profile
         if let trust = powerDown.trust, let profile { idle = IdlePlanner(profile: profile, trust: trust) }
         isRestartAware = idle != nil
-        energy = profile.map { ReceiverEnergy(profile: $0, confirms: confirmsReceiverState) }
+        energy = profile.map { ReceiverEnergy(profile: $0, confirms: capabilities.confirmsReceiverState) }
+        delivery = SourceDelivery(capabilities: capabilities)
+        isJudged = delivery.judges
+        coldStart = capabilities.firstFixTime
     }
 
     // MARK: The source
@@ -70,7 +86,8 @@ struct PowerPlanner: Sendable {
     /// - Complexity: O(1)
     @inline(__always)
     var nextWakeup: EngineInstant? {
-        let next = earliest(policy.lingerDeadline, monitors.wakeAt)
+        var next = earliest(policy.lingerDeadline, monitors.wakeAt)
+        if isJudged { next = earliest(next, delivery.nextWakeup) }
         // Reading `idle` copies the planner out of its optional: only a restart-aware planner pays for it
         // (about 55 instructions a cancel with the fixed rule, measured with callgrind).
         guard isRestartAware else { return next }
@@ -87,13 +104,42 @@ struct PowerPlanner: Sendable {
     mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         // The monitors' share is one more request in their mode.
-        let demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
+        var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
+        if isJudged {
+            // A run past its window marks its mode silent first, so that this reconciliation passes it over.
+            _ = delivery.look(now: now)
+            if let mode = demanded { demanded = delivery.mode(for: mode, quickly: demand.oneShots > 0) }
+        }
         let command =
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
             : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
         account(command, now: now)
         return command
+    }
+
+    /// A fix of `accuracy` metres arrived from the source at `now`: the run waiting for its first fix is
+    /// answered (see ``SourceDelivery``).
+    @inline(__always)
+    mutating func fixArrived(accuracy: Double, now: EngineInstant) {
+        guard isJudged, let mode = runningMode else { return }
+        delivery.fixArrived(in: mode, accuracy: accuracy, now: now)
+    }
+
+    /// The mode the source runs in, while it runs.
+    var runningMode: PowerMode? {
+        switch policy.state {
+        case .off: nil
+        case .running(let mode), .lingering(let mode, _): mode
+        }
+    }
+
+    /// How long the receiver is expected to take to its first fix after a start now: its cold start the
+    /// first time, after that the restart its idle state allows (a hot start when nothing says otherwise).
+    private var restartDelay: Duration {
+        guard policy.starts > 1 else { return coldStart }
+        guard let profile else { return .zero }
+        return profile.timeToFirstFix[idle?.lastRestart ?? .hot] ?? .zero
     }
 
     /// Powers the source down at once, without lingering (a fatal error, access lost, shutdown); `monitoring`
@@ -123,6 +169,13 @@ struct PowerPlanner: Sendable {
 
     /// Counts what a command does to the receiver's energy.
     private mutating func account(_ command: Command?, now: EngineInstant) {
+        if isJudged, let command {
+            switch command {
+            case .start(let mode): delivery.started(mode, now: now, restart: restartDelay)
+            case .setMode(let mode): delivery.changed(to: mode, now: now)
+            case .stop, .idle: delivery.stopped()
+            }
+        }
         guard let command, energy != nil else { return }
         switch command {
         case .start(let mode): energy!.started(mode, now: now)
@@ -184,6 +237,7 @@ struct PowerPlanner: Sendable {
         statistics.sourceModeChanges = policy.modeChanges
         statistics.sourceOnTime = policy.onTime(at: now)
         statistics.receiverEnergy = energy?.joules(at: now)
+        statistics.delivery = [delivery.figures]
         statistics.regionSleeps = monitors.sleeps
         statistics.regionSleepTime = monitors.sleepTime(at: now)
         switch policy.state {

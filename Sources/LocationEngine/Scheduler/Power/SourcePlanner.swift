@@ -8,8 +8,9 @@
 ///   That source's planner gets the whole demand — a finer source's fixes serve coarser requests too —
 ///   and the others none, so they linger and power down by their own rules;
 /// - **fallback**: when the chosen source has run ``SchedulerStateMachine/Configuration/fallbackAfter``
-///   without a fix (since it started or since its last fix), the cheapest other source is demanded in the
-///   mode its reach suits, until the chosen one delivers again;
+///   without a fix (since it started or since its last fix), or — judged by what it delivers — stayed silent
+///   past its window since it started, the cheapest other source is demanded in the mode demanded, as far as
+///   its reach goes, until the chosen one delivers again;
 /// - **failover**: a source that failed for good (``sourceFailed(_:now:monitoring:on:)``) is chosen no more until no
 ///   request needs any source (the next request starts it afresh).
 ///
@@ -20,18 +21,24 @@ struct SourcePlanner: Sendable {
     /// through the core copies a few bytes.
     typealias Command = (source: SourceID, command: PowerPlanner.Command)
 
-    /// The first source's planner: the only one with a single source, whose path through the core is then
-    /// that of one planner.
-    var primary: PowerPlanner
-    /// The other sources' planners, in source order (source 1, 2, …).
-    var others: [PowerPlanner]
-    /// What each source reaches and costs, in source order.
-    let sources: [SourceCapabilities]
-    /// Sources that failed for good, chosen no more until demand ends.
-    var failed: [Bool]
-    /// Each source's last fix, and when it last started.
-    var lastFix: [EngineInstant?]
-    var startedAt: [EngineInstant?]
+    /// What the core knows of one source: what it declared, its planner (its state, its restart-aware plan,
+    /// its receiver's energy, what it delivered), and the facts the choice among several weighs.
+    struct Record: Sendable {
+        /// What the source reaches, costs and declares.
+        let capabilities: SourceCapabilities
+        /// Its own planner.
+        var planner: PowerPlanner
+        /// Whether it failed for good, chosen no more until demand ends.
+        var failed = false
+        /// Its last fix, and when it last started.
+        var lastFix: EngineInstant?
+        var startedAt: EngineInstant?
+        /// Its last transient error while it ran, and when (cleared by its next fix).
+        var lastError: (error: SourceError, at: EngineInstant)?
+    }
+
+    /// One record per source, in source order (source 0, 1, …).
+    var records: [Record]
     /// How long the chosen source may run without a fix before a fallback starts.
     let fallbackAfter: Duration
     /// With several sources, the commands decided and not yet taken (``takeQueued()``), in source order.
@@ -43,44 +50,36 @@ struct SourcePlanner: Sendable {
     /// Planners for `sources` (at least one), each lingering `linger` or powering down by `powerDown`.
     init(sources: [SourceCapabilities], linger: Duration, powerDown: PowerDownRule, fallbackAfter: Duration) {
         precondition(!sources.isEmpty, "an engine needs a source")
-        func planner(_ capabilities: SourceCapabilities) -> PowerPlanner {
-            PowerPlanner(
-                linger: linger, powerDown: powerDown, profile: capabilities.powerProfile, confirmsReceiverState: capabilities.confirmsReceiverState)
-        }
-        primary = planner(sources[0])
-        others = sources.dropFirst().map(planner)
-        self.sources = sources
-        failed = Array(repeating: false, count: sources.count)
-        lastFix = Array(repeating: nil, count: sources.count)
-        startedAt = Array(repeating: nil, count: sources.count)
+        records = sources.map { Record(capabilities: $0, planner: PowerPlanner(linger: linger, powerDown: powerDown, capabilities: $0)) }
         self.fallbackAfter = max(.zero, fallbackAfter)
     }
 
     /// Whether the engine has more than one source.
     @inline(__always)
-    var isSeveral: Bool { !others.isEmpty }
+    var isSeveral: Bool { records.count > 1 }
+
+    /// What each source reaches and costs, in source order.
+    var sources: [SourceCapabilities] { records.map(\.capabilities) }
 
     /// Source `source`'s planner.
     subscript(source: SourceID) -> PowerPlanner {
-        get { source.index == 0 ? primary : others[source.index - 1] }
-        set {
-            if source.index == 0 { primary = newValue } else { others[source.index - 1] = newValue }
-        }
+        get { records[source.index].planner }
+        _modify { yield &records[source.index].planner }
     }
 
     /// Whether any source is powered.
-    var isOn: Bool { primary.isOn || others.contains { $0.isOn } }
+    var isOn: Bool { records.contains { $0.planner.isOn } }
 
     /// Whether `source` is powered (read in place: the subscript would copy its planner).
     @inline(__always)
-    func isOn(_ source: SourceID) -> Bool { source.index == 0 ? primary.isOn : others[source.index - 1].isOn }
+    func isOn(_ source: SourceID) -> Bool { records[source.index].planner.isOn }
 
     /// The earliest instant any source's planner must look again, or a fallback falls due.
     /// - Complexity: O(1) with one source, O(s) with s.
     @inline(__always)
     var nextWakeup: EngineInstant? {
-        guard isSeveral else { return primary.nextWakeup }
-        return others.reduce(earliest(primary.nextWakeup, fallbackDue)) { earliest($0, $1.nextWakeup) }
+        guard isSeveral else { return records[0].planner.nextWakeup }
+        return records.reduce(fallbackDue) { earliest($0, $1.planner.nextWakeup) }
     }
 
     /// Sets the power alarm on the core's timeline to ``nextWakeup``, as every call into the planner that can
@@ -89,7 +88,7 @@ struct SourcePlanner: Sendable {
     /// optimizer first copied the planners to a temporary (a large value passed by address).
     @inline(__always)
     mutating func setAlarm(on timeline: inout Timeline) {
-        timeline.setAlarm(.power, at: isSeveral ? nextWakeup : primary.readNextWakeup())
+        timeline.setAlarm(.power, at: isSeveral ? nextWakeup : records[0].planner.readNextWakeup())
     }
 
     /// Brings the sources in line with the requests' `demand` and the monitors' (see
@@ -100,11 +99,13 @@ struct SourcePlanner: Sendable {
         demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
     ) -> Command? {
         guard isSeveral else {
-            let command = primary.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+            let command = records[0].planner.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
             // The one-source case of `setAlarm(on:)`: on every request's way through the core, asking
             // `isSeveral` again cost 20–30 instructions a request (callgrind).
-            timeline.setAlarm(.power, at: primary.readNextWakeup())
-            return command.map { (.first, $0) }
+            timeline.setAlarm(.power, at: records[0].planner.readNextWakeup())
+            guard let command else { return nil }
+            noteStart(command, of: .first, now: now)
+            return (.first, command)
         }
         reconcileSeveral(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
         setAlarm(on: &timeline)
@@ -116,16 +117,21 @@ struct SourcePlanner: Sendable {
 
     private mutating func reconcileSeveral(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) {
         let wanted = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
-        if wanted == nil { failed = failed.map { _ in false } }
+        if wanted == nil { for index in records.indices { records[index].failed = false } }
+        // A run past its window marks its mode silent before the choice: a silent chosen source gets its
+        // fallback in this same reconciliation.
+        for index in records.indices where records[index].planner.isJudged { _ = records[index].planner.delivery.look(now: now) }
         chosen = wanted.flatMap(choose)
         fallback = chosen.flatMap { fallbackSource(beside: $0, now: now) }
-        for index in sources.indices {
+        for index in records.indices {
             let source = SourceID(index)
             var share = PowerDemand()
             if source == chosen {
                 share = demand
-            } else if source == fallback {
-                share.add(sources[index].finestServedMode)
+            } else if source == fallback, let wanted {
+                // What is demanded, as far as the fallback reaches, answered as quickly as the chosen source's.
+                let mode = min(wanted, records[index].capabilities.finestServedMode)
+                if demand.oneShots > 0 { share.addOneShot(mode) } else { share.add(mode) }
             }
             let command = self[source].reconcile(
                 demand: share, now: now, cap: cap, monitoring: monitoring && source == chosen, isShutDown: isShutDown)
@@ -137,11 +143,12 @@ struct SourcePlanner: Sendable {
     /// the one source's command returned, several sources' queued.
     mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool, on timeline: inout Timeline) -> Command? {
         guard isSeveral else {
-            let command = primary.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
+            let command = records[0].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
             setAlarm(on: &timeline)
+            if let command { noteStart(command, of: .first, now: now) }
             return command.map { (.first, $0) }
         }
-        for index in sources.indices {
+        for index in records.indices {
             let source = SourceID(index)
             noteCommand(self[source].forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown), of: source, now: now)
         }
@@ -155,25 +162,50 @@ struct SourcePlanner: Sendable {
     mutating func sourceFailed(
         _ source: SourceID, now: EngineInstant, monitoring: Bool, on timeline: inout Timeline
     ) -> (left: [SourceCapabilities], command: Command?) {
-        failed[source.index] = true
+        records[source.index].failed = true
         let command = self[source].forceOff(now: now, monitoring: monitoring)
         setAlarm(on: &timeline)
-        let left = sources.indices.filter { !failed[$0] }.map { sources[$0] }
-        guard isSeveral else { return (left, command.map { (.first, $0) }) }
+        let left = records.filter { !$0.failed }.map(\.capabilities)
+        guard isSeveral else {
+            if let command { noteStart(command, of: .first, now: now) }
+            return (left, command.map { (.first, $0) })
+        }
         noteCommand(command, of: source, now: now)
         return (left, nil)
     }
 
-    /// A fix arrived from `source` at `now` (a fallback beside it ends at the next reconciliation).
+    /// A fix of `accuracy` metres arrived from `source` at `now`: its run waiting for a first fix is answered,
+    /// its last error forgotten, and a fallback beside it ends at the next reconciliation.
     @inline(__always)
-    mutating func fixArrived(from source: SourceID, now: EngineInstant, on timeline: inout Timeline) {
-        guard isSeveral else { return }
-        lastFix[source.index] = now
+    mutating func fixArrived(from source: SourceID, accuracy: Double, now: EngineInstant, on timeline: inout Timeline) {
+        if records[source.index].lastError != nil { records[source.index].lastError = nil }
+        guard isSeveral || records[0].planner.isJudged else { return }
+        records[source.index].lastFix = now
+        records[source.index].planner.fixArrived(accuracy: accuracy, now: now)
         setAlarm(on: &timeline)
+    }
+
+    /// Source `source` reports a transient error at `now`, kept to say why a request ended without a fix.
+    mutating func errorReported(_ error: SourceError, by source: SourceID, now: EngineInstant) {
+        records[source.index].lastError = (error, now)
     }
 
     /// The source whose planner plans the monitors' sleep: the one their mode chooses.
     var monitorSource: SourceID { isSeveral ? choose(Geofences.demandedMode) ?? .first : .first }
+
+
+    /// Why one-shots ending at `now` without what they asked for got nothing better than `best` (`age` old):
+    /// fixes that did not reach their accuracy, a source's error since its last fix, a source still
+    /// waiting for its first fix, or no fix at all.
+    func reason(best: Location?, age: Duration?, now: EngineInstant) -> EndingReason {
+        if let best {
+            let finest = records.filter { !$0.failed }.map(\.capabilities.reach).min() ?? 0
+            return .accuracyNotReached(best: best, age: age ?? .zero, finestReach: finest)
+        }
+        if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
+        if let started = records.compactMap({ $0.planner.isOn ? $0.startedAt : nil }).min() { return .acquiring(for: now - started) }
+        return .noFix
+    }
 
     // MARK: The choice
 
@@ -183,13 +215,15 @@ struct SourcePlanner: Sendable {
     func choose(_ mode: PowerMode) -> SourceID? {
         var cheapest: Int?
         var finest: Int?
-        for index in sources.indices where !failed[index] {
-            let source = sources[index]
+        for index in records.indices where !records[index].failed {
+            let source = records[index].capabilities
             if source.serves(mode) {
-                if cheapest.map({ (source.cost, source.firstFixTime) < (sources[$0].cost, sources[$0].firstFixTime) }) ?? true {
+                if cheapest.map({ (source.cost, source.firstFixTime) < (records[$0].capabilities.cost, records[$0].capabilities.firstFixTime) })
+                    ?? true
+                {
                     cheapest = index
                 }
-            } else if cheapest == nil, finest.map({ source.reach < sources[$0].reach }) ?? true {
+            } else if cheapest == nil, finest.map({ source.reach < records[$0].capabilities.reach }) ?? true {
                 finest = index
             }
         }
@@ -200,31 +234,45 @@ struct SourcePlanner: Sendable {
     /// ``fallbackAfter`` after its last fix, or after its start; when it never gave a fix (it starts cold), after
     /// its first-fix time and ``fallbackAfter``.
     private func fallbackInstant(of source: SourceID, since: EngineInstant) -> EngineInstant {
-        guard let last = lastFix[source.index] else { return since + sources[source.index].firstFixTime + fallbackAfter }
+        guard let last = records[source.index].lastFix else { return since + records[source.index].capabilities.firstFixTime + fallbackAfter }
         return max(since, last) + fallbackAfter
     }
 
     /// When the chosen source, running without a fix, falls due for a fallback beside it.
     private var fallbackDue: EngineInstant? {
-        guard let chosen, fallback == nil, sources.count > 1, let since = startedAt[chosen.index] else { return nil }
+        guard let chosen, fallback == nil, let since = records[chosen.index].startedAt else { return nil }
         return fallbackInstant(of: chosen, since: since)
     }
 
-    /// The cheapest other source left, if the chosen source has run `fallbackAfter` without a fix by `now`.
+    /// The cheapest other source left, if the chosen source has run `fallbackAfter` without a fix by `now`, or
+    /// stayed silent past its window in a mode since its last fix (it judged itself: no blind wait).
     private func fallbackSource(beside chosen: SourceID, now: EngineInstant) -> SourceID? {
-        guard let since = startedAt[chosen.index], self[chosen].isOn else { return nil }
-        guard now >= fallbackInstant(of: chosen, since: since) else { return nil }
-        let candidates = sources.indices.filter { $0 != chosen.index && !failed[$0] }
-        return candidates.min { sources[$0].cost < sources[$1].cost }.map(SourceID.init)
+        let record = records[chosen.index]
+        guard let since = record.startedAt, record.planner.isOn else { return nil }
+        let silent = record.planner.isJudged && record.lastFix.map { $0 < since } ?? true && record.planner.delivery.silencedSince(since)
+        guard silent || now >= fallbackInstant(of: chosen, since: since) else { return nil }
+        var cheapest: Int?
+        for index in records.indices where index != chosen.index && !records[index].failed {
+            if cheapest.map({ records[index].capabilities.cost < records[$0].capabilities.cost }) ?? true { cheapest = index }
+        }
+        return cheapest.map(SourceID.init)
     }
 
     /// Queues `command` for `source` and notes when the source started.
     private mutating func noteCommand(_ command: PowerPlanner.Command?, of source: SourceID, now: EngineInstant) {
-        if let command { queued.append((source, command)) }
+        guard let command else { return }
+        queued.append((source, command))
+        noteStart(command, of: source, now: now)
+    }
+
+    /// Notes when `source` started, or that it stopped.
+    private mutating func noteStart(_ command: PowerPlanner.Command, of source: SourceID, now: EngineInstant) {
         switch command {
-        case .start?: startedAt[source.index] = now
-        case .stop?, .idle?: startedAt[source.index] = nil
-        case .setMode?, nil: break
+        case .start:
+            records[source.index].startedAt = now
+            records[source.index].lastError = nil
+        case .stop, .idle: records[source.index].startedAt = nil
+        case .setMode: break
         }
     }
 }
@@ -248,11 +296,7 @@ extension SourcePlanner {
 
     /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
     mutating func endMonitorSleep(on timeline: inout Timeline) {
-        if isSeveral {
-            for index in sources.indices { self[SourceID(index)].endMonitorSleep() }
-        } else {
-            primary.endMonitorSleep()
-        }
+        for index in records.indices { records[index].planner.endMonitorSleep() }
         setAlarm(on: &timeline)
     }
 
@@ -270,15 +314,16 @@ extension SourcePlanner {
     /// the sources (the mode and power-down figures the first source's), and each source's in
     /// ``SchedulerStatistics/sources``.
     func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
-        primary.addStatistics(to: &statistics, now: now)
+        records[0].planner.addStatistics(to: &statistics, now: now)
+        statistics.delivery = records.map(\.planner.delivery.figures)
         guard isSeveral else { return }
         var total = SchedulerStatistics.SourceFigures()
-        statistics.sources = sources.indices.map { index in
+        statistics.sources = records.indices.map { index in
             var own = SchedulerStatistics()
-            self[SourceID(index)].addStatistics(to: &own, now: now)
+            records[index].planner.addStatistics(to: &own, now: now)
             let figures = SchedulerStatistics.SourceFigures(
                 starts: own.sourceStarts, stops: own.sourceStops, modeChanges: own.sourceModeChanges, onTime: own.sourceOnTime,
-                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: failed[index], chosen: chosen?.index == index,
+                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: records[index].failed, chosen: chosen?.index == index,
                 fallback: fallback?.index == index)
             total.starts += figures.starts
             total.stops += figures.stops

@@ -7,11 +7,20 @@ struct LocationResponse: ResponseCodable, Equatable {
     var status: String
     /// Why it ended, in words, for the statuses that have a reason (failed, unauthorized…).
     var detail: String?
+    /// Why a request that timed out got nothing better: `no_fix`, `acquiring`, `accuracy_not_reached`, or a
+    /// source's own error code (`geoclue.agent`…), with a message a person can act on.
+    var reason: ReasonJSON?
     var fix: FixJSON?
     var achievedAccuracy: String?
     /// What held `achievedAccuracy` where it is: `radius` (the fix's accuracy radius) or `age` (the fix is
     /// too old for the finer level its radius meets; each level has a maximum age).
     var achievedAccuracyLimitedBy: String?
+}
+
+/// Why a request ended without what it asked for (``EndingReason``).
+struct ReasonJSON: Codable, Equatable {
+    var code: String
+    var message: String
 }
 
 /// `GET /location?accuracy=…&maxAge=…&timeout=…`: one one-shot request per HTTP request.
@@ -57,6 +66,7 @@ extension LocationResponse {
         case .failed, .unauthorized, .misconfigured, .rejected: detail = result.status.description
         default: detail = nil
         }
+        reason = result.reason.map { ReasonJSON(code: $0.code, message: $0.message) }
         fix = result.location.map { FixJSON($0, age: result.age) }
         achievedAccuracy = result.achievedAccuracy?.description
         if let location = result.location, let achieved = result.achievedAccuracy {

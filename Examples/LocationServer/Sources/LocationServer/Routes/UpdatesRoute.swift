@@ -87,7 +87,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
         let known = await engine.lastKnownLocation()
         let filters = query.options.accuracy.map { "accuracy \($0)" } ?? "its filters"
         guard known?.location != nil else {
-            return "the source delivered no fix before the end (a receiver starting cold takes up to a minute); "
+            return "no fix arrived before the end (\(await engine.whyNoAnswer().message)); "
                 + "a subscription gets the fixes that arrive while it runs, not the last known one"
         }
         return "no fix passing \(filters) arrived while the subscription ran"

@@ -1,0 +1,52 @@
+/// Why a one-shot request ended without what it asked for, in words a person can act on: carried by a
+/// result that timed out (``LocationResult/reason``) next to the best fix known.
+///
+/// ``code`` is stable and machine-readable; ``message`` says what happened and, where useful, what to do.
+public struct EndingReason: Sendable, Hashable, CustomStringConvertible {
+    /// A short identifier: one of the codes below, or a source's own error code (such as `geoclue.agent`)
+    /// when that error is why nothing arrived.
+    public var code: String
+    /// What happened and what to do about it.
+    public var message: String
+
+    /// Creates a reason.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// Fixes arrived, but none met the accuracy and age asked for: the result carries the best of them.
+    public static func accuracyNotReached(best: Location, age: Duration, finestReach: Double) -> EndingReason {
+        let reach = finestReach > 0 ? "; the finest any source reaches is about \(metres(finestReach))" : ""
+        return EndingReason(
+            code: "accuracy_not_reached",
+            message: "the best fix (±\(metres(best.horizontalAccuracy)), \(seconds(age)) old) did not meet the accuracy or age asked for\(reach)")
+    }
+
+    /// A source reported an error and no fix came since: the error says why.
+    public static func sourceError(_ error: SourceError) -> EndingReason {
+        EndingReason(code: error.code, message: error.message)
+    }
+
+    /// A source runs and has given no fix since it started: a receiver still acquiring satellites, or a
+    /// source with nothing to report yet.
+    public static func acquiring(for running: Duration) -> EndingReason {
+        EndingReason(
+            code: "acquiring",
+            message: "the source started \(seconds(running)) ago and has no fix yet: a receiver acquiring satellites (up to a minute from a cold start, longer indoors), or a source with nothing to report")
+    }
+
+    /// No source ran long enough to give a fix (the request's timeout came before any could start or answer).
+    public static let noFix = EndingReason(code: "no_fix", message: "no source has given a fix yet")
+
+    private static func metres(_ value: Double) -> String {
+        value >= 1000 ? "\(Int((value / 100).rounded()) * 100) m" : "\(Int(value.rounded())) m"
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let tenths = Int((Double(duration.components.seconds) * 10 + Double(duration.components.attoseconds) / 1e17).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}

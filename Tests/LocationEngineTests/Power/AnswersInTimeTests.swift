@@ -1,0 +1,163 @@
+import Testing
+@testable import LocationEngine
+
+/// Time in the plan, on virtual time: a source that says how soon it answers in each mode is run so that
+/// waiting one-shots get a first fix soon, and judged by what it delivers — a mode that stays silent is passed
+/// over, and beside it another source starts at once; a one-shot that ends without what it asked says why; a
+/// coarse fix from another source does not make the position jump.
+@Suite("Answers in time: the planner weighs when each source answers")
+struct AnswersInTimeTests {
+    /// GeoClue on a machine whose only source is NMEA, as the engine sees it: it says it answers within 2 s at
+    /// every level, reaches 1 km, and costs little.
+    static let geoclue = SourceCapabilities(
+        providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02),
+        firstFixByMode: Dictionary(uniqueKeysWithValues: PowerMode.allCases.map { ($0, Duration.seconds(2)) }))
+    static let gnss = SourceCapabilities(providesCourse: true, powerProfile: .mt3339, firstFixTime: .seconds(5))
+
+    static func commands(_ h: MachineHarness, of source: Int) -> [MachineHarness.SourceCommand] {
+        h.allSourceCommands.filter { $0.source == source }.map(\.command)
+    }
+
+    @Test("a level that stays silent past twice its first-fix time is passed over for the finest not known silent; the request succeeds there, and the silence is remembered")
+    func silentLevelEscalates() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.geoclue])
+        h.oneShot("city", .city, timeout: .seconds(30))
+        #expect(h.sourceCommands == [.start(.lowest)])
+        h.advance(by: .milliseconds(3999))
+        #expect(h.sourceCommands == [.start(.lowest)], "still within its window (twice 2 s)")
+        h.advance(by: .milliseconds(1))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.best)], "silent at city: exact at once, not level by level")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 7.5))
+        #expect(h.onlyResult("city")?.status == .success)
+        let delivery = h.machine.statistics(now: h.now).delivery[0]
+        #expect(delivery[.lowest] == SchedulerStatistics.ModeDelivery(runs: 1, answered: 0, silences: 1, isSilent: true))
+        #expect(delivery[.best]?.answered == 1 && delivery[.best]?.firstFixTime == .zero && delivery[.best]?.accuracy == 7.5)
+        // Ten minutes on, the silence's memory has lapsed: the city level is tried again.
+        h.advance(by: .seconds(700))
+        h.oneShot("later", .city, timeout: .seconds(30))
+        #expect(h.sourceCommands.last == .start(.lowest))
+    }
+
+    @Test("within the silence's memory, a request at the silent level runs the finest level at once")
+    func rememberedSilence() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.geoclue])
+        h.oneShot("city", .city, timeout: .seconds(30))
+        h.advance(by: .seconds(4))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 7.5))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.best), .stop])
+        h.advance(by: .seconds(60))
+        h.subscribe("significant", SubscriptionOptions(kind: .significantChange))
+        #expect(h.sourceCommands.last == .start(.best), "a subscription at the silent level runs at the level that answers")
+    }
+
+    @Test("while a one-shot waits the source runs the cheapest mode expected to answer within 5 s (or a second of the quickest); once it is answered, the cheapest mode that serves what stays")
+    func quickFirstFix() {
+        // A receiver whose periodic modes sleep first: its lowest mode answers after 20 s, its medium mode in 2 s.
+        let periodic = SourceCapabilities(
+            providesCourse: true,
+            firstFixByMode: [.lowest: .seconds(20), .low: .seconds(12), .medium: .seconds(2), .high: .milliseconds(2500), .best: .seconds(3)])
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [periodic])
+        h.subscribe("coarse", SubscriptionOptions(kind: .significantChange))
+        #expect(h.sourceCommands == [.start(.lowest)], "no one-shot waits: the cheapest mode")
+        h.oneShot("city", .city, timeout: .seconds(10))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.medium)], "a city one-shot is not answered later than a block one would be")
+        h.advance(by: .seconds(2))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 30))
+        #expect(h.onlyResult("city")?.status == .success)
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.medium), .setMode(.lowest)], "back to the cheapest once it is answered")
+    }
+
+    @Test("what a mode delivered replaces what the source declared: a mode that answered slowly is passed over while one-shots wait")
+    func deliveredReplacesDeclared() {
+        let source = SourceCapabilities(providesCourse: true, firstFixByMode: [.lowest: .seconds(4), .medium: .seconds(2)])
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [source])
+        h.oneShot("first", .city, timeout: .seconds(30))
+        #expect(h.sourceCommands == [.start(.lowest)], "declared to answer in 4 s: fast enough")
+        h.advance(by: .seconds(7))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 1500))
+        #expect(h.onlyResult("first")?.status == .success)
+        #expect(h.machine.statistics(now: h.now).delivery[0][.lowest]?.firstFixTime == .seconds(7))
+        h.advance(by: .seconds(3600))
+        h.oneShot("second", .city, timeout: .seconds(30))
+        #expect(h.sourceCommands.last == .start(.medium), "it took 7 s: the medium mode, declared at 2 s, answers sooner")
+    }
+
+    @Test("a source that declares no first-fix times is never judged: it runs as demanded however long it stays silent")
+    func undeclaredIsNotJudged() {
+        var h = MachineHarness(powerDown: .fixedLinger)
+        h.oneShot("city", .city, timeout: .seconds(120))
+        h.advance(by: .seconds(100))
+        #expect(h.sourceCommands == [.start(.lowest)])
+        #expect(h.machine.statistics(now: h.now).delivery == [[:]])
+    }
+
+    @Test("a receiver's restart is not silence: the window counts from when it can fix (its cold start the first time)")
+    func restartIsNotSilence() {
+        var receiver = Self.gnss
+        receiver.firstFixByMode = [.high: .seconds(2)]
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [receiver])
+        h.oneShot("house", .house, timeout: .seconds(120))
+        h.advance(by: .seconds(8))
+        #expect(h.sourceCommands == [.start(.high)], "5 s of cold start and 4 s of window have not passed")
+        h.advance(by: .seconds(1))
+        #expect(h.sourceCommands == [.start(.high), .setMode(.best)])
+    }
+
+    @Test("GeoClue beside a GNSS: a city request runs GeoClue alone; when its level stays silent the GNSS starts at once, not after the blind fallback, and whichever answers first answers")
+    func silentSourceFallsBackAtOnce() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue], fallbackAfter: .seconds(30))
+        h.oneShot("city", .city, timeout: .seconds(30))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)] && Self.commands(h, of: 0).isEmpty)
+        h.advance(by: .seconds(4))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .setMode(.best)], "GeoClue goes to exact")
+        #expect(Self.commands(h, of: 0) == [.start(.lowest)], "and the GNSS starts beside it, in the mode its reach suits")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 7.5), source: 1)
+        #expect(h.onlyResult("city")?.status == .success)
+        #expect(Self.commands(h, of: 0) == [.start(.lowest), .stop], "GeoClue answered: the fallback ends")
+    }
+
+    @Test("a one-shot that times out says why: no fix yet, the source's error, the source acquiring, or fixes short of the accuracy")
+    func reasons() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss])
+        h.oneShot("acquiring", .house, timeout: .seconds(10))
+        h.advance(by: .seconds(10))
+        #expect(h.onlyResult("acquiring")?.reason == .acquiring(for: .seconds(10)))
+        #expect(h.onlyResult("acquiring")?.reason?.code == "acquiring")
+        h.oneShot("error", .house, timeout: .seconds(10))
+        h.transientError("geoclue.agent")
+        h.advance(by: .seconds(10))
+        #expect(h.onlyResult("error")?.reason == EndingReason(code: "geoclue.agent", message: "scripted"))
+        h.oneShot("coarse", .room, timeout: .seconds(10))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 40))
+        h.advance(by: .seconds(10))
+        let reason = h.onlyResult("coarse")?.reason
+        #expect(reason?.code == "accuracy_not_reached")
+        #expect(reason?.message == "the best fix (±40 m, 10.0 s old) did not meet the accuracy or age asked for")
+        #expect(h.onlyResult("coarse")?.location?.horizontalAccuracy == 40)
+        var coarseOnly = MachineHarness(powerDown: .fixedLinger, sources: [Self.geoclue])
+        coarseOnly.oneShot("room", .room, timeout: .seconds(10))
+        coarseOnly.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 900))
+        coarseOnly.advance(by: .seconds(10))
+        #expect(coarseOnly.onlyResult("room")?.reason?.message.hasSuffix("the finest any source reaches is about 1000 m") == true)
+        #expect(h.onlyResult("acquiring")?.status == .timedOut && coarseOnly.results.values.allSatisfy { $0.count == 1 })
+    }
+
+    @Test("one position, no jumps: a coarse fix whose circle holds a fresh precise one is kept out and counted; one that excludes it replaces it")
+    func supersedeRule() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue])
+        h.subscribe("all", SubscriptionOptions())
+        let precise = Location(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 2.3)
+        h.fix(precise, source: 0)
+        h.advance(by: .milliseconds(500))
+        // 92 m away, ±1 km: it says nothing the precise fix does not (GeoClue's rule; the old rule let it jump).
+        let near = Location(latitude: 52.52 + 92 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
+        #expect((near.distance(to: precise) - 92).magnitude < 1)
+        h.fix(near, source: 1)
+        #expect(h.fixesProcessed == [true, false] && h.machine.statistics(now: h.now).fixesSuperseded == 1)
+        #expect(h.machine.lastKnownLocation(now: h.now)?.location == precise)
+        // 3 km away, ±1 km: the precise fix lies outside its circle, so it is news.
+        let far = Location(latitude: 52.52 + 3000 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
+        h.fix(far, source: 1)
+        #expect(h.fixesProcessed == [true, false, true] && h.machine.lastKnownLocation(now: h.now)?.location == far)
+    }
+}

@@ -36,6 +36,9 @@ struct Report: Codable, Sendable {
         /// for virtual runs, on the wall clock for wall runs.
         var fixToDeliveryLatencyMicroseconds: LatencySummary
         var timeoutLatenessMicroseconds: LatencySummary
+        /// Submission → success of the one-shots that waited for a fix (not answered from the cache), by
+        /// accuracy level: how soon each level is answered.
+        var timeToAnswerMicroseconds: [String: LatencySummary]
         var sourceStarts: Int
         var sourceStops: Int
         var sourceModeChanges: Int
@@ -127,6 +130,7 @@ struct Report: Codable, Sendable {
             oneShotsAnsweredFromCache: run.answeredFromCache,
             fixToDeliveryLatencyMicroseconds: run.latency,
             timeoutLatenessMicroseconds: run.lateness,
+            timeToAnswerMicroseconds: run.timeToAnswer,
             sourceStarts: run.sourceStarts,
             sourceStops: run.sourceStops,
             sourceModeChanges: run.sourceModeChanges,

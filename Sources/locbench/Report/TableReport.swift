@@ -53,6 +53,9 @@ enum TableReport {
         let timeline = virtual ? "virtual timeline" : "wall clock"
         row("fix→delivery delay, \(timeline) p50/p99/max") { latency($0.fixToDeliveryLatencyMicroseconds) }
         row("timeout lateness, \(timeline) p50/p99/max") { latency($0.timeoutLatenessMicroseconds) }
+        for level in WorkloadPlan.levels.map({ "\($0)" }).reversed() + ["custom"] where designs.contains(where: { $0.timeToAnswerMicroseconds[level] != nil }) {
+            row("time to answer, \(level), p50/p99/max") { $0.timeToAnswerMicroseconds[level].map(latency) ?? "—" }
+        }
         row("source off at end") { $0.sourceOffAtEnd ? "yes" : "NO" }
         if report.authorization != nil {
             row("authorization prompts/changes") { "\($0.authorizationPrompts)/\($0.authorizationChanges)" }

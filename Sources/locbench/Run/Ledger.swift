@@ -51,6 +51,9 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     private var answeredFromCache = 0
     private var latency = LatencyRecorder()
     private var lateness = LatencyRecorder()
+    /// Submission → success of the one-shots that waited for a fix, by accuracy level (city … room), and
+    /// of those with a custom accuracy last.
+    private var timeToAnswer = Array(repeating: LatencyRecorder(), count: WorkloadPlan.levels.count + 1)
     /// When full, unrestricted access began and ended, on the run's timeline (for the fix-based check).
     private var authorizationTimeline: [(at: Int64, fullAccess: Bool)]
     private var authorizationChanges = 0
@@ -184,6 +187,9 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
             } else {
                 answeredFromCache += 1
             }
+            if time > submittedAt {
+                timeToAnswer[plan.levelIndex(of: request) ?? WorkloadPlan.levels.count].record(nanoseconds: time - submittedAt)
+            }
         case .timedOut:
             guard let timeout = plan.timeout(of: request) else { return }
             lateness.record(nanoseconds: time - (submittedAt + timeout.saturatingNanoseconds))
@@ -211,6 +217,8 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
         var latencyBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
         var lateness: LatencySummary
         var latenessBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
+        /// Submission → success of the one-shots that waited, by level name (and `custom`).
+        var timeToAnswer: [String: LatencySummary]
         var answeredFromCache: Int
         var authorizationChanges: Int
         var coarseDeliveriesChecked: Int
@@ -262,6 +270,10 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
                 violations: requests.violations, violationCount: requests.violationCount, outcomes: outcomes,
                 subscriptionUpdates: summary.subscriptionUpdates,
                 latency: latency.summary, latencyBuckets: latency.buckets, lateness: lateness.summary, latenessBuckets: lateness.buckets,
+                timeToAnswer: Dictionary(
+                    uniqueKeysWithValues: timeToAnswer.enumerated().compactMap { index, recorder in
+                        recorder.count == 0 ? nil : (index < WorkloadPlan.levels.count ? "\(WorkloadPlan.levels[index])" : "custom", recorder.summary)
+                    }),
                 answeredFromCache: answeredFromCache, authorizationChanges: authorizationChanges,
                 coarseDeliveriesChecked: requests.coarseDeliveriesChecked)
         }

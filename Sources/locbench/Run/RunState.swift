@@ -191,6 +191,7 @@ struct RunState {
             latencyBuckets: summary.latencyBuckets,
             lateness: summary.lateness,
             latenessBuckets: summary.latenessBuckets,
+            timeToAnswer: summary.timeToAnswer,
             answeredFromCache: summary.answeredFromCache,
             sourceStarts: counters.starts,
             sourceStops: counters.stops,

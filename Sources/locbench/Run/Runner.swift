@@ -33,6 +33,8 @@ struct RunMeasurements: Sendable {
     var latencyBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
     var lateness: LatencySummary
     var latenessBuckets: [(upperMicroseconds: UInt64, count: UInt64)]
+    /// Submission → success of the one-shots that waited for a fix, by level.
+    var timeToAnswer: [String: LatencySummary]
     /// One-shots that succeeded from the cache when made (no delivery delay to measure).
     var answeredFromCache: Int
     var sourceStarts: Int

@@ -100,6 +100,12 @@ struct WorkloadPlan: Sendable {
     }
 
     /// The accuracy a one-shot asks for.
+    /// The place of a request's accuracy in ``levels``, or `nil` for a custom accuracy.
+    func levelIndex(of request: Int) -> Int? {
+        let code = requests[request].accuracyCode
+        return code == 255 ? nil : Int(code)
+    }
+
     func accuracy(of request: Int) -> LocationAccuracy {
         let spec = requests[request]
         return spec.accuracyCode == 255 ? customAccuracies[Int(spec.extra)] : Self.levels[Int(spec.accuracyCode)]

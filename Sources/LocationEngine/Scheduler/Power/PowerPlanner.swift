@@ -105,17 +105,23 @@ struct PowerPlanner: Sendable {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         // The monitors' share is one more request in their mode.
         var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
-        if isJudged {
-            // A run past its window marks its mode silent first, so that this reconciliation passes it over.
-            _ = delivery.look(now: now)
-            if let mode = demanded { demanded = delivery.mode(for: mode, quickly: demand.oneShots > 0) }
-        }
+        if isJudged { demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now) }
         let command =
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
             : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
         account(command, now: now)
         return command
+    }
+
+    /// The mode to run for `demanded` by what the source delivered (see ``SourceDelivery``): a run past its
+    /// window marks its mode silent first, so that this reconciliation passes it over. Out of line, so that
+    /// ``reconcile(demand:now:cap:monitoring:isShutDown:)`` stays small enough to inline where no source is
+    /// judged (about 70 instructions a request, measured with callgrind).
+    @inline(never)
+    private mutating func judgedMode(_ demanded: PowerMode?, quickly: Bool, now: EngineInstant) -> PowerMode? {
+        _ = delivery.look(now: now)
+        return demanded.map { delivery.mode(for: $0, quickly: quickly) }
     }
 
     /// A fix of `accuracy` metres arrived from the source at `now`: the run waiting for its first fix is
@@ -131,6 +137,16 @@ struct PowerPlanner: Sendable {
         switch policy.state {
         case .off: nil
         case .running(let mode), .lingering(let mode, _): mode
+        }
+    }
+
+    /// Tells the delivery record what a command does to the source's run (out of line, as ``judgedMode(_:quickly:now:)``).
+    @inline(never)
+    private mutating func noteRun(_ command: Command, now: EngineInstant) {
+        switch command {
+        case .start(let mode): delivery.started(mode, now: now, restart: restartDelay)
+        case .setMode(let mode): delivery.changed(to: mode, now: now)
+        case .stop, .idle: delivery.stopped()
         }
     }
 
@@ -169,13 +185,7 @@ struct PowerPlanner: Sendable {
 
     /// Counts what a command does to the receiver's energy.
     private mutating func account(_ command: Command?, now: EngineInstant) {
-        if isJudged, let command {
-            switch command {
-            case .start(let mode): delivery.started(mode, now: now, restart: restartDelay)
-            case .setMode(let mode): delivery.changed(to: mode, now: now)
-            case .stop, .idle: delivery.stopped()
-            }
-        }
+        if isJudged, let command { noteRun(command, now: now) }
         guard let command, energy != nil else { return }
         switch command {
         case .start(let mode): energy!.started(mode, now: now)

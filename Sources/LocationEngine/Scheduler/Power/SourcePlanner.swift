@@ -35,6 +35,29 @@ struct SourcePlanner: Sendable {
         var startedAt: EngineInstant?
         /// Its last transient error while it ran, and when (cleared by its next fix).
         var lastError: (error: SourceError, at: EngineInstant)?
+
+        /// As the engine's only source: brings it in line with the whole `demand` and sets the power alarm,
+        /// in one access to the record (a second access through the array cost about 10 instructions a request).
+        @inline(__always)
+        mutating func reconcileAlone(
+            demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
+        ) -> PowerPlanner.Command? {
+            let command = planner.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+            timeline.setAlarm(.power, at: planner.readNextWakeup())
+            if let command { noteStart(command, now: now) }
+            return command
+        }
+
+        /// Notes when the source started, or that it stopped.
+        mutating func noteStart(_ command: PowerPlanner.Command, now: EngineInstant) {
+            switch command {
+            case .start:
+                startedAt = now
+                lastError = nil
+            case .stop, .idle: startedAt = nil
+            case .setMode: break
+            }
+        }
     }
 
     /// One record per source, in source order (source 0, 1, …).
@@ -99,13 +122,11 @@ struct SourcePlanner: Sendable {
         demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
     ) -> Command? {
         guard isSeveral else {
-            let command = records[0].planner.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
             // The one-source case of `setAlarm(on:)`: on every request's way through the core, asking
             // `isSeveral` again cost 20–30 instructions a request (callgrind).
-            timeline.setAlarm(.power, at: records[0].planner.readNextWakeup())
-            guard let command else { return nil }
-            noteStart(command, of: .first, now: now)
-            return (.first, command)
+            let command = records[0].reconcileAlone(
+                demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown, on: &timeline)
+            return command.map { (.first, $0) }
         }
         reconcileSeveral(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
         setAlarm(on: &timeline)
@@ -267,13 +288,7 @@ struct SourcePlanner: Sendable {
 
     /// Notes when `source` started, or that it stopped.
     private mutating func noteStart(_ command: PowerPlanner.Command, of source: SourceID, now: EngineInstant) {
-        switch command {
-        case .start:
-            records[source.index].startedAt = now
-            records[source.index].lastError = nil
-        case .stop, .idle: records[source.index].startedAt = nil
-        case .setMode: break
-        }
+        records[source.index].noteStart(command, now: now)
     }
 }
 

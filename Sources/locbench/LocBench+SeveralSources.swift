@@ -47,6 +47,12 @@ extension LocBench {
                     + "\(run.coarseStarts)".padding(toLength: 16, withPad: " ", startingAt: 0)
                     + "\(run.preciseTimedOut) (\(run.preciseTimedOutWithFix))".padding(toLength: 33, withPad: " ", startingAt: 0) + outcomes)
         }
+        lines.append("")
+        lines.append("time to answer, one-shots that waited for a fix, p50/p99 (virtual timeline)")
+        for (name, run) in runs {
+            let levels = run.timeToAnswer.map { "\($0.level) \(TableReport.micro($0.summary.p50))/\(TableReport.micro($0.summary.p99))" }
+            lines.append("  " + name.padding(toLength: 32, withPad: " ", startingAt: 0) + levels.joined(separator: ", "))
+        }
         let withCoarse = runs[0].1
         let gnssAlone = runs[1].1
         lines.append("")

@@ -38,6 +38,8 @@ enum SeveralSourcesRun {
         var coarseServableFailed: Int
         var seconds: Double
         var violations: [String]
+        /// Submission → success of the one-shots that waited for a fix, by level (city, neighbourhood, house, room).
+        var timeToAnswer: [(level: LocationAccuracy, summary: LatencySummary)]
     }
 
     /// One request of the workload.
@@ -153,6 +155,7 @@ enum SeveralSourcesRun {
         var preciseTimedOut = 0
         var preciseTimedOutWithFix = 0
         var coarseServableFailed = 0
+        var answerTimes: [LocationAccuracy: LatencyRecorder] = [:]
         let results = endings.withLockedValue { $0 }
         let subscriptionEndCounts = subscriptionEnds.withLockedValue { $0 }
         for index in plan.indices {
@@ -166,6 +169,9 @@ enum SeveralSourcesRun {
                 continue
             }
             outcomes[result.status.outcome, default: 0] += 1
+            if result.status == .success, let accuracy = request.accuracy, let end = ends[index], end > request.at {
+                answerTimes[accuracy, default: LatencyRecorder()].record(nanoseconds: end - request.at)
+            }
             if request.isPrecise, result.status == .timedOut {
                 preciseTimedOut += 1
                 if result.location != nil { preciseTimedOutWithFix += 1 }
@@ -190,6 +196,9 @@ enum SeveralSourcesRun {
             gnssStarts: statistics.sources.first?.starts ?? statistics.sourceStarts, gnssRunsForCoarse: forCoarse,
             coarseStarts: statistics.sources.count > 1 ? statistics.sources[1].starts : 0, preciseTimedOut: preciseTimedOut,
             preciseTimedOutWithFix: preciseTimedOutWithFix, outcomes: outcomes, coarseServableFailed: coarseServableFailed,
-            seconds: Double(time) / 1e9, violations: violations)
+            seconds: Double(time) / 1e9, violations: violations,
+            timeToAnswer: [LocationAccuracy.city, .neighborhood, .house, .room].compactMap { level in
+                answerTimes[level].map { (level, $0.summary) }
+            })
     }
 }

@@ -105,12 +105,16 @@ struct PowerPlanner: Sendable {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         // The monitors' share is one more request in their mode.
         var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
-        if isJudged { demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now) }
+        var before: PowerMode?
+        if isJudged {
+            before = runningMode
+            demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now)
+        }
         let command =
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
             : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
-        account(command, now: now)
+        account(command, now: now, before: before)
         return command
     }
 
@@ -142,10 +146,10 @@ struct PowerPlanner: Sendable {
 
     /// Tells the delivery record what a command does to the source's run (out of line, as ``judgedMode(_:quickly:now:)``).
     @inline(never)
-    private mutating func noteRun(_ command: Command, now: EngineInstant) {
+    private mutating func noteRun(_ command: Command, now: EngineInstant, before: PowerMode?) {
         switch command {
         case .start(let mode): delivery.started(mode, now: now, restart: restartDelay)
-        case .setMode(let mode): delivery.changed(to: mode, now: now)
+        case .setMode(let mode): delivery.changed(from: before, to: mode, now: now)
         case .stop, .idle: delivery.stopped()
         }
     }
@@ -184,8 +188,8 @@ struct PowerPlanner: Sendable {
     }
 
     /// Counts what a command does to the receiver's energy.
-    private mutating func account(_ command: Command?, now: EngineInstant) {
-        if isJudged, let command { noteRun(command, now: now) }
+    private mutating func account(_ command: Command?, now: EngineInstant, before: PowerMode? = nil) {
+        if isJudged, let command { noteRun(command, now: now, before: before) }
         guard let command, energy != nil else { return }
         switch command {
         case .start(let mode): energy!.started(mode, now: now)

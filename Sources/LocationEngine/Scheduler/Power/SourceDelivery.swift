@@ -4,8 +4,9 @@
 /// A source that declares how soon its first fix comes in each mode (``SourceCapabilities/firstFixByMode``)
 /// starts with that as its prior. Each run — a start, or a change into a mode — then waits for its first fix:
 /// the time it took and the fix's accuracy update the mode's record (a running mean of the last few), and a
-/// run that stays silent past its window (twice the expected time, at least 2 s, after the restart the
-/// receiver needed) marks the mode *silent* for ``silenceMemory``. A silent mode is passed over: its demand
+/// run that stays silent past its window (twice the longer of the declared and the delivered time, at least
+/// 2 s, after the restart the receiver needed) marks the mode *silent* for ``silenceMemory``. A change to a
+/// coarser mode starts no run: nobody waits on it, and a receiver may keep its cycle through it. A silent mode is passed over: its demand
 /// runs the source in the finest mode not known silent (GeoClue's exact level where its city level has no
 /// Wi-Fi or IP source), and with several sources the fallback beside it starts at once.
 ///
@@ -104,8 +105,13 @@ struct SourceDelivery: Sendable {
         begin(mode, now: now, acquiredBy: now + max(.zero, restart))
     }
 
-    /// The running source changed into `mode` at `now` (a restart still under way goes on).
-    mutating func changed(to mode: PowerMode, now: EngineInstant) {
+    /// The running source changed from `previous` into `mode` at `now` (a restart still under way goes on): a
+    /// finer mode starts a run; a coarser one ends the run in progress unjudged.
+    mutating func changed(from previous: PowerMode?, to mode: PowerMode, now: EngineInstant) {
+        guard previous.map({ mode > $0 }) ?? true else {
+            run = nil
+            return
+        }
         begin(mode, now: now, acquiredBy: max(now, run?.acquiredBy ?? now))
     }
 
@@ -161,7 +167,9 @@ struct SourceDelivery: Sendable {
             return
         }
         modes[mode.rawValue].runs += 1
-        let window = max(Self.minimumWindow, expected * 2)
+        // Judged against the longer of what it declared and what it delivered: a quick answer from a receiver
+        // that was already tracking does not make the next wait look like silence.
+        let window = max(Self.minimumWindow, max(expected, prior[mode.rawValue] ?? expected) * 2)
         run = Run(mode: mode, since: now, acquiredBy: acquiredBy, silentAt: max(now, acquiredBy) + window)
     }
 

@@ -53,6 +53,7 @@ let package = Package(
                 "LocationServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "LocationEngineTestKit", package: "LocationEngine"),
+                .product(name: "LocationSourcesGeoClue", package: "LocationEngine"),
                 .product(name: "SyntheticGPS", package: "LocationEngine"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -110,6 +110,13 @@ struct LocationServerCommand: AsyncParsableCommand {
         }
     }
 
+    /// The engine's authorization for these sources: GeoClue's, when GeoClue is one — its refusal (the system's
+    /// location setting for this server) then ends requests unauthorized (403), not failed — else the engine's
+    /// default.
+    static func authorization(for sources: [any LocationSource]) -> (any AuthorizationProvider)? {
+        sources.lazy.compactMap { ($0 as? GeoClueLocationSource)?.authorization }.first
+    }
+
     func run() async throws {
         var logger = Logger(label: "location-server")
         logger.logLevel = logLevel
@@ -119,11 +126,7 @@ struct LocationServerCommand: AsyncParsableCommand {
         var configuration = LocationEngineConfiguration(linger: try lingerDuration())
         configuration.metricsFactory = metrics
         let sources = try sourceChoices().map { try $0.makeSource(logger: logger, metricsFactory: metrics) }
-        // GeoClue's refusal — the system's location setting for this server — is the engine's authorization:
-        // requests then end unauthorized (403), not failed.
-        if let geoclue = sources.lazy.compactMap({ $0 as? GeoClueLocationSource }).first {
-            configuration.authorizationProvider = geoclue.authorization
-        }
+        if let provider = Self.authorization(for: sources) { configuration.authorizationProvider = provider }
         let engine = LocationEngine(sources: sources, configuration: configuration, logger: logger)
 
         let geofences = GeofenceRegistry(maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry))

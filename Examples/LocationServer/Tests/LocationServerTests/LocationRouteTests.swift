@@ -85,6 +85,7 @@ struct LocationRouteTests {
             let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
             #expect(body.status == "timed_out")
             #expect(body.fix?.horizontalAccuracy == 40)
+            #expect(body.reason?.code == "accuracy_not_reached" && body.reason?.message.contains("±40 m") == true, "\(body)")
         }
     }
 

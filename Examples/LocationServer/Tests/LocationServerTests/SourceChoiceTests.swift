@@ -1,5 +1,8 @@
 @testable import LocationServer
+import LocationEngine
+import LocationEngineTestKit
 import LocationSources
+import LocationSourcesGeoClue
 import Testing
 
 /// `--static LAT,LON,ACC`: a position that does not move, checked before the server starts.
@@ -35,5 +38,13 @@ import Testing
 
     @Test func twoReceiversAreRefused() {
         #expect(throws: (any Error).self) { try LocationServerCommand.parse(["--gpsd", "127.0.0.1:2947", "--nmea", "/dev/null"]).sourceChoices() }
+    }
+
+    @Test("with GeoClue among the sources, GeoClue's refusal is the engine's authorization (a 403, not a failure); without it, the engine's default")
+    func geoclueDecidesAuthorization() throws {
+        let geoclue = GeoClueLocationSource(GeoClueConfiguration(desktopId: "location-server"))
+        let provider = try #require(LocationServerCommand.authorization(for: [ScriptedLocationSource(), geoclue]))
+        #expect(provider as AnyObject === geoclue.authorization)
+        #expect(LocationServerCommand.authorization(for: [ScriptedLocationSource()]) == nil)
     }
 }

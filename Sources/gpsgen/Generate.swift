@@ -51,7 +51,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "With --persona: how commands are answered: normal, refuse, drop, garble, ignore, late (2 s after).")
     var acknowledgements = "normal"
 
-    @Option(help: "With --persona ublox: the generation, m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
+    @Option(help: "With --persona ublox: the generation, u7 (CFG messages, CFG-PM2 version 1, no PROTVER in MON-VER), m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
     var ublox = "m8"
 
     @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) instead of --listen.")
@@ -137,7 +137,7 @@ struct GenerateOptions: ParsableArguments {
                 throw ValidationError("unknown --acknowledgements '\(acknowledgements)'; choose normal, refuse, drop, garble, ignore or late")
             }
             guard let generation = UbloxGeneration(rawValue: ublox.lowercased()) else {
-                throw ValidationError("unknown --ublox '\(ublox)'; choose m8 or m10")
+                throw ValidationError("unknown --ublox '\(ublox)'; choose u7, m8 or m10")
             }
             if persona != nil, (address == nil) == (terminal == nil) {
                 throw ValidationError("--persona needs exactly one of --listen HOST:PORT or --terminal PATH")

@@ -28,6 +28,8 @@ extension NMEAStreamSession {
     func receiverLinkClosed() { drive { $0.linkClosed(now: $1) } }
     /// A command's bytes could not be written.
     func receiverWriteFailed() { drive { $0.writeFailed(now: $1) } }
+    /// The link gave up reopening.
+    func receiverLinkGaveUp() { drive { $0.linkGaveUp(now: $1) } }
 
     /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
     func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {

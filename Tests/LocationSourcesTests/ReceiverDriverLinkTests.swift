@@ -304,6 +304,21 @@ struct ReceiverDriverLinkTests {
         await rig.shutDown()
     }
 
+    @Test func aUbloxOnItsOwnUSBPortBehindATCPBridgeWaitsInPowerSaveWhenTheConnectionSaysSo() async throws {
+        // ser2net serving a /dev/ttyACM0: the endpoint is TCP, the receiver is on its own USB port.
+        let rig = try await PersonaRig.tcp(.ublox, model: .ublox, attachedByNativeUSB: true, connection: .nativeUSB)
+        #expect(rig.source.capabilities.powerProfile?.off == rig.source.capabilities.powerProfile?.standby, "no backup to wait in")
+        rig.start(.high)
+        try await rig.logged("command=rate result=acknowledged")
+        rig.source.stop(into: .off)
+        try await rig.persona("power save", Self.reached(.powerSave))
+        try await rig.logged("closing the port")
+        #expect(!rig.received.contains(run: UBXCommand.powerManagementRequest(.backupUntilWoken).bytes), "no forced backup over USB")
+        #expect(rig.server.withReceiver { !$0.vanished && $0.outputInterval == 60 })
+        try await rig.heard(.standby)
+        await rig.shutDown()
+    }
+
     @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
     func aForcedBackupOverNativeUSBTakesTheReceiverOffTheBus() async throws {
         // Misconfigured as a UART, the driver forces the backup: the receiver vanishes and answers nothing more.

@@ -64,4 +64,24 @@ struct ReceiverFaultMatrixPerCommandTests {
         #expect(line.actual != .standby && line.actual != .off)
         #expect(line.believed == line.actual, "the driver did \(line.trace.suffix(8))")
     }
+
+    /// A sleep whose bytes cannot be written (the link closed under them): the receiver tracks on and is not
+    /// believed asleep; once the link is back it is sent to sleep.
+    @Test(arguments: Generation.everyAttachment)
+    func aSleepWhoseWriteFailsIsSentAgainWhenTheLinkIsBack(generation: Generation) {
+        var line = VirtualReceiverLine(receiver: generation.receiver(.none), configuration: generation.configuration)
+        line.start(.high)
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        line.writesFail = true
+        line.stop(into: .off)
+        line.dropLink()
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        #expect(line.actual == .tracking(.seconds(1)))
+        #expect(line.believed == .unknown, "costed as tracking until the sleep is confirmed")
+        line.writesFail = false
+        line.reopenLink()
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        #expect(line.actual == line.asked)
+        #expect(line.believed == line.actual, "the driver did \(line.trace.suffix(8))")
+    }
 }

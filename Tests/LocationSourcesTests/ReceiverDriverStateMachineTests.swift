@@ -454,6 +454,27 @@ struct ReceiverDriverStateMachineTests {
         #expect(heard.count == 1 && heard.first?.0 == .low && heard.first?.1 == .seconds(3), "taken when it was sent, 3 s before")
     }
 
+    @Test func theEngineHearsTheSettingAReceiverKeptWhenItRefusesToLeaveIt() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        _ = machine.setMode(.low, now: .seconds(1))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.confirmedMode == .low)
+        // Back to tracking, refused: the receiver stays in its 20 s periodic mode, and the engine hears so.
+        let before = NMEAStreamSession.DriverBelief(machine)
+        _ = machine.setMode(.high, now: .seconds(5))
+        _ = machine.received(ack(225, .unsupported), now: .seconds(5) + .milliseconds(50))
+        #expect(machine.state == .powerSave && machine.confirmedMode == .low)
+        let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(5) + .milliseconds(50))
+        let heard = events.compactMap { if case .receiverTracking(let mode, _) = $0 { mode } else { nil } }
+        #expect(heard == [.low])
+        _ = machine.received(ack(220), now: .seconds(5) + .milliseconds(100))
+        // A sleep now waits out the 20 s interval the receiver is still in, plus its slack, before silence counts.
+        let sleep = machine.stop(now: .seconds(6))
+        let delay = sleep.compactMap { if case .armDeadline(_, let delay) = $0 { delay } else { nil } }
+        #expect(delay == [.seconds(21)])
+    }
+
     @Test(arguments: [true, false])
     func theOutputShowsWhetherAModeCommandWhoseAnswerWasLostTookEffect(tookEffect: Bool) throws {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))

@@ -142,6 +142,9 @@ struct ReceiverDriverStateMachine: Sendable {
     /// acknowledgement's arrival, or for a late one or a sleep confirmed by silence, the command's sending
     /// (the receiver applied it then, or has been silent since).
     private(set) var confirmedSince = Duration.zero
+    /// How many mode commands were refused while the running receiver stayed in the setting it confirmed: each
+    /// confirms that setting again (its mode unchanged), which the engine hears too — it asked for another.
+    private(set) var settingKept = 0
 
     /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver), attached as
     /// `configuration.connection` says (a UART when it says nothing).
@@ -238,8 +241,8 @@ struct ReceiverDriverStateMachine: Sendable {
             inFlight = nil
             actions += finish(current, .linkLost, now: now, advancing: false)
         }
-        // Sent to sleep (not `on`: that closed the port at once), the receiver is owed its sleep: the link
-        // reopens, and the receiver is identified and sent to sleep again.
+        // The link stays requested and reopens: the receiver is identified, then set up for the mode, or owed
+        // its sleep, sent to sleep (stopped into `on`, the port was closed at once).
         return actions
     }
 
@@ -536,6 +539,7 @@ struct ReceiverDriverStateMachine: Sendable {
                     if outcome == .refused, let kept = confirmedSetting {
                         // Refused: the receiver keeps the setting it confirmed.
                         believe(kept)
+                        if case .running = goal { settingKept += 1 }
                     } else {
                         // It may have taken effect, or (refused with no setting confirmed on this link) the receiver
                         // is in one not known: the setting is unknown until the output shows which — the confirmed

@@ -143,6 +143,15 @@ struct ReceiverDriverStateMachineTests {
         }
     }
 
+    @Test func aLinkThatGaveUpWhileRunningIsOpenedAgainByTheNextStart() {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .mediatek))
+        #expect(machine.start(mode: .high, now: .zero) == [.openLink])
+        // The device never opens; the link gives up, then the engine stops the source and starts it again.
+        #expect(machine.linkGaveUp(now: .seconds(30)) == [.closeLink])
+        #expect(machine.stop(into: .standby, now: .seconds(31)).isEmpty)
+        #expect(machine.start(mode: .high, now: .seconds(40)) == [.openLink])
+    }
+
     @Test func aStopWhileTheLinkIsDownSendsTheReceiverToSleepOnceItIsBack() {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
         _ = machine.received(ack(225), now: .milliseconds(200))

@@ -246,10 +246,11 @@ struct ReceiverDriverStateMachine: Sendable {
         return actions
     }
 
-    /// The link gave up reopening. A receiver owed its sleep is released (left as it is, its state not known);
-    /// while running, the engine hears the source's failure and stops it.
+    /// The link gave up reopening: it is stopped, and the receiver released (left as it is; owed its sleep, it
+    /// is not known asleep). While running, the engine hears the source's failure and stops it; the next start
+    /// opens the link again.
     mutating func linkGaveUp(now: Duration) -> [Action] {
-        guard goal.isAsleep, linkRequested, !linkOpen else { return [] }
+        guard linkRequested, !linkOpen else { return [] }
         return release()
     }
 

@@ -89,6 +89,26 @@ struct ReceiverFaultMatrixEnergyTests {
         }
     }
 
+    /// A sleep whose bytes cannot be written: the receiver tracks on, costed so, until the link is back and the
+    /// sleep is sent again.
+    @Test(arguments: Generation.everyAttachment)
+    func aSleepWhoseWriteFailsIsCostedAsTrackingUntilItIsConfirmed(generation: Generation) throws {
+        let profile = try #require(generation.persona.powerProfile)
+        var accounted = AccountedLine(
+            VirtualReceiverLine(receiver: generation.receiver(.none), configuration: generation.configuration), profile: profile)
+        accounted.run(.start(.high))
+        accounted.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        accounted.line.writesFail = true
+        accounted.run(.stop(.off))
+        accounted.line.dropLink()
+        accounted.advance(by: .seconds(600))
+        accounted.line.writesFail = false
+        accounted.line.reopenLink()
+        accounted.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        #expect(accounted.line.actual == accounted.line.asked)
+        #expect(abs(accounted.difference) < Self.tolerance, "the engine's figure \(accounted.difference * 100) % off the meter")
+    }
+
     @Test(arguments: Generation.everyAttachment, ReceiverFaultMatrixPerCommandTests.CommandFault.all)
     func theEnginesFigureIsTheMetersWhenOneCommandFails(generation: Generation, fault: ReceiverFaultMatrixPerCommandTests.CommandFault) throws {
         // A receiver that stays in its power save when asked to track confirms that setting, and the engine

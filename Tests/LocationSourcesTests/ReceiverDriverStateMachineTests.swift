@@ -484,6 +484,20 @@ struct ReceiverDriverStateMachineTests {
         #expect(delay == [.seconds(21)])
     }
 
+    @Test func aPowerSaveRefusedEarlierOnTheLinkIsNotAskedAgainAndTheEngineHearsTheTrackingKept() throws {
+        var (machine, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&machine, .ublox)
+        _ = machine.setMode(.medium, now: .seconds(1))
+        _ = machine.received(.ubx(.notAcknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(1) + .milliseconds(80))
+        #expect(machine.confirmedMode == .high)
+        let before = NMEAStreamSession.DriverBelief(machine)
+        #expect(written(machine.setMode(.low, now: .seconds(2))).isEmpty, "power save was refused on this link")
+        #expect(machine.state == .tracking && machine.confirmedMode == .high)
+        let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(2))
+        let heard = events.compactMap { event -> PowerMode? in if case .receiverTracking(let mode, _) = event { mode } else { nil } }
+        #expect(heard == [.high])
+    }
+
     @Test(arguments: [true, false])
     func theOutputShowsWhetherAModeCommandWhoseAnswerWasLostTookEffect(tookEffect: Bool) throws {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))

@@ -142,8 +142,9 @@ struct ReceiverDriverStateMachine: Sendable {
     /// acknowledgement's arrival, or for a late one or a sleep confirmed by silence, the command's sending
     /// (the receiver applied it then, or has been silent since).
     private(set) var confirmedSince = Duration.zero
-    /// How many mode commands were refused while the running receiver stayed in the setting it confirmed: each
-    /// confirms that setting again (its mode unchanged), which the engine hears too — it asked for another.
+    /// How many times the running receiver stayed in the setting it confirmed when asked for another (a mode
+    /// command refused, or a setting refused earlier on the link and not asked again): each confirms that
+    /// setting again (its mode unchanged), which the engine hears too.
     private(set) var settingKept = 0
 
     /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver), attached as
@@ -420,7 +421,12 @@ struct ReceiverDriverStateMachine: Sendable {
             return []
         }
         applied = wanted
-        return dialect.commands(for: wanted).filter { !refused.contains($0.kind) }.map {
+        let commands = dialect.commands(for: wanted).filter { !refused.contains($0.kind) }
+        // The setting was refused on this link and is not asked again: the receiver keeps the one it confirmed,
+        // which the engine hears again (it asked for another). While the output has yet to tell which setting
+        // the receiver is in, there is none to confirm.
+        if !commands.contains(where: { $0.resultingState != nil }), evidence == nil, confirmedMode != nil { settingKept += 1 }
+        return commands.map {
             var command = $0
             command.mode = mode
             return command

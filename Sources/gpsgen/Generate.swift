@@ -51,7 +51,10 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "With --persona: how commands are answered: normal, refuse, drop, garble, ignore, late (2 s after).")
     var acknowledgements = "normal"
 
-    @Option(help: "With --persona ublox: the generation, m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
+    @Option(help: "With --persona: answer one class of command otherwise, CLASS=BEHAVIOR (repeatable): tracking, rate, power-save or sleep, e.g. tracking=refuse --command-acknowledgements sleep=ignore (a receiver that will not leave power save and ignores its sleep).")
+    var commandAcknowledgements: [String] = []
+
+    @Option(help: "With --persona ublox: the generation, u7 (CFG messages, CFG-PM2 version 1, no PROTVER in MON-VER), m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
     var ublox = "m8"
 
     @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) instead of --listen.")
@@ -68,6 +71,7 @@ struct GenerateOptions: ParsableArguments {
         if let persona = settings.persona {
             var commanded = CommandedReceiver(scenario: settings.scenario, persona: persona, acknowledgements: settings.acknowledgements)
             commanded.ubloxGeneration = settings.ubloxGeneration
+            commanded.commandBehaviors = settings.commandBehaviors
             try await Serve.persona(commanded, duration: settings.duration, address: settings.listen, terminal: terminal)
             return
         }
@@ -93,6 +97,7 @@ struct GenerateOptions: ParsableArguments {
         var listen: ListenAddress?
         var persona: ReceiverPersona?
         var acknowledgements: AcknowledgementBehavior
+        var commandBehaviors: [ReceiverCommandClass: AcknowledgementBehavior]
         var ubloxGeneration: UbloxGeneration
     }
 
@@ -136,8 +141,19 @@ struct GenerateOptions: ParsableArguments {
             guard let behavior = AcknowledgementBehavior(rawValue: acknowledgements.lowercased()) else {
                 throw ValidationError("unknown --acknowledgements '\(acknowledgements)'; choose normal, refuse, drop, garble, ignore or late")
             }
+            var commandBehaviors: [ReceiverCommandClass: AcknowledgementBehavior] = [:]
+            for item in commandAcknowledgements {
+                let parts = item.lowercased().split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let commandClass = ReceiverCommandClass(rawValue: parts[0]),
+                    let commandBehavior = AcknowledgementBehavior(rawValue: parts[1])
+                else {
+                    throw ValidationError(
+                        "--command-acknowledgements takes CLASS=BEHAVIOR: tracking, rate, power-save or sleep = normal, refuse, drop, garble, ignore or late (got '\(item)')")
+                }
+                commandBehaviors[commandClass] = commandBehavior
+            }
             guard let generation = UbloxGeneration(rawValue: ublox.lowercased()) else {
-                throw ValidationError("unknown --ublox '\(ublox)'; choose m8 or m10")
+                throw ValidationError("unknown --ublox '\(ublox)'; choose u7, m8 or m10")
             }
             if persona != nil, (address == nil) == (terminal == nil) {
                 throw ValidationError("--persona needs exactly one of --listen HOST:PORT or --terminal PATH")
@@ -148,7 +164,7 @@ struct GenerateOptions: ParsableArguments {
             }
             return Settings(
                 scenario: scenario, mode: mode, duration: seconds, format: format, listen: address, persona: persona,
-                acknowledgements: behavior, ubloxGeneration: generation)
+                acknowledgements: behavior, commandBehaviors: commandBehaviors, ubloxGeneration: generation)
         } catch let error as SyntheticGPSError {
             throw ValidationError(error.message)
         }

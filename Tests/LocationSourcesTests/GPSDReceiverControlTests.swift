@@ -25,6 +25,10 @@ struct GPSDReceiverControlTests {
         // A u-blox on its own USB port waits in power save: a forced backup would take it off the bus.
         let usb = GPSDReceiverControl(devicePath: "/dev/ttyACM0", model: .ublox)
         #expect(usb.sleep(into: .off).count == 2 && usb.sleep(into: .off) == usb.setUp(.lowest))
+        // A receiver's own USB port behind a network bridge gpsd reads: the connection says so.
+        let bridged = GPSDReceiverControl(devicePath: "tcp://bridge:4000", model: .ublox, connection: .nativeUSB)
+        #expect(bridged.sleep(into: .off) == bridged.setUp(.lowest))
+        #expect(GPSDReceiverControl(devicePath: "tcp://bridge:4000", model: .ublox).sleep(into: .off).count == 1, "a UART backs up")
     }
 
     @Test func aSleepCommandWithGpsdUnreachableIsCountedAndLoggedNotSwallowed() async throws {

@@ -147,7 +147,7 @@ struct ReceiverDriverLinkTests {
     }
 
     @Test(.enabled(if: Tools.socat != nil, "socat is not installed"))
-    func aReceiverUnpluggedMidCommandCountsTheCommandAsLostAndStops() async throws {
+    func aReceiverUnpluggedMidSleepCountsTheCommandAsLostAndWaitsForItsLink() async throws {
         let rig = try await PersonaRig.pty(.mediatek, model: .mediatek, behavior: .normal)
         rig.start(.high)
         try await rig.persona("tracking", Self.obeyed("$PMTK220,1000*1F"))
@@ -155,10 +155,30 @@ struct ReceiverDriverLinkTests {
         rig.source.stop()
         try await rig.persona("standby sent", { $0.contains { if case .received(let bytes) = $0 { bytes.elementsEqual("$PMTK161,0*28\r\n".utf8) } else { false } } })
         await rig.unplug()
-        try await rig.logged("result=link_lost")
-        try await rig.logged("closing the port")
+        try await rig.logged("fallback=sleep_on_reconnect result=link_lost")
         #expect(rig.logs.value.filter { $0.contains("receiver command failed") }.count == 1)
         #expect(rig.commands("standby", "link_lost") == 1)
+        #expect(rig.source.isRunning, "the link reopens, to send the sleep again")
+        #expect(rig.source.statistics.receiver.state == .unknown)
+        await rig.shutDown()
+    }
+
+    @Test func aSleepLostWithTheLinkIsSentAgainWhenTheBridgeIsBack() async throws {
+        let rig = try await PersonaRig.tcp(.mediatek, model: .mediatek)
+        rig.start(.high)
+        try await rig.persona("tracking", Self.obeyed("$PMTK220,1000*1F"))
+        rig.server.setAcknowledgements(.ignore)
+        rig.source.stop()
+        try await rig.persona("standby sent", { $0.contains { if case .received(let bytes) = $0 { bytes.elementsEqual("$PMTK161,0*28\r\n".utf8) } else { false } } })
+        // The bridge restarts under the standby command: the receiver, ignoring it, runs on.
+        await rig.server.disconnectClients()
+        try await rig.logged("fallback=sleep_on_reconnect result=link_lost")
+        rig.server.setAcknowledgements(.normal)
+        // The source connects again, identifies the receiver and sends it to sleep.
+        try await rig.persona("standby", Self.reached(.standby))
+        try await rig.heard(.standby)
+        try await rig.logged("closing the port")
+        #expect(rig.source.statistics.receiver.state == .standby)
         await rig.shutDown()
     }
 
@@ -281,6 +301,21 @@ struct ReceiverDriverLinkTests {
         rig.start(.high)
         try await rig.logged("command=rate result=acknowledged", count: 2)
         #expect(rig.server.withReceiver { $0.outputInterval } == 1)
+        await rig.shutDown()
+    }
+
+    @Test func aUbloxOnItsOwnUSBPortBehindATCPBridgeWaitsInPowerSaveWhenTheConnectionSaysSo() async throws {
+        // ser2net serving a /dev/ttyACM0: the endpoint is TCP, the receiver is on its own USB port.
+        let rig = try await PersonaRig.tcp(.ublox, model: .ublox, attachedByNativeUSB: true, connection: .nativeUSB)
+        #expect(rig.source.capabilities.powerProfile?.off == rig.source.capabilities.powerProfile?.standby, "no backup to wait in")
+        rig.start(.high)
+        try await rig.logged("command=rate result=acknowledged")
+        rig.source.stop(into: .off)
+        try await rig.persona("power save", Self.reached(.powerSave))
+        try await rig.logged("closing the port")
+        #expect(!rig.received.contains(run: UBXCommand.powerManagementRequest(.backupUntilWoken).bytes), "no forced backup over USB")
+        #expect(rig.server.withReceiver { !$0.vanished && $0.outputInterval == 60 })
+        try await rig.heard(.standby)
         await rig.shutDown()
     }
 

@@ -103,13 +103,63 @@ struct ReceiverDriverStateMachineTests {
         #expect(written(setup) == [Array("$PMTK225,0*2B\r\n".utf8)])
     }
 
-    @Test func aReceiverUnpluggedMidCommandTakesTheFallbackOnce() {
+    @Test func aSleepLostWithTheLinkIsSentAgainOnceTheLinkIsBack() {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
         _ = machine.received(ack(225), now: .milliseconds(200))
         _ = machine.received(ack(220), now: .milliseconds(300))
         _ = machine.stop(now: .seconds(2))
-        #expect(machine.linkClosed(now: .seconds(2) + .milliseconds(100)) == [.resolved(.standby, .linkLost, fallback: .closePort), .closeLink])
+        // The fallback, once; the link stays requested (no closeLink), and the receiver is not known asleep.
+        #expect(machine.linkClosed(now: .seconds(2) + .milliseconds(100)) == [.resolved(.standby, .linkLost, fallback: .sleepOnReconnect)])
         #expect(machine.linkClosed(now: .seconds(3)).isEmpty)
+        #expect(machine.state == .unknown && !machine.sleepConfirmed)
+        // Back: identified (the query wakes it), then sent to sleep, then the port closes.
+        #expect(written(machine.linkOpened(now: .seconds(4))) == [Array("\r\n$PMTK605*31\r\n".utf8)])
+        #expect(written(machine.received(.pmtk(Self.mtkRelease), now: .seconds(4) + .milliseconds(100))) == [Array("$PMTK161,0*28\r\n".utf8)])
+        #expect(machine.received(ack(161), now: .seconds(4) + .milliseconds(200)) == [.resolved(.standby, .acknowledged, fallback: nil), .closeLink])
+        #expect(machine.state == .standby && machine.sleepConfirmed)
+    }
+
+    @Test func aSleepWhoseWriteFailsIsSentAgainOnceTheLinkIsBackOrReleasedWhenTheLinkGivesUp() {
+        for givesUp in [false, true] {
+            var (machine, _) = running(.ublox, answer: .ubx(Self.m8))
+            _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .milliseconds(200))
+            _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x08)), now: .milliseconds(300))
+            #expect(written(machine.stop(now: .seconds(2))) == [UBXCommand.powerManagementRequest(.backupUntilWoken).bytes])
+            #expect(machine.writeFailed(now: .seconds(2)) == [.resolved(.backup, .linkLost, fallback: .sleepOnReconnect)])
+            #expect(machine.linkClosed(now: .seconds(2)).isEmpty, "the link reopens on its own")
+            #expect(machine.state == .unknown, "costed as tracking until the sleep is confirmed")
+            // A stop again while down changes nothing.
+            #expect(machine.stop(into: .off, now: .seconds(3)).isEmpty)
+            if givesUp {
+                #expect(machine.linkGaveUp(now: .seconds(40)) == [.closeLink])
+                #expect(machine.state == .released)
+                // A start opens the link again.
+                #expect(machine.start(mode: .high, now: .seconds(50)) == [.openLink])
+                continue
+            }
+            let query = machine.linkOpened(now: .seconds(5))
+            #expect(written(query) == [ReceiverDialect.identify(.ublox).bytes])
+            #expect(written(machine.received(.ubx(Self.m8), now: .seconds(5) + .milliseconds(100))) == [UBXCommand.powerManagementRequest(.backupUntilWoken).bytes])
+        }
+    }
+
+    @Test func aLinkThatGaveUpWhileRunningIsOpenedAgainByTheNextStart() {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .mediatek))
+        #expect(machine.start(mode: .high, now: .zero) == [.openLink])
+        // The device never opens; the link gives up, then the engine stops the source and starts it again.
+        #expect(machine.linkGaveUp(now: .seconds(30)) == [.closeLink])
+        #expect(machine.stop(into: .standby, now: .seconds(31)).isEmpty)
+        #expect(machine.start(mode: .high, now: .seconds(40)) == [.openLink])
+    }
+
+    @Test func aStopWhileTheLinkIsDownSendsTheReceiverToSleepOnceItIsBack() {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        #expect(machine.linkClosed(now: .seconds(1)).isEmpty)
+        #expect(machine.stop(into: .standby, now: .seconds(2)).isEmpty, "the link stays requested")
+        _ = machine.linkOpened(now: .seconds(3))
+        #expect(written(machine.received(.pmtk(Self.mtkRelease), now: .seconds(3) + .milliseconds(100))) == [Array("$PMTK161,0*28\r\n".utf8)])
     }
 
     @Test func aUbloxM8GetsLegacyMessagesAndBackup() throws {
@@ -286,9 +336,15 @@ struct ReceiverDriverStateMachineTests {
         #expect(written(sent) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: milliseconds, cyclicTracking: cyclic, version2: true)).bytes])
     }
 
-    @Test func aUbloxBeforeProtocol18GetsTheFortyFourByteCFGPM2() throws {
-        let m8Early = UBXReply.version(UBXVersion(software: "ROM CORE 2.01 (75331)", hardware: "00080000", extensions: ["PROTVER=15.00"]))
-        var (machine, actions) = running(.ublox, answer: .ubx(m8Early))
+    @Test(arguments: [
+        UBXVersion(software: "ROM CORE 2.01 (75331)", hardware: "00080000", extensions: ["PROTVER=15.00"]),
+        // No PROTVER: a u-blox 7 and a u-blox 6, known by their hardware versions, and one the table does not know.
+        UBXVersion(software: "1.00 (59842)", hardware: "00070000", extensions: []),
+        UBXVersion(software: "7.03 (45969)", hardware: "00040007", extensions: []),
+        UBXVersion(software: "9.99 (1)", hardware: "00990000", extensions: ["MOD=UNKNOWN"]),
+    ])
+    func aUbloxBeforeProtocol18GetsTheFortyFourByteCFGPM2(version: UBXVersion) throws {
+        var (machine, actions) = running(.ublox, answer: .ubx(.version(version)))
         #expect(written(actions) == [UBXCommand.receiverManagement(powerSave: false).bytes])
         _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .milliseconds(200))
         _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x08)), now: .milliseconds(300))
@@ -405,6 +461,41 @@ struct ReceiverDriverStateMachineTests {
         let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(4))
         let heard = events.compactMap { if case .receiverTracking(let mode, let age) = $0 { (mode, age) } else { nil } }
         #expect(heard.count == 1 && heard.first?.0 == .low && heard.first?.1 == .seconds(3), "taken when it was sent, 3 s before")
+    }
+
+    @Test func theEngineHearsTheSettingAReceiverKeptWhenItRefusesToLeaveIt() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        _ = machine.setMode(.low, now: .seconds(1))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.confirmedMode == .low)
+        // Back to tracking, refused: the receiver stays in its 20 s periodic mode, and the engine hears so.
+        let before = NMEAStreamSession.DriverBelief(machine)
+        _ = machine.setMode(.high, now: .seconds(5))
+        _ = machine.received(ack(225, .unsupported), now: .seconds(5) + .milliseconds(50))
+        #expect(machine.state == .powerSave && machine.confirmedMode == .low)
+        let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(5) + .milliseconds(50))
+        let heard = events.compactMap { if case .receiverTracking(let mode, _) = $0 { mode } else { nil } }
+        #expect(heard == [.low])
+        _ = machine.received(ack(220), now: .seconds(5) + .milliseconds(100))
+        // A sleep now waits out the 20 s interval the receiver is still in, plus its slack, before silence counts.
+        let sleep = machine.stop(now: .seconds(6))
+        let delay = sleep.compactMap { if case .armDeadline(_, let delay) = $0 { delay } else { nil } }
+        #expect(delay == [.seconds(21)])
+    }
+
+    @Test func aPowerSaveRefusedEarlierOnTheLinkIsNotAskedAgainAndTheEngineHearsTheTrackingKept() throws {
+        var (machine, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&machine, .ublox)
+        _ = machine.setMode(.medium, now: .seconds(1))
+        _ = machine.received(.ubx(.notAcknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(1) + .milliseconds(80))
+        #expect(machine.confirmedMode == .high)
+        let before = NMEAStreamSession.DriverBelief(machine)
+        #expect(written(machine.setMode(.low, now: .seconds(2))).isEmpty, "power save was refused on this link")
+        #expect(machine.state == .tracking && machine.confirmedMode == .high)
+        let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(2))
+        let heard = events.compactMap { event -> PowerMode? in if case .receiverTracking(let mode, _) = event { mode } else { nil } }
+        #expect(heard == [.high])
     }
 
     @Test(arguments: [true, false])

@@ -4,13 +4,15 @@ import ReceiverControl
 import SyntheticGPS
 import Testing
 
-/// Every command the driver sends, against every fault a receiver shows, for the MediaTek, the u-blox M8 and
-/// the u-blox M10 personas, on virtual time with the driver's default deadlines: after each command, once its
+/// Every command the driver sends, against every fault a receiver shows, for the MediaTek, the u-blox 7 (whose
+/// MON-VER names no protocol), M8 (on a UART and on its own USB port) and M10 personas, with each power-save
+/// setting (5, 20 and 60 s), on virtual time with the driver's default deadlines: after each command, once its
 /// confirmation window has passed, what the driver believes (and tells the engine) must be what the receiver
 /// does (not "unknown", which the engine would cost as the dearest state: every fault leaves evidence within
-/// the window).
+/// the window); and a receiver without fault does what the engine asked.
 ///
-/// The same matrix runs over a real pseudo-terminal, in real time, in ``ReceiverFaultMatrixOverAPtyTests``.
+/// Faults that hit one command and not the next are in ``ReceiverFaultMatrixPerCommandTests``; the same matrix
+/// runs over a real pseudo-terminal, in real time, in ``ReceiverFaultMatrixOverAPtyTests``.
 @Suite("Receiver fault matrix")
 struct ReceiverFaultMatrixTests {
     /// A receiver generation the driver commands.
@@ -19,19 +21,37 @@ struct ReceiverFaultMatrixTests {
         var persona: ReceiverPersona
         var model: ReceiverModel
         var ublox = UbloxGeneration.m8
+        /// Attached by its own USB port (and configured so).
+        var nativeUSB = false
         var testDescription: String { name }
 
+        /// The generations the pty matrix runs.
         static let all = [
             Generation(name: "MediaTek", persona: .mediatek, model: .mediatek),
             Generation(name: "u-blox M8", persona: .ublox, model: .ublox),
             Generation(name: "u-blox M10", persona: .ublox, model: .ublox, ublox: .m10),
         ]
+        /// Those and a u-blox 7 without PROTVER and a u-blox M8 on its own USB port.
+        static let everyAttachment =
+            all + [
+                Generation(name: "u-blox 7", persona: .ublox, model: .ublox, ublox: .u7),
+                Generation(name: "u-blox M8 on USB", persona: .ublox, model: .ublox, nativeUSB: true),
+            ]
 
         func receiver(_ fault: Fault) -> CommandedReceiver {
             var receiver = CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: fault.behavior)
             receiver.ubloxGeneration = ublox
             receiver.losesWakingBytes = fault == .losesWakingBytes
+            receiver.attachedByNativeUSB = nativeUSB
             return receiver
+        }
+
+        /// The driver's configuration for it.
+        var configuration: ReceiverControlConfiguration {
+            var configuration = ReceiverFaultMatrixTests.configuration
+            configuration.model = model
+            if nativeUSB { configuration.connection = .nativeUSB }
+            return configuration
         }
     }
 
@@ -67,7 +87,15 @@ struct ReceiverFaultMatrixTests {
 
     /// Every command: setup and identification, power save, the return to tracking, the sleep, the wake
     /// (identified again, set up again), a power save after the wake, and the deepest sleep.
-    static let commands: [Command] = [.start(.high), .setMode(.medium), .setMode(.high), .stop(.standby), .start(.high), .setMode(.medium), .stop(.off)]
+    static let commands: [Command] = commands(powerSave: .medium)
+
+    /// ``commands`` with the power save of `mode`.
+    static func commands(powerSave mode: PowerMode) -> [Command] {
+        [.start(.high), .setMode(mode), .setMode(.high), .stop(.standby), .start(.high), .setMode(mode), .stop(.off)]
+    }
+
+    /// The modes of the receiver's power-save settings: a fix every 5, 20 and 60 s.
+    static let powerSaveModes: [PowerMode] = [.medium, .low, .lowest]
 
     /// The driver's default deadlines: how long one command may take to be confirmed, at most — the version
     /// query twice, three acknowledgements, a late answer, and the output of one longest power-save period with
@@ -79,16 +107,24 @@ struct ReceiverFaultMatrixTests {
             + (ReceiverControlConfiguration.powerSaveInterval(for: .lowest) ?? .zero) + OutputEvidence.slack * 2
     }
 
-    /// The outcome of one generation under one fault: every command's mismatches, and the commands left unknown.
+    /// The outcome of one generation under one fault: every command's mismatches, the commands left unknown,
+    /// and those the receiver did not carry out.
     struct Outcome {
         var wrong: [String] = []
         var unknown: [String] = []
+        var notCarriedOut: [String] = []
+
+        /// Each kind of failure, prefixed with what was run.
+        func failures(_ name: String) -> [String] { (wrong + unknown + notCarriedOut).map { "\(name): \($0)" } }
     }
 
-    static func run(_ generation: Generation, _ fault: Fault) -> Outcome {
-        var configuration = Self.configuration
-        configuration.model = generation.model
-        var line = VirtualReceiverLine(receiver: generation.receiver(fault), configuration: configuration)
+    static func run(_ generation: Generation, _ fault: Fault, powerSave mode: PowerMode = .medium) -> Outcome {
+        run(VirtualReceiverLine(receiver: generation.receiver(fault), configuration: generation.configuration), commands(powerSave: mode))
+    }
+
+    /// Runs `commands` on `line`, each followed by its confirmation window.
+    static func run(_ line: VirtualReceiverLine, _ commands: [Command]) -> Outcome {
+        var line = line
         var outcome = Outcome()
         for command in commands {
             switch command {
@@ -103,14 +139,21 @@ struct ReceiverFaultMatrixTests {
             } else if believed != actual {
                 outcome.wrong.append("\(command): believed \(believed), the receiver is \(actual); the driver did \(line.trace.suffix(8))")
             }
+            if let asked = line.asked, asked != actual {
+                outcome.notCarriedOut.append("\(command): asked \(asked), the receiver is \(actual)")
+            }
         }
         return outcome
     }
 
-    @Test(arguments: Generation.all, Fault.allCases)
+    @Test(arguments: Generation.everyAttachment, Fault.allCases)
     func theDriverBelievesWhatTheReceiverDoesOnceEachCommandsConfirmationWindowHasPassed(generation: Generation, fault: Fault) {
-        let outcome = Self.run(generation, fault)
-        #expect(outcome.wrong.isEmpty, "\(outcome.wrong.joined(separator: "\n"))")
-        #expect(outcome.unknown.isEmpty, "\(outcome.unknown.joined(separator: "\n"))")
+        var failures: [String] = []
+        for mode in Self.powerSaveModes {
+            let outcome = Self.run(generation, fault, powerSave: mode)
+            failures += (outcome.wrong + outcome.unknown).map { "power save \(mode): \($0)" }
+            if fault == .none { failures += outcome.notCarriedOut.map { "power save \(mode): \($0)" } }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }

@@ -77,6 +77,13 @@ struct UBXTests {
         #expect(version.protocolVersion == 18)
         #expect(!version.usesConfigurationKeys)
         #expect(UBXVersion(software: "EXT CORE 1.00", hardware: "00190000", extensions: ["PROTVER=27.12"]).usesConfigurationKeys)
+        // Without PROTVER (protocol 14 and earlier), the protocol from the hardware and software versions.
+        #expect(UBXVersion(software: "1.00 (59842)", hardware: "00070000", extensions: []).inferredProtocolVersion == 14)
+        #expect(UBXVersion(software: "7.03 (45969)", hardware: "00040007", extensions: []).inferredProtocolVersion == 13)
+        #expect(UBXVersion(software: "6.02 (36023)", hardware: "00040007", extensions: []).inferredProtocolVersion == 12)
+        #expect(UBXVersion(software: "5.00 (34410)", hardware: "00040005", extensions: []).inferredProtocolVersion == 10)
+        #expect(UBXVersion(software: "9.99", hardware: "00990000", extensions: []).inferredProtocolVersion == nil)
+        #expect(UBXVersion(software: "ROM CORE 3.01", hardware: "00080000", extensions: ["PROTVER 18.00"]).inferredProtocolVersion == 18)
     }
 
     @Test func badFramesGetATypedError() {

@@ -54,7 +54,7 @@ public final class GPSDLocationSource: LocationSource {
         // it awake).
         self.capabilities = SourceCapabilities(
             providesCourse: true,
-            powerProfile: configuration.receiverControl.flatMap { $0.model.powerProfile(over: .of(devicePath: $0.devicePath)) },
+            powerProfile: configuration.receiverControl.flatMap { $0.model.powerProfile(over: $0.resolvedConnection) },
             confirmsReceiverState: configuration.receiverControl != nil)
         let opener = TCPLinkOpener(
             host: configuration.host, port: configuration.port, role: "gpsd",

@@ -27,13 +27,18 @@ public struct GPSDReceiverControl: Sendable, Hashable {
     /// which decides the CFG-PM2 layout: 48 bytes from 18 on, 44 before. gpsd keeps the receiver's answers, so
     /// it is not asked. Default 18 (M8 firmware 3.01 and later).
     public var protocolVersion: Double
+    /// How the receiver is attached; `nil` (the default): from ``devicePath`` (``ReceiverConnection/of(devicePath:)``),
+    /// so a network device gpsd reads (`tcp://bridge:4000`) is a UART. Set ``ReceiverConnection/nativeUSB`` for a
+    /// u-blox whose own USB port is behind a serial-to-network bridge (ser2net on a `/dev/ttyACM…`).
+    public var connection: ReceiverConnection?
 
     /// Creates the settings.
     public init(
         devicePath: String, model: ReceiverModel, usesConfigurationKeys: Bool = false, fixInterval: Duration = .seconds(1),
-        protocolVersion: Double = 18
+        protocolVersion: Double = 18, connection: ReceiverConnection? = nil
     ) {
         self.devicePath = devicePath
+        self.connection = connection
         self.model = model
         self.usesConfigurationKeys = usesConfigurationKeys
         self.protocolVersion = protocolVersion
@@ -60,11 +65,14 @@ public struct GPSDReceiverControl: Sendable, Hashable {
         return dialect.commands(for: ReceiverProfile(mode: mode, fixInterval: fixInterval)).map { request($0.bytes) }
     }
 
+    /// How the receiver is attached: as configured, else from the device path.
+    var resolvedConnection: ReceiverConnection { connection ?? .of(devicePath: devicePath) }
+
     /// The requests that put the receiver in the idle state the engine chose: standby (MediaTek) or backup
-    /// (u-blox) for standby and off — for a u-blox on its own USB port (a `/dev/ttyACM…` device path), the
-    /// power save of the lowest mode — none for `on` (see ``NMEAStreamSource/stop(into:)``).
+    /// (u-blox) for standby and off — for a u-blox on its own USB port (``resolvedConnection``), the power save
+    /// of the lowest mode — none for `on` (see ``NMEAStreamSource/stop(into:)``).
     func sleep(into idle: ReceiverPowerProfile.IdleState) -> [ByteBuffer] {
-        dialect?.sleep(into: idle, over: .of(devicePath: devicePath)).map { request($0.bytes) } ?? []
+        dialect?.sleep(into: idle, over: resolvedConnection).map { request($0.bytes) } ?? []
     }
 
     /// `?DEVICE={"path":"…","hexdata":"…"}` for `bytes`.

@@ -28,6 +28,8 @@ extension NMEAStreamSession {
     func receiverLinkClosed() { drive { $0.linkClosed(now: $1) } }
     /// A command's bytes could not be written.
     func receiverWriteFailed() { drive { $0.writeFailed(now: $1) } }
+    /// The link gave up reopening.
+    func receiverLinkGaveUp() { drive { $0.linkGaveUp(now: $1) } }
 
     /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
     func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {
@@ -63,16 +65,21 @@ extension NMEAStreamSession {
         var sleepConfirmed: Bool
         var mode: PowerMode?
         var since: Duration
+        /// How many mode commands the receiver refused, staying in the setting of ``mode``.
+        var settingKept = 0
 
-        init(state: ReceiverPowerState, sleepConfirmed: Bool, mode: PowerMode? = nil, since: Duration = .zero) {
+        init(state: ReceiverPowerState, sleepConfirmed: Bool, mode: PowerMode? = nil, since: Duration = .zero, settingKept: Int = 0) {
             self.state = state
             self.sleepConfirmed = sleepConfirmed
             self.mode = mode
             self.since = since
+            self.settingKept = settingKept
         }
 
         init(_ driver: ReceiverDriverStateMachine) {
-            self.init(state: driver.state, sleepConfirmed: driver.sleepConfirmed, mode: driver.confirmedMode, since: driver.confirmedSince)
+            self.init(
+                state: driver.state, sleepConfirmed: driver.sleepConfirmed, mode: driver.confirmedMode, since: driver.confirmedSince,
+                settingKept: driver.settingKept)
         }
     }
 
@@ -88,14 +95,14 @@ extension NMEAStreamSession {
     }
 
     /// What the engine hears when the driver's belief changed: the setting the running receiver confirmed
-    /// (`receiverTracking`), and where the receiver confirmed it is — standby, off for a u-blox's backup, standby
+    /// (`receiverTracking`; again when it refused a mode command and kept that setting), and where the receiver confirmed it is — standby, off for a u-blox's backup, standby
     /// for a u-blox sent to wait in power save over its own USB port — and "on" for anything else (tracking,
     /// power save while running, a port closed with the receiver left as it was, not known): the engine costs
     /// a state not confirmed as the dearest it could be. Each with how long the evidence says it has held.
     static func confirmations(from before: DriverBelief, to after: DriverBelief, now: Duration) -> [SourceEvent] {
         var events: [SourceEvent] = []
         let age = max(.zero, now - after.since)
-        if let mode = after.mode, after.mode != before.mode {
+        if let mode = after.mode, after.mode != before.mode || after.settingKept != before.settingKept {
             events.append(.receiverTracking(mode, age: age))
         }
         if after.state != before.state || after.sleepConfirmed != before.sleepConfirmed {

@@ -214,6 +214,7 @@ final class NMEAStreamSession: Sendable {
             trouble.disconnected(failure, tell: sink)
         case .gaveUp(let failures, let lastFailure):
             trouble.gaveUp(failures: failures, lastFailure: lastFailure, tell: state.withLockedValue { $0.sink })
+            if commandsReceiver { receiverLinkGaveUp() }
         case .endOfStream:
             logger.notice("NMEA stream ended")
             let error = SourceError(code: "nmea.endOfStream", message: "\(endpoint) ended; no more fixes will come from it")

@@ -20,7 +20,8 @@ public enum ReceiverPowerState: String, Sendable, Hashable {
 public enum ReceiverVendor: Sendable, Hashable, CustomStringConvertible {
     /// A MediaTek receiver and its firmware release (`$PMTK705`), empty when it acknowledged without saying.
     case mediatek(release: String)
-    /// A u-blox receiver, its software version and protocol version (`UBX-MON-VER`).
+    /// A u-blox receiver, its software version and protocol version (`UBX-MON-VER`: its `PROTVER`, or when it lists
+    /// none, what its hardware version says; `nil` when neither tells).
     case ublox(software: String, protocolVersion: Double?)
 
     public var description: String {

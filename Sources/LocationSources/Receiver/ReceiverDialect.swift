@@ -35,6 +35,9 @@ struct ReceiverCommand: Sendable, Hashable {
     var isSleep = false
     /// The engine's mode whose setting it brings the receiver to, for a tracking or power-save command of a plan.
     var mode: PowerMode?
+    /// The setting it is a step of (``ReceiverDialect/commands(for:)``): the receiver's once the command is
+    /// confirmed, for a command with a ``resultingState``.
+    var profile: ReceiverProfile?
 }
 
 /// The power profile a mode asks of the receiver.
@@ -53,6 +56,19 @@ enum ReceiverProfile: Sendable, Hashable {
 
     init(mode: PowerMode, fixInterval: Duration) {
         self = ReceiverControlConfiguration.powerSaveInterval(for: mode).map { .powerSave($0) } ?? .tracking(fixInterval)
+    }
+
+    /// The setting a receiver outputting every `interval` is in: tracking at the fix interval, else power save.
+    init(outputInterval interval: Duration, fixInterval: Duration) {
+        self = interval == fixInterval ? .tracking(interval) : .powerSave(interval)
+    }
+
+    /// The receiver's state in this setting.
+    var state: ReceiverPowerState {
+        switch self {
+        case .tracking: .tracking
+        case .powerSave: .powerSave
+        }
     }
 }
 
@@ -84,8 +100,16 @@ enum ReceiverDialect: Sendable, Hashable {
     /// The longest update period u-blox documents cyclic tracking for; longer ones use ON/OFF operation.
     static let longestCyclicPeriod = Duration.seconds(10)
 
-    /// The commands that put a tracking receiver into `profile`.
+    /// The commands that put a tracking receiver into `profile`, each carrying it.
     func commands(for profile: ReceiverProfile) -> [ReceiverCommand] {
+        steps(for: profile).map {
+            var step = $0
+            step.profile = profile
+            return step
+        }
+    }
+
+    private func steps(for profile: ReceiverProfile) -> [ReceiverCommand] {
         switch (self, profile) {
         case (.mediatek, .tracking(let interval)):
             return [

@@ -15,10 +15,12 @@ import ReceiverControl
 /// | tracking, rate, power save | `$PMTK001,…,3` / `UBX-ACK-ACK` (the mode command's) | the receiver keeps its previous setting and the driver its last confirmed state; a failed return to tracking is sent again at the next plan |
 /// | standby (MediaTek) | `$PMTK001,161,3`, or output stopping | the port is closed; the receiver stays powered |
 /// | backup (u-blox RXM-PMREQ) | output stopping (it is not acknowledged) | the port is closed; the receiver stays powered |
+/// | (a sleep lost with the link) | — | sent again once the link is back; the receiver's state is not known until then |
 ///
 /// "Output stopping" means nothing arrived later than 0.5 s after the command (what was already on the line) until a
 /// deadline of the receiver's output interval plus 1 s: a receiver still running must have sent a fix by then. The
-/// interval is the longest the receiver may be in: after a mode command whose answer was lost, that command's.
+/// interval is the longest the receiver may be in: its last confirmed setting's (kept when a later mode command
+/// fails: refused, the receiver is still in it), and after a mode command whose answer was lost, that command's.
 ///
 /// A start that arrives while the standby command is in flight wins: the link stays open, and once the command
 /// resolves the receiver is woken and set up again.
@@ -61,6 +63,9 @@ struct ReceiverDriverStateMachine: Sendable {
         case keepSetting = "keep_setting"
         /// No commands are sent to this receiver on this link.
         case plain
+        /// A sleep lost with the link (not written, or the link closed before it was confirmed): the link stays
+        /// requested, and once it is back the receiver is identified and sent to sleep again.
+        case sleepOnReconnect = "sleep_on_reconnect"
     }
 
     /// What the receiver said, or that it said something.
@@ -114,6 +119,9 @@ struct ReceiverDriverStateMachine: Sendable {
     /// The longest output interval the receiver may be in without having confirmed it: a mode command
     /// whose answer was lost may have taken effect. Silence is judged against it until a mode is confirmed.
     private var unconfirmedInterval: Duration?
+    /// The setting the receiver last confirmed on this link (by an acknowledgement, or by its output), kept when a
+    /// later mode command fails: the receiver may still be in it. `nil` while none is.
+    private var confirmedSetting: ReceiverProfile?
     /// What the receiver is doing, as far as the driver knows.
     private(set) var state = ReceiverPowerState.unknown
     /// Whether the receiver confirmed the sleep the engine sent it to (its last sleep step confirmed: standby,
@@ -128,12 +136,16 @@ struct ReceiverDriverStateMachine: Sendable {
     /// known since a mode command whose answer was lost).
     private(set) var confirmedMode: PowerMode?
     /// After a mode command whose answer was lost, or one refused while no setting was confirmed on the link:
-    /// the output will tell which setting the receiver is in.
-    private var evidence: (output: OutputEvidence, command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode)?)?
+    /// the output will tell which setting the receiver is in (and the mode confirmed before the command).
+    private var evidence: (output: OutputEvidence, command: ReceiverCommand, previousMode: PowerMode?)?
     /// Since when the evidence says the receiver is in its last confirmed state or setting: the
     /// acknowledgement's arrival, or for a late one or a sleep confirmed by silence, the command's sending
     /// (the receiver applied it then, or has been silent since).
     private(set) var confirmedSince = Duration.zero
+    /// How many times the running receiver stayed in the setting it confirmed when asked for another (a mode
+    /// command refused, or a setting refused earlier on the link and not asked again): each confirms that
+    /// setting again (its mode unchanged), which the engine hears too.
+    private(set) var settingKept = 0
 
     /// A driver for `configuration.model` (not ``ReceiverModel/plain``, which needs no driver), attached as
     /// `configuration.connection` says (a UART when it says nothing).
@@ -192,7 +204,9 @@ struct ReceiverDriverStateMachine: Sendable {
         // Being identified, the receiver is awake (the query woke it): it is put to sleep once it has
         // answered (or is released as plain if it never does), not left tracking behind a closed port.
         if linkOpen, !identified, inFlight?.command.expectation == .identity { return [] }
-        guard linkOpen, identified, let sleep = dialect?.sleep(into: idle, over: connection), !sleep.isEmpty else { return release() }
+        // The link is down: it stays requested, and once it is back the receiver is identified and sent to sleep.
+        guard linkOpen else { return idle == .on ? release() : [] }
+        guard identified, let sleep = dialect?.sleep(into: idle, over: connection), !sleep.isEmpty else { return release() }
         queue = sleep.contains { refused.contains($0.kind) } ? [] : sleep
         guard inFlight != nil || !queue.isEmpty else { return release() }
         return advance(now: now)
@@ -206,6 +220,7 @@ struct ReceiverDriverStateMachine: Sendable {
         applied = nil
         refused = []
         unconfirmedInterval = nil
+        confirmedSetting = nil
         inFlight = nil
         state = .unknown
         unansweredLast = nil
@@ -227,8 +242,17 @@ struct ReceiverDriverStateMachine: Sendable {
             inFlight = nil
             actions += finish(current, .linkLost, now: now, advancing: false)
         }
-        if goal.isAsleep, linkRequested { actions += release() }
+        // The link stays requested and reopens: the receiver is identified, then set up for the mode, or owed
+        // its sleep, sent to sleep (stopped into `on`, the port was closed at once).
         return actions
+    }
+
+    /// The link gave up reopening: it is stopped, and the receiver released (left as it is; owed its sleep, it
+    /// is not known asleep). While running, the engine hears the source's failure and stops it; the next start
+    /// opens the link again.
+    mutating func linkGaveUp(now: Duration) -> [Action] {
+        guard linkRequested, !linkOpen else { return [] }
+        return release()
     }
 
     /// The bytes of the command in flight could not be written: the link closed under them, or was down.
@@ -248,7 +272,7 @@ struct ReceiverDriverStateMachine: Sendable {
             if fromUBX, let current = inFlight, current.command.expectation == .identity { return identify(.ublox, vendor: nil, now: now) }
             if evidence != nil, let (interval, since) = evidence!.output.output(at: now), let pending = evidence {
                 evidence = nil
-                shownByOutput(interval, after: pending.command, previous: pending.previous, since: since)
+                shownByOutput(interval, after: pending.command, previousMode: pending.previousMode, since: since)
             }
             return []
         case .garbled:
@@ -279,7 +303,7 @@ struct ReceiverDriverStateMachine: Sendable {
             if current.command.expectation == .identity {
                 if case .version(let version) = reply {
                     return identify(
-                        .ublox, vendor: .ublox(software: version.software, protocolVersion: version.protocolVersion),
+                        .ublox, vendor: .ublox(software: version.software, protocolVersion: version.inferredProtocolVersion),
                         keys: version.usesConfigurationKeys, now: now)
                 }
                 return identify(.ublox, vendor: nil, now: now)
@@ -311,6 +335,7 @@ struct ReceiverDriverStateMachine: Sendable {
         // forgotten when the command failed).
         if let resulting = late.resultingState {
             state = resulting
+            if let setting = late.profile { confirmedSetting = setting }
             // What comes late is the answer: the receiver applied the command when it was received.
             confirmedSince = sentAt
             if let mode = late.mode, case .running = goal { confirmedMode = mode }
@@ -319,30 +344,30 @@ struct ReceiverDriverStateMachine: Sendable {
     }
 
     /// The output showed the interval the receiver outputs at, after `command` whose answer was lost (or which
-    /// was refused with no setting confirmed): the driver's state follows — the command's setting, the previous
-    /// one, or with none known before, continuous tracking (the dearest mode's setting) if it outputs at the
-    /// fix interval.
-    private mutating func shownByOutput(
-        _ interval: Duration, after command: ReceiverCommand, previous: (state: ReceiverPowerState, mode: PowerMode)?, since: Duration
-    ) {
-        let attempted = command.mode.map(profile(for:))
+    /// was refused with no setting confirmed): the driver's state follows — the command's setting, or the one the
+    /// receiver was confirmed in before, or with none known before, the setting that outputs at that interval
+    /// (continuous tracking, as the dearest mode, at the fix interval).
+    private mutating func shownByOutput(_ interval: Duration, after command: ReceiverCommand, previousMode: PowerMode?, since: Duration) {
+        let shown = ReceiverProfile(outputInterval: interval, fixInterval: configuration.fixInterval)
+        believe(shown, mode: command.profile == shown ? command.mode : previousMode)
         // Outputting at the command's interval, the receiver is in its setting (taken, or already in it).
-        if let attempted, attempted.outputInterval == interval, command.resultingState != nil {
-            state = command.resultingState ?? state
-            if case .running = goal { confirmedMode = command.mode }
-            applied = attempted
+        if command.profile == shown {
+            applied = shown
             if unansweredLast?.command == command { unansweredLast = nil }
-        } else if let previous, profile(for: previous.mode).outputInterval == interval {
-            state = previous.state
-            confirmedMode = previous.mode
-        } else if previous == nil, interval == configuration.fixInterval {
-            state = .tracking
-            if case .running = goal { confirmedMode = .best }
-        } else {
-            return
         }
         unconfirmedInterval = nil
         confirmedSince = since
+    }
+
+    /// The receiver is in `setting`, by evidence other than a command's acknowledgement: the driver's state,
+    /// and while running the engine's mode it serves (`mode` when given, else the one confirmed before or the one
+    /// asked if `setting` serves it, else the dearest it serves).
+    private mutating func believe(_ setting: ReceiverProfile, mode: PowerMode? = nil) {
+        confirmedSetting = setting
+        state = setting.state
+        guard case .running(let asked) = goal else { return }
+        let served = ([mode, confirmedMode, asked] + PowerMode.allCases.reversed()).first { $0.map { profile(for: $0) == setting } ?? false }
+        confirmedMode = served ?? nil
     }
 
     /// The deadline armed with `token` fired.
@@ -375,10 +400,15 @@ struct ReceiverDriverStateMachine: Sendable {
     /// How long output sent before a command may still arrive after it (an epoch of NMEA at 9600 baud).
     static let lineDrain = Duration.milliseconds(500)
 
-    /// The interval at which the receiver outputs in its current setting.
+    /// The longest interval at which the receiver may output: its confirmed setting's (the fix interval while none
+    /// is), or a longer one a command whose answer was lost may have set.
     private var outputInterval: Duration {
-        max(applied?.outputInterval ?? configuration.fixInterval, unconfirmedInterval ?? .zero)
+        max(confirmedSetting?.outputInterval ?? configuration.fixInterval, unconfirmedInterval ?? .zero)
     }
+
+    /// The output intervals of every setting the driver commands: what a receiver whose setting is not known on
+    /// this link may be in.
+    private var commandedIntervals: [Duration] { PowerMode.allCases.map { profile(for: $0).outputInterval } }
 
     private mutating func plan(for mode: PowerMode) -> [ReceiverCommand] {
         guard let dialect else { return [] }
@@ -391,7 +421,12 @@ struct ReceiverDriverStateMachine: Sendable {
             return []
         }
         applied = wanted
-        return dialect.commands(for: wanted).filter { !refused.contains($0.kind) }.map {
+        let commands = dialect.commands(for: wanted).filter { !refused.contains($0.kind) }
+        // The setting was refused on this link and is not asked again: the receiver keeps the one it confirmed,
+        // which the engine hears again (it asked for another). While the output has yet to tell which setting
+        // the receiver is in, there is none to confirm.
+        if !commands.contains(where: { $0.resultingState != nil }), evidence == nil, confirmedMode != nil { settingKept += 1 }
+        return commands.map {
             var command = $0
             command.mode = mode
             return command
@@ -436,9 +471,16 @@ struct ReceiverDriverStateMachine: Sendable {
             return []
         }
         inFlight = nil
-        let protocolVersion = if case .ublox(_, let version?)? = vendor { version } else { Double?.none }
-        dialect = observed == .mediatek ? .mediatek : (keys ? .ubloxKeys : .ubloxLegacy(pm2Version2: (protocolVersion ?? 18) >= 18))
+        dialect = observed == .mediatek ? .mediatek : (keys ? .ubloxKeys : .ubloxLegacy(pm2Version2: Self.pm2Version2(vendor)))
         return finishIdentification(vendor ?? .ublox(software: "", protocolVersion: nil), error: nil, now: now)
+    }
+
+    /// Whether a legacy u-blox takes CFG-PM2 version 2 (protocol 18 and later): a version answered without a
+    /// protocol (not listed, nor told by its hardware) is from before protocol 15, which listed none; a receiver
+    /// that sent UBX but never its version is taken as protocol 18.
+    private static func pm2Version2(_ vendor: ReceiverVendor?) -> Bool {
+        guard case .ublox(_, let protocolVersion)? = vendor else { return true }
+        return (protocolVersion ?? 14) >= 18
     }
 
     private mutating func identificationFailed(now: Duration) -> [Action] {
@@ -469,6 +511,7 @@ struct ReceiverDriverStateMachine: Sendable {
             if let resulting = current.command.resultingState {
                 state = resulting
                 if kind == .tracking || kind == .powerSave { unconfirmedInterval = nil }
+                if let setting = current.command.profile { confirmedSetting = setting }
                 // Silent since the command (what was on the line then aside): asleep since it was sent.
                 confirmedSince = outcome == .confirmedBySilence ? current.sentAt : now
                 if let mode = current.command.mode, case .running = goal { confirmedMode = mode }
@@ -485,31 +528,37 @@ struct ReceiverDriverStateMachine: Sendable {
             if kind != .tracking { refused.insert(kind) }
             unansweredLast = outcome == .unanswered ? (current.command, current.sentAt) : nil
             let sleeping = current.command.isSleep
-            actions.append(.resolved(kind, outcome, fallback: sleeping ? .closePort : .keepSetting))
+            // A sleep lost with the link is sent again once it is back (as a mode asked while it is down is).
+            let owed = sleeping && goal.isAsleep && outcome == .linkLost
+            actions.append(.resolved(kind, outcome, fallback: owed ? .sleepOnReconnect : sleeping ? .closePort : .keepSetting))
+            if owed {
+                state = .unknown
+                return actions
+            }
             if !sleeping {
                 // Unanswered or garbled, the command may have taken effect: until a mode is confirmed, the
                 // receiver may output as rarely as the profile it carried.
-                if outcome != .refused, let attempted = applied?.outputInterval {
-                    unconfirmedInterval = max(unconfirmedInterval ?? .zero, attempted)
+                if outcome != .refused, let attempted = current.command.profile {
+                    unconfirmedInterval = max(unconfirmedInterval ?? .zero, attempted.outputInterval)
                 }
-                // A mode command that may have taken effect leaves the setting unknown, until its output shows
-                // which (when the two settings output at different intervals).
-                // Refused with no setting confirmed on this link, it stays unknown too, and the output tells.
                 // (A command for the setting already confirmed changes nothing either way.)
-                let unchanged = confirmedMode.map { profile(for: $0) == applied } ?? false
-                if current.command.resultingState != nil, outcome != .refused || confirmedMode == nil, !unchanged, let attempted = applied {
-                    let previous = confirmedMode.map { (state, $0) }
-                    // With no setting known before, the output tells continuous tracking from the longest power save.
-                    let other =
-                        previous.map { profile(for: $0.1).outputInterval }
-                        ?? (attempted.outputInterval == configuration.fixInterval
-                            ? ReceiverControlConfiguration.powerSaveInterval(for: .lowest) ?? .seconds(60) : configuration.fixInterval)
-                    if let output = OutputEvidence(
-                        between: attempted.outputInterval, and: other, sentAt: current.sentAt, lastOutput: lastOutput) {
-                        evidence = (output, current.command, previous)
+                if current.command.resultingState != nil, let attempted = current.command.profile, attempted != confirmedSetting {
+                    if outcome == .refused, let kept = confirmedSetting {
+                        // Refused: the receiver keeps the setting it confirmed.
+                        believe(kept)
+                        if case .running = goal { settingKept += 1 }
+                    } else {
+                        // It may have taken effect, or (refused with no setting confirmed on this link) the receiver
+                        // is in one not known: the setting is unknown until the output shows which — the confirmed
+                        // one or the command's, or with none confirmed, any the driver commands.
+                        let candidates = confirmedSetting.map { [$0.outputInterval] } ?? commandedIntervals
+                        if let output = OutputEvidence(
+                            among: candidates + [attempted.outputInterval], sentAt: current.sentAt, lastOutput: lastOutput) {
+                            evidence = (output, current.command, confirmedMode)
+                        }
+                        state = .unknown
+                        confirmedMode = nil
                     }
-                    state = .unknown
-                    confirmedMode = nil
                 }
                 applied = nil
             }

@@ -89,4 +89,26 @@ public struct UBXVersion: Sendable, Hashable {
     /// Whether the receiver is configured by CFG-VALSET rather than the legacy CFG messages: protocol 27 and
     /// later (u-blox 9 and 10; the u-blox 10 no longer accepts CFG-RATE, CFG-RXM or CFG-PM2).
     public var usesConfigurationKeys: Bool { (protocolVersion ?? 0) >= 27 }
+
+    /// The protocol version: ``protocolVersion`` when an extension carries it, else what the hardware and software
+    /// versions say. Receivers from before protocol 15 (u-blox 5, 6 and 7) list no `PROTVER`:
+    ///
+    /// | hardware | generation | protocol |
+    /// |---|---|---|
+    /// | `00040005` | u-blox 5 | 10 |
+    /// | `00040007` | u-blox 6 | 12 (firmware 6), 13 (firmware 7, software `7.03 (45969)`) |
+    /// | `00070000` | u-blox 7 | 14 |
+    /// | `00080000` | u-blox M8 (firmware that lists none) | 15 |
+    ///
+    /// `nil` for a hardware version not in the table.
+    public var inferredProtocolVersion: Double? {
+        if let protocolVersion { return protocolVersion }
+        switch hardware.prefix(8) {
+        case "00040005": return 10
+        case "00040007": return software.hasPrefix("6.") ? 12 : 13
+        case "00070000": return 14
+        case "00080000": return 15
+        default: return nil
+        }
+    }
 }

@@ -17,6 +17,9 @@ public struct CommandedReceiver: Sendable {
     public let persona: ReceiverPersona
     /// How commands are answered (version queries always are).
     public var acknowledgements: AcknowledgementBehavior
+    /// How commands of some classes are answered instead of by ``acknowledgements``: a fault that hits one command
+    /// and not the next. Default none.
+    public var commandBehaviors: [ReceiverCommandClass: AcknowledgementBehavior] = [:]
     /// Which u-blox generation a ``ReceiverPersona/ublox`` persona is: the M8 (UBX CFG messages; CFG-VALSET
     /// refused) or the M10 (protocol 34: configuration keys through CFG-VALSET). Default ``UbloxGeneration/m8``.
     public var ubloxGeneration = UbloxGeneration.m8
@@ -66,6 +69,8 @@ public struct CommandedReceiver: Sendable {
     /// The MON-VER a MAX-M10S answers.
     public static let maxM10SVersion = UBXVersion(
         software: "ROM SPG 5.10 (7b202e)", hardware: "000A0000", extensions: ["FWVER=SPG 5.10", "PROTVER=34.10", "MOD=MAX-M10S"])
+    /// The MON-VER a u-blox 7 (protocol 14) answers: no extension names the protocol.
+    public static let ublox7Version = UBXVersion(software: "1.00 (59842)", hardware: "00070000", extensions: [])
     /// The MON-VER a SAM-M8Q answers.
     public static let samM8QVersion = UBXVersion(
         software: "ROM CORE 3.01 (107888)", hardware: "00080000", extensions: ["FWVER=SPG 3.01", "PROTVER=18.00", "MOD=SAM-M8Q"])
@@ -156,12 +161,13 @@ public struct CommandedReceiver: Sendable {
         }
         if command == .queryRelease { return PMTKReply.release(Self.mt3339Release).packet.bytes }
         let flag: PMTKAcknowledgementFlag
-        switch acknowledgements {
+        let behavior = behavior(for: ReceiverCommandClass(command))
+        switch behavior {
         case .ignore: return []
         case .refuse: return PMTKReply.acknowledgement(command: packet.type, flag: .unsupported).packet.bytes
         case .normal, .drop, .garble, .late: flag = obey(command, at: elapsed) ? .succeeded : .unsupported
         }
-        return answer(PMTKReply.acknowledgement(command: packet.type, flag: flag).packet.bytes, at: elapsed)
+        return answer(PMTKReply.acknowledgement(command: packet.type, flag: flag).packet.bytes, behavior, at: elapsed)
     }
 
     /// Carries out a MediaTek command; `false` for one the synthetic receiver does not model.
@@ -192,11 +198,19 @@ public struct CommandedReceiver: Sendable {
             // Unknown CFG messages are refused; anything else is ignored.
             return frame.messageClass == 0x06 ? UBXReply.notAcknowledged(messageClass: 0x06, messageID: frame.messageID).frame.bytes : []
         }
+        let behavior = behavior(for: ReceiverCommandClass(command))
         switch command {
-        case .pollVersion: return UBXReply.version(ubloxGeneration == .m10 ? Self.maxM10SVersion : Self.samM8QVersion).frame.bytes
+        case .pollVersion:
+            let version =
+                switch ubloxGeneration {
+                case .u7: Self.ublox7Version
+                case .m8: Self.samM8QVersion
+                case .m10: Self.maxM10SVersion
+                }
+            return UBXReply.version(version).frame.bytes
         case .powerManagementRequest(let request):
             // A command, never acknowledged.
-            guard acknowledgements != .ignore, acknowledgements != .refuse, request.isBackup else { return [] }
+            guard behavior != .ignore, behavior != .refuse, request.isBackup else { return [] }
             if attachedByNativeUSB {
                 guard request.flags & UBXPowerRequest.forceFlag != 0 else {
                     note("RXM-PMREQ vetoed: USB connected")
@@ -211,7 +225,7 @@ public struct CommandedReceiver: Sendable {
             return []
         default: break
         }
-        switch acknowledgements {
+        switch behavior {
         case .ignore: return []
         case .refuse: return UBXReply.notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID).frame.bytes
         case .normal, .drop, .garble, .late: break
@@ -221,7 +235,8 @@ public struct CommandedReceiver: Sendable {
         case .rate(let rate) where rate.measurementMilliseconds >= 25:
             fixInterval = Double(rate.measurementMilliseconds) / 1000
             accepted = true
-        case .powerManagement(let settings) where settings.updatePeriodMilliseconds >= 1000:
+        case .powerManagement(let settings) where settings.updatePeriodMilliseconds >= 1000 && (ubloxGeneration != .u7 || !settings.isVersion2):
+            // A u-blox 7 reads the 44-byte version 1 only.
             configuredPowerSavePeriod = Double(settings.updatePeriodMilliseconds) / 1000
             accepted = true
         case .receiverManagement(let on):
@@ -238,7 +253,7 @@ public struct CommandedReceiver: Sendable {
             accepted
             ? .acknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
             : .notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID)
-        return answer(reply.frame.bytes, at: elapsed)
+        return answer(reply.frame.bytes, behavior, at: elapsed)
     }
 
     /// Applies CFG-VALSET items as an M10 does: all or none — an item whose key it does not know (or whose
@@ -268,10 +283,14 @@ public struct CommandedReceiver: Sendable {
 
     // MARK: - Power
 
-    /// The reply as the acknowledgement behaviour sends it (a late one is held back until ``lateBy`` after
-    /// `elapsed`).
-    private mutating func answer(_ bytes: [UInt8], at elapsed: Double) -> [UInt8] {
-        switch acknowledgements {
+    /// How a command of `commandClass` is answered.
+    private func behavior(for commandClass: ReceiverCommandClass?) -> AcknowledgementBehavior {
+        commandClass.flatMap { commandBehaviors[$0] } ?? acknowledgements
+    }
+
+    /// The reply as `behavior` sends it (a late one is held back until ``lateBy`` after `elapsed`).
+    private mutating func answer(_ bytes: [UInt8], _ behavior: AcknowledgementBehavior, at elapsed: Double) -> [UInt8] {
+        switch behavior {
         case .normal, .refuse: return bytes
         case .drop, .ignore: return []
         case .late:

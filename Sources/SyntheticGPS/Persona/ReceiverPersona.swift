@@ -46,6 +46,9 @@ public enum AcknowledgementBehavior: String, Sendable, Hashable, CaseIterable {
 
 /// Which generation of u-blox receiver a persona is, for the messages it takes.
 public enum UbloxGeneration: String, Sendable, Hashable, CaseIterable {
+    /// u-blox 7 (protocol 14): CFG-RATE, CFG-RXM, CFG-PM2 version 1 (44 bytes; the 48-byte version 2 refused);
+    /// its MON-VER names no protocol (no `PROTVER` extension).
+    case u7
     /// u-blox M8 (protocol 18): CFG-RATE, CFG-RXM, CFG-PM2; CFG-VALSET refused.
     case m8
     /// u-blox M10 (protocol 34, as the 9-series from protocol 27): configuration keys through CFG-VALSET.

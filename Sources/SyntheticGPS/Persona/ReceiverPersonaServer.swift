@@ -172,6 +172,13 @@ public final class ReceiverPersonaServer: Sendable {
         }
     }
 
+    /// Disconnects every client and keeps serving, as a serial-to-network bridge that restarts does: the
+    /// receiver runs on, and a client that connects again finds it as it was.
+    public func disconnectClients() async {
+        let channels = state.withLockedValue { Array($0.channels.values) }
+        for channel in channels { try? await channel.close() }
+    }
+
     /// Stops serving and disconnects every client (on a terminal, closes it: the host sees the line drop).
     public func close() async {
         ticker.withLockedValue { $0?.cancel() }

@@ -76,14 +76,21 @@ final class PersonaRig: Sendable {
     }
 
     /// A persona served over TCP on loopback; the source connects to it.
-    static func tcp(_ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal) async throws -> PersonaRig {
+    /// `attachedByNativeUSB`: the persona is a receiver's own USB port behind the bridge.
+    static func tcp(
+        _ persona: ReceiverPersona, model: ReceiverModel, behavior: AcknowledgementBehavior = .normal, attachedByNativeUSB: Bool = false,
+        connection: ReceiverConnection? = nil
+    ) async throws -> PersonaRig {
         let personaEvents = Observed<[ReceiverPersonaServer.Event]>([])
+        var receiver = CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior)
+        receiver.attachedByNativeUSB = attachedByNativeUSB
         let server = try await ReceiverPersonaServer.listen(
-            on: ListenAddress(host: "127.0.0.1", port: 0),
-            receiver: CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior),
+            on: ListenAddress(host: "127.0.0.1", port: 0), receiver: receiver,
             observer: { event in personaEvents.update { $0.append(event) } })
         guard let port = server.address?.port else { throw HarnessError(description: "the persona server has no port") }
-        return make(server: server, endpoint: .tcp(host: "127.0.0.1", port: port), model: model, personaEvents: personaEvents, terminals: nil)
+        return make(
+            server: server, endpoint: .tcp(host: "127.0.0.1", port: port), model: model, connection: connection, personaEvents: personaEvents,
+            terminals: nil)
     }
 
     private static func make(

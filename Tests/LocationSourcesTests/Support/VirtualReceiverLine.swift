@@ -43,6 +43,11 @@ struct VirtualReceiverLine {
     private var inbound: [UInt8] = []
     /// What the engine asked last: running, or down.
     private(set) var running = false
+    /// The mode the engine asked last, or the idle state it stopped the source into.
+    private var askedMode: PowerMode?
+    private var askedIdle: ReceiverPowerProfile.IdleState?
+    /// Whether the driver's writes fail (the link closed under them): none reaches the receiver.
+    var writesFail = false
     /// Every action the driver took, for failure messages.
     private(set) var trace: [String] = []
 
@@ -58,16 +63,58 @@ struct VirtualReceiverLine {
     /// The engine started the source in `mode`.
     mutating func start(_ mode: PowerMode) {
         running = true
+        (askedMode, askedIdle) = (mode, nil)
         perform(driver.start(mode: mode, now: now))
     }
 
     /// The engine changed the mode.
-    mutating func setMode(_ mode: PowerMode) { perform(driver.setMode(mode, now: now)) }
+    mutating func setMode(_ mode: PowerMode) {
+        askedMode = mode
+        perform(driver.setMode(mode, now: now))
+    }
 
     /// The engine stopped the source into `idle`.
     mutating func stop(into idle: ReceiverPowerProfile.IdleState) {
         running = false
+        askedIdle = idle
         perform(driver.stop(into: idle, now: now))
+    }
+
+    /// The link closed under the driver (a cable pulled, a bridge restarted): the receiver keeps running.
+    mutating func dropLink() {
+        guard linkOpen else { return }
+        linkOpen = false
+        inbound = []
+        perform(driver.linkClosed(now: now))
+    }
+
+    /// The link came back (the link reopens by itself while the driver keeps it requested).
+    mutating func reopenLink() {
+        guard !linkOpen else { return }
+        linkOpen = true
+        splitter = ReceiverStreamSplitter()
+        perform(driver.linkOpened(now: now))
+    }
+
+    /// What the engine asked, as a receiver that obeys carries it out: the setting of the running mode; down,
+    /// the dialect's one sleep state (a MediaTek's standby, a u-blox's backup, or on its own USB port the
+    /// lowest mode's power save). `nil` for a receiver left as it was (stopped into `on`).
+    var asked: Setting? {
+        guard let idle = askedIdle else { return askedMode.map { Self.setting($0, fixInterval: configuration.fixInterval) } }
+        guard idle != .on else { return nil }
+        switch receiver.persona {
+        case .mediatek: return .standby
+        case .ublox: return receiver.attachedByNativeUSB ? Self.setting(.lowest, fixInterval: configuration.fixInterval) : .off
+        case .plain: return nil
+        }
+    }
+
+    /// The setting of the engine's `mode`.
+    static func setting(_ mode: PowerMode, fixInterval: Duration) -> Setting {
+        switch ReceiverProfile(mode: mode, fixInterval: fixInterval) {
+        case .tracking(let interval): .tracking(interval)
+        case .powerSave(let interval): .powerSave(interval)
+        }
     }
 
     /// Changes how the receiver misbehaves from now on.
@@ -106,18 +153,13 @@ struct VirtualReceiverLine {
     static func believed(
         running: Bool, state: ReceiverPowerState, sleepConfirmed: Bool, confirmedMode: PowerMode?, fixInterval: Duration
     ) -> Setting {
-        func setting(_ mode: PowerMode?) -> Setting {
-            guard let mode else { return .unknown }
-            switch ReceiverProfile(mode: mode, fixInterval: fixInterval) {
-            case .tracking(let interval): return .tracking(interval)
-            case .powerSave(let interval): return .powerSave(interval)
-            }
-        }
+        func setting(_ mode: PowerMode?) -> Setting { mode.map { Self.setting($0, fixInterval: fixInterval) } ?? .unknown }
         if running { return setting(confirmedMode) }
-        // Down: where the driver confirmed the receiver went, as the engine hears it; a receiver released to
-        // track on its own keeps its confirmed setting.
+        // Down: where the driver confirmed the receiver went, as the engine hears it (standby for a u-blox
+        // waiting in the lowest mode's power save on its own USB port); a receiver released to track on its own
+        // keeps its confirmed setting.
         switch NMEAStreamSession.idleState(state, sleepConfirmed: sleepConfirmed) {
-        case .standby: return .standby
+        case .standby: return state == .powerSave ? setting(.lowest) : .standby
         case .off: return .off
         case .on: return state == .released ? setting(confirmedMode) : .unknown
         }
@@ -152,6 +194,8 @@ struct VirtualReceiverLine {
             trace.append("\(now): \(action)")
             if trace.count > 200 { trace.removeFirst() }
             switch action {
+            case .write(_) where writesFail:
+                queue.append(contentsOf: driver.writeFailed(now: now))
             case .write(let bytes):
                 let seconds = Double(now.components.seconds) + Double(now.components.attoseconds) * 1e-18
                 let replies = receiver.receive(bytes, at: seconds)

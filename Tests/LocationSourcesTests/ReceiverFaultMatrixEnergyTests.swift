@@ -112,15 +112,17 @@ struct ReceiverFaultMatrixEnergyTests {
     @Test(arguments: Generation.everyAttachment, ReceiverFaultMatrixPerCommandTests.CommandFault.all)
     func theEnginesFigureIsTheMetersWhenOneCommandFails(generation: Generation, fault: ReceiverFaultMatrixPerCommandTests.CommandFault) throws {
         // A receiver that stays in its power save when asked to track confirms that setting, and the engine
-        // hears it; but the power planner's account costs a running receiver at the dearer of the setting it
-        // confirmed and the one it was sent to, and a receiver left running as the dearer of those too.
+        // hears it: the account costs the setting confirmed since the last command, not the one asked for
+        // (+35 to +146 % before it did). What is left: until the refusal is known the receiver is costed as the
+        // tracking asked for, and its kept setting at its mode's profile power, 1 to 10 % over the meter in
+        // some of these runs (within 1 % in the others).
         let keepsPowerSave = [.refuse, .ignore].contains(fault.behaviors[.tracking])
         for mode in ReceiverFaultMatrixTests.powerSaveModes {
             var receiver = generation.receiver(.none)
             receiver.commandBehaviors = fault.behaviors
             let difference = try Self.difference(generation, receiver, powerSave: mode)
-            withKnownIssue("the engine costs the tracking it asked for, not the power save the receiver confirmed it kept") {
-                #expect(abs(difference) < Self.tolerance, "power save \(mode): the engine's figure \(difference * 100) % off the meter")
+            withKnownIssue("a receiver that kept its power save is costed as the tracking asked for until its refusal is known", isIntermittent: true) {
+                #expect(abs(difference) < Self.tolerance, "power save \(mode), \(fault): the engine's figure \(difference * 100) % off the meter")
             } when: {
                 keepsPowerSave
             }

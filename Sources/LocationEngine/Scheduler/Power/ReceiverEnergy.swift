@@ -27,6 +27,9 @@ struct ReceiverEnergy: Sendable {
     /// From a source that confirms: the mode whose setting the receiver confirmed since its last start
     /// (`nil`: none yet, costed as the dearest), kept while it is down.
     private var confirmedSetting: PowerMode?
+    /// Whether the receiver confirmed its setting since it was last started or sent to a mode: it is then where
+    /// it confirmed, whatever was asked (a receiver that refused to track stays in its power save).
+    private var confirmedSinceCommand = false
     /// Where the receiver is while down, as far as it is known (confirmed, or commanded to a source that
     /// confirms nothing); "on" while it runs, or is not known to have gone down.
     private var state = ReceiverPowerProfile.IdleState.off
@@ -70,6 +73,7 @@ struct ReceiverEnergy: Sendable {
         restartUnconfirmed = downUnconfirmed ? (now, now - downSince, power, powerSince, runningPower(mode)) : nil
         stopUnconfirmed = nil
         downUnconfirmed = false
+        confirmedSinceCommand = false
         state = .on
         acquisitionEnds = delay > .zero ? now + delay : nil
         draw(acquisitionEnds == nil ? runningPower(mode) : profile.acquisition, from: now)
@@ -81,6 +85,7 @@ struct ReceiverEnergy: Sendable {
         advance(to: now)
         self.mode = mode
         lastMode = mode
+        confirmedSinceCommand = false
         if acquisitionEnds == nil { draw(runningPower(mode), from: now) }
     }
 
@@ -100,16 +105,19 @@ struct ReceiverEnergy: Sendable {
         }
         advance(to: now)
         confirmedSetting = mode
+        confirmedSinceCommand = true
         guard acquisitionEnds == nil else { return }
         let confirmedPower = runningPower(current)
         recost(last: age, at: confirmedPower, now: now)
         draw(confirmedPower, from: now)
     }
 
-    /// What tracking in `mode` costs as far as it is known: from a source that confirms, the dearer of that
-    /// mode and the setting the receiver confirmed (the dearest mode while it confirmed none).
+    /// What tracking in `mode` costs as far as it is known: from a source that confirms, the setting the
+    /// receiver confirmed since the last command, else the dearer of `mode` and the setting it confirmed
+    /// before (the dearest mode while it confirmed none).
     private func runningPower(_ mode: PowerMode) -> Double {
         guard confirms else { return profile.trackingPower(mode) }
+        if confirmedSinceCommand, let confirmedSetting { return profile.trackingPower(confirmedSetting) }
         let confirmed = confirmedSetting.map { profile.trackingPower($0) } ?? PowerMode.allCases.map { profile.trackingPower($0) }.max()!
         return max(profile.trackingPower(mode), confirmed)
     }

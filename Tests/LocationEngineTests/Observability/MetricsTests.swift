@@ -57,6 +57,27 @@ struct MetricsTests {
         #expect(try metrics.expectTimer("locationengine_fix_delivery_latency", dims).values.count == 1)
     }
 
+    @Test("a running source's time on is live: published on a fix, once a second at most, not only when it stops")
+    func liveOnTime() async throws {
+        let engine = makeEngine()
+        engine.location(accuracy: .room, timeout: nil) { _ in }
+        await engine.sync()
+        let own = [("engine", "test"), ("source", "0"), ("type", "ScriptedLocationSource")]
+        await engine.sync(advancingBy: .seconds(3))
+        source.emit(fix(50))
+        await engine.sync()
+        #expect(try metrics.expectGauge("locationengine_source_on_seconds", own).lastValue == 3)
+        await engine.sync(advancingBy: .milliseconds(500))
+        source.emit(fix(50))
+        await engine.sync()
+        #expect(try metrics.expectGauge("locationengine_source_on_seconds", own).lastValue == 3, "not again within the second")
+        await engine.sync(advancingBy: .seconds(1))
+        source.emit(fix(50))
+        await engine.sync()
+        #expect(try metrics.expectGauge("locationengine_source_on_seconds", own).lastValue == 4.5)
+        #expect(try metrics.expectGauge("locationengine_source_on", [("engine", "test")]).lastValue == 1, "while it runs")
+    }
+
     @Test("one authorization prompt is counted once, however many requests wait")
     func promptMetric() async {
         var configuration = LocationEngineConfiguration(

@@ -14,11 +14,16 @@ struct GPSGen: AsyncParsableCommand {
             Examples:
               gpsgen --scenario drive --duration 10m > drive.nmea
               gpsgen --scenario walk --duration 1h --format gpx --output walk.gpx
-              gpsgen --scenario tunnel --listen 127.0.0.1:4000   # then: gpsd -N -S 2948 tcp://127.0.0.1:4000
-              gpsgen --scenario walk --listen unix:/tmp/nmea.sock # then: /usr/libexec/geoclue -u /tmp/nmea.sock
-              gpsgen --persona mtk --listen 127.0.0.1:4000       # a MediaTek that obeys PMTK power commands
-              gpsgen --persona ublox --terminal /tmp/ttyGPS1     # a u-blox on one end of a socat pty pair
-              gpsgen decode drive.nmea | head                    # NMEA to gpsd's TPV JSON
+              # NMEA over TCP for gpsd (then: gpsd -N -S 2948 tcp://127.0.0.1:4000)
+              gpsgen --scenario tunnel --listen 127.0.0.1:4000
+              # for GeoClue (then: /usr/libexec/geoclue -u /tmp/nmea.sock)
+              gpsgen --scenario walk --listen unix:/tmp/nmea.sock
+              # a MediaTek that obeys PMTK power commands
+              gpsgen --persona mtk --listen 127.0.0.1:4000
+              # a u-blox on one end of a socat pty pair
+              gpsgen --persona ublox --terminal /tmp/ttyGPS1
+              # NMEA to gpsd's TPV JSON
+              gpsgen decode drive.nmea | head
             """,
         subcommands: [Decode.self, Generate.self]
     )

@@ -58,7 +58,7 @@ extension LocBench {
         lines.append("")
         lines.append(
             String(
-                format: "GNSS energy with the coarse source beside it: %.2f× the GNSS alone's, %.2f× the oracle that runs the GNSS exactly while a request the coarse source cannot serve waits (goal ≤ 1.1×); GNSS runs for requests the coarse source serves: %d",
+                format: "GNSS energy with the coarse source beside it: %.2f× the GNSS alone's, %.2f× the oracle that runs the GNSS exactly while a request the coarse source cannot serve waits; GNSS runs for requests the coarse source serves: %d",
                 withCoarse.meteredJoules / max(gnssAlone.meteredJoules, 1e-9), withCoarse.meteredJoules / max(withCoarse.oracleJoules, 1e-9),
                 withCoarse.gnssRunsForCoarse))
         print(lines.joined(separator: "\n"))

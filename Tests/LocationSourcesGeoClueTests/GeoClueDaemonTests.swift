@@ -15,7 +15,7 @@ struct GeoClueDaemonTests {
         GeoClueLocationSource(
             GeoClueConfiguration(
                 desktopId: desktopId, busAddress: bed.busAddress, callTimeout: callTimeout, retryDelay: .milliseconds(50),
-                accuracyClasses: accuracyClasses))
+                accuracyClasses: accuracyClasses), logger: silentLogger)
     }
 
     /// Whether GeoClue's manager says a client is active (`InUse`).

@@ -1,5 +1,6 @@
 import LocationEngine
 import LocationEngineTestKit
+import TestSupport
 import Testing
 @testable import SyntheticGPS
 
@@ -19,7 +20,7 @@ import Testing
     @Test func aBlockRequestRunsTheReceiverInMediumAndASubsequentRoomRequestInBest() async throws {
         let clock = ManualClock()
         let source = SyntheticLocationSource(scenario: .drive(seed: 3))
-        let engine = LocationEngine(source: source, clock: clock)
+        let engine = LocationEngine(source: source, clock: clock, logger: silentLogger)
         Task { try await engine.run() }
 
         let block = Task { try await engine.location(accuracy: .block, timeout: .seconds(120)) }

@@ -1,5 +1,6 @@
 @_spi(Internals) import LocationEngine
 import LocationEngineTestKit
+import TestSupport
 import Testing
 @testable import SyntheticGPS
 
@@ -16,7 +17,7 @@ import Testing
         #expect(abs(Double(breakEven.saturatingNanoseconds) / 1e9 - 33 / 59.4) < 1e-3)
         var configuration = LocationEngineConfiguration()
         configuration.powerDown = .restartAware(trust: 1)
-        let engine = LocationEngine(source: source, clock: clock, configuration: configuration)
+        let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: silentLogger)
         Task { try await engine.run() }
         let request = Task { try await engine.location(accuracy: .room, timeout: .seconds(120)) }
         for _ in 0..<10_000 where source.mode == nil {
@@ -72,7 +73,8 @@ import Testing
         let clock = ManualClock()
         let source = SyntheticLocationSource(scenario: .stationary(seed: 3), persona: persona, fault: fault)
         let engine = LocationEngine(
-            source: hidingConfirmations ? UnconfirmingSource(base: source) : source, clock: clock, configuration: LocationEngineConfiguration())
+            source: hidingConfirmations ? UnconfirmingSource(base: source) : source, clock: clock, configuration: LocationEngineConfiguration(),
+            logger: silentLogger)
         Task { try await engine.run() }
         var elapsed = Duration.zero
         // The source and the clock move together: in 100 ms steps while the receiver runs, and from one of the

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `locbench --geofences N --report FILE.html`: one self-contained page (inline SVG, no scripts) with a map per
-/// trajectory, both designs' figures against the truth and the energy bounds, and the goals.
+/// trajectory, both designs' figures against the truth and the energy bounds, and the engine's figures.
 enum GeofenceHTML {
     static func render(_ report: GeofenceReport, runs: [GeofenceShapeRun]) -> String {
         let escape = SVGCharts.escape
@@ -28,14 +28,12 @@ enum GeofenceHTML {
                 <div class="row">\(SVGCharts.bars(title: "energy over the trajectory", unit: "J", energy))</div>
                 """
         }.joined()
-        let goals = report.goals.map {
-            "<tr><td>\(escape($0.goal))</td><td>\(escape($0.measured))</td><td class=\"\($0.met ? "ok" : "bad")\">\($0.met ? "met" : "not met")</td></tr>"
-        }.joined()
+        let goals = report.goals.map { "<tr><td>\(escape($0.figure))</td><td>\(escape($0.measured))</td></tr>" }.joined()
         return """
             \(HTMLReport.head(title: "locbench geofences"))
             <h1>locbench --geofences \(report.fences): \(report.shapes.map(\.shape).joined(separator: ", "))</h1>
-            <h2>Goals (the engine)</h2>
-            <table><tr><th>goal</th><th>measured</th><th></th></tr>\(goals)</table>
+            <h2>The engine's figures</h2>
+            <table><tr><th>figure</th><th>measured</th></tr>\(goals)</table>
             \(sections)
             <h2>All figures</h2>
             <pre>\(escape(GeofenceTable.render(report)))</pre>

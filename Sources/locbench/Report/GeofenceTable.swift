@@ -69,9 +69,9 @@ enum GeofenceTable {
             }
         }
         lines.append("")
-        lines.append("goals (the engine):")
+        lines.append("the engine's figures:")
         for goal in report.goals {
-            lines.append("  " + (goal.met ? "met      " : "NOT MET  ") + pad(goal.goal, 60) + "  " + goal.measured)
+            lines.append("  " + pad(goal.figure, 60) + "  " + goal.measured)
         }
         let violations = report.shapes.flatMap { $0.designs.filter { $0.design == "engine" } }.reduce(0) { $0 + $1.invariantViolations }
         lines.append(

@@ -55,7 +55,7 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Also write the exit report (one JSON line) to this file.")
     var exitReport: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    @Option(help: "How much the server logs (the least severe level it prints).")
     var logLevel: Logger.Level = .info
 
     func validate() throws {

@@ -55,9 +55,9 @@ struct EpochAssemblyTests {
         (Sentences.nmea("GPGLL,4807.038,N,01131.000,E,000001.00,A,A") + Sentences.nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1"), .threeD),
         (Sentences.nmea("GPGSA,A,2,04,05,,09,12,,,24,,,,,2.5,1.3,2.1"), .twoD),
         (Sentences.nmea("GPZDA,201530.00,04,07,2002,00,00"), .noFix),  // a time and nothing about a fix
-    ])
-    func fixModeFollowsGpsdSemantics(input: String, mode: NMEAFixMode) {
-        let (epochs, _) = Sentences.decode(input)
+    ].map { (EscapedText($0.0), $0.1) })
+    func fixModeFollowsGpsdSemantics(input: EscapedText, mode: NMEAFixMode) {
+        let (epochs, _) = Sentences.decode(input.text)
         #expect(epochs.count == 1)
         #expect(epochs.first?.mode == mode)
     }

@@ -120,9 +120,9 @@ struct SentenceParserTests {
         (Sentences.nmea("gpGGA,123519"), .malformedAddress),
         ("", .malformedAddress),
         ("$", .malformedAddress),
-    ])
-    func rejectsBadInputWithATypedError(line: String, kind: NMEAErrorKind) {
-        #expect { try NMEASentenceParser.parse(line) } throws: { error in (error as? NMEAError)?.kind == kind }
+    ].map { (EscapedText($0.0), $0.1) })
+    func rejectsBadInputWithATypedError(line: EscapedText, kind: NMEAErrorKind) {
+        #expect { try NMEASentenceParser.parse(line.text) } throws: { error in (error as? NMEAError)?.kind == kind }
     }
 
     @Test func errorsExplainThemselves() {

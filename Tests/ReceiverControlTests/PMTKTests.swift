@@ -6,22 +6,24 @@ struct PMTKTests {
     @Test(arguments: [
         // Quectel L80 GPS Protocol Specification §3.8, §3.13, §3.25; GlobalTop PMTK command packet Rev. A08 (225);
         // LOCOSYS LS20031 data sheet §5.3 (225 periodic standby); Linx RXM-GPS-FM manual (220).
-        (PMTKCommand.standby, "$PMTK161,0*28\r\n"),
+        (PMTKCommand.standby, "$PMTK161,0*28"),
         (.periodic(.periodicStandby(PMTKDutyCycle(run: 3000, sleep: 12000, secondRun: 18000, secondSleep: 72000))),
-            "$PMTK225,2,3000,12000,18000,72000*15\r\n"),
+            "$PMTK225,2,3000,12000,18000,72000*15"),
         (.periodic(.periodicBackup(PMTKDutyCycle(run: 3000, sleep: 12000, secondRun: 18000, secondSleep: 72000))),
-            "$PMTK225,1,3000,12000,18000,72000*16\r\n"),
-        (.periodic(.normal), "$PMTK225,0*2B\r\n"),
-        (.periodic(.alwaysLocateStandby), "$PMTK225,8*23\r\n"),
-        (.periodic(.alwaysLocateBackup), "$PMTK225,9*22\r\n"),
-        (.fixInterval(milliseconds: 1000), "$PMTK220,1000*1F\r\n"),
-        (.hotRestart, "$PMTK101*32\r\n"),
-        (.warmRestart, "$PMTK102*31\r\n"),
-        (.coldRestart, "$PMTK103*30\r\n"),
-        (.queryRelease, "$PMTK605*31\r\n"),
-        (.test, "$PMTK000*32\r\n"),
+            "$PMTK225,1,3000,12000,18000,72000*16"),
+        (.periodic(.normal), "$PMTK225,0*2B"),
+        (.periodic(.alwaysLocateStandby), "$PMTK225,8*23"),
+        (.periodic(.alwaysLocateBackup), "$PMTK225,9*22"),
+        (.fixInterval(milliseconds: 1000), "$PMTK220,1000*1F"),
+        (.hotRestart, "$PMTK101*32"),
+        (.warmRestart, "$PMTK102*31"),
+        (.coldRestart, "$PMTK103*30"),
+        (.queryRelease, "$PMTK605*31"),
+        (.test, "$PMTK000*32"),
     ] as [(PMTKCommand, String)])
-    func commandsAreWrittenAsTheManualsPrintThem(command: PMTKCommand, expected: String) throws {
+    func commandsAreWrittenAsTheManualsPrintThem(command: PMTKCommand, sentence: String) throws {
+        // Each ends in CR LF, added here so that a test case's line in the run's output stays one line.
+        let expected = sentence + "\r\n"
         #expect(command.bytes == Array(expected.utf8))
         // And read back (the synthetic receiver's side).
         #expect(try PMTKCommand(PMTKPacket.parse(Array(expected.utf8))) == command)

@@ -43,6 +43,8 @@ final class GeofenceJournal: Sendable {
         var finishing = false
         /// Readers end once they have read every stored event.
         var closed = false
+        /// The writer has returned: nothing appended from now on is stored.
+        var writerStopped = false
     }
 
     let database: any DatabaseWriter
@@ -106,12 +108,17 @@ final class GeofenceJournal: Sendable {
     /// - Throws: ``StoreFailed`` when the batch holding it could not be committed.
     func stored(_ sequence: UInt64) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let done = state.withLockedValue { state in
+            let done: Bool? = state.withLockedValue { state in
                 guard state.stored < sequence else { return true }
+                guard !state.writerStopped else { return false }
                 state.waiters.append(Waiter(sequence: sequence, continuation: continuation))
-                return false
+                return nil
             }
-            if done { continuation.resume() }
+            switch done {
+            case true?: continuation.resume()
+            case false?: continuation.resume(throwing: StoreFailed(description: "the server is shutting down"))
+            case nil: break
+            }
         }
     }
 
@@ -124,6 +131,7 @@ final class GeofenceJournal: Sendable {
     /// Stores what is appended, batch after batch, until ``finish()`` and everything is stored; a batch
     /// that fails is tried again with the next write, or a second later.
     func run() async {
+        defer { stopWriting() }
         for await _ in writerBell.stream {
             while let batch = takeBatch() {
                 if await write(batch) { continue }
@@ -145,6 +153,16 @@ final class GeofenceJournal: Sendable {
     func finish() {
         state.withLockedValue { $0.finishing = true }
         writerBell.continuation.yield()
+    }
+
+    /// The writer has returned: whoever still waits for a write is told it will not be stored.
+    private func stopWriting() {
+        let waiters = state.withLockedValue { state in
+            state.writerStopped = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: StoreFailed(description: "the server is shutting down")) }
     }
 
     private struct Batch {
@@ -186,9 +204,13 @@ final class GeofenceJournal: Sendable {
                 state.storedEventID = batch.lastEventID
                 state.oldestEventID = oldest
                 state.recent += events
-                let keep = state.recent.firstIndex { $0.id >= oldest } ?? state.recent.endIndex
-                let excess = max(keep, state.recent.count - recentCapacity)
-                if excess > 0 { state.recent.removeFirst(excess) }
+                // Trimmed to the capacity once it holds twice that (amortised O(1) per event), and of
+                // whatever retention removed.
+                let pruned = state.recent.first.map { $0.id < oldest } ?? false
+                if pruned || state.recent.count > 2 * recentCapacity {
+                    let keep = state.recent.firstIndex { $0.id >= oldest } ?? state.recent.endIndex
+                    state.recent.removeFirst(max(keep, state.recent.count - recentCapacity))
+                }
             case .failure:
                 // Tried again first, before anything appended since.
                 state.pending = batch.writes + state.pending

@@ -90,7 +90,7 @@ struct DatabaseStartError: Error, CustomStringConvertible {
         case .cannotMigrate:
             what = "the database's schema could not be brought up to date (a file of a newer server, or damaged)"
         case .cannotWrite:
-            what = "the database cannot be written (a read-only file or folder, or a full disk)"
+            what = "the database cannot be written (a read-only file or folder, a full disk, or another server writing it)"
         }
         return "--database \(path): \(what): \(cause). Refusing to start rather than forget the fences: move the file aside, "
             + "or name another with --database."

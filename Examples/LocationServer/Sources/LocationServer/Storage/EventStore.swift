@@ -20,7 +20,8 @@ enum EventStore {
     }
 
     /// Applies `writes` in order, then prunes the events past `retention` as of `now` (Unix seconds), and
-    /// returns the oldest event id kept (`lastEventID + 1` when none is).
+    /// returns the oldest event id kept (`lastEventID + 1` when none is). Events past the age are pruned
+    /// from the oldest, at most twice as many per call as `writes`: a backlog goes over the next calls.
     /// - Complexity: O(w) statements for the w writes, each O(log n); pruning O(k log n) for k events removed.
     static func apply(_ writes: [StoreWrite], retention: Retention, now: Double, lastEventID: Int64, _ db: Database) throws -> Int64 {
         for write in writes {
@@ -31,6 +32,9 @@ enum EventStore {
             case .fence(let fence):
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO fence (id, body, state, since, dwelled) VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [Int64(fence.id), fence.body, fence.state, fence.since, fence.dwelled])
+            case .fenceState(let id, let state, let since, let dwelled):
+                try db.cachedStatement(sql: "UPDATE fence SET state = ?, since = ?, dwelled = ? WHERE id = ?")
+                    .execute(arguments: [state, since, dwelled, Int64(id)])
             case .fenceRemoved(let id):
                 try db.cachedStatement(sql: "DELETE FROM fence WHERE id = ?").execute(arguments: [Int64(id)])
             case .lastFenceID(let id):
@@ -39,7 +43,10 @@ enum EventStore {
         }
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_event_id', ?)").execute(arguments: [lastEventID])
         try db.cachedStatement(sql: "DELETE FROM event WHERE id <= ?").execute(arguments: [lastEventID - Int64(retention.count)])
-        try db.cachedStatement(sql: "DELETE FROM event WHERE time < ?").execute(arguments: [now - retention.age])
+        // By age: the oldest events, a prefix in id order, without an index on time (which would cost
+        // every insert); at most twice as many as were written, so pruning keeps pace with writing.
+        try db.cachedStatement(sql: "DELETE FROM event WHERE id IN (SELECT id FROM event ORDER BY id LIMIT ?) AND time < ?")
+            .execute(arguments: [max(1_000, 2 * writes.count), now - retention.age])
         return try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event") ?? lastEventID + 1
     }
 

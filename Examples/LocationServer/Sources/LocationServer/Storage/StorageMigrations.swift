@@ -19,7 +19,7 @@ enum StorageMigrations {
             // recorded (Unix seconds, for retention by age), and its name and data as sent.
             try db.create(table: "event") { table in
                 table.primaryKey("id", .integer)
-                table.column("time", .double).notNull().indexed()
+                table.column("time", .double).notNull()
                 table.column("fence", .integer)
                 table.column("name", .text).notNull()
                 table.column("data", .text).notNull()

@@ -29,8 +29,10 @@ struct StoredFence: Sendable, Equatable {
 
 /// One change to the database, in the order the server made it.
 enum StoreWrite: Sendable {
-    /// A fence created or changed (its whole row).
+    /// A fence created (its whole row).
     case fence(StoredFence)
+    /// A fence's state changed: the state, since when (Unix seconds), whether it dwelled since.
+    case fenceState(UInt64, state: String, since: Double?, dwelled: Bool)
     /// A fence deleted or ended.
     case fenceRemoved(UInt64)
     /// An event recorded.

@@ -145,7 +145,9 @@ final class GeofenceRegistry: Sendable {
                 fence.restored = false
                 state.fences[id] = fence
                 let sent = ServerSentEvent(Event.transition(fence: id, change))
-                journal.appendEvent(sent.name, fence: id, data: sent.data, then: [.fence(fence.stored)])
+                journal.appendEvent(
+                    sent.name, fence: id, data: sent.data,
+                    then: [.fenceState(id, state: fence.state.description, since: fence.since, dwelled: fence.dwelled)])
                 return true
             }
             if delivered { counters.delivered(change.transition) }

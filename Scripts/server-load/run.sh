@@ -75,7 +75,7 @@ cpu0=$(cpu)
 WRK_PATH=/health wrk -t$threads -c"$connections" -d5s --timeout 10s -s $here/requests.lua "$base" >"$out/wrk-health.txt"
 cpu1=$(cpu)
 
-echo "server-load: $fences geofences and a /geofences/events listener"
+echo "server-load: $fences geofences, a /geofences/events listener and one resuming with Last-Event-ID"
 rm -f "$out/geofence-listening" "$out/geofence-resuming"
 python3 $here/geofence_clients.py listen --port "$port" --ready "$out/geofence-listening" >"$out/geofence-events.json" &
 listener_pid=$!

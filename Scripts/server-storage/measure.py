@@ -6,7 +6,8 @@ then at their centre. Before the jump, --fences circles of 300 m are created aro
 is `determined` outside by the fixes far away) and one GET /geofences/events reader listens; the jump's
 one fix then has every fence `entered`. From /metrics before and after the jump: the events the store
 committed and the time its transactions took (events/s persisted), and the delivery histogram (from
-the engine's transition to its write on the stream: p50 and p99, interpolated within buckets). Run it
+the engine's transition to its write on the stream: p50 and p99, interpolated within buckets); from the
+exit report, the largest transaction (in writes: an event and its fence's state are two). Run it
 with --database FILE (persistence on) and --database :memory: (the same server, nothing on disk) to
 compare. Prints one JSON line.
 
@@ -122,6 +123,9 @@ def main():
             after = scrape(server.port)
         finally:
             server.stop()
+        time.sleep(0.2)   # the exit report's line, read by the server's reader thread
+        reports = [json.loads(line) for line in server.lines if line.startswith("{")]
+        totals = reports[-1].get("geofences", {}) if reports else {}
         stored = total(after, "locationserver_geofence_events_stored") - total(before, "locationserver_geofence_events_stored")
         seconds = total(after, "locationserver_geofence_store_seconds") - total(before, "locationserver_geofence_store_seconds")
         buckets = (histogram(before, "locationserver_geofence_event_delivery_seconds"),
@@ -134,6 +138,7 @@ def main():
             "events_per_second_persisted": round(stored / seconds) if seconds > 0 else None,
             "delivery_p50_ms": round(1000 * quantile(*buckets, 0.5), 2),
             "delivery_p99_ms": round(1000 * quantile(*buckets, 0.99), 2),
+            "largest_transaction_writes": totals.get("largestBatch"), "transactions": totals.get("storeBatches"),
         }
         print(json.dumps(figures, sort_keys=True))
     return 0

@@ -1,5 +1,6 @@
 import Hummingbird
 import LocationEngine
+import NIOCore
 
 /// `GET /geofences/events`: every fence's transitions as server-sent events, each with its `id:`, for as
 /// long as the client listens.
@@ -42,10 +43,12 @@ struct GeofenceEventsRoute {
                 pages: while let page = try await journal.page(after: cursor, limit: Self.pageSize, bell: &ringing) {
                     switch page {
                     case .events(let events):
-                        for event in events {
-                            try await writer.write(event.buffer)
-                            if let appendedAt = event.appendedAt { counters.delivered(after: ContinuousClock.now - appendedAt) }
-                        }
+                        // One write per page: a fix that decides thousands of fences is not thousands of flushes.
+                        var buffer = ByteBuffer()
+                        for event in events { event.write(to: &buffer) }
+                        try await writer.write(buffer)
+                        let sent = ContinuousClock.now
+                        for case let appendedAt? in events.lazy.map(\.appendedAt) { counters.delivered(after: sent - appendedAt) }
                         cursor = events.last?.id ?? cursor
                     case .behind(let oldest):
                         let end = GeofenceEndJSON(fence: nil, reason: "behind_retention", oldestEventId: oldest)

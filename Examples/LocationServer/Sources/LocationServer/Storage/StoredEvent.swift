@@ -12,8 +12,10 @@ struct StoredEvent: Sendable, Equatable {
     /// When the server appended it (not stored): the delivery latency of a stream that sends it from memory.
     var appendedAt: ContinuousClock.Instant? = nil
 
-    /// The event on the wire: `id:`, `event:`, `data:`, blank line.
-    var buffer: ByteBuffer { ByteBuffer(string: "id: \(id)\nevent: \(name)\ndata: \(data)\n\n") }
+    /// Writes the event as it goes on the wire: `id:`, `event:`, `data:`, blank line.
+    func write(to buffer: inout ByteBuffer) {
+        buffer.writeString("id: \(id)\nevent: \(name)\ndata: \(data)\n\n")
+    }
 }
 
 /// A fence as it is stored: its body (``GeofenceBody`` as JSON) and the state its last transition left it in.

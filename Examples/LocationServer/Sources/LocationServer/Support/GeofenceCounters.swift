@@ -68,10 +68,11 @@ final class GeofenceCounters: Sendable {
             buckets: Self.deliveryBuckets)
     }
 
-    /// 100 µs to 10 s, about four to a decade.
+    /// 100 µs to 10 s, about six to a decade from 10 to 200 ms, where a fix deciding thousands of fences lands.
     static let deliveryBuckets: [Duration] = [
         .microseconds(100), .microseconds(200), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
-        .milliseconds(10), .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(500),
+        .milliseconds(10), .milliseconds(15), .milliseconds(20), .milliseconds(30), .milliseconds(50), .milliseconds(75),
+        .milliseconds(100), .milliseconds(150), .milliseconds(200), .milliseconds(300), .milliseconds(500),
         .seconds(1), .seconds(2), .seconds(5), .seconds(10),
     ]
 

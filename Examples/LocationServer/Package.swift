@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        // The fences and their events outlive the process in SQLite (the system's libsqlite3).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         // Property-based tests of the query parser.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -42,6 +44,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

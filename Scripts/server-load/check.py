@@ -154,7 +154,7 @@ def check_shutdown(shutdown):
     return failures, figures
 
 
-def check_geofences(create, delete, events, after, report, shutdown):
+def check_geofences(create, delete, events, after, report, shutdown, resumed=None):
     """Returns (failures, figures) for geofence_clients.py's summaries, the metrics after the load (every
     fence deleted by then), the exit report and the shutdown's summary."""
     failures = []
@@ -180,14 +180,25 @@ def check_geofences(create, delete, events, after, report, shutdown):
     totals = report.get("geofences", {})
     expect(totals.get("created") == created and totals.get("deleted") == created and totals.get("ended") == 0,
            f"geofences: exit report {totals}")
-    expect(totals.get("eventsDropped") == 0, f"geofences: {totals.get('eventsDropped')} events dropped for a slow listener")
-    expect(totals.get("listenersOpened") == totals.get("listenersClosed") == 1, f"geofences: listeners {totals}")
+    expect(events.get("gaps") == 0 and events.get("duplicates") == 0 and events.get("events", 0) > 0,
+           f"geofences: the listener's event ids: {events.get('events')} events, {events.get('gaps')} gaps, "
+           f"{events.get('duplicates')} duplicates")
+    if resumed is not None:
+        expect(resumed.get("resumes", 0) > 0 and resumed.get("gaps") == 0 and resumed.get("duplicates") == 0
+               and (resumed.get("first_id"), resumed.get("last_id"), resumed.get("events"))
+               == (events.get("first_id"), events.get("last_id"), events.get("events")),
+               f"geofences: the resuming listener ({resumed.get('resumes')} resumes) saw ids {resumed.get('first_id')}.."
+               f"{resumed.get('last_id')} ({resumed.get('events')} events, {resumed.get('gaps')} gaps, "
+               f"{resumed.get('duplicates')} duplicates), the other {events.get('first_id')}..{events.get('last_id')}")
+    expect(totals.get("storeFailures") == 0, f"geofences: {totals.get('storeFailures')} store transactions failed")
+    expect(totals.get("listenersOpened") == totals.get("listenersClosed") >= 1, f"geofences: listeners {totals}")
     expect(events.get("final") == "shut_down", f"geofences: the stream ended with {events.get('final')}, not shut_down")
     end_ms = None
     if events.get("final_at") is not None and shutdown and "signalled_at" in shutdown:
         end_ms = round((events["final_at"] - shutdown["signalled_at"]) * 1000, 1)
         expect(end_ms <= SHUTDOWN_ANSWER_MS, f"geofences: the stream ended {end_ms:.0f} ms after SIGTERM")
-    return failures, {"geofences": created, "geofence_transitions": counted, "geofence_stream_end_ms": end_ms}
+    return failures, {"geofences": created, "geofence_transitions": counted, "geofence_stream_end_ms": end_ms,
+                      "geofence_events": events.get("events"), "geofence_resumes": (resumed or {}).get("resumes")}
 
 
 def self_test():
@@ -244,16 +255,18 @@ def self_test():
                            'locationserver_geofence_transitions{transition="entered"} 0\n')
     create = {"requested": 5, "created": 5, "ids": [1, 2, 3, 4, 5], "gauge_after_create": 5.0}
     events = {"status": 200, "transitions": {"exited": 4}, "ends": {"cancelled": 5}, "malformed": 0, "final": "shut_down",
-              "final_at": 100.2, "after_final": 0}
-    fence_report = {"geofences": {"created": 5, "deleted": 5, "ended": 0, "eventsDropped": 0, "listenersOpened": 1,
-                                  "listenersClosed": 1}}
-    failures, figures = check_geofences(create, {"deleted": 5}, events, fenced, fence_report, {"signalled_at": 100.0})
+              "final_at": 100.2, "after_final": 0, "events": 9, "first_id": 1, "last_id": 9, "gaps": 0, "duplicates": 0}
+    resumed = dict(events, resumes=2)
+    fence_report = {"geofences": {"created": 5, "deleted": 5, "ended": 0, "storeFailures": 0, "listenersOpened": 4,
+                                  "listenersClosed": 4}}
+    failures, figures = check_geofences(create, {"deleted": 5}, events, fenced, fence_report, {"signalled_at": 100.0}, resumed)
     assert failures == [] and figures["geofence_stream_end_ms"] == 200.0, (failures, figures)
-    lost = dict(events, transitions={"exited": 3}, ends={"cancelled": 4, "shut_down": 1}, final=None, final_at=None)
+    lost = dict(events, transitions={"exited": 3}, ends={"cancelled": 4, "shut_down": 1}, final=None, final_at=None, gaps=1)
     failures, _ = check_geofences(dict(create, gauge_after_create=4.0), {"deleted": 4}, lost, fenced,
-                                  {"geofences": dict(fence_report["geofences"], eventsDropped=2)}, {"signalled_at": 100.0})
-    for expected in ("the gauge said 4", "4 of 5 deleted", "the listener heard", "ended on the stream", "dropped",
-                     "not shut_down"):
+                                  {"geofences": dict(fence_report["geofences"], storeFailures=2)}, {"signalled_at": 100.0},
+                                  dict(resumed, duplicates=1, last_id=8))
+    for expected in ("the gauge said 4", "4 of 5 deleted", "the listener heard", "ended on the stream", "1 gaps",
+                     "the resuming listener", "store transactions failed", "not shut_down"):
         assert any(expected in failure for failure in failures), (expected, failures)
     failures, _ = check_geofences(create, {"deleted": 5}, dict(events, final_at=101.5), fenced, fence_report, {"signalled_at": 100.0})
     assert any("1500 ms after SIGTERM" in failure for failure in failures), failures
@@ -276,7 +289,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--self-test", action="store_true")
     for name in ("idle", "after", "exit-report", "wrk", "wrk-baseline", "sse", "shutdown", "geofence-create",
-                 "geofence-delete", "geofence-events"):
+                 "geofence-delete", "geofence-events", "geofence-events-resumed"):
         parser.add_argument("--" + name)
     parser.add_argument("--cpu-baseline", type=float)
     parser.add_argument("--cpu-load", type=float)
@@ -306,7 +319,8 @@ def main():
         fence_failures, fence_figures = check_geofences(
             last_json_line(arguments.geofence_create), last_json_line(arguments.geofence_delete),
             last_json_line(arguments.geofence_events), parse_metrics(read(arguments.after)),
-            last_json_line(arguments.exit_report), last_json_line(arguments.shutdown) if arguments.shutdown else None)
+            last_json_line(arguments.exit_report), last_json_line(arguments.shutdown) if arguments.shutdown else None,
+            last_json_line(arguments.geofence_events_resumed) if arguments.geofence_events_resumed else None)
         failures += fence_failures
         figures.update(fence_figures)
     print(json.dumps(figures, indent=2, sort_keys=True))

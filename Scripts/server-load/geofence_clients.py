@@ -7,7 +7,8 @@
           `locationserver_geofences` gauge afterwards.
   listen  GET /geofences/events until the server ends the stream: transitions by name, fence ends by
           reason, the stream's final `end` and when it came (time.monotonic(), comparable with
-          shutdown_clients.py's `signalled_at`).
+          shutdown_clients.py's `signalled_at`), and the event ids (gaps, duplicates). With
+          --resume-every N it reconnects with Last-Event-ID after every N events.
   delete  DELETE every fence that `create` made (its output file), reporting the answers.
 """
 import argparse
@@ -66,21 +67,42 @@ def delete(port, ids):
     return {"deleted": statuses.get("204", 0), "statuses": statuses}
 
 
-def listen(port, ready_file):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
-    connection.request("GET", "/geofences/events")
-    response = connection.getresponse()
-    summary = {"status": response.status, "transitions": {}, "ends": {}, "malformed": 0, "final": None, "final_at": None,
-               "after_final": 0}
-    if ready_file:
-        open(ready_file, "w").close()
-    name = None
+def listen(port, ready_file, resume_every=0):
+    """Reads the stream until its final `end`. With `resume_every`, it drops the connection after that many
+    events and reconnects with Last-Event-ID, as a client whose network blips would; the ids it sees must
+    still run on one by one."""
+    summary = {"status": None, "transitions": {}, "ends": {}, "malformed": 0, "final": None, "final_at": None,
+               "after_final": 0, "events": 0, "first_id": None, "last_id": None, "gaps": 0, "duplicates": 0, "resumes": 0}
+    while summary["final"] is None:
+        headers = {"Last-Event-ID": str(summary["last_id"])} if summary["last_id"] is not None else {}
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
+        connection.request("GET", "/geofences/events", headers=headers)
+        response = connection.getresponse()
+        summary["status"] = response.status
+        if response.status != 200:
+            break
+        if ready_file:
+            open(ready_file, "w").close()
+            ready_file = None
+        if read_events(response, summary, resume_every):
+            summary["resumes"] += 1
+            connection.close()
+            continue
+        break
+    return summary
+
+
+def read_events(response, summary, resume_every):
+    """Reads events into `summary` until the stream ends (returns False) or `resume_every` events (True)."""
+    name, event_id, read = None, None, 0
     while True:
         line = response.readline()
         if not line:
-            break
+            return False
         text = line.decode(errors="replace").rstrip("\n")
-        if text.startswith("event: "):
+        if text.startswith("id: "):
+            event_id = int(text[len("id: "):])
+        elif text.startswith("event: "):
             name = text[len("event: "):]
         elif text.startswith("data: "):
             try:
@@ -88,6 +110,15 @@ def listen(port, ready_file):
             except ValueError:
                 summary["malformed"] += 1
                 continue
+            if event_id is not None:
+                last = summary["last_id"]
+                if last is not None and event_id <= last:
+                    summary["duplicates"] += 1
+                elif last is not None and event_id != last + 1:
+                    summary["gaps"] += 1
+                summary["first_id"] = event_id if summary["first_id"] is None else summary["first_id"]
+                summary["last_id"] = max(event_id, last or 0)
+                summary["events"] += 1
             if summary["final"] is not None:
                 summary["after_final"] += 1
             elif name == "transition":
@@ -99,7 +130,10 @@ def listen(port, ready_file):
                 summary["final_at"] = time.monotonic()
             else:
                 summary["malformed"] += 1
-    return summary
+            name, event_id = None, None
+            read += 1
+            if resume_every and read >= resume_every and summary["final"] is None:
+                return True
 
 
 def main():
@@ -109,6 +143,7 @@ def main():
     parser.add_argument("--fences", type=int, default=300)
     parser.add_argument("--created", help="create's output (for delete)")
     parser.add_argument("--ready", help="listen: touch this file once the stream is open")
+    parser.add_argument("--resume-every", type=int, default=0, help="listen: reconnect with Last-Event-ID after this many events")
     arguments = parser.parse_args()
     if arguments.step == "create":
         result = create(arguments.port, arguments.fences)
@@ -116,7 +151,7 @@ def main():
         with open(arguments.created) as file:
             result = delete(arguments.port, json.loads(file.read().splitlines()[-1])["ids"])
     else:
-        result = listen(arguments.port, arguments.ready)
+        result = listen(arguments.port, arguments.ready, arguments.resume_every)
     print(json.dumps(result, sort_keys=True))
     return 0
 

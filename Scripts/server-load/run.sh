@@ -8,11 +8,13 @@
 # The run ends with SIGTERM while --pending one-shots (and a tenth as many event streams) wait for a
 # fix that never comes: check.py verifies each was answered within 1 s with 503 `shut_down`, each
 # stream ended with `shut_down`, and the server exited with its report.
-# Geofences: before the load, --fences fences around the receiver's position (geofence_clients.py) and
-# one GET /geofences/events listener; after it, every fence is deleted. check.py verifies that each was
-# monitored (the gauge), that transitions were delivered and the listener heard every one the metrics
-# counted, that each fence ended once (`cancelled`), and that the stream ended with `shut_down` within
-# 1 s of SIGTERM.
+# Geofences: before the load, --fences fences around the receiver's position (geofence_clients.py), one
+# GET /geofences/events listener and one that reconnects with Last-Event-ID every 50 events; after it,
+# every fence is deleted. The server keeps them in a database of its own under .build/server-load.
+# check.py verifies that each was monitored (the gauge), that transitions were delivered and the listener
+# heard every one the metrics counted, that each fence ended once (`cancelled`), that both listeners saw
+# the same event ids one by one (no gap, no duplicate, across the resumes), and that the stream ended
+# with `shut_down` within 1 s of SIGTERM.
 #
 #   Scripts/server-load/run.sh [--connections 2000] [--seconds 20] [--sse 300] [--pending 300] [--fences 300] [--server PATH]
 #
@@ -38,7 +40,8 @@ out=.build/server-load
 mkdir -p "$out"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
-"$server" --port 0 --fix-rate 5 --linger 1s --log-level warning --exit-report "$out/exit.json" >"$out/server.log" 2>&1 &
+rm -f "$out/server.sqlite" "$out/server.sqlite-wal" "$out/server.sqlite-shm"
+"$server" --port 0 --database "$out/server.sqlite" --fix-rate 5 --linger 1s --log-level warning --exit-report "$out/exit.json" >"$out/server.log" 2>&1 &
 pid=$!
 trap 'kill -KILL $pid 2>/dev/null || true' EXIT
 port=""
@@ -72,11 +75,13 @@ cpu0=$(cpu)
 WRK_PATH=/health wrk -t$threads -c"$connections" -d5s --timeout 10s -s $here/requests.lua "$base" >"$out/wrk-health.txt"
 cpu1=$(cpu)
 
-echo "server-load: $fences geofences and a /geofences/events listener"
-rm -f "$out/geofence-listening"
+echo "server-load: $fences geofences, a /geofences/events listener and one resuming with Last-Event-ID"
+rm -f "$out/geofence-listening" "$out/geofence-resuming"
 python3 $here/geofence_clients.py listen --port "$port" --ready "$out/geofence-listening" >"$out/geofence-events.json" &
 listener_pid=$!
-for _ in $(seq 300); do [ -e "$out/geofence-listening" ] && break; sleep 0.1; done
+python3 $here/geofence_clients.py listen --port "$port" --resume-every 50 --ready "$out/geofence-resuming" >"$out/geofence-events-resumed.json" &
+resumer_pid=$!
+for _ in $(seq 300); do [ -e "$out/geofence-listening" ] && [ -e "$out/geofence-resuming" ] && break; sleep 0.1; done
 python3 $here/geofence_clients.py create --port "$port" --fences "$fences" >"$out/geofence-create.json"
 
 echo "server-load: GET /location over $connections connections + $sse event streams for ${seconds}s"
@@ -94,9 +99,11 @@ python3 $here/shutdown_clients.py --port "$port" --pid $pid --oneshots "$pending
 wait $pid || { echo "run.sh: the server exited with status $?" >&2; exit 1; }
 trap - EXIT
 wait $listener_pid || true
+wait $resumer_pid || true
 
 python3 $here/check.py --idle "$out/idle.prom" --after "$out/after.prom" --exit-report "$out/exit.json" \
     --wrk "$out/wrk-location.txt" --wrk-baseline "$out/wrk-health.txt" --sse "$out/sse.json" \
     --cpu-baseline "$(python3 -c "print($cpu1 - $cpu0)")" --cpu-load "$(python3 -c "print($cpu2 - $cpu1)")" --shutdown "$out/shutdown.json" \
     --geofence-create "$out/geofence-create.json" --geofence-delete "$out/geofence-delete.json" \
-    --geofence-events "$out/geofence-events.json" --json "$out/figures.json"
+    --geofence-events "$out/geofence-events.json" --geofence-events-resumed "$out/geofence-events-resumed.json" \
+    --json "$out/figures.json"

@@ -42,6 +42,11 @@ extension LocationEngine {
         return RegionUpdates(id: id, stream: stream, epochs: privacy)
     }
 
+    /// The engine's instant now, on the timeline of ``GeofenceEvent/at``: to place a stored instant of
+    /// an earlier run on it (``GeofenceRestoredState/since``), move back from here by the time passed
+    /// since that instant.
+    public nonisolated func currentInstant() -> EngineInstant { now() }
+
     /// The state of the region monitored as `id`, as of what the engine has processed, or `nil` when
     /// no such monitor is running (or it waits for authorization).
     public func regionState(_ id: RequestID) -> GeofenceState? { inspect { $0.regionState(id) } }

@@ -97,10 +97,15 @@ public struct GeofenceOptions: Sendable, Hashable {
     /// After this long inside, the region reports ``GeofenceTransition/dwelled`` (once per stay);
     /// `nil`: never.
     public var loiteringDelay: Duration?
+    /// The region's state as an earlier monitor of it left it, for a monitor that takes up where that one
+    /// stopped (a program restarted, its fences kept in its own storage); `nil`: the region starts
+    /// ``GeofenceState/unknown`` (see <doc:Geofences>).
+    public var restoredState: GeofenceRestoredState?
 
     /// Creates options.
-    public init(loiteringDelay: Duration? = nil) {
+    public init(loiteringDelay: Duration? = nil, restoredState: GeofenceRestoredState? = nil) {
         self.loiteringDelay = loiteringDelay
+        self.restoredState = restoredState
     }
 
     /// Throws when a value is out of range (a negative loitering delay).

@@ -66,16 +66,26 @@ public struct GeofenceEvent: Sendable, Hashable, CustomStringConvertible {
     /// ``at`` comes later than the crossing by that travel; this is the crossing itself, estimated from the
     /// fixes in between. `nil` for the other transitions.
     public var estimatedCrossing: EngineInstant?
+    /// Whether this ``GeofenceTransition/entered`` or ``GeofenceTransition/exited`` was decided against a
+    /// restored state (``GeofenceOptions/restoredState``) by the first fix that decided the region after
+    /// it was restored: the device crossed before that fix — while no monitor was running, or since the
+    /// restore — and ``estimatedCrossing`` is `nil`, no fix having seen it on the old side.
+    public var againstRestoredState: Bool
 
     /// Creates an event.
-    public init(id: RequestID, transition: GeofenceTransition, at: EngineInstant, estimatedCrossing: EngineInstant? = nil) {
+    public init(
+        id: RequestID, transition: GeofenceTransition, at: EngineInstant, estimatedCrossing: EngineInstant? = nil,
+        againstRestoredState: Bool = false
+    ) {
         self.id = id
         self.transition = transition
         self.at = at
         self.estimatedCrossing = estimatedCrossing
+        self.againstRestoredState = againstRestoredState
     }
 
     public var description: String {
-        estimatedCrossing.map { "\(id) \(transition) at \(at) (crossed at \($0))" } ?? "\(id) \(transition) at \(at)"
+        let text = estimatedCrossing.map { "\(id) \(transition) at \(at) (crossed at \($0))" } ?? "\(id) \(transition) at \(at)"
+        return againstRestoredState ? text + " (against the restored state)" : text
     }
 }

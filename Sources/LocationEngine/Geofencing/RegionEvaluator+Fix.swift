@@ -50,6 +50,8 @@ extension RegionEvaluator {
         for slot in candidates {
             evaluate(slot, position: position, reach: reach, segment: segment, now: now)
         }
+        // The restored regions this fix did not take up are far outside it: confirmed, if outside.
+        if !restoredSlots.isEmpty { restoredSlots.formIntersection(candidates) }
         scratch = candidates
         remember(RecentFix(position: position, decisionDistance: reach, at: now))
         Self.shrink(&insideSlots)
@@ -75,8 +77,9 @@ extension RegionEvaluator {
                 record.region.isCrossed(from: segment.from.position, to: position)
             {
                 let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
-                emit(slot, .entered, at: now, crossedAt: passage.entered)
-                emit(slot, .exited, at: now, crossedAt: passage.exited)
+                let restored = takeRestored(slot)
+                emit(slot, .entered, at: now, crossedAt: passage.entered, againstRestoredState: restored)
+                emit(slot, .exited, at: now, crossedAt: passage.exited, againstRestoredState: restored)
             }
             decide(slot, .outside, position: position, now: now)
         } else if record.state != .unknown && !undecidedSlots.contains(slot), let unknownAfter = configuration.unknownAfter,
@@ -93,6 +96,7 @@ extension RegionEvaluator {
     private mutating func decide(_ slot: Int32, _ decision: GeofenceState, position: GeoPoint, now: EngineInstant) {
         let index = Int(slot)
         if undecidedSlots.remove(slot) != nil { records[index]!.unknownToken = 0 }
+        let restored = takeRestored(slot)
         let old = records[index]!.state
         guard old != decision else { return }
         switch old {
@@ -101,8 +105,9 @@ extension RegionEvaluator {
             emit(slot, .determined(decision), at: now)
         case .outside, .inside:
             let entering = decision == .inside
-            let crossedAt = estimatedCrossing(slot, entering: entering, position: position, now: now)
-            emit(slot, entering ? .entered : .exited, at: now, crossedAt: crossedAt)
+            // No fix saw a restored region on its old side: there is nothing to estimate the crossing from.
+            let crossedAt = restored ? nil : estimatedCrossing(slot, entering: entering, position: position, now: now)
+            emit(slot, entering ? .entered : .exited, at: now, crossedAt: crossedAt, againstRestoredState: restored)
         }
         records[index]!.state = decision
         if decision == .inside {

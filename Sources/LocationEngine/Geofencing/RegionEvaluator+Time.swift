@@ -43,6 +43,7 @@ extension RegionEvaluator {
         records[index]!.unknownToken = 0
         insideSlots.remove(slot)
         undecidedSlots.remove(slot)
+        restoredSlots.remove(slot)
         unknownSlots.insert(slot)
         emit(slot, .becameUnknown, at: at)
     }

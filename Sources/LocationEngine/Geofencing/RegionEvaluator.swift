@@ -63,6 +63,9 @@ public struct RegionEvaluator: Sendable {
     var insideSlots: Set<Int32> = []
     var unknownSlots: Set<Int32> = []
     var undecidedSlots: Set<Int32> = []
+    /// Regions restored with a known state that no fix has decided since (``GeofenceRestoredState``):
+    /// the first decision that changes one is marked ``GeofenceEvent/againstRestoredState``.
+    var restoredSlots: Set<Int32> = []
     var deadlines = Heap<Deadline>()
     var nextToken: UInt64 = 1
     /// The latest fixes, oldest first (``recentFixLimit``): the last for crossings and the unknown
@@ -121,7 +124,8 @@ public struct RegionEvaluator: Sendable {
         return max(lastFix.at, statesHeldUntil ?? lastFix.at) + unknownAfter
     }
 
-    /// Starts monitoring `region` as `id`, in state ``GeofenceState/unknown``: the next fix decides it.
+    /// Starts monitoring `region` as `id`, in state ``GeofenceState/unknown`` — or in the state
+    /// `options` restores (``GeofenceOptions/restoredState``): the next fix decides it.
     /// - Precondition: `id` is not monitored.
     /// - Complexity: O(1) amortised.
     public mutating func add(_ id: RequestID, region: GeofenceRegion, options: GeofenceOptions = GeofenceOptions()) {
@@ -139,7 +143,23 @@ public struct RegionEvaluator: Sendable {
         slots[id] = slot
         regionsVersion &+= 1
         grid.insert(slot, bounds: region.bounds)
-        unknownSlots.insert(slot)
+        guard let restored = options.restoredState, restored.state != .unknown else {
+            unknownSlots.insert(slot)
+            return
+        }
+        restore(slot, restored)
+    }
+
+    /// Region `slot`, just added, takes up the state an earlier monitor left it in.
+    private mutating func restore(_ slot: Int32, _ restored: GeofenceRestoredState) {
+        let index = Int(slot)
+        records[index]!.state = restored.state
+        restoredSlots.insert(slot)
+        guard restored.state == .inside else { return }
+        insideSlots.insert(slot)
+        if !restored.dwelled, let delay = records[index]!.loiteringDelay {
+            records[index]!.dwellToken = schedule(slot, at: restored.since + delay, isDwell: true)
+        }
     }
 
     /// Stops monitoring `id` (nothing is reported). Returns whether it was monitored.
@@ -152,6 +172,7 @@ public struct RegionEvaluator: Sendable {
         insideSlots.remove(slot)
         unknownSlots.remove(slot)
         undecidedSlots.remove(slot)
+        restoredSlots.remove(slot)
         records[Int(slot)] = nil
         freeSlots.append(slot)
         if unknownSlots.count == slots.count { globalTimeoutPending = false }
@@ -172,8 +193,18 @@ public struct RegionEvaluator: Sendable {
 
     // MARK: Helpers
 
-    mutating func emit(_ slot: Int32, _ transition: GeofenceTransition, at: EngineInstant, crossedAt: EngineInstant? = nil) {
-        events.append(GeofenceEvent(id: records[Int(slot)]!.id, transition: transition, at: at, estimatedCrossing: crossedAt))
+    mutating func emit(
+        _ slot: Int32, _ transition: GeofenceTransition, at: EngineInstant, crossedAt: EngineInstant? = nil, againstRestoredState: Bool = false
+    ) {
+        events.append(GeofenceEvent(
+            id: records[Int(slot)]!.id, transition: transition, at: at, estimatedCrossing: crossedAt, againstRestoredState: againstRestoredState))
+    }
+
+    /// Whether region `slot` was restored and no fix decided it since; it is no longer after this.
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func takeRestored(_ slot: Int32) -> Bool {
+        !restoredSlots.isEmpty && restoredSlots.remove(slot) != nil
     }
 
     /// Schedules a deadline for `slot` and returns its token.

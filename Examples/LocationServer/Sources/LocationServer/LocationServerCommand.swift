@@ -52,6 +52,15 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "The most geofences monitored at once (POST /geofences answers 409 past it).")
     var maxGeofences = 1000
 
+    @Option(help: "The SQLite file that keeps the fences and their events across restarts (created on first start; :memory: keeps nothing).")
+    var database = ServerDatabase.defaultPath
+
+    @Option(help: "Events kept for clients resuming with Last-Event-ID: the newest this many.")
+    var eventRetentionCount = 100_000
+
+    @Option(help: "Events kept for clients resuming with Last-Event-ID: none older than this many seconds (default a week).")
+    var eventRetentionAge = 604_800.0
+
     @Option(help: "Also write the exit report (one JSON line) to this file.")
     var exitReport: String?
 
@@ -62,6 +71,10 @@ struct LocationServerCommand: AsyncParsableCommand {
         _ = try sourceChoices()
         _ = try lingerDuration()
         guard maxGeofences >= 0 else { throw ValidationError("--max-geofences must be 0 or more (got \(maxGeofences))") }
+        guard eventRetentionCount >= 1 else { throw ValidationError("--event-retention-count must be 1 or more (got \(eventRetentionCount))") }
+        guard eventRetentionAge.isFinite, eventRetentionAge > 0 else {
+            throw ValidationError("--event-retention-age must be a number of seconds more than 0 (got \(eventRetentionAge))")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
     }
 
@@ -129,7 +142,9 @@ struct LocationServerCommand: AsyncParsableCommand {
         if let provider = Self.authorization(for: sources) { configuration.authorizationProvider = provider }
         let engine = LocationEngine(sources: sources, configuration: configuration, logger: logger)
 
-        let geofences = GeofenceRegistry(maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry))
+        let geofences = try GeofenceRegistry.open(
+            database: database, retention: EventStore.Retention(count: eventRetentionCount, age: eventRetentionAge),
+            maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry), logger: logger, restoringInto: engine)
         let application = LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)
         let heapIdle = NIOLockedValueBox<UInt64>(0)
         let services = application.serviceGroup(

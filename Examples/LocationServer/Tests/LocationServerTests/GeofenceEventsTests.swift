@@ -10,11 +10,15 @@ import Testing
 
 @Suite("GET /geofences/events")
 struct GeofenceEventsTests {
-    /// The events of a stream's body as (name, data) pairs.
-    static func events(_ body: ByteBuffer) -> [(name: String, data: String)] {
+    /// The events of a stream's body: their ids (`nil` for the stream's own last `end`), names and data.
+    static func events(_ body: ByteBuffer) -> [(id: Int64?, name: String, data: String)] {
         String(buffer: body).components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { event in
-            let lines = event.components(separatedBy: "\n")
-            return (String(lines[0].dropFirst("event: ".count)), String(lines[1].dropFirst("data: ".count)))
+            var fields: [String: String] = [:]
+            for line in event.components(separatedBy: "\n") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                fields[String(line[..<colon])] = String(line[line.index(colon, offsetBy: 2)...])
+            }
+            return (fields["id"].flatMap { Int64($0) }, fields["event"] ?? "", fields["data"] ?? "")
         }
     }
 
@@ -24,7 +28,7 @@ struct GeofenceEventsTests {
 
     @Test("a fix outside, inside, then outside again streams determined, entered and exited", .timeLimit(.minutes(1)))
     func enteredThenExited() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             #expect(try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client).status == .created)
             await server.waitUntilPending(subscriptions: 1)
@@ -36,7 +40,7 @@ struct GeofenceEventsTests {
                 await server.engine.sync(advancingBy: .seconds(1))
             }
             #expect(server.geofences.fence(1)?.state == .outside)
-            server.geofences.close()
+            await server.geofences.close()
 
             let answer = try await stream
             #expect(answer.headers[.contentType] == "text/event-stream")
@@ -65,13 +69,13 @@ struct GeofenceEventsTests {
 
     @Test("a deleted fence ends on the stream with cancelled", .timeLimit(.minutes(1)))
     func deletedFenceEnds() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             #expect(try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client).status == .created)
             async let stream = client.execute(uri: "/geofences/events", method: .get)
             await Self.waitForListeners(1, on: server)
             #expect(try await client.execute(uri: "/geofences/1", method: .delete).status == .noContent)
-            server.geofences.close()
+            await server.geofences.close()
             let events = Self.events(try await stream.body)
             #expect(events.map(\.data) == [#"{"fence":1,"reason":"cancelled"}"#, #"{"reason":"shut_down"}"#])
         }
@@ -79,7 +83,7 @@ struct GeofenceEventsTests {
 
     @Test("graceful shutdown ends every fence, then the stream, with shut_down", .timeLimit(.minutes(1)))
     func shutdownEndsTheStream() async throws {
-        let server = TestServer(runningEngine: false)
+        let server = try TestServer(runningEngine: false)
         try await server.withServiceGroup { group, port in
             let created = try await TestClient.withClient(host: "127.0.0.1", port: port) {
                 try await $0.post("/geofences", body: ByteBuffer(string: GeofenceRoutesTests.depot))
@@ -100,7 +104,7 @@ struct GeofenceEventsTests {
 
     @Test("a listener that disconnects stops listening; its fences stay monitored", .timeLimit(.minutes(1)))
     func disconnectUnsubscribesOnly() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.live) { client in
             let port = try #require(client.port)
             #expect(try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client).status == .created)

@@ -16,7 +16,7 @@ struct GeofenceRoutesTests {
 
     @Test("a fence is created, listed, read and deleted; its monitor is cancelled")
     func lifecycle() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let created = try await Self.post(Self.depot, with: client)
             #expect(created.status == .created)
@@ -57,7 +57,7 @@ struct GeofenceRoutesTests {
             ("{" + String(repeating: " ", count: GeofenceBody.maximumBytes) + "}", "body"),
         ])
     func badBody(body: String, field: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         let before = await server.engine.statistics()
         try await server.application.test(.router) { client in
             let answer = try await Self.post(body, with: client)
@@ -72,7 +72,7 @@ struct GeofenceRoutesTests {
 
     @Test("past the per-server cap a fence is refused with 409 until one is deleted")
     func cap() async throws {
-        let server = TestServer(maximumFences: 2)
+        let server = try TestServer(maximumFences: 2)
         try await server.application.test(.router) { client in
             #expect(try await Self.post(Self.depot, with: client).status == .created)
             #expect(try await Self.post(Self.depot, with: client).status == .created)

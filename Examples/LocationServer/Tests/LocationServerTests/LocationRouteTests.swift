@@ -20,7 +20,7 @@ struct LocationRouteTests {
 
     @Test("a fix meeting the accuracy answers success with the fix and its achieved level")
     func success() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/location?accuracy=block&timeout=10s", with: client, oneShots: 1) {
                 server.source.emit(TestServer.fix(metres: 40))
@@ -39,7 +39,7 @@ struct LocationRouteTests {
 
     @Test("a precise fix grown old says that its age, not its radius, set the achieved level")
     func achievedLevelLimitedByAge() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             _ = try await server.get("/location?accuracy=room&timeout=10s", with: client, oneShots: 1) {
                 server.source.emit(TestServer.fix(metres: 2.9))
@@ -58,7 +58,7 @@ struct LocationRouteTests {
 
     @Test("an unknown route, or a known path with another method, answers 404 with a JSON error naming the routes")
     func unknownRoute() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             for (method, uri) in [(HTTPRequest.Method.get, "/nowhere"), (.delete, "/location")] {
                 let answer = try await client.execute(uri: uri, method: method)
@@ -75,7 +75,7 @@ struct LocationRouteTests {
 
     @Test("the timeout passing first answers timed_out with the best fix so far")
     func timedOut() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/location?accuracy=room&timeout=2s", with: client, oneShots: 1) {
                 server.source.emit(TestServer.fix(metres: 40))
@@ -91,7 +91,7 @@ struct LocationRouteTests {
 
     @Test("custom metres with a maximum age")
     func customAccuracy() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/location?accuracy=30&maxAge=20s&timeout=1", with: client, oneShots: 1) {
                 server.source.emit(TestServer.fix(metres: 25))
@@ -104,7 +104,7 @@ struct LocationRouteTests {
 
     @Test("maxAge holds for a named level: a cached fix older than it does not answer")
     func maxAgeWithALevel() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
                 server.source.emit(TestServer.fix(metres: 40))
@@ -136,7 +136,7 @@ struct LocationRouteTests {
             ("/location?timeout=2s&timeout=3s", "'timeout' is given more than once"),
         ])
     func badParameters(uri: String, message: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await client.execute(uri: uri, method: .get)
             #expect(answer.status == .badRequest)

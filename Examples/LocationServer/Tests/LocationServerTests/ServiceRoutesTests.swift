@@ -17,7 +17,7 @@ struct ServiceRoutesTests {
 
     @Test("metrics carry the engine's counters and the server's, in Prometheus text format")
     func metrics() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
                 server.source.emit(TestServer.fix(metres: 100))

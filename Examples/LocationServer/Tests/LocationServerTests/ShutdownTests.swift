@@ -12,7 +12,7 @@ struct ShutdownTests {
         "pending one-shots are answered 503 shut_down at once, streams end with shut_down, the source stops",
         .timeLimit(.minutes(1)))
     func shutdownEndsEverythingPending() async throws {
-        let server = TestServer(runningEngine: false)
+        let server = try TestServer(runningEngine: false)
         try await server.withServiceGroup { group, port in
             // Requests that nothing but the shutdown can end: a day's timeout on a clock that never moves.
             let oneShots = Task {

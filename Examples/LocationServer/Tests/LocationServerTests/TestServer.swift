@@ -4,6 +4,7 @@ import InMemoryLogging
 import LocationEngine
 import LocationEngineTestKit
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 import ServiceLifecycle
@@ -22,16 +23,28 @@ struct TestServer {
     /// What the engine logged (kept, not printed: a passing test prints nothing above `info`).
     let log = InMemoryLogHandler()
 
-    /// A server whose engine's lifetime (`run()`) runs in a task of its own beside the router tests,
-    /// unless `runningEngine` is false: a test of ``serviceGroup(onServerRunning:)`` leaves that to the group.
-    init(runningEngine: Bool = true, maximumFences: Int = 100) {
+    /// A server whose engine's lifetime (`run()`) and fence store run in tasks of their own beside the
+    /// router tests, unless `runningEngine` is false: a test of ``serviceGroup(onServerRunning:)`` leaves
+    /// that to the group. Its database is `database` (a file restores the fences it keeps), in memory
+    /// by default; `wallClock` is the store's time (Unix seconds).
+    init(
+        runningEngine: Bool = true, maximumFences: Int = 100, database: String = ServerDatabase.inMemory,
+        retention: EventStore.Retention = EventStore.Retention(count: 100_000, age: 86_400), recentCapacity: Int = 16_384,
+        wallClock: WallClock = WallClock()
+    ) throws {
         counters = ServerCounters(registry: registry)
-        geofences = GeofenceRegistry(maximumFences: maximumFences, counters: GeofenceCounters(registry: registry))
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
         let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
         self.engine = engine
-        if runningEngine { Task { try await engine.run() } }
+        geofences = try GeofenceRegistry.open(
+            database: database, retention: retention, maximumFences: maximumFences, counters: GeofenceCounters(registry: registry),
+            logger: Logger(label: "geofences") { [log] _ in log }, recentCapacity: recentCapacity, now: { wallClock.now },
+            restoringInto: engine)
+        if runningEngine {
+            Task { try await engine.run() }
+            Task { [geofences] in try await geofences.run() }
+        }
     }
 
     var application: some ApplicationProtocol {
@@ -89,4 +102,15 @@ struct TestServer {
     static func fix(metres: Double, latitude: Double = 48.137) -> Location {
         Location(latitude: latitude, longitude: 11.575, horizontalAccuracy: metres)
     }
+}
+
+/// The store's wall clock in a test: Unix seconds that only the test moves.
+final class WallClock: Sendable {
+    private let seconds: NIOLockedValueBox<Double>
+
+    init(_ seconds: Double = 1_800_000_000) { self.seconds = NIOLockedValueBox(seconds) }
+
+    var now: Double { seconds.withLockedValue { $0 } }
+
+    func advance(by delta: Double) { seconds.withLockedValue { $0 += delta } }
 }

@@ -12,7 +12,7 @@ import Testing
 struct UpdatesRouteTests {
     @Test("fixes passing the filters stream as events, then the end with its reason")
     func streamsUntilMaximumUpdates() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/updates?maxUpdates=2&distance=100", with: client, subscriptions: 1) {
                 server.source.emit(TestServer.fix(metres: 10, latitude: 48.000))
@@ -32,7 +32,7 @@ struct UpdatesRouteTests {
 
     @Test("a subscription ending abnormally sends its reason")
     func endsWithReason() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/updates?kind=heading", with: client, subscriptions: 1) {
                 server.source.emitFatalError(SourceError(code: "test.gone", message: "receiver unplugged"))
@@ -51,7 +51,7 @@ struct UpdatesRouteTests {
             "/updates?kind=heading&kind=standard", "/updates?accuracy=city&maxAge=-1", "/updates?interval=2s&duration=3s&maxUpdates=3",
         ])
     func badParameters(uri: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await client.execute(uri: uri, method: .get)
             #expect(answer.status == .badRequest)
@@ -61,7 +61,7 @@ struct UpdatesRouteTests {
 
     @Test("a stream whose duration elapses without a fix says so in its end")
     func durationWithoutAFix() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/updates?duration=3s&accuracy=city&interval=2s", with: client, subscriptions: 1) {
                 await server.engine.sync(advancingBy: .seconds(3))
@@ -78,7 +78,7 @@ struct UpdatesRouteTests {
 
     @Test("the end's reason is the engine's outcome name, as in the metrics")
     func endReasonMatchesTheMetrics() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.router) { client in
             let answer = try await server.get("/updates?duration=3s", with: client, subscriptions: 1) {
                 server.source.emit(TestServer.fix(metres: 10))
@@ -92,7 +92,7 @@ struct UpdatesRouteTests {
 
     @Test("a client that disconnects ends its subscription", .timeLimit(.minutes(1)))
     func disconnectCancels() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.application.test(.live) { client in
             let port = try #require(client.port)
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -1,36 +1,97 @@
 import Hummingbird
 import LocationEngine
+import NIOCore
 
-/// `GET /geofences/events`: every fence's transitions as server-sent events, for as long as the client
-/// listens.
+/// `GET /geofences/events`: every fence's transitions as server-sent events, each with its `id:`, for as
+/// long as the client listens.
 ///
 /// Events: `transition` (``GeofenceTransitionJSON``: the fence, the engine's name for the transition —
 /// `determined` with the initial state, `entered`, `exited`, `dwelled`, `becameUnknown`; a crossing
 /// between two sparse fixes is `entered` then `exited` — the state after it and its instant), and `end`
-/// for a fence that ended (``GeofenceEndJSON``: the engine's outcome name, `cancelled` for `DELETE`). On
-/// graceful shutdown the engine ends every fence (`shut_down`), then the stream ends with an `end`
-/// without a fence, reason `shut_down`. A client that disconnects only stops listening. A listener that
-/// reads slower than events come keeps the newest ``GeofenceRegistry/listenerBuffer`` of them.
+/// for a fence that ended (``GeofenceEndJSON``: the engine's outcome name, `cancelled` for `DELETE`).
+/// Every event is stored before it is sent, under an id one more than the last.
+///
+/// A client that sends `Last-Event-ID` (the header, or the `lastEventId` query parameter) gets every
+/// event after that id from the store, then the live ones, each once and in order, across a
+/// disconnection or a restart of the server. An id older than the retention is answered `410` naming the
+/// oldest id kept; one newer than any event `400`. A reader that falls behind is paged from the store;
+/// if it falls behind the retention itself, the stream ends with an `end` of reason `behind_retention`
+/// and the oldest id kept. On graceful shutdown the engine ends every fence (`shut_down`), and once
+/// every event is sent the stream ends with an `end` without a fence, reason `shut_down`. A client that
+/// disconnects only stops listening.
 struct GeofenceEventsRoute {
     let registry: GeofenceRegistry
+    /// Events sent per page read.
+    static let pageSize = 512
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("geofences/events") { request, _ in handle(request) }
+        router.get("geofences/events") { request, _ in try handle(request) }
     }
 
-    func handle(_ request: Request) -> Response {
-        // Listening before the head is sent: a client that has the head hears every later transition.
-        let events = registry.listen()
+    func handle(_ request: Request) throws -> Response {
+        let journal = registry.journal
+        let counters = registry.counters
+        // Fixed before the head is sent: a client that has the head hears every later event.
+        let start = try Self.resumePoint(request, journal: journal)
         let body = ResponseBody { writer in
+            counters.listenerOpened()
+            defer { counters.listenerClosed() }
             try await request.body.consumeWithCancellationOnInboundClose { _ in
-                for await event in events { try await writer.write(ServerSentEvent(event).buffer) }
-                // The registry finishes a listener's events only when the server shuts down.
-                guard !Task.isCancelled else { return }
-                let end = GeofenceEndJSON(fence: nil, reason: SubscriptionEnd.shutDown.outcome)
-                try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                let bell = journal.doorbell()
+                var ringing = bell.makeAsyncIterator()
+                var cursor = start
+                pages: while let page = try await journal.page(after: cursor, limit: Self.pageSize, bell: &ringing) {
+                    switch page {
+                    case .events(let events):
+                        // One write per page: a fix that decides thousands of fences is not thousands of flushes.
+                        var buffer = ByteBuffer()
+                        for event in events { event.write(to: &buffer) }
+                        try await writer.write(buffer)
+                        let sent = ContinuousClock.now
+                        for case let appendedAt? in events.lazy.map(\.appendedAt) { counters.delivered(after: sent - appendedAt) }
+                        cursor = events.last?.id ?? cursor
+                    case .behind(let oldest):
+                        let end = GeofenceEndJSON(fence: nil, reason: "behind_retention", oldestEventId: oldest)
+                        try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                        break pages
+                    case .closed:
+                        let end = GeofenceEndJSON(fence: nil, reason: SubscriptionEnd.shutDown.outcome)
+                        try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                        break pages
+                    }
+                }
             }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
+
+    /// The id the stream starts after: the request's `Last-Event-ID`, or the newest event's.
+    static func resumePoint(_ request: Request, journal: GeofenceJournal) throws -> Int64 {
+        let header = request.headers[.lastEventID]
+        let query = request.uri.queryParameters.get("lastEventId")
+        let unknown = request.uri.queryParameters.map { String($0.key) }.filter { $0 != "lastEventId" }
+        guard unknown.isEmpty else {
+            throw HTTPError(.badRequest, message: "\(unknown[0]): unknown parameter; /geofences/events takes lastEventId only")
+        }
+        guard let text = header ?? query else { return try journal.resumePoint(after: nil) }
+        guard let id = Int64(text), id >= 0 else {
+            throw HTTPError(.badRequest, message: "Last-Event-ID: expected an event id, a whole number 0 or more (got '\(text)')")
+        }
+        do throws(GeofenceJournal.ResumeError) {
+            return try journal.resumePoint(after: id)
+        } catch .gone(let oldest) {
+            throw HTTPError(
+                .gone,
+                message: "Last-Event-ID \(id): the events after it are no longer kept; the oldest kept is \(oldest). "
+                    + "Reconnect without Last-Event-ID and read GET /geofences for the fences' states.")
+        } catch .ahead(let newest) {
+            throw HTTPError(.badRequest, message: "Last-Event-ID \(id): newer than any event; the newest is \(newest)")
+        }
+    }
+}
+
+extension HTTPFields.Element.Name {
+    /// The server-sent events' resume header.
+    static let lastEventID = Self("Last-Event-ID")!
 }

@@ -17,6 +17,8 @@ struct GeofenceJSON: ResponseCodable, Equatable {
     var polygon: [[Double]]?
     var loiteringDelay: Double?
     var state: String
+    /// `true` while the state is the one the fence was restored with at start (no transition since).
+    var restored: Bool?
 
     init(_ fence: GeofenceRegistry.Fence) {
         id = fence.id
@@ -27,6 +29,7 @@ struct GeofenceJSON: ResponseCodable, Equatable {
         }
         loiteringDelay = fence.body.options.loiteringDelay.map(\.secondsValue)
         state = fence.state.description
+        restored = fence.restored ? true : nil
     }
 }
 
@@ -42,20 +45,27 @@ struct GeofenceListJSON: ResponseCodable, Equatable {
 /// engine's timeline (the fix's, or the deadline's for `dwelled` and `becameUnknown`). An `entered` or
 /// `exited` (or a crossing's pair) also carries `estimatedCrossing`: when the device crossed the
 /// boundary, estimated from the fixes before the deciding one, in the same seconds — earlier than
-/// `at` by the travel a confident decision needs.
+/// `at` by the travel a confident decision needs. The first `entered` or `exited` of a fence restored at
+/// start carries `whileStopped: true` when it was decided against the state the fence was restored
+/// with: the device crossed while the server was not running (or before its first fix), and there is
+/// no `estimatedCrossing`.
 struct GeofenceTransitionJSON: Codable, Equatable {
     var fence: UInt64
     var transition: String
     var state: String
     var at: Double
     var estimatedCrossing: Double?
+    var whileStopped: Bool?
 }
 
 /// The data of an `end` event on `GET /geofences/events`: a fence's end (`fence` set; `reason` the
 /// engine's outcome name, or `cancelled` for `DELETE`), or the stream's own, last event (`shut_down`).
+/// A stream that fell behind the retention ends with `behind_retention` and `oldestEventId`, the oldest
+/// event kept.
 struct GeofenceEndJSON: Codable, Equatable {
     var fence: UInt64?
     var reason: String
+    var oldestEventId: Int64?
 }
 
 extension ServerSentEvent {
@@ -65,7 +75,8 @@ extension ServerSentEvent {
         case .transition(let fence, let change):
             self.init(name: "transition", data: Self.json(GeofenceTransitionJSON(
                 fence: fence, transition: change.transition.name, state: change.transition.state.description,
-                at: change.at.sinceEpoch.secondsValue, estimatedCrossing: change.estimatedCrossing?.sinceEpoch.secondsValue)))
+                at: change.at.sinceEpoch.secondsValue, estimatedCrossing: change.estimatedCrossing?.sinceEpoch.secondsValue,
+                whileStopped: change.againstRestoredState ? true : nil)))
         case .ended(let fence, let reason):
             self.init(name: "end", data: Self.json(GeofenceEndJSON(fence: fence, reason: reason)))
         }

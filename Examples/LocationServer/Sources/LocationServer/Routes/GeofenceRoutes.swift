@@ -8,7 +8,8 @@ import LocationEngine
 /// `POST` takes a ``GeofenceBody`` and answers 201 with the fence and a `Location` header; a bad body
 /// 400 naming the field (nothing is monitored), a full server 409. `DELETE` cancels the monitor (204;
 /// listeners of `/geofences/events` get an `end` with reason `cancelled`). An unknown ID is 404, an ID
-/// that is not a number 400.
+/// that is not a number 400. Both answer only once the change is stored; a change the database refused
+/// (a full disk) is answered 503, and a fence whose creation was not stored is not monitored.
 struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let registry: GeofenceRegistry
@@ -21,8 +22,13 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             return GeofenceJSON(fence)
         }
         router.delete("geofences/:id") { _, context in
-            guard let request = registry.remove(try Self.id(context)) else { throw Self.notFound(context) }
-            engine.cancel(request)
+            guard let removed = registry.remove(try Self.id(context)) else { throw Self.notFound(context) }
+            engine.cancel(removed.request)
+            do {
+                try await registry.journal.stored(removed.sequence)
+            } catch {
+                throw Self.notStored("the deletion", error)
+            }
             return HTTPResponse.Status.noContent
         }
     }
@@ -39,8 +45,9 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             throw HTTPError(.badRequest, message: "body: more than \(GeofenceBody.maximumBytes) bytes, or unreadable (\(error))")
         }
         let id: UInt64
+        let sequence: UInt64
         do throws(GeofenceRegistry.Full) {
-            id = try registry.reserve(body)
+            (id, sequence) = try registry.reserve(body)
         } catch {
             throw HTTPError(
                 .conflict, message: "the server monitors its maximum of \(error.maximum) fences (--max-geofences): delete one first")
@@ -51,6 +58,12 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             var headers = HTTPFields()
             if case .shutDown = end { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }
             throw HTTPError(end.httpStatus, headers: headers, message: "the fence ended at once: \(end.outcome)")
+        }
+        do {
+            try await registry.journal.stored(sequence)
+        } catch {
+            if let request = registry.abandon(id) { engine.cancel(request) }
+            throw Self.notStored("the fence", error)
         }
         let fence = registry.fence(id).map(GeofenceJSON.init) ?? GeofenceJSON(GeofenceRegistry.Fence(id: id, body: body))
         return EditedResponse(status: .created, headers: [.location: "/geofences/\(id)"], response: fence)
@@ -63,6 +76,11 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             throw HTTPError(.badRequest, message: "id: expected a fence number such as 3 (got '\(text)')")
         }
         return id
+    }
+
+    /// A change the database did not take: the client is not told it is kept.
+    static func notStored(_ what: String, _ error: any Error) -> HTTPError {
+        HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: "\(what) could not be stored (\(error)); nothing was acknowledged")
     }
 
     static func notFound(_ context: BasicRequestContext) -> HTTPError {

@@ -1,17 +1,24 @@
+import Foundation
 import LocationEngine
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
-/// The server's fences and the listeners of `GET /geofences/events`.
+/// The server's fences, kept in the database through the ``journal``, which also records every event of
+/// `GET /geofences/events`.
 ///
-/// Fence IDs are the server's own, numbered from 1 and never reused. A fence is entered when it is
-/// reserved (before the engine sees it, so that the cap holds under concurrent requests) and becomes
-/// visible once the route has its engine request (`claim`); the engine's handler may run before that,
-/// so whatever it delivers is kept on the fence either way.
+/// Fence IDs are the server's own, numbered from 1 and never reused, across restarts too. A fence is
+/// entered when it is reserved (before the engine sees it, so that the cap holds under concurrent
+/// requests) and becomes visible once the route has its engine request (`claim`); the engine's handler
+/// may run before that, so whatever it delivers is kept on the fence either way. Every change is appended
+/// to the journal under the registry's lock, so the database and the event ids follow the order in which
+/// things happened.
 ///
-/// As a `Service` placed before the engine in the server's group, it runs until the group shuts
-/// down — after the engine, which has ended every fence with `shut_down` by then — and closes every
-/// event stream, whose route then sends the final `end`.
+/// A fence ended by the engine's shutdown stays in the database, and the next start restores it with the
+/// state it was in (``restore(_:into:)``); any other end, and `DELETE`, removes it.
+///
+/// As a `Service` placed before the engine in the server's group, it stores what is appended until the
+/// group shuts down — after the engine, which has ended every fence with `shut_down` by then — stores
+/// the rest, and ends every event stream once it has sent everything.
 final class GeofenceRegistry: Sendable {
     /// Refusal of a new fence: the server monitors its maximum.
     struct Full: Error {
@@ -30,48 +37,59 @@ final class GeofenceRegistry: Sendable {
     struct Fence: Sendable {
         var id: UInt64
         var body: GeofenceBody
-        /// Its state as of the last transition delivered.
+        /// Its state as of the last transition delivered (or as restored).
         var state = GeofenceState.unknown
+        /// Since when it is in that state, Unix seconds (`nil`: never decided).
+        var since: Double?
+        /// Whether it dwelled since it became inside.
+        var dwelled = false
+        /// Restored at start, and no transition since.
+        var restored = false
         /// The engine's request, once the route has it (until then the fence is not listed).
         var request: RequestID?
         /// An end delivered before the route claimed the fence.
         var earlyEnd: SubscriptionEnd?
+
+        /// The fence as the database keeps it.
+        var stored: StoredFence { StoredFence(id: id, body: body.storedJSON, state: state.description, since: since, dwelled: dwelled) }
     }
 
-    private struct State {
+    struct State {
         var fences: [UInt64: Fence] = [:]
-        var lastID: UInt64 = 0
-        var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
-        var lastListener = 0
-        var closed = false
+        var lastID: UInt64
+        /// Unix seconds at the engine's instant zero: turns the engine's instants into times that mean
+        /// something after a restart.
+        var timelineOrigin: Double
     }
 
     /// The most fences monitored at once.
     let maximumFences: Int
-    /// Events kept per listener that reads slower than they come (the newest are kept).
-    let listenerBuffer: Int
     let counters: GeofenceCounters
-    private let state = NIOLockedValueBox(State())
+    /// The database's writer and the events' reader.
+    let journal: GeofenceJournal
+    let state: NIOLockedValueBox<State>
 
-    init(maximumFences: Int, listenerBuffer: Int = 1024, counters: GeofenceCounters) {
+    init(maximumFences: Int, journal: GeofenceJournal, lastFenceID: UInt64) {
         self.maximumFences = maximumFences
-        self.listenerBuffer = listenerBuffer
-        self.counters = counters
+        self.journal = journal
+        counters = journal.counters
+        state = NIOLockedValueBox(State(lastID: lastFenceID, timelineOrigin: journal.now()))
     }
 
     // MARK: Fences
 
-    /// Reserves a fence for `body` and returns its ID.
+    /// Reserves a fence for `body` and returns its ID and the journal's sequence number for it.
     /// - Throws: ``Full`` when ``maximumFences`` are monitored or reserved.
-    func reserve(_ body: GeofenceBody) throws(Full) -> UInt64 {
-        let id: UInt64? = state.withLockedValue { state in
+    func reserve(_ body: GeofenceBody) throws(Full) -> (id: UInt64, sequence: UInt64) {
+        let reserved: (UInt64, UInt64)? = state.withLockedValue { state in
             guard state.fences.count < maximumFences else { return nil }
             state.lastID += 1
-            state.fences[state.lastID] = Fence(id: state.lastID, body: body)
-            return state.lastID
+            let fence = Fence(id: state.lastID, body: body)
+            state.fences[state.lastID] = fence
+            return (state.lastID, journal.append([.fence(fence.stored), .lastFenceID(state.lastID)]))
         }
-        guard let id else { throw Full(maximum: maximumFences) }
-        return id
+        guard let reserved else { throw Full(maximum: maximumFences) }
+        return reserved
     }
 
     /// Records the engine's request for the fence reserved as `id`; returns the end it already had (it
@@ -83,6 +101,7 @@ final class GeofenceRegistry: Sendable {
                 return nil
             }
             state.fences[id] = nil
+            journal.append([.fenceRemoved(id)])
             return end
         }
         if end == nil { counters.created() }
@@ -97,17 +116,18 @@ final class GeofenceRegistry: Sendable {
         state.withLockedValue { state in state.fences[id].flatMap { fence in fence.request == nil ? nil : fence } }
     }
 
-    /// Removes the monitored fence `id` and returns its request to cancel (`nil`: no such fence).
-    func remove(_ id: UInt64) -> RequestID? {
-        let (request, dropped): (RequestID?, Int) = state.withLockedValue { state in
-            guard let request = state.fences[id]?.request else { return (nil, 0) }
+    /// Removes the monitored fence `id`; returns its request to cancel and the journal's sequence number
+    /// for the removal (`nil`: no such fence).
+    func remove(_ id: UInt64) -> (request: RequestID, sequence: UInt64)? {
+        let removed: (RequestID, UInt64)? = state.withLockedValue { state in
+            guard let request = state.fences[id]?.request else { return nil }
             state.fences[id] = nil
-            return (request, Self.broadcast(.ended(fence: id, reason: "cancelled"), to: state.listeners))
+            let end = ServerSentEvent(Event.ended(fence: id, reason: "cancelled"))
+            return (request, journal.appendEvent(end.name, fence: id, data: end.data, then: [.fenceRemoved(id)]))
         }
-        guard let request else { return nil }
+        guard let removed else { return nil }
         counters.ended(deleted: true)
-        counters.eventsDropped(dropped)
-        return request
+        return removed
     }
 
     /// The engine's handler for fence `id`.
@@ -115,85 +135,79 @@ final class GeofenceRegistry: Sendable {
         switch event {
         case .transition(let change):
             // A fence deleted while this was on its way is not heard from again.
-            let dropped: Int? = state.withLockedValue { state in
-                guard state.fences[id] != nil else { return nil }
-                state.fences[id]?.state = change.transition.state
-                return Self.broadcast(.transition(fence: id, change), to: state.listeners)
+            let delivered: Bool = state.withLockedValue { state in
+                guard var fence = state.fences[id] else { return false }
+                if change.transition != .dwelled {
+                    fence.since = state.timelineOrigin + change.at.sinceEpoch.secondsValue
+                }
+                fence.state = change.transition.state
+                fence.dwelled = change.transition == .dwelled
+                fence.restored = false
+                state.fences[id] = fence
+                let sent = ServerSentEvent(Event.transition(fence: id, change))
+                journal.appendEvent(
+                    sent.name, fence: id, data: sent.data,
+                    then: [.fenceState(id, state: fence.state.description, since: fence.since, dwelled: fence.dwelled)])
+                return true
             }
-            guard let dropped else { return }
-            counters.delivered(change.transition)
-            counters.eventsDropped(dropped)
+            if delivered { counters.delivered(change.transition) }
         case .sourceError:
             // Every fence hears the same transient error; /updates streams report those.
             break
         case .ended(let end):
-            let outcome: (monitored: Bool, dropped: Int)? = state.withLockedValue { state in
+            let monitored: Bool? = state.withLockedValue { state in
                 guard let fence = state.fences[id] else { return nil }
                 if fence.request == nil {
                     state.fences[id]?.earlyEnd = end
                 } else {
                     state.fences[id] = nil
                 }
-                return (fence.request != nil, Self.broadcast(.ended(fence: id, reason: end.outcome), to: state.listeners))
+                let sent = ServerSentEvent(Event.ended(fence: id, reason: end.outcome))
+                // Shutdown ends a fence for this run only: the next start restores it.
+                journal.appendEvent(sent.name, fence: id, data: sent.data, then: end.keepsFence ? [] : [.fenceRemoved(id)])
+                return fence.request != nil
             }
-            guard let outcome else { return }
-            if outcome.monitored { counters.ended(deleted: false) }
-            counters.eventsDropped(outcome.dropped)
+            if monitored == true { counters.ended(deleted: false) }
         }
     }
 
-    // MARK: Listeners
-
-    /// A new listener's events; the sequence finishes when the registry closes (at once if it has).
-    func listen() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(max(1, listenerBuffer)))
-        let key: Int? = state.withLockedValue { state in
-            guard !state.closed else { return nil }
-            state.lastListener += 1
-            state.listeners[state.lastListener] = continuation
-            return state.lastListener
+    /// Forgets the fence reserved as `id` whose creation could not be stored; returns its request to cancel.
+    func abandon(_ id: UInt64) -> RequestID? {
+        let request = state.withLockedValue { state in
+            defer { state.fences[id] = nil }
+            journal.append([.fenceRemoved(id)])
+            return state.fences[id]?.request
         }
-        guard let key else {
-            continuation.finish()
-            return stream
-        }
-        counters.listenerOpened()
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLockedValue { _ = $0.listeners.removeValue(forKey: key) }
-            self?.counters.listenerClosed()
-        }
-        return stream
+        if request != nil { counters.ended(deleted: true) }
+        return request
     }
 
-    /// Finishes every listener's sequence and refuses new ones.
-    func close() {
-        let listeners = state.withLockedValue { state in
-            state.closed = true
-            defer { state.listeners.removeAll() }
-            return Array(state.listeners.values)
-        }
-        // Outside the lock: finishing runs each listener's `onTermination`, which takes it.
-        for listener in listeners { listener.finish() }
+    /// Stores what is pending, then ends every event stream once it has sent every event.
+    func close() async {
+        journal.finish()
+        try? await journal.flush()
+        journal.close()
     }
+}
 
-    /// Sends `event` to every listener; returns how many dropped it (their buffer was full). Called under
-    /// the lock, with the change the event reports, so that every listener hears a fence's events in the
-    /// order they happened (a deletion cannot slip its `end` in ahead of a transition on its way). A
-    /// `yield` only enqueues the event and wakes the listener's task: it runs no listener code, and never
-    /// `onTermination` (only `finish` does, which ``close()`` calls outside the lock).
-    private static func broadcast(_ event: Event, to listeners: [Int: AsyncStream<Event>.Continuation]) -> Int {
-        var dropped = 0
-        for listener in listeners.values {
-            if case .dropped = listener.yield(event) { dropped += 1 }
-        }
-        return dropped
+extension SubscriptionEnd {
+    /// Whether a fence that ends so stays in the database: only the server's shutdown, which ends it for
+    /// this run alone.
+    var keepsFence: Bool {
+        if case .shutDown = self { return true }
+        return false
     }
 }
 
 extension GeofenceRegistry: Service {
-    /// Waits for the group's graceful shutdown, then closes every event stream.
+    /// Stores what is appended until the group's graceful shutdown, then the rest; then ends every
+    /// event stream once it has sent everything.
     func run() async throws {
-        try? await gracefulShutdown()
-        close()
+        await withGracefulShutdownHandler {
+            await journal.run()
+        } onGracefulShutdown: { [journal] in
+            journal.finish()
+        }
+        journal.close()
     }
 }

@@ -1,0 +1,235 @@
+import Foundation
+import GRDB
+import Logging
+import NIOConcurrencyHelpers
+
+/// The writes of the server's fences and events, in the order they happened, to the database: batched
+/// (whatever accumulated while the last transaction ran commits in the next, so a fix that decides
+/// 10,000 fences commits them together), acknowledged only once committed, and the events read back by
+/// every `GET /geofences/events` stream from their id on (``GeofenceEventReader``).
+///
+/// Event ids are handed out when an event is appended, one after another, and an event is visible to
+/// readers only once stored, so a reader that follows the ids never sees a gap or a duplicate. The newest
+/// ``recentCapacity`` stored events are also kept in memory, so that readers that keep up never touch
+/// the database; one that falls behind is paged from it.
+final class GeofenceJournal: Sendable {
+    /// A write that could not be committed (a full disk, a failing device): what was waiting for it is
+    /// told, and the write is tried again with the next batch.
+    struct StoreFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    struct Waiter {
+        var sequence: UInt64
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    struct State {
+        var pending: [StoreWrite] = []
+        /// Writes appended, and stored, so far (a write's sequence number is its place in that count).
+        var appended: UInt64 = 0
+        var stored: UInt64 = 0
+        /// The newest event id handed out, and the newest stored.
+        var lastEventID: Int64
+        var storedEventID: Int64
+        /// The oldest event the database keeps (`storedEventID + 1` when it keeps none).
+        var oldestEventID: Int64
+        /// The newest stored events, oldest first, ids consecutive.
+        var recent: [StoredEvent] = []
+        var waiters: [Waiter] = []
+        var bells: [Int: AsyncStream<Void>.Continuation] = [:]
+        var lastBell = 0
+        /// No more writes come: the writer stops once it has stored what is pending.
+        var finishing = false
+        /// Readers end once they have read every stored event.
+        var closed = false
+        /// The writer has returned: nothing appended from now on is stored.
+        var writerStopped = false
+    }
+
+    let database: any DatabaseWriter
+    let retention: EventStore.Retention
+    /// The wall clock, Unix seconds: when an event is recorded, and how old retention finds it.
+    let now: @Sendable () -> Double
+    let recentCapacity: Int
+    let counters: GeofenceCounters
+    let logger: Logger
+    let state: NIOLockedValueBox<State>
+    private let writerBell = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+    init(
+        database: any DatabaseWriter, contents: EventStore.Contents, retention: EventStore.Retention, counters: GeofenceCounters,
+        logger: Logger, recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.database = database
+        self.retention = retention
+        self.counters = counters
+        self.logger = logger
+        self.recentCapacity = max(1, recentCapacity)
+        self.now = now
+        state = NIOLockedValueBox(
+            State(lastEventID: contents.lastEventID, storedEventID: contents.lastEventID, oldestEventID: contents.oldestEventID))
+    }
+
+    // MARK: Appending
+
+    /// Appends `writes`; returns the sequence number to wait for with ``stored(_:)``.
+    /// - Complexity: O(w) for w writes.
+    @discardableResult
+    func append(_ writes: [StoreWrite]) -> UInt64 {
+        let sequence = state.withLockedValue { state in
+            state.pending += writes
+            state.appended += UInt64(writes.count)
+            return state.appended
+        }
+        writerBell.continuation.yield()
+        return sequence
+    }
+
+    /// Appends an event named `name` about `fence` with `data`, under the next id, and then `writes`;
+    /// returns the sequence number to wait for. Called under the caller's lock when the order of events
+    /// must follow the order of its changes: it takes only the journal's own.
+    @discardableResult
+    func appendEvent(_ name: String, fence: UInt64?, data: String, then writes: [StoreWrite] = []) -> UInt64 {
+        let time = now()
+        let appendedAt = ContinuousClock.now
+        let sequence = state.withLockedValue { state in
+            state.lastEventID += 1
+            state.pending.append(.event(StoredEvent(id: state.lastEventID, time: time, fence: fence, name: name, data: data, appendedAt: appendedAt)))
+            state.pending += writes
+            state.appended += UInt64(1 + writes.count)
+            return state.appended
+        }
+        writerBell.continuation.yield()
+        return sequence
+    }
+
+    /// Returns once the write numbered `sequence` (and every one before it) is stored.
+    /// - Throws: ``StoreFailed`` when the batch holding it could not be committed.
+    func stored(_ sequence: UInt64) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let done: Bool? = state.withLockedValue { state in
+                guard state.stored < sequence else { return true }
+                guard !state.writerStopped else { return false }
+                state.waiters.append(Waiter(sequence: sequence, continuation: continuation))
+                return nil
+            }
+            switch done {
+            case true?: continuation.resume()
+            case false?: continuation.resume(throwing: StoreFailed(description: "the server is shutting down"))
+            case nil: break
+            }
+        }
+    }
+
+    /// Returns once everything appended so far is stored.
+    /// - Throws: ``StoreFailed`` when the batch holding the last write could not be committed.
+    func flush() async throws { try await stored(append([])) }
+
+    // MARK: Writing
+
+    /// Stores what is appended, batch after batch, until ``finish()`` and everything is stored; a batch
+    /// that fails is tried again with the next write, or a second later.
+    func run() async {
+        defer { stopWriting() }
+        for await _ in writerBell.stream {
+            while let batch = takeBatch() {
+                if await write(batch) { continue }
+                if state.withLockedValue({ $0.finishing }) {
+                    logger.error("geofence store: giving up at shutdown", metadata: ["unstored": "\(batch.writes.count)"])
+                    return
+                }
+                Task { [writerBell] in
+                    try? await Task.sleep(for: .seconds(1))
+                    writerBell.continuation.yield()
+                }
+                break
+            }
+            if state.withLockedValue({ $0.finishing && $0.pending.isEmpty }) { return }
+        }
+    }
+
+    /// No more writes come: ``run()`` returns once what is pending is stored.
+    func finish() {
+        state.withLockedValue { $0.finishing = true }
+        writerBell.continuation.yield()
+    }
+
+    /// The writer has returned: whoever still waits for a write is told it will not be stored.
+    private func stopWriting() {
+        let waiters = state.withLockedValue { state in
+            state.writerStopped = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: StoreFailed(description: "the server is shutting down")) }
+    }
+
+    private struct Batch {
+        var writes: [StoreWrite]
+        var sequence: UInt64
+        var lastEventID: Int64
+    }
+
+    private func takeBatch() -> Batch? {
+        state.withLockedValue { state in
+            guard !state.pending.isEmpty else { return nil }
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return Batch(writes: state.pending, sequence: state.appended, lastEventID: state.lastEventID)
+        }
+    }
+
+    /// Commits `batch` in one transaction; returns whether it did. Afterwards, its waiters are resumed (or
+    /// told it failed) and the readers woken.
+    private func write(_ batch: Batch) async -> Bool {
+        let retention = retention
+        let time = now()
+        let start = ContinuousClock.now
+        let result: Result<Int64, any Error>
+        do {
+            result = .success(try await database.write { db in
+                try EventStore.apply(batch.writes, retention: retention, now: time, lastEventID: batch.lastEventID, db)
+            })
+        } catch {
+            result = .failure(error)
+        }
+        let events = batch.writes.compactMap { write -> StoredEvent? in
+            if case .event(let event) = write { return event }
+            return nil
+        }
+        let (waiters, bells): ([Waiter], [AsyncStream<Void>.Continuation]) = state.withLockedValue { state in
+            switch result {
+            case .success(let oldest):
+                state.stored = batch.sequence
+                state.storedEventID = batch.lastEventID
+                state.oldestEventID = oldest
+                state.recent += events
+                // Trimmed to the capacity once it holds twice that (amortised O(1) per event), and of
+                // whatever retention removed.
+                let pruned = state.recent.first.map { $0.id < oldest } ?? false
+                if pruned || state.recent.count > 2 * recentCapacity {
+                    let keep = state.recent.firstIndex { $0.id >= oldest } ?? state.recent.endIndex
+                    state.recent.removeFirst(max(keep, state.recent.count - recentCapacity))
+                }
+            case .failure:
+                // Tried again first, before anything appended since.
+                state.pending = batch.writes + state.pending
+            }
+            let due = state.waiters.filter { $0.sequence <= batch.sequence }
+            state.waiters.removeAll { $0.sequence <= batch.sequence }
+            return (due, Array(state.bells.values))
+        }
+        switch result {
+        case .success:
+            counters.stored(events: events.count, writes: batch.writes.count, seconds: (ContinuousClock.now - start).secondsValue)
+            for waiter in waiters { waiter.continuation.resume() }
+            for bell in bells { bell.yield() }
+            return true
+        case .failure(let error):
+            counters.storeFailed()
+            logger.error("geofence store: a write failed; it is retried", metadata: ["writes": "\(batch.writes.count)", "error": "\(error)"])
+            for waiter in waiters { waiter.continuation.resume(throwing: StoreFailed(description: "\(error)")) }
+            return false
+        }
+    }
+}

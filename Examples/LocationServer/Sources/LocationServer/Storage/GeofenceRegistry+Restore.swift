@@ -1,0 +1,102 @@
+import Foundation
+import LocationEngine
+import Logging
+
+extension GeofenceRegistry {
+    /// A stored fence that cannot be monitored again: the server refuses to start rather than drop it.
+    struct RestoreError: Error, CustomStringConvertible {
+        var fence: UInt64
+        var problem: String
+        var description: String { "stored fence \(fence) cannot be restored: \(problem)" }
+    }
+
+    /// Monitors every stored fence again on `engine`, each with the state it was left in and since when
+    /// (``GeofenceOptions/restoredState``): its first deciding fix reports nothing when the state is the
+    /// same, and `entered` or `exited` marked `whileStopped` when it changed.
+    /// - Throws: ``RestoreError`` for a fence whose body no longer reads.
+    func restore<C: Clock>(_ stored: [StoredFence], into engine: LocationEngine<C>) throws(RestoreError) where C.Duration == Duration {
+        let wallNow = journal.now()
+        let instantNow = engine.currentInstant()
+        let origin = wallNow - instantNow.sinceEpoch.secondsValue
+        state.withLockedValue { $0.timelineOrigin = origin }
+        var fences: [Fence] = []
+        for row in stored {
+            let body: GeofenceBody
+            do {
+                body = try GeofenceBody(json: Data(row.body.utf8))
+            } catch {
+                throw RestoreError(fence: row.id, problem: error.message)
+            }
+            guard let known = GeofenceState(name: row.state) else { throw RestoreError(fence: row.id, problem: "unknown state '\(row.state)'") }
+            fences.append(Fence(id: row.id, body: body, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown))
+        }
+        state.withLockedValue { state in
+            for fence in fences {
+                state.fences[fence.id] = fence
+                state.lastID = max(state.lastID, fence.id)
+            }
+        }
+        var restored = 0
+        for fence in fences {
+            var options = fence.body.options
+            if let since = fence.since {
+                // A time of the last run, placed on this run's timeline (before its start: a negative instant).
+                let instant = instantNow - .nanoseconds(Int64(((wallNow - since) * 1e9).rounded()))
+                options.restoredState = GeofenceRestoredState(fence.state, since: instant, dwelled: fence.dwelled)
+            }
+            let id = fence.id
+            let request = engine.monitor(fence.body.region, options: options) { [self] _, event in deliver(event, toFence: id) }
+            if claimRestored(id, request: request) { restored += 1 }
+        }
+        counters.restored(restored)
+    }
+
+    /// Records the engine's request for a restored fence (an end it already had removes it).
+    private func claimRestored(_ id: UInt64, request: RequestID) -> Bool {
+        state.withLockedValue { state in
+            guard state.fences[id]?.earlyEnd == nil else {
+                state.fences[id] = nil
+                return false
+            }
+            state.fences[id]?.request = request
+            return true
+        }
+    }
+}
+
+extension GeofenceState {
+    /// The state named `name` (its ``description``).
+    init?(name: String) {
+        switch name {
+        case "unknown": self = .unknown
+        case "inside": self = .inside
+        case "outside": self = .outside
+        default: return nil
+        }
+    }
+}
+
+extension GeofenceRegistry {
+    /// The registry of the database at `path` (``ServerDatabase``), with every fence it keeps monitored
+    /// again on `engine`.
+    /// - Throws: ``DatabaseStartError`` or ``RestoreError``: the server must not start.
+    static func open<C: Clock>(
+        database path: String, retention: EventStore.Retention, maximumFences: Int, counters: GeofenceCounters, logger: Logger,
+        recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        restoringInto engine: LocationEngine<C>
+    ) throws -> GeofenceRegistry where C.Duration == Duration {
+        let database = try ServerDatabase.open(path: path)
+        let contents: EventStore.Contents
+        do {
+            contents = try database.read { try EventStore.contents($0) }
+        } catch {
+            throw DatabaseStartError(path: path, problem: .notADatabase, underlying: error)
+        }
+        let journal = GeofenceJournal(
+            database: database, contents: contents, retention: retention, counters: counters, logger: logger, recentCapacity: recentCapacity,
+            now: now)
+        let registry = GeofenceRegistry(maximumFences: maximumFences, journal: journal, lastFenceID: contents.lastFenceID)
+        try registry.restore(contents.fences, into: engine)
+        return registry
+    }
+}

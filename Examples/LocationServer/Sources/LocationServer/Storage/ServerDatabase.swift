@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// The SQLite database that keeps the server's fences and their events across restarts.
+///
+/// A file is opened in WAL mode (readers — the event streams paging back — never wait for the writer),
+/// created with its folder's permissions on first start, and migrated to the current schema
+/// (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
+/// that is not a database, is damaged, or cannot be written is refused at start with a
+/// ``DatabaseStartError``: the server does not run rather than forget what it was told.
+enum ServerDatabase {
+    /// The path that names an in-memory database.
+    static let inMemory = ":memory:"
+    /// The default file, in the working directory.
+    static let defaultPath = "location-server.sqlite"
+
+    /// Opens, checks and migrates the database at `path`.
+    /// - Throws: ``DatabaseStartError`` saying what is wrong with the file and what to do.
+    static func open(path: String) throws(DatabaseStartError) -> any DatabaseWriter {
+        let writer: any DatabaseWriter
+        do {
+            writer = path == inMemory ? try DatabaseQueue(configuration: configuration) : try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw DatabaseStartError(path: path, problem: isDamage(error) ? .notADatabase : .cannotOpen, underlying: error)
+        }
+        do {
+            let check = try writer.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else {
+                throw DatabaseStartError(path: path, problem: .damaged, underlying: nil, detail: check.prefix(3).joined(separator: "; "))
+            }
+        } catch let error as DatabaseStartError {
+            throw error
+        } catch {
+            throw DatabaseStartError(path: path, problem: .notADatabase, underlying: error)
+        }
+        do {
+            try StorageMigrations.migrator.migrate(writer)
+        } catch {
+            throw DatabaseStartError(path: path, problem: .cannotMigrate, underlying: error)
+        }
+        do {
+            // A real write: a file that opens but cannot be written (read-only, a full disk) fails here.
+            try writer.write { db in
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('started_at', ?)", arguments: [Int64(Date().timeIntervalSince1970)])
+            }
+        } catch {
+            throw DatabaseStartError(path: path, problem: .cannotWrite, underlying: error)
+        }
+        return writer
+    }
+
+    /// Whether SQLite found the file not to be a database, or damaged.
+    private static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+    }
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.label = "location-server"
+        // A second server on the same file waits a little for the first's write, then fails clearly.
+        configuration.busyMode = .timeout(5)
+        return configuration
+    }
+}
+
+/// The database could not be used: the server refuses to start.
+struct DatabaseStartError: Error, CustomStringConvertible {
+    /// What went wrong.
+    enum Problem: Sendable {
+        case cannotOpen, notADatabase, damaged, cannotMigrate, cannotWrite
+    }
+
+    var path: String
+    var problem: Problem
+    var underlying: (any Error)?
+    var detail: String?
+
+    var description: String {
+        let cause = detail ?? underlying.map { "\($0)" } ?? ""
+        let what: String
+        switch problem {
+        case .cannotOpen:
+            what = "cannot open or create the database file (does its folder exist, and may the server write there?)"
+        case .notADatabase:
+            what = "the file is not a SQLite database, or is damaged"
+        case .damaged:
+            what = "the database failed its integrity check"
+        case .cannotMigrate:
+            what = "the database's schema could not be brought up to date (a file of a newer server, or damaged)"
+        case .cannotWrite:
+            what = "the database cannot be written (a read-only file or folder, a full disk, or another server writing it)"
+        }
+        return "--database \(path): \(what): \(cause). Refusing to start rather than forget the fences: move the file aside, "
+            + "or name another with --database."
+    }
+}

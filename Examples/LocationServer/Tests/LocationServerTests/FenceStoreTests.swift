@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LocationEngine
+import NIOConcurrencyHelpers
+import Testing
+
+@testable import LocationServer
+
+/// Fences kept in a real SQLite file across restarts of the server in the process (the kill -9 loop of
+/// `Scripts/server-storage/kill_restart.py` restarts it as a process).
+@Suite("Fences survive a restart")
+struct FenceStoreTests {
+    typealias Support = StorageTestSupport
+
+    /// Server one creates the depot fence and decides it inside (then stops without shutting down, as
+    /// a killed process does); server two starts on the same file, takes a fix at `latitude`, and
+    /// returns its fence list before the fix and the events its stream heard.
+    static func restart(firstFixAt latitude: Double) async throws -> (before: GeofenceJSON, events: [(id: Int64, name: String, data: String)]) {
+        let result = NIOLockedValueBox<(GeofenceJSON, [(id: Int64, name: String, data: String)])?>(nil)
+        try await Support.withDatabaseFile { path in
+            let one = try TestServer(database: path)
+            try await one.application.test(.router) { client in
+                #expect(try await Support.createDepot(on: one, with: client).status == .created)
+                await Support.fix(one)
+                try await one.geofences.journal.flush()
+                #expect(one.geofences.fence(1)?.state == .inside)
+            }
+            let two = try TestServer(database: path)
+            try await two.application.test(.router) { client in
+                let before = try JSONDecoder().decode(GeofenceJSON.self, from: try await client.execute(uri: "/geofences/1", method: .get).body)
+                await two.waitUntilPending(subscriptions: 1)
+                async let stream = client.execute(uri: "/geofences/events", method: .get)
+                await GeofenceEventsTests.waitForListeners(1, on: two)
+                await Support.fix(two, latitude: latitude)
+                // Never reused: the next fence is 2.
+                #expect(try await Support.createDepot(on: two, with: client).headers[.location] == "/geofences/2")
+                await two.geofences.close()
+                let events = Support.stored(try await stream.body)
+                result.withLockedValue { $0 = (before, events) }
+            }
+        }
+        return try #require(result.withLockedValue { $0 })
+    }
+
+    @Test("a fence comes back with its state; the first fix after the restart reports nothing when the state did not change", .timeLimit(.minutes(1)))
+    func unchangedStateIsSilent() async throws {
+        let (before, events) = try await Self.restart(firstFixAt: 48.137)
+        #expect(before.id == 1 && before.name == "depot" && before.state == "inside" && before.restored == true)
+        #expect(events.isEmpty)
+    }
+
+    @Test("a state that changed while the server was stopped is reported once, exited, marked whileStopped", .timeLimit(.minutes(1)))
+    func changedStateIsMarked() async throws {
+        let (_, events) = try await Self.restart(firstFixAt: 48.150)
+        let transitions = try events.map { try Support.transition($0.data) }
+        #expect(transitions.map(\.transition) == ["exited"])
+        #expect(transitions.first?.whileStopped == true && transitions.first?.estimatedCrossing == nil)
+        // Event ids go on from the first run's (its determined was 1).
+        #expect(events.map(\.id) == [2])
+    }
+
+    @Test("a deleted fence, and one that ended otherwise than by shutdown, do not come back; one ended by shutdown does", .timeLimit(.minutes(1)))
+    func deletedFencesStayDeleted() async throws {
+        try await Support.withDatabaseFile { path in
+            let one = try TestServer(database: path)
+            try await one.application.test(.router) { client in
+                let first = try await Support.createDepot(on: one, with: client)
+                let second = try await Support.createDepot(on: one, with: client)
+                #expect(first.status == .created && second.status == .created)
+                let deleted = try await client.execute(uri: "/geofences/1", method: .delete)
+                #expect(deleted.status == .noContent)
+                await one.engine.shutdown()
+                await one.geofences.close()
+            }
+            let two = try TestServer(database: path)
+            #expect(two.geofences.fences.map(\.id) == [2])
+            #expect(two.geofences.counters.totals.restored == 1)
+        }
+    }
+
+    @Test("a database that cannot be used stops the start with an error that names the file and the problem")
+    func unusableDatabase() async throws {
+        try await Support.withDatabaseFile { path in
+            try Data("this is not a database, but it is long enough to have a header of sorts".utf8).write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: path) }
+            #expect(error.problem == .notADatabase)
+            #expect(error.description.contains("--database \(path)") && error.description.contains("Refusing to start"))
+        }
+        let missing = "/nonexistent-\(UUID().uuidString)/fences.sqlite"
+        let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: missing) }
+        #expect(error.problem == .cannotOpen)
+    }
+
+    @Test("a stored fence that no longer reads stops the start, naming the fence")
+    func unreadableFence() async throws {
+        try await Support.withDatabaseFile { path in
+            let database = try ServerDatabase.open(path: path)
+            try await database.write { db in
+                try db.execute(sql: "INSERT INTO fence (id, body, state) VALUES (7, '{\"circle\": {\"radius\": 5}}', 'inside')")
+            }
+            let error = try #require(throws: GeofenceRegistry.RestoreError.self) { try TestServer(database: path) }
+            #expect(error.fence == 7 && error.description.contains("circle"))
+        }
+    }
+
+    @Test("a write the disk refuses is not acknowledged: the fence is answered 503 and not monitored, the transition not sent", .timeLimit(.minutes(1)))
+    func fullDisk() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(database: path)
+            try await server.application.test(.router) { client in
+                #expect(try await Support.createDepot(on: server, with: client).status == .created)
+                async let stream = client.execute(uri: "/geofences/events", method: .get)
+                await GeofenceEventsTests.waitForListeners(1, on: server)
+                // The file may not grow by a page more.
+                try await server.geofences.journal.database.write { db in
+                    let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1
+                    try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+                }
+                let refused = try await GeofenceRoutesTests.post(Self.largePolygon, with: client)
+                #expect(refused.status == .serviceUnavailable)
+                #expect(String(buffer: refused.body).contains("could not be stored"))
+                #expect(try await client.execute(uri: "/geofences/2", method: .get).status == .notFound)
+                await Support.fix(server)
+                #expect(server.geofences.counters.totals.transitions == 1)
+                await server.geofences.close()
+                #expect(Support.stored(try await stream.body).isEmpty)
+                #expect(server.geofences.counters.totals.storeFailures >= 1)
+            }
+        }
+    }
+
+    /// A polygon of 1,000 vertices: a body of about 40 KB, more than the pages a database has free.
+    static var largePolygon: String {
+        let ring = (0..<1000).map { index -> String in
+            let angle = Double(index) / 1000 * 2 * Double.pi
+            return "[\(48.137 + 0.004 * sin(angle)), \(11.575 + 0.006 * cos(angle))]"
+        }
+        return #"{"polygon": ["# + ring.joined(separator: ", ") + "]}"
+    }
+}

@@ -21,7 +21,7 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         configuration: ApplicationConfiguration, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
+        let router = Router(context: ServerRequestContext.self)
         LocationRoute(engine: engine, counters: counters).register(on: router)
         UpdatesRoute(engine: engine, counters: counters).register(on: router)
         GeofenceEventsRoute(registry: geofences).register(on: router)

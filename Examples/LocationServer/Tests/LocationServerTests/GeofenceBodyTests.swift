@@ -32,7 +32,7 @@ struct GeofenceBodyTests {
         arguments: [
             (#"{"circle": {"latitude": "NaN", "longitude": 11, "radius": 10}}"#, "circle.latitude", ""),
             // Foundation's reader refuses a number no Double holds before any field is read.
-            (#"{"circle": {"latitude": 1e999, "longitude": 11, "radius": 10}}"#, "body", "not valid JSON"),
+            (#"{"circle": {"latitude": 1e999, "longitude": 11, "radius": 10}}"#, "body", "not valid JSON (Number 1e999 is not representable"),
             (#"{"circle": {"latitude": 48, "longitude": 200, "radius": 10}}"#, "circle.longitude", GeofenceError.invalidCentre.description),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": -5}}"#, "circle.radius", GeofenceError.invalidRadius.description),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 60000}}"#, "circle.radius", GeofenceError.regionTooLarge.description),
@@ -59,8 +59,8 @@ struct GeofenceBodyTests {
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": ""}"#, "name", "1 to 100"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": 7}"#, "name", ""),
             (#"[1, 2]"#, "body", ""),
-            (#"not json"#, "body", "not valid JSON"),
-            (#""#, "body", "not valid JSON"),
+            (#"not json"#, "body", #"not valid JSON (Invalid value around character 1.) — expected a JSON object with "circle""#),
+            (#""#, "body", #"empty — expected a JSON object with "circle": {"latitude", "longitude", "radius" in metres} or "polygon""#),
         ])
     func rejected(text: String, field: String, wording: String) {
         let error = #expect(throws: GeofenceBodyError.self) { try Self.parse(text) }

@@ -56,16 +56,22 @@ struct LocationRouteTests {
         }
     }
 
-    @Test("an unknown route, or a known path with another method, answers 404 with a JSON error naming the routes")
+    @Test("an unknown route answers 404 with a JSON error naming the routes, its slashes as they are; a known path with another method 405 with Allow")
     func unknownRoute() async throws {
         let server = try TestServer()
         try await server.application.test(.router) { client in
-            for (method, uri) in [(HTTPRequest.Method.get, "/nowhere"), (.delete, "/location")] {
+            let answer = try await client.execute(uri: "/nowhere", method: .get)
+            #expect(answer.status == .notFound)
+            #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(String(buffer: answer.body).contains("no route GET /nowhere; the server answers GET /location, GET /updates"))
+            for (method, uri, allowed) in [
+                (HTTPRequest.Method.post, "/location", "GET"), (.delete, "/updates", "GET"), (.put, "/geofences", "GET, POST"),
+                (.post, "/geofences/7", "GET, DELETE"), (.delete, "/geofences/events", "GET"), (.post, "/metrics", "GET"),
+            ] {
                 let answer = try await client.execute(uri: uri, method: method)
-                #expect(answer.status == .notFound)
-                #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true)
-                let message = try Self.errorMessage(answer.body)
-                #expect(message.hasPrefix("no route \(method) \(uri); the server answers GET /location, GET /updates"), "\(message)")
+                #expect(answer.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(answer.headers[.allow] == allowed, "\(method) \(uri)")
+                #expect(try Self.errorMessage(answer.body) == "\(uri) answers \(allowed), not \(method)")
             }
             // A route's own 404 keeps its message.
             let fence = try Self.errorMessage(try await client.execute(uri: "/geofences/9", method: .get).body)

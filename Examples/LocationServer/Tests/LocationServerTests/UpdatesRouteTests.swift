@@ -45,6 +45,22 @@ struct UpdatesRouteTests {
     }
 
     @Test(
+        "an odd count says what is wrong with it: not a whole number of 1 or more, or past the largest one",
+        arguments: [
+            ("maxUpdates=0", "a whole number from 1 to \(Int.max)"), ("maxUpdates=99999999999999999999", "a whole number from 1 to \(Int.max)"),
+            ("maxUpdates=two", "a whole number of 1 or more"), ("maxUpdates=", "a whole number of 1 or more"),
+        ])
+    func oddCounts(query: String, expected: String) async throws {
+        let server = try TestServer()
+        try await server.application.test(.router) { client in
+            let answer = try await client.execute(uri: "/updates?" + query, method: .get)
+            #expect(answer.status == .badRequest)
+            let message = try LocationRouteTests.errorMessage(answer.body)
+            #expect(message.contains(expected), "\(message)")
+        }
+    }
+
+    @Test(
         "bad parameters answer 400",
         arguments: [
             "/updates?kind=sometimes", "/updates?distance=-1", "/updates?maxUpdates=0", "/updates?interval=x", "/updates?maxAge=5s",

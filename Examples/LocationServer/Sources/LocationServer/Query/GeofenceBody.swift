@@ -30,6 +30,7 @@ struct GeofenceBody: Equatable, Sendable {
     /// Reads `json`.
     /// - Throws: ``GeofenceBodyError`` naming the field at fault (`body` for the body as a whole).
     init(json: Data) throws(GeofenceBodyError) {
+        guard !json.isEmpty else { throw GeofenceBodyError(field: "body", "empty — \(GeofenceBodyError.expected)") }
         guard json.count <= Self.maximumBytes else {
             throw GeofenceBodyError(
                 field: "body", "the body has more than \(Self.maximumBytes) bytes (a polygon has at most \(GeofenceRegion.maximumVertices) vertices)")
@@ -39,7 +40,7 @@ struct GeofenceBody: Equatable, Sendable {
         } catch let error as GeofenceBodyError {
             throw error
         } catch let error as DecodingError {
-            throw GeofenceBodyError(error)
+            throw GeofenceBodyError(error, in: json)
         } catch {
             throw GeofenceBodyError(field: "body", "not a JSON object: \(error)")
         }
@@ -67,8 +68,8 @@ struct GeofenceBodyError: Error, Equatable, CustomStringConvertible {
     /// A region the engine refused, with its wording.
     init(field: String, _ error: GeofenceError) { self.init(field: field, error.description) }
 
-    /// What JSONDecoder found wrong, at the field it was reading.
-    init(_ error: DecodingError) {
+    /// What JSONDecoder found wrong in `json`, at the field it was reading.
+    init(_ error: DecodingError, in json: Data) {
         func path(_ keys: [any CodingKey]) -> String {
             let text = keys.reduce(into: "") { text, key in
                 if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
@@ -83,13 +84,34 @@ struct GeofenceBodyError: Error, Equatable, CustomStringConvertible {
         case .keyNotFound(let key, let context):
             self.init(field: path(context.codingPath + [key]), "missing")
         case .dataCorrupted(let context):
-            self.init(field: path(context.codingPath), context.codingPath.isEmpty ? "not valid JSON (\(context.debugDescription))" : context.debugDescription)
+            guard context.codingPath.isEmpty else {
+                self.init(field: path(context.codingPath), context.debugDescription)
+                return
+            }
+            let why = Self.whyNotJSON(json)
+            self.init(field: "body", "not valid JSON\(why.map { " (\($0))" } ?? "") — \(Self.expected)")
         @unknown default:
             self.init(field: "body", "\(error)")
         }
     }
 
     var description: String { message }
+
+    /// What makes `json` no JSON, in Foundation's words: its decoder says only "The given data was not valid
+    /// JSON." on Linux, its JSON reader says where and why ("Number 1e999 is not representable in Swift.").
+    static func whyNotJSON(_ json: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
+    }
+
+    /// What a fence's body may be, for an error that cannot name a field.
+    static let expected =
+        #"expected a JSON object with "circle": {"latitude", "longitude", "radius" in metres} or "polygon": [{"latitude", "longitude"}, …], "#
+        + #"and optionally "name" and "loiteringDelay""#
 
     /// "expected a number, found a string": what the field must be, in the body's own terms (JSON's, not
     /// Swift's), and what it was, when the decoder said.

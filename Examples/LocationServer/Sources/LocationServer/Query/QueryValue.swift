@@ -81,8 +81,11 @@ extension QueryValue where Value == Int {
     /// A whole number of 1 or more.
     static var count: Self {
         QueryValue { text throws(Invalid) in
-            guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text), value > 0 else {
+            guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
                 throw Invalid(expected: "a whole number of 1 or more")
+            }
+            guard let value = Int(text), value > 0 else {
+                throw Invalid(expected: "a whole number from 1 to \(Int.max)")
             }
             return value
         }

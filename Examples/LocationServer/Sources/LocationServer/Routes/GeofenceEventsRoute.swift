@@ -24,7 +24,7 @@ struct GeofenceEventsRoute {
     /// Events sent per page read.
     static let pageSize = 512
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerRequestContext>) {
         router.get("geofences/events") { request, _ in try handle(request) }
     }
 

@@ -14,7 +14,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let registry: GeofenceRegistry
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerRequestContext>) {
         router.post("geofences") { request, _ in try await create(request) }
         router.get("geofences") { _, _ in GeofenceListJSON(geofences: registry.fences.map(GeofenceJSON.init), maximum: registry.maximumFences) }
         router.get("geofences/:id") { _, context in
@@ -70,7 +70,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     }
 
     /// The `{id}` of the path.
-    static func id(_ context: BasicRequestContext) throws -> UInt64 {
+    static func id(_ context: ServerRequestContext) throws -> UInt64 {
         let text = context.parameters.get("id") ?? ""
         guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let id = UInt64(text) else {
             throw HTTPError(.badRequest, message: "id: expected a fence number such as 3 (got '\(text)')")
@@ -83,7 +83,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
         HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: "\(what) could not be stored (\(error)); nothing was acknowledged")
     }
 
-    static func notFound(_ context: BasicRequestContext) -> HTTPError {
+    static func notFound(_ context: ServerRequestContext) -> HTTPError {
         HTTPError(.notFound, message: "no fence \(context.parameters.get("id") ?? ""): it was never created, was deleted, or ended")
     }
 }

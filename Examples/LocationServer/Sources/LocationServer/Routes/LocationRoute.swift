@@ -34,7 +34,7 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerRequestContext>) {
         router.get("location") { request, _ in try await handle(request) }
     }
 

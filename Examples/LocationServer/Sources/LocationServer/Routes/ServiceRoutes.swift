@@ -7,7 +7,7 @@ struct ServiceRoutes {
     let registry: PrometheusCollectorRegistry
     let counters: ServerCounters
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerRequestContext>) {
         router.get("metrics") { _, _ in
             counters.sampleHeap()
             var buffer: [UInt8] = []

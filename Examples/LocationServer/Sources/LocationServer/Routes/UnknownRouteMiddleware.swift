@@ -1,8 +1,9 @@
 import Hummingbird
 
-/// Answers a request that no route takes — an unknown path, or a known path with another method — with a
-/// 404 whose JSON body names the routes there are, like every other error of the server, where Hummingbird
-/// would send an empty 404. Added after the routes, it wraps only the router's not-found responder.
+/// Answers a request that no route takes, like every other error of the server, with a JSON body, where
+/// Hummingbird would send an empty 404: a known path asked with another method is 405 with `Allow` naming the
+/// methods it takes; an unknown path is 404 naming the routes there are. Added after the routes, it wraps only
+/// the router's not-found responder.
 struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The server's routes, as a 404 lists them.
     static var routes: String {
@@ -10,11 +11,29 @@ struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
             + "GET /geofences/events, GET /metrics, GET /health"
     }
 
+    /// The methods a known path takes, or `nil` for a path the server does not have.
+    static func methods(of path: String) -> [HTTPRequest.Method]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        switch (parts.count, parts.first) {
+        case (1, "location"), (1, "updates"), (1, "metrics"), (1, "health"): return [.get]
+        case (1, "geofences"): return [.get, .post]
+        case (2, "geofences"): return parts[1] == "events" ? [.get] : [.get, .delete]
+        default: return nil
+        }
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
-            throw HTTPError(.notFound, message: "no route \(request.method) \(request.uri.path); the server answers \(Self.routes)")
+            let path = request.uri.path
+            if let methods = Self.methods(of: path), !methods.contains(request.method) {
+                let allowed = methods.map(\.rawValue).joined(separator: ", ")
+                throw HTTPError(
+                    .methodNotAllowed, headers: [.allow: allowed],
+                    message: "\(path) answers \(allowed), not \(request.method)")
+            }
+            throw HTTPError(.notFound, message: "no route \(request.method) \(path); the server answers \(Self.routes)")
         }
     }
 }

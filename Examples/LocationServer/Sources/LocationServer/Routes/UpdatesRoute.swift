@@ -17,7 +17,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerRequestContext>) {
         router.get("updates") { request, _ in try handle(request) }
     }
 

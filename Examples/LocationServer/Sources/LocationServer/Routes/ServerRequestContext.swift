@@ -1,0 +1,17 @@
+import Foundation
+import Hummingbird
+
+/// The server's request context: Hummingbird's basic one, answering JSON with its keys sorted and its slashes
+/// as they are — people diff the server's answers and read the paths in its errors.
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+
+    init(source: Source) { coreContext = .init(source: source) }
+
+    var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -21,45 +21,6 @@ struct SourcePlanner: Sendable {
     /// through the core copies a few bytes.
     typealias Command = (source: SourceID, command: PowerPlanner.Command)
 
-    /// What the core knows of one source: what it declared, its planner (its state, its restart-aware plan,
-    /// its receiver's energy, what it delivered), and the facts the choice among several weighs.
-    struct Record: Sendable {
-        /// What the source reaches, costs and declares.
-        let capabilities: SourceCapabilities
-        /// Its own planner.
-        var planner: PowerPlanner
-        /// Whether it failed for good, chosen no more until demand ends.
-        var failed = false
-        /// Its last fix, and when it last started.
-        var lastFix: EngineInstant?
-        var startedAt: EngineInstant?
-        /// Its last transient error while it ran, and when (cleared by its next fix).
-        var lastError: (error: SourceError, at: EngineInstant)?
-
-        /// As the engine's only source: brings it in line with the whole `demand` and sets the power alarm,
-        /// in one access to the record (a second access through the array cost about 10 instructions a request).
-        @inline(__always)
-        mutating func reconcileAlone(
-            demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
-        ) -> PowerPlanner.Command? {
-            let command = planner.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
-            timeline.setAlarm(.power, at: planner.readNextWakeup())
-            if let command { noteStart(command, now: now) }
-            return command
-        }
-
-        /// Notes when the source started, or that it stopped.
-        mutating func noteStart(_ command: PowerPlanner.Command, now: EngineInstant) {
-            switch command {
-            case .start:
-                startedAt = now
-                lastError = nil
-            case .stop, .idle: startedAt = nil
-            case .setMode: break
-            }
-        }
-    }
-
     /// One record per source, in source order (source 0, 1, …).
     var records: [Record]
     /// How long the chosen source may run without a fix before a fallback starts.
@@ -289,68 +250,5 @@ struct SourcePlanner: Sendable {
     /// Notes when `source` started, or that it stopped.
     private mutating func noteStart(_ command: PowerPlanner.Command, of source: SourceID, now: EngineInstant) {
         records[source.index].noteStart(command, now: now)
-    }
-}
-
-extension SourcePlanner {
-    // MARK: What the other parts and the sources report
-
-    /// Source `source` reports where its receiver confirmed it is (see ``PowerPlanner/receiverConfirmed(_:age:now:)``).
-    mutating func receiverConfirmed(
-        _ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline
-    ) {
-        self[source].receiverConfirmed(state, age: age, now: now)
-        setAlarm(on: &timeline)
-    }
-
-    /// Source `source` reports the setting its running receiver confirmed.
-    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline) {
-        self[source].receiverTracking(mode, age: age, now: now)
-        setAlarm(on: &timeline)
-    }
-
-    /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
-    mutating func endMonitorSleep(on timeline: inout Timeline) {
-        for index in records.indices { records[index].planner.endMonitorSleep() }
-        setAlarm(on: &timeline)
-    }
-
-    /// Whether a fix could let the monitors sleep (see ``PowerPlanner/monitorsMaySleep(besides:)``).
-    func monitorsMaySleep(besides demand: PowerDemand) -> Bool { self[monitorSource].monitorsMaySleep(besides: demand) }
-
-    /// Lets the monitors sleep until before `reachable`, if worth it (see ``PowerPlanner/planMonitorSleep(reachable:now:)``).
-    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
-        let sleeps = self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
-        setAlarm(on: &timeline)
-        return sleeps
-    }
-
-    /// Writes the planners' figures into `statistics`: with one source its own; with several, the sums over
-    /// the sources (the mode and power-down figures the first source's), and each source's in
-    /// ``SchedulerStatistics/sources``.
-    func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
-        records[0].planner.addStatistics(to: &statistics, now: now)
-        statistics.delivery = records.map(\.planner.delivery.figures)
-        guard isSeveral else { return }
-        var total = SchedulerStatistics.SourceFigures()
-        statistics.sources = records.indices.map { index in
-            var own = SchedulerStatistics()
-            records[index].planner.addStatistics(to: &own, now: now)
-            let figures = SchedulerStatistics.SourceFigures(
-                starts: own.sourceStarts, stops: own.sourceStops, modeChanges: own.sourceModeChanges, onTime: own.sourceOnTime,
-                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: records[index].failed, chosen: chosen?.index == index,
-                fallback: fallback?.index == index)
-            total.starts += figures.starts
-            total.stops += figures.stops
-            total.modeChanges += figures.modeChanges
-            total.onTime += figures.onTime
-            if let energy = figures.receiverEnergy { total.receiverEnergy = (total.receiverEnergy ?? 0) + energy }
-            return figures
-        }
-        statistics.sourceStarts = total.starts
-        statistics.sourceStops = total.stops
-        statistics.sourceModeChanges = total.modeChanges
-        statistics.sourceOnTime = total.onTime
-        statistics.receiverEnergy = total.receiverEnergy
     }
 }

@@ -1,0 +1,62 @@
+extension SourcePlanner {
+    // MARK: What the other parts and the sources report
+
+    /// Source `source` reports where its receiver confirmed it is (see ``PowerPlanner/receiverConfirmed(_:age:now:)``).
+    mutating func receiverConfirmed(
+        _ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline
+    ) {
+        self[source].receiverConfirmed(state, age: age, now: now)
+        setAlarm(on: &timeline)
+    }
+
+    /// Source `source` reports the setting its running receiver confirmed.
+    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline) {
+        self[source].receiverTracking(mode, age: age, now: now)
+        setAlarm(on: &timeline)
+    }
+
+    /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
+    mutating func endMonitorSleep(on timeline: inout Timeline) {
+        for index in records.indices { records[index].planner.endMonitorSleep() }
+        setAlarm(on: &timeline)
+    }
+
+    /// Whether a fix could let the monitors sleep (see ``PowerPlanner/monitorsMaySleep(besides:)``).
+    func monitorsMaySleep(besides demand: PowerDemand) -> Bool { self[monitorSource].monitorsMaySleep(besides: demand) }
+
+    /// Lets the monitors sleep until before `reachable`, if worth it (see ``PowerPlanner/planMonitorSleep(reachable:now:)``).
+    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
+        let sleeps = self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
+        setAlarm(on: &timeline)
+        return sleeps
+    }
+
+    /// Writes the planners' figures into `statistics`: with one source its own; with several, the sums over
+    /// the sources (the mode and power-down figures the first source's), and each source's in
+    /// ``SchedulerStatistics/sources``.
+    func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
+        records[0].planner.addStatistics(to: &statistics, now: now)
+        statistics.delivery = records.map(\.planner.delivery.figures)
+        guard isSeveral else { return }
+        var total = SchedulerStatistics.SourceFigures()
+        statistics.sources = records.indices.map { index in
+            var own = SchedulerStatistics()
+            records[index].planner.addStatistics(to: &own, now: now)
+            let figures = SchedulerStatistics.SourceFigures(
+                starts: own.sourceStarts, stops: own.sourceStops, modeChanges: own.sourceModeChanges, onTime: own.sourceOnTime,
+                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: records[index].failed, chosen: chosen?.index == index,
+                fallback: fallback?.index == index)
+            total.starts += figures.starts
+            total.stops += figures.stops
+            total.modeChanges += figures.modeChanges
+            total.onTime += figures.onTime
+            if let energy = figures.receiverEnergy { total.receiverEnergy = (total.receiverEnergy ?? 0) + energy }
+            return figures
+        }
+        statistics.sourceStarts = total.starts
+        statistics.sourceStops = total.stops
+        statistics.sourceModeChanges = total.modeChanges
+        statistics.sourceOnTime = total.onTime
+        statistics.receiverEnergy = total.receiverEnergy
+    }
+}

@@ -2,13 +2,14 @@
 /// judge of *when* a source answers (see <doc:PowerPolicy>).
 ///
 /// A source that declares how soon its first fix comes in each mode (``SourceCapabilities/firstFixByMode``)
-/// starts with that as its prior. Each run — a start, or a change into a mode — then waits for its first fix:
-/// the time it took and the fix's accuracy update the mode's record (a running mean of the last few), and a
-/// run that stays silent past its window (twice the longer of the declared and the delivered time, at least
-/// 2 s, after the restart the receiver needed) marks the mode *silent* for ``silenceMemory``. A change to a
-/// coarser mode starts no run: nobody waits on it, and a receiver may keep its cycle through it. A silent mode is passed over: its demand
-/// runs the source in the finest mode not known silent (GeoClue's exact level where its city level has no
-/// Wi-Fi or IP source), and with several sources the fallback beside it starts at once.
+/// starts with that as its prior. Each run — a start, or a change into a finer mode — then waits for its first
+/// fix: the time it took and the fix's accuracy update the mode's record (the mean of the last and the record,
+/// so recent runs weigh most), and a run that stays silent past its window (twice the longer of the declared
+/// and the delivered time, at least 2 s, after the restart the receiver needed) marks the mode *silent* for
+/// ``silenceMemory``. A change to a coarser mode starts no run: nobody waits on it, and a receiver may keep its
+/// cycle through it. A silent mode is passed over: its demand runs the source in the finest mode not known
+/// silent (GeoClue's exact level where its city level has no Wi-Fi or IP source), and with several sources the
+/// fallback beside it starts at once.
 ///
 /// While one-shots wait, the source runs in the cheapest mode at or above the demanded one that is expected to
 /// answer within ``fastEnough``, or no later than ``quickSlack`` after the quickest: a fast first fix, then the
@@ -22,9 +23,9 @@ struct SourceDelivery: Sendable {
         var runs = 0
         var answered = 0
         var silences = 0
-        /// How long its first fixes took (after the restart the receiver needed), a running mean.
+        /// How long its first fixes took (after the restart the receiver needed): the mean of the last and the record.
         var firstFix: Duration?
-        /// How accurate its first fixes were, metres, a running mean.
+        /// How accurate its first fixes were, metres, kept the same way.
         var accuracy: Double?
         /// Until when the mode is known silent and passed over.
         var silentUntil: EngineInstant?

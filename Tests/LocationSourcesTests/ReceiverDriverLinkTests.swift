@@ -170,10 +170,11 @@ struct ReceiverDriverLinkTests {
         rig.server.setAcknowledgements(.ignore)
         rig.source.stop()
         try await rig.persona("standby sent", { $0.contains { if case .received(let bytes) = $0 { bytes.elementsEqual("$PMTK161,0*28\r\n".utf8) } else { false } } })
-        // The bridge restarts under the standby command: the receiver, ignoring it, runs on.
+        // The bridge restarts under the standby command: the receiver, ignoring it, runs on. It obeys again from
+        // before the link is back, so that the source's reconnection finds it obeying however soon it comes.
+        rig.server.setAcknowledgements(.normal)
         await rig.server.disconnectClients()
         try await rig.logged("fallback=sleep_on_reconnect result=link_lost")
-        rig.server.setAcknowledgements(.normal)
         // The source connects again, identifies the receiver and sends it to sleep.
         try await rig.persona("standby", Self.reached(.standby))
         try await rig.heard(.standby)

@@ -40,7 +40,7 @@ struct ReceiverFaultMatrixPerCommandTests {
             receiver.commandBehaviors = fault.behaviors
             let line = VirtualReceiverLine(receiver: receiver, configuration: generation.configuration)
             let outcome = ReceiverFaultMatrixTests.run(line, ReceiverFaultMatrixTests.commands(powerSave: mode))
-            failures += (outcome.wrong + outcome.unknown).map { "power save \(mode): \($0)" }
+            failures += outcome.failures("power save \(mode)", expectingEveryCommandCarriedOut: false)
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }

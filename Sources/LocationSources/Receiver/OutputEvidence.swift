@@ -31,11 +31,6 @@ struct OutputEvidence: Sendable, Hashable {
         if let lastOutput, lastOutput > sentAt + ReceiverDriverStateMachine.lineDrain { self.lastOutput = lastOutput }
     }
 
-    /// Evidence between two intervals (see ``init(among:sentAt:lastOutput:)``).
-    init?(between one: Duration, and other: Duration, sentAt: Duration, lastOutput: Duration?) {
-        self.init(among: [one, other], sentAt: sentAt, lastOutput: lastOutput)
-    }
-
     /// Output arrived at `now`: once the output shows it, the interval the receiver outputs at and since when
     /// it has by the evidence.
     mutating func output(at now: Duration) -> (interval: Duration, since: Duration)? {

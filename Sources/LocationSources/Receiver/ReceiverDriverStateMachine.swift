@@ -366,8 +366,7 @@ struct ReceiverDriverStateMachine: Sendable {
         confirmedSetting = setting
         state = setting.state
         guard case .running(let asked) = goal else { return }
-        let served = ([mode, confirmedMode, asked] + PowerMode.allCases.reversed()).first { $0.map { profile(for: $0) == setting } ?? false }
-        confirmedMode = served ?? nil
+        confirmedMode = ([mode, confirmedMode, asked].compactMap { $0 } + PowerMode.allCases.reversed()).first { profile(for: $0) == setting }
     }
 
     /// The deadline armed with `token` fired.

@@ -174,17 +174,19 @@ public final class ReceiverPersonaServer: Sendable {
 
     /// Disconnects every client and keeps serving, as a serial-to-network bridge that restarts does: the
     /// receiver runs on, and a client that connects again finds it as it was.
-    public func disconnectClients() async {
-        let channels = state.withLockedValue { Array($0.channels.values) }
-        for channel in channels { try? await channel.close() }
-    }
+    public func disconnectClients() async { await closeClients(forgetting: false) }
 
     /// Stops serving and disconnects every client (on a terminal, closes it: the host sees the line drop).
     public func close() async {
         ticker.withLockedValue { $0?.cancel() }
         try? await listener.withLockedValue({ $0 })?.close()
+        await closeClients(forgetting: true)
+    }
+
+    /// Closes every client's channel; `forgetting` them, when the server stops serving.
+    private func closeClients(forgetting: Bool) async {
         let channels = state.withLockedValue { state in
-            defer { state.channels.removeAll() }
+            defer { if forgetting { state.channels.removeAll() } }
             return Array(state.channels.values)
         }
         for channel in channels { try? await channel.close() }

@@ -45,6 +45,8 @@ public struct SyntheticReceiver: Sendable {
     var hadFix = false
     /// Network locator state.
     var networkReadyAt = 0.0
+    /// How long the network locator takes to its first position after a start, seconds.
+    static let networkReadiness = 0.5...1.5
     /// Degrees per metre for applying position errors.
     var scale = LocalScale()
 
@@ -159,7 +161,7 @@ public struct SyntheticReceiver: Sendable {
             hadFix = false
             sky.clear()
         } else {
-            networkReadyAt = elapsed + random.uniform(0.5...1.5)
+            networkReadyAt = elapsed + random.uniform(Self.networkReadiness)
         }
     }
 

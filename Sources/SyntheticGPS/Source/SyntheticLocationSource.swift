@@ -90,7 +90,7 @@ public final class SyntheticLocationSource: LocationSource {
     static func firstFixTimes(fixInterval: Double) -> [PowerMode: Duration] {
         var times: [PowerMode: Duration] = [:]
         for mode in PowerMode.allCases {
-            let ready = PowerModeProfile.standard(mode).usesSatellites ? StartCondition.hot.timeToFirstFix.upperBound : 1.5
+            let ready = PowerModeProfile.standard(mode).usesSatellites ? StartCondition.hot.timeToFirstFix.upperBound : SyntheticReceiver.networkReadiness.upperBound
             times[mode] = .seconds(ready + max(0, fixInterval))
         }
         return times

@@ -15,8 +15,7 @@ struct LiveSourceMetrics {
     mutating func publish(_ statistics: SchedulerStatistics, to metrics: EngineMetrics, now: EngineInstant) {
         publishedAt = now
         for (index, source) in metrics.sources.enumerated() {
-            let onTime = statistics.sources.isEmpty ? statistics.sourceOnTime : statistics.sources[index].onTime
-            source.onSeconds.record(Double(onTime.saturatingNanoseconds) / 1e9)
+            source.onSeconds.record(Double(statistics.onTime(of: SourceID(index)).saturatingNanoseconds) / 1e9)
             guard index < statistics.delivery.count else { continue }
             for (mode, figures) in statistics.delivery[index] {
                 if let firstFix = figures.firstFixTime {

@@ -47,8 +47,6 @@ struct PowerPlanner: Sendable {
     let profile: ReceiverPowerProfile?
     /// What the source delivered, mode by mode, against what it declared: when it answers.
     var delivery: SourceDelivery
-    /// Whether the source declared its first-fix times, so that ``delivery`` judges it.
-    let isJudged: Bool
     /// How long the source may take from a cold start to its first fix (its first start counts as one).
     let coldStart: Duration
 
@@ -66,7 +64,6 @@ struct PowerPlanner: Sendable {
         isRestartAware = idle != nil
         energy = profile.map { ReceiverEnergy(profile: $0, confirms: capabilities.confirmsReceiverState) }
         delivery = SourceDelivery(capabilities: capabilities)
-        isJudged = delivery.judges
         coldStart = capabilities.firstFixTime
     }
 
@@ -136,13 +133,12 @@ struct PowerPlanner: Sendable {
         delivery.fixArrived(in: mode, accuracy: accuracy, now: now)
     }
 
+    /// Whether the source declared its first-fix times, so that ``delivery`` judges it.
+    @inline(__always)
+    var isJudged: Bool { delivery.judges }
+
     /// The mode the source runs in, while it runs.
-    var runningMode: PowerMode? {
-        switch policy.state {
-        case .off: nil
-        case .running(let mode), .lingering(let mode, _): mode
-        }
-    }
+    var runningMode: PowerMode? { policy.state.mode }
 
     /// Tells the delivery record what a command does to the source's run (out of line, as ``judgedMode(_:quickly:now:)``).
     @inline(never)
@@ -254,10 +250,7 @@ struct PowerPlanner: Sendable {
         statistics.delivery = [delivery.figures]
         statistics.regionSleeps = monitors.sleeps
         statistics.regionSleepTime = monitors.sleepTime(at: now)
-        switch policy.state {
-        case .off: statistics.sourceMode = nil
-        case .running(let mode), .lingering(let mode, _): statistics.sourceMode = mode
-        }
+        statistics.sourceMode = runningMode
         guard let idle else { return }
         statistics.idleState = idle.state
         statistics.lastPowerDown = idle.lastStep

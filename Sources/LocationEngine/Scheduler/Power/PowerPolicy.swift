@@ -12,6 +12,14 @@ struct PowerPolicy: Sendable {
         case running(PowerMode)
         /// Running, with no demand, until the linger deadline.
         case lingering(PowerMode, until: EngineInstant)
+
+        /// The mode it runs in, `nil` while it is off.
+        var mode: PowerMode? {
+            switch self {
+            case .off: nil
+            case .running(let mode), .lingering(let mode, _): mode
+            }
+        }
     }
 
     /// What to do to the source.

@@ -127,7 +127,7 @@ struct SourcePlanner: Sendable {
         guard isSeveral else {
             let command = records[0].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
             setAlarm(on: &timeline)
-            if let command { noteStart(command, of: .first, now: now) }
+            if let command { records[0].noteStart(command, now: now) }
             return command.map { (.first, $0) }
         }
         for index in records.indices {
@@ -149,7 +149,7 @@ struct SourcePlanner: Sendable {
         setAlarm(on: &timeline)
         let left = records.filter { !$0.failed }.map(\.capabilities)
         guard isSeveral else {
-            if let command { noteStart(command, of: .first, now: now) }
+            if let command { records[0].noteStart(command, now: now) }
             return (left, command.map { (.first, $0) })
         }
         noteCommand(command, of: source, now: now)
@@ -244,11 +244,7 @@ struct SourcePlanner: Sendable {
     private mutating func noteCommand(_ command: PowerPlanner.Command?, of source: SourceID, now: EngineInstant) {
         guard let command else { return }
         queued.append((source, command))
-        noteStart(command, of: source, now: now)
-    }
-
-    /// Notes when `source` started, or that it stopped.
-    private mutating func noteStart(_ command: PowerPlanner.Command, of source: SourceID, now: EngineInstant) {
         records[source.index].noteStart(command, now: now)
     }
+
 }

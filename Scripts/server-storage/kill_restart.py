@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 
-from server_process import EventReader, Server, request, wait_until
+from server_process import EventReader, Server, request
 
 POSITIONS = [(52.52, 13.405), (52.53, 13.405)]
 

@@ -16,7 +16,9 @@ struct AnswersPerLevelTests {
     /// The result of one one-shot at `accuracy` on a fresh engine over the server's default source, and the
     /// virtual time it took.
     static func answer(_ accuracy: LocationAccuracy) async throws -> (result: LocationResult, after: Duration) {
-        guard case .synthetic(let name, let fixRate, let seed) = try LocationServerCommand.parse([]).sourceChoices().first else {
+        let choice = try #require(try LocationServerCommand.parse([]).sourceChoices().first)
+        guard case .synthetic(let name, let fixRate, let seed) = choice else {
+            Issue.record("the server's default source is \(choice), not the synthetic receiver")
             throw CancellationError()
         }
         var scenario = try Scenario.named(name, seed: seed)

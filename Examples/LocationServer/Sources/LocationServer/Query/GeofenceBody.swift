@@ -110,7 +110,7 @@ struct GeofenceBodyError: Error, Equatable, CustomStringConvertible {
 
     /// What a fence's body may be, for an error that cannot name a field.
     static let expected =
-        #"expected a JSON object with "circle": {"latitude", "longitude", "radius" in metres} or "polygon": [{"latitude", "longitude"}, …], "#
+        #"expected a JSON object with "circle": {"latitude", "longitude", "radius" in metres} or "polygon": [[latitude, longitude], …], "#
         + #"and optionally "name" and "loiteringDelay""#
 
     /// "expected a number, found a string": what the field must be, in the body's own terms (JSON's, not

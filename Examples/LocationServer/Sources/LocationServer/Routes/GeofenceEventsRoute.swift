@@ -68,13 +68,13 @@ struct GeofenceEventsRoute {
 
     /// The id the stream starts after: the request's `Last-Event-ID`, or the newest event's.
     static func resumePoint(_ request: Request, journal: GeofenceJournal) throws -> Int64 {
-        let header = request.headers[.lastEventID]
-        let query = request.uri.queryParameters.get("lastEventId")
-        let unknown = request.uri.queryParameters.map { String($0.key) }.filter { $0 != "lastEventId" }
-        guard unknown.isEmpty else {
-            throw HTTPError(.badRequest, message: "\(unknown[0]): unknown parameter; /geofences/events takes lastEventId only")
+        let query: QueryParameters
+        do throws(QueryError) {
+            query = try QueryParameters(uri: request.uri, accepted: ["lastEventId"])
+        } catch {
+            throw error.httpError
         }
-        guard let text = header ?? query else { return try journal.resumePoint(after: nil) }
+        guard let text = request.headers[.lastEventID] ?? query.text("lastEventId") else { return try journal.resumePoint(after: nil) }
         guard let id = Int64(text), id >= 0 else {
             throw HTTPError(.badRequest, message: "Last-Event-ID: expected an event id, a whole number 0 or more (got '\(text)')")
         }

@@ -8,7 +8,10 @@ struct ServerRequestContext: RequestContext {
 
     init(source: Source) { coreContext = .init(source: source) }
 
-    var responseEncoder: JSONEncoder {
+    var responseEncoder: JSONEncoder { Self.encoder() }
+
+    /// The server's JSON, for its answers and its streams' events alike: keys sorted, slashes as they are.
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -36,9 +36,7 @@ struct ServerSentEvent {
 
     static func json(_ value: some Encodable) -> String {
         // Encoding these plain structs cannot fail.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+        (try? String(decoding: ServerRequestContext.encoder().encode(value), as: UTF8.self)) ?? "{}"
     }
 }
 

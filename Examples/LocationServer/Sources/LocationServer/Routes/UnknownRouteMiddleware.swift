@@ -5,21 +5,23 @@ import Hummingbird
 /// methods it takes; an unknown path is 404 naming the routes there are. Added after the routes, it wraps only
 /// the router's not-found responder.
 struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The server's routes: each path (`{id}` for a fence's ID) with the methods it takes.
+    static var table: [(path: String, methods: [HTTPRequest.Method])] { [
+        ("/location", [.get]), ("/updates", [.get]), ("/geofences", [.get, .post]), ("/geofences/{id}", [.get, .delete]),
+        ("/geofences/events", [.get]), ("/metrics", [.get]), ("/health", [.get]),
+    ] }
+
     /// The server's routes, as a 404 lists them.
     static var routes: String {
-        "GET /location, GET /updates, POST /geofences, GET /geofences, GET /geofences/{id}, DELETE /geofences/{id}, "
-            + "GET /geofences/events, GET /metrics, GET /health"
+        table.flatMap { route in route.methods.map { "\($0) \(route.path)" } }.joined(separator: ", ")
     }
 
     /// The methods a known path takes, or `nil` for a path the server does not have.
     static func methods(of path: String) -> [HTTPRequest.Method]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        switch (parts.count, parts.first) {
-        case (1, "location"), (1, "updates"), (1, "metrics"), (1, "health"): return [.get]
-        case (1, "geofences"): return [.get, .post]
-        case (2, "geofences"): return parts[1] == "events" ? [.get] : [.get, .delete]
-        default: return nil
-        }
+        let exact = table.first { $0.path.split(separator: "/") == parts }
+        let fence = table.first { $0.path == "/geofences/{id}" && parts.count == 2 && parts[0] == "geofences" }
+        return (exact ?? fence)?.methods
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

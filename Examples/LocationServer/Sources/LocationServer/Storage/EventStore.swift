@@ -44,9 +44,13 @@ enum EventStore {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_event_id', ?)").execute(arguments: [lastEventID])
         try db.cachedStatement(sql: "DELETE FROM event WHERE id <= ?").execute(arguments: [lastEventID - Int64(retention.count)])
         // By age: the oldest events, a prefix in id order, without an index on time (which would cost
-        // every insert); at most twice as many as were written, so pruning keeps pace with writing.
-        try db.cachedStatement(sql: "DELETE FROM event WHERE id IN (SELECT id FROM event ORDER BY id LIMIT ?) AND time < ?")
-            .execute(arguments: [max(1_000, 2 * writes.count), now - retention.age])
+        // every insert); at most twice as many as were written, so pruning keeps pace with writing. Only when
+        // the oldest is past the age: most commits find nothing to prune, and looking costs one row.
+        let cutoff = now - retention.age
+        if let oldest = try Double.fetchOne(db, sql: "SELECT time FROM event ORDER BY id LIMIT 1"), oldest < cutoff {
+            try db.cachedStatement(sql: "DELETE FROM event WHERE id IN (SELECT id FROM event ORDER BY id LIMIT ?) AND time < ?")
+                .execute(arguments: [max(1_000, 2 * writes.count), cutoff])
+        }
         return try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event") ?? lastEventID + 1
     }
 

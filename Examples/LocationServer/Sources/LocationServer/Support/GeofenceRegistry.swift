@@ -134,6 +134,8 @@ final class GeofenceRegistry: Sendable {
     func deliver(_ event: RegionEvent, toFence id: UInt64) {
         switch event {
         case .transition(let change):
+            // Encoded before the lock, which only orders the event among the others and the fence's state.
+            let sent = ServerSentEvent(Event.transition(fence: id, change))
             // A fence deleted while this was on its way is not heard from again.
             let delivered: Bool = state.withLockedValue { state in
                 guard var fence = state.fences[id] else { return false }
@@ -144,7 +146,6 @@ final class GeofenceRegistry: Sendable {
                 fence.dwelled = change.transition == .dwelled
                 fence.restored = false
                 state.fences[id] = fence
-                let sent = ServerSentEvent(Event.transition(fence: id, change))
                 journal.appendEvent(
                     sent.name, fence: id, data: sent.data,
                     then: [.fenceState(id, state: fence.state.description, since: fence.since, dwelled: fence.dwelled)])
@@ -155,6 +156,7 @@ final class GeofenceRegistry: Sendable {
             // Every fence hears the same transient error; /updates streams report those.
             break
         case .ended(let end):
+            let sent = ServerSentEvent(Event.ended(fence: id, reason: end.outcome))
             let monitored: Bool? = state.withLockedValue { state in
                 guard let fence = state.fences[id] else { return nil }
                 if fence.request == nil {
@@ -162,7 +164,6 @@ final class GeofenceRegistry: Sendable {
                 } else {
                     state.fences[id] = nil
                 }
-                let sent = ServerSentEvent(Event.ended(fence: id, reason: end.outcome))
                 // Shutdown ends a fence for this run only: the next start restores it.
                 journal.appendEvent(sent.name, fence: id, data: sent.data, then: end.keepsFence ? [] : [.fenceRemoved(id)])
                 return fence.request != nil
@@ -174,9 +175,8 @@ final class GeofenceRegistry: Sendable {
     /// Forgets the fence reserved as `id` whose creation could not be stored; returns its request to cancel.
     func abandon(_ id: UInt64) -> RequestID? {
         let request = state.withLockedValue { state in
-            defer { state.fences[id] = nil }
             journal.append([.fenceRemoved(id)])
-            return state.fences[id]?.request
+            return state.fences.removeValue(forKey: id)?.request
         }
         if request != nil { counters.ended(deleted: true) }
         return request

@@ -47,6 +47,10 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var sourceStops = 0
     /// Times the running source's mode changed.
     public var sourceModeChanges = 0
+    /// Times the running receiver confirmed another setting than the mode it was sent to (a command refused
+    /// or unanswered): the engine planned on from the setting the receiver kept and asked again after a backoff.
+    /// Always 0 from a source that does not confirm its receiver's state.
+    public var sourceModesRefused = 0
     /// Total time the source was on.
     public var sourceOnTime: Duration = .zero
     /// One-shot requests pending now.

@@ -103,4 +103,88 @@ struct PowerPlannerPartTests {
         let obeyed = try #require(confirmed.energy?.joules(at: lowered + .seconds(100)))
         #expect(abs((obeyed - start) - 100 * profile.trackingPower(.lowest) / 1000) < 1e-6)
     }
+
+    // MARK: The mode plan from the confirmed setting
+
+    /// A planner whose receiver started in `best` at 0 and confirmed it at 1 s, then was asked for `lowest` at 10 s.
+    static func askedDown() -> PowerPlanner {
+        var planner = PowerPlanner(linger: .seconds(600), powerDown: .fixedLinger, profile: Self.profile, confirmsReceiverState: true)
+        #expect(planner.reconcile(demand: Self.demand(.best), now: .zero, cap: nil, monitoring: false, isShutDown: false) == .start(.best))
+        planner.receiverTracking(.best, now: .zero + .seconds(1))
+        let lowered = EngineInstant.zero + .seconds(10)
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: lowered, cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
+        return planner
+    }
+
+    static func demand(_ mode: PowerMode) -> PowerDemand {
+        var demand = PowerDemand()
+        demand.add(mode)
+        return demand
+    }
+
+    @Test("a receiver that refused a mode is planned in the setting it kept, and asked again after a doubling backoff")
+    func refusedModeIsAskedAgainAfterABackoff() {
+        var planner = Self.askedDown()
+        let refusedAt = EngineInstant.zero + .seconds(11)
+        planner.receiverTracking(.best, now: refusedAt)
+        #expect(planner.state == .running(.best))
+        #expect(planner.nextWakeup == refusedAt + .seconds(5))
+        // Inside the backoff the plan keeps what the receiver kept: nothing is sent, whatever wakes the planner.
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: refusedAt + .seconds(4), cap: nil, monitoring: false, isShutDown: false) == nil)
+        // Past it, asked again; refused again, the next wait is twice as long.
+        let retried = refusedAt + .seconds(5)
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: retried, cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
+        #expect(planner.nextWakeup == nil)
+        planner.receiverTracking(.best, now: retried)
+        #expect(planner.nextWakeup == retried + .seconds(10))
+        // A demand for another mode is sent at once: only the refused mode waits.
+        #expect(planner.reconcile(demand: Self.demand(.medium), now: retried + .seconds(1), cap: nil, monitoring: false, isShutDown: false) == .setMode(.medium))
+        planner.receiverTracking(.medium, now: retried + .seconds(2))
+        #expect(planner.nextWakeup == nil, "obeyed: the refusal is forgotten")
+        var statistics = SchedulerStatistics()
+        planner.addStatistics(to: &statistics, now: retried + .seconds(2))
+        #expect(statistics.sourceModesRefused == 2)
+        #expect(statistics.sourceMode == .medium)
+    }
+
+    @Test("the backoff doubles to five minutes and stays there")
+    func backoffIsBounded() {
+        #expect((1...8).map { ModeRefusal.backoff(inARow: $0) } == [5, 10, 20, 40, 80, 160, 300, 300].map { Duration.seconds($0) })
+        #expect(ModeRefusal.backoff(inARow: 1_000_000) == .seconds(300))
+    }
+
+    @Test("a failed return to tracking leaves the plan in the power save the receiver kept: demand ended, it idles from there")
+    func failedReturnToTracking() {
+        var planner = PowerPlanner(linger: .seconds(600), powerDown: .fixedLinger, profile: Self.profile, confirmsReceiverState: true)
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: .zero, cap: nil, monitoring: false, isShutDown: false) == .start(.lowest))
+        planner.receiverTracking(.lowest, now: .zero + .seconds(1))
+        let raised = EngineInstant.zero + .seconds(20)
+        #expect(planner.reconcile(demand: Self.demand(.best), now: raised, cap: nil, monitoring: false, isShutDown: false) == .setMode(.best))
+        planner.receiverTracking(.lowest, now: raised + .seconds(2))
+        #expect(planner.state == .running(.lowest))
+        // Demand ends before the retry: the receiver lingers in what it kept; the retry falls due with nothing to
+        // ask (the backoff holds while demand comes and goes), and the linger goes on to its end.
+        #expect(planner.reconcile(demand: PowerDemand(), now: raised + .seconds(3), cap: nil, monitoring: false, isShutDown: false) == nil)
+        #expect(planner.state == .lingering(.lowest, until: raised + .seconds(603)))
+        #expect(planner.nextWakeup == raised + .seconds(7))
+        #expect(planner.reconcile(demand: PowerDemand(), now: raised + .seconds(7), cap: nil, monitoring: false, isShutDown: false) == nil)
+        #expect(planner.nextWakeup == raised + .seconds(603))
+    }
+
+    @Test("a confirmation whose evidence predates the last command answers an earlier one: not a refusal")
+    func staleConfirmationIsNoRefusal() {
+        var planner = Self.askedDown()
+        // Evidence from 9 s, before the command at 10 s, arriving at 12 s (a receiver answering late).
+        planner.receiverTracking(.best, age: .seconds(3), now: .zero + .seconds(12))
+        #expect(planner.state == .running(.lowest))
+        #expect(planner.nextWakeup == nil)
+    }
+
+    @Test("a stopped receiver is not woken to be asked again for a mode it refused")
+    func stoppedReceiverIsNotAskedAgain() {
+        var planner = Self.askedDown()
+        planner.receiverTracking(.best, now: .zero + .seconds(11))
+        #expect(planner.forceOff(now: .zero + .seconds(12), monitoring: false) == .stop)
+        #expect(planner.nextWakeup == nil)
+    }
 }

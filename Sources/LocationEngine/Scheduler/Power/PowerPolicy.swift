@@ -80,6 +80,16 @@ struct PowerPolicy: Sendable {
         }
     }
 
+    /// The running receiver confirmed `mode`'s setting rather than the one it was sent to: it runs in `mode`
+    /// (lingering, if it lingered), and a later reconciliation asks again for what is demanded.
+    mutating func receiverKept(_ mode: PowerMode) {
+        switch state {
+        case .off: break
+        case .running: state = .running(mode)
+        case .lingering(_, let until): state = .lingering(mode, until: until)
+        }
+    }
+
     /// Forces the source off at once (fatal error, authorization lost, shutdown).
     mutating func forceOff(now: EngineInstant) -> Command? {
         state == .off ? nil : powerDown(now: now)

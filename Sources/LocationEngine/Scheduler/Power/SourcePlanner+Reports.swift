@@ -56,6 +56,7 @@ extension SourcePlanner {
         statistics.sourceStarts = total.starts
         statistics.sourceStops = total.stops
         statistics.sourceModeChanges = total.modeChanges
+        statistics.sourceModesRefused = records.reduce(0) { $0 + $1.planner.modeRefusals }
         statistics.sourceOnTime = total.onTime
         statistics.receiverEnergy = total.receiverEnergy
     }

@@ -137,8 +137,8 @@ import Testing
         let assumed = try await Self.run(.ublox, fault: .refusesPowerSave, hidingConfirmations: true, citySubscription: .seconds(600))
         #expect(assumed.engine < 0.99 * assumed.meter, "engine \(assumed.engine) J, meter \(assumed.meter) J")
         // Planned from the setting the receiver kept, the power save is asked for again after a doubling backoff
-        // (5 s, 10 s, … 5 min), not on every request: over the 600 s subscription at most 7 refusals (at 0, 5, 15,
-        // 35, 75, 155 and 315 s).
+        // (5 s, 10 s, … 5 min), not on every request: over the 600 s subscription at most 7 refusals (the backoffs
+        // before the seventh add up to 315 s, the next is 300 s).
         #expect((1...7).contains(refused.2.sourceModesRefused), "\(refused.2.sourceModesRefused) refusals")
         #expect(assumed.2.sourceModesRefused == 0, "nothing confirmed, nothing refused")
     }

@@ -128,23 +128,24 @@ struct PowerPlannerPartTests {
         let refusedAt = EngineInstant.zero + .seconds(11)
         planner.receiverTracking(.best, now: refusedAt)
         #expect(planner.state == .running(.best))
-        #expect(planner.nextWakeup == refusedAt + .seconds(5))
-        // Inside the backoff the plan keeps what the receiver kept: nothing is sent, whatever wakes the planner.
+        #expect(planner.nextWakeup == nil, "the retry is the next request's or fix's reconciliation past the backoff")
+        // Inside the backoff the plan keeps what the receiver kept: nothing is sent, whatever reconciles.
         #expect(planner.reconcile(demand: Self.demand(.lowest), now: refusedAt + .seconds(4), cap: nil, monitoring: false, isShutDown: false) == nil)
+        #expect(planner.state == .running(.best))
         // Past it, asked again; refused again, the next wait is twice as long.
         let retried = refusedAt + .seconds(5)
         #expect(planner.reconcile(demand: Self.demand(.lowest), now: retried, cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
-        #expect(planner.nextWakeup == nil)
         planner.receiverTracking(.best, now: retried)
-        #expect(planner.nextWakeup == retried + .seconds(10))
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: retried + .seconds(9), cap: nil, monitoring: false, isShutDown: false) == nil)
         // A demand for another mode is sent at once: only the refused mode waits.
-        #expect(planner.reconcile(demand: Self.demand(.medium), now: retried + .seconds(1), cap: nil, monitoring: false, isShutDown: false) == .setMode(.medium))
-        planner.receiverTracking(.medium, now: retried + .seconds(2))
-        #expect(planner.nextWakeup == nil, "obeyed: the refusal is forgotten")
+        #expect(planner.reconcile(demand: Self.demand(.medium), now: retried + .seconds(9), cap: nil, monitoring: false, isShutDown: false) == .setMode(.medium))
+        planner.receiverTracking(.medium, now: retried + .seconds(9))
+        // Obeyed: the refusal is forgotten, and a change back to the mode refused before is sent at once.
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: retried + .seconds(9), cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
         var statistics = SchedulerStatistics()
-        planner.addStatistics(to: &statistics, now: retried + .seconds(2))
+        planner.addStatistics(to: &statistics, now: retried + .seconds(9))
         #expect(statistics.sourceModesRefused == 2)
-        #expect(statistics.sourceMode == .medium)
+        #expect(statistics.sourceMode == .lowest)
     }
 
     @Test("the backoff doubles to five minutes and stays there")
@@ -153,7 +154,7 @@ struct PowerPlannerPartTests {
         #expect(ModeRefusal.backoff(inARow: 1_000_000) == .seconds(300))
     }
 
-    @Test("a failed return to tracking leaves the plan in the power save the receiver kept: demand ended, it idles from there")
+    @Test("a failed return to tracking leaves the plan in the power save the receiver kept: demand ended, it lingers there")
     func failedReturnToTracking() {
         var planner = PowerPlanner(linger: .seconds(600), powerDown: .fixedLinger, profile: Self.profile, confirmsReceiverState: true)
         #expect(planner.reconcile(demand: Self.demand(.lowest), now: .zero, cap: nil, monitoring: false, isShutDown: false) == .start(.lowest))
@@ -162,12 +163,11 @@ struct PowerPlannerPartTests {
         #expect(planner.reconcile(demand: Self.demand(.best), now: raised, cap: nil, monitoring: false, isShutDown: false) == .setMode(.best))
         planner.receiverTracking(.lowest, now: raised + .seconds(2))
         #expect(planner.state == .running(.lowest))
-        // Demand ends before the retry: the receiver lingers in what it kept; the retry falls due with nothing to
-        // ask (the backoff holds while demand comes and goes), and the linger goes on to its end.
+        var statistics = SchedulerStatistics()
+        planner.addStatistics(to: &statistics, now: raised + .seconds(2))
+        #expect(statistics.sourceMode == .lowest)
         #expect(planner.reconcile(demand: PowerDemand(), now: raised + .seconds(3), cap: nil, monitoring: false, isShutDown: false) == nil)
         #expect(planner.state == .lingering(.lowest, until: raised + .seconds(603)))
-        #expect(planner.nextWakeup == raised + .seconds(7))
-        #expect(planner.reconcile(demand: PowerDemand(), now: raised + .seconds(7), cap: nil, monitoring: false, isShutDown: false) == nil)
         #expect(planner.nextWakeup == raised + .seconds(603))
     }
 
@@ -180,11 +180,11 @@ struct PowerPlannerPartTests {
         #expect(planner.nextWakeup == nil)
     }
 
-    @Test("a stopped receiver is not woken to be asked again for a mode it refused")
-    func stoppedReceiverIsNotAskedAgain() {
+    @Test("a stopped receiver is started in what is demanded, the mode it refused included: the backoff is for a running one")
+    func stoppedReceiverStartsInWhatIsDemanded() {
         var planner = Self.askedDown()
         planner.receiverTracking(.best, now: .zero + .seconds(11))
         #expect(planner.forceOff(now: .zero + .seconds(12), monitoring: false) == .stop)
-        #expect(planner.nextWakeup == nil)
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: .zero + .seconds(13), cap: nil, monitoring: false, isShutDown: false) == .start(.lowest))
     }
 }

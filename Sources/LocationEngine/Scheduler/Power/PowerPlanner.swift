@@ -49,12 +49,6 @@ struct PowerPlanner: Sendable {
     var delivery: SourceDelivery
     /// How long the source may take from a cold start to its first fix (its first start counts as one).
     let coldStart: Duration
-    /// The last mode the running receiver did not take, while it matters (see ``ModeRefusal``).
-    var refusal: ModeRefusal?
-    /// Modes the receiver did not take, in all.
-    var modeRefusals = 0
-    /// When the source was last sent a command: a confirmation whose evidence is older answers an earlier one.
-    var commandedAt: EngineInstant?
 
     init(linger: Duration, powerDown: PowerDownRule, profile: ReceiverPowerProfile?, confirmsReceiverState: Bool = false) {
         self.init(
@@ -89,7 +83,7 @@ struct PowerPlanner: Sendable {
     /// - Complexity: O(1)
     @inline(__always)
     var nextWakeup: EngineInstant? {
-        var next = earliest(earliest(policy.lingerDeadline, monitors.wakeAt), refusal?.retryAt)
+        var next = earliest(policy.lingerDeadline, monitors.wakeAt)
         if isJudged { next = earliest(next, delivery.nextWakeup) }
         // Reading `idle` copies the planner out of its optional: only a restart-aware planner pays for it
         // (about 55 instructions a cancel with the fixed rule, measured with callgrind).
@@ -113,7 +107,6 @@ struct PowerPlanner: Sendable {
             before = runningMode
             demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now)
         }
-        if refusal?.retryAt != nil, policy.isOn { demanded = refusal!.mode(for: demanded, now: now) }
         let command =
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
@@ -190,38 +183,18 @@ struct PowerPlanner: Sendable {
     /// receiver runs in what it kept, and the mode is asked for again after a backoff.
     mutating func receiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
         energy?.confirmedTracking(mode, age: age, now: now)
-        guard let planned = policy.state.mode else { return }
-        guard planned != mode else {
-            refusal = nil
-            return
-        }
-        if let commandedAt, now - age < commandedAt { return }
-        refusal = ModeRefusal(of: planned, kept: mode, after: refusal, now: now)
-        modeRefusals += 1
-        policy.receiverKept(mode)
+        policy.receiverConfirmed(mode, since: now - age, now: now)
     }
 
     /// Counts what a command does to the receiver's energy.
     private mutating func account(_ command: Command?, now: EngineInstant, before: PowerMode? = nil) {
         if isJudged, let command { noteRun(command, now: now, before: before) }
-        guard let command else { return }
-        noteCommand(command, now: now)
-        guard energy != nil else { return }
+        guard let command, energy != nil else { return }
         switch command {
         case .start(let mode): energy!.started(mode, now: now)
         case .setMode(let mode): energy!.modeChanged(mode, now: now)
         case .stop: energy!.sentDown(into: .off, now: now)
         case .idle(let step): energy!.sentDown(into: step.state, now: now)
-        }
-    }
-
-    /// Notes when the receiver was last sent a command; a stopped one is not asked again for a mode it refused
-    /// until it runs (the count in a row is kept: it is the same receiver).
-    private mutating func noteCommand(_ command: Command, now: EngineInstant) {
-        commandedAt = now
-        switch command {
-        case .stop, .idle: refusal?.retryAt = nil
-        case .start, .setMode: break
         }
     }
 
@@ -275,7 +248,7 @@ struct PowerPlanner: Sendable {
         statistics.sourceStarts = policy.starts
         statistics.sourceStops = policy.stops
         statistics.sourceModeChanges = policy.modeChanges
-        statistics.sourceModesRefused = modeRefusals
+        statistics.sourceModesRefused = policy.refusals
         statistics.sourceOnTime = policy.onTime(at: now)
         statistics.receiverEnergy = energy?.joules(at: now)
         statistics.delivery = [delivery.figures]

@@ -33,6 +33,11 @@ struct PowerPolicy: Sendable {
     private(set) var starts = 0
     private(set) var stops = 0
     private(set) var modeChanges = 0
+    /// Modes the running receiver did not take, in all, and the last one while it matters.
+    private(set) var refusals = 0
+    private var refusal: ModeRefusal?
+    /// When the source was last sent a command.
+    private var commandedAt: EngineInstant?
     private var onSince: EngineInstant?
     private var accumulatedOnTime: Duration = .zero
 
@@ -61,11 +66,18 @@ struct PowerPolicy: Sendable {
             state = .running(mode)
             starts += 1
             onSince = now
+            commandedAt = now
             return .start(mode)
         case (.running(let current), let mode?), (.lingering(let current, _), let mode?):
             state = .running(mode)
             guard current != mode else { return nil }
+            // Only a change of mode looks at a refusal: the demand that holds costs nothing more.
+            if refusal != nil, refusal!.holdsBack(mode, now: now) {
+                state = .running(current)
+                return nil
+            }
             modeChanges += 1
+            commandedAt = now
             return .setMode(mode)
         case (.off, nil):
             return nil
@@ -80,9 +92,19 @@ struct PowerPolicy: Sendable {
         }
     }
 
-    /// The running receiver confirmed `mode`'s setting rather than the one it was sent to: it runs in `mode`
-    /// (lingering, if it lingered), and a later reconciliation asks again for what is demanded.
-    mutating func receiverKept(_ mode: PowerMode) {
+    /// The running receiver confirmed `mode`'s setting at `now`, on evidence from `since`: another setting than
+    /// the mode it was last sent to, on evidence since that command, is a refusal — it runs in `mode` (lingering,
+    /// if it lingered), and the mode refused is asked for again after the backoff of ``ModeRefusal``. Evidence from
+    /// before the last command answers an earlier one.
+    mutating func receiverConfirmed(_ mode: PowerMode, since: EngineInstant, now: EngineInstant) {
+        guard let planned = state.mode else { return }
+        guard planned != mode else {
+            refusal = nil
+            return
+        }
+        if let commandedAt, since < commandedAt { return }
+        refusal = ModeRefusal(of: planned, after: refusal, now: now)
+        refusals += 1
         switch state {
         case .off: break
         case .running: state = .running(mode)
@@ -97,6 +119,10 @@ struct PowerPolicy: Sendable {
 
     private mutating func powerDown(now: EngineInstant) -> Command {
         state = .off
+        commandedAt = now
+        // A stopped receiver is not asked again for the mode it refused until it runs (the refusals in a row
+        // still count: it is the same receiver).
+        refusal?.retryAt = nil
         stops += 1
         if let onSince { accumulatedOnTime += max(.zero, now - onSince) }
         onSince = nil

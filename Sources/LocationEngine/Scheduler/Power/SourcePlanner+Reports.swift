@@ -56,7 +56,7 @@ extension SourcePlanner {
         statistics.sourceStarts = total.starts
         statistics.sourceStops = total.stops
         statistics.sourceModeChanges = total.modeChanges
-        statistics.sourceModesRefused = records.reduce(0) { $0 + $1.planner.modeRefusals }
+        statistics.sourceModesRefused = records.reduce(0) { $0 + $1.planner.policy.refusals }
         statistics.sourceOnTime = total.onTime
         statistics.receiverEnergy = total.receiverEnergy
     }

@@ -80,22 +80,6 @@ struct ReceiverFaultMatrixEnergyTests {
 
     /// The engine's figure against the meter, relative, beyond which a run fails (as locbench's goal).
     static let tolerance = 0.01
-    /// What the account reaches for a receiver that kept its power save when asked to track (see the known issue).
-    static let keptPowerSaveTolerance = 0.11
-    /// The runs (generation / fault / power-save setting) in which a receiver that kept its power save when asked to
-    /// track is costed more than 1 % over the meter.
-    static let keptPowerSaveOverOnePercent: Set<String> = [
-        "MediaTek / sleep ignore, tracking ignore / low", "MediaTek / sleep ignore, tracking refuse / low", "MediaTek / tracking ignore / low",
-        "MediaTek / tracking ignore / medium", "MediaTek / tracking refuse / low",
-        "u-blox 7 / sleep ignore, tracking ignore / medium", "u-blox 7 / tracking ignore / low", "u-blox 7 / tracking ignore / medium",
-        "u-blox 7 / tracking refuse / low", "u-blox 7 / tracking refuse / medium",
-        "u-blox M10 / sleep ignore, tracking ignore / medium", "u-blox M10 / tracking ignore / low", "u-blox M10 / tracking ignore / medium",
-        "u-blox M10 / tracking refuse / low", "u-blox M10 / tracking refuse / medium",
-        "u-blox M8 / sleep ignore, tracking ignore / medium", "u-blox M8 / tracking ignore / low", "u-blox M8 / tracking ignore / medium",
-        "u-blox M8 / tracking refuse / low", "u-blox M8 / tracking refuse / medium",
-        "u-blox M8 on USB / sleep ignore, tracking ignore / medium", "u-blox M8 on USB / tracking ignore / medium",
-    ]
-
     @Test(arguments: Generation.everyAttachment, ReceiverFaultMatrixTests.Fault.allCases)
     func theEnginesFigureIsTheMetersUnderEveryFault(generation: Generation, fault: ReceiverFaultMatrixTests.Fault) throws {
         for mode in ReceiverFaultMatrixTests.powerSaveModes {
@@ -128,21 +112,14 @@ struct ReceiverFaultMatrixEnergyTests {
     func theEnginesFigureIsTheMetersWhenOneCommandFails(generation: Generation, fault: ReceiverFaultMatrixPerCommandTests.CommandFault) throws {
         // A receiver that stays in its power save when asked to track confirms that setting, and the engine
         // hears it: the account costs the setting confirmed since the last command, not the one asked for
-        // (+35 to +146 % before it did). What is left: until the refusal is known the receiver is costed as the
-        // tracking asked for, 1 to 10 % over the meter in the runs listed in `keptPowerSaveOverOnePercent` (within
-        // 1 % in the others). Those are a known issue, case by case: a fix shows as a known issue not recorded,
-        // and they stay within `keptPowerSaveTolerance`, so that a regression fails too.
+        // (+35 to +146 % before it did), and from the command on when the output shows it (only a command
+        // changes a setting): a receiver woken into the power save it kept is not costed as tracking until its
+        // output has shown it twice (1 to 10 % over the meter in 22 of these runs before).
         for mode in ReceiverFaultMatrixTests.powerSaveModes {
             var receiver = generation.receiver(.none)
             receiver.commandBehaviors = fault.behaviors
             let difference = try Self.difference(generation, receiver, powerSave: mode)
-            let known = Self.keptPowerSaveOverOnePercent.contains("\(generation.testDescription) / \(fault.testDescription) / \(mode)")
-            if known { #expect(abs(difference) < Self.keptPowerSaveTolerance, "power save \(mode), \(fault): \(difference * 100) %") }
-            withKnownIssue("a receiver that kept its power save is costed as the tracking asked for until its refusal is known") {
-                #expect(abs(difference) < Self.tolerance, "power save \(mode), \(fault): the engine's figure \(difference * 100) % off the meter")
-            } when: {
-                known
-            }
+            #expect(abs(difference) < Self.tolerance, "power save \(mode), \(fault): the engine's figure \(difference * 100) % off the meter")
         }
     }
 }

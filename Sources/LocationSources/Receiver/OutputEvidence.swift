@@ -10,6 +10,8 @@
 ///   rules out the shorter ones, and decides once one is left.
 /// - Output at the shortest interval for longer than the longest interval says the shortest one.
 ///
+/// Whichever it says, the receiver has been in it since the command: only a command changes a setting.
+///
 /// A pure value: the driver feeds it the instants output arrived at.
 struct OutputEvidence: Sendable, Hashable {
     /// How much later than its interval output may come (what a line at 9600 baud and the receiver's own
@@ -32,7 +34,7 @@ struct OutputEvidence: Sendable, Hashable {
     }
 
     /// Output arrived at `now`: once the output shows it, the interval the receiver outputs at and since when
-    /// it has by the evidence.
+    /// it has (the command's sending).
     mutating func output(at now: Duration) -> (interval: Duration, since: Duration)? {
         // What was on the line when the command went out says nothing.
         guard now > sentAt + ReceiverDriverStateMachine.lineDrain else { return nil }
@@ -44,7 +46,9 @@ struct OutputEvidence: Sendable, Hashable {
         if gap > shortest + Self.slack {
             let allowing = candidates.first { $0 + Self.slack >= gap } ?? longest
             // From the command, the gap is a lower bound only: decided once no longer setting is left.
-            if previous != nil || allowing == longest { return (allowing, from) }
+            // Since the command: only a command changes a setting, so the one the output shows now is the one
+            // the receiver has been in since this one was sent (taken then, or kept from before).
+            if previous != nil || allowing == longest { return (allowing, sentAt) }
             return nil
         }
         if now - sentAt > longest + Self.slack { return (shortest, sentAt) }

@@ -21,6 +21,7 @@ print(json.dumps({
     "instructionsPerRequest": counts["instructionsPerRequest"],
     "allocationsPerRequest": counts["allocationsPerRequest"],
     "voluntaryContextSwitchesPerThousandOperations": round(locbench["engine"]["voluntaryContextSwitchesPerThousandOperations"], 1),
+    "loopWakeupsPerThousandOperations": round(locbench["engine"]["loopWakeupsPerThousandOperations"], 1),
 }, indent=2))
 PY
 echo "after:"

@@ -14,6 +14,11 @@
   with the machine's load (measured here: +42 to +59 % with both cores busy: another program, a
   build), so it fails only above 1.8x its baseline, measured on an idle machine (idle runs spread
   -6 to +13 %): a load spike passes, a doubling of wake-ups per operation fails under any load. Fewer switches always pass.
+  The baseline is this kind of machine's (two cores, idle): one taken on another machine is not comparable.
+- The engine's own loop wake-ups per 1,000 operations of the same run are printed beside their baseline, not
+  judged: the engine counts them (no kernel in the figure), but how the synthetic receiver's fixes and the
+  engine's timer interleave with the loop's draining still moves them (269 to 310 in runs on an idle or
+  lightly loaded machine, 493 with both cores busy building).
 """
 import argparse
 import json
@@ -47,6 +52,11 @@ def check(baseline, counts, locbench):
     value = locbench["engine"]["voluntaryContextSwitchesPerThousandOperations"]
     report("voluntary context switches per 1,000 operations, locbench --requests 10000 (engine)",
            value, base, value <= SWITCHES_CEILING * base, "bound: at most 1.8x")
+    base = baseline.get("loopWakeupsPerThousandOperations")
+    value = locbench["engine"].get("loopWakeupsPerThousandOperations")
+    if base and value is not None:
+        report("engine loop wake-ups per 1,000 operations, the same run (printed, not judged)", value, base, True,
+               "moves with how fixes and the timer interleave")
     return failures
 
 

@@ -47,6 +47,9 @@ final class Inbox: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// Times the loop parked (each ends in one wake-up: a command or the timer). Counted, not timed: the hand-offs
+    /// between callers and the loop, a figure the code decides rather than the machine's load.
+    let parks = ManagedAtomic<Int>(0)
     /// How many withdrawals wait in their lane (the loop's cheap "anything new?" test); changed under the lock.
     private let withdrawalCount = ManagedAtomic<Int>(0)
 
@@ -147,7 +150,7 @@ final class Inbox: Sendable {
                 state.parked = continuation
                 return true
             }
-            if !parked { continuation.resume() }
+            if parked { parks.wrappingIncrement(ordering: .relaxed) } else { continuation.resume() }
         }
     }
 }

@@ -172,6 +172,7 @@ extension LocationEngine {
         let now = now()
         var statistics = inspect { $0.statistics(now: now) }
         statistics.timerWakeups = timerWakeups.load(ordering: .relaxed)
+        statistics.loopWakeups = inbox.parks.load(ordering: .relaxed)
         return statistics
     }
 

@@ -63,6 +63,10 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// instant, so this never counts a wake-up for a request that had already ended. Always 0 from the
     /// core alone: the ``LocationEngine`` fills it in.
     public var timerWakeups = 0
+    /// Times the engine's loop parked with nothing to do and was woken again — by a request, a fix or its
+    /// timer: the hand-offs between callers and the loop, each a thread wake-up. A burst of requests that finds
+    /// the loop parked costs one. Always 0 from the core alone: the ``LocationEngine`` fills it in.
+    public var loopWakeups = 0
 
     /// Where the receiver waits in the gap in demand now, by the restart-aware rule (`nil` while a request
     /// needs it, or without a receiver profile): ``ReceiverPowerProfile/IdleState/on`` until the break-even.

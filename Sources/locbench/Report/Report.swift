@@ -18,6 +18,9 @@ struct Report: Codable, Sendable {
         var voluntaryContextSwitchesPerThousandOperations: Double
         /// Involuntary context switches (preemptions) per 1,000 operations (median run).
         var involuntaryContextSwitchesPerThousandOperations: Double
+        /// The engine's loop wake-ups per 1,000 operations (median run; `nil` for a design other than the
+        /// engine): the hand-offs between callers and the loop, counted by the engine, not by the kernel.
+        var loopWakeupsPerThousandOperations: Double?
         var timelineSeconds: Double
         var operations: Int
         var submitThroughputPerSecond: Double
@@ -118,6 +121,8 @@ struct Report: Codable, Sendable {
             cpuMicrosecondsPerOperation: run.operationsSubmitted > 0 ? median(cpu) / Double(run.operationsSubmitted) * 1e6 : 0,
             voluntaryContextSwitchesPerThousandOperations: median(runs.map { perThousand($0.contextSwitches.voluntary, $0) }.sorted()),
             involuntaryContextSwitchesPerThousandOperations: median(runs.map { perThousand($0.contextSwitches.involuntary, $0) }.sorted()),
+            loopWakeupsPerThousandOperations: run.loopWakeups == nil
+                ? nil : median(runs.map { perThousand($0.loopWakeups ?? 0, $0) }.sorted()),
             timelineSeconds: run.timelineSeconds,
             operations: run.operationsSubmitted,
             submitThroughputPerSecond: median(runs.map { $0.submitSeconds > 0 ? Double($0.operationsSubmitted) / $0.submitSeconds : 0 }.sorted()),

@@ -35,6 +35,9 @@ enum TableReport {
         row("context switches per 1,000 operations") {
             String(format: "%.1f voluntary, %.1f involuntary", $0.voluntaryContextSwitchesPerThousandOperations, $0.involuntaryContextSwitchesPerThousandOperations)
         }
+        row("engine loop wake-ups per 1,000 operations") {
+            $0.loopWakeupsPerThousandOperations.map { String(format: "%.1f", $0) } ?? "—"
+        }
         row("timeline covered") { String(format: "%.1f s", $0.timelineSeconds) }
         row("submit throughput (caller's side)") { "\(Int($0.submitThroughputPerSecond).formatted()) ops/s" }
         row("max pending") { "\($0.maxPending.formatted())" }

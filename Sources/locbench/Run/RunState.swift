@@ -178,6 +178,7 @@ struct RunState {
             wallSeconds: Double(wallStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             cpuSeconds: ProcessStats.cpuSeconds() - cpuStart,
             contextSwitches: ProcessStats.contextSwitches().since(switchesStart),
+            loopWakeups: engineStatistics?.loopWakeups,
             timelineSeconds: Double(end) / 1e9,
             submitSeconds: Double(submitNanoseconds) / 1e9,
             operationsSubmitted: nextOperation,

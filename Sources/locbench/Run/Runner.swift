@@ -19,6 +19,9 @@ struct RunMeasurements: Sendable {
     /// Context switches of the whole process during the run (every thread: the engine's, the
     /// submitters', the clock driver's).
     var contextSwitches: ContextSwitches
+    /// Times the engine's loop parked and was woken (`nil`: not the engine): the hand-offs the code makes,
+    /// whatever the machine's load.
+    var loopWakeups: Int?
     var timelineSeconds: Double
     var submitSeconds: Double
     var operationsSubmitted: Int

@@ -76,6 +76,24 @@ struct EngineTimeoutTests: EngineTestCase {
         #expect(await engine.nextWakeup() == nil)
     }
 
+    @Test("the loop's wake-ups are counted: each park of a running loop, none for an engine driven by sync() alone")
+    func loopWakeupsAreCounted() async {
+        let driven = makeEngine(running: false)
+        _ = driven.location(accuracy: .block, timeout: .seconds(10), handler: recorder.oneShot)
+        await driven.sync()
+        #expect(await driven.statistics().loopWakeups == 0)
+
+        let engine = makeEngine()
+        await eventually("the loop parked with nothing to do") { await engine.statistics().loopWakeups == 1 }
+        // A request wakes it; it parks again once it has handled it.
+        let id = engine.location(accuracy: .block, timeout: .seconds(10), handler: recorder.oneShot)
+        await eventually("the loop woke for the request and parked again") { await engine.statistics().loopWakeups == 2 }
+        // So does its timer, for the request's deadline.
+        clock.advance(by: .seconds(10))
+        await eventually("the request timed out") { recorder.results(id).count == 1 }
+        await eventually("the loop woke for its timer and parked again") { await engine.statistics().loopWakeups == 3 }
+    }
+
     @Test("nextWakeup() never reports a cancelled or force-completed request's deadline")
     func nextWakeupSkipsEndedRequests() async {
         let engine = makeEngine(running: false)

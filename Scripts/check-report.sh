@@ -2,7 +2,8 @@
 # Renders locbench's HTML reports in a real headless browser (Debian's chromium) and checks the
 # screenshots: each page drew (many colours, a good share of non-white pixels) and its charts are there
 # (the workload report: the mode colours of the timeline bands, the pending-requests line; the geofence
-# report's map: the path in the receiver's best mode, the true crossings, the reported transitions).
+# report's map: the path in the receiver's best mode, the true crossings, the reported transitions; its
+# energy/latency curve is drawn below).
 #   Scripts/check-report.sh [OUTPUT-DIRECTORY]   (default .build/locbench-report)
 # LOCBENCH_REPORT_REQUESTS sets the run's size (10000).
 set -euo pipefail
@@ -15,7 +16,7 @@ png="$out/report.png"
 .build/release/locbench --requests "${LOCBENCH_REPORT_REQUESTS:-10000}" --repeat 1 --report "$html" > "$out/report.txt"
 geofences_html="$out/geofences.html"
 geofences_png="$out/geofences.png"
-.build/release/locbench --geofences 300 --geofence-shapes drive --geofence-duration 20m --report "$geofences_html" > "$out/geofences.txt"
+.build/release/locbench --geofences 300 --geofence-shapes drive --geofence-duration 20m --geofence-curve --report "$geofences_html" > "$out/geofences.txt"
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "check-report: chromium not found (Scripts/bootstrap.sh installs it)" >&2; exit 1; }
 for page in "$html:$png" "$geofences_html:$geofences_png"; do

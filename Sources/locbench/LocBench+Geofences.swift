@@ -13,7 +13,9 @@ extension LocBench {
         let bench = GeofenceBench(
             count: count, shapes: try GeofenceShape.list(parsing: geofenceShapes), duration: try DurationOptions.geofenceDuration(parsing: geofenceDuration),
             seed: seed, persona: ReceiverPersona(name: receiver)!, configuration: configuration,
-            maximumSpeed: try GeofenceSpeed(parsing: geofenceMaxSpeed))
+            maximumSpeed: try GeofenceSpeed(parsing: geofenceMaxSpeed),
+            responsiveness: .milliseconds(Int64((try DurationOptions.geofenceResponsiveness(parsing: geofenceResponsiveness) * 1000).rounded())),
+            curve: geofenceCurve)
         let showProgress = ProcessStats.stderrIsTerminal && json == nil
         let runs = try await bench.run { message in
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(message)".utf8)) }
@@ -21,7 +23,7 @@ extension LocBench {
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let report = GeofenceReport(
             command: CommandLine.arguments.joined(separator: " "), seed: seed, fences: count, receiver: receiver,
-            maximumSpeed: bench.maximumSpeed.description,
+            maximumSpeed: bench.maximumSpeed.description, responsiveness: bench.responsiveness,
             powerDown: configuration.powerDown.description, processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             runs: runs)
         print(GeofenceTable.render(report))
@@ -31,7 +33,7 @@ extension LocBench {
             try write(try encoder.encode(report), to: json)
         }
         if let path = self.report { try write(Data(GeofenceHTML.render(report, runs: runs).utf8), to: path) }
-        let violations = runs.flatMap { run in run.engine.violations.map { "\(run.shape.rawValue): \($0)" } }
+        let violations = runs.flatMap { run in (run.engine.violations + run.curveViolations).map { "\(run.shape.rawValue): \($0)" } }
         if !violations.isEmpty { throw LocbenchError.invariantViolated(violations.prefix(20).joined(separator: "\n")) }
     }
 }

@@ -63,6 +63,7 @@ extension LocBench {
             _ = try GeofenceShape.list(parsing: geofenceShapes)
             _ = try DurationOptions.geofenceDuration(parsing: geofenceDuration)
             _ = try GeofenceSpeed(parsing: geofenceMaxSpeed)
+            _ = try DurationOptions.geofenceResponsiveness(parsing: geofenceResponsiveness)
         } catch {
             throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
         }

@@ -121,6 +121,19 @@ struct LocBench: AsyncParsableCommand {
             discussion: "Far from every boundary the monitors let the receiver sleep until a boundary could be reached at this speed."))
     var geofenceMaxSpeed: String = "trajectory"
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --geofences: every monitor's GeofenceOptions.responsiveness, the latency budget the engine may spend to save energy (0 to 1m).",
+            discussion: "0, the engine's default, decides as soon as the fixes allow."))
+    var geofenceResponsiveness: String = "0s"
+
+    @Flag(
+        help: ArgumentHelp(
+            "With --geofences: sweep the engine's responsiveness (0 s to 1 min) and fixed-interval polling designs (a fix every 1 to 60 s, standby between) on each trajectory.",
+            discussion: "Prints energy against latency p99 from the decidable instant, the Pareto front marked; --report plots it."))
+    var geofenceCurve = false
+
     @Flag(
         help: ArgumentHelp(
             "Run the several-sources workload instead: mostly coarse requests on the metered synthetic GNSS with a coarse source beside it, against the GNSS alone, then indoors (no GNSS fix for 10 minutes) and with the GNSS failing mid-run.",

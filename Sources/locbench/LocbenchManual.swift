@@ -128,14 +128,18 @@ enum LocbenchManual {
         hysteresis) runs over the same receiver. Each design's transitions are compared with the truth: \
         detected, missed, excepted (crossings of an excursion shallower than the margin, 2a + max(20 m, a) \
         at the fixes' median accuracy a, which no confident fix can see), duplicate and false, and the \
-        latency from the true crossing to the delivery, p50/p99/max. Energy is the meter's, against \
+        latency from the true crossing to the delivery, p50/p99/max, and from the decidable instant (the \
+        truth first the margin past the boundary on the far side). Energy is the meter's, against \
         always-on and against the reach oracle: the receiver tracking only while the true position is \
         within reach of a boundary (the margin plus a fix interval at the shape's top speed), waiting \
-        between in the cheapest state, restarts paid. The goals are printed with what was measured. \
+        between in the cheapest state, restarts paid. The engine's headline figures close the table. \
         Every monitor is force-completed at the end and must end exactly once, with nothing after its end, \
         and the source must end off; a violation exits non-zero. --json and --report (a map per \
         trajectory: the fences, the path coloured by the receiver's state, true crossings and the \
-        transitions reported) as above.
+        transitions reported) as above. --geofence-responsiveness sets every monitor's latency budget; \
+        --geofence-curve sweeps it (0-60 s) beside polling designs (a fix every 1-60 s, standby between, \
+        the engine's decision rules) and prints energy against latency p99 from the decidable instant, \
+        the Pareto front marked (plotted in --report).
 
         EXAMPLES
           locbench --requests 10000
@@ -146,6 +150,7 @@ enum LocbenchManual {
           locbench --requests 100000 --clock wall --mix oneshot=1 --timeouts 100ms-1s
           locbench --requests 1000000 --submitters 2
           locbench --geofences 1000 --report geofences.html
+          locbench --geofences 1000 --geofence-curve
           locbench --clock wall --source gpsd 127.0.0.1:2947
         """
 }

@@ -47,4 +47,14 @@ import Testing
             #expect(error?.description == "error: --geofence-duration must be a duration from 1m to 24h, e.g. 1h (got '\(text)')")
         }
     }
+
+    @Test func parsesAGeofenceResponsivenessFromZeroToAMinute() throws {
+        #expect(try DurationOptions.geofenceResponsiveness(parsing: "0s") == 0)
+        #expect(try DurationOptions.geofenceResponsiveness(parsing: "30s") == 30)
+        #expect(try DurationOptions.geofenceResponsiveness(parsing: "1m") == 60)
+        for text in ["61s", "5m", "", "-1s"] {
+            let error = #expect(throws: LocbenchError.self) { try DurationOptions.geofenceResponsiveness(parsing: text) }
+            #expect(error?.description == "error: --geofence-responsiveness must be a duration from 0s to 1m, e.g. 30s (got '\(text)')")
+        }
+    }
 }

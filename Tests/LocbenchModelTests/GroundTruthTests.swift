@@ -36,6 +36,23 @@ struct GroundTruthTests {
         #expect(truth.isInside(at: 50) && !truth.isInside(at: 39.9) && !truth.isInside(at: 61))
     }
 
+    @Test func aCrossingIsDecidableOnceThePathIsTheMarginPastTheBoundary() throws {
+        let circle = try GeofenceRegion.circle(centre: StraightPath.point(east: 500), radius: 100)
+        let path = StraightPath.path(seconds: 100)
+        let truth = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: 30)
+        // 30 m inside after entering at 400 m (at 43 s), 30 m outside after leaving at 600 m (at 63 s).
+        #expect(abs(try #require(truth.crossings[0].decidable) - 43) < 0.01)
+        #expect(abs(try #require(truth.crossings[1].decidable) - 63) < 0.01)
+        // Deeper than the excursion goes: never decidable.
+        let deep = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: 120)
+        #expect(deep.crossings[0].decidable == nil)
+        #expect(abs(try #require(deep.crossings[1].decidable) - 72) < 0.01)
+        // The path ends 20 m past the exit: not decidable before the end.
+        let short = StraightPath.path(seconds: 62)
+        let cut = GroundTruth.truth(of: circle, along: short).findingDecidableInstants(of: circle, along: short, margin: 30)
+        #expect(cut.crossings.count == 2 && cut.crossings[0].decidable != nil && cut.crossings[1].decidable == nil)
+    }
+
     @Test func aTouchIsTwoCrossingsOfAShallowExcursion() throws {
         // The boundary reaches 4 m over the path: a chord of 2·√(100² − 96²) = 56 m.
         let circle = try GeofenceRegion.circle(centre: StraightPath.point(east: 300, north: 96), radius: 100)

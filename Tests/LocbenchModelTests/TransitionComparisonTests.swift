@@ -28,6 +28,17 @@ struct TransitionComparisonTests {
         #expect(comparison.judged.map(\.verdict) == [.detected, .detected])
     }
 
+    @Test func theLatencyFromTheDecidableInstantIsCountedWhereTheCrossingHasOne() {
+        var entry = crossing(100, true)
+        entry.decidable = 103
+        let truth = [FenceTruth(startsInside: false, crossings: [entry, crossing(200, false)])]
+        let reports = [report(0, .entered, 104.5), report(0, .exited, 201)]
+        let comparison = TransitionComparison(reports: reports, truth: truth, margin: 30, end: 1000)
+        #expect(comparison.latencies == [4.5, 1])
+        #expect(comparison.latenciesFromDecidable == [1.5])
+        #expect(comparison.latencyFromDecidable(percentile: 99) == 1.5)
+    }
+
     @Test func jitterAcrossTheBoundaryIsFalseThenDuplicate() {
         // The path enters once, at 100 s; a point test flips out and back in under noise, and before it, in and out.
         let truth = [FenceTruth(startsInside: false, crossings: [crossing(100, true)])]
@@ -103,5 +114,17 @@ extension TransitionComparisonTests {
         #expect(comparison.crossedBetweenFixes == 1)
         #expect(comparison.detected == 2)
         #expect(abs(comparison.latency(percentile: 100) - 0.8) < 1e-9)
+    }
+}
+
+/// The energy/latency curve's Pareto front.
+struct ParetoFrontTests {
+    @Test func aPointBeatenOnBothIsOffTheFrontAndTiesStayOn() {
+        let points: [(energy: Double, latency: Double)] = [(10, 5), (20, 1), (15, 6), (10, 5), (30, 1)]
+        // (15, 6) is beaten by (10, 5); (30, 1) by (20, 1); the two equal (10, 5) beat neither each other.
+        #expect(ParetoFront.members(of: points) == [true, true, false, true, false])
+        #expect(ParetoFront.dominates((10, 5), (15, 6)))
+        #expect(!ParetoFront.dominates((10, 5), (10, 5)))
+        #expect(!ParetoFront.dominates((10, 5), (20, 1)))
     }
 }

@@ -101,15 +101,32 @@ public struct GeofenceOptions: Sendable, Hashable {
     /// stopped (a program restarted, its fences kept in its own storage); `nil`: the region starts
     /// ``GeofenceState/unknown`` (see <doc:Geofences>).
     public var restoredState: GeofenceRestoredState?
+    /// How late a transition may come after the instant it could first be decided, the latency budget the
+    /// power planner may spend to save energy (default ``immediateResponsiveness``, zero: as soon as the
+    /// receiver's fixes allow; at most ``maximumResponsiveness``). With a budget, the source sleeps until a
+    /// fix is due at the earliest instant a boundary could be decided plus the budget — near a boundary too,
+    /// a fix about every budget instead of every second — and runs while a fix leaves a region in doubt
+    /// (see <doc:Geofences>). While several monitors run, the smallest budget among them sets the plan.
+    public var responsiveness: Duration
+
+    /// Transitions as soon as the receiver's fixes allow: the default ``responsiveness``.
+    public static let immediateResponsiveness = Duration.zero
+    /// The largest ``responsiveness``: one minute. Fixes further apart than that let a device cross a region
+    /// and leave it between two of them along a way that is no straight line, and the crossing read off the
+    /// straight line between them (see <doc:Geofences>) is then wrong.
+    public static let maximumResponsiveness = Duration.seconds(60)
 
     /// Creates options.
-    public init(loiteringDelay: Duration? = nil, restoredState: GeofenceRestoredState? = nil) {
+    public init(loiteringDelay: Duration? = nil, restoredState: GeofenceRestoredState? = nil, responsiveness: Duration = Self.immediateResponsiveness) {
         self.loiteringDelay = loiteringDelay
         self.restoredState = restoredState
+        self.responsiveness = responsiveness
     }
 
-    /// Throws when a value is out of range (a negative loitering delay).
+    /// Throws when a value is out of range: a negative loitering delay, a responsiveness below zero or above
+    /// ``maximumResponsiveness``.
     public func validate() throws(GeofenceError) {
         if let loiteringDelay, loiteringDelay < .zero { throw .invalidOption("loiteringDelay") }
+        guard responsiveness >= .zero && responsiveness <= Self.maximumResponsiveness else { throw .invalidOption("responsiveness") }
     }
 }

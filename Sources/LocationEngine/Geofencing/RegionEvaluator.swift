@@ -36,6 +36,7 @@ public struct RegionEvaluator: Sendable {
         var id: RequestID
         var region: GeofenceRegion
         var loiteringDelay: Duration?
+        var responsiveness: Duration
         var state = GeofenceState.unknown
         /// The token of its pending dwell deadline (0: none).
         var dwellToken: UInt64 = 0
@@ -91,6 +92,9 @@ public struct RegionEvaluator: Sendable {
     /// the regions it searched.
     var regionsVersion: UInt64 = 0
     var lastNearest: NearestBoundary?
+    /// The regions' latency budgets (``GeofenceOptions/responsiveness``), the smallest of which the power
+    /// planner keeps.
+    var responsiveness = ResponsivenessBudgets()
 
     /// Creates an evaluator with no regions. The configuration must be valid (``GeofenceConfiguration/validate()``).
     public init(configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeofenceError) {
@@ -130,7 +134,8 @@ public struct RegionEvaluator: Sendable {
     /// - Complexity: O(1) amortised.
     public mutating func add(_ id: RequestID, region: GeofenceRegion, options: GeofenceOptions = GeofenceOptions()) {
         precondition(slots[id] == nil, "RegionEvaluator: region \(id) is added twice")
-        let record = Record(id: id, region: region, loiteringDelay: options.loiteringDelay)
+        let record = Record(id: id, region: region, loiteringDelay: options.loiteringDelay, responsiveness: options.responsiveness)
+        responsiveness.add(options.responsiveness)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -173,6 +178,7 @@ public struct RegionEvaluator: Sendable {
         unknownSlots.remove(slot)
         undecidedSlots.remove(slot)
         restoredSlots.remove(slot)
+        responsiveness.remove(records[Int(slot)]!.responsiveness)
         records[Int(slot)] = nil
         freeSlots.append(slot)
         if unknownSlots.count == slots.count { globalTimeoutPending = false }

@@ -11,13 +11,19 @@ public struct TrueCrossing: Sendable, Hashable {
     /// How far beyond the boundary the path went before it crossed back (or the run ended), metres, exact up to
     /// ``GroundTruth/depthLimit`` (deeper excursions read at least that).
     public var excursionDepth: Double
+    /// The first instant the path was the margin or more past the boundary on the far side, seconds: the earliest
+    /// a design that refuses false transitions can decide the crossing (`nil`: not found, see
+    /// ``FenceTruth/findingDecidableInstants(of:along:margin:)``).
+    public var decidable: Double?
 
-    /// A crossing at `seconds`, into the region or out of it, at `point`, beginning an excursion `excursionDepth` deep.
-    public init(seconds: Double, entering: Bool, point: GeoPoint, excursionDepth: Double) {
+    /// A crossing at `seconds`, into the region or out of it, at `point`, beginning an excursion `excursionDepth` deep,
+    /// decidable from `decidable`.
+    public init(seconds: Double, entering: Bool, point: GeoPoint, excursionDepth: Double, decidable: Double? = nil) {
         self.seconds = seconds
         self.entering = entering
         self.point = point
         self.excursionDepth = excursionDepth
+        self.decidable = decidable
     }
 }
 

@@ -14,6 +14,19 @@ public struct ReportedTransition: Sendable, Hashable {
         case dwelled
         /// No decision for a while.
         case becameUnknown
+
+        /// The kind of the engine's `transition` (a `determined(unknown)`, which the engine never reports, is
+        /// taken as ``becameUnknown``).
+        public init(_ transition: GeofenceTransition) {
+            switch transition {
+            case .determined(.unknown): self = .becameUnknown
+            case .determined(let known): self = .determined(inside: known == .inside)
+            case .entered: self = .entered
+            case .exited: self = .exited
+            case .dwelled: self = .dwelled
+            case .becameUnknown: self = .becameUnknown
+            }
+        }
     }
 
     /// The fence's index.
@@ -102,6 +115,9 @@ public struct TransitionComparison: Sendable {
     public private(set) var unknowns = 0
     /// Delivery minus true crossing of every detected transition, seconds, in report order.
     public private(set) var latencies: [Double] = []
+    /// Delivery minus the decidable instant (``TrueCrossing/decidable``) of every detected transition whose crossing
+    /// has one, seconds, in report order: the latency a design adds to what refusing false transitions must wait for.
+    public private(set) var latenciesFromDecidable: [Double] = []
     /// Estimated minus true crossing of every detected transition that carried an estimate, seconds, in report order.
     public private(set) var estimateErrors: [Double] = []
     /// Every judged change of state.
@@ -122,6 +138,9 @@ public struct TransitionComparison: Sendable {
 
     /// Latency percentile `p` (0…100) of the detected transitions, seconds (nearest rank; 0 when none).
     public func latency(percentile p: Double) -> Double { Self.percentile(p, of: latencies) }
+
+    /// Percentile `p` (0…100) of the latencies from the decidable instant, seconds (nearest rank; 0 when none).
+    public func latencyFromDecidable(percentile p: Double) -> Double { Self.percentile(p, of: latenciesFromDecidable) }
 
     /// Percentile `p` (0…100) of the estimates' absolute errors, seconds (nearest rank; 0 when none).
     public func estimateError(percentile p: Double) -> Double { Self.percentile(p, of: estimateErrors.map(abs)) }
@@ -191,6 +210,7 @@ public struct TransitionComparison: Sendable {
                 if isShallow(match) { withinMarginDetected += 1 }
                 lastReported = entering
                 latencies.append(report.seconds - crossings[match].seconds)
+                if let decidable = crossings[match].decidable { latenciesFromDecidable.append(report.seconds - decidable) }
                 if let estimate = report.estimatedCrossing { estimateErrors.append(estimate - crossings[match].seconds) }
                 judged.append(JudgedTransition(fence: fence, entering: entering, seconds: report.seconds, verdict: .detected, crossing: crossings[match], estimatedCrossing: report.estimatedCrossing))
             } else if lastReported == entering {

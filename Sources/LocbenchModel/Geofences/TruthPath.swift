@@ -62,13 +62,20 @@ public struct TruthPath: Sendable {
     public func position(at seconds: Double) -> GeoPoint {
         guard seconds > samples[0].seconds else { return samples[0].point }
         guard seconds < duration else { return samples[samples.count - 1].point }
-        var low = 0, high = samples.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if samples[middle].seconds <= seconds { low = middle } else { high = middle }
-        }
-        let a = samples[low], b = samples[high]
+        let low = sample(before: seconds)
+        let a = samples[low], b = samples[low + 1]
         return Self.interpolate(a.point, b.point, (seconds - a.seconds) / (b.seconds - a.seconds))
+    }
+
+    /// The index of the last sample at or before `seconds` (the first one if none is).
+    /// - Complexity: O(log n) for n samples.
+    public func sample(before seconds: Double) -> Int {
+        var low = 0, high = samples.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if samples[middle].seconds <= seconds { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// The index of the first sample at least `metres` along the path (the last one if none is).

@@ -39,6 +39,14 @@ public enum DurationOptions {
         return seconds
     }
 
+    /// `--geofence-responsiveness`: a duration from 0 to 1 minute, in seconds.
+    public static func geofenceResponsiveness(parsing text: String) throws(LocbenchError) -> Double {
+        guard let seconds = seconds(text, within: 0...60) else {
+            throw .badArgument("--geofence-responsiveness must be a duration from 0s to 1m, e.g. 30s (got '\(text)')")
+        }
+        return seconds
+    }
+
     /// The seconds `text` stands for when it is a duration within `range`; `nil` when it is malformed or outside.
     static func seconds(_ text: String, within range: ClosedRange<Double>) -> Double? {
         guard let seconds = try? DurationText.seconds(parsing: text), range.contains(seconds) else { return nil }

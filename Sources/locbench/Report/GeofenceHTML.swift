@@ -10,6 +10,7 @@ enum GeofenceHTML {
                 let cells = [
                     design.design, "\(design.detected)", "\(design.missed)", "\(design.withinMargin)", "\(design.duplicates)",
                     "\(design.falseTransitions)", String(format: "%.1f / %.1f s", design.latencyP50Seconds, design.latencyP99Seconds),
+                    String(format: "%.1f / %.1f s", design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds),
                     String(format: "%.1f J", design.energyJoules), String(format: "%.1f %%", 100 * design.energyVsAlwaysOn),
                     String(format: "%.2f×", design.energyVsReachOracle), String(format: "%.1f µs", design.cpuMicrosecondsPerFix),
                 ]
@@ -24,20 +25,42 @@ enum GeofenceHTML {
             return """
                 <h2>\(escape(shape.shape)): \(String(format: "%.1f km", shape.distanceKilometres)), \(shape.trueCrossings) true crossings of \(shape.fencesCrossed) fences</h2>
                 \(GeofenceMap.render(run))
-                <table><tr><th>design</th><th>detected</th><th>missed</th><th>within margin</th><th>duplicate</th><th>false</th><th>latency p50/p99</th><th>energy</th><th>vs always-on</th><th>vs reach oracle</th><th>CPU per fix</th></tr>\(rows)</table>
+                <p>Latency is counted from the true crossing and from the decidable instant: the first instant the truth was \(String(format: "%.1f m", shape.marginMetres)) (the margin) past the boundary on the far side. While tracking, the receiver gives a fix every \(String(format: "%.0f s", report.fixIntervalSeconds)).</p>
+                <table><tr><th>design</th><th>detected</th><th>missed</th><th>within margin</th><th>duplicate</th><th>false</th><th>latency from the crossing p50/p99</th><th>latency from the decidable instant p50/p99</th><th>energy</th><th>vs always-on</th><th>vs reach oracle</th><th>CPU per fix</th></tr>\(rows)</table>
                 <div class="row">\(SVGCharts.bars(title: "energy over the trajectory", unit: "J", energy))</div>
+                \(curve(shape))
                 """
         }.joined()
-        let goals = report.goals.map { "<tr><td>\(escape($0.figure))</td><td>\(escape($0.measured))</td></tr>" }.joined()
+        let figures = report.figures.map { "<tr><td>\(escape($0.figure))</td><td>\(escape($0.measured))</td></tr>" }.joined()
         return """
             \(HTMLReport.head(title: "locbench geofences"))
             <h1>locbench --geofences \(report.fences): \(report.shapes.map(\.shape).joined(separator: ", "))</h1>
             <h2>The engine's figures</h2>
-            <table><tr><th>figure</th><th>measured</th></tr>\(goals)</table>
+            <table><tr><th>figure</th><th>measured</th></tr>\(figures)</table>
             \(sections)
             <h2>All figures</h2>
             <pre>\(escape(GeofenceTable.render(report)))</pre>
             </body></html>
+            """
+    }
+
+    /// The trajectory's energy/latency curve, if it was swept: the engine by its responsiveness and the polling
+    /// designs by their fix interval, the Pareto front ringed.
+    static func curve(_ shape: GeofenceReport.Shape) -> String {
+        guard !shape.curve.isEmpty else { return "" }
+        func series(_ design: String, _ label: String, _ colour: String) -> SVGCharts.CurveSeries {
+            SVGCharts.CurveSeries(
+                label: label, colour: colour,
+                points: shape.curve.filter { $0.design == design }.map {
+                    (latency: $0.latencyFromDecidableP99Seconds, energy: $0.energyJoules, label: GeofenceTable.duration($0.settingSeconds), onFront: $0.onParetoFront)
+                })
+        }
+        let polling = shape.curve.count { $0.design == "polling" }
+        return """
+            <div class="row">\(SVGCharts.curve(title: "energy against latency p99 from the decidable instant", [
+                series("engine", "engine, by responsiveness", "#3182bd"), series("polling", "polling, by fix interval", "#fd8d3c"),
+            ]))</div>
+            <p>Polling designs that a point of the engine's curve dominates: \(shape.pollingDominated) of \(polling).</p>
             """
     }
 }

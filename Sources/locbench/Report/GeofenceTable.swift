@@ -1,14 +1,15 @@
 import Foundation
 
 /// The text `locbench --geofences N` prints: per trajectory, both designs against the truth and the energy bounds,
-/// then the goals.
+/// then the engine's headline figures.
 enum GeofenceTable {
     static func render(_ report: GeofenceReport) -> String {
         let pad = TableReport.pad
         var lines = [
             String(
-                format: "locbench --geofences %d: %d fences per trajectory, %@ each, receiver %@ (metered), power-down %@, maximum speed %@, seed %llu, virtual clock",
-                report.fences, report.fences, duration(report.durationSeconds), report.receiver, report.powerDown, report.maximumSpeedRule, report.seed),
+                format: "locbench --geofences %d: %d fences per trajectory, %@ each, receiver %@ (metered), power-down %@, maximum speed %@, responsiveness %@, seed %llu, virtual clock",
+                report.fences, report.fences, duration(report.durationSeconds), report.receiver, report.powerDown, report.maximumSpeedRule,
+                duration(report.responsivenessSeconds), report.seed),
             "  the truth: the receiver's 1 s trajectory samples joined by straight lines, crossings bisected to 1 mm;"
                 + " the fixes carry the receiver's noise (its error model and sky)",
         ]
@@ -39,6 +40,13 @@ enum GeofenceTable {
                             design.latencyMaxSeconds, design.energyJoules, 100 * design.energyVsAlwaysOn, design.energyVsReachOracle,
                             design.receiverOnSeconds, design.cpuMicrosecondsPerFix))
             }
+            for design in shape.designs {
+                lines.append(
+                    String(
+                        format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: p50/p99/max %.1f / %.1f / %.1f s",
+                        design.design, shape.marginMetres, report.fixIntervalSeconds, design.latenciesFromDecidable,
+                        design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds))
+            }
             for design in shape.designs where design.estimatedCrossings > 0 {
                 lines.append(
                     String(
@@ -56,6 +64,7 @@ enum GeofenceTable {
                     format: "  the engine tracked %@ while the oracle did not: %@ with the mover stopped (no design that cannot see ahead knows a stop goes on), %@ moving (it plans by its maximum speed); the oracle tracked %@ while the engine did not",
                     duration(beyond.stoppedSeconds + beyond.movingSeconds), duration(beyond.stoppedSeconds), duration(beyond.movingSeconds),
                     duration(beyond.missingSeconds)))
+            lines += curve(shape)
             lines.append("  the engine's slowest transitions (crossing, latency, true speed, receiver then, seconds without a fix, deciding fix past the boundary ± accuracy, truth past it after the travel since the crossing):")
             for tail in shape.engineSlowest.prefix(5) {
                 lines.append(
@@ -70,8 +79,8 @@ enum GeofenceTable {
         }
         lines.append("")
         lines.append("the engine's figures:")
-        for goal in report.goals {
-            lines.append("  " + pad(goal.figure, 60) + "  " + goal.measured)
+        for figure in report.figures {
+            lines.append("  " + pad(figure.figure, 60) + "  " + figure.measured)
         }
         let violations = report.shapes.flatMap { $0.designs.filter { $0.design == "engine" } }.reduce(0) { $0 + $1.invariantViolations }
         lines.append(
@@ -80,6 +89,25 @@ enum GeofenceTable {
                 : "INVARIANTS VIOLATED: \(violations)")
         lines.append(String(format: "process wall time %.1f s", report.processWallSeconds))
         return lines.joined(separator: "\n")
+    }
+
+    /// The energy/latency curve of one trajectory, if it was swept: a line per design, the Pareto front marked.
+    static func curve(_ shape: GeofenceReport.Shape) -> [String] {
+        guard !shape.curve.isEmpty else { return [] }
+        var lines = [
+            "  the curve: energy against latency p99 from the decidable instant (* on the Pareto front); the engine by its responsiveness, polling by its fix interval (standby between fixes, restarts paid, the engine's decision rules):"
+        ]
+        for point in shape.curve {
+            lines.append(
+                String(
+                    format: "    %@ %@ %7.1f J  %5.2fx oracle  p99 %6.1f s from the decidable instant, %6.1f s from the crossing; false %d, duplicate %d, missed %d %@",
+                    TableReport.pad(point.design, 7), TableReport.pad(duration(point.settingSeconds), 6), point.energyJoules, point.energyVsReachOracle,
+                    point.latencyFromDecidableP99Seconds, point.latencyP99Seconds, point.falseTransitions, point.duplicates, point.missed,
+                    point.onParetoFront ? "*" : ""))
+        }
+        let polling = shape.curve.count { $0.design == "polling" }
+        lines.append("  polling designs that a point of the engine's curve dominates (less energy and lower latency, or equal in one): \(shape.pollingDominated) of \(polling)")
+        return lines
     }
 
     /// `3600` as `1 h 0 min`, `754` as `12 min 34 s`.

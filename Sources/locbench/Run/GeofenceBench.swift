@@ -24,6 +24,10 @@ struct GeofenceShapeRun: Sendable {
     var alwaysOnJoules: Double
     var engineComparison: TransitionComparison
     var naiveComparison: TransitionComparison
+    /// With `--geofence-curve`: the engine swept over its responsiveness and the polling designs (else empty), and
+    /// the invariants the sweep's engine runs broke.
+    var curve: [GeofenceCurvePoint]
+    var curveViolations: [String]
 }
 
 /// `locbench --geofences N`: for each shape, a trajectory with its ground truth, N fences along it, the engine and the
@@ -38,6 +42,10 @@ struct GeofenceBench {
     var configuration: LocationEngineConfiguration
     /// The engine's ``GeofenceConfiguration/maximumSpeed`` on each trajectory.
     var maximumSpeed: GeofenceSpeed
+    /// Every monitor's ``GeofenceOptions/responsiveness`` in the main run.
+    var responsiveness: Duration
+    /// Whether to sweep the curve (``GeofenceCurve``).
+    var curve: Bool
 
     func run(progress: (String) -> Void) async throws(LocbenchError) -> [GeofenceShapeRun] {
         var runs: [GeofenceShapeRun] = []
@@ -50,18 +58,20 @@ struct GeofenceBench {
                 throw .badArgument(
                     "the \(shape.rawValue) trajectory covers \(Int(path.distanceAlong.last ?? 0)) m in --geofence-duration \(Int(duration)) s: fences are placed beyond its first \(Int(FencePlacement.firstAnchor)) m, so make it longer")
             }
-            let truth = GroundTruth.fences(fences.map(\.region), along: path)
+            let crossings = GroundTruth.fences(fences.map(\.region), along: path)
             progress("geofences: \(shape.rawValue): the engine")
             var configuration = configuration
             configuration.geofences.maximumSpeed = maximumSpeed.speed(for: shape)
             configuration.geofences.maximumAcceleration = maximumSpeed.acceleration(for: shape)
-            let engine = await GeofenceRun.engine(scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration)
+            let engine = await GeofenceRun.engine(
+                scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration, responsiveness: responsiveness)
             progress("geofences: \(shape.rawValue): the naive design")
             let naive = NaiveGeofenceMonitor.run(scenario: scenario, fences: fences, duration: duration, persona: persona)
             let medianAccuracy = Self.median(engine.accuracies.isEmpty ? naive.accuracies : engine.accuracies)
             let rules = configuration.geofences
             let margin = rules.confidenceScale * medianAccuracy + max(rules.minimumMargin, rules.accuracyMargin * medianAccuracy)
             let reach = margin + shape.topSpeed * scenario.fixInterval
+            let truth = zip(crossings, fences).map { $0.findingDecidableInstants(of: $1.region, along: path, margin: margin) }
             let oracle = ReachOracle(regions: fences.map(\.region), along: path, reach: reach)
             let end = Int64(path.duration * 1e9)
             var oracleJoules = 0.0, alwaysOnJoules = 0.0
@@ -71,13 +81,39 @@ struct GeofenceBench {
                 let whole = [Demand(TimelineInterval(start: 0, end: end), level: PowerMode.best.rawValue)]
                 alwaysOnJoules = DesignCharge(.alwaysOn, segments: whole, end: end, profile: profile, firstStart: firstStart).joules
             }
+            var curvePoints: [GeofenceCurvePoint] = []
+            var curveViolations: [String] = []
+            if curve {
+                var engines: [(seconds: Int, run: GeofenceDesignRun)] = []
+                for seconds in GeofenceCurve.responsivenesses {
+                    progress("geofences: \(shape.rawValue): the curve, the engine at \(seconds) s")
+                    let run =
+                        Duration.seconds(seconds) == responsiveness
+                        ? engine
+                        : await GeofenceRun.engine(
+                            scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration, responsiveness: .seconds(seconds))
+                    curveViolations += run.violations.map { "responsiveness \(seconds) s: \($0)" }
+                    engines.append((seconds, run))
+                }
+                let polling = GeofenceCurve.pollingIntervals.map { seconds in
+                    progress("geofences: \(shape.rawValue): the curve, polling every \(seconds) s")
+                    return (
+                        seconds: seconds,
+                        run: PollingGeofenceMonitor.run(
+                            interval: seconds, scenario: scenario, fences: fences, duration: duration, persona: persona, configuration: configuration.geofences,
+                            loiteringDelay: GeofenceRun.loiteringDelay)
+                    )
+                }
+                curvePoints = GeofenceCurve.points(engine: engines, polling: polling, truth: truth, margin: margin, end: path.duration, oracleJoules: oracleJoules)
+            }
             runs.append(
                 GeofenceShapeRun(
                     shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin,
                     medianAccuracy: medianAccuracy, maximumSpeed: configuration.geofences.maximumSpeed,
                     maximumAcceleration: configuration.geofences.maximumAcceleration, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
                     engineComparison: TransitionComparison(reports: engine.reports, truth: truth, margin: margin, end: path.duration),
-                    naiveComparison: TransitionComparison(reports: naive.reports, truth: truth, margin: margin, end: path.duration)))
+                    naiveComparison: TransitionComparison(reports: naive.reports, truth: truth, margin: margin, end: path.duration),
+                    curve: curvePoints, curveViolations: curveViolations))
         }
         return runs
     }

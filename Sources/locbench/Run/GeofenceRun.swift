@@ -24,7 +24,7 @@ struct GeofenceDesignRun: Sendable {
     var violations: [String]
 }
 
-/// Runs the engine over one geofence trajectory: a monitor per fence, a manual clock moved a second (or an engine
+/// Runs the engine over one geofence trajectory: a monitor per fence (all with one responsiveness), a manual clock moved a second (or an engine
 /// deadline) at a time, the synthetic receiver metered; then every monitor force-completed and the engine wound
 /// down, checking that each ended exactly once and that the source ends off.
 enum GeofenceRun {
@@ -32,7 +32,8 @@ enum GeofenceRun {
     static let loiteringDelay = Duration.seconds(120)
 
     static func engine(
-        scenario: Scenario, fences: [PlacedFence], duration: Double, persona: ReceiverPersona, configuration: LocationEngineConfiguration
+        scenario: Scenario, fences: [PlacedFence], duration: Double, persona: ReceiverPersona, configuration: LocationEngineConfiguration,
+        responsiveness: Duration
     ) async -> GeofenceDesignRun {
         var logger = Logger(label: "LocationEngine")
         logger.logLevel = .warning
@@ -42,7 +43,7 @@ enum GeofenceRun {
         Task { try await engine.run() }
         let ledger = MonitorLedger(count: fences.count, now: { Double(clock.now.offset.saturatingNanoseconds) / 1e9 })
         let cpuStart = ProcessStats.cpuSeconds()
-        let ids = fences.indices.map { engine.monitor(fences[$0].region, options: GeofenceOptions(loiteringDelay: loiteringDelay), handler: ledger.handler(for: $0)) }
+        let ids = fences.indices.map { engine.monitor(fences[$0].region, options: GeofenceOptions(loiteringDelay: loiteringDelay, responsiveness: responsiveness), handler: ledger.handler(for: $0)) }
         await engine.sync()
         let seconds = Int(duration)
         var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)

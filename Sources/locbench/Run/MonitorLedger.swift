@@ -35,20 +35,12 @@ final class MonitorLedger: Sendable {
             }
             switch event {
             case .transition(let change):
-                let kind: ReportedTransition.Kind =
-                    switch change.transition {
-                    case .determined(let known): .determined(inside: known == .inside)
-                    case .entered: .entered
-                    case .exited: .exited
-                    case .dwelled: .dwelled
-                    case .becameUnknown: .becameUnknown
-                    }
                 if case .determined(.unknown) = change.transition {
                     state.violations.append("monitor \(id) of fence \(fence): determined(unknown)")
                 }
                 state.reports.append(
                     ReportedTransition(
-                        fence: fence, kind: kind, seconds: at,
+                        fence: fence, kind: ReportedTransition.Kind(change.transition), seconds: at,
                         estimatedCrossing: change.estimatedCrossing.map { Double($0.nanoseconds) / 1e9 }))
             case .sourceError:
                 state.sourceErrors += 1

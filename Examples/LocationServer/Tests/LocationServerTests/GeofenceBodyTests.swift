@@ -19,6 +19,18 @@ struct GeofenceBodyTests {
         #expect(seconds.name == nil)
     }
 
+    @Test("a responsiveness is a duration of at most a minute, kept with the fence")
+    func responsiveness() throws {
+        let body = try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}, "responsiveness": "30s"}"#)
+        #expect(body.options.responsiveness == .seconds(30))
+        #expect(try GeofenceBody(json: Data(body.storedJSON.utf8)).options.responsiveness == .seconds(30))
+        #expect(try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}}"#).options.responsiveness == .zero)
+        let error = #expect(throws: GeofenceBodyError.self) {
+            try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}, "responsiveness": "2m"}"#)
+        }
+        #expect(error?.field == "responsiveness")
+    }
+
     @Test("a polygon keeps the engine's ring: a closing repeat is dropped")
     func polygon() throws {
         let body = try Self.parse(#"{"polygon": [[48.0, 11.0], [48.0, 11.01], [48.01, 11.01], [48.0, 11.0]]}"#)

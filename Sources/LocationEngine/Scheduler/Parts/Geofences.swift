@@ -71,9 +71,13 @@ struct Geofences: Sendable {
     func setAlarm(on wakeups: inout Timeline) { wakeups.setAlarm(.regions, at: evaluator.nextDeadline) }
 
     /// A fix reaches the regions: their transitions are decided (taken with ``RegionEvaluator/nextEvent()``);
-    /// then the power planner decides whether the monitors may let the source sleep, and until when, from
-    /// when the nearest boundary could first be reached (``RegionReach``), and while they sleep the
-    /// regions hold their states.
+    /// then the power planner decides whether the monitors may let the source sleep, and until when: until a
+    /// fix is due at the instant the nearest boundary could first be reached (``RegionReach``) plus the
+    /// smallest latency budget among the regions (``GeofenceOptions/responsiveness``). While a region is in
+    /// doubt the truth may be decidable now, so the source keeps running whatever the budget: a decision
+    /// comes at most the budget after the first fix that could see it, not a budget after each fix that
+    /// fell short under noise. While they sleep the regions hold their states until that instant: no
+    /// transition is owed before it.
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
     ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
     mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant, on wakeups: inout Timeline) {
@@ -81,7 +85,7 @@ struct Geofences: Sendable {
         defer { setAlarm(on: &wakeups) }
         power.endMonitorSleep(on: &wakeups)
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
-        let reachable = fix.observedAt + reach.timeToReach
-        if power.planMonitorSleep(reachable: reachable, now: now, on: &wakeups) { evaluator.holdStates(until: reachable) }
+        let due = fix.observedAt + reach.timeToReach + evaluator.responsiveness.smallest
+        if power.planMonitorSleep(due: due, now: now, on: &wakeups) { evaluator.holdStates(until: due) }
     }
 }

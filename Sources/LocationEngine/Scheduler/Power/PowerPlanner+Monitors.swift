@@ -37,15 +37,15 @@ extension PowerPlanner {
         demand.count(in: Geofences.demandedMode) == 0 && profile != nil
     }
 
-    /// After a fix at `now` from which no region boundary can be reached before `reachable`: lets the
-    /// monitors sleep until a restart before `reachable` (their wake-up), if that is later than a
-    /// restart is worth. Returns whether they sleep (the caller then holds the regions' states until
-    /// `reachable`). Each fix decides afresh, replacing the plan of the one before.
-    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant) -> Bool {
+    /// After a fix at `now` after which the monitors need no fix before `due` (no region boundary can be
+    /// reached before, plus their latency budget): lets them sleep until a restart before `due` (their
+    /// wake-up), if that is later than a restart is worth. Returns whether they sleep (the caller then
+    /// holds the regions' states until `due`). Each fix decides afresh, replacing the plan of the one before.
+    mutating func planMonitorSleep(due: EngineInstant, now: EngineInstant) -> Bool {
         monitors.wakeAt = nil
         guard let profile, let worthIt = restartBreakEven(profile) else { return false }
         // The longest a restart can take after this gap: from off (no deeper state).
-        let wake = reachable - profile.restartDelay(after: reachable - now, in: .off)
+        let wake = due - profile.restartDelay(after: due - now, in: .off)
         guard wake - now > worthIt else { return false }
         monitors.wakeAt = wake
         return true

@@ -24,9 +24,9 @@ extension SourcePlanner {
     /// Whether a fix could let the monitors sleep (see ``PowerPlanner/monitorsMaySleep(besides:)``).
     func monitorsMaySleep(besides demand: PowerDemand) -> Bool { self[monitorSource].monitorsMaySleep(besides: demand) }
 
-    /// Lets the monitors sleep until before `reachable`, if worth it (see ``PowerPlanner/planMonitorSleep(reachable:now:)``).
-    mutating func planMonitorSleep(reachable: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
-        let sleeps = self[monitorSource].planMonitorSleep(reachable: reachable, now: now)
+    /// Lets the monitors sleep until a restart before `due`, if worth it (see ``PowerPlanner/planMonitorSleep(due:now:)``).
+    mutating func planMonitorSleep(due: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
+        let sleeps = self[monitorSource].planMonitorSleep(due: due, now: now)
         setAlarm(on: &timeline)
         return sleeps
     }

@@ -4,7 +4,8 @@ import LocationEngine
 /// The body of `POST /geofences`, read strictly: one JSON object with exactly one shape —
 /// `{"circle": {"latitude": …, "longitude": …, "radius": …}}` or `{"polygon": [[lat, lon], …]}` — and
 /// optionally `loiteringDelay` (a duration as the query spells one, `"2m"`, `"250ms"`, or a number of
-/// seconds) and `name` (a label for people, 1 to 100 characters).
+/// seconds), `responsiveness` (the engine's latency budget, a duration of at most a minute) and `name` (a
+/// label for people, 1 to 100 characters).
 ///
 /// Unknown or missing fields, wrong types, both shapes or neither, a value out of range and a body over
 /// ``maximumBytes`` are refused with a ``GeofenceBodyError`` naming the field; a region the engine
@@ -18,7 +19,7 @@ struct GeofenceBody: Equatable, Sendable {
     /// The longest `name`, in characters.
     static let maximumNameLength = 100
     /// The fields the body accepts.
-    static let accepted: Set<String> = ["circle", "polygon", "loiteringDelay", "name"]
+    static let accepted: Set<String> = ["circle", "polygon", "loiteringDelay", "responsiveness", "name"]
 
     /// The region to monitor, checked by the engine.
     var region: GeofenceRegion
@@ -168,6 +169,12 @@ private struct Decoded: Decodable {
         }
         var options = GeofenceOptions()
         if fields.contains(FieldKey("loiteringDelay")) { options.loiteringDelay = try Self.duration(fields, "loiteringDelay") }
+        if fields.contains(FieldKey("responsiveness")) {
+            options.responsiveness = try Self.duration(fields, "responsiveness")
+            guard options.responsiveness <= GeofenceOptions.maximumResponsiveness else {
+                throw GeofenceBodyError(field: "responsiveness", "longer than a minute, the engine's largest latency budget")
+            }
+        }
         var name: String?
         if fields.contains(FieldKey("name")) {
             let text = try fields.decode(String.self, forKey: FieldKey("name"))

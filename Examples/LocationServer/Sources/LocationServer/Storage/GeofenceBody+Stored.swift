@@ -13,6 +13,7 @@ extension GeofenceBody {
             object["polygon"] = .ring(ring.map { [$0.latitude, $0.longitude] })
         }
         if let delay = options.loiteringDelay { object["loiteringDelay"] = .number(delay.secondsValue) }
+        if options.responsiveness > .zero { object["responsiveness"] = .number(options.responsiveness.secondsValue) }
         if let name { object["name"] = .text(name) }
         return ServerSentEvent.json(object)
     }

@@ -1,0 +1,79 @@
+@_spi(Internals) import LocationEngine
+import LocbenchModel
+import NIOConcurrencyHelpers
+import SyntheticGPS
+
+/// A fixed-interval polling design: the receiver takes a fix every `interval` seconds and waits in standby
+/// between (restarted so that its fix comes on time, restarts paid by the meter; at one second it never stops),
+/// and every fence is decided by the engine's own rules (``RegionEvaluator``: confidence, hysteresis, dwell),
+/// so that it differs from the engine only in when it takes fixes.
+enum PollingGeofenceMonitor {
+    static func run(
+        interval: Int, scenario: Scenario, fences: [PlacedFence], duration: Double, persona: ReceiverPersona,
+        configuration: GeofenceConfiguration, loiteringDelay: Duration
+    ) -> GeofenceDesignRun {
+        let source = SyntheticLocationSource(scenario: scenario, drive: .manual, persona: persona)
+        let received = NIOLockedValueBox<[Location]>([])
+        let sink = SourceEventSink { event in
+            if case .location(let location, _) = event { received.withLockedValue { $0.append(location) } }
+        }
+        var evaluator = try! RegionEvaluator(configuration: configuration)  // the engine ran with it
+        for (index, fence) in fences.enumerated() {
+            evaluator.add(RequestID(rawValue: UInt64(index)), region: fence.region, options: GeofenceOptions(loiteringDelay: loiteringDelay))
+        }
+        // The receiver is restarted this long before a fix is due (the time to first fix after waiting in standby).
+        let restartLead = persona.powerProfile.map { profile in
+            Int((Double(profile.restartDelay(after: .seconds(interval), in: .standby).saturatingNanoseconds) / 1e9).rounded(.up))
+        } ?? 1
+        let seconds = Int(duration)
+        var reports: [ReportedTransition] = []
+        var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)
+        var fixAccuracies = [Double?](repeating: nil, count: seconds + 1)
+        var modes = [PowerMode?](repeating: nil, count: seconds + 1)
+        var fixCount = 0
+        var restartAt: Int?
+        let cpuStart = ProcessStats.cpuSeconds()
+        source.start(mode: .best, events: sink)
+        modes[0] = source.mode
+        func take() {
+            while let event = evaluator.nextEvent() {
+                reports.append(
+                    ReportedTransition(
+                        fence: Int(event.id.rawValue), kind: ReportedTransition.Kind(event.transition), seconds: Double(event.at.nanoseconds) / 1e9,
+                        estimatedCrossing: event.estimatedCrossing.map { Double($0.nanoseconds) / 1e9 }))
+            }
+        }
+        for second in 1...max(1, seconds) {
+            let now = EngineInstant(.seconds(second))
+            evaluator.advanceTime(now: now)
+            take()
+            source.advance(to: .seconds(second))
+            let batch = received.withLockedValue { batch in
+                defer { batch.removeAll(keepingCapacity: true) }
+                return batch
+            }
+            for location in batch {
+                fixes[second] = GeoPoint(location)
+                fixAccuracies[second] = location.horizontalAccuracy
+                fixCount += 1
+                evaluator.receiveFix(location, now: now)
+                take()
+            }
+            if !batch.isEmpty, interval > restartLead {
+                source.stop(into: .standby)
+                restartAt = second + interval - restartLead
+            }
+            if restartAt == second {
+                restartAt = nil
+                source.start(mode: .best, events: sink)
+            }
+            modes[second] = source.mode
+        }
+        let cpu = ProcessStats.cpuSeconds() - cpuStart
+        let meteredJoules = source.energyMeter?.energy ?? 0
+        source.stop()
+        return GeofenceDesignRun(
+            reports: reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules,
+            cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: [])
+    }
+}

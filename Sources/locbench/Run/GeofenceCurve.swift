@@ -1,0 +1,58 @@
+import LocbenchModel
+
+/// One design of the energy/latency curve over one trajectory: the engine at one responsiveness, or a
+/// fixed-interval polling design (``PollingGeofenceMonitor``), judged against the same truth.
+struct GeofenceCurvePoint: Codable, Sendable {
+    /// `engine` or `polling`.
+    var design: String
+    /// The engine's responsiveness, or the polling design's fix interval, seconds.
+    var settingSeconds: Double
+    var energyJoules: Double
+    var energyVsReachOracle: Double
+    /// Delivery minus the decidable instant, p99, and minus the true crossing, p99.
+    var latencyFromDecidableP99Seconds: Double
+    var latencyP99Seconds: Double
+    var falseTransitions: Int
+    var duplicates: Int
+    var missed: Int
+    /// No other design of the curve has both less energy and lower latency from the decidable instant.
+    var onParetoFront: Bool
+}
+
+/// `locbench --geofences N --geofence-curve`: the engine swept over its responsiveness and the fixed-interval
+/// polling designs beside it, energy against latency from the decidable instant, the Pareto front marked.
+enum GeofenceCurve {
+    /// The engine's settings swept, seconds (``GeofenceOptions/responsiveness``).
+    static let responsivenesses = [0, 5, 10, 20, 30, 60]
+    /// The polling designs' fix intervals, seconds.
+    static let pollingIntervals = [1, 2, 5, 10, 30, 60]
+
+    /// The curve's points, the engine's first, each judged against `truth` as the main comparison is.
+    static func points(
+        engine: [(seconds: Int, run: GeofenceDesignRun)], polling: [(seconds: Int, run: GeofenceDesignRun)], truth: [FenceTruth], margin: Double,
+        end: Double, oracleJoules: Double
+    ) -> [GeofenceCurvePoint] {
+        func point(_ design: String, _ seconds: Int, _ run: GeofenceDesignRun) -> GeofenceCurvePoint {
+            let comparison = TransitionComparison(reports: run.reports, truth: truth, margin: margin, end: end)
+            return GeofenceCurvePoint(
+                design: design, settingSeconds: Double(seconds), energyJoules: run.meteredJoules,
+                energyVsReachOracle: oracleJoules > 0 ? run.meteredJoules / oracleJoules : 0,
+                latencyFromDecidableP99Seconds: comparison.latencyFromDecidable(percentile: 99), latencyP99Seconds: comparison.latency(percentile: 99),
+                falseTransitions: comparison.falseTransitions, duplicates: comparison.duplicates, missed: comparison.missed, onParetoFront: false)
+        }
+        var points = engine.map { point("engine", $0.seconds, $0.run) } + polling.map { point("polling", $0.seconds, $0.run) }
+        let front = ParetoFront.members(of: points.map { (energy: $0.energyJoules, latency: $0.latencyFromDecidableP99Seconds) })
+        for index in points.indices { points[index].onParetoFront = front[index] }
+        return points
+    }
+
+    /// The polling designs of `points` that some engine point dominates, and how many there are.
+    static func pollingDominated(_ points: [GeofenceCurvePoint]) -> (dominated: Int, of: Int) {
+        let engine = points.filter { $0.design == "engine" }.map { (energy: $0.energyJoules, latency: $0.latencyFromDecidableP99Seconds) }
+        let polling = points.filter { $0.design == "polling" }
+        let dominated = polling.count { design in
+            engine.contains { ParetoFront.dominates($0, (energy: design.energyJoules, latency: design.latencyFromDecidableP99Seconds)) }
+        }
+        return (dominated, polling.count)
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+@testable import LocationEngine
+
+/// A monitor's latency budget (``GeofenceOptions/responsiveness``): the source sleeps until a fix is due at the
+/// earliest instant a boundary could be decided plus the budget, near a boundary too, and runs while a region is
+/// in doubt.
+@Suite("Region monitors' responsiveness")
+struct RegionResponsivenessTests {
+    // The 200 m circle around the origin of RegionPowerTests, the MT3339 profile (a hot start in 1 s), the
+    // default maximum speed of 30 m/s; a 5 m fix decides 30 m across the boundary.
+    static let timeToFirstFix = Duration.seconds(1)
+
+    @Test("near the fence, a budget of 30 s takes a fix about every 31 s (1 s to reach the boundary, then the budget); none, every second")
+    func nearSamplesByTheBudget() throws {
+        var budget = MachineHarness(powerProfile: .mt3339)
+        budget.monitor("depot", options: GeofenceOptions(responsiveness: .seconds(30)))
+        let log = budget.drive(until: EngineInstant(.seconds(300)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 260 }
+        // 60 m from the boundary: a slack of 30 m, 1 s at 30 m/s; the next fix is due 31 s after each.
+        let gaps = zip(log.fixes, log.fixes.dropFirst()).map { $1 - $0 }
+        #expect(gaps.count >= 8)
+        #expect(gaps.allSatisfy { $0 <= .seconds(31) })
+        #expect(gaps.allSatisfy { $0 >= .seconds(30) })
+        #expect(log.transitions.map(\.0) == [.determined(.outside)], "the state is held between the fixes: never unknown")
+
+        var immediate = MachineHarness(powerProfile: .mt3339)
+        immediate.monitor("depot")
+        let always = immediate.drive(until: EngineInstant(.seconds(300)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 260 }
+        #expect(always.fixes.count == 300)
+        #expect(immediate.sourceCommands == [.start(.best)])
+    }
+
+    @Test("a fix that leaves the region in doubt keeps the source running whatever the budget: the truth may be decidable now")
+    func inDoubtKeepsTracking() {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot", options: GeofenceOptions(responsiveness: .seconds(20)))
+        // 10 m outside: a 5 m fix must be 30 m across to decide, so the region stays unknown.
+        let log = h.drive(until: EngineInstant(.seconds(100)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 210 }
+        #expect(log.fixes.count == 100)
+        #expect(h.sourceCommands == [.start(.best)])
+        #expect(log.transitions.isEmpty)
+    }
+
+    @Test("approaching the fence, the entry comes within the budget after the instant it could be decided", arguments: [0, 10, 30, 60])
+    func entryWithinTheBudget(seconds: Int) throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot", options: GeofenceOptions(responsiveness: .seconds(seconds)))
+        // West at 10 m/s from 1 km east: 30 m inside (decidable by a 5 m fix) at 170 m, 83 s in.
+        let log = h.drive(until: EngineInstant(.seconds(200)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { now in
+            1000 - 10 * Double((now - EngineInstant(.zero)).components.seconds)
+        }
+        let entered = try #require(log.transitions.first { $0.0 == .entered }?.1)
+        #expect(entered >= EngineInstant(.seconds(83)))
+        #expect(entered <= EngineInstant(.seconds(83 + seconds + 1)))
+        if seconds >= 30 { #expect(log.fixes.count < 40, "the budget let it sleep: \(log.fixes.count) fixes") }
+    }
+
+    @Test("the smallest budget of the monitored regions sets the plan, and the next smallest when it leaves")
+    func smallestBudget() {
+        var budgets = ResponsivenessBudgets()
+        #expect(budgets.smallest == .zero)
+        budgets.add(.seconds(30))
+        budgets.add(.seconds(5))
+        budgets.add(.seconds(5))
+        #expect(budgets.smallest == .seconds(5))
+        budgets.remove(.seconds(5))
+        #expect(budgets.smallest == .seconds(5))
+        budgets.remove(.seconds(5))
+        #expect(budgets.smallest == .seconds(30))
+        budgets.remove(.seconds(30))
+        #expect(budgets.smallest == .zero)
+    }
+
+    @Test("a budget below zero or above a minute is refused")
+    func outOfRange() {
+        #expect(throws: GeofenceError.invalidOption("responsiveness")) { try GeofenceOptions(responsiveness: .seconds(-1)).validate() }
+        #expect(throws: GeofenceError.invalidOption("responsiveness")) { try GeofenceOptions(responsiveness: .seconds(61)).validate() }
+        #expect(throws: Never.self) { try GeofenceOptions(responsiveness: GeofenceOptions.maximumResponsiveness).validate() }
+    }
+}

@@ -55,6 +55,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "The SQLite file that keeps the fences and their events across restarts (created on first start; :memory: keeps nothing).")
     var database = ServerDatabase.defaultPath
 
+    @Option(help: "How a commit reaches the disk: normal (survives the process killed; a power loss may lose the last commits) or full (flushed at every commit: survives a power loss, slower).")
+    var databaseSync: DatabaseSync = .normal
+
     @Option(help: "Events kept for clients resuming with Last-Event-ID: the newest this many.")
     var eventRetentionCount = 100_000
 
@@ -143,7 +146,7 @@ struct LocationServerCommand: AsyncParsableCommand {
         let engine = LocationEngine(sources: sources, configuration: configuration, logger: logger)
 
         let geofences = try GeofenceRegistry.open(
-            database: database, retention: EventStore.Retention(count: eventRetentionCount, age: eventRetentionAge),
+            database: database, sync: databaseSync, retention: EventStore.Retention(count: eventRetentionCount, age: eventRetentionAge),
             maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry), logger: logger, restoringInto: engine)
         let application = LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)
         let heapIdle = NIOLockedValueBox<UInt64>(0)
@@ -166,3 +169,4 @@ struct LocationServerCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension DatabaseSync: ExpressibleByArgument {}

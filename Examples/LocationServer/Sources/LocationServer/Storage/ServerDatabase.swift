@@ -4,7 +4,8 @@ import GRDB
 /// The SQLite database that keeps the server's fences and their events across restarts.
 ///
 /// A file is opened in WAL mode (readers — the event streams paging back — never wait for the writer),
-/// created with its folder's permissions on first start, and migrated to the current schema
+/// with SQLite's `synchronous` as ``DatabaseSync`` says (`NORMAL` by default: a commit survives the
+/// process killed, not the machine losing power), created with its folder's permissions on first start, and migrated to the current schema
 /// (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
 /// that is not a database, is damaged, or cannot be written is refused at start with a
 /// ``DatabaseStartError``: the server does not run rather than forget what it was told.
@@ -14,12 +15,13 @@ enum ServerDatabase {
     /// The default file, in the working directory.
     static let defaultPath = "location-server.sqlite"
 
-    /// Opens, checks and migrates the database at `path`.
+    /// Opens, checks and migrates the database at `path`, its commits reaching the disk as `sync` says.
     /// - Throws: ``DatabaseStartError`` saying what is wrong with the file and what to do.
-    static func open(path: String) throws(DatabaseStartError) -> any DatabaseWriter {
+    static func open(path: String, sync: DatabaseSync = .normal) throws(DatabaseStartError) -> any DatabaseWriter {
         let writer: any DatabaseWriter
         do {
-            writer = path == inMemory ? try DatabaseQueue(configuration: configuration) : try DatabasePool(path: path, configuration: configuration)
+            writer = path == inMemory
+                ? try DatabaseQueue(configuration: configuration(sync: sync)) : try DatabasePool(path: path, configuration: configuration(sync: sync))
         } catch {
             throw DatabaseStartError(path: path, problem: isDamage(error) ? .notADatabase : .cannotOpen, underlying: error)
         }
@@ -56,13 +58,28 @@ enum ServerDatabase {
         return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     }
 
-    private static var configuration: Configuration {
+    private static func configuration(sync: DatabaseSync) -> Configuration {
         var configuration = Configuration()
         configuration.label = "location-server"
         // A second server on the same file waits a little for the first's write, then fails clearly.
         configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(sync.pragma)") }
         return configuration
     }
+}
+
+/// How a commit reaches the disk (`--database-sync`): what a fence or event acknowledged survives.
+enum DatabaseSync: String, CaseIterable, Sendable {
+    /// SQLite's `synchronous = NORMAL` in WAL mode: a commit is in the WAL file (the kernel's page cache)
+    /// when it returns, and the WAL is flushed to the disk at each checkpoint. It survives the process
+    /// killed (`kill -9`, a crash); a power loss or a kernel crash may lose the commits since the last
+    /// checkpoint, never the database's consistency.
+    case normal
+    /// `synchronous = FULL`: every commit is flushed to the disk before it returns, so it survives a power
+    /// loss too, at the cost of a disk flush per commit (per batch of events).
+    case full
+
+    var pragma: String { rawValue.uppercased() }
 }
 
 /// The database could not be used: the server refuses to start.

@@ -28,7 +28,8 @@ extension GeofenceRegistry {
                 throw RestoreError(fence: row.id, problem: error.message)
             }
             guard let known = GeofenceState(name: row.state) else { throw RestoreError(fence: row.id, problem: "unknown state '\(row.state)'") }
-            fences.append(Fence(id: row.id, body: body, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown))
+            fences.append(
+                Fence(id: row.id, body: body, owner: row.owner, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown))
         }
         state.withLockedValue { state in
             for fence in fences {

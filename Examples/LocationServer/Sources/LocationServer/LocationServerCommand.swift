@@ -55,7 +55,7 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "The SQLite file that keeps the fences and their events across restarts (created on first start; :memory: keeps nothing).")
     var database = ServerDatabase.defaultPath
 
-    @Option(help: "How a commit reaches the disk: normal (survives the process killed; a power loss may lose the last commits) or full (flushed at every commit: survives a power loss, slower).")
+    @Option(help: "How a commit reaches the disk: normal (survives the process killed; a power loss may lose the commits since the last checkpoint) or full (flushed at every commit: survives a power loss too).")
     var databaseSync: DatabaseSync = .normal
 
     @Option(help: "Events kept for clients resuming with Last-Event-ID: the newest this many.")

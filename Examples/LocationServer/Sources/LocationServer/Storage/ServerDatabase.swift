@@ -4,8 +4,8 @@ import GRDB
 /// The SQLite database that keeps the server's fences and their events across restarts.
 ///
 /// A file is opened in WAL mode (readers — the event streams paging back — never wait for the writer),
-/// with SQLite's `synchronous` as ``DatabaseSync`` says (`NORMAL` by default: a commit survives the
-/// process killed, not the machine losing power), created with its folder's permissions on first start, and migrated to the current schema
+/// with SQLite's `synchronous` as ``DatabaseSync`` says (`NORMAL` by default, as GRDB sets a pool's
+/// writer: a commit survives the process killed, not the machine losing power), created with its folder's permissions on first start, and migrated to the current schema
 /// (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
 /// that is not a database, is damaged, or cannot be written is refused at start with a
 /// ``DatabaseStartError``: the server does not run rather than forget what it was told.
@@ -20,8 +20,7 @@ enum ServerDatabase {
     static func open(path: String, sync: DatabaseSync = .normal) throws(DatabaseStartError) -> any DatabaseWriter {
         let writer: any DatabaseWriter
         do {
-            writer = path == inMemory
-                ? try DatabaseQueue(configuration: configuration(sync: sync)) : try DatabasePool(path: path, configuration: configuration(sync: sync))
+            writer = path == inMemory ? try DatabaseQueue(configuration: configuration) : try DatabasePool(path: path, configuration: configuration)
         } catch {
             throw DatabaseStartError(path: path, problem: isDamage(error) ? .notADatabase : .cannotOpen, underlying: error)
         }
@@ -41,6 +40,9 @@ enum ServerDatabase {
             throw DatabaseStartError(path: path, problem: .cannotMigrate, underlying: error)
         }
         do {
+            // On the writer, after GRDB has opened it: a pool sets its writer to NORMAL itself, after any
+            // `prepareDatabase`.
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(sync.pragma)") }
             // A real write: a file that opens but cannot be written (read-only, a full disk) fails here.
             try writer.write { db in
                 try db.execute(
@@ -58,12 +60,11 @@ enum ServerDatabase {
         return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     }
 
-    private static func configuration(sync: DatabaseSync) -> Configuration {
+    private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.label = "location-server"
         // A second server on the same file waits a little for the first's write, then fails clearly.
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(sync.pragma)") }
         return configuration
     }
 }

@@ -5,8 +5,8 @@ import GRDB
 ///
 /// A file is opened in WAL mode (readers — the event streams paging back — never wait for the writer),
 /// with SQLite's `synchronous` as ``DatabaseSync`` says (`NORMAL` by default, as GRDB sets a pool's
-/// writer: a commit survives the process killed, not the machine losing power), created with its folder's permissions on first start, and migrated to the current schema
-/// (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
+/// writer: a commit survives the process killed, not the machine losing power), created with its
+/// folder's permissions on first start, and migrated to the current schema (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
 /// that is not a database, is damaged, or cannot be written is refused at start with a
 /// ``DatabaseStartError``: the server does not run rather than forget what it was told.
 enum ServerDatabase {

@@ -20,11 +20,12 @@ struct FenceOwnershipTests {
             #expect(fleet.status == .created && courier.status == .created)
             await server.waitUntilPending(subscriptions: 2)
 
-            func ids(_ name: String) async throws -> [UInt64] {
-                let body = try await ClientTestSupport.execute("/geofences", as: name, with: client).body
-                return try JSONDecoder().decode(GeofenceListJSON.self, from: body).geofences.map(\.id)
+            var lists: [String: [UInt64]] = [:]
+            for name in ["fleet", "courier", "ops"] {
+                let answer = try await ClientTestSupport.execute("/geofences", as: name, with: client)
+                lists[name] = try JSONDecoder().decode(GeofenceListJSON.self, from: answer.body).geofences.map(\.id)
             }
-            let (fleetIDs, courierIDs, opsIDs) = (try await ids("fleet"), try await ids("courier"), try await ids("ops"))
+            let (fleetIDs, courierIDs, opsIDs) = (lists["fleet"], lists["courier"], lists["ops"])
             #expect(fleetIDs == [1] && courierIDs == [2] && opsIDs == [1, 2])
             #expect(try await ClientTestSupport.execute("/geofences/2", as: "fleet", with: client).status == .notFound)
             #expect(try await ClientTestSupport.execute("/geofences/2", as: "fleet", method: .delete, with: client).status == .notFound)

@@ -13,6 +13,8 @@ let package = Package(
         // Named, because a path dependency is otherwise known by its folder's name.
         .package(name: "LocationEngine", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        // Bearer tokens: the request context's identity, the Authorization header read, the authenticator middleware.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -35,6 +37,7 @@ let package = Package(
                 .product(name: "SyntheticGPS", package: "LocationEngine"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // pthread-based locks, which ThreadSanitizer sees (Synchronization.Mutex it does not, on Linux).
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -12,6 +12,7 @@ with --database FILE (persistence on) and --database :memory: (the same server, 
 compare. Prints one JSON line.
 
   measure.py --server Examples/LocationServer/.build/release/location-server [--fences 10000] [--database FILE|:memory:]
+             [--database-sync normal|full]
 """
 import argparse
 import json
@@ -100,13 +101,15 @@ def main():
     parser.add_argument("--database", help="a file (default: a new one in a temporary folder) or :memory:")
     parser.add_argument("--lead", type=int, default=90, help="seconds of fixes far away before the jump (time to create the fences)")
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--database-sync", choices=["normal", "full"], help="the server's --database-sync (default: the server's own)")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="store-figures-") as folder:
         log_path = os.path.join(folder, "drive.nmea")
         nmea_log(log_path, arguments.lead, 60)
         database = arguments.database or os.path.join(folder, "fences.sqlite")
         server_log = open(os.path.join(folder, "server.log"), "w")
-        server = Server(arguments.server, database, ["--nmea", log_path, "--max-geofences", str(arguments.fences)], server_log)
+        sync = ["--database-sync", arguments.database_sync] if arguments.database_sync else []
+        server = Server(arguments.server, database, ["--nmea", log_path, "--max-geofences", str(arguments.fences), *sync], server_log)
         try:
             reader = EventReader(server.port)
             started = time.monotonic()
@@ -131,7 +134,8 @@ def main():
         buckets = (histogram(before, "locationserver_geofence_event_delivery_seconds"),
                    histogram(after, "locationserver_geofence_event_delivery_seconds"))
         figures = {
-            "database": "memory" if database == ":memory:" else "file", "fences": created,
+            "database": "memory" if database == ":memory:" else "file", "database_sync": arguments.database_sync or "default",
+            "fences": created,
             "create_seconds": round(create_seconds, 2), "jump_events": len(jump),
             "jump_entered": sum(1 for _, _, data in jump if data.get("transition") == "entered"),
             "events_stored": int(stored), "store_seconds": round(seconds, 4),

@@ -13,6 +13,10 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     let counters: ServerCounters
     /// The fences of `/geofences` and the listeners of `/geofences/events`.
     let geofences: GeofenceRegistry
+    /// Who the clients are: without a token file, every request is the local client.
+    var clients = ClientDirectory.open()
+    /// How many requests a second each client may make (`nil`: no limit).
+    var clientRateLimit: RateLimit?
 
     /// The HTTP application alone, listening per `configuration`, without the engine among its
     /// services: whoever builds it runs the engine (``serviceGroup(configuration:logger:gracefulShutdownSignals:onServerRunning:)``
@@ -22,10 +26,14 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
-        LocationRoute(engine: engine, counters: counters).register(on: router)
-        UpdatesRoute(engine: engine, counters: counters).register(on: router)
-        GeofenceEventsRoute(registry: geofences).register(on: router)
-        GeofenceRoutes(engine: engine, registry: geofences).register(on: router)
+        let audit = ClientAudit(registry: registry, logger: logger)
+        // First: every request is a client's, or 401, before anything else (an unknown route included).
+        router.add(middleware: ClientAuthenticator(clients: clients))
+        if let clientRateLimit { router.add(middleware: RateLimitMiddleware(clientRateLimit, audit: audit)) }
+        LocationRoute(engine: engine, counters: counters, audit: audit).register(on: router)
+        UpdatesRoute(engine: engine, counters: counters, audit: audit).register(on: router)
+        GeofenceEventsRoute(registry: geofences, audit: audit).register(on: router)
+        GeofenceRoutes(engine: engine, registry: geofences, audit: audit).register(on: router)
         ServiceRoutes(registry: registry, counters: counters).register(on: router)
         // Last: it wraps only what no route above takes.
         router.add(middleware: UnknownRouteMiddleware())
@@ -49,8 +57,8 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let application = build(configuration: configuration, logger: logger, onServerRunning: onServerRunning)
         var group = ServiceGroupConfiguration(
             services: [
-                .init(service: application, serviceName: "http"), .init(service: geofences, serviceName: "geofences"),
-                .init(service: engine, serviceName: "engine"),
+                .init(service: application, serviceName: "http"), .init(service: clients, serviceName: "clients"),
+                .init(service: geofences, serviceName: "geofences"), .init(service: engine, serviceName: "engine"),
             ], gracefulShutdownSignals: gracefulShutdownSignals,
             logger: logger)
         // A client that never reads its response cannot hold the process: past this, the group is cancelled.

@@ -16,7 +16,7 @@ struct LocationServerCommand: AsyncParsableCommand {
         commandName: "location-server",
         abstract: "Serves locations over HTTP: GET /location, /updates (server-sent events), /geofences, /metrics, /health.")
 
-    @Option(help: "Address to listen on.")
+    @Option(help: "Address to listen on. Beyond loopback (127.0.0.0/8, ::1) the server needs --tokens.")
     var host = "127.0.0.1"
 
     @Option(help: "Port to listen on (0: any free port, printed at start).")
@@ -55,11 +55,23 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "The SQLite file that keeps the fences and their events across restarts (created on first start; :memory: keeps nothing).")
     var database = ServerDatabase.defaultPath
 
+    @Option(help: "How a commit reaches the disk: normal (survives the process killed; a power loss may lose the commits since the last checkpoint) or full (flushed at every commit: survives a power loss too).")
+    var databaseSync: DatabaseSync = .normal
+
     @Option(help: "Events kept for clients resuming with Last-Event-ID: the newest this many.")
     var eventRetentionCount = 100_000
 
     @Option(help: "Events kept for clients resuming with Last-Event-ID: none older than this many seconds (default a week).")
     var eventRetentionAge = 604_800.0
+
+    @Option(help: "The token file: one client a line, TOKEN CLIENT PERMISSION [admin] [expires=DATE] (precise, approximate or none); read again on SIGHUP. Without it, only loopback, and every request is served as before.")
+    var tokens: String?
+
+    @Option(help: "Requests a second each client may make (past it: 429 with Retry-After). Default: no limit.")
+    var clientRateLimit: Double?
+
+    @Option(help: "Requests a client may make at once after a pause (with --client-rate-limit; default: one second's worth, at least 1).")
+    var clientRateBurst: Double?
 
     @Option(help: "Also write the exit report (one JSON line) to this file.")
     var exitReport: String?
@@ -76,6 +88,26 @@ struct LocationServerCommand: AsyncParsableCommand {
             throw ValidationError("--event-retention-age must be a number of seconds more than 0 (got \(eventRetentionAge))")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
+        if tokens == nil, !ListenScope.isLoopback(host) {
+            throw ValidationError(
+                "--host \(host) reaches beyond this machine, and without --tokens the server would give the device's position to anyone "
+                    + "who reaches it. Give it a token file, --tokens FILE, one client a line: TOKEN CLIENT PERMISSION (precise, approximate "
+                    + "or none), e.g. 'k3J9q2x7Lm4pR8sT0vW5 fleet precise' (a token of 16 or more random characters: openssl rand -hex 24); "
+                    + "or listen on 127.0.0.1.")
+        }
+        _ = try rateLimit()
+    }
+
+    /// The per-client rate limit the options name, if any.
+    func rateLimit() throws -> RateLimit? {
+        guard let rate = clientRateLimit else {
+            if clientRateBurst != nil { throw ValidationError("--client-rate-burst needs --client-rate-limit") }
+            return nil
+        }
+        guard rate.isFinite, rate > 0 else { throw ValidationError("--client-rate-limit must be a number of requests a second more than 0 (got \(rate))") }
+        let burst = clientRateBurst ?? max(1, rate)
+        guard burst.isFinite, burst >= 1 else { throw ValidationError("--client-rate-burst must be 1 or more (got \(burst))") }
+        return RateLimit(rate: rate, burst: burst)
     }
 
     /// The sources the options name, in the engine's order (a receiver first, then GeoClue, then the fixed
@@ -143,9 +175,18 @@ struct LocationServerCommand: AsyncParsableCommand {
         let engine = LocationEngine(sources: sources, configuration: configuration, logger: logger)
 
         let geofences = try GeofenceRegistry.open(
-            database: database, retention: EventStore.Retention(count: eventRetentionCount, age: eventRetentionAge),
+            database: database, sync: databaseSync, retention: EventStore.Retention(count: eventRetentionCount, age: eventRetentionAge),
             maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry), logger: logger, restoringInto: engine)
-        let application = LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)
+        // A token file the server cannot use stops it here, naming the file and the line.
+        let clients: ClientDirectory
+        if let tokens {
+            clients = try ClientDirectory.tokens(path: tokens, logger: logger)
+            logger.info("clients: token file read", metadata: ["path": "\(tokens)", "clients": "\(clients.current.clientCount)"])
+        } else {
+            clients = .open(logger: logger)
+        }
+        let application = LocationServerApplication(
+            engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: try rateLimit())
         let heapIdle = NIOLockedValueBox<UInt64>(0)
         let services = application.serviceGroup(
             configuration: .init(address: .hostname(host, port: port), serverName: "location-server"), logger: logger
@@ -166,3 +207,4 @@ struct LocationServerCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension DatabaseSync: ExpressibleByArgument {}

@@ -23,7 +23,9 @@ struct GeofenceJournalTests {
         let journal = try Self.journal()
         // The writer is not running yet: everything below waits for it, as it would behind a commit.
         for fence in 1...1000 as ClosedRange<UInt64> {
-            journal.appendEvent("transition", fence: fence, data: "{}", then: [.fence(StoredFence(id: fence, body: "{}", state: "inside", since: 1, dwelled: false))])
+            journal.appendEvent(
+                "transition", fence: fence, owner: "fleet", data: "{}",
+                then: [.fence(StoredFence(id: fence, body: "{}", owner: "fleet", state: "inside", since: 1, dwelled: false))])
         }
         let writer = Task { await journal.run() }
         try await journal.flush()
@@ -39,7 +41,7 @@ struct GeofenceJournalTests {
     func behindTheRetention() async throws {
         let journal = try Self.journal(retention: EventStore.Retention(count: 2, age: 3600))
         let writer = Task { await journal.run() }
-        for fence in 1...5 as ClosedRange<UInt64> { journal.appendEvent("transition", fence: fence, data: "{}") }
+        for fence in 1...5 as ClosedRange<UInt64> { journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}") }
         try await journal.flush()
         var bell = journal.doorbell().makeAsyncIterator()
         guard case .behind(let oldest)? = try await journal.page(after: 1, limit: 10, bell: &bell) else {
@@ -62,7 +64,7 @@ struct GeofenceJournalTests {
         let writer = Task { await journal.run() }
         journal.finish()
         await writer.value
-        let sequence = journal.appendEvent("end", fence: 1, data: "{}")
+        let sequence = journal.appendEvent("end", fence: 1, owner: "fleet", data: "{}")
         await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.stored(sequence) }
     }
 }

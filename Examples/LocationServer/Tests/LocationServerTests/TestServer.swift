@@ -20,19 +20,24 @@ struct TestServer {
     let counters: ServerCounters
     let engine: LocationEngine<ManualClock>
     let geofences: GeofenceRegistry
+    let clients: ClientDirectory
+    let clientRateLimit: RateLimit?
     /// What the engine logged (kept, not printed: a passing test prints nothing above `info`).
     let log = InMemoryLogHandler()
 
     /// A server whose engine's lifetime (`run()`) and fence store run in tasks of their own beside the
     /// router tests, unless `runningEngine` is false: a test of ``serviceGroup(onServerRunning:)`` leaves
     /// that to the group. Its database is `database` (a file restores the fences it keeps), in memory
-    /// by default; `wallClock` is the store's time (Unix seconds).
+    /// by default; `wallClock` is the store's time (Unix seconds); its clients those of `clients` (none: the
+    /// local client), each limited to `clientRateLimit`.
     init(
         runningEngine: Bool = true, maximumFences: Int = 100, database: String = ServerDatabase.inMemory,
         retention: EventStore.Retention = EventStore.Retention(count: 100_000, age: 86_400), recentCapacity: Int = 16_384,
-        wallClock: WallClock = WallClock()
+        wallClock: WallClock = WallClock(), clients: ClientDirectory = .open(), clientRateLimit: RateLimit? = nil
     ) throws {
         counters = ServerCounters(registry: registry)
+        self.clients = clients
+        self.clientRateLimit = clientRateLimit
         var configuration = LocationEngineConfiguration(linger: .zero)
         configuration.metricsFactory = PrometheusMetricsFactory(registry: registry)
         let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
@@ -47,15 +52,20 @@ struct TestServer {
         }
     }
 
+    var serverApplication: LocationServerApplication<ManualClock> {
+        LocationServerApplication(
+            engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: clientRateLimit)
+    }
+
     var application: some ApplicationProtocol {
-        LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences)
-            .build(configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))
+        serverApplication
+            .build(configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test") { [log] _ in log })
     }
 
     /// The application and the engine in one service group, as `location-server` runs them, on a
     /// free port that `onServerRunning` receives; shut down by `triggerGracefulShutdown()` (no signals).
     func serviceGroup(onServerRunning: @escaping @Sendable (Int) -> Void) -> ServiceGroup {
-        LocationServerApplication(engine: engine, registry: registry, counters: counters, geofences: geofences).serviceGroup(
+        serverApplication.serviceGroup(
             configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"), gracefulShutdownSignals: []
         ) { channel in
             onServerRunning(channel.localAddress?.port ?? 0)

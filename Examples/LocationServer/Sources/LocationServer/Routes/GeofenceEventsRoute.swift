@@ -19,16 +19,20 @@ import NIOCore
 /// and the oldest id kept. On graceful shutdown the engine ends every fence (`shut_down`), and once
 /// every event is sent the stream ends with an `end` without a fence, reason `shut_down`. A client that
 /// disconnects only stops listening.
+///
+/// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others'.
 struct GeofenceEventsRoute {
     let registry: GeofenceRegistry
+    let audit: ClientAudit
     /// Events sent per page read.
     static let pageSize = 512
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("geofences/events") { request, _ in try handle(request) }
+        router.get("geofences/events") { request, context in try handle(request, context: context) }
     }
 
-    func handle(_ request: Request) throws -> Response {
+    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
+        let client = try ClientView(try context.requireIdentity(), audit: audit).client
         let journal = registry.journal
         let counters = registry.counters
         // Fixed before the head is sent: a client that has the head hears every later event.
@@ -42,14 +46,16 @@ struct GeofenceEventsRoute {
                 var cursor = start
                 pages: while let page = try await journal.page(after: cursor, limit: Self.pageSize, bell: &ringing) {
                     switch page {
-                    case .events(let events):
+                    case .events(let page):
+                        cursor = page.last?.id ?? cursor
+                        let events = client.isAdmin ? page : page.filter { client.sees(owner: $0.owner) }
+                        if events.isEmpty { continue }
                         // One write per page: a fix that decides thousands of fences is not thousands of flushes.
                         var buffer = ByteBuffer()
                         for event in events { event.write(to: &buffer) }
                         try await writer.write(buffer)
                         let sent = ContinuousClock.now
                         for case let appendedAt? in events.lazy.map(\.appendedAt) { counters.delivered(after: sent - appendedAt) }
-                        cursor = events.last?.id ?? cursor
                     case .behind(let oldest):
                         let end = GeofenceEndJSON(fence: nil, reason: "behind_retention", oldestEventId: oldest)
                         try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)

@@ -10,19 +10,23 @@ import LocationEngine
 /// listeners of `/geofences/events` get an `end` with reason `cancelled`). An unknown ID is 404, an ID
 /// that is not a number 400. Both answer only once the change is stored; a change the database refused
 /// (a full disk) is answered 503, and a fence whose creation was not stored is not monitored.
+///
+/// A fence belongs to the client that created it: a client lists, reads and deletes its own (another's
+/// is 404, as if it did not exist); an admin all of them. Creating one needs permission `precise`.
 struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let registry: GeofenceRegistry
+    let audit: ClientAudit
 
     func register(on router: Router<ServerRequestContext>) {
-        router.post("geofences") { request, _ in try await create(request) }
-        router.get("geofences") { _, _ in GeofenceListJSON(geofences: registry.fences.map(GeofenceJSON.init), maximum: registry.maximumFences) }
-        router.get("geofences/:id") { _, context in
-            guard let fence = registry.fence(try Self.id(context)) else { throw Self.notFound(context) }
-            return GeofenceJSON(fence)
+        router.post("geofences") { request, context in try await create(request, context: context) }
+        router.get("geofences") { _, context in
+            let client = try ClientView(try context.requireIdentity(), audit: audit).client
+            return GeofenceListJSON(geofences: registry.fences(of: client).map(GeofenceJSON.init), maximum: registry.maximumFences)
         }
+        router.get("geofences/:id") { _, context in GeofenceJSON(try ownFence(context)) }
         router.delete("geofences/:id") { _, context in
-            guard let removed = registry.remove(try Self.id(context)) else { throw Self.notFound(context) }
+            guard let removed = registry.remove(try ownFence(context).id) else { throw Self.notFound(context) }
             engine.cancel(removed.request)
             do {
                 try await registry.journal.stored(removed.sequence)
@@ -33,7 +37,17 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
         }
     }
 
-    func create(_ request: Request) async throws -> EditedResponse<GeofenceJSON> {
+    /// The fence of the path's `{id}`, if the request's client sees it.
+    /// - Throws: 404 for a fence that does not exist or is another client's; 400 for an ID that is not a number.
+    func ownFence(_ context: ServerRequestContext) throws -> GeofenceRegistry.Fence {
+        let client = try ClientView(try context.requireIdentity(), audit: audit).client
+        guard let fence = registry.fence(try Self.id(context)), client.sees(owner: fence.owner) else { throw Self.notFound(context) }
+        return fence
+    }
+
+    func create(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<GeofenceJSON> {
+        let view = try ClientView(try context.requireIdentity(), audit: audit)
+        try view.requirePrecise("fences")
         let body: GeofenceBody
         do {
             // One byte over the limit is enough to know the body is too large.
@@ -47,7 +61,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
         let id: UInt64
         let sequence: UInt64
         do throws(GeofenceRegistry.Full) {
-            (id, sequence) = try registry.reserve(body)
+            (id, sequence) = try registry.reserve(body, owner: view.client.name)
         } catch {
             throw HTTPError(
                 .conflict, message: "the server monitors its maximum of \(error.maximum) fences (--max-geofences): delete one first")
@@ -65,7 +79,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             if let request = registry.abandon(id) { engine.cancel(request) }
             throw Self.notStored("the fence", error)
         }
-        let fence = registry.fence(id).map(GeofenceJSON.init) ?? GeofenceJSON(GeofenceRegistry.Fence(id: id, body: body))
+        let fence = registry.fence(id).map(GeofenceJSON.init) ?? GeofenceJSON(GeofenceRegistry.Fence(id: id, body: body, owner: view.client.name))
         return EditedResponse(status: .created, headers: [.location: "/geofences/\(id)"], response: fence)
     }
 

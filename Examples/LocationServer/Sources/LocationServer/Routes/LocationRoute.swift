@@ -29,16 +29,19 @@ struct ReasonJSON: Codable, Equatable {
 /// (default: the level's own, 60 s for custom metres); `timeout` a duration, default 30 s. An ended
 /// request answers 200 with its status in the body (a timeout is an answer, not a server fault),
 /// except a source failure or a shutdown (503; a shutdown with `Retry-After`) and an authorization
-/// refusal (403).
+/// refusal (403). A client with permission `none` is refused (403); an `approximate` one gets the fix
+/// coarsened (``ClientView``).
 struct LocationRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
+    let audit: ClientAudit
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("location") { request, _ in try await handle(request) }
+        router.get("location") { request, context in try await handle(request, context: context) }
     }
 
-    func handle(_ request: Request) async throws -> EditedResponse<LocationResponse> {
+    func handle(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<LocationResponse> {
+        let view = try ClientView(try context.requireIdentity(), audit: audit)
         let query: LocationQuery
         do throws(QueryError) {
             query = try LocationQuery(QueryParameters(uri: request.uri, accepted: LocationQuery.accepted))
@@ -51,11 +54,12 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         var succeeded = false
         defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
         // Cancelling the handler's task cancels the request (and throws).
-        let result = try await engine.location(accuracy: query.accuracy, timeout: query.timeout)
+        let result = try await engine.location(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
         succeeded = result.status == .success
         var headers = HTTPFields()
         if result.status == .shutDown { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }
-        return EditedResponse(status: result.status.httpStatus, headers: headers, response: LocationResponse(result))
+        let response = view.answer(result, asked: query.accuracy)
+        return EditedResponse(status: result.status.httpStatus, headers: headers, response: response)
     }
 }
 

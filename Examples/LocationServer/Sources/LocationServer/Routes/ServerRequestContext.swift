@@ -1,10 +1,14 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 
 /// The server's request context: Hummingbird's basic one, answering JSON with its keys sorted and its slashes
-/// as they are — people diff the server's answers and read the paths in its errors.
-struct ServerRequestContext: RequestContext {
+/// as they are — people diff the server's answers and read the paths in its errors — and carrying the
+/// request's client (``ClientAuthenticator``).
+struct ServerRequestContext: AuthRequestContext {
     var coreContext: CoreRequestContextStorage
+    /// The request's client, once ``ClientAuthenticator`` has named it.
+    var identity: Client?
 
     init(source: Source) { coreContext = .init(source: source) }
 

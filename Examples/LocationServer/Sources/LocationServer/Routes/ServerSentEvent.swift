@@ -12,14 +12,16 @@ struct ServerSentEvent {
         self.data = data
     }
 
-    /// The event for `event`; an ending becomes an `end` event for a subscription that delivered no update.
-    init(_ event: SubscriptionEvent) {
+    /// The event for `event`, its fix marked `coarsened` when it is; an ending becomes an `end` event for a
+    /// subscription that delivered no update.
+    init(_ event: SubscriptionEvent, coarsened: Bool = false) {
         switch event {
         case .location(let update):
             self.init(name: "location", data: Self.json(UpdateJSON(
-                fix: FixJSON(update.location, age: update.age), achievedAccuracy: update.achievedAccuracy?.description)))
+                fix: FixJSON(update.location, age: update.age, coarsened: coarsened), achievedAccuracy: update.achievedAccuracy?.description)))
         case .heading(let heading):
-            self.init(name: "heading", data: Self.json(HeadingJSON(course: heading.course, fix: FixJSON(heading.location, age: nil))))
+            self.init(
+                name: "heading", data: Self.json(HeadingJSON(course: heading.course, fix: FixJSON(heading.location, age: nil, coarsened: coarsened))))
         case .sourceError(let error):
             self.init(name: "error", data: Self.json(["code": error.code, "message": error.message]))
         case .ended(let end):

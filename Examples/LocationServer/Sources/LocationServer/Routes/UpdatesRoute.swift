@@ -12,28 +12,33 @@ import ServiceLifecycle
 /// `reason` is the engine's outcome name for the ending (`maximum_updates_reached`,
 /// `duration_elapsed`, `shut_down`, `failed`…), with the number of updates delivered and a `detail`
 /// saying why when the end was abnormal or the duration elapsed with nothing delivered. The subscription is
-/// cancelled when the client disconnects.
+/// cancelled when the client disconnects. A client with permission `none` is refused (403); an
+/// `approximate` one gets every fix coarsened and at most one per the reduced-accuracy policy's interval
+/// (``ClientView``), and no heading (403).
 struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
+    let audit: ClientAudit
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("updates") { request, _ in try handle(request) }
+        router.get("updates") { request, context in try handle(request, context: context) }
     }
 
-    func handle(_ request: Request) throws -> Response {
+    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
+        let view = try ClientView(try context.requireIdentity(), audit: audit)
         let query: UpdatesQuery
         do throws(QueryError) {
             query = try UpdatesQuery(QueryParameters(uri: request.uri, accepted: UpdatesQuery.accepted))
         } catch {
             throw error.httpError
         }
+        let options = try view.engineOptions(query.options)
         let engine = engine
         let counters = counters
         let body = ResponseBody { writer in
             counters.streamOpened()
             defer { counters.streamClosed() }
-            let events = SubscriptionEvents(engine, options: query.options)
+            let events = SubscriptionEvents(engine, options: options)
             // Leaving this closure for any reason (client gone, write failed) cancels the
             // subscription; once it has ended, that is a no-op.
             defer { events.cancel() }
@@ -42,7 +47,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
                 // Normally the engine shuts down first and ends the stream with `shut_down`; this
                 // covers a server shut down on its own.
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(events, query: query, engine: engine, shuttingDown: shuttingDown, to: &writer)
+                    try await Self.stream(events, query: query, view: view, engine: engine, shuttingDown: shuttingDown, to: &writer)
                 } onGracefulShutdown: {
                     shuttingDown.set()
                     events.cancel()
@@ -56,9 +61,9 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             body: body)
     }
 
-    /// Writes the subscription's events, then its `end`.
+    /// Writes the subscription's events as `view`'s client sees them, then its `end`.
     static func stream(
-        _ events: SubscriptionEvents, query: UpdatesQuery, engine: LocationEngine<C>, shuttingDown: ShutdownFlag,
+        _ events: SubscriptionEvents, query: UpdatesQuery, view: ClientView, engine: LocationEngine<C>, shuttingDown: ShutdownFlag,
         to writer: inout any ResponseBodyWriter
     ) async throws {
         var updates = 0
@@ -75,7 +80,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
                     end?.detail = await Self.whyNothing(query, engine: engine)
                 }
             }
-            try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? ServerSentEvent(event).buffer)
+            try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? view.event(event).buffer)
         }
         if end == nil, shuttingDown.isSet {
             try await writer.write(ServerSentEvent(EndJSON(.shutDown, updates: updates)).buffer)

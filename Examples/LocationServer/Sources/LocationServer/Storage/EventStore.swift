@@ -27,11 +27,11 @@ enum EventStore {
         for write in writes {
             switch write {
             case .event(let event):
-                try db.cachedStatement(sql: "INSERT INTO event (id, time, fence, name, data) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [event.id, event.time, event.fence.map(Int64.init), event.name, event.data])
+                try db.cachedStatement(sql: "INSERT INTO event (id, time, fence, owner, name, data) VALUES (?, ?, ?, ?, ?, ?)")
+                    .execute(arguments: [event.id, event.time, event.fence.map(Int64.init), event.owner, event.name, event.data])
             case .fence(let fence):
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO fence (id, body, state, since, dwelled) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [Int64(fence.id), fence.body, fence.state, fence.since, fence.dwelled])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO fence (id, body, owner, state, since, dwelled) VALUES (?, ?, ?, ?, ?, ?)")
+                    .execute(arguments: [Int64(fence.id), fence.body, fence.owner, fence.state, fence.since, fence.dwelled])
             case .fenceState(let id, let state, let since, let dwelled):
                 try db.cachedStatement(sql: "UPDATE fence SET state = ?, since = ?, dwelled = ? WHERE id = ?")
                     .execute(arguments: [state, since, dwelled, Int64(id)])
@@ -56,8 +56,10 @@ enum EventStore {
 
     /// Everything the server restores at start.
     static func contents(_ db: Database) throws -> Contents {
-        let fences = try Row.fetchAll(db, sql: "SELECT id, body, state, since, dwelled FROM fence ORDER BY id").map { row in
-            StoredFence(id: UInt64(row["id"] as Int64), body: row["body"], state: row["state"], since: row["since"], dwelled: row["dwelled"])
+        let fences = try Row.fetchAll(db, sql: "SELECT id, body, owner, state, since, dwelled FROM fence ORDER BY id").map { row in
+            StoredFence(
+                id: UInt64(row["id"] as Int64), body: row["body"], owner: row["owner"], state: row["state"], since: row["since"],
+                dwelled: row["dwelled"])
         }
         let lastFenceID = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_fence_id'") ?? 0
         // An event id is never reused, even once retention has removed every event.
@@ -73,9 +75,12 @@ enum EventStore {
     /// - Complexity: O(log n + limit).
     static func events(after id: Int64, through last: Int64, limit: Int, _ db: Database) throws -> [StoredEvent] {
         try Row.fetchAll(
-            db, sql: "SELECT id, time, fence, name, data FROM event WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", arguments: [id, last, limit]
+            db, sql: "SELECT id, time, fence, owner, name, data FROM event WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
+            arguments: [id, last, limit]
         ).map { row in
-            StoredEvent(id: row["id"], time: row["time"], fence: (row["fence"] as Int64?).map(UInt64.init), name: row["name"], data: row["data"])
+            StoredEvent(
+                id: row["id"], time: row["time"], fence: (row["fence"] as Int64?).map(UInt64.init), owner: row["owner"], name: row["name"],
+                data: row["data"])
         }
     }
 }

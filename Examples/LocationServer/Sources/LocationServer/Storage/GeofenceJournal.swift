@@ -86,16 +86,17 @@ final class GeofenceJournal: Sendable {
         return sequence
     }
 
-    /// Appends an event named `name` about `fence` with `data`, under the next id, and then `writes`;
+    /// Appends an event named `name` about `fence` (owned by `owner`) with `data`, under the next id, and then `writes`;
     /// returns the sequence number to wait for. Called under the caller's lock when the order of events
     /// must follow the order of its changes: it takes only the journal's own.
     @discardableResult
-    func appendEvent(_ name: String, fence: UInt64?, data: String, then writes: [StoreWrite] = []) -> UInt64 {
+    func appendEvent(_ name: String, fence: UInt64?, owner: String?, data: String, then writes: [StoreWrite] = []) -> UInt64 {
         let time = now()
         let appendedAt = ContinuousClock.now
         let sequence = state.withLockedValue { state in
             state.lastEventID += 1
-            state.pending.append(.event(StoredEvent(id: state.lastEventID, time: time, fence: fence, name: name, data: data, appendedAt: appendedAt)))
+            state.pending.append(.event(StoredEvent(
+                id: state.lastEventID, time: time, fence: fence, owner: owner, name: name, data: data, appendedAt: appendedAt)))
             state.pending += writes
             state.appended += UInt64(1 + writes.count)
             return state.appended

@@ -28,7 +28,8 @@ extension GeofenceRegistry {
                 throw RestoreError(fence: row.id, problem: error.message)
             }
             guard let known = GeofenceState(name: row.state) else { throw RestoreError(fence: row.id, problem: "unknown state '\(row.state)'") }
-            fences.append(Fence(id: row.id, body: body, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown))
+            fences.append(
+                Fence(id: row.id, body: body, owner: row.owner, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown))
         }
         state.withLockedValue { state in
             for fence in fences {
@@ -77,15 +78,15 @@ extension GeofenceState {
 }
 
 extension GeofenceRegistry {
-    /// The registry of the database at `path` (``ServerDatabase``), with every fence it keeps monitored
-    /// again on `engine`.
+    /// The registry of the database at `path` (``ServerDatabase``, its commits reaching the disk as `sync`
+    /// says), with every fence it keeps monitored again on `engine`.
     /// - Throws: ``DatabaseStartError`` or ``RestoreError``: the server must not start.
     static func open<C: Clock>(
-        database path: String, retention: EventStore.Retention, maximumFences: Int, counters: GeofenceCounters, logger: Logger,
+        database path: String, sync: DatabaseSync = .normal, retention: EventStore.Retention, maximumFences: Int, counters: GeofenceCounters, logger: Logger,
         recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         restoringInto engine: LocationEngine<C>
     ) throws -> GeofenceRegistry where C.Duration == Duration {
-        let database = try ServerDatabase.open(path: path)
+        let database = try ServerDatabase.open(path: path, sync: sync)
         let contents: EventStore.Contents
         do {
             contents = try database.read { try EventStore.contents($0) }

@@ -4,8 +4,9 @@ import GRDB
 /// The SQLite database that keeps the server's fences and their events across restarts.
 ///
 /// A file is opened in WAL mode (readers — the event streams paging back — never wait for the writer),
-/// created with its folder's permissions on first start, and migrated to the current schema
-/// (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
+/// with SQLite's `synchronous` as ``DatabaseSync`` says (`NORMAL` by default, as GRDB sets a pool's
+/// writer: a commit survives the process killed, not the machine losing power), created with its
+/// folder's permissions on first start, and migrated to the current schema (``StorageMigrations``); `:memory:` keeps everything in memory, for tests and throwaway runs. A file
 /// that is not a database, is damaged, or cannot be written is refused at start with a
 /// ``DatabaseStartError``: the server does not run rather than forget what it was told.
 enum ServerDatabase {
@@ -14,9 +15,9 @@ enum ServerDatabase {
     /// The default file, in the working directory.
     static let defaultPath = "location-server.sqlite"
 
-    /// Opens, checks and migrates the database at `path`.
+    /// Opens, checks and migrates the database at `path`, its commits reaching the disk as `sync` says.
     /// - Throws: ``DatabaseStartError`` saying what is wrong with the file and what to do.
-    static func open(path: String) throws(DatabaseStartError) -> any DatabaseWriter {
+    static func open(path: String, sync: DatabaseSync = .normal) throws(DatabaseStartError) -> any DatabaseWriter {
         let writer: any DatabaseWriter
         do {
             writer = path == inMemory ? try DatabaseQueue(configuration: configuration) : try DatabasePool(path: path, configuration: configuration)
@@ -39,6 +40,9 @@ enum ServerDatabase {
             throw DatabaseStartError(path: path, problem: .cannotMigrate, underlying: error)
         }
         do {
+            // On the writer, after GRDB has opened it: a pool sets its writer to NORMAL itself, after any
+            // `prepareDatabase`.
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(sync.pragma)") }
             // A real write: a file that opens but cannot be written (read-only, a full disk) fails here.
             try writer.write { db in
                 try db.execute(
@@ -63,6 +67,20 @@ enum ServerDatabase {
         configuration.busyMode = .timeout(5)
         return configuration
     }
+}
+
+/// How a commit reaches the disk (`--database-sync`): what a fence or event acknowledged survives.
+enum DatabaseSync: String, CaseIterable, Sendable {
+    /// SQLite's `synchronous = NORMAL` in WAL mode: a commit is in the WAL file (the kernel's page cache)
+    /// when it returns, and the WAL is flushed to the disk at each checkpoint. It survives the process
+    /// killed (`kill -9`, a crash); a power loss or a kernel crash may lose the commits since the last
+    /// checkpoint, never the database's consistency.
+    case normal
+    /// `synchronous = FULL`: every commit is flushed to the disk before it returns, so it survives a power
+    /// loss too, at the cost of a disk flush per commit (per batch of events).
+    case full
+
+    var pragma: String { rawValue.uppercased() }
 }
 
 /// The database could not be used: the server refuses to start.

@@ -30,6 +30,12 @@ enum StorageMigrations {
                 table.column("value", .integer).notNull()
             }
         }
+        migrator.registerMigration("v2: owners") { db in
+            // The client that created a fence (its name in the token file, `local` without one), and so
+            // owns its events; rows of v1 have none, and only an admin sees them.
+            try db.alter(table: "fence") { table in table.add(column: "owner", .text) }
+            try db.alter(table: "event") { table in table.add(column: "owner", .text) }
+        }
         return migrator
     }
 }

@@ -2,11 +2,14 @@ import Foundation
 import NIOCore
 
 /// One event of `GET /geofences/events` as it is stored and sent: its id, when it was recorded (Unix
-/// seconds), the fence it is about (none for the stream's own), and its name and JSON data.
+/// seconds), the fence it is about (none for the stream's own) and the client that owns that fence, and
+/// its name and JSON data.
 struct StoredEvent: Sendable, Equatable {
     var id: Int64
     var time: Double
     var fence: UInt64?
+    /// The client that owns the fence (`nil`: a fence stored before clients existed, an admin's to see).
+    var owner: String? = nil
     var name: String
     var data: String
     /// When the server appended it (not stored): the delivery latency of a stream that sends it from memory.
@@ -22,6 +25,8 @@ struct StoredEvent: Sendable, Equatable {
 struct StoredFence: Sendable, Equatable {
     var id: UInt64
     var body: String
+    /// The client that created it (`nil`: stored before clients existed).
+    var owner: String?
     var state: String
     /// Since when it is in `state`, Unix seconds (`nil`: never decided).
     var since: Double?

@@ -37,6 +37,8 @@ final class GeofenceRegistry: Sendable {
     struct Fence: Sendable {
         var id: UInt64
         var body: GeofenceBody
+        /// The client that created it (`nil`: stored before clients existed).
+        var owner: String?
         /// Its state as of the last transition delivered (or as restored).
         var state = GeofenceState.unknown
         /// Since when it is in that state, Unix seconds (`nil`: never decided).
@@ -51,7 +53,9 @@ final class GeofenceRegistry: Sendable {
         var earlyEnd: SubscriptionEnd?
 
         /// The fence as the database keeps it.
-        var stored: StoredFence { StoredFence(id: id, body: body.storedJSON, state: state.description, since: since, dwelled: dwelled) }
+        var stored: StoredFence {
+            StoredFence(id: id, body: body.storedJSON, owner: owner, state: state.description, since: since, dwelled: dwelled)
+        }
     }
 
     struct State {
@@ -78,13 +82,14 @@ final class GeofenceRegistry: Sendable {
 
     // MARK: Fences
 
-    /// Reserves a fence for `body` and returns its ID and the journal's sequence number for it.
+    /// Reserves a fence for `body`, owned by the client named `owner`, and returns its ID and the
+    /// journal's sequence number for it.
     /// - Throws: ``Full`` when ``maximumFences`` are monitored or reserved.
-    func reserve(_ body: GeofenceBody) throws(Full) -> (id: UInt64, sequence: UInt64) {
+    func reserve(_ body: GeofenceBody, owner: String) throws(Full) -> (id: UInt64, sequence: UInt64) {
         let reserved: (UInt64, UInt64)? = state.withLockedValue { state in
             guard state.fences.count < maximumFences else { return nil }
             state.lastID += 1
-            let fence = Fence(id: state.lastID, body: body)
+            let fence = Fence(id: state.lastID, body: body, owner: owner)
             state.fences[state.lastID] = fence
             return (state.lastID, journal.append([.fence(fence.stored), .lastFenceID(state.lastID)]))
         }
@@ -111,6 +116,9 @@ final class GeofenceRegistry: Sendable {
     /// The monitored fences, by ID.
     var fences: [Fence] { state.withLockedValue { $0.fences.values.filter { $0.request != nil } }.sorted { $0.id < $1.id } }
 
+    /// The monitored fences `client` sees (its own; all for an admin), by ID.
+    func fences(of client: Client) -> [Fence] { fences.filter { client.sees(owner: $0.owner) } }
+
     /// The monitored fence `id`.
     func fence(_ id: UInt64) -> Fence? {
         state.withLockedValue { state in state.fences[id].flatMap { fence in fence.request == nil ? nil : fence } }
@@ -120,10 +128,10 @@ final class GeofenceRegistry: Sendable {
     /// for the removal (`nil`: no such fence).
     func remove(_ id: UInt64) -> (request: RequestID, sequence: UInt64)? {
         let removed: (RequestID, UInt64)? = state.withLockedValue { state in
-            guard let request = state.fences[id]?.request else { return nil }
+            guard let fence = state.fences[id], let request = fence.request else { return nil }
             state.fences[id] = nil
             let end = ServerSentEvent(Event.ended(fence: id, reason: "cancelled"))
-            return (request, journal.appendEvent(end.name, fence: id, data: end.data, then: [.fenceRemoved(id)]))
+            return (request, journal.appendEvent(end.name, fence: id, owner: fence.owner, data: end.data, then: [.fenceRemoved(id)]))
         }
         guard let removed else { return nil }
         counters.ended(deleted: true)
@@ -147,7 +155,7 @@ final class GeofenceRegistry: Sendable {
                 fence.restored = false
                 state.fences[id] = fence
                 journal.appendEvent(
-                    sent.name, fence: id, data: sent.data,
+                    sent.name, fence: id, owner: fence.owner, data: sent.data,
                     then: [.fenceState(id, state: fence.state.description, since: fence.since, dwelled: fence.dwelled)])
                 return true
             }
@@ -165,7 +173,8 @@ final class GeofenceRegistry: Sendable {
                     state.fences[id] = nil
                 }
                 // Shutdown ends a fence for this run only: the next start restores it.
-                journal.appendEvent(sent.name, fence: id, data: sent.data, then: end.keepsFence ? [] : [.fenceRemoved(id)])
+                journal.appendEvent(
+                    sent.name, fence: id, owner: fence.owner, data: sent.data, then: end.keepsFence ? [] : [.fenceRemoved(id)])
                 return fence.request != nil
             }
             if monitored == true { counters.ended(deleted: false) }

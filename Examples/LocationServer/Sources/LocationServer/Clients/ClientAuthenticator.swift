@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+
+/// Names the client of every request (hummingbird-auth's authenticator: the bearer token read by its
+/// `HTTPFields.bearer`), or answers `401` with `WWW-Authenticate: Bearer` and what was wrong: no
+/// `Authorization` header, one that is not `Bearer TOKEN`, a token that is malformed, unknown or
+/// expired. Without a token file every request is ``Client/local``. `GET /health` needs no token.
+struct ClientAuthenticator: AuthenticatorMiddleware {
+    typealias Context = ServerRequestContext
+    let clients: ClientDirectory
+    /// The wall clock, for tokens' `expires`.
+    var now: @Sendable () -> Date = { Date() }
+
+    func authenticate(request: Request, context: Context) async throws -> Client? {
+        guard case .tokens = clients.mode else { return .local }
+        if request.uri.path == "/health" { return nil }
+        guard let header = request.headers[.authorization] else {
+            throw Self.unauthorized("no Authorization header: send Authorization: Bearer TOKEN, a token of the server's token file")
+        }
+        if header.caseInsensitiveCompare("Bearer") == .orderedSame { throw Self.unauthorized("malformed token: none after Bearer") }
+        guard let bearer = request.headers.bearer else {
+            throw Self.unauthorized("the Authorization header is not Bearer TOKEN (it starts '\(header.prefix(6))…')")
+        }
+        guard TokenFile.isToken(bearer.token) else {
+            throw Self.unauthorized("malformed token: 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (optionally ending in =)")
+        }
+        switch clients.current.lookup(bearer.token, at: now()) {
+        case .client(let client): return client
+        case .expired(let client): throw Self.unauthorized("the token of client '\(client.name)' has expired")
+        case .unknown: throw Self.unauthorized("unknown token")
+        }
+    }
+
+    static func unauthorized(_ message: String) -> HTTPError {
+        HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"location-server\""], message: message)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+import UnixSignals
+
+/// Who the server's clients are: everyone is ``Client/local`` when the server runs without a token file
+/// (on loopback only), else the clients of the token file, read at start and again on each `SIGHUP`.
+final class ClientDirectory: Sendable {
+    /// Where the clients come from.
+    enum Mode: Sendable, Equatable {
+        /// No token file: every request is ``Client/local``.
+        case open
+        /// The token file at `path`.
+        case tokens(path: String)
+    }
+
+    let mode: Mode
+    private let table: NIOLockedValueBox<ClientTable>
+    private let logger: Logger
+
+    /// A directory without a token file.
+    static func open(logger: Logger = Logger(label: "clients")) -> ClientDirectory {
+        ClientDirectory(mode: .open, table: ClientTable(clients: [:]), logger: logger)
+    }
+
+    /// The clients of the token file at `path`.
+    /// - Throws: ``TokenFileError``: the server must not start.
+    static func tokens(path: String, logger: Logger) throws(TokenFileError) -> ClientDirectory {
+        ClientDirectory(mode: .tokens(path: path), table: try TokenFile.load(path: path), logger: logger)
+    }
+
+    /// A directory of `table`, as if read from `path` (tests).
+    init(mode: Mode, table: ClientTable, logger: Logger) {
+        self.mode = mode
+        self.table = NIOLockedValueBox(table)
+        self.logger = logger
+    }
+
+    /// The current table.
+    var current: ClientTable { table.withLockedValue { $0 } }
+
+    /// Reads the token file again; a bad file leaves the tokens as they were, and says why.
+    /// - Returns: the error, or `nil` when the new tokens are in force.
+    @discardableResult
+    func reload() -> TokenFileError? {
+        guard case .tokens(let path) = mode else { return nil }
+        do throws(TokenFileError) {
+            let loaded = try TokenFile.load(path: path)
+            table.withLockedValue { $0 = loaded }
+            logger.info("clients: token file read again", metadata: ["path": "\(path)", "clients": "\(loaded.clientCount)"])
+            return nil
+        } catch {
+            logger.error("clients: token file not taken, the tokens before it stay in force", metadata: ["error": "\(error)"])
+            return error
+        }
+    }
+}
+
+extension ClientDirectory: Service {
+    /// Reads the token file again on each `SIGHUP` until the group shuts down.
+    func run() async throws {
+        guard case .tokens = mode else {
+            try? await gracefulShutdown()
+            return
+        }
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { reload() }
+    }
+}
+
+/// Where the server may listen without tokens: the loopback addresses, which only this machine reaches.
+enum ListenScope {
+    /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`) or `localhost`.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}

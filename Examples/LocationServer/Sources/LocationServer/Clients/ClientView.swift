@@ -1,0 +1,80 @@
+import Hummingbird
+import LocationEngine
+
+/// One request's client and what its permission makes of positions: the location routes ask it what to
+/// request of the engine and how to answer, and it counts what was answered (``ClientAudit``).
+struct ClientView: Sendable {
+    let client: Client
+    let audit: ClientAudit
+    /// How fixes are coarsened for an `approximate` client; `nil` for a precise one.
+    let approximate: ApproximateAnswers?
+
+    /// The view of `client`, whose permission must allow positions.
+    /// - Throws: `403` for a client with permission `none` (counted).
+    init(_ client: Client, audit: ClientAudit) throws(HTTPError) {
+        self.client = client
+        self.audit = audit
+        switch client.permission {
+        case .precise: approximate = nil
+        case .approximate: approximate = ApproximateAnswers()
+        case .none: throw Self.refuse(client, audit: audit, "client '\(client.name)' has permission none: it is given no position")
+        }
+    }
+
+    /// What to ask the engine for when the client asks for `accuracy`.
+    func engineAccuracy(_ accuracy: LocationAccuracy) -> LocationAccuracy {
+        approximate?.engineAccuracy(for: accuracy) ?? accuracy
+    }
+
+    /// The subscription to ask the engine for.
+    /// - Throws: `403` for a heading subscription of an approximate client (a course is finer than the grid).
+    func engineOptions(_ options: SubscriptionOptions) throws(HTTPError) -> SubscriptionOptions {
+        guard let approximate else { return options }
+        if options.kind == .heading {
+            throw Self.refuse(client, audit: audit, "client '\(client.name)' has permission approximate: a heading needs precise")
+        }
+        return approximate.options(options)
+    }
+
+    /// Refuses what only a precise client may do (`what`: "fences").
+    /// - Throws: `403` unless the client is precise.
+    func requirePrecise(_ what: String) throws(HTTPError) {
+        guard approximate != nil else { return }
+        throw Self.refuse(
+            client, audit: audit,
+            "client '\(client.name)' has permission approximate: \(what) need precise (a fence's transitions show when its boundary was crossed, to the metre)")
+    }
+
+    /// The answer of a one-shot the client asked for `asked`, counted.
+    func answer(_ result: LocationResult, asked: LocationAccuracy) -> LocationResponse {
+        let seen = approximate?.result(result, asked: asked) ?? result
+        var response = LocationResponse(seen)
+        if approximate != nil { response.fix?.coarsened = true }
+        audit.answered(client, route: "location", level: AccuracyLevelName(seen.location == nil ? nil : seen.achievedAccuracy))
+        return response
+    }
+
+    /// A stream's event as the client sees it, counted when it carries a fix.
+    func event(_ event: SubscriptionEvent) -> ServerSentEvent {
+        let seen = approximate?.event(event) ?? event
+        switch seen {
+        case .location(let update): audit.answered(client, route: "updates", level: AccuracyLevelName(update.achievedAccuracy))
+        case .heading(let heading):
+            let level = AccuracyLevel.achieved(horizontalAccuracy: heading.location.horizontalAccuracy, age: .zero)
+            audit.answered(client, route: "updates", level: AccuracyLevelName(level))
+        case .sourceError, .ended: break
+        }
+        return ServerSentEvent(seen, coarsened: approximate != nil)
+    }
+
+    /// A 403 for `client`, counted.
+    static func refuse(_ client: Client, audit: ClientAudit, _ message: String) -> HTTPError {
+        audit.refused(client, status: 403)
+        return HTTPError(.forbidden, message: message)
+    }
+}
+
+extension Client {
+    /// Whether the client sees what `owner` owns (a fence, its events): its own, or all for an admin.
+    func sees(owner: String?) -> Bool { isAdmin || owner == name }
+}

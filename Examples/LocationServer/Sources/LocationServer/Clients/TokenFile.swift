@@ -1,0 +1,109 @@
+import Foundation
+
+/// The token file: one client a line, `TOKEN CLIENT PERMISSION [admin] [expires=DATE]`, fields separated
+/// by spaces or tabs; blank lines and lines starting with `#` are skipped.
+///
+/// - `TOKEN`: the bearer token the client sends (`Authorization: Bearer TOKEN`), 16 to 512 characters of
+///   `A–Z a–z 0–9 - . _ ~ + /` (RFC 6750's token68), optionally ending in `=`; each token once.
+/// - `CLIENT`: the client's name, 1 to 64 characters of `A–Z a–z 0–9 - . _`. A client may have several
+///   tokens (a new one beside the old while it rotates), all with the same permission.
+/// - `PERMISSION`: `precise`, `approximate` or `none` (``ClientPermission``).
+/// - `admin`: the client sees every client's fences and hears their events (with `precise` only).
+/// - `expires=DATE`: the token is refused from that instant on, an ISO 8601 date and time in UTC
+///   (`2027-01-31T00:00:00Z`).
+///
+/// Parsing is pure: the text in, the table or the first bad line out.
+enum TokenFile {
+    /// Reads the file at `path`.
+    /// - Throws: ``TokenFileError`` naming the file, and the line when one is bad.
+    static func load(path: String) throws(TokenFileError) -> ClientTable {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw TokenFileError(path: path, line: nil, message: "cannot read it (\(error.localizedDescription))")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses the file's `text` (`path` names it in errors).
+    /// - Throws: ``TokenFileError`` for the first bad line.
+    /// - Complexity: O(n) for n characters.
+    static func parse(_ text: String, path: String) throws(TokenFileError) -> ClientTable {
+        var clients: [String: Client] = [:]
+        var tokenLines: [String: Int] = [:]
+        /// Each client's first line.
+        var named: [String: (client: Client, line: Int)] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            func bad(_ message: String) -> TokenFileError { TokenFileError(path: path, line: number, message: message) }
+            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard fields.count >= 3 else {
+                throw bad("expected TOKEN CLIENT PERMISSION [admin] [expires=DATE], found \(fields.count) field\(fields.count == 1 ? "" : "s")")
+            }
+            let (token, name, permissionText) = (fields[0], fields[1], fields[2])
+            guard isToken(token) else {
+                throw bad("the token must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (optionally ending in =); this one is \(token.count) characters long or holds others")
+            }
+            guard isClientName(name) else { throw bad("client '\(name)': a name is 1 to 64 characters of A-Z a-z 0-9 - . _") }
+            guard let permission = ClientPermission(rawValue: permissionText) else {
+                throw bad("permission '\(permissionText)': expected precise, approximate or none")
+            }
+            var client = Client(name: name, permission: permission)
+            for option in fields.dropFirst(3) {
+                if option == "admin" {
+                    client.isAdmin = true
+                } else if option.hasPrefix("expires=") {
+                    guard let date = ISO8601DateFormatter().date(from: String(option.dropFirst("expires=".count))) else {
+                        throw bad("\(option): expected an ISO 8601 date and time in UTC, such as expires=2027-01-31T00:00:00Z")
+                    }
+                    client.expires = date
+                } else {
+                    throw bad("'\(option)': expected admin or expires=DATE after the permission")
+                }
+            }
+            if client.isAdmin, client.permission != .precise {
+                throw bad("admin sees every client's fences and their events: it needs permission precise, not \(permission.rawValue)")
+            }
+            if let earlier = tokenLines[token] { throw bad("the same token as line \(earlier): each token names one client") }
+            if let earlier = named[name], earlier.client.permission != client.permission || earlier.client.isAdmin != client.isAdmin {
+                throw bad("client '\(name)' has another permission on line \(earlier.line): a client's tokens share one")
+            }
+            tokenLines[token] = number
+            named[name] = named[name] ?? (client, number)
+            clients[token] = client
+        }
+        return ClientTable(clients: clients)
+    }
+
+    /// Whether `token` is a token68 of 16 to 512 characters.
+    static func isToken(_ token: String) -> Bool {
+        let body = token.utf8.reversed().drop { $0 == UInt8(ascii: "=") }
+        return (16...512).contains(token.utf8.count) && !body.isEmpty && body.allSatisfy { isAlphanumeric($0) || "-._~+/".utf8.contains($0) }
+    }
+
+    /// Whether `name` can name a client (and stand in a metric label and a log line as it is).
+    static func isClientName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { isAlphanumeric($0) || "-._".utf8.contains($0) }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+}
+
+/// A token file the server cannot use: at start the server refuses to run; on `SIGHUP` it keeps the
+/// tokens it had.
+struct TokenFileError: Error, CustomStringConvertible, Equatable {
+    var path: String
+    /// The bad line, from 1 (`nil`: the file as a whole).
+    var line: Int?
+    var message: String
+
+    var description: String {
+        "--tokens \(path)\(line.map { " line \($0)" } ?? ""): \(message)"
+    }
+}

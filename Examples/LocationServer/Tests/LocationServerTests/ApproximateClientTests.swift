@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LocationEngine
+import LocationEngineTestKit
+import Testing
+
+@testable import LocationServer
+
+@Suite("An approximate client gets the engine's reduced-accuracy grid, never a finer fix")
+struct ApproximateClientTests {
+    static let policy = ReducedAccuracyPolicy()
+
+    /// A fix somewhere on Earth (away from the poles), its radius 2 to 50 m: the `index`-th of a fixed sequence.
+    static func fix(_ index: Int) -> Location {
+        var generator = SplitMix64(seed: UInt64(index))
+        return Location(
+            latitude: .random(in: -80...80, using: &generator), longitude: .random(in: -180..<180, using: &generator),
+            horizontalAccuracy: .random(in: 2...50, using: &generator))
+    }
+
+    @Test("10,000 answers of /location at every accuracy: each fix is the coarse form of the measured one, marked, none finer than the grid")
+    func tenThousandAnswers() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        // A precise listener keeps the source running, so each request is answered from the newest fix.
+        let keep = server.engine.updates(SubscriptionOptions()) { _, _ in }
+        defer { server.engine.cancel(keep) }
+        await server.waitUntilPending(subscriptions: 1)
+        let accuracies = ["city", "5000", "neighborhood", "block", "house", "room", "3000"]
+        try await server.application.test(.router) { client in
+            var statuses: [String: Int] = [:]
+            for index in 0..<10_000 {
+                let measured = Self.fix(index)
+                server.source.emit(measured)
+                await server.engine.sync(advancingBy: .seconds(1))
+                let accuracy = accuracies[index % accuracies.count]
+                let answer = try await ClientTestSupport.execute("/location?accuracy=\(accuracy)&timeout=1s", as: "weather", with: client)
+                let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
+                let fix = try #require(body.fix, "answer \(index) (\(accuracy)): \(body.status)")
+                let location = Location(latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy)
+                #expect(Self.policy.isCoarse(location) && fix.coarsened == true, "answer \(index)")
+                #expect(location == Self.policy.coarsen(measured).withoutTime, "answer \(index)")
+                #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil)
+                statuses[body.status, default: 0] += 1
+            }
+            // Finer than the grid is never met: marked accuracy_reduced (as the engine answers under reduced accuracy).
+            #expect(statuses["accuracy_reduced", default: 0] >= 10_000 * 4 / 7)
+            #expect(statuses["success", default: 0] >= 10_000 * 2 / 7)
+            #expect(statuses.keys.allSatisfy { ["success", "accuracy_reduced"].contains($0) })
+        }
+    }
+
+    @Test("a stream sends coarse fixes, marked, at most one per the policy's interval; heading and fences need precise")
+    func stream() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            async let stream = ClientTestSupport.execute("/updates?accuracy=house&maxUpdates=3", as: "weather", with: client)
+            await server.waitUntilPending(subscriptions: 1)
+            for index in 0..<8 {
+                server.source.emit(Self.fix(index))
+                await server.engine.sync(advancingBy: .seconds(300))
+            }
+            let events = GeofenceEventsTests.events(try await stream.body)
+            let updates = try events.filter { $0.name == "location" }.map { try JSONDecoder().decode(UpdateJSON.self, from: Data($0.data.utf8)) }
+            #expect(updates.count == 3)
+            for (update, index) in zip(updates, [0, 2, 4]) {
+                let location = Location(latitude: update.fix.latitude, longitude: update.fix.longitude, horizontalAccuracy: update.fix.horizontalAccuracy)
+                #expect(location == Self.policy.coarsen(Self.fix(index)).withoutTime && update.fix.coarsened == true)
+            }
+            #expect(events.last?.name == "end")
+
+            let heading = try await ClientTestSupport.execute("/updates?kind=heading", as: "weather", with: client)
+            #expect(heading.status == .forbidden)
+            let fence = try await ClientTestSupport.execute("/geofences", as: "weather", method: .post, body: GeofenceRoutesTests.depot, with: client)
+            #expect(fence.status == .forbidden)
+            #expect(try LocationRouteTests.errorMessage(fence.body).contains("precise"))
+        }
+    }
+}
+
+extension Location {
+    /// The position and radius alone, as a fix's JSON carries them.
+    var withoutTime: Location { Location(latitude: latitude, longitude: longitude, horizontalAccuracy: horizontalAccuracy) }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LocationEngine
+import Logging
+import Testing
+
+@testable import LocationServer
+
+@Suite("Clients identified by bearer tokens")
+struct ClientAuthenticationTests {
+    @Test(
+        "a request without a valid token is 401 with WWW-Authenticate and what was wrong",
+        arguments: [
+            (nil, "no Authorization header"),
+            ("Basic Zm9vOmJhcg==", "is not Bearer TOKEN"),
+            ("Bearer short", "malformed token"),
+            ("Bearer ", "malformed token"),
+            ("Bearer unknown-token-0123456789abcdef", "unknown token"),
+            ("Bearer gone-token-0123456789abcdef", "the token of client 'gone' has expired"),
+        ] as [(String?, String)])
+    func unauthorized(header: String?, message: String) async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            for uri in ["/location", "/updates", "/geofences", "/geofences/1", "/geofences/events", "/metrics", "/nowhere"] {
+                let answer = try await client.execute(uri: uri, method: .get, headers: header.map { [.authorization: $0] } ?? [:])
+                #expect(answer.status == .unauthorized, "\(uri)")
+                #expect(answer.headers[.wwwAuthenticate] == #"Bearer realm="location-server""#)
+                #expect(try LocationRouteTests.errorMessage(answer.body).contains(message), "\(uri)")
+            }
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+        }
+        #expect(server.counters.totals.locationRequestsStarted == 0)
+    }
+
+    @Test("a client with permission none is refused the location routes (403) but may read /metrics")
+    func permissionNone() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            for (uri, method) in [("/location", HTTPRequest.Method.get), ("/updates", .get), ("/geofences", .post)] {
+                let answer = try await ClientTestSupport.execute(uri, as: "blocked", method: method, body: GeofenceRoutesTests.depot, with: client)
+                #expect(answer.status == .forbidden, "\(uri)")
+                #expect(try LocationRouteTests.errorMessage(answer.body).contains("client 'blocked' has permission none"))
+            }
+            let metrics = try await ClientTestSupport.execute("/metrics", as: "blocked", with: client)
+            #expect(metrics.status == .ok)
+            #expect(String(buffer: metrics.body).contains(#"locationserver_client_refusals{client="blocked",status="403"} 3"#))
+        }
+        #expect(server.counters.totals.locationRequestsStarted == 0)
+    }
+
+    @Test("a precise client gets the fix as measured; the answer is counted per client and level")
+    func precise() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            async let answer = ClientTestSupport.execute("/location?accuracy=block&timeout=10s", as: "fleet", with: client)
+            await server.waitUntilPending(oneShots: 1)
+            server.source.emit(TestServer.fix(metres: 40))
+            await server.engine.sync()
+            let body = try JSONDecoder().decode(LocationResponse.self, from: try await answer.body)
+            #expect(body.status == "success" && body.fix?.latitude == 48.137 && body.fix?.horizontalAccuracy == 40)
+            #expect(body.fix?.coarsened == nil)
+            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "fleet", with: client).body)
+            #expect(metrics.contains(#"locationserver_client_answers{client="fleet",route="location",accuracy="block"} 1"#))
+        }
+    }
+
+    @Test("a token file read again on SIGHUP takes effect at once; a bad one leaves the tokens as they were")
+    func reload() async throws {
+        try await StorageTestSupport.withDatabaseFile { path in
+            let tokens = path + ".tokens"
+            defer { try? FileManager.default.removeItem(atPath: tokens) }
+            try "\(ClientTestSupport.tokens["fleet"]!) fleet precise\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+            let directory = try ClientDirectory.tokens(path: tokens, logger: ClientTestSupport.silent)
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                #expect(try await ClientTestSupport.execute("/metrics", as: "fleet", with: client).status == .ok)
+                #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .unauthorized)
+                try "\(ClientTestSupport.tokens["ops"]!) ops precise admin\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+                #expect(directory.reload() == nil)
+                #expect(try await ClientTestSupport.execute("/metrics", as: "fleet", with: client).status == .unauthorized)
+                #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .ok)
+                try "\(ClientTestSupport.tokens["fleet"]!) fleet exact\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+                #expect(directory.reload()?.line == 1)
+                #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .ok)
+            }
+        }
+    }
+
+    @Test("a client past its rate limit is answered 429 with Retry-After; another client is served as before")
+    func rateLimit() async throws {
+        // One request per 1,000 s after a burst of 3: the wall clock between the requests refills nothing.
+        let server = try TestServer(clients: try ClientTestSupport.directory(), clientRateLimit: RateLimit(rate: 0.001, burst: 3))
+        try await server.application.test(.router) { client in
+            for _ in 0..<3 { #expect(try await ClientTestSupport.execute("/geofences", as: "fleet", with: client).status == .ok) }
+            for _ in 0..<30 {
+                let refused = try await ClientTestSupport.execute("/geofences", as: "fleet", with: client)
+                #expect(refused.status == .tooManyRequests)
+                #expect(refused.headers[.retryAfter].flatMap { Int($0) }.map { $0 >= 999 && $0 <= 1000 } == true)
+            }
+            #expect(try await ClientTestSupport.execute("/geofences", as: "courier", with: client).status == .ok)
+            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "courier", with: client).body)
+            #expect(metrics.contains(#"locationserver_client_refusals{client="fleet",status="429"} 30"#))
+        }
+    }
+}

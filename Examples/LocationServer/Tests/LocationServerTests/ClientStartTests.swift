@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import LocationServer
+
+@Suite("Starting with or without clients")
+struct ClientStartTests {
+    @Test("beyond loopback without --tokens the server refuses to start, saying how to configure them")
+    func refusedBeyondLoopback() throws {
+        for host in ["0.0.0.0", "::", "192.168.1.2"] {
+            #expect {
+                _ = try LocationServerCommand.parse(["--host", host])
+            } throws: { error in
+                LocationServerCommand.message(for: error).contains("without --tokens the server would give the device's position to anyone")
+                    && LocationServerCommand.message(for: error).contains("--tokens FILE, one client a line: TOKEN CLIENT PERMISSION")
+            }
+        }
+        _ = try LocationServerCommand.parse(["--host", "0.0.0.0", "--tokens", "clients.txt"])
+        _ = try LocationServerCommand.parse(["--host", "::1"])
+        _ = try LocationServerCommand.parse([])
+    }
+
+    @Test("a rate limit is a number of requests a second more than 0; a burst needs a limit")
+    func rateLimitOptions() throws {
+        #expect(try LocationServerCommand.parse(["--client-rate-limit", "20"]).rateLimit() == RateLimit(rate: 20, burst: 20))
+        #expect(try LocationServerCommand.parse(["--client-rate-limit", "0.5"]).rateLimit() == RateLimit(rate: 0.5, burst: 1))
+        for arguments in [["--client-rate-limit", "0"], ["--client-rate-limit", "nan"], ["--client-rate-burst", "5"],
+                          ["--client-rate-limit", "5", "--client-rate-burst", "0.5"]] {
+            #expect(throws: (any Error).self, "\(arguments)") { _ = try LocationServerCommand.parse(arguments) }
+        }
+    }
+
+    @Test("the README's token file reads as the clients it describes")
+    func readmeTokenFile() throws {
+        let text = ReadmeExampleTests.readmes[1].text
+        let start = try #require(text.range(of: "```\n# TOKEN"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let table = try TokenFile.parse(String(text[text.index(start.lowerBound, offsetBy: 4)..<end.lowerBound]), path: "README")
+        let clients = Dictionary(uniqueKeysWithValues: table.clients.values.map { ($0.name, $0) })
+        #expect(clients["fleet"]?.permission == .precise && clients["fleet"]?.isAdmin == true)
+        #expect(clients["weather"]?.permission == .approximate && clients["weather"]?.expires != nil)
+        #expect(clients["kiosk"]?.permission == ClientPermission.none)
+        #expect(clients.count == 3)
+    }
+}

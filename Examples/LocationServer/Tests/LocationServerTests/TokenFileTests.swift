@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import LocationServer
+
+@Suite("The token file")
+struct TokenFileTests {
+    static let fleet = "fleet-token-0123456789abcdef"
+    static let weather = "weather-token-0123456789abcdef"
+
+    @Test("each line names a client, its permission, admin and expiry; comments and blank lines are skipped")
+    func parses() throws {
+        let text = """
+            # location-server clients
+            \(Self.fleet)  fleet  precise  admin
+
+            \(Self.weather)\tweather\tapproximate expires=2027-01-31T00:00:00Z
+            blocked-token-0123456789abcdef blocked none\r
+            """
+        let table = try TokenFile.parse(text, path: "tokens")
+        #expect(table.clients[Self.fleet] == Client(name: "fleet", permission: .precise, isAdmin: true))
+        #expect(table.clients[Self.weather]?.permission == .approximate)
+        #expect(table.clients[Self.weather]?.expires == Date(timeIntervalSince1970: 1_801_353_600))
+        #expect(table.clients["blocked-token-0123456789abcdef"] == Client(name: "blocked", permission: .none))
+        #expect(table.clientCount == 3)
+    }
+
+    @Test("a token is refused from its expiry on; an unknown token is unknown")
+    func lookup() throws {
+        let table = try TokenFile.parse("\(Self.weather) weather approximate expires=2027-01-31T00:00:00Z", path: "tokens")
+        let expiry = Date(timeIntervalSince1970: 1_801_353_600)
+        #expect(table.lookup(Self.weather, at: expiry - 1) == .client(table.clients[Self.weather]!))
+        #expect(table.lookup(Self.weather, at: expiry) == .expired(table.clients[Self.weather]!))
+        #expect(table.lookup(Self.fleet, at: expiry) == .unknown)
+    }
+
+    @Test(
+        "a bad line is an error naming the file, the line and what is expected",
+        arguments: [
+            ("\(fleet) fleet", "tokens line 2: expected TOKEN CLIENT PERMISSION [admin] [expires=DATE], found 2 fields"),
+            ("short fleet precise", "tokens line 2: the token must be 16 to 512 characters"),
+            ("\(fleet) fl/eet precise", "tokens line 2: client 'fl/eet': a name is 1 to 64 characters"),
+            ("\(fleet) fleet exact", "tokens line 2: permission 'exact': expected precise, approximate or none"),
+            ("\(fleet) fleet precise root", "tokens line 2: 'root': expected admin or expires=DATE"),
+            ("\(fleet) fleet precise expires=2027-01-31", "tokens line 2: expires=2027-01-31: expected an ISO 8601 date and time"),
+            ("\(weather) fleet none", "tokens line 2: client 'fleet' has another permission on line 1"),
+            ("\(fleet) other precise", "tokens line 2: the same token as line 1"),
+            ("\(weather) weather approximate admin", "tokens line 2: admin sees every client's fences and their events: it needs permission precise"),
+        ])
+    func badLine(line: String, message: String) {
+        let text = "\(Self.fleet) fleet precise\n\(line)\n"
+        #expect {
+            _ = try TokenFile.parse(text, path: "tokens")
+        } throws: { error in
+            "\(error)".hasPrefix("--tokens \(message)")
+        }
+    }
+
+    @Test("a client may have several tokens with one permission; an empty file names no client")
+    func rotationAndEmpty() throws {
+        let table = try TokenFile.parse("\(Self.fleet) fleet precise\n\(Self.weather) fleet precise\n", path: "tokens")
+        #expect(table.clients.count == 2 && table.clientCount == 1)
+        #expect(try TokenFile.parse("# nobody yet\n", path: "tokens").clients.isEmpty)
+    }
+
+    @Test("a file that cannot be read is an error naming it")
+    func unreadable() {
+        #expect(throws: TokenFileError.self) { try TokenFile.load(path: "/nonexistent/location-server-tokens") }
+    }
+
+    @Test("loopback addresses are the only ones that need no token file")
+    func loopback() {
+        for host in ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"] { #expect(ListenScope.isLoopback(host), "\(host)") }
+        for host in ["0.0.0.0", "::", "192.168.1.2", "example.org", "127.0.0.256", "128.0.0.1"] { #expect(!ListenScope.isLoopback(host), "\(host)") }
+    }
+}

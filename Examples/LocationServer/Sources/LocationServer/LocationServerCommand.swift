@@ -22,6 +22,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0: any free port, printed at start).")
     var port = 8080
 
+    @Option(help: "Listen on a Unix-domain socket at PATH instead of --host and --port: a request without a token is its peer's user (uid:N lines of --tokens; without them each user its own client). The socket file's mode says who may connect.")
+    var unixSocket: String?
+
     @Option(help: "Read fixes from gpsd at HOST:PORT instead of the synthetic receiver (beside --geoclue and --static if given).")
     var gpsd: String?
 
@@ -88,7 +91,11 @@ struct LocationServerCommand: AsyncParsableCommand {
             throw ValidationError("--event-retention-age must be a number of seconds more than 0 (got \(eventRetentionAge))")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
-        if tokens == nil, !ListenScope.isLoopback(host) {
+        if let unixSocket {
+            guard !unixSocket.isEmpty, unixSocket.utf8.count < 108 else {
+                throw ValidationError("--unix-socket must be a path of 1 to 107 bytes (a Unix socket's limit; got \(unixSocket.utf8.count))")
+            }
+        } else if tokens == nil, !ListenScope.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) reaches beyond this machine, and without --tokens the server would give the device's position to anyone "
                     + "who reaches it. Give it a token file, --tokens FILE, one client a line: TOKEN CLIENT PERMISSION (precise, approximate "
@@ -189,12 +196,13 @@ struct LocationServerCommand: AsyncParsableCommand {
             engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: try rateLimit())
         let heapIdle = NIOLockedValueBox<UInt64>(0)
         let services = application.serviceGroup(
-            configuration: .init(address: .hostname(host, port: port), serverName: "location-server"), logger: logger
+            configuration: .init(address: try bindAddress(), serverName: "location-server"), logger: logger
         ) { channel in
             heapIdle.withLockedValue { $0 = counters.sampleHeap() }
-            // The port, for a caller that asked for any free one (standard output is line-buffered
-            // only on a terminal: write the line through unbuffered).
-            FileHandle.standardOutput.write(Data("listening on \(channel.localAddress?.port ?? 0)\n".utf8))
+            // The port, for a caller that asked for any free one, or the socket's path (standard output is
+            // line-buffered only on a terminal: write the line through unbuffered).
+            let listening = unixSocket ?? "\(channel.localAddress?.port ?? 0)"
+            FileHandle.standardOutput.write(Data("listening on \(listening)\n".utf8))
         }
         try await services.run()
 
@@ -203,6 +211,22 @@ struct LocationServerCommand: AsyncParsableCommand {
             heapIdleBytes: heapIdle.withLockedValue { $0 }, heapAtExitBytes: counters.sampleHeap(), cpuSeconds: processCPUSeconds())
         print(report.json)
         if let exitReport { try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: exitReport)) }
+    }
+}
+
+extension LocationServerCommand {
+    /// Where the server listens: `--unix-socket`'s path (a socket file left there by an earlier run is
+    /// replaced; any other file is refused), else `--host` and `--port`.
+    func bindAddress() throws -> BindAddress {
+        guard let unixSocket else { return .hostname(host, port: port) }
+        var status = stat()
+        if lstat(unixSocket, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFSOCK else {
+                throw ValidationError("--unix-socket \(unixSocket): a file that is not a socket is there; the server does not replace it")
+            }
+            unlink(unixSocket)
+        }
+        return .unixDomainSocket(path: unixSocket)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Testing
 
 @testable import LocationServer
@@ -18,6 +19,22 @@ struct ClientStartTests {
         _ = try LocationServerCommand.parse(["--host", "0.0.0.0", "--tokens", "clients.txt"])
         _ = try LocationServerCommand.parse(["--host", "::1"])
         _ = try LocationServerCommand.parse([])
+    }
+
+    @Test("--unix-socket needs no token file, takes a path a socket can have, and replaces only a socket")
+    func unixSocketOption() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let path = directory + "/location-server-option-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(path) }
+        let command = try LocationServerCommand.parse(["--unix-socket", path, "--host", "0.0.0.0"])
+        #expect(try command.bindAddress() == .unixDomainSocket(path: path))
+        #expect(try LocationServerCommand.parse([]).bindAddress() == .hostname("127.0.0.1", port: 8080))
+        #expect(throws: (any Error).self) { _ = try LocationServerCommand.parse(["--unix-socket", String(repeating: "s", count: 108)]) }
+        #expect(throws: (any Error).self) { _ = try LocationServerCommand.parse(["--unix-socket", ""]) }
+        // A regular file there is not the server's to remove.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
+        #expect(throws: (any Error).self) { _ = try command.bindAddress() }
+        #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
     }
 
     @Test("a rate limit is a number of requests a second more than 0; a burst needs a limit")
@@ -41,5 +58,10 @@ struct ClientStartTests {
         #expect(clients["weather"]?.permission == .approximate && clients["weather"]?.expires != nil)
         #expect(clients["kiosk"]?.permission == ClientPermission.none)
         #expect(clients.count == 3)
+        // Its lines for local users, on the Unix socket.
+        let users = try #require(text.range(of: "```\n# a token file's lines for local users"))
+        let usersEnd = try #require(text.range(of: "```", range: users.upperBound..<text.endIndex))
+        let local = try TokenFile.parse(String(text[text.index(users.lowerBound, offsetBy: 4)..<usersEnd.lowerBound]), path: "README")
+        #expect(local.users == [1000: Client(name: "alice", permission: .precise), 1001: Client(name: "kiosk", permission: .approximate)])
     }
 }

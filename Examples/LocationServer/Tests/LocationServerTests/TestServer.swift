@@ -64,9 +64,11 @@ struct TestServer {
 
     /// The application and the engine in one service group, as `location-server` runs them, on a
     /// free port that `onServerRunning` receives; shut down by `triggerGracefulShutdown()` (no signals).
-    func serviceGroup(onServerRunning: @escaping @Sendable (Int) -> Void) -> ServiceGroup {
+    func serviceGroup(
+        address: BindAddress = .hostname("127.0.0.1", port: 0), onServerRunning: @escaping @Sendable (Int) -> Void
+    ) -> ServiceGroup {
         serverApplication.serviceGroup(
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"), gracefulShutdownSignals: []
+            configuration: .init(address: address), logger: Logger(label: "test"), gracefulShutdownSignals: []
         ) { channel in
             onServerRunning(channel.localAddress?.port ?? 0)
         }
@@ -74,9 +76,11 @@ struct TestServer {
 
     /// Runs ``serviceGroup(onServerRunning:)`` and, once it listens, `body` with the group and its port;
     /// returns when the group has returned (`body` triggers its shutdown).
-    func withServiceGroup(_ body: (ServiceGroup, Int) async throws -> Void) async throws {
+    func withServiceGroup(
+        address: BindAddress = .hostname("127.0.0.1", port: 0), _ body: (ServiceGroup, Int) async throws -> Void
+    ) async throws {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let group = serviceGroup { portContinuation.yield($0) }
+        let group = serviceGroup(address: address) { portContinuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()

@@ -25,6 +25,29 @@ struct TokenFileTests {
         #expect(table.clientCount == 3)
     }
 
+    @Test("a uid:N line names a local user's client (the Unix socket's peer); a bad or repeated one names its line")
+    func users() throws {
+        let table = try TokenFile.parse(
+            "uid:1000 alice approximate\nuid:0 root precise admin expires=2027-01-31T00:00:00Z\n\(Self.fleet) alice approximate", path: "tokens")
+        #expect(table.lookup(user: 1000, at: Date(timeIntervalSince1970: 0)) == .client(Client(name: "alice", permission: .approximate)))
+        #expect(table.lookup(user: 0, at: Date(timeIntervalSince1970: 1_801_353_600)) == .expired(table.users[0]!))
+        #expect(table.lookup(user: 1001, at: Date()) == .unknown)
+        #expect(table.lookup(Self.fleet, at: Date()) == .client(Client(name: "alice", permission: .approximate)))
+        #expect(table.clientCount == 2)
+        for (text, line, message) in [
+            ("uid:alice alice precise", 1, "a local user is uid:N"), ("uid:-1 alice precise", 1, "a local user is uid:N"),
+            ("uid:4294967296 alice precise", 1, "a local user is uid:N"),
+            ("uid:7 alice precise\nuid:7 bob precise", 2, "user id 7 is on line 1 too"),
+        ] {
+            #expect {
+                _ = try TokenFile.parse(text, path: "tokens")
+            } throws: { error in
+                guard let error = error as? TokenFileError else { return false }
+                return error.line == line && error.message.contains(message)
+            }
+        }
+    }
+
     @Test("a token is refused from its expiry on; an unknown token is unknown")
     func lookup() throws {
         let table = try TokenFile.parse("\(Self.weather) weather approximate expires=2027-01-31T00:00:00Z", path: "tokens")

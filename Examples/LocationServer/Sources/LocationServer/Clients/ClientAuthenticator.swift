@@ -6,6 +6,11 @@ import HummingbirdAuth
 /// `HTTPFields.bearer`), or answers `401` with `WWW-Authenticate: Bearer` and what was wrong: no
 /// `Authorization` header, one that is not `Bearer TOKEN`, a token that is malformed, unknown or
 /// expired. Without a token file every request is ``Client/local``. `GET /health` needs no token.
+///
+/// Over the server's Unix socket (`--unix-socket`) a request without an `Authorization` header is its
+/// peer's user, as the kernel says (``PeerCredentials``): with a token file, the client of its `uid:N`
+/// line (none: `401`); without one, a client of its own named `uid-N`, precise, an admin when it is the
+/// server's own user or root. A request with a token is its token's client there too.
 struct ClientAuthenticator: AuthenticatorMiddleware {
     typealias Context = ServerRequestContext
     let clients: ClientDirectory
@@ -13,6 +18,9 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
     var now: @Sendable () -> Date = { Date() }
 
     func authenticate(request: Request, context: Context) async throws -> Client? {
+        if request.headers[.authorization] == nil, let peer = await PeerCredentials.of(context.channel) {
+            return try user(peer.uid)
+        }
         guard case .tokens = clients.mode else { return .local }
         if request.uri.path == "/health" { return nil }
         guard let header = request.headers[.authorization] else {
@@ -29,6 +37,19 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
         case .client(let client): return client
         case .expired(let client): throw Self.unauthorized("the token of client '\(client.name)' has expired")
         case .unknown: throw Self.unauthorized("unknown token")
+        }
+    }
+
+    /// The client the local user `uid` is (see the type's summary).
+    func user(_ uid: UInt32) throws -> Client {
+        guard case .tokens(let path) = clients.mode else {
+            return Client(name: "uid-\(uid)", permission: .precise, isAdmin: uid == 0 || uid == PeerCredentials.serverUser)
+        }
+        switch clients.current.lookup(user: uid, at: now()) {
+        case .client(let client): return client
+        case .expired(let client): throw Self.unauthorized("the line of user id \(uid) (client '\(client.name)') has expired")
+        case .unknown:
+            throw Self.unauthorized("user id \(uid) has no line uid:\(uid) in the token file \(path), and the request no token")
         }
     }
 

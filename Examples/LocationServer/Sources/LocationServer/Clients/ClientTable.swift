@@ -12,6 +12,9 @@ struct ClientTable: Sendable, Equatable {
 
     /// Each token's client.
     let clients: [String: Client]
+    /// Each local user's client, by user id (`uid:N` lines): a request over the server's Unix socket without
+    /// a token is its peer's user.
+    var users: [UInt32: Client] = [:]
 
     /// The client `token` names at `now`.
     /// - Complexity: O(t) for a token of t characters (a hash lookup; Swift's string hashing is seeded
@@ -22,6 +25,13 @@ struct ClientTable: Sendable, Equatable {
         return .client(client)
     }
 
-    /// How many clients (not tokens) the table names.
-    var clientCount: Int { Set(clients.values.map(\.name)).count }
+    /// The client the local user `uid` is at `now` (see ``users``).
+    func lookup(user uid: UInt32, at now: Date) -> Lookup {
+        guard let client = users[uid] else { return .unknown }
+        if let expires = client.expires, now >= expires { return .expired(client) }
+        return .client(client)
+    }
+
+    /// How many clients (not tokens or users) the table names.
+    var clientCount: Int { Set(clients.values.map(\.name)).union(users.values.map(\.name)).count }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// by spaces or tabs; blank lines and lines starting with `#` are skipped.
 ///
 /// - `TOKEN`: the bearer token the client sends (`Authorization: Bearer TOKEN`), 16 to 512 characters of
-///   `A–Z a–z 0–9 - . _ ~ + /` (RFC 6750's token68), optionally ending in `=`; each token once.
+///   `A–Z a–z 0–9 - . _ ~ + /` (RFC 6750's token68), optionally ending in `=`; each token once. Or
+///   `uid:N`: the local user whose user id is N, for requests over the server's Unix socket
+///   (`--unix-socket`) that carry no token; each user once.
 /// - `CLIENT`: the client's name, 1 to 64 characters of `A–Z a–z 0–9 - . _`. A client may have several
 ///   tokens (a new one beside the old while it rotates), all with the same permission.
 /// - `PERMISSION`: `precise`, `approximate` or `none` (``ClientPermission``).
@@ -32,6 +34,8 @@ enum TokenFile {
     static func parse(_ text: String, path: String) throws(TokenFileError) -> ClientTable {
         var clients: [String: Client] = [:]
         var tokenLines: [String: Int] = [:]
+        var users: [UInt32: Client] = [:]
+        var userLines: [UInt32: Int] = [:]
         /// Each client's first line.
         var named: [String: (client: Client, line: Int)] = [:]
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -44,7 +48,11 @@ enum TokenFile {
                 throw bad("expected TOKEN CLIENT PERMISSION [admin] [expires=DATE], found \(fields.count) field\(fields.count == 1 ? "" : "s")")
             }
             let (token, name, permissionText) = (fields[0], fields[1], fields[2])
-            guard isToken(token) else {
+            let user = token.hasPrefix("uid:") ? UInt32(token.dropFirst("uid:".count)) : nil
+            if token.hasPrefix("uid:"), user == nil {
+                throw bad("'\(token)': a local user is uid:N, N a user id from 0 to 4294967295 (id -u NAME says it)")
+            }
+            guard user != nil || isToken(token) else {
                 throw bad("the token must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (optionally ending in =); this one is \(token.count) characters long or holds others")
             }
             guard isClientName(name) else { throw bad("client '\(name)': a name is 1 to 64 characters of A-Z a-z 0-9 - . _") }
@@ -67,15 +75,21 @@ enum TokenFile {
             if client.isAdmin, client.permission != .precise {
                 throw bad("admin sees every client's fences and their events: it needs permission precise, not \(permission.rawValue)")
             }
+            if let user, let earlier = userLines[user] { throw bad("user id \(user) is on line \(earlier) too: each user is one client") }
             if let earlier = tokenLines[token] { throw bad("the same token as line \(earlier): each token names one client") }
             if let earlier = named[name], earlier.client.permission != client.permission || earlier.client.isAdmin != client.isAdmin {
                 throw bad("client '\(name)' has another permission on line \(earlier.line): a client's tokens share one")
             }
-            tokenLines[token] = number
             named[name] = named[name] ?? (client, number)
-            clients[token] = client
+            if let user {
+                userLines[user] = number
+                users[user] = client
+            } else {
+                tokenLines[token] = number
+                clients[token] = client
+            }
         }
-        return ClientTable(clients: clients)
+        return ClientTable(clients: clients, users: users)
     }
 
     /// Whether `token` is a token68 of 16 to 512 characters.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdAuth
+import NIOCore
 
 /// The server's request context: Hummingbird's basic one, answering JSON with its keys sorted and its slashes
 /// as they are — people diff the server's answers and read the paths in its errors — and carrying the
@@ -9,8 +10,13 @@ struct ServerRequestContext: AuthRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The request's client, once ``ClientAuthenticator`` has named it.
     var identity: Client?
+    /// The request's connection (its peer's credentials, on the server's Unix socket).
+    let channel: any Channel
 
-    init(source: Source) { coreContext = .init(source: source) }
+    init(source: Source) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
 
     var responseEncoder: JSONEncoder { Self.encoder() }
 

@@ -1,0 +1,24 @@
+import Glibc
+import NIOCore
+
+/// Who is at the other end of a Unix-domain socket, as the kernel says (`SO_PEERCRED`): the process, the
+/// user and the group that connected. A request that comes over the server's Unix socket without a token is
+/// its peer's user (``ClientAuthenticator``): the local alternative to tokens, which no client can forge.
+///
+/// The three fields are Linux's `struct ucred` (`pid_t`, `uid_t`, `gid_t`, 32 bits each, in that order),
+/// written out here because Glibc's module shows that struct only to C built with `_GNU_SOURCE`.
+struct PeerCredentials: Sendable, Equatable {
+    var pid: Int32
+    var uid: UInt32
+    var gid: UInt32
+
+    /// The credentials of `channel`'s peer, when `channel` is a connection accepted on a Unix-domain socket;
+    /// `nil` for any other (TCP) or when the kernel does not say.
+    static func of(_ channel: any Channel) async -> PeerCredentials? {
+        guard case .unixDomainSocket? = channel.localAddress, let provider = channel as? any SocketOptionProvider else { return nil }
+        return try? await provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)).get()
+    }
+
+    /// The user the server itself runs as.
+    static var serverUser: UInt32 { getuid() }
+}

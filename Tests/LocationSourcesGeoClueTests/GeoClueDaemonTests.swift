@@ -33,6 +33,7 @@ struct GeoClueDaemonTests {
         let bed = try await GeoClueTestBed.start()
         let events = Observed(RecordedEvents())
         let source = Self.source(bed)
+        let lifetime = Task { await source.run() }
         do {
             try await withDeadline(seconds: 30) {
                 source.start(mode: .best, events: RecordedEvents.sink(into: events))
@@ -43,9 +44,12 @@ struct GeoClueDaemonTests {
             }
         } catch {
             source.stop()
+            lifetime.cancel()
             await bed.stop()
             throw error
         }
+        lifetime.cancel()
+        await lifetime.value
         await bed.stop()
         let fixes = events.value.fixes
         // The walk starts in Berlin; GeoClue's NMEA source reports what the receiver says.
@@ -57,23 +61,28 @@ struct GeoClueDaemonTests {
 }
 
 extension GeoClueDaemonTests {
-    /// Runs `body` with a bed and a source, stopping both whatever happens; fails after `seconds`.
+    /// Runs `body` with a bed and a source, stopping both whatever happens; fails after `seconds`. The source's
+    /// lifetime (its `run()`) is the test's, unless `runsSource` is false (an engine runs it).
     static func withBed(
-        geoclue: Bool = true, agent: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
+        geoclue: Bool = true, agent: Bool = true, runsSource: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
         fixInterval: Double = 1, seconds: Double = 40, accuracyClasses: [Double: Double] = GeoClueConfiguration.nmeaAccuracyClasses,
         _ body: @escaping @Sendable (GeoClueTestBed, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
     ) async throws {
         let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, fixInterval: fixInterval)
         let source = source(bed, desktopId: desktopId, callTimeout: callTimeout, accuracyClasses: accuracyClasses)
         let events = Observed(RecordedEvents())
+        let lifetime = runsSource ? Task { await source.run() } : nil
         do {
             try await withDeadline(seconds: seconds) { try await body(bed, source, events) }
         } catch {
             source.stop()
+            lifetime?.cancel()
             await bed.stop()
             throw error
         }
         source.stop()
+        lifetime?.cancel()
+        await lifetime?.value
         await bed.stop()
     }
 
@@ -156,6 +165,41 @@ extension GeoClueDaemonTests {
             let fixesBefore = events.value.fixes.count
             await events.waitUntil { $0.fixes.count > fixesBefore }
             #expect(events.value.fatalErrors.isEmpty)
+        }
+    }
+
+    @Test("between fixes the source's thread sleeps: it wakes for the bus's messages and the engine's requests, not on a timer")
+    func sleepsBetweenFixes() async throws {
+        try await Self.withBed { _, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fixes.isEmpty }
+            let (wakeups, fixes) = (source.statistics.wakeups, source.statistics.fixes)
+            await events.waitUntil { $0.fixes.count >= fixes + 5 }
+            let woke = source.statistics.wakeups - wakeups
+            let delivered = source.statistics.fixes - fixes
+            // A fix a second: a thread that looked every 20 ms would have woken about 50 times a fix.
+            #expect(woke <= 3 * delivered, "\(woke) wake-ups for \(delivered) fixes")
+        }
+    }
+
+    @Test("the source's run() is its lifetime: cancelled mid-run, GeoClue's client stops and run() returns; nothing is reported after")
+    func lifetimeEndsTheRun() async throws {
+        try await Self.withBed(runsSource: false) { bed, source, events in
+            let lifetime = Task { await source.run() }
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fixes.isEmpty }
+            try await bed.waitFor("GeoClue in use") { Self.inUse(bed) == true }
+            lifetime.cancel()
+            await lifetime.value
+            let reported = events.value.fixes.count
+            try await bed.waitFor("GeoClue no longer in use") { Self.inUse(bed) == false }
+            #expect(events.value.fixes.count == reported && events.value.fatalErrors.isEmpty)
+            // A start before a run begins waits for it, then is served.
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            let again = Task { await source.run() }
+            defer { again.cancel() }
+            await events.waitUntil { $0.fixes.count > reported }
+            #expect(source.statistics.clientStarts == 2)
         }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 @testable import LocationSourcesGeoClue
 
 /// The engine on the GeoClue source, against the real daemon: requests served from GeoClue's positions,
-/// GeoClue's refusal as the engine's authorization, and many requests at once.
+/// GeoClue's refusal as the engine's authorization, and many requests at once. The engine runs the source's
+/// lifetime (its `run()`) inside its own: no test runs it.
 @Suite("The engine on GeoClue, against the real daemon", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon and GeoClue2 with its demo agent (Scripts/bootstrap.sh installs them)"))
 struct GeoClueEngineTests {
     static func engine(_ source: GeoClueLocationSource) -> LocationEngine<ContinuousClock> {
@@ -19,7 +20,7 @@ struct GeoClueEngineTests {
     func oneShot() async throws {
         // Generous bounds: GeoClue's first fix after a start comes in a few seconds, but on a loaded machine
         // (every suite running at once) it has taken longer than 20 s.
-        try await GeoClueDaemonTests.withBed(seconds: 150) { bed, source, _ in
+        try await GeoClueDaemonTests.withBed(runsSource: false, seconds: 150) { bed, source, _ in
             let engine = Self.engine(source)
             let running = Task { try await engine.run() }
             defer { running.cancel() }
@@ -37,7 +38,7 @@ struct GeoClueEngineTests {
     func silentCityLevel() async throws {
         // GeoClue with its default configuration on a machine without network: NMEA is its only source, and it
         // answers at exact only. Bounds generous for a loaded machine; no duration is asserted.
-        try await GeoClueDaemonTests.withBed(seconds: 150) { _, source, _ in
+        try await GeoClueDaemonTests.withBed(runsSource: false, seconds: 150) { _, source, _ in
             let engine = Self.engine(source)
             let running = Task { try await engine.run() }
             defer { running.cancel() }
@@ -53,7 +54,7 @@ struct GeoClueEngineTests {
 
     @Test("GeoClue refuses: the waiting request ends unauthorized (denied), a later one is refused at once")
     func denied() async throws {
-        try await GeoClueDaemonTests.withBed(agent: false) { bed, source, _ in
+        try await GeoClueDaemonTests.withBed(agent: false, runsSource: false) { bed, source, _ in
             let agent = try ScriptedGeoClueAgent(address: bed.busAddress, authorize: false)
             defer { agent.stop() }
             let engine = Self.engine(source)
@@ -73,7 +74,7 @@ struct GeoClueEngineTests {
         // GeoClue's NMEA classes claim no room accuracy unless configured to: this receiver's are, as a user whose
         // receiver earns it would (the synthetic receiver's HDOP classes at 3, 4 and 4.5 m).
         let classes: [Double: Double] = [0: 3, 1: 4, 3: 4.5]
-        try await GeoClueDaemonTests.withBed(fixInterval: 0.1, seconds: 200, accuracyClasses: classes) { _, source, _ in
+        try await GeoClueDaemonTests.withBed(runsSource: false, fixInterval: 0.1, seconds: 200, accuracyClasses: classes) { _, source, _ in
             let engine = Self.engine(source)
             let running = Task { try await engine.run() }
             defer { running.cancel() }

@@ -7,8 +7,8 @@ extension LocationEngine: Service {
     /// ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``, the source is stopped, and `run()`
     /// returns when that is done.
     ///
-    /// The loop and the one timer run inside it, as its children; requests made before it starts wait
-    /// for it. Without a service group, start it with `Task { try await engine.run() }`. An engine runs
+    /// The loop, the one timer and the sources' own lifetimes (``LocationSource/run()``) run inside it, as its
+    /// children; requests made before it starts wait for it. Without a service group, start it with `Task { try await engine.run() }`. An engine runs
     /// once at a time: a second concurrent `run()` throws ``LocationEngineError``.
     public func run() async throws {
         guard !isRunning else { throw LocationEngineError.alreadyRunning }
@@ -18,8 +18,13 @@ extension LocationEngine: Service {
         await withTaskCancellationOrGracefulShutdownHandler {
             await withDiscardingTaskGroup { children in
                 children.addTask { await self.timer.run { self.timerDidFire() } }
+                for source in driver.sources.sources {
+                    children.addTask { await source.run() }
+                }
                 await loop()
                 timer.stop()
+                // The sources were stopped by the shutdown: their lifetimes end with the engine's.
+                children.cancelAll()
             }
         } onCancelOrGracefulShutdown: {
             self.submit(.shutdown)

@@ -24,11 +24,20 @@ public protocol LocationSource: Sendable {
     /// a source that describes its receiver (``SourceCapabilities/powerProfile``). It may come again, with a
     /// deeper state, while the source is stopped. The default calls ``stop()``.
     func stop(into state: ReceiverPowerProfile.IdleState)
+
+    /// The source's own lifetime, for a source that keeps something between its starts (a worker thread, a
+    /// connection): the engine calls it once, as a child of its own ``LocationEngine/run()``, and cancels it
+    /// once it has shut down and stopped its sources; it returns when what it kept is released. Starts may come
+    /// before it begins. The default returns at once: most sources need no lifetime beyond their starts.
+    func run() async
 }
 
 extension LocationSource {
     /// Calls ``stop()``: a source that knows one way down takes it whatever the state.
     public func stop(into state: ReceiverPowerProfile.IdleState) { stop() }
+
+    /// Returns at once: the source keeps nothing between its starts.
+    public func run() async {}
 }
 
 /// What a ``LocationSource`` can provide.

@@ -9,7 +9,7 @@ import Foundation
 /// that owns one worker thread. No Swift package in the server ecosystem speaks D-Bus.
 ///
 /// Calls block for at most their timeout. Signals that arrive meanwhile are queued and read with
-/// ``nextSignal(waitingAtMost:)``.
+/// ``nextSignal(waitingAtMost:orUntil:)``, which sleeps on the connection's socket until a message comes.
 final class DBusConnection {
     /// A signal received, with its arguments.
     struct Signal: Sendable, Hashable {
@@ -21,6 +21,10 @@ final class DBusConnection {
     }
 
     private let connection: OpaquePointer
+    /// The connection's socket, watched by ``nextMessage(waitingAtMost:orUntil:)``.
+    private let socket: Int32
+    /// Times a wait woke (see ``takeWakeups()``).
+    private var wakeups = 0
     /// The unique name the bus gave this connection (`:1.42`).
     let uniqueName: String
 
@@ -40,7 +44,14 @@ final class DBusConnection {
             dbus_connection_unref(connection)
             throw failure
         }
+        var socket: Int32 = -1
+        guard dbus_connection_get_socket(connection, &socket) != 0, socket >= 0 else {
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the connection to \(address) has no socket to wait on")
+        }
         self.connection = connection
+        self.socket = socket
         uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
     }
 
@@ -112,13 +123,14 @@ final class DBusConnection {
         case call(MethodCall)
     }
 
-    /// The next signal received, waiting at most `timeout` for one; `nil` when none came in time.
-    /// Method calls addressed to this connection are answered as unknown.
+    /// The next signal received, waiting at most `timeout` for one (`nil`: no limit) or until `wake` is signalled;
+    /// `nil` when none came before. Method calls addressed to this connection are answered as unknown.
     /// - Throws: ``DBusFailure/Name/disconnected`` when the bus went away.
-    func nextSignal(waitingAtMost timeout: Duration) throws(DBusFailure) -> Signal? {
-        let deadline = ContinuousClock.now + timeout
+    func nextSignal(waitingAtMost timeout: Duration?, orUntil wake: WakeSignal? = nil) throws(DBusFailure) -> Signal? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
-            switch try nextMessage(waitingAtMost: max(.zero, ContinuousClock.now.duration(to: deadline))) {
+            let left = deadline.map { max(.zero, ContinuousClock.now.duration(to: $0)) }
+            switch try nextMessage(waitingAtMost: left, orUntil: wake) {
             case .signal(let signal)?: return signal
             case .call(let call)?: try? replyError(to: call, DBusFailure.Name.unknownMethod, "this client exports no objects")
             case nil: return nil
@@ -126,23 +138,44 @@ final class DBusConnection {
         }
     }
 
-    /// The next signal or method call received, waiting at most `timeout` for one; `nil` when none came
-    /// in time. Replies to calls made with ``send(_:_:_:_:_:)`` and signals whose arguments cannot be read
-    /// are dropped.
+    /// The next signal or method call received, waiting at most `timeout` for one (`nil`: no limit) or until
+    /// `wake` is signalled; `nil` when none came before. The thread sleeps in `poll(2)` on the bus's socket and
+    /// `wake` meanwhile: it wakes only when either has news. Replies to calls made with ``send(_:_:_:_:_:)`` and
+    /// signals whose arguments cannot be read are dropped.
     /// - Throws: ``DBusFailure/Name/disconnected`` when the bus went away.
-    func nextMessage(waitingAtMost timeout: Duration) throws(DBusFailure) -> Incoming? {
-        let deadline = ContinuousClock.now + timeout
+    func nextMessage(waitingAtMost timeout: Duration?, orUntil wake: WakeSignal? = nil) throws(DBusFailure) -> Incoming? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
+            // A blocking call may have read messages into libdbus's queue: those come first.
             while let message = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(message) }
                 if let incoming = try incoming(message) { return incoming }
             }
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return nil }
-            guard dbus_connection_read_write(connection, Self.milliseconds(left)) != 0 else {
-                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
+            let left = deadline.map { ContinuousClock.now.duration(to: $0) }
+            if let left, left <= .zero { return nil }
+            // A negative descriptor is ignored by poll(2): without a wake-up only the socket is watched.
+            var entries = [
+                pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wake?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = WakeSignal.waitForEvents(&entries, count: entries.count, timeout: left)
+            wakeups += 1
+            if ready > 0, entries[1].revents != 0 {
+                wake?.drain()
+                return nil
+            }
+            if ready > 0, entries[0].revents != 0 {
+                // Reads what the socket has without blocking; the messages it completes are queued above.
+                guard dbus_connection_read_write(connection, 0) != 0 else {
+                    throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
+                }
             }
         }
+    }
+
+    /// Takes the number of times a wait of ``nextMessage(waitingAtMost:orUntil:)`` woke since the last take.
+    func takeWakeups() -> Int {
+        defer { wakeups = 0 }
+        return wakeups
     }
 
     /// Answers `call` with `arguments`.

@@ -25,7 +25,10 @@ import NIOConcurrencyHelpers
 /// - A location that is no fix (NaN, infinite, out of range, a negative accuracy): counted
 ///   (``Statistics/rejectedFixes``) and dropped, never delivered.
 ///
-/// Each run owns one thread and one private bus connection, from its start to its stop.
+/// The source's lifetime is its ``run()``: one thread, from the run's start to its end, serves each start of the
+/// engine on a private bus connection of its own, and sleeps on the connection's socket between messages.
+/// An engine runs its sources' `run()` inside its own; a source used without an engine is run by its user
+/// (`Task { await source.run() }`): a start before the run begins waits for it.
 ///
 /// ```swift
 /// let geoclue = GeoClueLocationSource(GeoClueConfiguration(desktopId: "my-service"))
@@ -51,6 +54,9 @@ public final class GeoClueLocationSource: LocationSource {
         public var agentWaits = 0
         /// Refusals by GeoClue or its agent.
         public var denials = 0
+        /// Times the source's thread woke from waiting: for a message from the bus, for something the engine
+        /// asked, or at the end of a pause between retries. With nothing happening it sleeps.
+        public var wakeups = 0
         /// The accuracy level GeoClue's client was last started at, if it was.
         public var level: GeoClueAccuracyLevel?
         /// How long the source took from reading a `LocationUpdated` signal to handing its fix to the engine
@@ -70,8 +76,8 @@ public final class GeoClueLocationSource: LocationSource {
     /// The engine's authorization as GeoClue decides it (see ``GeoClueAuthorization``).
     public let authorization = GeoClueAuthorization()
 
-    private let statisticsBox = NIOLockedValueBox(Statistics())
-    private let session = NIOLockedValueBox<GeoClueSession?>(nil)
+    private let statisticsBox: NIOLockedValueBox<Statistics>
+    private let worker: GeoClueWorker
     private let logger: Logger
     private let wallClock: @Sendable () -> Double
 
@@ -84,31 +90,27 @@ public final class GeoClueLocationSource: LocationSource {
             firstFixByMode: Dictionary(uniqueKeysWithValues: PowerMode.allCases.map { ($0, configuration.firstFixTime) }))
         self.logger = logger
         wallClock = { Date().timeIntervalSince1970 }
+        statisticsBox = NIOLockedValueBox(Statistics())
+        worker = GeoClueWorker(statistics: statisticsBox)
     }
+
+    /// The source's lifetime: serves the engine's starts on a thread of its own until the calling task is
+    /// cancelled, then stops GeoClue's client and returns once the thread has ended. The engine calls it
+    /// inside its own `run()`. A second `run()` while one is active returns at once.
+    public func run() async { await worker.run() }
 
     /// What the source did so far.
     public var statistics: Statistics { statisticsBox.withLockedValue { $0 } }
 
     public func start(mode: PowerMode, events: SourceEventSink) {
         statisticsBox.withLockedValue { $0.starts += 1 }
-        let run = GeoClueSession(
-            mode: mode, configuration: configuration, events: events, statistics: statisticsBox, authorization: authorization, logger: logger,
-            wallClock: wallClock)
-        let previous = session.withLockedValue { session in
-            defer { session = run }
-            return session
-        }
-        previous?.stop()
-        run.begin()
+        worker.start(
+            GeoClueSession(
+                mode: mode, wake: worker.wake, configuration: configuration, events: events, statistics: statisticsBox,
+                authorization: authorization, logger: logger, wallClock: wallClock))
     }
 
-    public func setMode(_ mode: PowerMode) { session.withLockedValue { $0 }?.setMode(mode) }
+    public func setMode(_ mode: PowerMode) { worker.current?.setMode(mode) }
 
-    public func stop() {
-        let run = session.withLockedValue { session in
-            defer { session = nil }
-            return session
-        }
-        run?.stop()
-    }
+    public func stop() { worker.current?.stop() }
 }

@@ -3,12 +3,13 @@ import LocationEngine
 import Logging
 import NIOConcurrencyHelpers
 
-/// One run of a ``GeoClueLocationSource``, from a start to its stop, on a thread of its own that owns the
-/// bus connection: it connects, waits for GeoClue, gets its client, configures and starts it, and turns
+/// One run of a ``GeoClueLocationSource``, from a start to its stop, served on the source's worker thread
+/// (``GeoClueWorker``), which owns the run's bus connection: it connects, waits for GeoClue, gets its client, configures and starts it, and turns
 /// `LocationUpdated` signals into fixes, until stopped. It reconnects when the bus fails, waits when
 /// GeoClue leaves the bus and gets a new client when it comes back (`NameOwnerChanged`), and asks again
 /// while GeoClue waits for an agent. Requests keep waiting through all of it (transient errors); only a
-/// denial ends them.
+/// denial ends them. Between messages the thread sleeps on the bus's socket and the worker's wake-up: a mode
+/// change or a stop wakes it, nothing else does.
 final class GeoClueSession: Sendable {
     /// What the engine asked of this run.
     private struct Control {
@@ -34,8 +35,6 @@ final class GeoClueSession: Sendable {
     private static let managerPath = "/org/freedesktop/GeoClue2/Manager"
     private static let clientInterface = "org.freedesktop.GeoClue2.Client"
     private static let properties = "org.freedesktop.DBus.Properties"
-    /// How long the thread waits for a signal before it looks at what the engine asked.
-    private static let pollInterval = Duration.milliseconds(20)
 
     private let control: NIOLockedValueBox<Control>
     private let configuration: GeoClueConfiguration
@@ -44,13 +43,16 @@ final class GeoClueSession: Sendable {
     private let authorization: GeoClueAuthorization?
     private let logger: Logger
     private let wallClock: @Sendable () -> Double
+    /// The worker's wake-up, signalled whenever the engine asks something of this run.
+    private let wake: WakeSignal
 
     init(
-        mode: PowerMode, configuration: GeoClueConfiguration, events: SourceEventSink,
+        mode: PowerMode, wake: WakeSignal, configuration: GeoClueConfiguration, events: SourceEventSink,
         statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>, authorization: GeoClueAuthorization?, logger: Logger,
         wallClock: @escaping @Sendable () -> Double
     ) {
         control = NIOLockedValueBox(Control(mode: mode))
+        self.wake = wake
         self.configuration = configuration
         self.events = events
         self.statistics = statistics
@@ -59,24 +61,25 @@ final class GeoClueSession: Sendable {
         self.wallClock = wallClock
     }
 
-    /// Starts the run's thread.
-    func begin() {
-        let thread = Thread { [self] in run() }
-        thread.name = "GeoClueLocationSource"
-        thread.start()
+    /// Asks the run to go on in `mode`: the worker wakes and restarts GeoClue's client at its level.
+    func setMode(_ mode: PowerMode) {
+        control.withLockedValue { $0.mode = mode }
+        wake.signal()
     }
 
-    func setMode(_ mode: PowerMode) { control.withLockedValue { $0.mode = mode } }
+    /// Ends the run: the worker wakes, stops GeoClue's client and closes the connection (at once, or after the
+    /// call in progress, within its timeout); nothing is delivered after this returns.
+    func stop() {
+        control.withLockedValue { $0.stopped = true }
+        wake.signal()
+    }
 
-    /// Ends the run: the thread stops GeoClue's client, closes the connection and ends within a poll
-    /// interval (or a call's timeout); nothing is delivered after this returns.
-    func stop() { control.withLockedValue { $0.stopped = true } }
+    var isStopped: Bool { control.withLockedValue { $0.stopped } }
 
-    private var isStopped: Bool { control.withLockedValue { $0.stopped } }
+    // MARK: The run, on the worker thread
 
-    // MARK: The run, on its thread
-
-    private func run() {
+    /// Serves the run until it is stopped or GeoClue denies access; called once, on the worker thread.
+    func run() {
         var failures = 0
         var reportedBusTrouble = false
         while !isStopped {
@@ -140,7 +143,7 @@ final class GeoClueSession: Sendable {
         transient("geoclue.absent", "\(Self.service) is not on the system bus: is GeoClue installed and its service enabled? Waiting for it to appear")
         while true {
             guard !isStopped else { throw .stopped }
-            let signal = try call { () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: Self.pollInterval) }
+            let signal = try nextSignal(bus)
             if let signal, Self.ownerChange(signal) == .appeared { return }
         }
     }
@@ -177,7 +180,7 @@ final class GeoClueSession: Sendable {
                 try setProperty(bus, client, "RequestedAccuracyLevel", .uint32(level.rawValue))
                 try start(bus, client, level: level)
             }
-            guard let signal = try call({ () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: Self.pollInterval) }) else { continue }
+            guard let signal = try nextSignal(bus) else { continue }
             if Self.ownerChange(signal) == .vanished {
                 transient("geoclue.absent", "\(Self.service) left the system bus; waiting for it to come back")
                 statistics.withLockedValue { $0.serviceRestarts += 1 }
@@ -321,13 +324,22 @@ final class GeoClueSession: Sendable {
         return min(delay, configuration.maximumRetryDelay)
     }
 
+    /// The next signal from the bus, or `nil` when the engine asked something meanwhile (the worker's wake-up):
+    /// sleeps until one or the other.
+    private func nextSignal(_ bus: DBusConnection) throws(Trouble) -> DBusConnection.Signal? {
+        defer { statistics.withLockedValue { $0.wakeups += bus.takeWakeups() } }
+        return try call { () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: nil, orUntil: wake) }
+    }
+
     /// Waits `duration`, or less when the engine stops the source.
     private func pause(_ duration: Duration) throws(Trouble) {
         let end = ContinuousClock.now + duration
-        while ContinuousClock.now < end {
-            guard !isStopped else { throw .stopped }
-            Thread.sleep(forTimeInterval: 0.01)
+        while !isStopped {
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { return }
+            wake.wait(timeout: left)
+            statistics.withLockedValue { $0.wakeups += 1 }
         }
-        guard !isStopped else { throw .stopped }
+        throw .stopped
     }
 }

@@ -71,6 +71,9 @@ final class FailingSource: LocationSource, Sendable {
 
     var capabilities: SourceCapabilities { base.capabilities }
 
+    /// The wrapped source's lifetime is this one's.
+    func run() async { await base.run() }
+
     func start(mode: PowerMode, events: SourceEventSink) {
         catchUp()
         sink.withLockedValue { $0 = events }

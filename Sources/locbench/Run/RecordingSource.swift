@@ -66,6 +66,9 @@ final class RecordingSource: LocationSource, @unchecked Sendable {  // Mutable s
 
     var capabilities: SourceCapabilities { base.capabilities }
 
+    /// The wrapped source's lifetime is this one's.
+    func run() async { await base.run() }
+
     func start(mode: PowerMode, events: SourceEventSink) {
         catchUp?()
         record(mode)

@@ -24,7 +24,7 @@ extension SchedulerStateMachine {
         while true {
             switch delivery.nextOneShot(taking: &requests) {
             case .handOut(let recipient): return recipient
-            case .withdrawn(let recipient, let withdrawal): delivery.redirect(recipient, withdrawal, under: access, now: latestNow)
+            case .withdrawn(let recipient, let withdrawal): redirect(recipient, withdrawal, now: latestNow)
             case .none: return nil
             case .fixCompleted:
                 fixCompletionEnded()

@@ -15,7 +15,7 @@ extension SchedulerStateMachine {
         let now = enter(now, "submitOneShot")
         assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
-        if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return delivery.redirect(Recipient(id, handler), withdrawal, under: access, now: now) }
+        if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return redirect(Recipient(id, handler), withdrawal, now: now) }
         if let refusal = configuration.refusal(
             accuracy: accuracy, timeout: timeout, purposeKey: purposeKey, isShutDown: isShutDown, gate: access.gate)
         {

@@ -87,9 +87,9 @@ struct Timeline: Sendable {
     private var alarms: [(deadline: Int64, generation: UInt64)?] = Array(repeating: nil, count: Part.allCases.count)
     private var alarmGeneration: UInt64 = 0
     private var lanes: [Deque<Entry>] = []
-    /// The lane of each timeout, keyed by its whole nanoseconds (an `Int64` hashes in a few
-    /// instructions; a `Duration` goes through the standard library's out-of-line code).
-    private var laneOfTimeout: [Int64: Int32] = [:]
+    /// The lane of each timeout, by its whole nanoseconds (a `Duration` compares through the standard
+    /// library's out-of-line code).
+    private var laneOfTimeout = TimeoutLanes()
     /// The last timeout looked up and its lane: most callers use one timeout for most requests.
     private var lastTimeout: (nanoseconds: Int64, lane: Int32)?
     /// The number of entries, live or abandoned.
@@ -128,13 +128,13 @@ struct Timeline: Sendable {
     private mutating func lane(for timeout: Int64) -> Int32? {
         if let last = lastTimeout, last.nanoseconds == timeout { return last.lane }
         let lane: Int32
-        if let known = laneOfTimeout[timeout] {
+        if let known = laneOfTimeout.lane(of: timeout) {
             lane = known
         } else {
             guard lanes.count < Self.maximumLanes else { return nil }
             lane = Int32(lanes.count)
             lanes.append(Deque())
-            laneOfTimeout[timeout] = lane
+            laneOfTimeout.insert(timeout, lane: lane)
         }
         lastTimeout = (timeout, lane)
         return lane
@@ -269,15 +269,15 @@ struct Timeline: Sendable {
             $0.lane < 0 && ($0.entry.isAlarm ? liveAlarm($0.entry) != nil : isLive(RequestID(rawValue: $0.entry.id)))
         }
         var kept: [Deque<Entry>] = []
-        var keptOfTimeout: [Int64: Int32] = [:]
-        for (timeout, lane) in laneOfTimeout {
+        var keptOfTimeout = TimeoutLanes()
+        for (timeout, lane) in laneOfTimeout.all {
             var entries = replace(&lanes[Int(lane)], with: Deque())
             entries.removeAll { !isLive(RequestID(rawValue: $0.id)) }
             guard !entries.isEmpty else { continue }
             let newLane = Int32(kept.count)
             heads.append(Head(entry: entries[0], lane: newLane))
             kept.append(entries)
-            keptOfTimeout[timeout] = newLane
+            keptOfTimeout.insert(timeout, lane: newLane)
         }
         lanes = kept
         laneOfTimeout = keptOfTimeout

@@ -24,7 +24,10 @@ struct DeliveryPartTests {
                     switch delivery.nextOneShot(taking: &requests) {
                     case .handOut(let recipient): handed.append("\(recipient.handler):\(result.status)")
                     case .withdrawn(let recipient, let withdrawal):
-                        delivery.redirect(recipient, withdrawal, under: Self.access, now: .zero)
+                        switch withdrawal {
+                        case .cancel: delivery.cancel(recipient)
+                        case .forceComplete: delivery.forceComplete(recipient, Self.access.result(.forceCompleted, now: .zero))
+                        }
                     case .none, .fixCompleted: break handing
                     }
                 }

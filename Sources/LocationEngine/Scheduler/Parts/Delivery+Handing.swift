@@ -65,16 +65,15 @@ extension SchedulerStateMachine.Delivery {
 
     // MARK: Withdrawals
 
-    /// Ends a withdrawn one-shot as its withdrawal says: a force-complete carries the best fix `access`
-    /// knows at `now`.
-    mutating func redirect(_ recipient: Recipient<OneShotHandler>, _ withdrawal: Withdrawal, under access: SchedulerStateMachine.Access, now: EngineInstant) {
-        switch withdrawal {
-        case .cancel:
-            counts.oneShotsCancelled += 1
-            outbox.append(.action(.cancelOneShot(recipient)))
-        case .forceComplete:
-            outbox.append(.oneShots([recipient], start: 0, access.result(.forceCompleted, now: now), .forceCompleted))
-        }
+    /// Ends a cancelled one-shot: its handler hears of the cancel.
+    mutating func cancel(_ recipient: Recipient<OneShotHandler>) {
+        counts.oneShotsCancelled += 1
+        outbox.append(.action(.cancelOneShot(recipient)))
+    }
+
+    /// Ends a force-completed one-shot with `result` (the best fix known).
+    mutating func forceComplete(_ recipient: Recipient<OneShotHandler>, _ result: LocationResult) {
+        outbox.append(.oneShots([recipient], start: 0, result, .forceCompleted))
     }
 
     /// Ends a withdrawn subscription as its withdrawal says.

@@ -4,14 +4,19 @@
 ///
 /// A count per mode, so adding, removing and finding the most demanding mode are O(1).
 struct PowerDemand: Sendable, Equatable {
-    private var counts: [Int] = Array(repeating: 0, count: PowerMode.allCases.count)
+    /// The counts in place, one per mode: an array here put a uniqueness check and a heap access on every
+    /// admission and ending.
+    private var counts = InlineArray<5, Int>(repeating: 0)
     /// How many of the requests are one-shots, which wait for a fix (the power planner answers them quickly).
     private(set) var oneShots = 0
 
     /// A request demanding `mode` became active.
     /// - Complexity: O(1)
     @inline(__always)
-    mutating func add(_ mode: PowerMode) { counts[mode.rawValue] += 1 }
+    mutating func add(_ mode: PowerMode) {
+        assert(counts.count == PowerMode.allCases.count, "PowerDemand keeps one count per PowerMode")
+        counts[mode.rawValue] += 1
+    }
 
     /// A request demanding `mode` ended (or is held back).
     /// - Complexity: O(1)
@@ -40,11 +45,19 @@ struct PowerDemand: Sendable, Equatable {
     /// The mode of the most demanding request, if any.
     /// - Complexity: O(1) (five counters).
     var mode: PowerMode? {
-        for mode in PowerMode.allCases.reversed() where counts[mode.rawValue] > 0 { return mode }
+        var index = counts.count - 1
+        while index >= 0 {
+            if counts[index] > 0 { return PowerMode(rawValue: index) }
+            index -= 1
+        }
         return nil
     }
 
     /// How many requests demand `mode`.
     /// - Complexity: O(1)
     func count(in mode: PowerMode) -> Int { counts[mode.rawValue] }
+
+    static func == (lhs: PowerDemand, rhs: PowerDemand) -> Bool {
+        lhs.oneShots == rhs.oneShots && PowerMode.allCases.allSatisfy { lhs.counts[$0.rawValue] == rhs.counts[$0.rawValue] }
+    }
 }

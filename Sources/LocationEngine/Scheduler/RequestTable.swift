@@ -50,13 +50,16 @@ struct RequestTable<Value> {
                 overflow[id] = value
                 return
             }
+            let wasEmpty = window.isEmpty
             if offset > UInt64(window.count) { window.appendHoles(Int(offset) - window.count) }
             window.append(value)
             liveInWindow += 1
+            // Holes before the only entry (the base stayed while the overflow kept entries): the window starts at it.
+            if wasEmpty { dropLeadingHoles() }
             // The window grew: past the hard bound, a few old live entries move to the overflow (each
-            // insertion adds at most one live entry, so the window shrinks back under the bound).
-            migrateFront(
-                while: { $0.window.count > 4096 && $0.window.count > 8 * $0.liveInWindow }, atMost: Self.migrationsPerInsertion)
+            // insertion adds at most one live entry, so the window shrinks back under the bound). Asked first:
+            // the migration looks at the front slot, which copies it.
+            if isPastHardBound { migrateFront(while: { $0.isPastHardBound }, atMost: Self.migrationsPerInsertion) }
         } else {
             if window[Int(offset)] == nil { liveInWindow += 1 }
             window[Int(offset)] = value
@@ -73,17 +76,21 @@ struct RequestTable<Value> {
         guard let value = window[index] else { return nil }
         window[index] = nil
         liveInWindow -= 1
-        trimEnds()
+        // The window's ends are live (every change keeps them so): only a removal at an end opens holes there.
+        // Reading a slot copies it, so the ends are looked at only then.
+        if index == window.count - 1 { dropTrailingHoles() }
+        if index == 0 { dropLeadingHoles() }
         return value
     }
 
-    /// Drops leading and trailing holes.
-    private mutating func trimEnds() {
+    /// Drops the holes after the last live entry.
+    private mutating func dropTrailingHoles() {
         while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
-        dropLeadingHoles()
+        if window.isEmpty { base = 1 }  // the next insertion sets the base again
     }
 
     /// Drops the holes before the first live entry.
+    @inline(__always)
     private mutating func dropLeadingHoles() {
         while !window.isEmpty, window[0] == nil {
             window.removeFirst()
@@ -106,6 +113,10 @@ struct RequestTable<Value> {
             dropLeadingHoles()
         }
     }
+
+    /// Whether the window is past the hard bound on the hot path: more than eight times the live entries.
+    @inline(__always)
+    private var isPastHardBound: Bool { window.count > 4096 && window.count > 8 * liveInWindow }
 
     /// How many live entries one insertion may move to the overflow.
     static var migrationsPerInsertion: Int { 8 }

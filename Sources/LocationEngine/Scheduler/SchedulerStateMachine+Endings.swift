@@ -12,7 +12,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         delivery.outbox.beginEvent()
         if let request = requests.removeOneShot(id) {
-            redirect(Recipient(id, request.handler), withdrawal, now: now)
+            redirect(Recipient(id, request.takeHandler()), withdrawal, now: now)
         } else if let subscription = requests.removeSubscription(id) {
             // An update being fanned out skips it; a monitor's region goes.
             delivery.subscriptionEnded(id)

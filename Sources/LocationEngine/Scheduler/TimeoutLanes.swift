@@ -1,7 +1,8 @@
 /// Which lane of the ``Timeline`` holds each timeout: the timeouts' whole nanoseconds kept sorted, looked up
 /// by halving. There are at most ``Timeline/maximumLanes`` of them, so a lookup is about ten comparisons; a
 /// dictionary hashed every `Int64` through the standard library's seeded hasher first (about 140
-/// instructions a lookup in a callgrind profile of requests with sixty different timeouts).
+/// instructions a lookup in a callgrind profile of requests with sixty different timeouts, against about
+/// 50 for the halving).
 struct TimeoutLanes {
     /// The timeouts with a lane, ascending.
     private var timeouts: [Int64] = []
@@ -31,14 +32,19 @@ struct TimeoutLanes {
     /// Every timeout with its lane, ascending by timeout.
     var all: Zip2Sequence<[Int64], [Int32]> { zip(timeouts, lanes) }
 
-    /// The index of the first timeout at or above `timeout` (the count when there is none).
+    /// The index of the first timeout at or above `timeout` (the count when there is none). Through the
+    /// buffer: the halving's indices stay within it, and the array's checks on each step were most of its
+    /// cost.
+    @inline(__always)
     private func firstIndex(notBelow timeout: Int64) -> Int {
-        var low = 0
-        var high = timeouts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if timeouts[middle] < timeout { low = middle + 1 } else { high = middle }
+        timeouts.withUnsafeBufferPointer { timeouts in
+            var low = 0
+            var high = timeouts.count
+            while low < high {
+                let middle = (low &+ high) >> 1
+                if timeouts[middle] < timeout { low = middle &+ 1 } else { high = middle }
+            }
+            return low
         }
-        return low
     }
 }

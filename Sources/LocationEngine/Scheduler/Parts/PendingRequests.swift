@@ -22,6 +22,10 @@ extension SchedulerStateMachine {
         /// when authorization, or temporary full accuracy, is answered. A timeout that runs has its entry
         /// on the timeline, and one that ran out ended the request.
         var timeoutAwaitsAccess = false
+
+        /// Its handler, the request given up for it: moved out, not copied and then released with the rest.
+        @inline(__always)
+        consuming func takeHandler() -> OneShotHandler { handler }
     }
 
     /// A live subscription, or a region monitor.

@@ -22,6 +22,10 @@ struct MonitorDemand: Sendable {
     /// break-even.
     /// - Complexity: O(1)
     func isSleeping(monitoring: Bool) -> Bool { wakeAt != nil && monitoring }
+
+    /// Whether the monitors have no part in the plan: none demands, sleeps or plans a wake-up.
+    @inline(__always)
+    var isQuiet: Bool { wakeAt == nil && !isDemanding && asleepSince == nil }
 }
 
 extension PowerPlanner {

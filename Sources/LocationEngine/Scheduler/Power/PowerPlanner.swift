@@ -99,6 +99,7 @@ struct PowerPlanner: Sendable {
     /// harder than `cap`; `monitoring` says whether any region is monitored. Returns what to do to the
     /// source, if anything.
     mutating func reconcile(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) -> Command? {
+        if isSettled(demand: demand, cap: cap, monitoring: monitoring) { return nil }
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         // The monitors' share is one more request in their mode.
         var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
@@ -113,6 +114,19 @@ struct PowerPlanner: Sendable {
             : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
         account(command, now: now, before: before)
         return command
+    }
+
+    /// Whether a reconciliation would change nothing, known without making one: a busy engine's steady state.
+    /// The source runs in the mode demanded, no monitor takes part, and nothing plans by time — the source is
+    /// not judged by its deliveries and has no restart-aware plan. Every request that comes or goes while the
+    /// demanded mode holds takes this path (about 150 instructions fewer a request, measured with callgrind).
+    /// Mutating only to read in place: a non-mutating read made the optimizer copy the planner first.
+    @inline(__always)
+    private mutating func isSettled(demand: PowerDemand, cap: PowerMode?, monitoring: Bool) -> Bool {
+        guard !monitoring, idle == nil, !isJudged, monitors.isQuiet, case .running(let current) = policy.state,
+            let demanded = demand.mode
+        else { return false }
+        return current == (cap.map { min(demanded, $0) } ?? demanded)
     }
 
     /// The mode to run for `demanded` by what the source delivered (see ``SourceDelivery``): a run past its

@@ -44,8 +44,8 @@ struct RateLimiter<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// Takes one request of `client` at `now`.
     /// - Complexity: O(1) amortised; one bucket per client ever seen (the clients of the token file).
     mutating func admit(_ client: String, at now: Instant) -> Decision {
-        let (rate, burst) = (self.rate, self.burst)
-        // In place: one hash lookup for the client's bucket.
-        return buckets[client, default: Bucket(tokens: burst, updated: now)].take(at: now, rate: rate, burst: burst)
+        var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
+        defer { buckets[client] = bucket }
+        return bucket.take(at: now, rate: rate, burst: burst)
     }
 }

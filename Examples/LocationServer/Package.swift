@@ -62,6 +62,8 @@ let package = Package(
                 .product(name: "LocationSourcesGeoClue", package: "LocationEngine"),
                 .product(name: "SyntheticGPS", package: "LocationEngine"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The in-process timing harness's connections (the router tests' own kind).
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

@@ -26,6 +26,20 @@ struct AuditLog<Instant: InstantProtocol>: Sendable where Instant.Duration == Du
     private struct Account {
         var lastLogged: Instant?
         var answers: [(level: String, count: Int)] = []
+
+        /// Counts an answer of `level` at `now`; when a line is due (the first, or `interval` after the
+        /// last), returns the answers to log, itself included, and starts a new sum.
+        mutating func count(_ level: String, at now: Instant, interval: Duration) -> [(level: String, count: Int)]? {
+            if let index = answers.firstIndex(where: { $0.level == level }) {
+                answers[index].count += 1
+            } else {
+                answers.append((level, 1))
+            }
+            if let last = lastLogged, last.duration(to: now) < interval { return nil }
+            let due = answers
+            self = Account(lastLogged: now)
+            return due
+        }
     }
 
     /// The least time between two lines for one client.
@@ -39,16 +53,9 @@ struct AuditLog<Instant: InstantProtocol>: Sendable where Instant.Duration == Du
     /// Records that `client` was answered with `level` at `now`; returns the summary to log, if one is due.
     /// - Complexity: O(l) for the l levels the client was answered with since its last line (at most 7).
     mutating func record(_ client: String, level: String, at now: Instant) -> Summary? {
-        var account = accounts[client] ?? Account()
-        if let index = account.answers.firstIndex(where: { $0.level == level }) {
-            account.answers[index].count += 1
-        } else {
-            account.answers.append((level, 1))
-        }
+        // Taken out of the table while it counts: a copy left in the table would make the count copy the sums.
+        var account = accounts.removeValue(forKey: client) ?? Account()
         defer { accounts[client] = account }
-        if let last = account.lastLogged, last.duration(to: now) < interval { return nil }
-        let summary = Summary(client: client, answers: account.answers)
-        account = Account(lastLogged: now)
-        return summary
+        return account.count(level, at: now, interval: interval).map { Summary(client: client, answers: $0) }
     }
 }

@@ -9,29 +9,60 @@ import Prometheus
 /// minute (``AuditLog``).
 final class ClientAudit: Sendable {
     private let registry: PrometheusCollectorRegistry
-    private let log: NIOLockedValueBox<AuditLog<ContinuousClock.Instant>>
+    private let state: NIOLockedValueBox<State>
     private let logger: Logger
+
+    /// The log's sums and each label set's counter, under one lock. A counter is made once per label set
+    /// and kept: the registry's `makeCounter` checks the name and the labels, builds their key and looks
+    /// it up under the registry's lock, microseconds that every answer would otherwise pay. The label
+    /// sets are bounded: the clients of the token file (or the local users), two routes, the levels.
+    private struct State {
+        var log: AuditLog<ContinuousClock.Instant>
+        var answers: [AnswerLabels: Counter] = [:]
+        var refusals: [RefusalLabels: Counter] = [:]
+    }
+
+    private struct AnswerLabels: Hashable {
+        var client: String
+        var route: String
+        var level: String
+    }
+
+    private struct RefusalLabels: Hashable {
+        var client: String
+        var status: Int
+    }
 
     init(registry: PrometheusCollectorRegistry, logger: Logger, interval: Duration = .seconds(60)) {
         self.registry = registry
         self.logger = logger
-        log = NIOLockedValueBox(AuditLog(interval: interval))
+        state = NIOLockedValueBox(State(log: AuditLog(interval: interval)))
     }
 
     /// `client` was answered on `route` (`location`, `updates`) with a fix of `level` (`nil`: no fix).
     func answered(_ client: Client, route: String, level: AccuracyLevelName) {
-        registry.makeCounter(
-            descriptor: Self.answers, labels: [("client", client.name), ("route", route), ("accuracy", level.text)]
-        ).increment()
         let now = ContinuousClock.now
-        if let summary = log.withLockedValue({ $0.record(client.name, level: level.text, at: now) }) {
+        let labels = AnswerLabels(client: client.name, route: route, level: level.text)
+        let (counter, summary) = state.withLockedValue { state in
+            let counter = state.answers.made(labels) {
+                registry.makeCounter(descriptor: Self.answers, labels: [("client", labels.client), ("route", labels.route), ("accuracy", labels.level)])
+            }
+            return (counter, state.log.record(client.name, level: level.text, at: now))
+        }
+        counter.increment()
+        if let summary {
             logger.info("\(summary.text)", metadata: ["client": "\(client.name)", "permission": "\(client.permission.rawValue)"])
         }
     }
 
     /// `client` was refused with `status` (403 for its permission, 429 for its rate).
     func refused(_ client: Client, status: Int) {
-        registry.makeCounter(descriptor: Self.refusals, labels: [("client", client.name), ("status", "\(status)")]).increment()
+        let labels = RefusalLabels(client: client.name, status: status)
+        state.withLockedValue { state in
+            state.refusals.made(labels) {
+                registry.makeCounter(descriptor: Self.refusals, labels: [("client", labels.client), ("status", "\(labels.status)")])
+            }
+        }.increment()
     }
 
     private static var answers: MetricNameDescriptor {
@@ -53,5 +84,16 @@ struct AccuracyLevelName: Sendable, Equatable {
 
     init(_ level: AccuracyLevel?) {
         text = level?.description ?? "none"
+    }
+}
+
+extension Dictionary where Value == Counter {
+    /// The counter of `key`, made by `make` the first time.
+    /// - Complexity: O(1) on average.
+    fileprivate mutating func made(_ key: Key, by make: () -> Counter) -> Counter {
+        if let counter = self[key] { return counter }
+        let counter = make()
+        self[key] = counter
+        return counter
     }
 }

@@ -40,6 +40,12 @@ final class ClientDirectory: Sendable {
     /// The current table.
     var current: ClientTable { table.withLockedValue { $0 } }
 
+    /// The client `token` names at `now` in the current table (``ClientTable/lookup(_:at:)``), without
+    /// copying the table out of its lock.
+    func lookup(_ token: String, at now: Date) -> ClientTable.Lookup {
+        table.withLockedValue { $0.lookup(token, at: now) }
+    }
+
     /// Reads the token file again; a bad file leaves the tokens as they were, and says why.
     /// - Returns: the error, or `nil` when the new tokens are in force.
     @discardableResult

@@ -9,11 +9,15 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: NIOLockedValueBox<RateLimiter<ContinuousClock.Instant>>
     let limit: RateLimit
     let audit: ClientAudit
+    /// The limit as the `429`'s message states it, written once: a flooding client is answered it many
+    /// times a second.
+    private let limitText: String
 
     init(_ limit: RateLimit, audit: ClientAudit) {
         limiter = NIOLockedValueBox(RateLimiter(rate: limit.rate, burst: limit.burst))
         self.limit = limit
         self.audit = audit
+        limitText = "\(limit.rate.plainText) requests a second (bursts of \(limit.burst.plainText))"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -26,7 +30,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             audit.refused(client, status: 429)
             throw HTTPError(
                 .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
-                message: "client '\(client.name)' is past its limit of \(limit.rate.plainText) requests a second (bursts of \(limit.burst.plainText)); try again in \(seconds) s")
+                message: "client '\(client.name)' is past its limit of \(limitText); try again in \(seconds) s")
         }
     }
 }

@@ -14,6 +14,18 @@ struct RateLimiter<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     private struct Bucket {
         var tokens: Double
         var updated: Instant
+
+        /// Refills the bucket for the time since it was last updated, then takes one request from it.
+        mutating func take(at now: Instant, rate: Double, burst: Double) -> Decision {
+            let elapsed = max(.zero, updated.duration(to: now))
+            tokens = min(burst, tokens + elapsed.secondsValue * rate)
+            updated = max(updated, now)
+            guard tokens >= 1 else {
+                return .limited(retryAfter: max(1, Int(((1 - tokens) / rate).rounded(.up))))
+            }
+            tokens -= 1
+            return .allowed
+        }
     }
 
     /// Requests a second each client may make, sustained.
@@ -33,14 +45,7 @@ struct RateLimiter<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// - Complexity: O(1) amortised; one bucket per client ever seen (the clients of the token file).
     mutating func admit(_ client: String, at now: Instant) -> Decision {
         var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
-        let elapsed = max(.zero, bucket.updated.duration(to: now))
-        bucket.tokens = min(burst, bucket.tokens + elapsed.secondsValue * rate)
-        bucket.updated = max(bucket.updated, now)
         defer { buckets[client] = bucket }
-        guard bucket.tokens >= 1 else {
-            return .limited(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
-        }
-        bucket.tokens -= 1
-        return .allowed
+        return bucket.take(at: now, rate: rate, burst: burst)
     }
 }

@@ -86,9 +86,11 @@ extension RegionEvaluator {
             let last = lastFix
         {
             // Known, and confidently so at the last fix (near it, or too far from it to be in doubt):
-            // its unknown timeout runs from there.
+            // its unknown timeout runs from there, or from the end of the hold that fix planned (no
+            // transition was owed before it, ``holdStates(until:)``).
             undecidedSlots.insert(slot)
-            records[Int(slot)]!.unknownToken = schedule(slot, at: last.at + unknownAfter, isDwell: false)
+            let certainUntil = max(last.at, statesHeldUntil ?? last.at)
+            records[Int(slot)]!.unknownToken = schedule(slot, at: certainUntil + unknownAfter, isDwell: false)
         }
     }
 

@@ -25,7 +25,8 @@ public struct GeofenceConfiguration: Sendable, Hashable {
     /// The fastest the device is taken to move, in metres per second (default 30, about 110 km/h, for
     /// vehicles; about 3 for people on foot). The monitors let the source sleep until the earliest instant
     /// a region could be decided at this speed (see <doc:Geofences>), so a device that moves faster can
-    /// cross a boundary before the source wakes.
+    /// cross a boundary before the source wakes. Across such a sleep, a crossing read off the straight line
+    /// between two fixes is reported only when every way at this speed passes through the region.
     public var maximumSpeed: Double
     /// The fastest the device speeds up, in m/s² (default `nil`: it is taken to be at ``maximumSpeed`` at
     /// once). With it, a fix that reports its speed bounds how soon a region could be decided more tightly:
@@ -118,9 +119,11 @@ public struct GeofenceOptions: Sendable, Hashable {
 
     /// Transitions as soon as the receiver's fixes allow: the default ``responsiveness``.
     public static let immediateResponsiveness = Duration.zero
-    /// The largest ``responsiveness``: one minute. Fixes further apart than that let a device cross a region
-    /// and leave it between two of them along a way that is no straight line, and the crossing read off the
-    /// straight line between them (see <doc:Geofences>) is then wrong.
+    /// The largest ``responsiveness``: one minute. Fixes a budget apart can have a device enter a region and
+    /// leave it between two of them; the crossing is reported only when every way the device can have taken
+    /// at ``GeofenceConfiguration/maximumSpeed`` passes through the region, so no road skirting it gives a
+    /// false one (see <doc:Geofences>). The farther apart the fixes, the wider the ways around a region, and
+    /// the more such crossings go unreported.
     public static let maximumResponsiveness = Duration.seconds(60)
 
     /// Creates options.

@@ -43,7 +43,7 @@ struct GeofencesPartTests {
         #expect(wakeups.alarm(.regions) == nil && wakeups.earliest == nil, "its alarm went with the last region")
     }
 
-    @Test("far from every boundary the monitors let a receiver sleep, unless a request demands their mode anyway")
+    @Test("far from every boundary the monitors let a receiver sleep, unless a request demands their mode anyway; not in doubt, nor when the wake-up would come too soon for a restart")
     func sleepFarFromBoundaries() throws {
         var geofences = Geofences(configuration: GeofenceConfiguration())
         var wakeups = Timeline()
@@ -69,6 +69,18 @@ struct GeofencesPartTests {
         // 25 m out: a 5 m fix must be 30 m across, so the region is in doubt, and the fix says nothing of a standstill.
         close.decide(by: Self.fix(east: 225, at: .zero), power: &near, besides: PowerDemand(), now: .zero, on: &wakeups)
         #expect(!near[.first].monitors.isSleeping(monitoring: true))
+
+        // At 60 m/s, 31 m out, decided: decidable after 51 m of travel, 0.85 s; a restart takes 1 s, so a wake-up
+        // would come before the fix: the receiver keeps tracking.
+        var fast = Geofences(configuration: GeofenceConfiguration(maximumSpeed: 60))
+        fast.waiting[id] = try Self.region()
+        _ = fast.admit(id)
+        var nearer = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
+        fast.decide(by: Self.fix(east: 50_000, at: .zero), power: &nearer, besides: demand, now: .zero, on: &wakeups)
+        fast.decide(by: Self.fix(east: 231, at: .zero + .seconds(1)), power: &nearer, besides: PowerDemand(), now: .zero + .seconds(1), on: &wakeups)
+        #expect(fast.evaluator.state(of: id) == .outside)
+        #expect(!nearer[.first].monitors.isSleeping(monitoring: true))
+        #expect(fast.evaluator.statesHeldUntil == nil)
     }
 
     @Test("in doubt near a boundary, a still device lets the receiver sleep until it could have moved far enough to decide; a moving one does not")

@@ -118,7 +118,7 @@ struct LocBench: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "With --geofences: the engine's GeofenceConfiguration.maximumSpeed: 'trajectory' (each trajectory's top speed), 'default' (30 m/s) or m/s.",
-            discussion: "Far from every boundary the monitors let the receiver sleep until a boundary could be reached at this speed."))
+            discussion: "The monitors let the receiver sleep until a region could be decided at this speed."))
     var geofenceMaxSpeed: String = "trajectory"
 
     @Option(

@@ -23,12 +23,13 @@ public struct GeofenceConfiguration: Sendable, Hashable {
     /// a longer jump (the device reappearing far away) tells nothing about the way it took.
     public var maximumCrossingSegment: Double
     /// The fastest the device is taken to move, in metres per second (default 30, about 110 km/h, for
-    /// vehicles; about 3 for people on foot). Far from every boundary, the monitors let the source sleep
-    /// until the earliest instant a boundary could be reached at this speed (see <doc:Geofences>), so a
-    /// device that moves faster can cross a boundary before the source wakes.
+    /// vehicles; about 3 for people on foot). The monitors let the source sleep until the earliest instant
+    /// a region could be decided at this speed (see <doc:Geofences>), so a device that moves faster can
+    /// cross a boundary before the source wakes. Across such a sleep, a crossing read off the straight line
+    /// between two fixes is reported only when every way at this speed passes through the region.
     public var maximumSpeed: Double
     /// The fastest the device speeds up, in m/s² (default `nil`: it is taken to be at ``maximumSpeed`` at
-    /// once). With it, a fix that reports its speed bounds how soon a boundary can be reached more tightly:
+    /// once). With it, a fix that reports its speed bounds how soon a region could be decided more tightly:
     /// from that speed (plus ``speedErrorMargin`` for the speed's own error) the device must first speed
     /// up, so a vehicle waiting at a light or in a queue lets the source sleep where one assumed to move
     /// off at full speed would not (see <doc:Geofences>). Set it only as a true bound (about 3 m/s² for
@@ -88,7 +89,14 @@ public struct GeofenceConfiguration: Sendable, Hashable {
     /// How far across the boundary a fix of `accuracy` metres must be to decide a region.
     @inline(__always)
     func decisionDistance(accuracy: Double) -> Double {
-        confidenceScale * accuracy + max(minimumMargin, accuracyMargin * accuracy)
+        confidenceScale * accuracy + hysteresisMargin(accuracy: accuracy)
+    }
+
+    /// The hysteresis margin for a fix of `accuracy` metres: how far beyond the boundary its confidence
+    /// circle must lie to decide a region.
+    @inline(__always)
+    func hysteresisMargin(accuracy: Double) -> Double {
+        max(minimumMargin, accuracyMargin * accuracy)
     }
 }
 
@@ -104,16 +112,18 @@ public struct GeofenceOptions: Sendable, Hashable {
     /// How late a transition may come after the instant it could first be decided, the latency budget the
     /// power planner may spend to save energy (default ``immediateResponsiveness``, zero: as soon as the
     /// receiver's fixes allow; at most ``maximumResponsiveness``). With a budget, the source sleeps until a
-    /// fix is due at the earliest instant a boundary could be decided plus the budget — near a boundary too,
-    /// a fix about every budget instead of every second — and runs while a fix leaves a region in doubt
-    /// (see <doc:Geofences>). While several monitors run, the smallest budget among them sets the plan.
+    /// fix is due at the earliest instant a boundary could be decided plus the budget, far from every boundary
+    /// and near one alike, and runs while a fix leaves a region in doubt and does not say the device stands
+    /// still (see <doc:Geofences>). While several monitors run, the smallest budget among them sets the plan.
     public var responsiveness: Duration
 
     /// Transitions as soon as the receiver's fixes allow: the default ``responsiveness``.
     public static let immediateResponsiveness = Duration.zero
-    /// The largest ``responsiveness``: one minute. Fixes further apart than that let a device cross a region
-    /// and leave it between two of them along a way that is no straight line, and the crossing read off the
-    /// straight line between them (see <doc:Geofences>) is then wrong.
+    /// The largest ``responsiveness``: one minute. Fixes a budget apart can have a device enter a region and
+    /// leave it between two of them; the crossing is reported only when every way the device can have taken
+    /// at ``GeofenceConfiguration/maximumSpeed`` passes through the region, so no road skirting it gives a
+    /// false one (see <doc:Geofences>). The farther apart the fixes, the wider the ways around a region, and
+    /// the more such crossings go unreported.
     public static let maximumResponsiveness = Duration.seconds(60)
 
     /// Creates options.

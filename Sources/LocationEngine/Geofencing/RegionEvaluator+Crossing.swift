@@ -8,6 +8,15 @@ extension RegionEvaluator {
         var at: EngineInstant
     }
 
+    /// The straight segment from the last fix to the one being taken, searched for regions it passes
+    /// through: where it starts, the box enclosing it, and whether it spans a sleep the monitors planned
+    /// (``holdStates(until:)``), across which a crossing is reported only when certain (``mustHavePassed``).
+    struct CrossingSegment: Sendable {
+        var from: RecentFix
+        var bounds: GeoBounds
+        var spansPlannedSleep: Bool
+    }
+
     /// How many of the latest fixes are kept for the estimate: at one fix per second, two minutes — a walker
     /// covers the widest margin (an accuracy of 25 m) in well under that.
     static let recentFixLimit = 128
@@ -70,6 +79,38 @@ extension RegionEvaluator {
 
     /// How many fixes the crossing estimate averages each fix's distance over (``estimatedCrossing``).
     static let crossingSmoothing = 5
+
+    /// Whether every way from the fix `from` to the one at `position`, `now`, that the device can have taken at
+    /// ``GeofenceConfiguration/maximumSpeed`` passes through region `slot`, whose boundary the straight line
+    /// between them crosses.
+    ///
+    /// A way no longer than `L` (the maximum speed times the time between the fixes) lies within the ellipse
+    /// whose foci are the two fixes and whose major axis is `L`; across the straight line it reaches at most
+    /// `h = √(L² − d²) / 2` from it, `d` the fixes' distance apart. So it passes within `h` of every point of
+    /// the line, and through the region if some point of the line lies deeper than `h` inside (read at 64
+    /// points along it). Between fixes a sleep apart, a device far slower than the maximum speed could have
+    /// gone around a region the line cuts through (a road skirting it): that crossing would be false. A
+    /// device faster than the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero.
+    /// - Complexity: O(64) distance computations, only for a crossing found between two fixes a planned
+    ///   sleep apart.
+    func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, now: EngineInstant) -> Bool {
+        let region = records[Int(slot)]!.region
+        let gap = (now - from.at).components
+        let longest = configuration.maximumSpeed * (Double(gap.seconds) + Double(gap.attoseconds) * 1e-18)
+        let apart = from.position.distance(to: position)
+        guard apart < longest else { return true }
+        let reach = (longest * longest - apart * apart).squareRoot() / 2
+        let steps = 64
+        var deepest = 0.0
+        for step in 1..<steps {
+            let u = Double(step) / Double(steps)
+            let point = GeoPoint(
+                latitude: from.position.latitude + (position.latitude - from.position.latitude) * u,
+                longitude: wrappedDegrees(from.position.longitude + wrappedDegrees(position.longitude - from.position.longitude) * u))
+            deepest = max(deepest, -region.signedDistance(to: point))
+        }
+        return deepest > reach
+    }
 
     /// The instants a straight path from the fix at `from` to the one at `to` (both outside) most likely
     /// entered and left the region: where the straight line between them first and last lies inside,

@@ -15,13 +15,14 @@ extension RegionEvaluator {
         let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
         var query = GeoBounds(around: position, metres: reach)
-        // The segment from the last fix, searched for regions it passes through.
-        var segment: (from: RecentFix, bounds: GeoBounds)?
+        // The segment from the last fix, searched for regions it passes through; whether it spans a sleep
+        // the monitors planned (``holdStates(until:)``).
+        var segment: CrossingSegment?
         if let last = lastFix, last.position != position,
             last.position.distance(to: position) <= configuration.maximumCrossingSegment
         {
             let bounds = GeoBounds(enclosing: last.position, position)
-            segment = (last, bounds)
+            segment = CrossingSegment(from: last, bounds: bounds, spansPlannedSleep: statesHeldUntil != nil)
             query = query.union(bounds)
         }
         // Taken out of `self` while the grid reports into it (one access to `self` at a time), and left
@@ -65,7 +66,7 @@ extension RegionEvaluator {
 
     /// Decides one region from the fix at `position`.
     private mutating func evaluate(
-        _ slot: Int32, position: GeoPoint, reach: Double, segment: (from: RecentFix, bounds: GeoBounds)?, now: EngineInstant
+        _ slot: Int32, position: GeoPoint, reach: Double, segment: CrossingSegment?, now: EngineInstant
     ) {
         let record = records[Int(slot)]!
         let distance = record.region.signedDistance(to: position)
@@ -74,7 +75,8 @@ extension RegionEvaluator {
         } else if distance >= reach {
             if record.state == .outside, let segment, record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
-                record.region.isCrossed(from: segment.from.position, to: position)
+                record.region.isCrossed(from: segment.from.position, to: position),
+                !segment.spansPlannedSleep || mustHavePassed(slot, from: segment.from, to: position, now: now)
             {
                 let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
                 let restored = takeRestored(slot)
@@ -86,9 +88,11 @@ extension RegionEvaluator {
             let last = lastFix
         {
             // Known, and confidently so at the last fix (near it, or too far from it to be in doubt):
-            // its unknown timeout runs from there.
+            // its unknown timeout runs from there, or from the end of the hold that fix planned (no
+            // transition was owed before it, ``holdStates(until:)``).
             undecidedSlots.insert(slot)
-            records[Int(slot)]!.unknownToken = schedule(slot, at: last.at + unknownAfter, isDwell: false)
+            let certainUntil = max(last.at, statesHeldUntil ?? last.at)
+            records[Int(slot)]!.unknownToken = schedule(slot, at: certainUntil + unknownAfter, isDwell: false)
         }
     }
 

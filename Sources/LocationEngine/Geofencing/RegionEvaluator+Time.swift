@@ -26,11 +26,11 @@ extension RegionEvaluator {
         }
     }
 
-    /// No transition of the states the last fix left is owed before `instant`: no boundary can be reached
-    /// before it (a ``RegionReach``) plus the regions' latency budget (``GeofenceOptions/responsiveness``),
+    /// No transition of the states the last fix left is owed before `instant`: no region can be decided
+    /// against its state before it (``RegionReach/timeToDecidable``) plus the regions' latency budget (``GeofenceOptions/responsiveness``),
     /// so the unknown timeout of the known regions runs from `instant` rather than from the last fix — a
-    /// receiver let sleep on purpose does not make them unknown. Holds until the next fix; an earlier
-    /// `instant` than the last fix changes nothing.
+    /// receiver let sleep on purpose does not make them unknown — and so does that of a region the next
+    /// fix leaves undecided. Holds until the next fix; an earlier `instant` than the last fix changes nothing.
     /// - Complexity: O(1)
     mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant

@@ -11,7 +11,8 @@ import HeapModule
 ///   margin (``GeofenceConfiguration``); otherwise the region keeps its state.
 /// - The first decision is ``GeofenceTransition/determined(_:)``; later ones are ``GeofenceTransition/entered``
 ///   and ``GeofenceTransition/exited``. Two consecutive confidently-outside fixes whose straight segment
-///   passes through the region give `entered` then `exited`.
+///   passes through the region give `entered` then `exited` — across a sleep the monitors planned, only
+///   when every way the device can have taken at the maximum speed passes through it.
 /// - ``GeofenceTransition/dwelled`` comes at exactly the loitering delay after the region became inside.
 /// - With no confident fix for ``GeofenceConfiguration/unknownAfter`` a region becomes unknown.
 ///

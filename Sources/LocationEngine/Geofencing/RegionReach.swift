@@ -1,19 +1,29 @@
-/// How soon any monitored boundary could be reached from a fix: the geometry the monitors' power demand
-/// is drawn from (see <doc:Geofences>).
+/// How soon any monitored region could want a fix: the geometry the monitors' power demand is drawn
+/// from (see <doc:Geofences>).
 ///
-/// The *slack* is the distance from the fix to the nearest boundary of any region, inside or out, less
-/// the distance a fix must be across a boundary to decide it (the fix's confidence circle and the
-/// hysteresis margin, ``GeofenceConfiguration``): as far as the device can have moved towards a
-/// boundary without any region's state being in doubt. At ``GeofenceConfiguration/maximumSpeed`` that
-/// takes ``timeToReach``:
+/// Two distances from the fix, each with the time the device needs to cover it at
+/// ``GeofenceConfiguration/maximumSpeed``:
+///
+/// - The *slack*: the distance to the nearest boundary of any region, inside or out, less the distance
+///   a fix must be across a boundary to decide it (the fix's confidence circle and the hysteresis
+///   margin, ``GeofenceConfiguration``): as far as the device can move towards a boundary without any
+///   region's state being in doubt (``timeToReach``).
+/// - The *decision slack*: as far as the device must move before the truth could be decidable against
+///   some region's state — the decision distance across the boundary, on the side the region is not
+///   in. The truth lies within the fix's confidence circle, so for a region the fix decided it is the
+///   distance to its boundary plus the hysteresis margin; for one the fix left in doubt (only while the
+///   fix says the device is still), the margin less how far the fix lies across the boundary from the
+///   region's state (from the nearer side, for an unknown region) (``timeToDecidable``). No transition
+///   can be owed before then: the power planner plans the next fix by it.
 ///
 /// ```
-/// slack       = distance to the nearest boundary − (confidenceScale × accuracy + margin)
-/// timeToReach = slack / maximumSpeed
+/// slack          = distance to the nearest boundary − (confidenceScale × accuracy + margin)
+/// decisionSlack  = distance to the nearest boundary + margin            (every region decided)
+///                = margin − how far the fix is across towards the other side   (a region in doubt)
 /// ```
 ///
-/// With ``GeofenceConfiguration/maximumAcceleration`` and a fix that reports its speed, `timeToReach` is
-/// the least time to cover the slack speeding up from that speed to the maximum one.
+/// With ``GeofenceConfiguration/maximumAcceleration`` and a fix that reports its speed, each time is the
+/// least time to cover its distance speeding up from that speed to the maximum one.
 public struct RegionReach: Sendable, Hashable {
     /// The distance in metres from the fix to the nearest boundary, or the search limit when no boundary
     /// lies within it.
@@ -22,6 +32,12 @@ public struct RegionReach: Sendable, Hashable {
     public var slack: Double
     /// How long the device needs, at the maximum speed (and acceleration), to cover the slack.
     public var timeToReach: Duration
+    /// How far the device must move before the truth could be decidable against some region's state,
+    /// in metres (positive).
+    public var decisionSlack: Double
+    /// How long the device needs, at the maximum speed (and acceleration), to cover the decision slack:
+    /// the earliest a transition could be owed after the fix. At most ``horizon``.
+    public var timeToDecidable: Duration
 
     /// The longest a reach looks ahead: one hour. A boundary farther than an hour's travel is searched
     /// no further (the search grows with the distance) and counts as an hour away, so one sleep lasts at
@@ -30,21 +46,59 @@ public struct RegionReach: Sendable, Hashable {
 }
 
 extension RegionEvaluator {
-    /// How soon a boundary could be reached from `fix`, the fix the evaluator last took; `nil` when no
+    /// How soon a region could want a fix after `fix`, the fix the evaluator last took; `nil` when no
     /// region is monitored, or when some region's state is in doubt — unknown, or left undecided by the
-    /// last fix — since only a confident fix can settle it.
+    /// last fix — and either the fix does not say the device is still (a speed within
+    /// ``GeofenceConfiguration/speedErrorMargin`` of zero) or the truth could already be decidable
+    /// against that region's state: then only more fixes can settle it.
     ///
     /// - Complexity: O(log(d / 250 m)) grid queries for the nearest boundary d metres away (see
     ///   ``distanceToNearestBoundary(from:within:)``), searched no farther than ``RegionReach/horizon``
-    ///   at the maximum speed.
+    ///   at the maximum speed, plus O(k) for the k regions in doubt.
     public mutating func reach(from fix: Location) -> RegionReach? {
-        guard !slots.isEmpty, unknownSlots.isEmpty, undecidedSlots.isEmpty, fix.isValid else { return nil }
+        guard !slots.isEmpty, fix.isValid else { return nil }
+        let position = GeoPoint(fix)
+        let margin = configuration.hysteresisMargin(accuracy: fix.horizontalAccuracy)
+        var doubt = Double.infinity
+        if !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
+            guard let speed = fix.speed, speed <= GeofenceConfiguration.speedErrorMargin,
+                let slack = decisionSlackInDoubt(from: position, margin: margin), slack > 0
+            else { return nil }
+            doubt = slack
+        }
         let speed = configuration.maximumSpeed
         let decision = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
         let limit = decision + speed * Double(RegionReach.horizon.components.seconds)
-        let distance = distanceToNearestBoundary(from: GeoPoint(fix), within: limit) ?? limit
+        let distance = distanceToNearestBoundary(from: position, within: limit) ?? limit
         let slack = max(0, distance - decision)
-        let seconds = configuration.timeToTravel(slack, from: fix.speed)
-        return RegionReach(distance: distance, slack: slack, timeToReach: .nanoseconds(Int64((seconds * 1e9).rounded(.down))))
+        let decisionSlack = min(distance + margin, doubt)
+        func time(_ distance: Double) -> Duration {
+            let seconds = configuration.timeToTravel(distance, from: fix.speed)
+            return min(RegionReach.horizon, .nanoseconds(Int64((min(seconds, 1e9) * 1e9).rounded(.down))))
+        }
+        return RegionReach(distance: distance, slack: slack, timeToReach: time(slack), decisionSlack: decisionSlack, timeToDecidable: time(decisionSlack))
+    }
+
+    /// The least decision slack among the regions in doubt, from the fix at `position` whose hysteresis
+    /// margin is `margin`: how far the device must move before the truth could be the decision distance
+    /// across a boundary from the region's state (an unknown region: across the boundary from the fix's
+    /// nearer side). Not positive when the truth could be decidable already.
+    /// - Complexity: O(k) for the k regions in doubt, plus O(n) for each polygon of n vertices among them.
+    func decisionSlackInDoubt(from position: GeoPoint, margin: Double) -> Double? {
+        var least: Double?
+        func take(_ slot: Int32) {
+            let record = records[Int(slot)]!
+            let across = record.region.signedDistance(to: position)  // positive outside
+            let slack: Double
+            switch record.state {
+            case .outside: slack = margin + across
+            case .inside: slack = margin - across
+            case .unknown: slack = margin - abs(across)
+            }
+            least = min(least ?? slack, slack)
+        }
+        for slot in unknownSlots { take(slot) }
+        for slot in undecidedSlots { take(slot) }
+        return least
     }
 }

@@ -211,6 +211,41 @@ struct EvaluatorTests {
         #expect(h.take() == [.entered, .exited])
     }
 
+    @Test("across a sleep the monitors planned, a cross only where every way at the maximum speed passes through the region")
+    func crossAfterPlannedSleep() throws {
+        // 2 km between fixes 1 km either side of the 200 m circle; the straight line reaches 200 m inside. At 30 m/s
+        // over t seconds a way may stray h = √((30 t)² − 2000²) / 2 from the line: about 100 m after 67 s, 320 m
+        // after 70 s, when a road could have gone around the circle.
+        for (seconds, crossed) in [(67, true), (70, false)] {
+            let h = try EvaluatorHarness()
+            try h.circle()
+            h.fix(east: -1000)
+            #expect(h.take() == [.determined(.outside)])
+            h.evaluator.holdStates(until: EngineInstant(.seconds(seconds)))
+            h.advance(by: .seconds(seconds))
+            h.fix(east: 1000)
+            #expect(h.take() == (crossed ? [.entered, .exited] : []), "after \(seconds) s")
+            #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
+        }
+        // Faster than the maximum speed over the whole gap: the device went straight, and so does the reading.
+        let fast = try EvaluatorHarness()
+        try fast.circle(radius: 20)
+        fast.fix(east: -1000)
+        _ = fast.take()
+        fast.evaluator.holdStates(until: EngineInstant(.seconds(60)))
+        fast.advance(by: .seconds(60))
+        fast.fix(east: 1000, north: 15)
+        #expect(fast.take() == [.entered, .exited])
+        // Fixes a source gave that far apart on its own, no sleep planned: the straight line is read as before.
+        let sparse = try EvaluatorHarness()
+        try sparse.circle()
+        sparse.fix(east: -1000)
+        _ = sparse.take()
+        sparse.advance(by: .seconds(70))
+        sparse.fix(east: 1000)
+        #expect(sparse.take() == [.entered, .exited])
+    }
+
     @Test("a removed region says nothing more and leaves no wake-up behind")
     func removal() throws {
         let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))

@@ -54,7 +54,7 @@ struct RegionEngineTests {
         #expect(sequence == [.determined(.outside), .entered, .exited])
     }
 
-    @Test("far from the fence the engine stops the receiver at the fix and starts it when the fence could first be reached, less a restart")
+    @Test("far from the fence the engine stops the receiver at the fix and starts it when the fence could first be decided, less a restart")
     func sleepsAndWakes() async throws {
         let profile = ReceiverPowerProfile.mt3339
         let source = ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: true, powerProfile: profile))
@@ -71,19 +71,19 @@ struct RegionEngineTests {
         await engine.sync()
         // The gap's end is known: the receiver stops at once, not a break-even later.
         #expect(source.commands == [.start(.best), .stop])
-        // The test's own reckoning: 30 m/s to the boundary less the 30 m a 5 m fix must be across it, less the
-        // receiver's restart from off after that long.
-        let slack = centre.distance(to: GeoPoint(far)) - 200 - 30
-        let reachable = Duration.nanoseconds(Int64((slack / 30 * 1e9).rounded(.down)))
-        let wake = reachable - profile.restartDelay(after: reachable, in: .off)
+        // The test's own reckoning: 30 m/s to the boundary and on for the 20 m margin (the truth, within 10 m of
+        // the fix, must get 30 m across for a 5 m fix to decide), less the receiver's restart from off after that long.
+        let slack = centre.distance(to: GeoPoint(far)) - 200 + 20
+        let decidable = Duration.nanoseconds(Int64((slack / 30 * 1e9).rounded(.down)))
+        let wake = decidable - profile.restartDelay(after: decidable, in: .off)
         clock.advance(by: wake - .milliseconds(1))
         await engine.sync()
         #expect(source.commands == [.start(.best), .stop])
         clock.advance(by: .milliseconds(1))
         await engine.sync()
         #expect(source.commands == [.start(.best), .stop, .start(.best)])
-        // Awake again, the fixes decide as before: in through the boundary (near it, so the receiver stays on).
-        #expect(source.emit(fix(east: 240)))
+        // Awake again, the fixes decide as before: in through the boundary (in doubt 15 m out, so the receiver stays on).
+        #expect(source.emit(fix(east: 215)))
         await engine.sync()
         #expect(source.emit(fix(east: 150)))
         await engine.sync()

@@ -1,8 +1,9 @@
 import Testing
 @testable import LocationEngine
 
-/// The monitors' power demand drawn from the geometry (see <doc:Geofences>): far from every boundary
-/// they let the source sleep until a boundary could first be reached; near one they keep it on.
+/// The monitors' power demand drawn from the geometry (see <doc:Geofences>): they let the source sleep
+/// until the truth could first be decidable against a region's state, far from every boundary and near
+/// one; while a region is in doubt they keep it on.
 @Suite("Region monitors' power from geometry")
 struct RegionPowerTests {
     // A 200 m circle around the origin; with a 5 m fix it is decided 30 m across its boundary. The
@@ -10,31 +11,33 @@ struct RegionPowerTests {
     // Default maximum speed: 30 m/s.
     static let timeToFirstFix = Duration.seconds(1)
 
-    /// The earliest instant a boundary of the 200 m circle could be reached after a 5 m fix at `at`,
-    /// `east` metres from its centre, at 30 m/s: the test's own reckoning, from the geometry.
-    static func reachable(east: Double, at: EngineInstant) -> EngineInstant {
+    /// The earliest instant the 200 m circle could be decided against its state after a 5 m fix at `at`,
+    /// `east` metres from its centre, at 30 m/s: the truth, within 10 m of the fix, must get 30 m across the
+    /// boundary, so the device must cover the distance plus the 20 m margin. The test's own reckoning, from
+    /// the geometry.
+    static func decidable(east: Double, at: EngineInstant) -> EngineInstant {
         let distance = MachineHarness.regionOrigin.distance(to: offset(MachineHarness.regionOrigin, north: 0, east: east)) - 200
-        return at + .nanoseconds(Int64(((distance - 30) / 30 * 1e9).rounded(.down)))
+        return at + .nanoseconds(Int64(((distance + 20) / 30 * 1e9).rounded(.down)))
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
-    @Test("far from the fence the source steps down, and restarts so that a fix comes when the fence could first be reached")
+    @Test("far from the fence the source steps down, and restarts so that a fix comes when the fence could first be decided")
     func farSleeps() throws {
         var h = MachineHarness(powerProfile: .mt3339)
         h.monitor("depot")
         let log = h.drive(until: EngineInstant(.seconds(400)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 5000 }
         #expect(Array(h.sourceCommands.prefix(4)) == [.start(.best), .idle(.off), .start(.best), .idle(.off)])
         // The last fix before the step down (the source gives fixes until it steps down) plans the sleep;
-        // the first fix after the restart comes at the reachable instant.
+        // the first fix after the restart comes at the decidable instant.
         let restart = try #require(log.starts.first)
         let planning = try #require(log.fixes.last { $0 < restart })
         let fixAfterRestart = try #require(log.fixes.first { $0 > restart })
-        let reachable = Self.reachable(east: 5000, at: planning)
-        #expect(fixAfterRestart <= reachable)
-        #expect(Self.seconds(reachable - fixAfterRestart) < 0.001, "woken just in time, not earlier")
+        let decidable = Self.decidable(east: 5000, at: planning)
+        #expect(fixAfterRestart <= decidable)
+        #expect(Self.seconds(decidable - fixAfterRestart) < 0.001, "woken just in time, not earlier")
         let statistics = h.machine.statistics(now: EngineInstant(.seconds(400)))
         #expect(statistics.regionSleeps >= 2)
         #expect(statistics.regionSleepTime > .seconds(380))
@@ -60,30 +63,33 @@ struct RegionPowerTests {
         #expect(g.sourceCommands.count == 1)
     }
 
-    @Test("a known state is held through the sleep; with no fix after the wake-up it becomes unknown from the reachable instant")
+    @Test("a known state is held through the sleep; with no fix after the wake-up it becomes unknown from the decidable instant")
     func unknownAfterSleep() throws {
         var h = MachineHarness(powerProfile: .mt3339)
         h.monitor("depot")
         h.now = EngineInstant(.seconds(1))
         h.fix(east: 5000)
-        let reachable = Self.reachable(east: 5000, at: h.now)
+        let decidable = Self.decidable(east: 5000, at: h.now)
         // Through the step down and the restart, with no fix coming.
-        while let next = h.machine.nextWakeup, next < reachable { h.advance(by: next - h.now) }
+        while let next = h.machine.nextWakeup, next < decidable { h.advance(by: next - h.now) }
         #expect(h.sourceCommands == [.start(.best), .idle(.off), .start(.best)])
-        h.advance(by: (reachable + .seconds(120) - .milliseconds(1)) - h.now)
+        h.advance(by: (decidable + .seconds(120) - .milliseconds(1)) - h.now)
         #expect(h.transitions["depot"] == [.determined(.outside)])
         h.advance(by: .milliseconds(1))
         #expect(h.transitions["depot"] == [.determined(.outside), .becameUnknown])
     }
 
-    @Test("near the fence the source stays on; so it does, as before, for a source without a receiver profile")
-    func nearStaysOn() {
+    @Test("near the fence the source sleeps between fixes until the fence could be decided; a source without a receiver profile stays on")
+    func nearSamplesByTheDecidableInstant() {
         var near = MachineHarness(powerProfile: .mt3339)
         near.monitor("depot")
         let log = near.drive(until: EngineInstant(.seconds(100)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 260 }
-        #expect(near.sourceCommands == [.start(.best)])
-        #expect(log.fixes.count == 100)
-        #expect(near.machine.statistics(now: near.now).regionSleeps == 0)
+        // 60 m out: the truth must cover 60 + 20 m to be decidable inside, 2.67 s at 30 m/s; a restart takes 1 s.
+        let gaps = zip(log.fixes, log.fixes.dropFirst()).map { $1 - $0 }
+        #expect(gaps.count == 37)
+        #expect(gaps.allSatisfy { abs(Self.seconds($0) - 80.0 / 30) < 0.001 })
+        #expect(near.machine.statistics(now: near.now).regionSleeps == gaps.count + 1, "each fix planned a sleep")
+        #expect(log.transitions.map(\.0) == [.determined(.outside)])
 
         var unprofiled = MachineHarness()
         unprofiled.monitor("depot")
@@ -122,7 +128,7 @@ struct RegionPowerTests {
         // The fix replans the sleep: the monitors wake for the new reachable instant.
         while let next = h.machine.nextWakeup, next < EngineInstant(.seconds(30)) { h.advance(by: next - h.now) }
         #expect(h.sourceCommands.last == .idle(.off))
-        #expect(h.machine.nextWakeup == Self.reachable(east: 4500, at: EngineInstant(.seconds(21))) - Self.timeToFirstFix)
+        #expect(h.machine.nextWakeup == Self.decidable(east: 4500, at: EngineInstant(.seconds(21))) - Self.timeToFirstFix)
     }
 
     @Test("a region added while the monitors sleep starts the source at once")

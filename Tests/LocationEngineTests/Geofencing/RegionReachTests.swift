@@ -18,14 +18,21 @@ struct RegionReachTests {
         return h.evaluator.reach(from: Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: accuracy))
     }
 
-    @Test("the slack is the distance less the decision distance; the time is the slack over the maximum speed")
-    func formula() throws {
-        for (speed, accuracy) in [(30.0, 5.0), (3.0, 5.0), (30.0, 40.0)] {
+    /// For a few maximum speeds and accuracies: the reach from a fix 1.5 km east of the origin, which decided a
+    /// 200 m circle around it, and the distance to its boundary.
+    func reachesFromAfar() throws -> [(speed: Double, accuracy: Double, found: RegionReach, distance: Double)] {
+        try [(30.0, 5.0), (3.0, 5.0), (30.0, 40.0)].map { speed, accuracy in
             let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: speed))
             try h.circle(radius: 200)
             h.fix(east: 1500, accuracy: accuracy)
             let found = try #require(reach(h, east: 1500, accuracy: accuracy))
-            let distance = boundaryDistance(h, east: 1500, radius: 200)
+            return (speed, accuracy, found, boundaryDistance(h, east: 1500, radius: 200))
+        }
+    }
+
+    @Test("the slack is the distance less the decision distance; the time is the slack over the maximum speed")
+    func formula() throws {
+        for (speed, accuracy, found, distance) in try reachesFromAfar() {
             let decision = 2 * accuracy + max(20, accuracy)
             #expect(abs(found.distance - distance) < 1e-6)
             #expect(abs(found.slack - (distance - decision)) < 1e-6)
@@ -110,13 +117,19 @@ struct RegionReachTests {
         #expect(reach(h, east: 210) == nil, "no region")
     }
 
-    @Test("held states outlast the unknown timeout until the hold, then time out from it; a fix ends the hold")
-    func hold() throws {
+    /// A 200 m circle decided outside by a fix 5 km away at 0 s, its state held until 300 s.
+    func heldFromAfar() throws -> EvaluatorHarness {
         let h = try EvaluatorHarness()
         try h.circle(radius: 200)
         h.fix(east: 5000)
         _ = h.take()
         h.evaluator.holdStates(until: EngineInstant(.seconds(300)))
+        return h
+    }
+
+    @Test("held states outlast the unknown timeout until the hold, then time out from it; a fix ends the hold")
+    func hold() throws {
+        let h = try heldFromAfar()
         #expect(h.evaluator.nextDeadline == EngineInstant(.seconds(420)))
         h.advance(by: .seconds(419))
         #expect(h.take().isEmpty, "no unknown timeout while the state is certain")
@@ -126,6 +139,75 @@ struct RegionReachTests {
         h.evaluator.holdStates(until: h.now + .seconds(600))
         h.fix(east: 5000)
         #expect(h.evaluator.nextDeadline == h.now + .seconds(120), "the next fix forgets the hold")
+    }
+
+    @Test("the decision slack, every region decided: the distance plus the margin, since the truth lies within the confidence circle")
+    func decisionSlack() throws {
+        for (speed, accuracy, found, distance) in try reachesFromAfar() {
+            // The truth is at least distance − 2a out; it is decidable inside 2a + margin in: distance + margin away.
+            let margin = max(20, accuracy)
+            #expect(abs(found.decisionSlack - (distance + margin)) < 1e-6)
+            let seconds = Double(found.timeToDecidable.components.seconds) + Double(found.timeToDecidable.components.attoseconds) * 1e-18
+            #expect(abs(seconds - (distance + margin) / speed) < 1e-6, "speed \(speed), accuracy \(accuracy)")
+        }
+        // Beyond the horizon's travel the time is the horizon.
+        let far = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 2))
+        try far.circle(radius: 100)
+        far.fix(east: 30_000)
+        #expect(try #require(reach(far, east: 30_000)).timeToDecidable == RegionReach.horizon)
+    }
+
+    /// The reach from a fix `east` metres from the origin reporting `speed`, of 5 m.
+    func reach(_ h: EvaluatorHarness, east: Double, speed: Double?) -> RegionReach? {
+        let point = offset(h.origin, north: 0, east: east)
+        var fix = Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5)
+        fix.speed = speed
+        return h.evaluator.reach(from: fix)
+    }
+
+    @Test("a region in doubt, the fix saying the device is still: the margin less how far the fix is across towards the other side")
+    func doubtWhileStill() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 30, maximumAcceleration: 2))
+        try h.circle(radius: 200)
+        // Unknown, 10 m out: decidable outside once the truth is 30 m out, and it may be 20 m out now.
+        h.fix(east: 210)
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .unknown)
+        let unknown = try #require(reach(h, east: 210, speed: 0))
+        #expect(abs(unknown.decisionSlack - 10) < 1e-3)
+        // From rest (plus the 1 m/s allowed for the speed's error) at 2 m/s²: s = t + t².
+        let seconds = Double(unknown.timeToDecidable.components.seconds) + Double(unknown.timeToDecidable.components.attoseconds) * 1e-18
+        #expect(abs(seconds - ((1 + 4 * unknown.decisionSlack).squareRoot() - 1) / 2) < 1e-6)
+        #expect(unknown.slack == 0 && unknown.timeToReach == .zero, "the reach of the doubt band is zero, as before")
+        // Known outside, 10 m out: the truth must get 30 m in, at least 30 m away.
+        h.fix(east: 5000)
+        h.fix(east: 210)
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
+        #expect(abs(try #require(reach(h, east: 210, speed: 0.5)).decisionSlack - 30) < 1e-3)
+        // Known outside, the fix 15 m in: 5 m to go; 22 m in: the truth may be decidable already.
+        h.fix(east: 185)
+        #expect(abs(try #require(reach(h, east: 185, speed: 0)).decisionSlack - 5) < 1e-3)
+        h.fix(east: 178)
+        #expect(reach(h, east: 178, speed: 0) == nil)
+        // Moving, or no speed reported: only more fixes can settle it.
+        h.fix(east: 210)
+        #expect(reach(h, east: 210, speed: 1.5) == nil)
+        #expect(reach(h, east: 210, speed: nil) == nil)
+    }
+
+    @Test("a region the fix after a hold leaves undecided goes unknown the timeout after the hold, not after the fix before it")
+    func undecidedAfterHold() throws {
+        let h = try heldFromAfar()
+        h.advance(by: .seconds(290))
+        h.fix(east: 210)
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
+        // Fixes keep coming, all undecided (else every region would time out 2 min after the last one).
+        h.advance(by: .seconds(110))
+        h.fix(east: 210)
+        #expect(h.evaluator.nextDeadline == EngineInstant(.seconds(420)))
+        h.advance(by: .seconds(19))
+        #expect(h.take().isEmpty)
+        h.advance(by: .seconds(1))
+        #expect(h.take() == [.becameUnknown])
     }
 
     @Test("the maximum speed must be finite and positive, with an error naming it")

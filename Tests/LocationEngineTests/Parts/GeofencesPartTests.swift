@@ -43,7 +43,7 @@ struct GeofencesPartTests {
         #expect(wakeups.alarm(.regions) == nil && wakeups.earliest == nil, "its alarm went with the last region")
     }
 
-    @Test("far from every boundary the monitors let a receiver sleep, unless a request demands their mode anyway")
+    @Test("far from every boundary the monitors let a receiver sleep, unless a request demands their mode anyway; not in doubt, nor when the wake-up would come too soon for a restart")
     func sleepFarFromBoundaries() throws {
         var geofences = Geofences(configuration: GeofenceConfiguration())
         var wakeups = Timeline()
@@ -66,7 +66,62 @@ struct GeofencesPartTests {
 
         var near = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var close = geofences
-        close.decide(by: Self.fix(east: 250, at: .zero), power: &near, besides: PowerDemand(), now: .zero, on: &wakeups)
+        // 25 m out: a 5 m fix must be 30 m across, so the region is in doubt, and the fix says nothing of a standstill.
+        close.decide(by: Self.fix(east: 225, at: .zero), power: &near, besides: PowerDemand(), now: .zero, on: &wakeups)
         #expect(!near[.first].monitors.isSleeping(monitoring: true))
+
+        // At 60 m/s, 31 m out, decided: decidable after 51 m of travel, 0.85 s; a restart takes 1 s, so a wake-up
+        // would come before the fix: the receiver keeps tracking.
+        var fast = Geofences(configuration: GeofenceConfiguration(maximumSpeed: 60))
+        fast.waiting[id] = try Self.region()
+        _ = fast.admit(id)
+        var nearer = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
+        fast.decide(by: Self.fix(east: 50_000, at: .zero), power: &nearer, besides: demand, now: .zero, on: &wakeups)
+        fast.decide(by: Self.fix(east: 231, at: .zero + .seconds(1)), power: &nearer, besides: PowerDemand(), now: .zero + .seconds(1), on: &wakeups)
+        #expect(fast.evaluator.state(of: id) == .outside)
+        #expect(!nearer[.first].monitors.isSleeping(monitoring: true))
+        #expect(fast.evaluator.statesHeldUntil == nil)
+    }
+
+    @Test("in doubt near a boundary, a still device lets the receiver sleep until it could have moved far enough to decide; a moving one does not")
+    func stillInDoubtSleeps() throws {
+        let configuration = GeofenceConfiguration(maximumSpeed: 30, maximumAcceleration: 1.5)
+        func planner() -> SourcePlanner {
+            SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
+        }
+        func fix(east: Double, speed: Double?, at instant: EngineInstant) -> StampedFix {
+            var stamped = Self.fix(east: east, at: instant)
+            stamped.location.speed = speed
+            return stamped
+        }
+        var geofences = Geofences(configuration: configuration)
+        var wakeups = Timeline()
+        let id = RequestID(rawValue: 1)
+        geofences.waiting[id] = (try GeofenceRegion.circle(centre: Self.centre, radius: 200), GeofenceOptions())
+        _ = geofences.admit(id)
+        var power = planner()
+        geofences.decide(by: fix(east: 5000, speed: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero, on: &wakeups)
+        #expect(geofences.evaluator.state(of: id) == .outside)
+
+        // 10 m out, still: in doubt, but the truth must get 30 m in, 30 m away: from rest (plus 1 m/s for the speed's
+        // error) at 1.5 m/s², 30 = t + 0.75 t²; the MT3339 restarts in 1 s.
+        let at = EngineInstant(.seconds(100))
+        var still = geofences
+        var stillPower = planner()
+        still.decide(by: fix(east: 210, speed: 0, at: at), power: &stillPower, besides: PowerDemand(), now: at, on: &wakeups)
+        #expect(still.evaluator.state(of: id) == .outside)
+        let seconds = ((1 + 3 * 30.0).squareRoot() - 1) / 1.5
+        let expected = at + .nanoseconds(Int64((seconds * 1e9).rounded(.down))) - .seconds(1)
+        let wake = try #require(stillPower[.first].monitors.wakeAt)
+        #expect(abs((wake - expected) / .milliseconds(1)) < 1)
+        let held = try #require(still.evaluator.statesHeldUntil)
+        #expect(abs((held - expected - .seconds(1)) / .milliseconds(1)) < 1)
+
+        // The same fix moving at 3 m/s: the receiver keeps tracking.
+        var moving = geofences
+        var movingPower = planner()
+        moving.decide(by: fix(east: 210, speed: 3, at: at), power: &movingPower, besides: PowerDemand(), now: at, on: &wakeups)
+        #expect(movingPower[.first].monitors.wakeAt == nil)
+        #expect(!movingPower[.first].monitors.isSleeping(monitoring: true))
     }
 }

@@ -72,12 +72,14 @@ struct Geofences: Sendable {
 
     /// A fix reaches the regions: their transitions are decided (taken with ``RegionEvaluator/nextEvent()``);
     /// then the power planner decides whether the monitors may let the source sleep, and until when: until a
-    /// fix is due at the instant the nearest boundary could first be reached (``RegionReach``) plus the
-    /// smallest latency budget among the regions (``GeofenceOptions/responsiveness``). While a region is in
-    /// doubt the truth may be decidable now, so the source keeps running whatever the budget: a decision
-    /// comes at most the budget after the first fix that could see it, not a budget after each fix that
-    /// fell short under noise. While they sleep the regions hold their states until that instant: no
-    /// transition is owed before it.
+    /// fix is due at the first instant the truth could be decidable against some region's state
+    /// (``RegionReach/timeToDecidable``) plus the smallest latency budget among the regions
+    /// (``GeofenceOptions/responsiveness``). While a region is in doubt the truth may be decidable now, so
+    /// the source keeps running whatever the budget — a decision comes at most the budget after the first
+    /// fix that could see it, not a budget after each fix that fell short under noise — unless the fix says
+    /// the device stands still and, by its confidence circle, the truth is not decidable yet: then the device
+    /// must first move, and the acceleration bound says how soon it can. While they sleep the regions hold
+    /// their states until that instant: no transition is owed before it.
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
     ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
     mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant, on wakeups: inout Timeline) {
@@ -85,7 +87,7 @@ struct Geofences: Sendable {
         defer { setAlarm(on: &wakeups) }
         power.endMonitorSleep(on: &wakeups)
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
-        let due = fix.observedAt + reach.timeToReach + evaluator.responsiveness.smallest
+        let due = fix.observedAt + reach.timeToDecidable + evaluator.responsiveness.smallest
         if power.planMonitorSleep(due: due, now: now, on: &wakeups) { evaluator.holdStates(until: due) }
     }
 }

@@ -1,6 +1,6 @@
 /// The region monitors' share of the power demand (see <doc:Geofences>): one request in
 /// ``Geofences/demandedMode`` while any region is monitored, except while the monitors let the source
-/// sleep, because no boundary can be reached before their wake-up instant.
+/// sleep, because no region can be decided against its state before their wake-up instant.
 struct MonitorDemand: Sendable {
     /// While the monitors let the source sleep: when they demand it again.
     fileprivate(set) var wakeAt: EngineInstant?
@@ -41,8 +41,8 @@ extension PowerPlanner {
         demand.count(in: Geofences.demandedMode) == 0 && profile != nil
     }
 
-    /// After a fix at `now` after which the monitors need no fix before `due` (no region boundary can be
-    /// reached before, plus their latency budget): lets them sleep until a restart before `due` (their
+    /// After a fix at `now` after which the monitors need no fix before `due` (no region can be decided
+    /// against its state before, plus their latency budget): lets them sleep until a restart before `due` (their
     /// wake-up), if that is later than a restart is worth. Returns whether they sleep (the caller then
     /// holds the regions' states until `due`). Each fix decides afresh, replacing the plan of the one before.
     mutating func planMonitorSleep(due: EngineInstant, now: EngineInstant) -> Bool {

@@ -9,7 +9,7 @@
 ///   receiver profile, until the break-even of a restart (``IdlePlanner``), then steps down and deeper as
 ///   the plan says;
 /// - the monitors' share of the demand is one request in ``Geofences/demandedMode`` that lets the source
-///   sleep while no boundary can be reached, and comes back when one could be (``planMonitorSleep(due:now:)``).
+///   sleep while no region can be decided, and comes back when one could be (``planMonitorSleep(due:now:)``).
 ///
 /// It is pure: no clock, no I/O; `now` is an argument. Its deadlines (the linger's end, the next step
 /// down, the monitors' wake-up) are in ``nextWakeup``.

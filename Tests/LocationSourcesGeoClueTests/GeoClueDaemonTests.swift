@@ -194,12 +194,25 @@ extension GeoClueDaemonTests {
             let reported = events.value.fixes.count
             try await bed.waitFor("GeoClue no longer in use") { Self.inUse(bed) == false }
             #expect(events.value.fixes.count == reported && events.value.fatalErrors.isEmpty)
-            // A start before a run begins waits for it, then is served.
+            // After a run has ended, a start waits for the next run, then is served.
             source.start(mode: .best, events: RecordedEvents.sink(into: events))
             let again = Task { await source.run() }
             defer { again.cancel() }
             await events.waitUntil { $0.fixes.count > reported }
             #expect(source.statistics.clientStarts == 2)
+        }
+    }
+
+    @Test("a start before the run has begun is served at once (a busy program may take its time to begin the run); the run then ends it")
+    func startBeforeTheRun() async throws {
+        try await Self.withBed(runsSource: false) { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fixes.isEmpty }
+            let lifetime = Task { await source.run() }
+            lifetime.cancel()
+            await lifetime.value
+            try await bed.waitFor("GeoClue no longer in use") { Self.inUse(bed) == false }
+            #expect(source.statistics.clientStarts == 1 && events.value.fatalErrors.isEmpty)
         }
     }
 }

@@ -25,10 +25,11 @@ import NIOConcurrencyHelpers
 /// - A location that is no fix (NaN, infinite, out of range, a negative accuracy): counted
 ///   (``Statistics/rejectedFixes``) and dropped, never delivered.
 ///
-/// The source's lifetime is its ``run()``: one thread, from the run's start to its end, serves each start of the
-/// engine on a private bus connection of its own, and sleeps on the connection's socket between messages.
-/// An engine runs its sources' `run()` inside its own; a source used without an engine is run by its user
-/// (`Task { await source.run() }`): a start before the run begins waits for it.
+/// The source's lifetime ends with its ``run()``: one thread, from the first start or the run (whichever comes
+/// first) to the run's end, serves each start of the engine on a private bus connection of its own, and sleeps
+/// on the connection's socket between messages. An engine runs its sources' `run()` inside its own; a source
+/// used without an engine is run by its user (`Task { await source.run() }`). After a run has ended, a start
+/// waits for the next.
 ///
 /// ```swift
 /// let geoclue = GeoClueLocationSource(GeoClueConfiguration(desktopId: "my-service"))

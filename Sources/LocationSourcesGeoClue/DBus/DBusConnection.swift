@@ -242,9 +242,8 @@ final class DBusConnection {
 
     private static var noMemory: DBusFailure { DBusFailure(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus ran out of memory") }
 
-    private static func milliseconds(_ duration: Duration) -> Int32 {
-        Int32(clamping: max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
-    }
+    /// A call's timeout in whole milliseconds for libdbus, at least 1 (libdbus reads 0 as no wait at all).
+    private static func milliseconds(_ duration: Duration) -> Int32 { max(1, WakeSignal.milliseconds(duration)) }
 
     private static func failure(_ error: inout CDBus.DBusError) -> DBusFailure {
         defer { dbus_error_free(&error) }

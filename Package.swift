@@ -229,6 +229,18 @@ let package = Package(
             path: "Profiling/EngineCostProbe",
             swiftSettings: strict
         ),
+        // Counts the engine's hand-offs per 1,000 operations on the manual clock, every task on one
+        // thread (Scripts/check-performance-counts.sh); not a product.
+        .executableTarget(
+            name: "EngineHandoffProbe",
+            dependencies: [
+                "LocationEngine", "LocationEngineTestKit",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Profiling/EngineHandoffProbe",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "NMEABenchmarks",
             dependencies: [

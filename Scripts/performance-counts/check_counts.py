@@ -9,6 +9,11 @@
   request are near zero in the engine's steady state (buffers are reused); a difference below 0.005
   allocations per request (one allocation per 200 requests: a buffer growing at another moment) is
   not taken as a change, so a doubling fails from 0.005 per request up.
+- Hand-offs per 1,000 operations (Profiling/EngineHandoffProbe: a seeded day of requests, cancels and fixes
+  on the manual clock, every task on one thread, one job at a time): the engine loop's wake-ups, its timer's
+  wake-ups and every task resumption. The code decides them, not the kernel (the same on every run and
+  under any load), so each must stay within 10 % of its baseline, in either direction: a design that hands
+  off more often costs context switches on every machine.
 - What moves with the machine is printed, not judged, and has no baseline: the voluntary context switches
   per 1,000 operations of `locbench --requests 10000` (getrusage: +42 to +59 % with both cores busy, and
   a baseline taken on another VM was 4x what this machine measures) and the engine's own loop wake-ups of
@@ -42,6 +47,10 @@ def check(baseline, counts, locbench):
         value = counts["allocationsPerRequest"][phase]
         passed = abs(value - base) <= max(RELATIVE_TOLERANCE * base, ALLOCATION_SLACK)
         report(f"allocations per request, {phase}", value, base, passed, "bound: within 10 % or 0.005")
+    for what, base in baseline.get("handoffsPerThousandOperations", {}).items():
+        value = counts["handoffsPerThousandOperations"][what]
+        passed = abs(value - base) <= RELATIVE_TOLERANCE * base
+        report(f"{what} per 1,000 operations (manual clock, one thread)", value, base, passed, "bound: within 10 %")
     engine = locbench["engine"]
     for key, what in (("voluntaryContextSwitchesPerThousandOperations", "voluntary context switches"),
                       ("loopWakeupsPerThousandOperations", "engine loop wake-ups")):
@@ -56,11 +65,11 @@ def self_test():
     baseline = {
         "instructionsPerRequest": {"submit + processed": 3000.0, "cancel + processed": 2000.0},
         "allocationsPerRequest": {"submit + processed": 1.0, "cancel + processed": 0.01},
+        "handoffsPerThousandOperations": {"engine loop wake-ups": 1100.0, "timer wake-ups": 160.0, "task resumptions": 4400.0},
     }
 
     def counts(scale=None):
-        figures = {"instructionsPerRequest": dict(baseline["instructionsPerRequest"]),
-                   "allocationsPerRequest": dict(baseline["allocationsPerRequest"])}
+        figures = {kind: dict(baseline[kind]) for kind in baseline}
         if scale:
             kind, phase, factor = scale
             figures[kind][phase] *= factor
@@ -73,7 +82,11 @@ def self_test():
              ("another machine: 4x the switches (printed, not judged)", counts(), locbench(1600.0), False),
              ("a buffer grows at another moment: +0.004 allocations", counts(("allocationsPerRequest", "cancel + processed", 1.4)), locbench(), False),
              ("allocations near zero doubled: 0.01 to 0.02", counts(("allocationsPerRequest", "cancel + processed", 2.0)), locbench(), True)]
-    for kind in ("instructionsPerRequest", "allocationsPerRequest"):
+    cases.append(("one more task resumption per 100 operations: +2.3 %",
+                  counts(("handoffsPerThousandOperations", "task resumptions", 1.023)), locbench(), False))
+    cases.append(("a second wake-up of the loop for one in five commands: +18 %",
+                  counts(("handoffsPerThousandOperations", "engine loop wake-ups", 1.18)), locbench(), True))
+    for kind in ("instructionsPerRequest", "allocationsPerRequest", "handoffsPerThousandOperations"):
         for phase in baseline[kind]:
             if baseline[kind][phase] >= 0.5:
                 cases.append((f"{kind} {phase} doubled", counts((kind, phase, 2.0)), locbench(), True))
@@ -92,16 +105,19 @@ def main():
     parser.add_argument("--self-test", action="store_true", help="check the guard's own decisions and exit")
     parser.add_argument("--baseline", help="Baselines/performance-counts.json")
     parser.add_argument("--counts", help="the JSON of Scripts/count-engine-instructions.sh")
+    parser.add_argument("--handoffs", help="the JSON of EngineHandoffProbe")
     parser.add_argument("--locbench", help="the JSON of locbench --requests 10000")
     arguments = parser.parse_args()
     if arguments.self_test:
         return self_test()
-    if not (arguments.baseline and arguments.counts and arguments.locbench):
-        parser.error("--baseline, --counts and --locbench are needed")
+    if not (arguments.baseline and arguments.counts and arguments.handoffs and arguments.locbench):
+        parser.error("--baseline, --counts, --handoffs and --locbench are needed")
     with open(arguments.baseline, encoding="utf-8") as file:
         baseline = json.load(file)
     with open(arguments.counts, encoding="utf-8") as file:
         counts = json.load(file)
+    with open(arguments.handoffs, encoding="utf-8") as file:
+        counts.update(json.load(file))
     with open(arguments.locbench, encoding="utf-8") as file:
         locbench = json.load(file)
     failures = check(baseline, counts, locbench)

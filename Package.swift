@@ -59,12 +59,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What users need to test their own code against the engine: a manual clock and a scripted source.
+        // What users need to test their own code against the engine: a manual clock, a scripted source and
+        // an executor that runs every task on the test's thread.
         .target(
             name: "LocationEngineTestKit",
             dependencies: [
                 "LocationEngine", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),
@@ -233,11 +235,7 @@ let package = Package(
         // thread (Scripts/check-performance-counts.sh); not a product.
         .executableTarget(
             name: "EngineHandoffProbe",
-            dependencies: [
-                "LocationEngine", "LocationEngineTestKit",
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
+            dependencies: ["LocationEngine", "LocationEngineTestKit", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Profiling/EngineHandoffProbe",
             swiftSettings: strict
         ),

@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 swift build -c release --product EngineHandoffProbe >/dev/null
 probe="$(swift build -c release --show-bin-path)/EngineHandoffProbe"
 # The guard rests on the counts being decided by the code alone: two runs must agree to the last job.
-first="$("$probe" "${1:-100000}")"
-second="$("$probe" "${1:-100000}")"
+# A run takes about a second: one that has not ended in two minutes spins (its tasks never all suspend).
+first="$(timeout 120 "$probe" "${1:-100000}")"
+second="$(timeout 120 "$probe" "${1:-100000}")"
 if [ "$first" != "$second" ]; then
     echo "EngineHandoffProbe counted differently on two runs of one build: some task ran off the probe's one thread" >&2
     echo "$first" >&2

@@ -143,7 +143,7 @@ final class Inbox: Sendable {
     }
 
     /// Parks the loop until a command or a timer arrives; returns at once if one already has.
-    func park() async {
+    nonisolated(nonsending) func park() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let parked = state.withLockedValue { state in
                 guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired, state.closedWith == nil else { return false }

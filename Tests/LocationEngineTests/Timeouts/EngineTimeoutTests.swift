@@ -94,6 +94,29 @@ struct EngineTimeoutTests: EngineTestCase {
         await eventually("the loop woke for its timer and parked again") { await engine.statistics().loopWakeups == 3 }
     }
 
+    @Test("on one thread, a request wakes the parked loop and arms the timer in three task resumptions; its timeout takes three more")
+    func handOffsOfOneRequest() async {
+        let executor = SerialTaskExecutor()
+        let engine = makeEngine(running: false)
+        let lifetime = Task(executorPreference: executor) { try? await engine.run() }
+        #expect(executor.runUntilIdle(jobLimit: 100), "the loop and the timer wait")
+        var before = executor.jobsRun
+        let id = engine.location(accuracy: .block, timeout: .seconds(10), handler: recorder.oneShot)
+        #expect(executor.runUntilIdle(jobLimit: 100))
+        // The loop, resumed where it parked, on the engine, and the timer's idle sleeper, sent towards the
+        // deadline. Four when the loop's park ran off the engine: its return hopped back.
+        #expect(executor.jobsRun - before == 3)
+        before = executor.jobsRun
+        clock.advance(by: .seconds(10))
+        #expect(executor.runUntilIdle(jobLimit: 100))
+        #expect(recorder.results(id).map(\.status) == [.timedOut])
+        // The sleeper at the deadline, then the loop it wakes (four with the hop back, as above).
+        #expect(executor.jobsRun - before == 3)
+        Task(executorPreference: executor) { await engine.shutdown() }
+        #expect(executor.runUntilIdle(jobLimit: 100), "shut down, every task of the engine has ended")
+        await lifetime.value
+    }
+
     @Test("nextWakeup() never reports a cancelled or force-completed request's deadline")
     func nextWakeupSkipsEndedRequests() async {
         let engine = makeEngine(running: false)

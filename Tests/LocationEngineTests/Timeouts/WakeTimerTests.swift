@@ -83,4 +83,36 @@ struct WakeTimerTests {
         #expect(clock.sleeperCount == 0)
         #expect(fired.load(ordering: .relaxed) == 2, "stopped: no fire")
     }
+
+    @Test("earlier instants, one after another, each replace the sleep with four task resumptions: no spin, every task on one thread")
+    func earlierInstantsOnOneThread() async {
+        let executor = SerialTaskExecutor()
+        let fired = self.fired
+        let timer = WakeTimer(clock: clock, epoch: clock.now)
+        let lifetime = Task(executorPreference: executor) { await timer.run { fired.wrappingIncrement(ordering: .relaxed) } }
+        #expect(executor.runUntilIdle(jobLimit: 100), "the timer waits for an instant")
+        timer.arm(EngineInstant(.seconds(10)))
+        #expect(executor.runUntilIdle(jobLimit: 100))
+        #expect(clock.sleeperCount == 1, "it sleeps towards 10 s")
+        for seconds: Int64 in [8, 5, 3] {
+            let before = executor.jobsRun
+            timer.arm(EngineInstant(.seconds(seconds)))
+            // A replaced generation's sleep left behind would end every later one before its sleeper
+            // could start: the tasks would hand work to each other for ever.
+            #expect(executor.runUntilIdle(jobLimit: 100), "arming \(seconds) s settles")
+            #expect(
+                executor.jobsRun - before == 4,
+                "the run woken, the old sleeper ending, the run again once it has ended, the new sleeper starting")
+            #expect(clock.sleeperCount == 1, "only the sleep towards \(seconds) s is left")
+        }
+        clock.advance(to: at(3))
+        #expect(executor.runUntilIdle(jobLimit: 100))
+        #expect(fired.load(ordering: .relaxed) == 1, "it fires at 3 s, once")
+        clock.advance(to: at(10))
+        #expect(executor.runUntilIdle(jobLimit: 100))
+        #expect(fired.load(ordering: .relaxed) == 1, "the instants it replaced never fire")
+        timer.stop()
+        #expect(executor.runUntilIdle(jobLimit: 100), "the stopped timer's lifetime ends")
+        await lifetime.value
+    }
 }

@@ -14,8 +14,11 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveFix")
         expireDeadlines(now: now)
         guard access.gate == .authorized, !isShutDown else { return }
-        power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now, on: &timeline)
-        guard let fix = access.receive(location, age: age, now: now, source: source) else { return emit(.fixProcessed(accepted: false)) }
+        power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now)
+        guard let fix = access.receive(location, age: age, now: now, source: source) else {
+            emit(.fixProcessed(accepted: false))
+            return settlePower()
+        }
         emit(.fixProcessed(accepted: true))
         if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
@@ -32,7 +35,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1)
     public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverState")
-        power.receiverConfirmed(state, age: age, now: now, source: source, on: &timeline)
+        power.receiverConfirmed(state, age: age, now: now, source: source)
         reconcilePower(now: now)
     }
 
@@ -41,7 +44,8 @@ extension SchedulerStateMachine {
     /// - Complexity: O(1)
     public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
         let now = enter(now, "receiveReceiverTracking")
-        power.receiverTracking(mode, age: age, now: now, source: source, on: &timeline)
+        power.receiverTracking(mode, age: age, now: now, source: source)
+        settlePower()
     }
 
     /// Source `source` reports a temporary failure: one-shots keep waiting (a one-shot that then ends without
@@ -63,10 +67,10 @@ extension SchedulerStateMachine {
         let now = enter(now, "receiveFatalError")
         expireDeadlines(now: now)
         counters.fatalErrors += 1
-        let (left, command) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0, on: &timeline)
+        let (left, commands) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
         deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
-        emit(command)
-        if power.isSeveral { reconcilePower(now: now) }
+        settlePower(commands)
+        reconcilePower(now: now)
     }
 }

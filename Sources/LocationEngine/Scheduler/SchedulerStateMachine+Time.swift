@@ -49,7 +49,7 @@ extension SchedulerStateMachine {
             case .power:
                 // The planner looks once a pass: a step it still finds due waits for the owner's next
                 // pass rather than holding this one.
-                if powerTaken { return power.setAlarm(on: &timeline) }
+                if powerTaken { return settlePower() }
                 powerTaken = true
                 reconcilePower(now: latestNow)
             }

@@ -128,23 +128,33 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     @inline(__always)
     mutating func emit(_ action: Action) { delivery.emit(action) }
 
-    /// Brings the source in line with the requests' and the monitors' demand. Under reduced accuracy
+    /// Brings the sources in line with the requests' and the monitors' demand. Under reduced accuracy
     /// the cheapest mode serves everyone: every fix is coarsened anyway.
     mutating func reconcilePower(now: EngineInstant) {
         let cap: PowerMode? = access.accuracy == .reduced ? .lowest : nil
-        emit(power.reconcile(demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown, on: &timeline))
+        let (commands, nextWakeup) = power.reconcile(
+            demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown)
+        settlePower(commands, nextWakeup: nextWakeup)
     }
 
-    /// Powers the source down at once (a fatal error, access lost, shutdown).
+    /// Powers the sources down at once (a fatal error, access lost, shutdown).
     mutating func forceSourceOff(now: EngineInstant) {
-        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown, on: &timeline))
+        settlePower(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown))
     }
 
-    /// Queues what the power planner decided for the sources.
+    /// The end of every call into the power planner that can command a source or move its next wake-up: queues
+    /// what the sources must do, in source order, and sets the power alarm on the timeline to the planner's
+    /// next wake-up, `nextWakeup` — the one place the power alarm is set.
     @inline(__always)
-    mutating func emit(_ command: SourcePlanner.Command?) {
-        if let (source, command) = command { emit(Action(command, for: source)) }
-        if power.isSeveral { while let (source, command) = power.takeQueued() { emit(Action(command, for: source)) } }
+    mutating func settlePower(_ commands: SourceCommands, nextWakeup: EngineInstant?) {
+        commands.forEach { emit(Action($0.command, for: $0.source)) }
+        timeline.setAlarm(.power, at: nextWakeup)
+    }
+
+    /// As ``settlePower(_:nextWakeup:)``, the planner's next wake-up read from it.
+    @inline(__always)
+    mutating func settlePower(_ commands: SourceCommands = SourceCommands()) {
+        settlePower(commands, nextWakeup: power.readNextWakeup())
     }
 }
 

@@ -50,7 +50,7 @@ struct Geofences: Sendable {
         var any = false
         for id in ids where admit(id) { any = true }
         setAlarm(on: &wakeups)
-        if any { power.endMonitorSleep(on: &wakeups) }
+        if any { power.endMonitorSleep() }
     }
 
     /// Forgets region `id`, waiting or monitored.
@@ -85,9 +85,9 @@ struct Geofences: Sendable {
     mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant, on wakeups: inout Timeline) {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         defer { setAlarm(on: &wakeups) }
-        power.endMonitorSleep(on: &wakeups)
+        power.endMonitorSleep()
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
         let due = fix.observedAt + reach.timeToDecidable + evaluator.responsiveness.smallest
-        if power.planMonitorSleep(due: due, now: now, on: &wakeups) { evaluator.holdStates(until: due) }
+        if power.planMonitorSleep(due: due, now: now) { evaluator.holdStates(until: due) }
     }
 }

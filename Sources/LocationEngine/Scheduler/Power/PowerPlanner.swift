@@ -14,7 +14,7 @@
 /// It is pure: no clock, no I/O; `now` is an argument. Its deadlines (the linger's end, the next step
 /// down, the monitors' wake-up) are in ``nextWakeup``.
 struct PowerPlanner: Sendable {
-    /// What to do to the source. Trivial (no reference in any case), so that returning one on every
+    /// What to do to the source. A word and a tag (a step down, rare, is boxed), so that returning one on every
     /// request's way through the core copies a few bytes.
     enum Command: Sendable, Hashable {
         /// Power it up in this mode.
@@ -24,7 +24,7 @@ struct PowerPlanner: Sendable {
         /// Power it down (the fixed rule, or no idle state is cheaper than tracking).
         case stop
         /// Take this step of the restart-aware plan down.
-        case idle(PowerDownDecider.Step)
+        indirect case idle(PowerDownDecider.Step)
     }
 
     // The planner's own facts. Not private only because its extensions live in files of their own; no
@@ -91,7 +91,7 @@ struct PowerPlanner: Sendable {
         return earliest(next, idle?.nextDeeperStep)
     }
 
-    /// ``nextWakeup``, read in place (see ``SourcePlanner/setAlarm(on:)``).
+    /// ``nextWakeup``, read in place (see ``SourcePlanner/readNextWakeup()``).
     @inline(__always)
     mutating func readNextWakeup() -> EngineInstant? { nextWakeup }
 
@@ -120,9 +120,10 @@ struct PowerPlanner: Sendable {
     /// The source runs in the mode demanded, no monitor takes part, and nothing plans by time — the source is
     /// not judged by its deliveries and has no restart-aware plan. Every request that comes or goes while the
     /// demanded mode holds takes this path (about 150 instructions fewer a request, measured with callgrind).
-    /// Mutating only to read in place: a non-mutating read made the optimizer copy the planner first.
+    /// A settled planner waits for nothing: its ``nextWakeup`` is `nil`. Mutating only to read in place: a
+    /// non-mutating read made the optimizer copy the planner first.
     @inline(__always)
-    private mutating func isSettled(demand: PowerDemand, cap: PowerMode?, monitoring: Bool) -> Bool {
+    mutating func isSettled(demand: PowerDemand, cap: PowerMode?, monitoring: Bool) -> Bool {
         guard !monitoring, idle == nil, !isJudged, monitors.isQuiet, case .running(let current) = policy.state,
             let demanded = demand.mode
         else { return false }

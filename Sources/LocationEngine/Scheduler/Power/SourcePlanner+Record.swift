@@ -14,16 +14,22 @@ extension SourcePlanner {
         /// Its last transient error while it ran, and when (cleared by its next fix).
         var lastError: (error: SourceError, at: EngineInstant)?
 
-        /// As the engine's only source: brings it in line with the whole `demand` and sets the power alarm,
-        /// in one access to the record (a second access through the array cost about 10 instructions a request).
+        /// Brings the source in line with its `share` of the demand (see
+        /// ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``): its command, if any, goes into
+        /// `commands` for `source`, and its next wake-up into `nextWakeup` (the earliest kept), read in the same
+        /// access to the record (a second access through the array cost a uniqueness check, about 10 instructions).
         @inline(__always)
-        mutating func reconcileAlone(
-            demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
-        ) -> PowerPlanner.Command? {
-            let command = planner.reconcile(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
-            timeline.setAlarm(.power, at: planner.readNextWakeup())
-            if let command { noteStart(command, now: now) }
-            return command
+        mutating func reconcile(
+            share: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool,
+            into commands: inout SourceCommands, as source: SourceID, nextWakeup: inout EngineInstant?
+        ) {
+            // The steady state of a busy engine: nothing to command, and nothing to wake for.
+            if planner.isSettled(demand: share, cap: cap, monitoring: monitoring) { return }
+            if let command = planner.reconcile(demand: share, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown) {
+                commands.append(command, for: source)
+                noteStart(command, now: now)
+            }
+            nextWakeup = earliest(nextWakeup, planner.readNextWakeup())
         }
 
         /// Notes when the source started, or that it stopped.

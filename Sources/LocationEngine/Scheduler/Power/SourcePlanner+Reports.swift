@@ -2,44 +2,36 @@ extension SourcePlanner {
     // MARK: What the other parts and the sources report
 
     /// Source `source` reports where its receiver confirmed it is (see ``PowerPlanner/receiverConfirmed(_:age:now:)``).
-    mutating func receiverConfirmed(
-        _ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline
-    ) {
+    mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, age: Duration, now: EngineInstant, source: SourceID) {
         self[source].receiverConfirmed(state, age: age, now: now)
-        setAlarm(on: &timeline)
     }
 
     /// Source `source` reports the setting its running receiver confirmed.
-    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID, on timeline: inout Timeline) {
+    mutating func receiverTracking(_ mode: PowerMode, age: Duration, now: EngineInstant, source: SourceID) {
         self[source].receiverTracking(mode, age: age, now: now)
-        setAlarm(on: &timeline)
     }
 
     /// The monitors want the source now (see ``PowerPlanner/endMonitorSleep()``).
-    mutating func endMonitorSleep(on timeline: inout Timeline) {
+    mutating func endMonitorSleep() {
         for index in records.indices { records[index].planner.endMonitorSleep() }
-        setAlarm(on: &timeline)
     }
 
     /// Whether a fix could let the monitors sleep (see ``PowerPlanner/monitorsMaySleep(besides:)``).
     func monitorsMaySleep(besides demand: PowerDemand) -> Bool { self[monitorSource].monitorsMaySleep(besides: demand) }
 
     /// Lets the monitors sleep until a restart before `due`, if worth it (see ``PowerPlanner/planMonitorSleep(due:now:)``).
-    mutating func planMonitorSleep(due: EngineInstant, now: EngineInstant, on timeline: inout Timeline) -> Bool {
-        let sleeps = self[monitorSource].planMonitorSleep(due: due, now: now)
-        setAlarm(on: &timeline)
-        return sleeps
+    mutating func planMonitorSleep(due: EngineInstant, now: EngineInstant) -> Bool {
+        self[monitorSource].planMonitorSleep(due: due, now: now)
     }
 
-    /// Writes the planners' figures into `statistics`: with one source its own; with several, the sums over
-    /// the sources (the mode and power-down figures the first source's), and each source's in
-    /// ``SchedulerStatistics/sources``.
+    /// Writes the planners' figures into `statistics`: the sums over the sources (the mode and power-down
+    /// figures the first source's), and, with several, each source's in ``SchedulerStatistics/sources`` (with
+    /// one, the sums are its own figures, and the list stays empty as documented).
     func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
         records[0].planner.addStatistics(to: &statistics, now: now)
         statistics.delivery = records.map(\.planner.delivery.figures)
-        guard isSeveral else { return }
         var total = SchedulerStatistics.SourceFigures()
-        statistics.sources = records.indices.map { index in
+        let figures = records.indices.map { index in
             var own = SchedulerStatistics()
             records[index].planner.addStatistics(to: &own, now: now)
             let figures = SchedulerStatistics.SourceFigures(
@@ -53,6 +45,7 @@ extension SourcePlanner {
             if let energy = figures.receiverEnergy { total.receiverEnergy = (total.receiverEnergy ?? 0) + energy }
             return figures
         }
+        if figures.count > 1 { statistics.sources = figures }
         statistics.sourceStarts = total.starts
         statistics.sourceStops = total.stops
         statistics.sourceModeChanges = total.modeChanges

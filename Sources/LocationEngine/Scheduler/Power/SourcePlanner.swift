@@ -1,35 +1,52 @@
 /// The one power planner across the engine's sources: which sources run, and — through each source's
 /// ``PowerPlanner`` — in which mode, and where each waits when nothing needs it (see <doc:SeveralSources>).
 ///
-/// With one source it is that source's planner and nothing more. With several, on every reconciliation:
+/// One record per source, for one source as for several; on every reconciliation:
 /// - **the choice**: the finest mode demanded (the requests', and the monitors' while any region is
 ///   monitored) goes to the cheapest source that serves it (``SourceCapabilities/serves(_:)``, then
-///   ``SourceCapabilities/cost``; the earlier on a tie); when none does, to the one that reaches finest.
-///   That source's planner gets the whole demand — a finer source's fixes serve coarser requests too —
-///   and the others none, so they linger and power down by their own rules;
+///   ``SourceCapabilities/cost``; the earlier on a tie); when none does, to the one that reaches finest. The
+///   only source left is chosen without weighing anything. That source's planner gets the whole demand — a
+///   finer source's fixes serve coarser requests too — and the others none, so they linger and power down by
+///   their own rules;
 /// - **fallback**: when the chosen source has run ``SchedulerStateMachine/Configuration/fallbackAfter``
 ///   without a fix (since it started or since its last fix), or — judged by what it delivers — stayed silent
 ///   past its window since it started, the cheapest other source is demanded in the mode demanded, as far as
 ///   its reach goes, until the chosen one delivers again;
-/// - **failover**: a source that failed for good (``sourceFailed(_:now:monitoring:on:)``) is chosen no more until no
+/// - **failover**: a source that failed for good (``sourceFailed(_:now:monitoring:)``) is chosen no more until no
 ///   request needs any source (the next request starts it afresh).
+///
+/// Every call that can command a source returns what the sources must do (``SourceCommands``); none touches
+/// the core's timeline: the core sets the power alarm to ``nextWakeup`` once the call returns.
 ///
 /// Each source's planner keeps its own facts (its state, its restart-aware plan, its receiver's energy);
 /// the monitors' sleep is planned by the source chosen for their mode.
 struct SourcePlanner: Sendable {
-    /// A command for one source. Trivial (no reference), so that returning one on every request's way
-    /// through the core copies a few bytes.
-    typealias Command = (source: SourceID, command: PowerPlanner.Command)
+    /// A command for one source.
+    typealias Command = SourceCommands.Element
 
     /// One record per source, in source order (source 0, 1, …).
     var records: [Record]
     /// How long the chosen source may run without a fix before a fallback starts.
     let fallbackAfter: Duration
-    /// With several sources, the commands decided and not yet taken (``takeQueued()``), in source order.
-    private var queued: [Command] = []
-    /// The source chosen at the last reconciliation, and the one started beside it as a fallback.
-    private(set) var chosen: SourceID?
+    /// The choice made at the last reconciliation, `nil` while nothing is demanded; kept while the mode demanded
+    /// and the sources left stay the same.
+    private(set) var choice: Choice?
+    /// The source started beside the chosen one as a fallback.
     private(set) var fallback: SourceID?
+
+    /// A choice among the sources for a mode demanded.
+    struct Choice: Sendable {
+        /// The mode it was made for.
+        var mode: PowerMode
+        /// The source chosen (`nil` when every source failed).
+        var chosen: SourceID?
+        /// The cheapest other source left beside it: the fallback when one falls due (`nil` when no other source
+        /// is left, as with the engine's only source: then no fallback is ever due).
+        var spare: SourceID?
+    }
+
+    /// The source chosen at the last reconciliation.
+    var chosen: SourceID? { choice?.chosen }
 
     /// Planners for `sources` (at least one), each lingering `linger` or powering down by `powerDown`.
     init(sources: [SourceCapabilities], linger: Duration, powerDown: PowerDownRule, fallbackAfter: Duration) {
@@ -37,10 +54,6 @@ struct SourcePlanner: Sendable {
         records = sources.map { Record(capabilities: $0, planner: PowerPlanner(linger: linger, powerDown: powerDown, capabilities: $0)) }
         self.fallbackAfter = max(.zero, fallbackAfter)
     }
-
-    /// Whether the engine has more than one source.
-    @inline(__always)
-    var isSeveral: Bool { records.count > 1 }
 
     /// What each source reaches and costs, in source order.
     var sources: [SourceCapabilities] { records.map(\.capabilities) }
@@ -59,112 +72,99 @@ struct SourcePlanner: Sendable {
     func isOn(_ source: SourceID) -> Bool { records[source.index].planner.isOn }
 
     /// The earliest instant any source's planner must look again, or a fallback falls due.
-    /// - Complexity: O(1) with one source, O(s) with s.
-    @inline(__always)
+    /// - Complexity: O(s) for s sources.
     var nextWakeup: EngineInstant? {
-        guard isSeveral else { return records[0].planner.nextWakeup }
-        return records.reduce(fallbackDue) { earliest($0, $1.planner.nextWakeup) }
+        var planner = self
+        return planner.readNextWakeup()
     }
 
-    /// Sets the power alarm on the core's timeline to ``nextWakeup``, as every call into the planner that can
-    /// move it does before it returns (called on each path, not from a `defer`: the optimizer made a
-    /// deferred call one out of line that copied the planner). Read in place: through the getter, the
-    /// optimizer first copied the planners to a temporary (a large value passed by address).
+    /// ``nextWakeup``, read in place: through a getter, the optimizer first copied the planners to a
+    /// temporary (a large value passed by address).
+    /// - Complexity: O(s) for s sources.
     @inline(__always)
-    mutating func setAlarm(on timeline: inout Timeline) {
-        timeline.setAlarm(.power, at: isSeveral ? nextWakeup : records[0].planner.readNextWakeup())
+    mutating func readNextWakeup() -> EngineInstant? {
+        var next = fallbackDue
+        for index in records.indices { next = earliest(next, records[index].planner.readNextWakeup()) }
+        return next
     }
 
     /// Brings the sources in line with the requests' `demand` and the monitors' (see
-    /// ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``). With one source, returns its command;
-    /// with several, queues theirs (``takeQueued()``) and returns none.
+    /// ``PowerPlanner/reconcile(demand:now:cap:monitoring:isShutDown:)``): the choice, the fallback beside it,
+    /// and each source's planner with its share. Returns what the sources must do, and ``nextWakeup`` after it,
+    /// read on the way (a second pass over the records cost about 60 instructions a request, callgrind).
+    /// - Complexity: O(s) for s sources.
     @inline(__always)
     mutating func reconcile(
-        demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool, on timeline: inout Timeline
-    ) -> Command? {
-        guard isSeveral else {
-            // The one-source case of `setAlarm(on:)`: on every request's way through the core, asking
-            // `isSeveral` again cost 20–30 instructions a request (callgrind).
-            let command = records[0].reconcileAlone(
-                demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown, on: &timeline)
-            return command.map { (.first, $0) }
-        }
-        reconcileSeveral(demand: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
-        setAlarm(on: &timeline)
-        return nil
-    }
-
-    /// The next command queued for a source, with several sources.
-    mutating func takeQueued() -> Command? { queued.isEmpty ? nil : queued.removeFirst() }
-
-    private mutating func reconcileSeveral(demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool) {
+        demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool
+    ) -> (commands: SourceCommands, nextWakeup: EngineInstant?) {
         let wanted = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
-        if wanted == nil { for index in records.indices { records[index].failed = false } }
-        // A run past its window marks its mode silent before the choice: a silent chosen source gets its
-        // fallback in this same reconciliation.
-        for index in records.indices where records[index].planner.isJudged { _ = records[index].planner.delivery.look(now: now) }
-        chosen = wanted.flatMap(choose)
-        fallback = chosen.flatMap { fallbackSource(beside: $0, now: now) }
+        choose(for: wanted, now: now)
+        var commands = SourceCommands()
+        var next: EngineInstant?
         for index in records.indices {
             let source = SourceID(index)
-            var share = PowerDemand()
             if source == chosen {
-                share = demand
-            } else if source == fallback, let wanted {
-                // What is demanded, as far as the fallback reaches, answered as quickly as the chosen source's.
-                let mode = min(wanted, records[index].capabilities.finestServedMode)
-                if demand.oneShots > 0 { share.addOneShot(mode) } else { share.add(mode) }
+                records[index].reconcile(
+                    share: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown, into: &commands, as: source,
+                    nextWakeup: &next)
+            } else {
+                reconcile(beside: source, wanted: wanted, quickly: demand.oneShots > 0, now: now, cap: cap, isShutDown: isShutDown,
+                    into: &commands, nextWakeup: &next)
             }
-            let command = self[source].reconcile(
-                demand: share, now: now, cap: cap, monitoring: monitoring && source == chosen, isShutDown: isShutDown)
-            noteCommand(command, of: source, now: now)
         }
+        return (commands, earliest(next, fallbackDue))
     }
 
-    /// Powers every source down at once (access lost, shutdown): as ``reconcile(demand:now:cap:monitoring:isShutDown:)``,
-    /// the one source's command returned, several sources' queued.
-    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool, on timeline: inout Timeline) -> Command? {
-        guard isSeveral else {
-            let command = records[0].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
-            setAlarm(on: &timeline)
-            if let command { records[0].noteStart(command, now: now) }
-            return command.map { (.first, $0) }
-        }
+    /// Brings `source`, not chosen, in line with its share (``share(of:wanted:quickly:)``); out of line, so that
+    /// the chosen source's way stays small (with one source, the only way taken while anything is demanded).
+    @inline(never)
+    private mutating func reconcile(
+        beside source: SourceID, wanted: PowerMode?, quickly: Bool, now: EngineInstant, cap: PowerMode?, isShutDown: Bool,
+        into commands: inout SourceCommands, nextWakeup: inout EngineInstant?
+    ) {
+        let share = share(of: source, wanted: wanted, quickly: quickly)
+        records[source.index].reconcile(
+            share: share, now: now, cap: cap, monitoring: false, isShutDown: isShutDown, into: &commands, as: source, nextWakeup: &nextWakeup)
+    }
+
+    /// What `source`, not chosen, is demanded: nothing, or as the fallback, what is demanded (`wanted`) as far as
+    /// it reaches, answered as quickly as the chosen source's would be.
+    private func share(of source: SourceID, wanted: PowerMode?, quickly: Bool) -> PowerDemand {
+        var share = PowerDemand()
+        guard source == fallback, let wanted else { return share }
+        let mode = min(wanted, records[source.index].capabilities.finestServedMode)
+        if quickly { share.addOneShot(mode) } else { share.add(mode) }
+        return share
+    }
+
+    /// Powers every source down at once (access lost, shutdown), returning what the sources must do; `monitoring`
+    /// as in ``reconcile(demand:now:cap:monitoring:isShutDown:)``.
+    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool) -> SourceCommands {
+        var commands = SourceCommands()
         for index in records.indices {
-            let source = SourceID(index)
-            noteCommand(self[source].forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown), of: source, now: now)
+            let command = records[index].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
+            if let command { note(command, of: SourceID(index), now: now, in: &commands) }
         }
-        setAlarm(on: &timeline)
-        return nil
+        return commands
     }
 
     /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
-    /// sources left (a request none of them serves can no longer be served). The one source's command is
-    /// returned; several sources' is queued.
-    mutating func sourceFailed(
-        _ source: SourceID, now: EngineInstant, monitoring: Bool, on timeline: inout Timeline
-    ) -> (left: [SourceCapabilities], command: Command?) {
+    /// sources left (a request none of them serves can no longer be served) and what the sources must do.
+    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (left: [SourceCapabilities], commands: SourceCommands) {
         records[source.index].failed = true
-        let command = self[source].forceOff(now: now, monitoring: monitoring)
-        setAlarm(on: &timeline)
-        let left = records.filter { !$0.failed }.map(\.capabilities)
-        guard isSeveral else {
-            if let command { records[0].noteStart(command, now: now) }
-            return (left, command.map { (.first, $0) })
-        }
-        noteCommand(command, of: source, now: now)
-        return (left, nil)
+        choice = nil
+        var commands = SourceCommands()
+        if let command = records[source.index].planner.forceOff(now: now, monitoring: monitoring) { note(command, of: source, now: now, in: &commands) }
+        return (records.filter { !$0.failed }.map(\.capabilities), commands)
     }
 
     /// A fix of `accuracy` metres arrived from `source` at `now`: its run waiting for a first fix is answered,
     /// its last error forgotten, and a fallback beside it ends at the next reconciliation.
     @inline(__always)
-    mutating func fixArrived(from source: SourceID, accuracy: Double, now: EngineInstant, on timeline: inout Timeline) {
+    mutating func fixArrived(from source: SourceID, accuracy: Double, now: EngineInstant) {
         if records[source.index].lastError != nil { records[source.index].lastError = nil }
-        guard isSeveral || records[0].planner.isJudged else { return }
         records[source.index].lastFix = now
         records[source.index].planner.fixArrived(accuracy: accuracy, now: now)
-        setAlarm(on: &timeline)
     }
 
     /// Source `source` reports a transient error at `now`, kept to say why a request ended without a fix.
@@ -173,8 +173,7 @@ struct SourcePlanner: Sendable {
     }
 
     /// The source whose planner plans the monitors' sleep: the one their mode chooses.
-    var monitorSource: SourceID { isSeveral ? choose(Geofences.demandedMode) ?? .first : .first }
-
+    var monitorSource: SourceID { choose(Geofences.demandedMode) ?? .first }
 
     /// Why one-shots ending at `now` without what they asked for got nothing better than `best` (`age` old):
     /// fixes that did not reach their accuracy, a source's error since its last fix, a source still
@@ -191,10 +190,47 @@ struct SourcePlanner: Sendable {
 
     // MARK: The choice
 
+    /// Makes the choice for the finest mode demanded, `wanted` (`nil`: none), unless it stands, and decides whether
+    /// the spare beside the chosen source runs as a fallback. Without demand, the sources that failed may be chosen
+    /// again.
+    /// - Complexity: O(1) while the choice stands and no other source is left, else O(s) for s sources.
+    @inline(__always)
+    private mutating func choose(for wanted: PowerMode?, now: EngineInstant) {
+        guard let wanted else {
+            for index in records.indices where records[index].failed { records[index].failed = false }
+            choice = nil
+            fallback = nil
+            return
+        }
+        if choice?.mode != wanted { choice = makeChoice(for: wanted) }
+        guard let chosen = choice?.chosen, let spare = choice?.spare else {
+            fallback = nil
+            return
+        }
+        // A run past its window marks its mode silent first: a silent chosen source gets its fallback in this same
+        // reconciliation.
+        if records[chosen.index].planner.isJudged { _ = records[chosen.index].planner.delivery.look(now: now) }
+        fallback = fallbackIsDue(beside: chosen, now: now) ? spare : nil
+    }
+
+    /// The choice for `mode`: the source chosen, and the cheapest other one left beside it.
+    @inline(never)
+    private func makeChoice(for mode: PowerMode) -> Choice {
+        let chosen = choose(mode)
+        return Choice(mode: mode, chosen: chosen, spare: chosen.flatMap(cheapestOther))
+    }
+
     /// The cheapest source left that serves `mode` (the quicker to a first fix on a tie, then the earlier), else the
-    /// one left that reaches finest, else none.
+    /// one left that reaches finest, else none. The only source left is chosen without weighing anything.
     /// - Complexity: O(s) for s sources, without allocating (it runs for every fix while monitors wait).
     func choose(_ mode: PowerMode) -> SourceID? {
+        var left = 0
+        var last = 0
+        for index in records.indices where !records[index].failed {
+            left += 1
+            last = index
+        }
+        guard left > 1 else { return left == 1 ? SourceID(last) : nil }
         var cheapest: Int?
         var finest: Int?
         for index in records.indices where !records[index].failed {
@@ -220,19 +256,18 @@ struct SourcePlanner: Sendable {
         return max(since, last) + fallbackAfter
     }
 
-    /// When the chosen source, running without a fix, falls due for a fallback beside it.
+    /// When the chosen source, running without a fix, falls due for a fallback beside it (never while no other
+    /// source is left to fall back on).
     private var fallbackDue: EngineInstant? {
-        guard let chosen, fallback == nil, let since = records[chosen.index].startedAt else { return nil }
+        guard let choice, choice.spare != nil, fallback == nil, let chosen = choice.chosen, let since = records[chosen.index].startedAt else {
+            return nil
+        }
         return fallbackInstant(of: chosen, since: since)
     }
 
-    /// The cheapest other source left, if the chosen source has run `fallbackAfter` without a fix by `now`, or
-    /// stayed silent past its window in a mode since its last fix (it judged itself: no blind wait).
-    private func fallbackSource(beside chosen: SourceID, now: EngineInstant) -> SourceID? {
-        let record = records[chosen.index]
-        guard let since = record.startedAt, record.planner.isOn else { return nil }
-        let silent = record.planner.isJudged && record.lastFix.map { $0 < since } ?? true && record.planner.delivery.silencedSince(since)
-        guard silent || now >= fallbackInstant(of: chosen, since: since) else { return nil }
+    /// The cheapest source left other than `chosen`, if any.
+    /// - Complexity: O(s) for s sources.
+    private func cheapestOther(than chosen: SourceID) -> SourceID? {
         var cheapest: Int?
         for index in records.indices where index != chosen.index && !records[index].failed {
             if cheapest.map({ records[index].capabilities.cost < records[$0].capabilities.cost }) ?? true { cheapest = index }
@@ -240,11 +275,18 @@ struct SourcePlanner: Sendable {
         return cheapest.map(SourceID.init)
     }
 
-    /// Queues `command` for `source` and notes when the source started.
-    private mutating func noteCommand(_ command: PowerPlanner.Command?, of source: SourceID, now: EngineInstant) {
-        guard let command else { return }
-        queued.append((source, command))
-        records[source.index].noteStart(command, now: now)
+    /// Whether `chosen`, running, has run `fallbackAfter` without a fix by `now`, or stayed silent past
+    /// its window in a mode since its last fix (it judged itself: no blind wait).
+    private func fallbackIsDue(beside chosen: SourceID, now: EngineInstant) -> Bool {
+        guard let since = records[chosen.index].startedAt, records[chosen.index].planner.isOn else { return false }
+        let record = records[chosen.index]
+        let silent = record.planner.isJudged && record.lastFix.map { $0 < since } ?? true && record.planner.delivery.silencedSince(since)
+        return silent || now >= fallbackInstant(of: chosen, since: since)
     }
 
+    /// Adds `command` for `source` to `commands` and notes when the source started.
+    private mutating func note(_ command: PowerPlanner.Command, of source: SourceID, now: EngineInstant, in commands: inout SourceCommands) {
+        commands.append(command, for: source)
+        records[source.index].noteStart(command, now: now)
+    }
 }

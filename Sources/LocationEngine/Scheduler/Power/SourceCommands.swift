@@ -5,7 +5,7 @@
 /// sources there are — so one command is held inline and only two or more in an array: returning none or one
 /// copies a few bytes and allocates nothing. Hand-written because no standard collection keeps a first
 /// element inline.
-struct SourceCommands: Sendable, Sequence {
+struct SourceCommands: Sendable {
     /// A command for one source.
     typealias Element = (source: SourceID, command: PowerPlanner.Command)
 
@@ -19,12 +19,6 @@ struct SourceCommands: Sendable, Sequence {
 
     /// No command.
     init() {}
-
-    /// Whether no source must do anything.
-    var isEmpty: Bool {
-        if case .none = storage { return true }
-        return false
-    }
 
     /// Adds `command` for `source`, after those already held (sources are commanded in source order).
     /// - Complexity: O(1) amortised.
@@ -47,11 +41,5 @@ struct SourceCommands: Sendable, Sequence {
         case .one(let source, let command): try body((source, command))
         case .several(let commands): for command in commands { try body(command) }
         }
-    }
-
-    func makeIterator() -> IndexingIterator<[Element]> {
-        var commands: [Element] = []
-        forEach { commands.append($0) }
-        return commands.makeIterator()
     }
 }

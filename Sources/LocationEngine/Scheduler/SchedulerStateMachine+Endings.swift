@@ -40,8 +40,8 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     public mutating func shutdown(now: EngineInstant) {
         let now = enter(now, "shutdown")
-        guard !isShutDown else { return }
-        isShutDown = true
+        guard lifecycle == .running else { return }
+        lifecycle = .shutDown
         access.close(on: &timeline)
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)

@@ -8,8 +8,8 @@ struct RequestsPartTests {
     typealias Machine = SchedulerStateMachine<String, String>
     typealias Requests = Machine.Requests
 
-    static let full = AccuracyRules(reduced: nil, fullAccuracyRefused: false)
-    static let reduced = AccuracyRules(reduced: ReducedAccuracyPolicy(), fullAccuracyRefused: false)
+    static let full = AccuracyRules(reduced: nil, temporaryFullAccuracy: .notAsked)
+    static let reduced = AccuracyRules(reduced: ReducedAccuracyPolicy(), temporaryFullAccuracy: .notAsked)
 
     static func oneShot(_ tag: String, _ accuracy: LocationAccuracy, purposeKey: String? = nil) -> Machine.OneShot {
         Machine.OneShot(handler: tag, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: nil))

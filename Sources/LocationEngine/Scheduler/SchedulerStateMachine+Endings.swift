@@ -16,7 +16,7 @@ extension SchedulerStateMachine {
         } else if let subscription = requests.removeSubscription(id) {
             // An update being fanned out skips it; a monitor's region goes.
             delivery.subscriptionEnded(id)
-            if subscription.isRegion { geofences.remove(id, on: &timeline) }
+            if subscription.kind == .region { geofences.remove(id, on: &timeline) }
             delivery.redirect(Recipient(id, subscription.handler), withdrawal)
         } else {
             return delivery.recordWithdrawal(id, withdrawal)

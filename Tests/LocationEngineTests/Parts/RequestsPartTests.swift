@@ -12,7 +12,7 @@ struct RequestsPartTests {
     static let reduced = AccuracyRules(reduced: ReducedAccuracyPolicy(), temporaryFullAccuracy: .notAsked)
 
     static func oneShot(_ tag: String, _ accuracy: LocationAccuracy, purposeKey: String? = nil) -> Machine.OneShot {
-        Machine.OneShot(handler: tag, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: nil))
+        Machine.OneShot(handler: tag, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: nil))
     }
 
     static func fix(accuracy: Double, at instant: EngineInstant) -> StampedFix {
@@ -39,7 +39,7 @@ struct RequestsPartTests {
     func monitorAddsNoDemand() {
         var requests = Requests()
         var timeline = Timeline()
-        let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), isRegion: true)
+        let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), kind: .region)
         #expect(requests.place(Self.id(1), monitor, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline) == .admitted)
         #expect(requests.demand.mode == nil)
         #expect(requests.contains(Self.id(1)))
@@ -92,9 +92,9 @@ struct RequestsPartTests {
     func fanOut() {
         var requests = Requests()
         var timeline = Timeline()
-        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), isRegion: false)
-        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), isRegion: false)
-        let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), isRegion: true)
+        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), kind: .updates)
+        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), kind: .updates)
+        let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), kind: .region)
         for (n, subscription) in [once, heading, monitor].enumerated() {
             _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline)
         }

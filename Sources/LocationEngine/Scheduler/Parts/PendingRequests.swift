@@ -13,34 +13,42 @@ extension SchedulerStateMachine {
         var isIndexed: Bool { self != .waiting }
     }
 
-    /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included.
+    /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included. Its
+    /// timeout, if it has one, either runs (its entry is on the timeline; one that ran out ended the
+    /// request) or waits for access to start: then the wish holds it
+    /// (``OneShotWish/timeoutAwaitingAccess``) until authorization, or temporary full accuracy, is
+    /// answered.
     struct OneShot {
         var handler: OneShotHandler
         var wish: OneShotWish
         var phase: Phase = .waiting
-        /// Whether its timeout waits for access to start (``OneShotWish/delayedTimeout``): it starts
-        /// when authorization, or temporary full accuracy, is answered. A timeout that runs has its entry
-        /// on the timeline, and one that ran out ended the request.
-        var timeoutAwaitsAccess = false
 
         /// Its handler, the request given up for it: moved out, not copied and then released with the rest.
         @inline(__always)
         consuming func takeHandler() -> OneShotHandler { handler }
     }
 
+    /// What a subscription receives: fixes, or its region's transitions.
+    enum SubscriptionKind: UInt8 {
+        /// A subscription: location or heading updates, through its filters.
+        case updates
+        /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
+        /// its region's transitions, never fixes. Its region is the monitored regions' fact.
+        case region
+    }
+
     /// A live subscription, or a region monitor.
     struct Subscription {
         var handler: SubscriptionHandler
         var options: SubscriptionOptions
+        /// Whether it gets fixes or is a region monitor.
+        let kind: SubscriptionKind
         var phase: Phase = .waiting
         /// Where the last delivered fix was (for the distance filters): a position, not the whole fix,
         /// which keeps a subscription at about half the size.
         var lastDelivered: Position?
         var lastDeliveryTime: EngineInstant?
         var delivered = 0
-        /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
-        /// it gets its region's transitions, never fixes.
-        let isRegion: Bool
     }
 }
 

@@ -29,7 +29,7 @@ extension SchedulerStateMachine.Requests {
                 case .needingFullAccuracy: delayUntilAuthorized && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)
                 case .admitted: false
                 }
-            if awaitsAccess { request.timeoutAwaitsAccess = true } else { timeline.insert(id, timeout: timeout, from: start) }
+            if awaitsAccess { request.wish = request.wish.awaitingAccess(timeout) } else { timeline.insert(id, timeout: timeout, from: start) }
         }
         switch placement {
         case .awaitingAuthorization:
@@ -95,7 +95,7 @@ extension SchedulerStateMachine.Requests {
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &subscription)
-                    if subscription.isRegion { admitted.monitors.append(id) }
+                    if subscription.kind == .region { admitted.monitors.append(id) }
                 }
             }
         }
@@ -113,7 +113,7 @@ extension SchedulerStateMachine.Requests {
                 admit(id, &request)
             } else if var subscription = subscriptions[id], subscription.phase != .admitted {
                 admit(id, &subscription)
-                if subscription.isRegion { monitors.append(id) }
+                if subscription.kind == .region { monitors.append(id) }
             }
         }
         return monitors
@@ -163,10 +163,11 @@ extension SchedulerStateMachine.Requests {
         return (firstKey, ending)
     }
 
-    /// Starts the timeout of a one-shot that waited for access to start it, if it has one.
+    /// Starts the timeout of a one-shot that waited for access to start it, if it has one: it leaves
+    /// the wish for the timeline.
     private mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant, timeline: inout Timeline) {
-        guard request.timeoutAwaitsAccess, let timeout = request.wish.delayedTimeout else { return }
+        guard let timeout = request.wish.timeoutAwaitingAccess else { return }
         timeline.insert(id, timeout: timeout, from: now)
-        request.timeoutAwaitsAccess = false
+        request.wish = request.wish.awaitingAccess(nil)
     }
 }

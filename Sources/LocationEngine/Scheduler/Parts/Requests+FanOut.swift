@@ -17,7 +17,7 @@ extension SchedulerStateMachine.Requests {
         var position = subscriptions.values.startIndex
         while position != subscriptions.values.endIndex {
             defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].phase == .admitted, !subscriptions.values[position].isRegion,
+            guard subscriptions.values[position].phase == .admitted, subscriptions.values[position].kind == .updates,
                 Self.accepts(fix, subscriptions.values[position], now: now)
             else { continue }
             subscriptions.values[position].lastDelivered = Position(fix.location)

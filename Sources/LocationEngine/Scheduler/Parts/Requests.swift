@@ -148,7 +148,7 @@ extension SchedulerStateMachine.Requests {
             removed.oneShots.append(Recipient(id, request.handler))
         } else if let subscription = removeSubscription(id) {
             removed.subscribers.append(Recipient(id, subscription.handler))
-            if subscription.isRegion { removed.regions.append(id) }
+            if subscription.kind == .region { removed.regions.append(id) }
         }
     }
 

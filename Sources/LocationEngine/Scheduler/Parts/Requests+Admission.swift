@@ -33,9 +33,11 @@ extension SchedulerStateMachine.Requests {
         }
         switch placement {
         case .awaitingAuthorization:
+            request.phase = .awaitingAuthorization
             oneShots[id] = request
             awaitingAuthorization.append(id)
         case .needingFullAccuracy:
+            request.phase = .awaitingFullAccuracy
             oneShots[id] = request
         case .admitted:
             admit(id, &request)
@@ -53,11 +55,13 @@ extension SchedulerStateMachine.Requests {
         var subscription = subscription
         if let duration = subscription.options.duration { timeline.insert(id, timeout: duration, from: start) }
         if gate == .notDetermined {
+            subscription.phase = .awaitingAuthorization
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
             return .awaitingAuthorization
         }
         if rules.needsFullAccuracy(subscription.options) {
+            subscription.phase = .awaitingFullAccuracy
             subscriptions[id] = subscription
             return .needingFullAccuracy
         }
@@ -79,19 +83,22 @@ extension SchedulerStateMachine.Requests {
     mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant, timeline: inout Timeline) -> Admitted {
         var admitted = Admitted()
         for id in replace(&awaitingAuthorization, with: []) {
-            if var request = oneShots[id], request.phase != .admitted {
+            if var request = oneShots[id], request.phase == .awaitingAuthorization {
                 let needsFull = rules.needsFullAccuracy(request.wish)
                 if !(needsFull && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
                     startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 }
                 if needsFull {
+                    request.phase = .awaitingFullAccuracy
                     oneShots[id] = request
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &request)
                 }
-            } else if var subscription = subscriptions[id], subscription.phase != .admitted {
+            } else if var subscription = subscriptions[id], subscription.phase == .awaitingAuthorization {
                 if rules.needsFullAccuracy(subscription.options) {
+                    subscription.phase = .awaitingFullAccuracy
+                    subscriptions[id] = subscription
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &subscription)
@@ -108,10 +115,10 @@ extension SchedulerStateMachine.Requests {
     mutating func admitAwaitingFullAccuracy(now: EngineInstant, timeline: inout Timeline) -> [RequestID] {
         var monitors: [RequestID] = []
         for id in replace(&awaitingFullAccuracy, with: []) {
-            if var request = oneShots[id], request.phase != .admitted {
+            if var request = oneShots[id], request.phase.awaitsFullAccuracy {
                 startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 admit(id, &request)
-            } else if var subscription = subscriptions[id], subscription.phase != .admitted {
+            } else if var subscription = subscriptions[id], subscription.phase.awaitsFullAccuracy {
                 admit(id, &subscription)
                 if subscription.kind == .region { monitors.append(id) }
             }

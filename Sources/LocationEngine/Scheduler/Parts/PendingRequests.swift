@@ -63,11 +63,17 @@ extension SchedulerStateMachine {
         let kind: Kind
         /// Set when it is placed (``Requests/place(_:_:from:gate:rules:timeline:)``).
         var phase: Phase = .awaitingAuthorization
-        /// Where the last delivered fix was (for the distance filters): a position, not the whole fix,
-        /// which keeps a subscription at about half the size.
-        var lastDelivered: Position?
-        var lastDeliveryTime: EngineInstant?
+        /// The last fix delivered, for the filters; `nil` before the first.
+        var lastDelivery: LastDelivery?
         var delivered = 0
+
+        /// What the filters remember of the last fix delivered: where it was (for the distance
+        /// filters) — a position, not the whole fix, which keeps a subscription at about half the
+        /// size — and when it was delivered (for the minimum interval).
+        struct LastDelivery {
+            var position: Position
+            var time: EngineInstant
+        }
     }
 }
 

@@ -1,19 +1,24 @@
-/// What a pending one-shot asked for. The common request — a standard level, no purpose key, a
-/// timeout that starts at once — is a level inline; anything rarer is one shared, immutable record, so
+/// What a pending one-shot asked for. The common request — a standard level, no purpose key, no
+/// timeout waiting for access — is a level inline; anything rarer is one shared, immutable record, so
 /// that a pending one-shot stays small and all its data lives in one place.
 enum OneShotWish: Sendable {
     /// A standard level and nothing else.
     case level(AccuracyLevel)
-    /// A custom accuracy, a purpose key or a timeout that waits for authorization.
+    /// A custom accuracy, a purpose key or a timeout that waits for access.
     case detailed(OneShotDetails)
 
     /// Builds the wish for these options: inline when it can be.
-    init(accuracy: LocationAccuracy, purposeKey: String?, delayedTimeout: Duration?) {
-        if let level = accuracy.level, purposeKey == nil, delayedTimeout == nil {
+    init(accuracy: LocationAccuracy, purposeKey: String?, timeoutAwaitingAccess: Duration?) {
+        if let level = accuracy.level, purposeKey == nil, timeoutAwaitingAccess == nil {
             self = .level(level)
         } else {
-            self = .detailed(OneShotDetails(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayedTimeout))
+            self = .detailed(OneShotDetails(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: timeoutAwaitingAccess))
         }
+    }
+
+    /// The same wish with `timeout` as the timeout that waits for access (`nil`: none waits).
+    func awaitingAccess(_ timeout: Duration?) -> OneShotWish {
+        OneShotWish(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: timeout)
     }
 
     /// The accuracy asked for.
@@ -39,9 +44,10 @@ enum OneShotWish: Sendable {
         return nil
     }
 
-    /// The timeout that starts when authorization resolves, if it has one.
-    var delayedTimeout: Duration? {
-        if case .detailed(let details) = self { return details.delayedTimeout }
+    /// The timeout that starts when access is answered (authorization, or temporary full accuracy), if
+    /// one waits for that: once started it runs on the timeline, and the wish no longer holds it.
+    var timeoutAwaitingAccess: Duration? {
+        if case .detailed(let details) = self { return details.timeoutAwaitingAccess }
         return nil
     }
 }
@@ -50,11 +56,11 @@ enum OneShotWish: Sendable {
 final class OneShotDetails: Sendable {
     let accuracy: LocationAccuracy
     let purposeKey: String?
-    let delayedTimeout: Duration?
+    let timeoutAwaitingAccess: Duration?
 
-    init(accuracy: LocationAccuracy, purposeKey: String?, delayedTimeout: Duration?) {
+    init(accuracy: LocationAccuracy, purposeKey: String?, timeoutAwaitingAccess: Duration?) {
         self.accuracy = accuracy
         self.purposeKey = purposeKey
-        self.delayedTimeout = delayedTimeout
+        self.timeoutAwaitingAccess = timeoutAwaitingAccess
     }
 }

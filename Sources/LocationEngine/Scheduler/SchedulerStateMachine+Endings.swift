@@ -16,7 +16,7 @@ extension SchedulerStateMachine {
         } else if let subscription = requests.removeSubscription(id) {
             // An update being fanned out skips it; a monitor's region goes.
             delivery.subscriptionEnded(id)
-            if subscription.isRegion { geofences.remove(id, on: &timeline) }
+            if subscription.kind == .region { geofences.remove(id, on: &timeline) }
             delivery.redirect(Recipient(id, subscription.handler), withdrawal)
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
@@ -40,8 +40,8 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     public mutating func shutdown(now: EngineInstant) {
         let now = enter(now, "shutdown")
-        guard !isShutDown else { return }
-        isShutDown = true
+        guard lifecycle == .running else { return }
+        lifecycle = .shutDown
         access.close(on: &timeline)
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)

@@ -23,10 +23,8 @@ extension SchedulerStateMachine {
         }
         let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
         // The purpose key is kept while pending: an admitted request may still need it if accuracy
-        // becomes reduced. The timeout is kept for a countdown that may wait for authorization.
-        let request = OneShot(
-            handler: handler,
-            wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: delayUntilAuthorized ? timeout : nil))
+        // becomes reduced. A timeout that waits for access joins the wish when the request is placed.
+        let request = OneShot(handler: handler, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: nil))
         if let cached = access.cachedResult(satisfying: accuracy, now: now) {
             counters.oneShotsFromCache += 1
             return delivery.emitOneShots([Recipient(id, request.handler)], cached, .succeeded)
@@ -85,7 +83,7 @@ extension SchedulerStateMachine {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
         if let region { geofences.waiting[id] = region }
-        let subscription = Subscription(handler: handler, options: options, isRegion: region != nil)
+        let subscription = Subscription(handler: handler, options: options, kind: region == nil ? .updates : .region)
         placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules, timeline: &timeline), now: now)
     }
 

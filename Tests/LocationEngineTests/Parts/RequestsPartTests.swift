@@ -8,11 +8,11 @@ struct RequestsPartTests {
     typealias Machine = SchedulerStateMachine<String, String>
     typealias Requests = Machine.Requests
 
-    static let full = AccuracyRules(reduced: nil, fullAccuracyRefused: false)
-    static let reduced = AccuracyRules(reduced: ReducedAccuracyPolicy(), fullAccuracyRefused: false)
+    static let full = AccuracyRules(reduced: nil, temporaryFullAccuracy: .notAsked)
+    static let reduced = AccuracyRules(reduced: ReducedAccuracyPolicy(), temporaryFullAccuracy: .notAsked)
 
     static func oneShot(_ tag: String, _ accuracy: LocationAccuracy, purposeKey: String? = nil) -> Machine.OneShot {
-        Machine.OneShot(handler: tag, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, delayedTimeout: nil))
+        Machine.OneShot(handler: tag, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: nil))
     }
 
     static func fix(accuracy: Double, at instant: EngineInstant) -> StampedFix {
@@ -39,7 +39,7 @@ struct RequestsPartTests {
     func monitorAddsNoDemand() {
         var requests = Requests()
         var timeline = Timeline()
-        let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), isRegion: true)
+        let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), kind: .region)
         #expect(requests.place(Self.id(1), monitor, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline) == .admitted)
         #expect(requests.demand.mode == nil)
         #expect(requests.contains(Self.id(1)))
@@ -92,9 +92,9 @@ struct RequestsPartTests {
     func fanOut() {
         var requests = Requests()
         var timeline = Timeline()
-        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), isRegion: false)
-        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), isRegion: false)
-        let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), isRegion: true)
+        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), kind: .updates)
+        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), kind: .updates)
+        let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), kind: .region)
         for (n, subscription) in [once, heading, monitor].enumerated() {
             _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline)
         }
@@ -113,6 +113,46 @@ struct RequestsPartTests {
         _ = requests.place(Self.id(2), Self.oneShot("waiting", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline)
         let removed = requests.removeAll(onlyAdmitted: true)
         #expect(removed.oneShots.map(\.handler) == ["admitted"])
-        #expect(requests.isWaiting(Self.id(2)))
+        #expect(requests.phase(of: Self.id(2)) == .awaitingAuthorization)
+    }
+
+    @Test("a timeout that waits for access is held by the wish until authorization is granted, then runs on the timeline")
+    func delayedTimeoutLeavesTheWish() {
+        var requests = Requests()
+        var timeline = Timeline()
+        _ = requests.place(Self.id(1), Self.oneShot("delayed", .room), timeout: .seconds(30), from: .zero, delayUntilAuthorized: true, gate: .notDetermined, rules: Self.full, timeline: &timeline)
+        #expect(requests.oneShots[Self.id(1)]?.wish.timeoutAwaitingAccess == .seconds(30))
+        #expect(timeline.earliest == nil)
+        let granted = EngineInstant.zero + .seconds(5)
+        _ = requests.admitAwaitingAuthorization(rules: Self.full, now: granted, timeline: &timeline)
+        #expect(requests.oneShots[Self.id(1)]?.wish.timeoutAwaitingAccess == nil)
+        #expect(timeline.earliest == granted + .seconds(30))
+        // Admitted at once, a delayed timeout runs from the start and the wish stays inline.
+        _ = requests.place(Self.id(2), Self.oneShot("at once", .room), timeout: .seconds(10), from: .zero, delayUntilAuthorized: true, gate: .authorized, rules: Self.full, timeline: &timeline)
+        #expect(requests.oneShots[Self.id(2)]?.wish.timeoutAwaitingAccess == nil)
+        #expect(timeline.earliest == .zero + .seconds(10))
+    }
+
+    @Test("a request's phase names what it waits for: authorization, full accuracy never had, or full accuracy again once held")
+    func phases() {
+        var requests = Requests()
+        var timeline = Timeline()
+        _ = requests.place(Self.id(1), Self.oneShot("authorization", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(2), Self.oneShot("admitted", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
+        #expect(requests.phase(of: Self.id(1)) == .awaitingAuthorization)
+        #expect(requests.phase(of: Self.id(2)) == .admitted)
+        // Accuracy becomes reduced: the admitted one is held, the one granted now never had it.
+        #expect(requests.holdUnservable(rules: Self.reduced) == [Self.id(2)])
+        #expect(requests.phase(of: Self.id(2)) == .held)
+        let admitted = requests.admitAwaitingAuthorization(rules: Self.reduced, now: .zero, timeline: &timeline)
+        #expect(admitted.needingFullAccuracy == [Self.id(1)])
+        #expect(requests.phase(of: Self.id(1)) == .awaitingFullAccuracy)
+        _ = requests.holdForFullAccuracy([Self.id(2), Self.id(1)], mayWait: true)
+        #expect(requests.demand.mode == nil)
+        // Full accuracy comes back: both are admitted, the held one with its index entry of before.
+        _ = requests.admitAwaitingFullAccuracy(now: .zero, timeline: &timeline)
+        #expect(requests.phase(of: Self.id(1)) == .admitted)
+        #expect(requests.phase(of: Self.id(2)) == .admitted)
+        #expect(requests.index.count == 2)
     }
 }

@@ -2,7 +2,7 @@ extension SchedulerStateMachine.Access {
     // MARK: The picture
 
     /// Moves the picture to `state`, returning the one before. A new period of access closes the prompts
-    /// of the old one: their answers would be stale. The "asked" flags reset on exactly these transitions
+    /// of the old one: their answers would be stale. What was asked resets on exactly these transitions
     /// (any change of access for the authorization request, any change of accuracy for temporary full
     /// accuracy), so nothing is left waiting on a closed prompt.
     mutating func replacePicture(with state: AuthorizationState) -> AuthorizationState {
@@ -51,17 +51,22 @@ extension SchedulerStateMachine.Access {
     /// The one authorization request of a not-determined period, when a request must wait for
     /// authorization: `nil` when it was made already.
     mutating func requestAuthorizationOnce() -> AuthorizationAsk? {
-        guard !authorizationRequested else { return nil }
-        authorizationRequested = true
+        guard authorizationRequest == .notMade else { return nil }
         counts.authorizationRequests += 1
         return askForAuthorization()
     }
 
     /// Asks for authorization at the level the application declared (see
-    /// ``UsageDeclarations/level(preferring:)``).
+    /// ``UsageDeclarations/level(preferring:)``), and records where the request then stands. With nothing
+    /// declared the request is not made: it ends (``awaitingAuthorizationEnded()``), and the next one asks
+    /// again.
     mutating func askForAuthorization() -> AuthorizationAsk {
-        if timeline.isOpen(.locationButton(from: .notDetermined)) { return .waitForLocationButton }
+        if timeline.isOpen(.locationButton(from: .notDetermined)) {
+            authorizationRequest = .waitingForLocationButton
+            return .waitForLocationButton
+        }
         guard let level = usage.level(preferring: preferredAuthorization) else { return .nothingDeclared }
+        authorizationRequest = .shown
         let token = timeline.open(.authorization)
         return .prompt(AuthorizationPrompt(level: level, usageDescription: usage.usageDescription(for: level), current: timeline.picture), token: token)
     }
@@ -151,6 +156,6 @@ extension SchedulerStateMachine.Access {
     /// Whether this period's authorization request waited for a location-button confirmation that is
     /// now answered, and so goes ahead.
     var authorizationRequestIsDue: Bool {
-        gate == .notDetermined && authorizationRequested && !timeline.isOpen(.authorization)
+        gate == .notDetermined && authorizationRequest == .waitingForLocationButton
     }
 }

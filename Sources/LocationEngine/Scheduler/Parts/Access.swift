@@ -12,8 +12,8 @@ extension SchedulerStateMachine {
     struct Access: Sendable {
         /// The authorization picture, open prompts and scheduled changes.
         var timeline: AuthorizationTimeline
-        /// Whether this not-determined period's one authorization request was made.
-        var authorizationRequested = false
+        /// Where this not-determined period's one authorization request stands.
+        var authorizationRequest = AuthorizationRequest.notMade
         /// Where temporary full accuracy stands in this period of reduced accuracy.
         var temporaryFullAccuracy = TemporaryFullAccuracy.notAsked
         /// When the last fix was let through under reduced accuracy (for the throttle).
@@ -67,16 +67,28 @@ extension SchedulerStateMachine {
         }
     }
 
-    /// Where temporary full accuracy stands while accuracy is reduced (reset by every change of
-    /// accuracy authorization).
-    enum TemporaryFullAccuracy: UInt8 {
-        /// Not asked for: the first request that needs it and names a purpose key asks.
-        case notAsked
-        /// Asked for, the answer still to come: requests needing it wait for that answer.
-        case asked
-        /// Refused in this session: requests needing it end at once until the next session.
-        case refused
+    /// Where this not-determined period's one authorization request stands (reset by every change of
+    /// access, and when the request ends without a decision).
+    enum AuthorizationRequest: UInt8 {
+        /// Not made: the first request that must wait for authorization makes it.
+        case notMade
+        /// Made while a location-button confirmation from not determined was open: its prompt is shown
+        /// once that confirmation is answered, if access is still not determined.
+        case waitingForLocationButton
+        /// Made, and its prompt shown: requests wait for the answer.
+        case shown
     }
+}
+
+/// Where temporary full accuracy stands while accuracy is reduced (reset by every change of accuracy
+/// authorization).
+enum TemporaryFullAccuracy: UInt8, Sendable {
+    /// Not asked for: the first request that needs it and names a purpose key asks.
+    case notAsked
+    /// Asked for, the answer still to come: requests needing it wait for that answer.
+    case asked
+    /// Refused in this session: requests needing it end at once until the next session.
+    case refused
 }
 
 extension SchedulerStateMachine.Access {
@@ -93,7 +105,7 @@ extension SchedulerStateMachine.Access {
     /// What decides, now, whether a request needs full accuracy and may wait for it.
     @inline(__always)
     var rules: AccuracyRules {
-        AccuracyRules(reduced: accuracy == .reduced ? reducedAccuracy : nil, fullAccuracyRefused: temporaryFullAccuracy == .refused)
+        AccuracyRules(reduced: accuracy == .reduced ? reducedAccuracy : nil, temporaryFullAccuracy: temporaryFullAccuracy)
     }
 
     /// A fix from `source` that was `age` old on arrival at `now`, counted, and remembered if it is valid
@@ -180,7 +192,7 @@ extension SchedulerStateMachine.Access {
     /// (the requests waiting for it then end).
     mutating func awaitingAuthorizationEnded() -> Bool {
         guard gate == .notDetermined else { return false }
-        authorizationRequested = false
+        authorizationRequest = .notMade
         return true
     }
 
@@ -188,7 +200,7 @@ extension SchedulerStateMachine.Access {
     /// access is lost (revoked, or a one-time grant lapsed) the remembered fixes are forgotten, so nothing
     /// precise leaks later.
     mutating func accessChanged(from previous: AuthorizationGate) {
-        authorizationRequested = false
+        authorizationRequest = .notMade
         switch gate {
         case .authorized: break
         case .notDetermined: if previous == .authorized { history.removeAll() }
@@ -208,8 +220,12 @@ extension SchedulerStateMachine.Access {
 struct AccuracyRules: Sendable {
     /// How fixes are coarsened, while accuracy is reduced; `nil` under full accuracy.
     let reduced: ReducedAccuracyPolicy?
+    /// Where temporary full accuracy stands in this period of reduced accuracy.
+    let temporaryFullAccuracy: TemporaryFullAccuracy
+
     /// Whether temporary full accuracy was refused in this period.
-    let fullAccuracyRefused: Bool
+    @inline(__always)
+    var fullAccuracyRefused: Bool { temporaryFullAccuracy == .refused }
 
     /// Whether coarsened fixes can never satisfy a one-shot asking for `wish` now. Under full accuracy (the
     /// common case) the wish's accuracy is not even built.

@@ -1,27 +1,44 @@
 extension SchedulerStateMachine {
-    /// Where a pending request stands with the source (and, for a one-shot, the accuracy index).
+    /// Where a pending request stands with access and the source (and, for a one-shot, the accuracy
+    /// index). Its place in the waiting lists follows: ``Requests/awaitingAuthorization`` holds the
+    /// requests awaiting authorization, ``Requests/awaitingFullAccuracy`` those awaiting full accuracy
+    /// and those held (the lists' entries of ended requests aside).
     enum Phase: UInt8 {
-        /// Waiting for authorization or temporary full accuracy: not in the power demand, never indexed.
-        case waiting
+        /// Waiting for authorization (not determined yet): not in the power demand, never indexed.
+        case awaitingAuthorization
+        /// Never admitted, and coarsened fixes cannot serve it: it waits for temporary full accuracy, or
+        /// ends in the event that found it so. Not in the power demand, never indexed.
+        case awaitingFullAccuracy
         /// In the power demand; a one-shot has its entry in the accuracy index, so a fix can complete it.
         case admitted
         /// Admitted once, now held for temporary full accuracy: out of the power demand again. A
         /// one-shot's index entry stays (no coarsened fix can reach it), so re-admission adds none.
         case held
 
-        /// Whether a one-shot in this phase has an entry in the accuracy index.
-        var isIndexed: Bool { self != .waiting }
+        /// Whether a one-shot in this phase has an entry in the accuracy index: it was admitted once.
+        @inline(__always)
+        var isIndexed: Bool {
+            switch self {
+            case .awaitingAuthorization, .awaitingFullAccuracy: false
+            case .admitted, .held: true
+            }
+        }
+
+        /// Whether a request in this phase waits for full accuracy (never admitted, or held).
+        var awaitsFullAccuracy: Bool { self == .awaitingFullAccuracy || self == .held }
     }
 
-    /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included.
+    /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included. Its
+    /// timeout, if it has one, either runs (its entry is on the timeline; one that ran out ended the
+    /// request) or waits for access to start: then the wish holds it
+    /// (``OneShotWish/timeoutAwaitingAccess``) until authorization, or temporary full accuracy, is
+    /// answered.
     struct OneShot {
         var handler: OneShotHandler
         var wish: OneShotWish
-        var phase: Phase = .waiting
-        /// Whether its timeout waits for access to start (``OneShotWish/delayedTimeout``): it starts
-        /// when authorization, or temporary full accuracy, is answered. A timeout that runs has its entry
-        /// on the timeline, and one that ran out ended the request.
-        var timeoutAwaitsAccess = false
+        /// Set when it is placed (``Requests/place(_:_:timeout:from:delayUntilAuthorized:gate:rules:timeline:)``);
+        /// a request not placed yet was never admitted.
+        var phase: Phase = .awaitingAuthorization
 
         /// Its handler, the request given up for it: moved out, not copied and then released with the rest.
         @inline(__always)
@@ -30,17 +47,33 @@ extension SchedulerStateMachine {
 
     /// A live subscription, or a region monitor.
     struct Subscription {
+        /// What a subscription receives: fixes, or its region's transitions. (Which fixes, and how
+        /// filtered, is its options' ``SubscriptionOptions/kind``.)
+        enum Kind: UInt8 {
+            /// A subscription: location or heading updates, through its filters.
+            case updates
+            /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
+            /// its region's transitions, never fixes. Its region is the monitored regions' fact.
+            case region
+        }
+
         var handler: SubscriptionHandler
         var options: SubscriptionOptions
-        var phase: Phase = .waiting
-        /// Where the last delivered fix was (for the distance filters): a position, not the whole fix,
-        /// which keeps a subscription at about half the size.
-        var lastDelivered: Position?
-        var lastDeliveryTime: EngineInstant?
+        /// Whether it gets fixes or is a region monitor.
+        let kind: Kind
+        /// Set when it is placed (``Requests/place(_:_:from:gate:rules:timeline:)``).
+        var phase: Phase = .awaitingAuthorization
+        /// The last fix delivered, for the filters; `nil` before the first.
+        var lastDelivery: LastDelivery?
         var delivered = 0
-        /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
-        /// it gets its region's transitions, never fixes.
-        let isRegion: Bool
+
+        /// What the filters remember of the last fix delivered: where it was (for the distance
+        /// filters) — a position, not the whole fix, which keeps a subscription at about half the
+        /// size — and when it was delivered (for the minimum interval).
+        struct LastDelivery {
+            var position: Position
+            var time: EngineInstant
+        }
     }
 }
 

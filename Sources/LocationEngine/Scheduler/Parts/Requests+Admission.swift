@@ -29,13 +29,15 @@ extension SchedulerStateMachine.Requests {
                 case .needingFullAccuracy: delayUntilAuthorized && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)
                 case .admitted: false
                 }
-            if awaitsAccess { request.timeoutAwaitsAccess = true } else { timeline.insert(id, timeout: timeout, from: start) }
+            if awaitsAccess { request.wish = request.wish.awaitingAccess(timeout) } else { timeline.insert(id, timeout: timeout, from: start) }
         }
         switch placement {
         case .awaitingAuthorization:
+            request.phase = .awaitingAuthorization
             oneShots[id] = request
             awaitingAuthorization.append(id)
         case .needingFullAccuracy:
+            request.phase = .awaitingFullAccuracy
             oneShots[id] = request
         case .admitted:
             admit(id, &request)
@@ -53,11 +55,13 @@ extension SchedulerStateMachine.Requests {
         var subscription = subscription
         if let duration = subscription.options.duration { timeline.insert(id, timeout: duration, from: start) }
         if gate == .notDetermined {
+            subscription.phase = .awaitingAuthorization
             subscriptions[id] = subscription
             awaitingAuthorization.append(id)
             return .awaitingAuthorization
         }
         if rules.needsFullAccuracy(subscription.options) {
+            subscription.phase = .awaitingFullAccuracy
             subscriptions[id] = subscription
             return .needingFullAccuracy
         }
@@ -79,23 +83,26 @@ extension SchedulerStateMachine.Requests {
     mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant, timeline: inout Timeline) -> Admitted {
         var admitted = Admitted()
         for id in replace(&awaitingAuthorization, with: []) {
-            if var request = oneShots[id], request.phase != .admitted {
+            if var request = oneShots[id], request.phase == .awaitingAuthorization {
                 let needsFull = rules.needsFullAccuracy(request.wish)
                 if !(needsFull && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
                     startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 }
                 if needsFull {
+                    request.phase = .awaitingFullAccuracy
                     oneShots[id] = request
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &request)
                 }
-            } else if var subscription = subscriptions[id], subscription.phase != .admitted {
+            } else if var subscription = subscriptions[id], subscription.phase == .awaitingAuthorization {
                 if rules.needsFullAccuracy(subscription.options) {
+                    subscription.phase = .awaitingFullAccuracy
+                    subscriptions[id] = subscription
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &subscription)
-                    if subscription.isRegion { admitted.monitors.append(id) }
+                    if subscription.kind == .region { admitted.monitors.append(id) }
                 }
             }
         }
@@ -108,12 +115,12 @@ extension SchedulerStateMachine.Requests {
     mutating func admitAwaitingFullAccuracy(now: EngineInstant, timeline: inout Timeline) -> [RequestID] {
         var monitors: [RequestID] = []
         for id in replace(&awaitingFullAccuracy, with: []) {
-            if var request = oneShots[id], request.phase != .admitted {
+            if var request = oneShots[id], request.phase.awaitsFullAccuracy {
                 startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 admit(id, &request)
-            } else if var subscription = subscriptions[id], subscription.phase != .admitted {
+            } else if var subscription = subscriptions[id], subscription.phase.awaitsFullAccuracy {
                 admit(id, &subscription)
-                if subscription.isRegion { monitors.append(id) }
+                if subscription.kind == .region { monitors.append(id) }
             }
         }
         return monitors
@@ -163,10 +170,11 @@ extension SchedulerStateMachine.Requests {
         return (firstKey, ending)
     }
 
-    /// Starts the timeout of a one-shot that waited for access to start it, if it has one.
+    /// Starts the timeout of a one-shot that waited for access to start it, if it has one: it leaves
+    /// the wish for the timeline.
     private mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant, timeline: inout Timeline) {
-        guard request.timeoutAwaitsAccess, let timeout = request.wish.delayedTimeout else { return }
+        guard let timeout = request.wish.timeoutAwaitingAccess else { return }
         timeline.insert(id, timeout: timeout, from: now)
-        request.timeoutAwaitsAccess = false
+        request.wish = request.wish.awaitingAccess(nil)
     }
 }

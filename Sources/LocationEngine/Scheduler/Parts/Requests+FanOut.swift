@@ -17,11 +17,10 @@ extension SchedulerStateMachine.Requests {
         var position = subscriptions.values.startIndex
         while position != subscriptions.values.endIndex {
             defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].phase == .admitted, !subscriptions.values[position].isRegion,
+            guard subscriptions.values[position].phase == .admitted, subscriptions.values[position].kind == .updates,
                 Self.accepts(fix, subscriptions.values[position], now: now)
             else { continue }
-            subscriptions.values[position].lastDelivered = Position(fix.location)
-            subscriptions.values[position].lastDeliveryTime = now
+            subscriptions.values[position].lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now)
             subscriptions.values[position].delivered += 1
             let subscription = subscriptions.values[position]
             let recipient = Recipient(subscriptions.keys[position], subscription.handler)
@@ -46,10 +45,10 @@ extension SchedulerStateMachine.Requests {
         {
             return false
         }
-        if options.minimumInterval > .zero, let last = subscription.lastDeliveryTime, now - last < options.minimumInterval {
+        if options.minimumInterval > .zero, let last = subscription.lastDelivery, now - last.time < options.minimumInterval {
             return false
         }
-        let moved = subscription.lastDelivered.map { $0.distance(to: fix.location) }
+        let moved = subscription.lastDelivery.map { $0.position.distance(to: fix.location) }
         switch options.kind {
         case .heading:
             guard fix.location.course != nil else { return false }

@@ -1,7 +1,7 @@
 import DequeModule
 
 /// A fix whose one-shots are being handed out: the index buckets it satisfies, taken from the index
-/// when it arrived, and whether the custom-accuracy entries are still to be checked. Its one-shots stay
+/// when it arrived, then the custom-accuracy entries it is accurate enough for. Its one-shots stay
 /// pending until they are handed out (``SchedulerStateMachine/nextOneShot()``), so that a withdrawal
 /// issued meanwhile still reaches them, and each costs nothing until then.
 struct FixCompletion {
@@ -14,8 +14,6 @@ struct FixCompletion {
     var result: LocationResult
     /// The satisfied buckets still to hand out, coarsest level first.
     var buckets: Deque<Deque<RequestID>>
-    /// Whether every custom-accuracy entry the fix is accurate enough for has been taken.
-    var customsTaken = false
     /// Custom entries the fix was accurate enough for but too old for; they go back at the end.
     var failedRecency: [OneShotIndex.CustomEntry] = []
 
@@ -60,7 +58,10 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// Takes the next pending one-shot `completion` satisfies out of the tables; `nil` when none is left,
-    /// and then the custom entries that were too old are back in the index.
+    /// and then the custom entries that were too old are back in the index. The buckets go first, then
+    /// the custom entries accurate enough, until the index has none left: what is left of the completion
+    /// is in the index itself, so taking again after `nil` checks those too old again, puts them back
+    /// again and gives `nil` again.
     /// - Complexity: amortised O(1) per one-shot taken; O(log c) for a custom accuracy among c.
     mutating func takeNext(of completion: inout FixCompletion) -> Recipient<OneShotHandler>? {
         while !completion.buckets.isEmpty {
@@ -70,19 +71,16 @@ extension SchedulerStateMachine.Requests {
             }
             if let request = removeOneShot(id) { return Recipient(id, request.handler) }
         }
-        if !completion.customsTaken {
-            let metres = completion.fix.location.horizontalAccuracy
-            let age = completion.fix.age(at: completion.processedAt)
-            while let entry = index.popCustom(accurateEnough: metres) {
-                let id = RequestID(rawValue: entry.id)
-                guard let request = oneShots[id] else { continue }
-                if request.wish.accuracy.isSatisfied(horizontalAccuracy: metres, age: age) {
-                    _ = removeOneShot(id)
-                    return Recipient(id, request.handler)
-                }
-                completion.failedRecency.append(entry)
+        let metres = completion.fix.location.horizontalAccuracy
+        let age = completion.fix.age(at: completion.processedAt)
+        while let entry = index.popCustom(accurateEnough: metres) {
+            let id = RequestID(rawValue: entry.id)
+            guard let request = oneShots[id] else { continue }
+            if request.wish.accuracy.isSatisfied(horizontalAccuracy: metres, age: age) {
+                _ = removeOneShot(id)
+                return Recipient(id, request.handler)
             }
-            completion.customsTaken = true
+            completion.failedRecency.append(entry)
         }
         for entry in completion.failedRecency { index.reinsert(entry) }
         completion.failedRecency = []

@@ -111,7 +111,7 @@ public struct LocationAccuracy: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the limits are usable: finite positive metres and a non-negative age.
     public var isValid: Bool {
-        horizontalAccuracy.isFinite && horizontalAccuracy > 0 && maximumAge >= .zero
+        horizontalAccuracy.isFinite && horizontalAccuracy > 0 && !maximumAge.isNegative
     }
 
     /// The cheapest power mode that can deliver this accuracy.

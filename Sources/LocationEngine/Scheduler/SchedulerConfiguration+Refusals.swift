@@ -7,7 +7,7 @@ extension SchedulerStateMachine.Configuration {
     ) -> LocationStatus? {
         if !accuracy.isValid {
             .rejected(reason: "accuracy must be finite and positive with a non-negative maximum age (got \(accuracy))")
-        } else if let timeout, timeout < .zero {
+        } else if let timeout, timeout.isNegative {
             .rejected(reason: "timeout must not be negative (got \(timeout))")
         } else if let purposeKey, !declares(purposeKey: purposeKey) {
             .misconfigured(.undeclaredPurposeKey(purposeKey))

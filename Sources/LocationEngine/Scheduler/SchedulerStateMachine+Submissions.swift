@@ -21,7 +21,7 @@ extension SchedulerStateMachine {
         {
             return delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: refusal, location: nil, age: nil, achievedAccuracy: nil), .failed)
         }
-        let timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
+        let timeout = timeout.flatMap { $0.isPositive ? $0 : nil }
         // The purpose key is kept while pending: an admitted request may still need it if accuracy
         // becomes reduced. A timeout that waits for access joins the wish when the request is placed.
         let request = OneShot(handler: handler, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: nil))

@@ -11,9 +11,11 @@
   not taken as a change, so a doubling fails from 0.005 per request up.
 - Hand-offs per 1,000 operations (Profiling/EngineHandoffProbe: a seeded day of requests, cancels and fixes
   on the manual clock, every task on one thread, one job at a time): the engine loop's wake-ups, its timer's
-  wake-ups and every task resumption. The code decides them, not the kernel (the same on every run and
-  under any load), so each must stay within 10 % of its baseline, in either direction: a design that hands
-  off more often costs context switches on every machine.
+  wake-ups and every task resumption. The code and the toolchain's concurrency runtime decide them, not
+  the kernel: the same on every run and under any load. So each must stay within 1 % of its baseline, in
+  either direction (a 10 % bound let the timer's extra task per fire, +5 % of the resumptions, pass): a
+  design that hands off more often costs context switches on every machine. A new toolchain may move them;
+  its baseline is then retaken on purpose, like any other.
 - What moves with the machine is printed, not judged, and has no baseline: the voluntary context switches
   per 1,000 operations of `locbench --requests 10000` (getrusage: +42 to +59 % with both cores busy, and
   a baseline taken on another VM was 4x what this machine measures) and the engine's own loop wake-ups of
@@ -25,6 +27,7 @@ import json
 import sys
 
 RELATIVE_TOLERANCE = 0.10
+HANDOFF_TOLERANCE = 0.01
 ALLOCATION_SLACK = 0.005
 
 
@@ -47,10 +50,10 @@ def check(baseline, counts, locbench):
         value = counts["allocationsPerRequest"][phase]
         passed = abs(value - base) <= max(RELATIVE_TOLERANCE * base, ALLOCATION_SLACK)
         report(f"allocations per request, {phase}", value, base, passed, "bound: within 10 % or 0.005")
-    for what, base in baseline.get("handoffsPerThousandOperations", {}).items():
+    for what, base in baseline["handoffsPerThousandOperations"].items():
         value = counts["handoffsPerThousandOperations"][what]
-        passed = abs(value - base) <= RELATIVE_TOLERANCE * base
-        report(f"{what} per 1,000 operations (manual clock, one thread)", value, base, passed, "bound: within 10 %")
+        passed = abs(value - base) <= HANDOFF_TOLERANCE * base
+        report(f"{what} per 1,000 operations (manual clock, one thread)", value, base, passed, "bound: within 1 %")
     engine = locbench["engine"]
     for key, what in (("voluntaryContextSwitchesPerThousandOperations", "voluntary context switches"),
                       ("loopWakeupsPerThousandOperations", "engine loop wake-ups")):
@@ -82,8 +85,10 @@ def self_test():
              ("another machine: 4x the switches (printed, not judged)", counts(), locbench(1600.0), False),
              ("a buffer grows at another moment: +0.004 allocations", counts(("allocationsPerRequest", "cancel + processed", 1.4)), locbench(), False),
              ("allocations near zero doubled: 0.01 to 0.02", counts(("allocationsPerRequest", "cancel + processed", 2.0)), locbench(), True)]
-    cases.append(("one more task resumption per 100 operations: +2.3 %",
-                  counts(("handoffsPerThousandOperations", "task resumptions", 1.023)), locbench(), False))
+    cases.append(("task resumptions +0.5 %",
+                  counts(("handoffsPerThousandOperations", "task resumptions", 1.005)), locbench(), False))
+    cases.append(("one more task resumption per fire of the timer: +5 %",
+                  counts(("handoffsPerThousandOperations", "task resumptions", 1.05)), locbench(), True))
     cases.append(("a second wake-up of the loop for one in five commands: +18 %",
                   counts(("handoffsPerThousandOperations", "engine loop wake-ups", 1.18)), locbench(), True))
     for kind in ("instructionsPerRequest", "allocationsPerRequest", "handoffsPerThousandOperations"):

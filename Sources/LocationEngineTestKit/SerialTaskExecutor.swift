@@ -23,7 +23,7 @@ import NIOConcurrencyHelpers
 /// Written here because swift-nio's manual task executor (in NIOTestUtils) is package-internal.
 public final class SerialTaskExecutor: TaskExecutor {
     private let jobs = NIOLockedValueBox(Deque<UnownedJob>())
-    /// Jobs run so far.
+    /// Jobs run so far. Read it on the thread that runs the jobs, as ``runUntilIdle(jobLimit:)`` is called.
     public private(set) var jobsRun = 0
 
     /// An executor with no jobs.

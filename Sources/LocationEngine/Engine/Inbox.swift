@@ -143,7 +143,11 @@ final class Inbox: Sendable {
     }
 
     /// Parks the loop until a command or a timer arrives; returns at once if one already has.
-    nonisolated(nonsending) func park() async {
+    ///
+    /// It runs where its caller runs (`isolation`: the engine's actor, for its loop): a nonisolated async
+    /// method would hop off the actor to the generic executor and back around every park, a task
+    /// resumption more for each wake-up.
+    func park(isolation: isolated (any Actor)? = #isolation) async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let parked = state.withLockedValue { state in
                 guard state.commands.isEmpty, state.withdrawals.isEmpty, !state.timerFired, state.closedWith == nil else { return false }

@@ -5,8 +5,8 @@ import NIOConcurrencyHelpers
 /// A *sleeper* child sleeps until the armed instant, calls `fire`, then waits for the next instant
 /// and sleeps again: firing costs one wake-up of one task, as a timer should, and arming a later
 /// instant — what expiring deadlines one after another does — costs a store. A sleep cannot be
-/// shortened, so an instant earlier than the one being slept towards ends that sleeper (a second
-/// child, the *interrupter*, waits for exactly that) and a new sleeper starts towards it.
+/// shortened, so an instant earlier than the one being slept towards ends that sleeper (the run itself
+/// waits for exactly that, and cancels it) and a new sleeper starts towards it.
 ///
 /// Hand-written because `Clock.sleep` is the only timer a generic `Clock` offers (the engine runs on
 /// a manual clock in tests), and swift-async-algorithms' timer sequence ticks at a fixed interval.
@@ -48,8 +48,7 @@ final class WakeTimer<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-
-    /// Ends ``run(fire:)``: nothing fires after this returns.
+    /// Ends ``run(fire:)``: nothing fires after this returns but a `fire` already under way.
     func stop() {
         let (sleeper, interrupter) = state.withLockedValue { state in
             state.isStopped = true

@@ -22,7 +22,6 @@
 /// the monitors' sleep is planned by the source chosen for their mode.
 struct SourcePlanner: Sendable {
     /// A command for one source.
-    typealias Command = SourceCommands.Element
 
     /// One record per source, in source order (source 0, 1, …).
     var records: [Record]

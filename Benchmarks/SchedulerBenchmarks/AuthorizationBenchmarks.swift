@@ -9,38 +9,33 @@ func registerAuthorizationBenchmarks(n: Int) {
         var machine = Machine(configuration: .init(authorization: .notDetermined, usage: UsageDeclarations(whenInUse: "benchmark")))
         var prompts = 0
         for index in 0..<n {
-            machine.submitOneShot(
+            let effects = machine.submitOneShot(
                 RequestID(rawValue: UInt64(index + 1)), accuracy: accuracies[index % 5], timeout: .seconds(60), delayUntilAuthorized: true,
                 purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
-            // Every event's actions are taken before the next event.
-            while let action = machine.nextAction() { if case .requestAuthorization = action { prompts += 1 } }
+            prompts += effects.actions.filter { if case .requestAuthorization = $0 { true } else { false } }.count
         }
         precondition(prompts == 1, "one authorization request for \(n) waiting requests")
         measure(benchmark, operations: n) {
-            machine.receiveAuthorization(.authorizedWhenInUse(), due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1)))
-            deliver(&machine)
+            deliver(machine.receiveAuthorization(.authorizedWhenInUse(), due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1))))
         }
     }
 
     Benchmark("Authorization: revocation ends n one-shots + n/10 subscriptions, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
         for index in 0..<(n / 10) {
-            machine.subscribe(RequestID(rawValue: UInt64(n + index + 1)), options: SubscriptionOptions(), madeAt: nil, handler: { _, _ in }, now: .zero)
-            deliver(&machine)
+            deliver(machine.subscribe(RequestID(rawValue: UInt64(n + index + 1)), options: SubscriptionOptions(), madeAt: nil, handler: { _, _ in }, now: .zero))
         }
         measure(benchmark, operations: n + n / 10) {
-            machine.receiveAuthorization(.denied, due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1)))
-            deliver(&machine)
+            deliver(machine.receiveAuthorization(.denied, due: EngineInstant(.seconds(1)), answering: nil, now: EngineInstant(.seconds(1))))
         }
     }
 
     Benchmark("Reduced accuracy: switch with n pending one-shots (4 of 5 end), n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
         measure(benchmark, operations: n) {
-            machine.receiveAuthorization(
+            deliver(machine.receiveAuthorization(
                 AuthorizationState(status: .authorizedAlways, accuracy: .reduced), due: EngineInstant(.seconds(1)), answering: nil,
-                now: EngineInstant(.seconds(1)))
-            deliver(&machine)
+                now: EngineInstant(.seconds(1))))
         }
     }
 }

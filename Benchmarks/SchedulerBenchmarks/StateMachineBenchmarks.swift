@@ -7,13 +7,11 @@ func registerStateMachineBenchmarks(n: Int) {
         var machine = Machine()
         measure(benchmark, operations: n) {
             for index in 0..<n {
-                machine.submitOneShot(
+                deliver(machine.submitOneShot(
                     RequestID(rawValue: UInt64(index + 1)), accuracy: .block, timeout: .seconds(60),
-                    delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
-                deliver(&machine)  // every event's actions are taken before the next event
+                    delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero))  // every event's actions are taken before the next event
             }
-            machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
-            deliver(&machine)
+            deliver(machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1)))
         }
     }
 
@@ -21,8 +19,7 @@ func registerStateMachineBenchmarks(n: Int) {
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
         measure(benchmark, operations: n) {
             for index in 0..<n {
-                machine.withdraw(RequestID(rawValue: UInt64(index + 1)), .cancel, now: .zero)
-                deliver(&machine)
+                deliver(machine.withdraw(RequestID(rawValue: UInt64(index + 1)), .cancel, now: .zero))
             }
         }
     }
@@ -30,28 +27,24 @@ func registerStateMachineBenchmarks(n: Int) {
     Benchmark("Core: one fix completing n one-shots, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { index in accuracies[index % 5] }, timeout: { _ in .seconds(60) })
         measure(benchmark, operations: n) {
-            machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
-            deliver(&machine)
+            deliver(machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1)))
         }
     }
 
     Benchmark("Core: one fix fanned out to n subscribers, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = Machine()
         for index in 0..<n {
-            machine.subscribe(RequestID(rawValue: UInt64(index + 1)), options: SubscriptionOptions(), madeAt: nil, handler: { _, _ in }, now: .zero)
-            deliver(&machine)
+            deliver(machine.subscribe(RequestID(rawValue: UInt64(index + 1)), options: SubscriptionOptions(), madeAt: nil, handler: { _, _ in }, now: .zero))
         }
         measure(benchmark, operations: n) {
-            machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1))
-            deliver(&machine)
+            deliver(machine.receiveFix(preciseFix, age: .zero, now: EngineInstant(nanoseconds: 1)))
         }
     }
 
     Benchmark("Core: timeout expiry of n requests, n=\(n)", configuration: .init(metrics: [.wallClock, .mallocCountTotal, nanosecondsPerRequest])) { benchmark in
         var machine = machineWithPendingOneShots(n, accuracy: { _ in .room }, timeout: { index in .milliseconds(Int64(1 + index % 10_000)) })
         measure(benchmark, operations: n) {
-            machine.advanceTime(now: EngineInstant(.seconds(11)))
-            deliver(&machine)
+            deliver(machine.advanceTime(now: EngineInstant(.seconds(11))))
         }
     }
 
@@ -60,8 +53,7 @@ func registerStateMachineBenchmarks(n: Int) {
         var delivered = 0
         measure(benchmark, nanosecondsPerFix, operations: benchmark.scaledIterations.count) {
             for iteration in benchmark.scaledIterations {
-                machine.receiveFix(coarseFix, age: .zero, now: EngineInstant(nanoseconds: Int64(iteration + 1)))
-                delivered += deliver(&machine)
+                delivered += deliver(machine.receiveFix(coarseFix, age: .zero, now: EngineInstant(nanoseconds: Int64(iteration + 1))))
             }
         }
         precondition(delivered == 0, "the coarse fix completed something")
@@ -72,31 +64,26 @@ func registerStateMachineBenchmarks(n: Int) {
 func machineWithPendingOneShots(_ n: Int, accuracy: (Int) -> LocationAccuracy, timeout: (Int) -> Duration) -> Machine {
     var machine = Machine()
     for index in 0..<n {
-        machine.submitOneShot(
+        deliver(machine.submitOneShot(
             RequestID(rawValue: UInt64(index + 1)), accuracy: accuracy(index), timeout: timeout(index),
-            delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero)
-        deliver(&machine)
+            delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: { _ in }, now: .zero))
     }
     return machine
 }
 
-/// Takes every action the machine has and calls every handler they name, as the engine does after a
-/// transition. Returns how many handlers it called.
+/// Carries out an event's effects, calling every handler they name, as the engine does after each
+/// event. Returns how many handlers it called.
 @discardableResult
-func deliver(_ machine: inout Machine) -> Int {
+func deliver(_ effects: Machine.Effects) -> Int {
     var delivered = 0
-    while let action = machine.nextAction() {
-        switch action {
-        case .completeOneShots(let result):
-            while let recipient = machine.nextOneShot() {
-                recipient.handler(result)
-                delivered += 1
-            }
-        case .notifySubscriptions(let event):
-            while let recipient = machine.nextSubscriber() {
-                recipient.handler(recipient.id, event)
-                delivered += 1
-            }
+    for index in 0..<effects.count {
+        switch effects[index] {
+        case .completeOneShots(let recipients, let result):
+            for recipient in recipients { recipient.handler(result) }
+            delivered += recipients.count
+        case .notifySubscriptions(let recipients, let event):
+            for recipient in recipients { recipient.handler(recipient.id, event) }
+            delivered += recipients.count
         default:
             break
         }

@@ -89,9 +89,6 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
             usage: configuration.usage,
             preferredAuthorization: configuration.preferredAuthorization,
             reducedAccuracy: configuration.reducedAccuracy)
-        // A delivery hands out at most this many recipients before what fell due meanwhile goes first
-        // (the loop reads the clock every 1,024 handlers).
-        core.deliverySlice = 1024
         core.powerDown = configuration.powerDown
         core.geofences = configuration.geofences
         core.otherSources = sources.dropFirst().map(\.capabilities)

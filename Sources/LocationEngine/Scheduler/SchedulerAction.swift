@@ -1,24 +1,22 @@
-/// What the ``SchedulerStateMachine`` asks its owner to do, in order: the owner takes actions with
-/// ``SchedulerStateMachine/nextAction()`` until it returns `nil`.
+/// One thing a ``SchedulerStateMachine`` decided and its owner must carry out. Each event returns its
+/// actions, in order, as ``SchedulerEffects``.
 ///
 /// Deliveries that share one result (every request a fix satisfies, every request that times out at
-/// one instant) come as one action; the owner then takes the recipients one at a time with
-/// ``SchedulerStateMachine/nextOneShot()`` or ``SchedulerStateMachine/nextSubscriber()``. Handing
-/// them out one at a time is what lets the core honour a cancel or force-complete that a handler
-/// issues for a later recipient of the same delivery: the owner passes it on
-/// (``SchedulerStateMachine/withdraw(_:_:now:)``) before taking the next recipient, and the core
-/// decides what that request gets.
+/// one instant) come as one action with their recipients. Handlers run one at a time, and a handler may
+/// cancel or force-complete a later recipient of the same delivery: the owner passes the withdrawal on
+/// (``SchedulerStateMachine/withdraw(_:_:now:at:)`` at ``Moment/midDelivery``), carries its effects out
+/// at once, and asks the core about each later recipient while ``SchedulerStateMachine/hasOvertaken``
+/// says a decided delivery may have been overtaken (``EffectsWalk`` keeps the place).
 public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
-    /// Deliver `result` to each one-shot that ``SchedulerStateMachine/nextOneShot()`` hands out until
-    /// it returns `nil`; each of those requests has ended. (Indirect, like the notification case, so
-    /// that the frequent small actions stay small.)
-    indirect case completeOneShots(LocationResult)
+    /// Deliver `result` to each of these one-shots; each of them has ended. (Indirect, like the
+    /// notification case, so that the frequent small actions stay small.)
+    indirect case completeOneShots([Recipient<OneShotHandler>], LocationResult)
     /// This one-shot request was cancelled: deliver nothing (resume an awaiting caller with a
     /// cancellation error).
     case cancelOneShot(Recipient<OneShotHandler>)
-    /// Deliver `event` to each subscription that ``SchedulerStateMachine/nextSubscriber()`` hands out
-    /// until it returns `nil` (an ``SubscriptionEvent/ended(_:)`` event ends them).
-    indirect case notifySubscriptions(SubscriptionEvent)
+    /// Deliver `event` to each of these subscriptions (an ``SubscriptionEvent/ended(_:)`` event: they
+    /// have ended).
+    indirect case notifySubscriptions([Recipient<SubscriptionHandler>], SubscriptionEvent)
     /// This subscription was cancelled: deliver nothing (finish an async sequence).
     case cancelSubscription(Recipient<SubscriptionHandler>)
     /// Deliver a transition to the region monitor it belongs to (see <doc:Geofences>).
@@ -73,7 +71,7 @@ public struct Recipient<Handler> {
 }
 
 /// How the owner of a ``SchedulerStateMachine`` ends a request early
-/// (``SchedulerStateMachine/withdraw(_:_:now:)``).
+/// (``SchedulerStateMachine/withdraw(_:_:now:at:)``).
 public enum Withdrawal: Sendable, Hashable {
     /// Cancel it: nothing is delivered but a cancellation notice.
     case cancel

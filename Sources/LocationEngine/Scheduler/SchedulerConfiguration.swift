@@ -26,11 +26,6 @@ extension SchedulerStateMachine {
         public var preferredAuthorization: AuthorizationLevel
         /// How fixes are coarsened under reduced accuracy.
         public var reducedAccuracy: ReducedAccuracyPolicy
-        /// How many recipients a delivery hands out (``SchedulerStateMachine/nextOneShot()``) before
-        /// it lets what was decided meanwhile go first — timeouts that fell due during a long delivery,
-        /// handed over by ``SchedulerStateMachine/advanceTime(now:)``. By default a delivery is never
-        /// cut.
-        var deliverySlice: Int = .max
         /// The rules regions are decided by (see <doc:Geofences>). When invalid, every region monitor
         /// ends at once with ``SubscriptionEnd/rejected(reason:)`` saying why.
         public var geofences = GeofenceConfiguration()

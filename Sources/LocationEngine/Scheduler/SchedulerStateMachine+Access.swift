@@ -10,37 +10,39 @@ extension SchedulerStateMachine {
     /// - Complexity: O(log c) for c scheduled changes, plus what the change does.
     public mutating func receiveAuthorization(
         _ state: AuthorizationState, due: EngineInstant, answering prompt: UInt64?, now: EngineInstant
-    ) {
-        let now = enter(now, "receiveAuthorization")
-        guard !isShutDown else { return }
+    ) -> Effects {
+        let now = enter(now)
+        guard !isShutDown else { return Effects() }
         access.schedule(state, due: due, prompt: prompt, on: &timeline)
         // Each change due applies at its own instant, after what fell due before it on the timeline.
         while let due = timeline.alarm(.authorization), due <= now { runTimeline(upTo: due) }
+        return delivery.takeEffects()
     }
 
     /// The application's session of use ended: a one-time grant lapses back to not determined (pending
     /// requests end with ``AuthorizationFailure/lapsed``), temporary full accuracy reverts to reduced
     /// (requests needing it end rather than prompting again at once), and a refusal of temporary full
     /// accuracy no longer stands. The provider is told of the change the engine made.
-    public mutating func endSession(now: EngineInstant) {
-        let now = enter(now, "endSession")
-        guard !isShutDown else { return }
+    public mutating func endSession(now: EngineInstant) -> Effects {
+        let now = enter(now)
+        guard !isShutDown else { return Effects() }
         carryOut(access.sessionEnded(), now: now)
+        return delivery.takeEffects()
     }
 
     /// The user pressed a location button: grants at once after an earlier confirmation from not
     /// determined; asks for a confirmation from not determined or denied (once at a time); changes
     /// nothing when already authorized, restricted or with services disabled.
-    public mutating func pressLocationButton(now: EngineInstant) {
-        let now = enter(now, "pressLocationButton")
-        guard !isShutDown else { return }
+    public mutating func pressLocationButton(now: EngineInstant) -> Effects {
+        let now = enter(now)
+        guard !isShutDown else { return Effects() }
         carryOut(access.locationButtonPressed(), now: now)
+        return delivery.takeEffects()
     }
 
     /// Applies the scheduled changes due at `instant` (authorization's alarm), in the order they were made.
     mutating func applyAuthorizationChanges(dueAt instant: EngineInstant) {
         while let change = access.takeChange(dueBy: instant, on: &timeline) {
-            if delivery.settleFixCompletion(taking: &requests) { fixCompletionEnded() }
             carryOut(access.apply(change.state, answering: change.prompt), now: change.due)
         }
     }

@@ -2,15 +2,23 @@ extension SchedulerStateMachine {
     /// Ends a request early — a cancel, or a force-complete (see ``Withdrawal``). Unknown or finished
     /// IDs are a no-op.
     ///
-    /// It may come while the actions of earlier events are being carried out (a handler withdrew a
-    /// request): a request that has ended but is not handed out yet gets the withdrawal's ending instead
-    /// of the one decided. It may also name an ID not submitted yet (IDs increase in submission order):
-    /// that request ends this way as it arrives.
+    /// It may come while the effects of earlier events are being carried out (a handler withdrew a
+    /// request: `moment` is ``Moment/midDelivery``): a request that has ended but whose ending the owner
+    /// has not reached yet gets the withdrawal's ending instead of the one decided
+    /// (``reached(oneShot:receiving:)``), and an update still ahead skips a subscription it ends. It may
+    /// also name an ID not submitted yet (IDs increase in submission order): that request ends this way
+    /// as it arrives.
     /// - Complexity: O(1) amortised.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
+    public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects {
         let now = tick(now)
-        delivery.outbox.beginEvent()
+        delivery.begin(at: moment)
+        decideWithdrawal(id, withdrawal, now: now)
+        return delivery.takeEffects()
+    }
+
+    @inline(__always)
+    private mutating func decideWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
         if let request = requests.removeOneShot(id) {
             redirect(Recipient(id, request.takeHandler()), withdrawal, now: now)
         } else if let subscription = requests.removeSubscription(id) {
@@ -38,34 +46,35 @@ extension SchedulerStateMachine {
 
     /// Ends the engine: every request ends with `.shutDown` and new ones are refused.
     /// - Complexity: O(n).
-    public mutating func shutdown(now: EngineInstant) {
-        let now = enter(now, "shutdown")
-        guard lifecycle == .running else { return }
+    public mutating func shutdown(now: EngineInstant) -> Effects {
+        let now = enter(now)
+        guard lifecycle == .running else { return Effects() }
         lifecycle = .shutDown
         access.close(on: &timeline)
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)
+        return delivery.takeEffects()
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
     /// the best fix known, in two grouped actions.
     mutating func endEverything(oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, onlyAdmitted: Bool, now: EngineInstant) {
         if !onlyAdmitted { access.forgetWaitingRequests() }
-        deliverEnds(requests.removeAll(onlyAdmitted: onlyAdmitted), result(oneShotStatus, now: now), .failed, subscriptionEnd)
+        deliverEnds(requests.removeAll(onlyAdmitted: onlyAdmitted), result(oneShotStatus, now: now), subscriptionEnd)
     }
 
     /// Ends these requests (those still pending), one-shots with `oneShotStatus` and the best fix known,
     /// subscriptions with `subscriptionEnd`, in two grouped actions.
     mutating func end(_ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant) {
-        deliverEnds(requests.remove(ids), result(oneShotStatus, now: now), .failed, subscriptionEnd)
+        deliverEnds(requests.remove(ids), result(oneShotStatus, now: now), subscriptionEnd)
     }
 
-    /// Queues the grouped final deliveries of removed requests, counted under `tally` as they are handed
-    /// out; an update being fanned out skips the subscriptions, and the monitors' regions go.
-    mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ tally: OneShotTally, _ end: SubscriptionEnd) {
+    /// Decides the grouped final deliveries of removed requests; an update still ahead of the owner
+    /// skips the subscriptions, and the monitors' regions go.
+    mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ end: SubscriptionEnd) {
         for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
         for id in removed.regions { geofences.remove(id, on: &timeline) }
-        delivery.emitOneShots(removed.oneShots, result, tally)
+        delivery.emitOneShots(removed.oneShots, result)
         delivery.emitSubscribers(removed.subscribers, .ended(end))
         requests.afterRemovals(on: &timeline)
     }

@@ -8,10 +8,16 @@ extension SchedulerStateMachine {
     /// out-of-range values) are counted and dropped, as is a fix from another source less accurate than the
     /// latest and inside its circle (<doc:SeveralSources>).
     /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
-    ///   one-shots it completes cost O(1) each as they are handed out (``nextOneShot()``).
+    ///   one-shots it completes cost O(1) each.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID = .first) {
-        let now = enter(now, "receiveFix")
+    public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID = .first) -> Effects {
+        takeFix(location, age: age, now: enter(now), source: source)
+        return delivery.takeEffects()
+    }
+
+    /// A fix arrives at `now`: what it completes, updates and decides.
+    @inline(__always)
+    private mutating func takeFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) {
         expireDeadlines(now: now)
         guard access.gate == .authorized, !isShutDown else { return }
         power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now)
@@ -20,7 +26,7 @@ extension SchedulerStateMachine {
             return settlePower()
         }
         emit(.fixProcessed(accepted: true))
-        if let completion = requests.beginCompletion(with: fix, now: now) { delivery.emitFixCompletion(completion) }
+        if let (recipients, result) = requests.complete(with: fix, now: now) { delivery.emitOneShots(recipients, result) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
         if geofences.evaluator.count > 0 {
             geofences.decide(by: fix, power: &power, besides: requests.demand, now: now, on: &timeline)
@@ -33,44 +39,50 @@ extension SchedulerStateMachine {
     /// Source `source` reports where its receiver confirmed it is (``SourceEvent/receiverState(_:age:)``): the
     /// power planner counts it in the energy and plans on from it (a receiver that stayed on is not stepped deeper).
     /// - Complexity: O(1)
-    public mutating func receiveReceiverState(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
-        let now = enter(now, "receiveReceiverState")
+    public mutating func receiveReceiverState(
+        _ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant, source: SourceID = .first
+    ) -> Effects {
+        let now = enter(now)
         power.receiverConfirmed(state, age: age, now: now, source: source)
         reconcilePower(now: now)
+        return delivery.takeEffects()
     }
 
     /// The source reports that its running receiver confirmed the setting of `mode`
     /// (``SourceEvent/receiverTracking(_:age:)``): the power planner's energy account costs it so from now.
     /// - Complexity: O(1)
-    public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) {
-        let now = enter(now, "receiveReceiverTracking")
+    public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) -> Effects {
+        let now = enter(now)
         power.receiverTracking(mode, age: age, now: now, source: source)
         settlePower()
+        return delivery.takeEffects()
     }
 
     /// Source `source` reports a temporary failure: one-shots keep waiting (a one-shot that then ends without
     /// a fix says so in its ``LocationResult/reason``), subscriptions are told and keep running.
     /// - Complexity: O(s) for s subscriptions.
-    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) {
-        let now = enter(now, "receiveTransientError")
+    public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
+        let now = enter(now)
         expireDeadlines(now: now)
         power.errorReported(error, by: source, now: now)
         counters.transientErrors += 1
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
+        return delivery.takeEffects()
     }
 
     /// Source `source` is gone for good: it is powered down, and every admitted request no other source can
     /// serve ends with the error (with one source, every one; those waiting for access keep waiting).
     /// Later requests start it afresh (no sticky failure flag).
     /// - Complexity: O(n).
-    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) {
-        let now = enter(now, "receiveFatalError")
+    public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
+        let now = enter(now)
         expireDeadlines(now: now)
         counters.fatalErrors += 1
         let (left, commands) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
-        deliverEnds(ending, result(.failed(error), now: now), .failed, .failed(error))
+        deliverEnds(ending, result(.failed(error), now: now), .failed(error))
         settlePower(commands)
         reconcilePower(now: now)
+        return delivery.takeEffects()
     }
 }

@@ -11,15 +11,26 @@ extension SchedulerStateMachine {
     public mutating func submitOneShot(
         _ id: RequestID, accuracy: LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, purposeKey: String?,
         madeAt: EngineInstant?, handler: consuming OneShotHandler, now: EngineInstant
+    ) -> Effects {
+        placeOneShot(
+            id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, madeAt: madeAt,
+            handler: handler, now: enter(now))
+        return delivery.takeEffects()
+    }
+
+    /// A one-shot request arrives at `now`: ends at once, or takes its place.
+    @inline(__always)
+    private mutating func placeOneShot(
+        _ id: RequestID, accuracy: LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, purposeKey: String?,
+        madeAt: EngineInstant?, handler: consuming OneShotHandler, now: EngineInstant
     ) {
-        let now = enter(now, "submitOneShot")
         assert(!isPending(id), "submitOneShot(\(id)): the ID is already pending")
         counters.oneShotsSubmitted += 1
         if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return redirect(Recipient(id, handler), withdrawal, now: now) }
         if let refusal = configuration.refusal(
             accuracy: accuracy, timeout: timeout, purposeKey: purposeKey, isShutDown: isShutDown, gate: access.gate)
         {
-            return delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: refusal, location: nil, age: nil, achievedAccuracy: nil), .failed)
+            return delivery.emitOneShots([Recipient(id, handler)], LocationResult(status: refusal, location: nil, age: nil, achievedAccuracy: nil))
         }
         let timeout = timeout.flatMap { $0.isPositive ? $0 : nil }
         // The purpose key is kept while pending: an admitted request may still need it if accuracy
@@ -27,7 +38,7 @@ extension SchedulerStateMachine {
         let request = OneShot(handler: handler, wish: OneShotWish(accuracy: accuracy, purposeKey: purposeKey, timeoutAwaitingAccess: nil))
         if let cached = access.cachedResult(satisfying: accuracy, now: now) {
             counters.oneShotsFromCache += 1
-            return delivery.emitOneShots([Recipient(id, request.handler)], cached, .succeeded)
+            return delivery.emitOneShots([Recipient(id, request.handler)], cached)
         }
         let placement = requests.place(
             id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: access.gate,
@@ -44,9 +55,9 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func subscribe(
         _ id: RequestID, options: SubscriptionOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler, now: EngineInstant
-    ) {
-        let now = enter(now, "subscribe")
-        register(id, options: options, region: nil, madeAt: madeAt, handler: handler, now: now)
+    ) -> Effects {
+        register(id, options: options, region: nil, madeAt: madeAt, handler: handler, now: enter(now))
+        return delivery.takeEffects()
     }
 
     /// A region monitor arrives (see <doc:Geofences>): a subscription that receives no fixes but the
@@ -59,10 +70,10 @@ extension SchedulerStateMachine {
     public mutating func monitor(
         _ id: RequestID, region: GeofenceRegion, options: GeofenceOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler,
         now: EngineInstant
-    ) {
-        let now = enter(now, "monitor")
+    ) -> Effects {
         // Passive: a monitor adds no demand of its own; the monitors' one share is drawn from the geometry.
-        register(id, options: SubscriptionOptions(kind: .passive), region: (region, options), madeAt: madeAt, handler: handler, now: now)
+        register(id, options: SubscriptionOptions(kind: .passive), region: (region, options), madeAt: madeAt, handler: handler, now: enter(now))
+        return delivery.takeEffects()
     }
 
     /// The state of the region monitored as `id`, or `nil` when there is none (or it waits).

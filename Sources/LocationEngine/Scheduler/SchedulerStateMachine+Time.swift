@@ -1,29 +1,29 @@
 extension SchedulerStateMachine {
-    /// Time passes, if anything falls due by `now` (``nextWakeup``): then as ``advanceTime(now:)``.
-    /// Returns whether it did.
+    /// Time passes, if anything falls due by `now` (``nextWakeup``): then as ``advanceTime(now:at:)``,
+    /// and its effects are returned; `nil` if nothing fell due.
     ///
     /// The owner's check between two commands. Read from outside (through an actor's stored property),
     /// ``nextWakeup`` makes the optimizer copy the whole state machine, so that the next change to a
     /// buffer copies it; inside a mutating call, not inlined into the owner's loop, nothing is copied.
-    @discardableResult
     @inline(never)
-    mutating func advanceTimeIfDue(now: EngineInstant) -> Bool {
-        guard let next = nextWakeup, next <= now else { return false }
-        advanceTime(now: now)
-        return true
+    mutating func advanceTimeIfDue(now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects? {
+        guard let next = nextWakeup, next <= now else { return nil }
+        return advanceTime(now: now, at: moment)
     }
 
     /// Time passes: what fell due by `now` happens in instant order across the parts — the requests'
     /// deadlines, authorization's changes, the regions' dwells and unknown timeouts, the power planner's
-    /// steps — then the power planner may step the source down. It may come between two slices of a large
-    /// delivery: what it decides goes first after the slice in progress.
+    /// steps — then the power planner may step the source down. It may come between two handlers of a
+    /// long delivery (`moment` ``Moment/midDelivery``): its effects are carried out first, and an update
+    /// still ahead of the owner skips the subscriptions it ends.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
-    public mutating func advanceTime(now: EngineInstant) {
+    public mutating func advanceTime(now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects {
         let now = tick(now)
-        delivery.outbox.beginEvent()
+        delivery.begin(at: moment)
         runTimeline(upTo: now)
         reconcilePower(now: now)
+        return delivery.takeEffects()
     }
 
     /// Takes what fell due by `instant` off the timeline, earliest first, each from the part it belongs
@@ -61,12 +61,12 @@ extension SchedulerStateMachine {
     /// takes it).
     mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil) {
         guard let earliest = timeline.earliest, earliest <= now, timeline.earliestID != nil else { return }
-        let expired = requests.expire(now: now, sparing: delivery.fixCompletion, on: &timeline)
+        let expired = requests.expire(now: now, on: &timeline)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
         let resultAt = resultAt ?? now
         var timedOut = result(.timedOut, now: resultAt)
         if !expired.oneShots.isEmpty { timedOut.reason = power.reason(best: timedOut.location, age: timedOut.age, now: resultAt) }
-        deliverEnds(expired, timedOut, .timedOut, .durationElapsed)
+        deliverEnds(expired, timedOut, .durationElapsed)
         reconcilePower(now: resultAt)
     }
 
@@ -74,6 +74,6 @@ extension SchedulerStateMachine {
     /// next wake-up. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compactIfIdle(now: EngineInstant) {
-        if delivery.outbox.isEmpty { requests.compact(ifIdleUntil: nextWakeup, now: now, timeline: &timeline) }
+        requests.compact(ifIdleUntil: nextWakeup, now: now, timeline: &timeline)
     }
 }

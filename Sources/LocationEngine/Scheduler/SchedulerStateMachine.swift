@@ -1,10 +1,10 @@
-/// The engine's pure scheduling core: events in, actions out.
+/// The engine's pure scheduling core: events in, effects out.
 ///
 /// It makes every decision — which request ends how and when, what the source does, what to ask the
 /// user — through parts that each own their facts: the pending requests, access, the monitored
 /// regions, one power planner and the delivery of what was decided. It never reads a clock, performs
-/// I/O or suspends: every event takes `now`, and the owner then takes the resulting
-/// ``SchedulerAction``s with ``nextAction()`` and carries them out. ``LocationEngine`` is the actor that
+/// I/O or suspends: every event takes `now` and returns its ``SchedulerEffects`` — the ``SchedulerAction``s it
+/// decided, in order — and the owner carries them out. ``LocationEngine`` is the actor that
 /// owns one; <doc:Design> shows the parts, and how to drive one from your own event loop. Handlers are
 /// opaque to the core: the engine stores closures or continuations, tests store plain tags.
 ///
@@ -15,6 +15,8 @@
 public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// The action type this machine emits.
     public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+    /// What each event returns.
+    public typealias Effects = SchedulerEffects<OneShotHandler, SubscriptionHandler>
 
     // The parts, each owning its facts (Scheduler/Parts, Scheduler/Power, Geofencing): the top type
     // routes events to them and collects their actions.
@@ -27,7 +29,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var power: SourcePlanner
     /// The authorization picture, its prompts and scheduled changes, and the fixes remembered under it.
     var access: Access
-    /// What has been decided and not yet handed out, and the withdrawals that may still redirect it.
+    /// What the event in progress decides, and the withdrawals that may still redirect a decided delivery.
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
@@ -47,14 +49,14 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         self.access = Access(
             picture: configuration.authorization, reducedAccuracy: configuration.reducedAccuracy, usage: configuration.usage,
             preferring: configuration.preferredAuthorization)
-        self.delivery = Delivery(slice: configuration.deliverySlice)
+        self.delivery = Delivery()
         self.power = SourcePlanner(
             sources: [configuration.sourceCapabilities] + configuration.otherSources, linger: configuration.linger,
             powerDown: configuration.powerDown, fallbackAfter: configuration.fallbackAfter)
         self.geofences = Geofences(configuration: configuration.geofences)
     }
 
-    /// When the owner must call ``advanceTime(now:)`` next — the earliest live deadline, power step,
+    /// When the owner must call ``advanceTime(now:at:)`` next — the earliest live deadline, power step,
     /// authorization change, dwell or unknown timeout, or end of the monitors' sleep — or `nil`.
     /// - Complexity: O(1)
     // Always inlined: an out-of-line getter, read through the actor's stored property, made the
@@ -132,11 +134,11 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         return latestNow
     }
 
-    /// The start of every event but withdrawals and the passing of time (earlier actions all taken).
-    mutating func enter(_ now: EngineInstant, _ event: StaticString) -> EngineInstant {
-        precondition(
-            delivery.outbox.isEmpty, "SchedulerStateMachine.\(event): actions of earlier events are still to be taken (nextAction() until nil)")
-        delivery.outbox.beginEvent()
+    /// The start of every event but withdrawals and the passing of time: those alone may come
+    /// mid-delivery.
+    @inline(__always)
+    mutating func enter(_ now: EngineInstant) -> EngineInstant {
+        delivery.begin(at: .betweenEvents)
         return tick(now)
     }
 
@@ -144,7 +146,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     @inline(__always)
     func result(_ status: LocationStatus, now: EngineInstant) -> LocationResult { access.result(status, now: now) }
 
-    /// Queues an action.
+    /// Decides an action.
     @inline(__always)
     mutating func emit(_ action: Action) { delivery.emit(action) }
 
@@ -162,7 +164,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         settlePower(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown))
     }
 
-    /// The end of every call into the power planner that can command a source or move its next wake-up: queues
+    /// The end of every call into the power planner that can command a source or move its next wake-up: decides
     /// what the sources must do, in source order, and sets the power alarm on the timeline to the planner's
     /// next wake-up, `nextWakeup` — the one place the power alarm is set.
     @inline(__always)

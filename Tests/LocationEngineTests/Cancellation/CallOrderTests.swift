@@ -94,7 +94,7 @@ struct CallOrderTests: EngineTestCase {
 
     @Test("core: a handler force-completes, then cancels, a later recipient of its delivery: force-completed")
     func coreForceCompleteThenCancelMidDelivery() {
-        var h = MachineHarness(deliverySlice: 10)
+        var h = MachineHarness()
         for index in 0..<30 { h.oneShot("r\(index)", .block) }
         h.whileDelivering = { tag in tag == "r5" ? ([("r25", .forceComplete), ("r25", .cancel), ("r26", .cancel), ("r26", .forceComplete)], .zero) : nil }
         h.fix(50)

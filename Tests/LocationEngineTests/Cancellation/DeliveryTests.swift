@@ -2,14 +2,14 @@ import Testing
 
 @testable import LocationEngine
 
-/// How the core hands its deliveries out: one recipient at a time, so that a withdrawal issued by a
-/// handler reaches a later recipient of the same delivery; and a large delivery a slice at a time, so
-/// that timeouts falling due during it are handed over between two slices.
-@Suite("Deliveries: slices and withdrawals")
+/// How decided deliveries are carried out: a withdrawal issued by a handler mid-delivery reaches a
+/// later recipient of the same delivery, and what falls due during a long delivery goes first, between
+/// two handlers.
+@Suite("Deliveries: interruptions and withdrawals")
 struct DeliveryTests {
     @Test("1,000 one-shots a fix satisfies end exactly once, in submission order; the source stops after the last")
     func oneFixManyOneShots() {
-        var h = MachineHarness(deliverySlice: 100)
+        var h = MachineHarness()
         for index in 0..<1_000 { h.oneShot("r\(index)", .block) }
         h.fix(50)
         #expect(h.completionOrder == (0..<1_000).map { "r\($0)" })
@@ -19,9 +19,9 @@ struct DeliveryTests {
         #expect(h.machine.requests.index.count == 0, "no entry of an ended one-shot is left in the index")
     }
 
-    @Test("a timeout falling due during a long delivery is handed over after the slice in progress")
+    @Test("a timeout falling due during a long delivery is carried out before the next recipient")
     func timeoutBetweenSlices() {
-        var h = MachineHarness(deliverySlice: 100)
+        var h = MachineHarness()
         for index in 0..<1_000 { h.oneShot("r\(index)", .block, timeout: .seconds(1)) }
         h.oneShot("room", .room, timeout: .seconds(1))
         h.whileDelivering = { tag in tag == "r150" ? ([], .seconds(2)) : nil }
@@ -38,7 +38,7 @@ struct DeliveryTests {
 
     @Test("a handler cancels a later one-shot of the same fix: it is cancelled, never delivered")
     func cancelLaterRecipientOfFix() {
-        var h = MachineHarness(deliverySlice: 10)
+        var h = MachineHarness()
         for index in 0..<30 { h.oneShot("r\(index)", .block) }
         h.whileDelivering = { tag in tag == "r5" ? ([("r25", .cancel), ("r26", .forceComplete)], .zero) : nil }
         h.fix(50)
@@ -68,7 +68,8 @@ struct DeliveryTests {
         #expect(statistics.oneShotsCancelled == 1)
         #expect(statistics.oneShotsForceCompleted == 1)
         #expect(h.expiryPasses == [EngineInstant(.seconds(1))])
-        #expect(h.machine.delivery.withdrawals.isEmpty, "withdrawals of ended requests are forgotten once all is handed out")
+        h.advance(by: .zero)
+        #expect(!h.machine.hasOvertaken, "withdrawals of ended requests are forgotten at the next event between events")
     }
 
     @Test("a handler withdraws subscribers of the same fix: a cancelled one hears nothing more, a force-completed one ends")
@@ -99,27 +100,27 @@ struct DeliveryTests {
             #expect(statistics.subscriptionsCancelled == 1)
             #expect(statistics.subscriptionsEnded == h.events.keys.filter { !h.ends($0).isEmpty }.count)
             #expect(statistics.subscriptionUpdates == h.events.keys.reduce(0) { $0 + h.deliveredAccuracies($1).count })
-            #expect(h.machine.delivery.endedDuringFanOut.isEmpty && h.machine.delivery.fanOutsPending == 0)
+            h.advance(by: .zero)
+            #expect(!h.machine.hasOvertaken)
         }
     }
 
     @Test("a withdrawal naming a request not submitted yet ends it as it arrives")
     func withdrawalAhead() {
         var h = MachineHarness()
-        h.machine.withdraw(RequestID(rawValue: 1), .cancel, now: h.now)
-        h.machine.withdraw(RequestID(rawValue: 2), .forceComplete, now: h.now)
-        h.drain()
+        h.carryOut(h.machine.withdraw(RequestID(rawValue: 1), .cancel, now: h.now))
+        h.carryOut(h.machine.withdraw(RequestID(rawValue: 2), .forceComplete, now: h.now))
         h.oneShot("a", .block)
         h.subscribe("b")
         #expect(h.cancelled == ["a"])
         #expect(h.ends("b") == [.forceCompleted])
         #expect(h.sourceCommands.isEmpty, "neither request ever needed the source")
-        #expect(h.machine.delivery.withdrawals.isEmpty)
+        #expect(h.machine.delivery.ahead.isEmpty)
     }
 
-    @Test("an authorization change due between two slices finds the fix's one-shots ended: they succeed")
-    func authorizationChangeBetweenSlices() {
-        var h = MachineHarness(deliverySlice: 10)
+    @Test("an authorization change due mid-delivery finds the fix's one-shots ended: they succeed")
+    func authorizationChangeMidDelivery() {
+        var h = MachineHarness()
         for index in 0..<30 { h.oneShot("r\(index)", .block) }
         h.oneShot("room", .room)
         h.receive(MachineHarness.picture(.unauthorized(.denied), .full), after: .seconds(1))
@@ -130,9 +131,9 @@ struct DeliveryTests {
         #expect(h.pictures.last == MachineHarness.picture(.unauthorized(.denied), .full))
     }
 
-    @Test("custom accuracies too old for the fix go back to the index when its delivery ends")
+    @Test("custom accuracies too old for the fix go back to the index at once, and a fresh fix completes them")
     func customRecency() {
-        var h = MachineHarness(deliverySlice: 2)
+        var h = MachineHarness()
         for index in 0..<5 { h.oneShot("fresh\(index)", .custom(metres: 100, maximumAge: .seconds(60))) }
         h.oneShot("strict", .custom(metres: 100, maximumAge: .seconds(1)))
         h.fix(50, age: .seconds(10))

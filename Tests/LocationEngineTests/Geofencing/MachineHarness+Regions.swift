@@ -8,8 +8,7 @@ extension MachineHarness {
     @discardableResult
     mutating func monitor(_ tag: String, radius: Double = 200, options: GeofenceOptions = GeofenceOptions()) -> RequestID {
         let id = newID(tag)
-        machine.monitor(id, region: try! .circle(centre: Self.regionOrigin, radius: radius), options: options, madeAt: nil, handler: tag, now: now)
-        drain()
+        carryOut(machine.monitor(id, region: try! .circle(centre: Self.regionOrigin, radius: radius), options: options, madeAt: nil, handler: tag, now: now))
         return id
     }
 

@@ -1,118 +1,192 @@
 @testable import LocationEngine
 import Testing
 
-/// The delivery part on its own: what was decided is handed out once and in order, and a withdrawal
-/// reaches an ending not handed out yet — the first withdrawal made being the one that takes effect.
-@Suite("Delivery part")
+/// Each event returns what it decided, counted as decided; a withdrawal made mid-delivery overtakes an
+/// ending the owner has not reached yet — the first withdrawal made being the one that takes effect —
+/// and what it kept is forgotten at the next event between events.
+@Suite("Delivery part: effects and overtaking")
 struct DeliveryPartTests {
     typealias Machine = SchedulerStateMachine<String, String>
-    typealias Delivery = Machine.Delivery
 
-    static let timedOut = LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil)
     static func id(_ n: UInt64) -> RequestID { RequestID(rawValue: n) }
-    /// Access with no fix known: a force-complete carries none.
-    static let access = Machine.Access(picture: AuthorizationState(status: .authorizedWhenInUse), reducedAccuracy: ReducedAccuracyPolicy())
+    static let now = EngineInstant.zero
+    static let fix = Location(latitude: 48, longitude: 11, horizontalAccuracy: 50)
 
-    /// Hands out everything queued, as the engine does: the actions, and each group's recipients.
-    static func drain(_ delivery: inout Delivery) -> [String] {
-        var handed: [String] = []
-        var requests = Machine.Requests()
-        while let action = delivery.takeNextAction() {
+    /// A machine with one-shots `tags` (IDs 1, 2, …) at block accuracy, authorized.
+    static func machine(oneShots tags: [String], timeout: Duration? = nil) -> Machine {
+        var configuration = Machine.Configuration(authorization: AuthorizationState(status: .authorizedWhenInUse))
+        configuration.linger = .zero
+        var machine = Machine(configuration: configuration)
+        for (index, tag) in tags.enumerated() {
+            _ = machine.submitOneShot(
+                id(UInt64(index + 1)), accuracy: .block, timeout: timeout, delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: tag,
+                now: now)
+        }
+        return machine
+    }
+
+    /// The recipients of the one delivery of one-shots among `effects`.
+    static func oneShots(_ effects: Machine.Effects) -> (tags: [String], status: LocationStatus)? {
+        for action in effects.actions {
+            if case .completeOneShots(let recipients, let result) = action { return (recipients.map(\.handler), result.status) }
+        }
+        return nil
+    }
+
+    @Test("an event returns what it decided, in order; its requests have left the tables and are counted already")
+    func effectsAreDecided() {
+        var machine = Self.machine(oneShots: ["a", "b"], timeout: .seconds(1))
+        let effects = machine.advanceTime(now: Self.now + .seconds(1))
+        guard case .timeoutsExpired? = effects.actions.first else {
+            Issue.record("the expiry comes first: \(effects.actions)")
+            return
+        }
+        #expect(Self.oneShots(effects)?.tags == ["a", "b"])
+        #expect(Self.oneShots(effects)?.status == .timedOut)
+        #expect(effects.actions.contains { if case .stopSource = $0 { true } else { false } }, "the stop is decided in the same event")
+        #expect(machine.pendingOneShots == 0)
+        #expect(machine.statistics(now: Self.now).oneShotsTimedOut == 2, "counted when decided, before anything is carried out")
+        #expect(!machine.hasOvertaken)
+    }
+
+    @Test("an event that decides nothing returns empty effects, and one action comes inline")
+    func emptyAndSingle() {
+        var machine = Self.machine(oneShots: [])
+        #expect(machine.advanceTime(now: Self.now).isEmpty)
+        _ = machine.submitOneShot(Self.id(1), accuracy: .block, timeout: nil, delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: "a", now: Self.now)
+        _ = machine.submitOneShot(Self.id(2), accuracy: .block, timeout: nil, delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: "b", now: Self.now)
+        let cancel = machine.withdraw(Self.id(1), .cancel, now: Self.now)
+        #expect(cancel.count == 1)
+        guard case .cancelOneShot(let recipient) = cancel[0] else {
+            Issue.record("not a cancellation: \(cancel.actions)")
+            return
+        }
+        #expect(recipient.handler == "a")
+    }
+
+    @Test("a cancel made mid-delivery overtakes an ending not reached yet; a later withdrawal of the same request changes nothing")
+    func firstWithdrawalWins() {
+        var machine = Self.machine(oneShots: ["a", "b"])
+        let effects = machine.receiveFix(Self.fix, age: .zero, now: Self.now)
+        #expect(Self.oneShots(effects)?.tags == ["a", "b"])
+        #expect(machine.withdraw(Self.id(2), .cancel, now: Self.now, at: .midDelivery).isEmpty, "b has ended: nothing to decide but the record")
+        #expect(machine.withdraw(Self.id(2), .forceComplete, now: Self.now, at: .midDelivery).isEmpty)
+        #expect(machine.hasOvertaken)
+        let success = LocationResult(status: .success, location: Self.fix, age: .zero, achievedAccuracy: .block)
+        guard case .asDecided = machine.reached(oneShot: Recipient(Self.id(1), "a"), receiving: success) else {
+            Issue.record("a was not withdrawn")
+            return
+        }
+        guard case .instead(.cancelOneShot(let recipient)) = machine.reached(oneShot: Recipient(Self.id(2), "b"), receiving: success) else {
+            Issue.record("b's cancel did not take effect")
+            return
+        }
+        #expect(recipient.handler == "b")
+        let statistics = machine.statistics(now: Self.now)
+        #expect(statistics.oneShotsSucceeded == 1 && statistics.oneShotsCancelled == 1 && statistics.oneShotsForceCompleted == 0)
+    }
+
+    @Test("a force-complete made mid-delivery ends an overtaken one-shot force-completed; one that ended so keeps its ending")
+    func forceCompleteOvertakes() {
+        var machine = Self.machine(oneShots: ["a", "b"], timeout: .seconds(1))
+        let timedOut = machine.advanceTime(now: Self.now + .seconds(1))
+        #expect(Self.oneShots(timedOut)?.status == .timedOut)
+        _ = machine.withdraw(Self.id(1), .forceComplete, now: Self.now, at: .midDelivery)
+        let result = LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil)
+        guard case .instead(.completeOneShots(let recipients, let forced)) = machine.reached(oneShot: Recipient(Self.id(1), "a"), receiving: result)
+        else {
+            Issue.record("a's force-complete did not take effect")
+            return
+        }
+        #expect(recipients.map(\.handler) == ["a"] && forced.status == .forceCompleted)
+        let statistics = machine.statistics(now: Self.now)
+        #expect(statistics.oneShotsTimedOut == 1 && statistics.oneShotsForceCompleted == 1)
+        // An ending that was itself a force-complete is never redirected.
+        _ = machine.withdraw(Self.id(2), .cancel, now: Self.now, at: .midDelivery)
+        let forcedResult = LocationResult(status: .forceCompleted, location: nil, age: nil, achievedAccuracy: nil)
+        guard case .asDecided = machine.reached(oneShot: Recipient(Self.id(2), "b"), receiving: forcedResult) else {
+            Issue.record("a withdrawal's own ending was redirected")
+            return
+        }
+    }
+
+    @Test("between events, a withdrawal of an ended request is moot; one naming an ID not submitted yet waits for it")
+    func withdrawalsAhead() {
+        var machine = Self.machine(oneShots: ["a"])
+        _ = machine.receiveFix(Self.fix, age: .zero, now: Self.now)
+        #expect(machine.withdraw(Self.id(1), .cancel, now: Self.now).isEmpty)
+        #expect(!machine.hasOvertaken, "nothing decided is ahead of the owner between events")
+        #expect(machine.withdraw(Self.id(5), .forceComplete, now: Self.now).isEmpty)
+        #expect(machine.delivery.ahead == [Self.id(5): .forceComplete])
+        let arrival = machine.submitOneShot(
+            Self.id(5), accuracy: .block, timeout: nil, delayUntilAuthorized: false, purposeKey: nil, madeAt: nil, handler: "e", now: Self.now)
+        #expect(Self.oneShots(arrival)?.status == .forceCompleted)
+        #expect(machine.delivery.ahead.isEmpty)
+    }
+
+    @Test("an update skips a subscription that ended mid-delivery, and the records go at the next event between events")
+    func updateSkipsEnded() {
+        var machine = Self.machine(oneShots: [])
+        for (n, tag) in [(1, "kept"), (2, "ended")] {
+            _ = machine.subscribe(Self.id(UInt64(n)), options: SubscriptionOptions(), madeAt: nil, handler: tag, now: Self.now)
+        }
+        let effects = machine.receiveFix(Self.fix, age: .zero, now: Self.now)
+        guard let update = effects.actions.lazy.compactMap({ action -> SubscriptionEvent? in
+            if case .notifySubscriptions(_, let event) = action { event } else { nil }
+        }).first else {
+            Issue.record("no update decided")
+            return
+        }
+        #expect(machine.statistics(now: Self.now).subscriptionUpdates == 2)
+        let cancel = machine.withdraw(Self.id(2), .cancel, now: Self.now, at: .midDelivery)
+        guard case .cancelSubscription? = cancel.actions.first else {
+            Issue.record("the pending subscription's cancel is decided at once: \(cancel.actions)")
+            return
+        }
+        guard case .asDecided = machine.reached(subscriber: Recipient(Self.id(1), "kept"), receiving: update),
+            case .skip = machine.reached(subscriber: Recipient(Self.id(2), "ended"), receiving: update)
+        else {
+            Issue.record("the update did not skip the ended subscription only")
+            return
+        }
+        #expect(machine.statistics(now: Self.now).subscriptionUpdates == 1, "the skipped update is taken back")
+        _ = machine.advanceTime(now: Self.now)
+        #expect(!machine.hasOvertaken)
+    }
+
+    @Test("a walk carries an interruption's effects out first, then resumes at the next recipient of the delivery it left")
+    func walkResumes() {
+        typealias Walk = EffectsWalk<String, String>
+        var first = Machine.Effects()
+        first.append(.completeOneShots((1...3).map { Recipient(Self.id(UInt64($0)), "r\($0)") }, LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil)))
+        first.append(.stopSource(.first))
+        var walk = Walk(first)
+        var carried: [String] = []
+        var interruptions = 0
+        actions: while let action = walk.nextAction() {
             switch action {
-            case .completeOneShots(let result):
-                handing: while true {
-                    switch delivery.nextOneShot(taking: &requests) {
-                    case .handOut(let recipient): handed.append("\(recipient.handler):\(result.status)")
-                    case .withdrawn(let recipient, let withdrawal):
-                        switch withdrawal {
-                        case .cancel: delivery.cancel(recipient)
-                        case .forceComplete: delivery.forceComplete(recipient, Self.access.result(.forceCompleted, now: .zero))
-                        }
-                    case .none, .fixCompleted: break handing
+            case .completeOneShots(let recipients, _):
+                var position = walk.resumePosition()
+                while position < recipients.count {
+                    let recipient = recipients[position]
+                    position += 1
+                    carried.append(recipient.handler)
+                    // r1's handler causes a cancel, whose handler causes another: nested, not recursive.
+                    if recipient.handler == "r1" {
+                        walk.interrupt(with: Machine.Effects(.cancelOneShot(Recipient(Self.id(9), "c9"))), resuming: action, at: position)
+                        continue actions
                     }
                 }
-            case .notifySubscriptions(let event):
-                let name = if case .ended = event { "ended" } else { "update" }
-                while let recipient = delivery.nextSubscriber() { handed.append("\(recipient.handler):\(name)") }
-            case .cancelOneShot(let recipient): handed.append("\(recipient.handler):cancelled")
-            default: handed.append("\(action)")
+            case .cancelOneShot(let recipient):
+                carried.append(recipient.handler)
+                if interruptions == 0 {
+                    interruptions += 1
+                    walk.interrupt(with: Machine.Effects(.cancelOneShot(Recipient(Self.id(10), "c10"))))
+                }
+            default: carried.append("\(action)")
             }
         }
-        return handed
-    }
-
-    @Test("what is decided is handed out once, in the order decided")
-    func handedOutInOrder() {
-        var delivery = Delivery(slice: .max)
-        delivery.emitOneShots([Recipient(Self.id(1), "a"), Recipient(Self.id(2), "b")], Self.timedOut, .timedOut)
-        delivery.emitSubscribers([Recipient(Self.id(3), "s")], .ended(.durationElapsed))
-        #expect(Self.drain(&delivery) == ["a:timed out", "b:timed out", "s:ended"])
-        #expect(Self.drain(&delivery) == [])
-        #expect(delivery.counts.oneShotsTimedOut == 2)
-        #expect(delivery.counts.subscriptionsEnded == 1)
-    }
-
-    @Test("a cancel reaching an ending not handed out yet redirects it; a later withdrawal of the same request changes nothing")
-    func firstWithdrawalWins() {
-        var delivery = Delivery(slice: .max)
-        delivery.emitOneShots([Recipient(Self.id(1), "a"), Recipient(Self.id(2), "b")], Self.timedOut, .timedOut)
-        delivery.recordWithdrawal(Self.id(2), .cancel)
-        delivery.recordWithdrawal(Self.id(2), .forceComplete)
-        #expect(Self.drain(&delivery) == ["a:timed out", "b:cancelled"])
-        #expect(delivery.counts.oneShotsCancelled == 1)
-        #expect(delivery.counts.oneShotsForceCompleted == 0)
-    }
-
-    @Test("a force-complete reaching an ending not handed out yet ends it force-completed")
-    func forceCompleteRedirects() {
-        var delivery = Delivery(slice: .max)
-        delivery.emitOneShots([Recipient(Self.id(1), "a"), Recipient(Self.id(2), "b")], Self.timedOut, .timedOut)
-        delivery.recordWithdrawal(Self.id(1), .forceComplete)
-        // The redirected ending is a group of its own, handed out after the one it was taken from.
-        #expect(Self.drain(&delivery) == ["b:timed out", "a:force-completed"])
-        #expect(delivery.counts.oneShotsForceCompleted == 1)
-        #expect(delivery.counts.oneShotsTimedOut == 1)
-    }
-
-    @Test("a withdrawal of a request not submitted yet waits for it; one of a request long ended is forgotten")
-    func withdrawalsAhead() {
-        var delivery = Delivery(slice: .max)
-        #expect(delivery.takeWithdrawalAhead(of: Self.id(1)) == nil)
-        delivery.recordWithdrawal(Self.id(5), .forceComplete)
-        delivery.recordWithdrawal(Self.id(1), .cancel)  // already submitted, nothing queued: moot
-        #expect(!delivery.isWithdrawn(Self.id(1)))
-        #expect(Self.drain(&delivery) == [])
-        #expect(delivery.takeWithdrawalAhead(of: Self.id(5)) == .forceComplete)
-    }
-
-    @Test("an update skips a subscription that ended after it was decided")
-    func updateSkipsEnded() {
-        var delivery = Delivery(slice: .max)
-        let update = SubscriptionEvent.sourceError(SourceError(code: "x", message: "y"))
-        delivery.emitSubscribers([Recipient(Self.id(1), "kept"), Recipient(Self.id(2), "ended")], update)
-        delivery.subscriptionEnded(Self.id(2))
-        #expect(Self.drain(&delivery).map { $0.prefix(while: { $0 != ":" }) } == ["kept"])
-    }
-
-    @Test("a large group gives way after its slice, and what was decided meanwhile goes first")
-    func slicesGiveWay() {
-        var delivery = Delivery(slice: 2)
-        delivery.outbox.beginEvent()
-        delivery.emitOneShots((1...4).map { Recipient(Self.id(UInt64($0)), "\($0)") }, Self.timedOut, .timedOut)
-        guard case .completeOneShots? = delivery.takeNextAction() else {
-            Issue.record("no group")
-            return
-        }
-        var requests = Machine.Requests()
-        var first: [String] = []
-        for _ in 0..<2 { if case .handOut(let recipient) = delivery.nextOneShot(taking: &requests) { first.append(recipient.handler) } }
-        #expect(first == ["1", "2"])
-        delivery.outbox.beginEvent()
-        delivery.emit(.stopSource(.first))
-        guard case .none = delivery.nextOneShot(taking: &requests) else {
-            Issue.record("the group did not give way")
-            return
-        }
-        #expect(Self.drain(&delivery) == ["stopSource(source 0)", "3:timed out", "4:timed out"])
+        #expect(carried == ["r1", "c9", "c10", "r2", "r3", "stopSource(source 0)"])
+        #expect(!walk.isInterrupted)
     }
 }

@@ -65,27 +65,28 @@ struct RequestsPartTests {
         for (n, accuracy) in [(1, LocationAccuracy.room), (2, .city), (3, .block)] {
             _ = requests.place(Self.id(UInt64(n)), Self.oneShot("\(n)", accuracy), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
         }
-        guard var completion = requests.beginCompletion(with: Self.fix(accuracy: 50, at: .zero), now: .zero) else {
+        guard let (recipients, result) = requests.complete(with: Self.fix(accuracy: 50, at: .zero), now: .zero) else {
             Issue.record("the fix completes nothing")
             return
         }
-        var taken: [String] = []
-        while let recipient = requests.takeNext(of: &completion) { taken.append(recipient.handler) }
-        #expect(taken == ["2", "3"])
+        #expect(recipients.map(\.handler) == ["2", "3"])
+        #expect(result.status == .success && result.location?.horizontalAccuracy == 50)
+        #expect(!requests.contains(Self.id(2)) && !requests.contains(Self.id(3)), "taken out of the tables at once")
         #expect(requests.contains(Self.id(1)))
         #expect(requests.demand.mode == LocationAccuracy.room.requiredPowerMode)
     }
 
-    @Test("expiry removes what is due but spares the one-shots a fix being handed out already satisfied")
-    func expirySparesCompletion() {
+    @Test("a fix's one-shots leave at once: the expiry due after it finds only the ones it could not satisfy")
+    func expiryAfterCompletion() {
         var requests = Requests()
         var timeline = Timeline()
         _ = requests.place(Self.id(1), Self.oneShot("covered", .city), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
         _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
-        let completion = requests.beginCompletion(with: Self.fix(accuracy: 50, at: .zero), now: .zero)
-        let expired = requests.expire(now: .zero + .seconds(1), sparing: completion, on: &timeline)
+        let completed = requests.complete(with: Self.fix(accuracy: 50, at: .zero), now: .zero)
+        #expect(completed?.0.map(\.handler) == ["covered"])
+        let expired = requests.expire(now: .zero + .seconds(1), on: &timeline)
         #expect(expired.oneShots.map(\.handler) == ["too fine"])
-        #expect(requests.contains(Self.id(1)))
+        #expect(!requests.contains(Self.id(1)) && !requests.contains(Self.id(2)))
     }
 
     @Test("a fix reaches admitted subscriptions through their filters; one reaching its maximum is removed and named")

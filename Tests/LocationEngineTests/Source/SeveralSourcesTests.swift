@@ -81,8 +81,7 @@ struct SeveralSourcesTests {
         h.oneShot("city again", .city, timeout: .seconds(120))
         h.oneShot("block", .block, timeout: .seconds(120))
         #expect(Self.commands(h, of: 0).last == .start(.medium))
-        h.machine.withdraw(h.ids["block"]!, .cancel, now: h.now)
-        h.drain()
+        h.cancel("block")
         #expect(Self.commands(h, of: 0).last == .stop && Self.commands(h, of: 1).last == .start(.lowest), "recomputed on removal")
         #expect(h.machine.statistics(now: h.now).sources.map(\.chosen) == [false, true])
     }
@@ -160,8 +159,7 @@ struct SeveralSourcesTests {
         #expect(h.machine.statistics(now: h.now).sources.map(\.failed) == [true, false])
         // Once no request needs a source, a later one starts the GNSS afresh.
         h.advance(by: .seconds(5))
-        h.machine.withdraw(h.ids["coarse updates"]!, .cancel, now: h.now)
-        h.drain()
+        h.cancel("coarse updates")
         h.oneShot("room again", .room, timeout: .seconds(5))
         #expect(Self.commands(h, of: 0).last == .start(.best))
     }

@@ -65,7 +65,7 @@ struct MachineHarness {
         linger: Duration = .zero, providesCourse: Bool = true, authorization: AuthorizationGate = .authorized,
         accuracy: AccuracyAuthorization = .full, reducedAccuracy: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
         purposeKeys: Set<String> = [], picture: AuthorizationState? = nil, usage: UsageDeclarations? = nil,
-        deliverySlice: Int = .max, powerProfile: ReceiverPowerProfile? = nil, powerDown: PowerDownRule = .restartAware,
+        powerProfile: ReceiverPowerProfile? = nil, powerDown: PowerDownRule = .restartAware,
         sources: [SourceCapabilities]? = nil, fallbackAfter: Duration = .seconds(30)
     ) {
         var configuration = Machine.Configuration(
@@ -75,7 +75,6 @@ struct MachineHarness {
             usage: usage ?? UsageDeclarations(
                 whenInUse: "tests", temporaryFullAccuracyPurposes: Dictionary(uniqueKeysWithValues: purposeKeys.map { ($0, "tests") })),
             reducedAccuracy: reducedAccuracy)
-        configuration.deliverySlice = deliverySlice
         configuration.powerDown = powerDown
         if let sources {
             configuration.sourceCapabilities = sources[0]
@@ -108,18 +107,16 @@ struct MachineHarness {
         _ tag: String, _ accuracy: LocationAccuracy, timeout: Duration? = nil, delayUntilAuthorized: Bool = false, purposeKey: String? = nil
     ) -> RequestID {
         let id = newID(tag)
-        machine.submitOneShot(
+        carryOut(machine.submitOneShot(
             id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, madeAt: nil, handler: tag,
-            now: now)
-        drain()
+            now: now))
         return id
     }
 
     @discardableResult
     mutating func subscribe(_ tag: String, _ options: SubscriptionOptions = SubscriptionOptions()) -> RequestID {
         let id = newID(tag)
-        machine.subscribe(id, options: options, madeAt: nil, handler: tag, now: now)
-        drain()
+        carryOut(machine.subscribe(id, options: options, madeAt: nil, handler: tag, now: now))
         return id
     }
 
@@ -128,34 +125,28 @@ struct MachineHarness {
     }
 
     mutating func fix(_ location: Location, age: Duration = .zero, source: Int = 0) {
-        machine.receiveFix(location, age: age, now: now, source: SourceID(source))
-        drain()
+        carryOut(machine.receiveFix(location, age: age, now: now, source: SourceID(source)))
     }
 
     mutating func advance(by duration: Duration) {
         now = now + duration
-        machine.advanceTime(now: now)
-        drain()
+        carryOut(machine.advanceTime(now: now))
     }
 
     mutating func cancel(_ tag: String) {
-        machine.withdraw(ids[tag]!, .cancel, now: now)
-        drain()
+        carryOut(machine.withdraw(ids[tag]!, .cancel, now: now))
     }
 
     mutating func forceComplete(_ tag: String) {
-        machine.withdraw(ids[tag]!, .forceComplete, now: now)
-        drain()
+        carryOut(machine.withdraw(ids[tag]!, .forceComplete, now: now))
     }
 
     mutating func transientError(_ code: String = "test.transient", source: Int = 0) {
-        machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now, source: SourceID(source))
-        drain()
+        carryOut(machine.receiveTransientError(SourceError(code: code, message: "scripted"), now: now, source: SourceID(source)))
     }
 
     mutating func fatalError(_ code: String = "test.fatal", source: Int = 0) {
-        machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now, source: SourceID(source))
-        drain()
+        carryOut(machine.receiveFatalError(SourceError(code: code, message: "scripted"), now: now, source: SourceID(source)))
     }
 
     /// Moves the picture to one with this gate (keeping its accuracy), as a provider's change.
@@ -190,64 +181,69 @@ struct MachineHarness {
 
     /// A provider's change (no `prompt`) or answer, effective `delay` from now.
     mutating func receive(_ state: AuthorizationState, after delay: Duration = .zero, answering prompt: UInt64? = nil) {
-        machine.receiveAuthorization(state, due: now + delay, answering: prompt, now: now)
-        drain()
+        carryOut(machine.receiveAuthorization(state, due: now + delay, answering: prompt, now: now))
     }
 
     mutating func endSession() {
-        machine.endSession(now: now)
-        drain()
+        carryOut(machine.endSession(now: now))
     }
 
     mutating func pressLocationButton() {
-        machine.pressLocationButton(now: now)
-        drain()
+        carryOut(machine.pressLocationButton(now: now))
     }
 
     mutating func shutdown() {
-        machine.shutdown(now: now)
-        drain()
+        carryOut(machine.shutdown(now: now))
     }
 
-    /// Takes every action the machine has, as an owner does, recording what it was asked to do. After
-    /// each recipient, `whileDelivering` may withdraw requests (as a handler would) or let time pass
-    /// before the next one is taken.
     private mutating func record(_ command: SourceCommand, _ source: SourceID) {
         if source == .first { sourceCommands.append(command) }
         allSourceCommands.append((source.index, command))
     }
 
-    mutating func drain() {
-        while let action = machine.nextAction() {
+    /// Carries out what an event decided, as an owner does, recording what it was asked to do. After
+    /// each recipient, `whileDelivering` may withdraw requests (as a handler would) or let time pass;
+    /// what that decides mid-delivery is carried out first, and the delivery then resumes.
+    mutating func carryOut(_ effects: Machine.Effects) {
+        var walk = EffectsWalk(effects)
+        while let action = walk.nextAction() {
             switch action {
-            case .completeOneShots(let result):
-                while let recipient = machine.nextOneShot() {
-                    let tag = recipient.handler
-                    precondition(ids[tag] == recipient.id, "recipient ID does not match its tag")
-                    results[tag, default: []].append(result)
-                    oneShotResultsHandedOut += 1
-                    completionOrder.append(tag)
-                    delivered(to: tag)
-                }
+            case .completeOneShots(let recipients, let result):
+                walk.deliver(
+                    action, to: recipients, overtaken: { machine.hasOvertaken ? machine.reached(oneShot: $0, receiving: result) : nil },
+                    hand: { recipient in
+                        let tag = recipient.handler
+                        precondition(ids[tag] == recipient.id, "recipient ID does not match its tag")
+                        results[tag, default: []].append(result)
+                        oneShotResultsHandedOut += 1
+                        completionOrder.append(tag)
+                        return handlerScript(after: tag)
+                    })
             case .cancelOneShot(let recipient), .cancelSubscription(let recipient):
                 precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
                 cancelled.append(recipient.handler)
-            case .notifySubscriptions(let event):
-                while let recipient = machine.nextSubscriber() {
-                    precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
-                    events[recipient.handler, default: []].append(event)
-                    if case .ended = event {
-                        subscriptionEndingsHandedOut += 1
-                        handedOut.append("\(recipient.handler): ended")
-                    }
-                    delivered(to: recipient.handler)
-                }
+            case .notifySubscriptions(let recipients, let event):
+                walk.deliver(
+                    action, to: recipients, overtaken: { machine.hasOvertaken ? machine.reached(subscriber: $0, receiving: event) : nil },
+                    hand: { recipient in
+                        precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
+                        events[recipient.handler, default: []].append(event)
+                        if case .ended = event {
+                            subscriptionEndingsHandedOut += 1
+                            handedOut.append("\(recipient.handler): ended")
+                        }
+                        return handlerScript(after: recipient.handler)
+                    })
             case .notifyRegion(let event, let recipient):
-                precondition(ids[recipient.handler] == recipient.id && event.id == recipient.id, "recipient ID does not match its tag")
-                transitions[recipient.handler, default: []].append(event.transition)
-                transitionInstants[recipient.handler, default: []].append(event.at)
-                handedOut.append("\(recipient.handler): \(event.transition)")
-                delivered(to: recipient.handler)
+                walk.deliver(
+                    action, to: CollectionOfOne(recipient), overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0) : nil },
+                    hand: { recipient in
+                        precondition(ids[recipient.handler] == recipient.id && event.id == recipient.id, "recipient ID does not match its tag")
+                        transitions[recipient.handler, default: []].append(event.transition)
+                        transitionInstants[recipient.handler, default: []].append(event.at)
+                        handedOut.append("\(recipient.handler): \(event.transition)")
+                        return handlerScript(after: recipient.handler)
+                    })
             case .startSource(let source, let mode): record(.start(mode), source)
             case .setSourceMode(let source, let mode): record(.setMode(mode), source)
             case .stopSource(let source): record(.stop, source)
@@ -286,14 +282,19 @@ struct MachineHarness {
                 "cancellations counted vs handed out")
     }
 
-    /// What a handler does after `tag` received something: the scripted withdrawals and passing of time.
-    private mutating func delivered(to tag: String) {
-        guard let step = whileDelivering?(tag) else { return }
-        for (target, withdrawal) in step.withdrawals { machine.withdraw(ids[target]!, withdrawal, now: now) }
+    /// What a handler does after `tag` received something: the scripted withdrawals and passing of time,
+    /// decided mid-delivery. Returns their effects, to be carried out first, or `nil` if none.
+    private mutating func handlerScript(after tag: String) -> Machine.Effects? {
+        guard let step = whileDelivering?(tag) else { return nil }
+        var effects = Machine.Effects()
+        for (target, withdrawal) in step.withdrawals {
+            effects.append(contentsOf: machine.withdraw(ids[target]!, withdrawal, now: now, at: .midDelivery))
+        }
         if step.advanceBy > .zero {
             now = now + step.advanceBy
-            machine.advanceTime(now: now)
+            effects.append(contentsOf: machine.advanceTime(now: now, at: .midDelivery))
         }
+        return effects.isEmpty ? nil : effects
     }
 
     /// The single result of a one-shot; fails the test when there is not exactly one.

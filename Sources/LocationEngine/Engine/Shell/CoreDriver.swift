@@ -3,7 +3,7 @@ import Logging
 
 /// Drives the core for the engine: hands it the inbox's commands in the order they were made (the
 /// withdrawals waiting in their lane before each command), hands it the time, and carries out the
-/// actions it decides (``performActions()``) with the sources, the authorization provider and the
+/// effects of each event (``perform(_:)``) with the sources, the authorization provider and the
 /// requests' handlers. It decides nothing itself.
 ///
 /// The engine actor holds it and calls it from its loop, from `sync()` and from its readers; handlers
@@ -72,87 +72,92 @@ struct CoreDriver {
                 processed &+= 1
                 if processed & 255 == 0 { now = self.now() }
                 carryOutWithdrawals(now: now)
-                if machine.advanceTimeIfDue(now: now) { performActions() }
+                if let due = machine.advanceTimeIfDue(now: now) { perform(due) }
                 // Moved out of the batch straight into `process`: no copy of the command and its handler.
-                let fixReportedAt = process(batch.removeFirst(), now: now)
-                if performActions(), let fixReportedAt {
-                    metrics.fixDeliveryLatency.recordNanoseconds((self.now() - fixReportedAt).saturatingNanoseconds)
+                var fixMadeAt: EngineInstant?
+                let effects = process(batch.removeFirst(), now: now, fixMadeAt: &fixMadeAt)
+                if perform(effects), let fixMadeAt {
+                    metrics.fixDeliveryLatency.recordNanoseconds((self.now() - fixMadeAt).saturatingNanoseconds)
                 }
             }
             if shrink { batch = Deque() }
         }
     }
 
-    /// Hands one command to the core. Returns when the fix it carried reached the engine, if it carried one.
-    mutating func process(_ command: consuming EngineCommand, now: EngineInstant) -> EngineInstant? {
+    /// Hands one command to the core and returns the effects it decided; `fixMadeAt` is set to when the
+    /// fix it carried reached the engine, if it carried one. (An out-parameter rather than a tuple: the
+    /// runtime destroyed the tuple through its generic witness, 35 instructions per request.)
+    mutating func process(_ command: consuming EngineCommand, now: EngineInstant, fixMadeAt: inout EngineInstant?) -> Effects {
         // A barrier case counts itself (``EngineCommand/isBarrier``): testing the command before the
         // switch would copy it, its handler retained and released, for every submission.
         switch consume command {
         case .oneShot(let id, let accuracy, let timeout, let madeAt, let handler):
             metrics.submitted(.oneShot)
-            machine.submitOneShot(
+            return machine.submitOneShot(
                 id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: false, purposeKey: nil, madeAt: madeAt, handler: handler,
                 now: now)
         case .oneShotWithOptions(let id, let accuracy, let timeout, let madeAt, let delay, let purposeKey, let handler):
             metrics.submitted(.oneShot)
-            machine.submitOneShot(
+            return machine.submitOneShot(
                 id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delay, purposeKey: purposeKey, madeAt: madeAt,
                 handler: handler, now: now)
         case .subscribe(let id, let options, let madeAt, let handler):
             metrics.submitted(.subscription)
-            machine.subscribe(id, options: options, madeAt: madeAt, handler: handler, now: now)
+            return machine.subscribe(id, options: options, madeAt: madeAt, handler: handler, now: now)
         case .monitor(let id, let region, let options, let madeAt, let handler):
             metrics.submitted(.subscription)
-            machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
+            return machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let source, let generation, let event, let madeAt):
             switch event {
             case .receiverState(let state, let age):
                 // The latest session's, running or just stopped: a power-down is confirmed after the stop.
                 if sources.isCurrent(generation, of: source, orJustEnded: true) {
-                    machine.receiveReceiverState(state, age: age, now: now, source: source)
+                    return machine.receiveReceiverState(state, age: age, now: now, source: source)
                 }
             case .receiverTracking(let mode, let age):
                 // The latest session's, running or just stopped: a setting may be confirmed after the stop.
                 if sources.isCurrent(generation, of: source, orJustEnded: true) {
-                    machine.receiveReceiverTracking(mode, age: age, now: now, source: source)
+                    return machine.receiveReceiverTracking(mode, age: age, now: now, source: source)
                 }
             case .location(let location, let age):
-                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
+                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return Effects() }
                 metrics.sources[source.index].fixes.increment()
-                machine.receiveFix(location, age: age, now: now, source: source)
+                let effects = machine.receiveFix(location, age: age, now: now, source: source)
                 if live.isDue(now: now) { _ = publishLive() }
-                return madeAt
+                fixMadeAt = madeAt
+                return effects
             case .transientError(let error):
-                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
+                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return Effects() }
                 logger.notice("location source transient error", metadata: ["source": "\(source.index)", "error": "\(error)"])
                 metrics.sources[source.index].transientErrors.increment()
-                machine.receiveTransientError(error, now: now, source: source)
+                return machine.receiveTransientError(error, now: now, source: source)
             case .fatalError(let error):
-                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return nil }
+                guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return Effects() }
                 logger.error("location source failed", metadata: ["source": "\(source.index)", "error": "\(error)"])
                 metrics.sources[source.index].fatalErrors.increment()
-                machine.receiveFatalError(error, now: now, source: source)
+                return machine.receiveFatalError(error, now: now, source: source)
             }
         case .authorization(let state, let due, let prompt):
             withdrawals.barrierProcessed()
-            machine.receiveAuthorization(state, due: due, answering: prompt, now: now)
+            return machine.receiveAuthorization(state, due: due, answering: prompt, now: now)
         case .endSession:
             withdrawals.barrierProcessed()
-            machine.endSession(now: now)
+            return machine.endSession(now: now)
         case .locationButton:
             withdrawals.barrierProcessed()
-            machine.pressLocationButton(now: now)
+            return machine.pressLocationButton(now: now)
         case .observeAuthorization(let id, let continuation):
             authorization.observe(id, continuation, current: machine.authorizationState)
         case .stopObservingAuthorization(let id):
             authorization.stopObserving(id)
         case .shutdown:
             withdrawals.barrierProcessed()
-            machine.shutdown(now: now)
+            let effects = machine.shutdown(now: now)
             authorization.shutDown()
             inbox.close(finalAuthorization: machine.authorizationState).carryOut()
+            return effects
         }
-        return nil
+        return Effects()
     }
 
     /// Processes queued commands and everything due at the clock's current time (the core applies
@@ -162,40 +167,21 @@ struct CoreDriver {
         while true {
             drain()
             let now = self.now()
-            guard machine.advanceTimeIfDue(now: now) else { break }
-            performActions()
+            guard let due = machine.advanceTimeIfDue(now: now) else { break }
+            perform(due)
         }
         metrics.pending(oneShots: machine.pendingOneShots, subscriptions: machine.activeSubscriptions)
     }
 
-    /// Between two commands: hands every waiting withdrawal to the core a slice at a time, carrying out
-    /// each slice's endings before the next.
+    /// Between two commands: hands every ready withdrawal to the core, oldest first, carrying out each
+    /// one's effects before the next (a burst of cancels never piles up endings not carried out).
     mutating func carryOutWithdrawals(now: EngineInstant) {
         while hasWithdrawals {
-            takeWithdrawals(now: now)
-            performActions()
-        }
-    }
-
-    /// Hands waiting withdrawals to the core, which decides what each request gets, oldest first.
-    ///
-    /// Between commands they go a slice of ``withdrawalSlice`` at a time, and the caller carries out a
-    /// slice's endings before taking the next: the core queues an ending per withdrawal, and a burst of
-    /// 100k cancels handed over at once would queue 100k endings before the first is carried out
-    /// (megabytes of queue, grown by copying). Between two handlers (`all`) everything waiting goes,
-    /// so that a handler's cancel is decided before the next delivery even behind a burst.
-    mutating func takeWithdrawals(now: EngineInstant, all: Bool = false) {
-        withdrawals.collect(from: inbox)
-        var handed = 0
-        while all || handed < Self.withdrawalSlice, let pending = withdrawals.nextReady() {
-            machine.withdraw(pending.id, pending.withdrawal, now: now)
-            handed &+= 1
+            withdrawals.collect(from: inbox)
+            while let pending = withdrawals.nextReady() { perform(machine.withdraw(pending.id, pending.withdrawal, now: now)) }
         }
     }
 
     /// Whether withdrawals wait, in the inbox's lane or taken from it.
     var hasWithdrawals: Bool { withdrawals.hasReady(inbox) }
-
-    /// How many withdrawals reach the core at a time between commands.
-    static var withdrawalSlice: Int { 1_024 }
 }

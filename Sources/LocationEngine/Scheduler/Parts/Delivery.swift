@@ -1,40 +1,55 @@
+/// Which outcome counter a one-shot's ending adds to.
+enum OneShotTally: UInt8, Sendable {
+    case succeeded, timedOut, forceCompleted, failed
+
+    /// The counter of an ending with `status`.
+    @inline(__always)
+    init(_ status: LocationStatus) {
+        switch status {
+        case .success: self = .succeeded
+        case .timedOut: self = .timedOut
+        case .forceCompleted: self = .forceCompleted
+        default: self = .failed
+        }
+    }
+}
+
 extension SchedulerStateMachine {
-    /// What has been decided and not yet handed out to the owner, and what may still change it: the
-    /// withdrawals of requests that ended but are not handed out (or are not submitted yet), and the
-    /// updates still being fanned out. It counts the outcomes as they are handed out.
+    /// What the event in progress has decided, and what may still change a decided delivery: the
+    /// withdrawals of requests that ended but whose ending may not be carried out yet (or that are not
+    /// submitted yet), and the subscriptions that ended while an update for them may be ahead of the
+    /// owner. It counts the outcomes as they are decided.
     ///
-    /// Its invariants: everything decided is handed out once, in the order decided (interim entries at
-    /// the end of the slice in progress); a recipient that a withdrawal reached before it was handed out
-    /// gets the withdrawal's ending instead, unless its own ending came from a withdrawal made earlier
-    /// (the first withdrawal made is the one that takes effect).
+    /// Its invariants: every request's ending is decided once, in the event that removes it from the
+    /// tables, and counted then; a recipient that a withdrawal overtook gets the withdrawal's ending
+    /// instead when the owner reaches it, unless its own ending came from a withdrawal made earlier (the
+    /// first withdrawal made is the one that takes effect), and that exchange moves the counters once.
     struct Delivery {
-        /// The actions and recipient groups decided, in order.
-        var outbox: Outbox<OneShotHandler, SubscriptionHandler>
-        /// The fix whose one-shots are being handed out, if any.
-        var fixCompletion: FixCompletion?
-        /// Withdrawals of requests that are not pending: ended but perhaps not handed out yet, or not
-        /// submitted yet. Forgotten once everything is handed out (but for IDs not submitted yet). The
-        /// first withdrawal of a request is the one kept.
-        var withdrawals: [RequestID: Withdrawal] = [:]
+        /// The actions decided so far by the event in progress.
+        var effects = SchedulerEffects<OneShotHandler, SubscriptionHandler>()
+        /// When the event in progress came.
+        var moment = Moment.betweenEvents
+        /// Withdrawals of requests that had ended when they came mid-delivery: their endings may still
+        /// be ahead of the owner. The first withdrawal of a request is the one kept; forgotten at the
+        /// next event between events.
+        var overtaken: [RequestID: Withdrawal] = [:]
+        /// Subscriptions and monitors that ended mid-delivery: an update or transition still ahead of
+        /// the owner skips them. Forgotten at the next event between events.
+        var endedMidDelivery: Set<RequestID> = []
+        /// Withdrawals naming IDs not submitted yet: the request ends so as it arrives. The first
+        /// withdrawal of an ID is the one kept.
+        var ahead: [RequestID: Withdrawal] = [:]
         /// The highest ID submitted so far (IDs increase in submission order).
         var lastSubmittedID = RequestID(rawValue: 0)
-        /// Updates (and source-error notices) decided and not fully handed out yet.
-        var fanOutsPending = 0
-        /// Subscriptions that ended while such an update was pending: it skips them.
-        var endedDuringFanOut: Set<RequestID> = []
-        /// The outcomes handed out (and the cancellations decided).
+        /// The outcomes decided (a withdrawal that overtook a decided ending exchanges its count).
         var counts = Counts()
-
-        init(slice: Int) {
-            outbox = Outbox(slice: slice)
-        }
     }
 }
 
 extension SchedulerStateMachine.Delivery: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
 
 extension SchedulerStateMachine.Delivery {
-    /// The outcomes handed out so far (cancellations as decided: a cancel's notice carries no outcome).
+    /// The outcomes decided so far.
     struct Counts: Sendable {
         var oneShotsSucceeded = 0
         var oneShotsTimedOut = 0
@@ -45,14 +60,14 @@ extension SchedulerStateMachine.Delivery {
         var subscriptionsCancelled = 0
         var subscriptionUpdates = 0
 
-        /// Adds a handed-out one-shot to its outcome's counter.
+        /// Adds `count` one-shots ending so to their outcome's counter (a negative count takes them back).
         @inline(__always)
-        mutating func count(_ tally: OneShotTally) {
+        mutating func count(_ tally: OneShotTally, _ count: Int = 1) {
             switch tally {
-            case .succeeded: oneShotsSucceeded += 1
-            case .timedOut: oneShotsTimedOut += 1
-            case .forceCompleted: oneShotsForceCompleted += 1
-            case .failed: oneShotsFailed += 1
+            case .succeeded: oneShotsSucceeded += count
+            case .timedOut: oneShotsTimedOut += count
+            case .forceCompleted: oneShotsForceCompleted += count
+            case .failed: oneShotsFailed += count
             }
         }
 

@@ -133,16 +133,12 @@ extension SchedulerStateMachine.Requests {
         return remove(ids)
     }
 
-    /// Removes the requests whose timeout or duration is due at `now`, but for one-shots that `completion`
-    /// (the fix being handed out) covers: they succeeded when the fix arrived, before the deadline.
+    /// Removes the requests whose timeout or duration is due at `now`.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
     /// Stops at the first part's alarm due before the next request's deadline: the core takes it, in order.
-    mutating func expire(now: EngineInstant, sparing completion: FixCompletion?, on timeline: inout Timeline) -> Removed {
+    mutating func expire(now: EngineInstant, on timeline: inout Timeline) -> Removed {
         var removed = Removed()
-        while let id = timeline.popDueRequest(at: now) {
-            if let completion, let request = oneShots[id], completion.covers(request.wish, isIndexed: request.phase.isIndexed) { continue }
-            remove(id, into: &removed)
-        }
+        while let id = timeline.popDueRequest(at: now) { remove(id, into: &removed) }
         return removed
     }
 

@@ -1,0 +1,130 @@
+extension SchedulerStateMachine.Delivery {
+    typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+
+    // MARK: Events
+
+    /// An event begins at `moment`. Between events, what mid-delivery events kept for recipients ahead
+    /// of the owner is moot: everything decided before has been carried out.
+    @inline(__always)
+    mutating func begin(at moment: Moment) {
+        self.moment = moment
+        if moment == .betweenEvents && hasOvertaken { forgetOvertaken() }
+    }
+
+    /// Whether an event mid-delivery may have overtaken a decided delivery still ahead of the owner.
+    @inline(__always)
+    var hasOvertaken: Bool { !overtaken.isEmpty || !endedMidDelivery.isEmpty }
+
+    private mutating func forgetOvertaken() {
+        overtaken = [:]
+        endedMidDelivery = []
+    }
+
+    /// Hands over what the event decided, and starts afresh.
+    @inline(__always)
+    mutating func takeEffects() -> SchedulerEffects<OneShotHandler, SubscriptionHandler> {
+        guard !effects.isEmpty else { return SchedulerEffects() }
+        return replace(&effects, with: SchedulerEffects())
+    }
+
+    // MARK: Deciding
+
+    /// Decides an action.
+    @inline(__always)
+    mutating func emit(_ action: Action) { effects.append(action) }
+
+    /// Decides the regions' transitions so far, one action each, to their monitors still pending in
+    /// `requests`.
+    mutating func emitTransitions(from evaluator: inout RegionEvaluator, of requests: SchedulerStateMachine.Requests) {
+        while let event = evaluator.nextEvent() {
+            guard let subscription = requests.subscriptions[event.id] else { continue }
+            emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
+        }
+    }
+
+    /// Decides one result for these ended one-shots, and counts them.
+    mutating func emitOneShots(_ recipients: [Recipient<OneShotHandler>], _ result: LocationResult) {
+        guard !recipients.isEmpty else { return }
+        counts.count(OneShotTally(result.status), recipients.count)
+        emit(.completeOneShots(recipients, result))
+    }
+
+    /// Decides one event for these subscriptions (an `.ended` event for subscriptions that have ended),
+    /// and counts it.
+    mutating func emitSubscribers(_ recipients: [Recipient<SubscriptionHandler>], _ event: SubscriptionEvent) {
+        guard !recipients.isEmpty else { return }
+        switch event {
+        case .location, .heading: counts.subscriptionUpdates += recipients.count
+        case .sourceError: break
+        case .ended: counts.subscriptionsEnded += recipients.count
+        }
+        emit(.notifySubscriptions(recipients, event))
+    }
+
+    /// Decides what a fix brought the subscriptions (``Requests/offer(_:now:)``): grouped location and
+    /// heading updates, then the ends of those it exhausted, which the updates still reach (they were
+    /// decided with them live).
+    mutating func emit(_ fanOut: SchedulerStateMachine.Requests.FanOut, of fix: StampedFix, now: EngineInstant) {
+        for recipient in fanOut.exhausted { subscriptionEnded(recipient.id) }
+        if !fanOut.locations.isEmpty {
+            let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
+            emitSubscribers(fanOut.locations, .location(update))
+        }
+        if !fanOut.headings.isEmpty, let course = fix.location.course {
+            emitSubscribers(fanOut.headings, .heading(HeadingUpdate(course: course, location: fix.location)))
+        }
+        emitSubscribers(fanOut.exhausted, .ended(.maximumUpdatesReached))
+    }
+
+    /// A subscription or monitor ended: mid-delivery, an update or transition for it that may still be
+    /// ahead of the owner skips it.
+    @inline(__always)
+    mutating func subscriptionEnded(_ id: RequestID) {
+        if moment == .midDelivery { endedMidDelivery.insert(id) }
+    }
+
+    // MARK: Withdrawals
+
+    /// Ends a cancelled one-shot: its handler hears of the cancel.
+    @inline(__always)
+    mutating func cancel(_ recipient: Recipient<OneShotHandler>) {
+        counts.oneShotsCancelled += 1
+        emit(.cancelOneShot(recipient))
+    }
+
+    /// Ends a force-completed one-shot with `result` (the best fix known).
+    mutating func forceComplete(_ recipient: Recipient<OneShotHandler>, _ result: LocationResult) {
+        emitOneShots([recipient], result)
+    }
+
+    /// Ends a withdrawn subscription as its withdrawal says.
+    mutating func redirect(_ recipient: Recipient<SubscriptionHandler>, _ withdrawal: Withdrawal) {
+        switch withdrawal {
+        case .cancel:
+            counts.subscriptionsCancelled += 1
+            emit(.cancelSubscription(recipient))
+        case .forceComplete:
+            emitSubscribers([recipient], .ended(.forceCompleted))
+        }
+    }
+
+    /// A withdrawal of a request that is not pending. An ID not submitted yet ends so as it arrives.
+    /// Mid-delivery, the request may have ended with its ending still ahead of the owner: the
+    /// withdrawal is kept for it (``SchedulerStateMachine/reached(oneShot:receiving:)``). The first
+    /// withdrawal of a request is the one that takes effect: a later one changes nothing.
+    mutating func recordWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) {
+        if id > lastSubmittedID {
+            if ahead[id] == nil { ahead[id] = withdrawal }
+        } else if moment == .midDelivery, overtaken[id] == nil {
+            overtaken[id] = withdrawal
+        }
+    }
+
+    /// A request arrives under `id`: whether it was withdrawn before it arrived, and how.
+    @inline(__always)
+    mutating func takeWithdrawalAhead(of id: RequestID) -> Withdrawal? {
+        if id > lastSubmittedID { lastSubmittedID = id }
+        guard !ahead.isEmpty else { return nil }
+        return ahead.removeValue(forKey: id)
+    }
+}

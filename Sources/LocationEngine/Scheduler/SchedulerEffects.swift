@@ -1,0 +1,88 @@
+/// What one event of a ``SchedulerStateMachine`` decided, in the order it must be carried out:
+/// source commands, prompts, and deliveries with their recipients. Every request whose ending is
+/// among them has already left the machine's tables, and is counted in its statistics.
+///
+/// Carry the actions out in order (``EffectsWalk`` does the bookkeeping when handlers may withdraw
+/// requests mid-delivery). An event that decides nothing returns an empty value, and one that decides
+/// a single action keeps it inline: neither allocates.
+///
+/// Not a `Sequence`: an iterator over an enum payload costs an allocation per walk; read it by index.
+public struct SchedulerEffects<OneShotHandler, SubscriptionHandler> {
+    /// The action type carried.
+    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+
+    /// The first action, kept inline.
+    @usableFromInline var first: Action?
+    /// The actions after the first, if any (`nil` rather than empty: nothing to release).
+    @usableFromInline var rest: [Action]?
+
+    /// Nothing decided.
+    @inlinable public init() {}
+
+    /// One action.
+    @inlinable public init(_ action: Action) { first = action }
+
+    /// How many actions there are.
+    /// - Complexity: O(1)
+    @inlinable public var count: Int { first == nil ? 0 : 1 + (rest?.count ?? 0) }
+
+    /// Whether nothing was decided.
+    /// - Complexity: O(1)
+    @inlinable public var isEmpty: Bool { first == nil }
+
+    /// The action at `index` (`0 ..< count`).
+    /// - Complexity: O(1)
+    @inlinable public subscript(index: Int) -> Action {
+        index == 0 ? first! : rest![index - 1]
+    }
+
+    /// Every action, in order, as an array (for tests and logs; the owner reads by index).
+    /// - Complexity: O(n)
+    public var actions: [Action] { (0..<count).map { self[$0] } }
+
+    /// Appends an action decided after the others.
+    /// - Complexity: amortised O(1)
+    @inline(__always)
+    mutating func append(_ action: Action) {
+        if first == nil {
+            first = action
+        } else if rest == nil {
+            rest = [action]
+        } else {
+            rest!.append(action)
+        }
+    }
+
+    /// Appends `other`'s actions after these.
+    /// - Complexity: O(m) for m actions of `other`.
+    mutating func append(contentsOf other: SchedulerEffects) {
+        for index in 0..<other.count { append(other[index]) }
+    }
+}
+
+extension SchedulerEffects: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+
+/// When an event reaches a ``SchedulerStateMachine``: between two events (everything decided before
+/// has been carried out), or while the effects of an earlier event are still being carried out — a
+/// handler withdrew a request, or its owner lets time pass between two handlers of a long delivery.
+public enum Moment: Sendable, Hashable {
+    /// Everything decided before has been carried out.
+    case betweenEvents
+    /// Recipients of earlier effects may still be ahead of the owner: a request whose ending was
+    /// decided but not carried out yet is *overtaken*: while ``SchedulerStateMachine/hasOvertaken`` says
+    /// so, the owner asks ``SchedulerStateMachine/reached(oneShot:receiving:)`` (or the subscription's or
+    /// monitor's counterpart) before it delivers to a recipient.
+    case midDelivery
+}
+
+/// What the owner does with a recipient an event decided mid-delivery may have overtaken.
+public enum Reaching<OneShotHandler, SubscriptionHandler> {
+    /// Deliver what was decided.
+    case asDecided
+    /// Deliver nothing to it: the subscription or monitor ended after the update was decided.
+    case skip
+    /// Carry this out instead: a withdrawal reached the request before its ending was carried out.
+    case instead(SchedulerAction<OneShotHandler, SubscriptionHandler>)
+}
+
+extension Reaching: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}

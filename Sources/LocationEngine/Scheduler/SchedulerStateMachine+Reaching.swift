@@ -1,0 +1,63 @@
+extension SchedulerStateMachine {
+    /// The owner's answer type when it reaches a recipient.
+    public typealias Reach = Reaching<OneShotHandler, SubscriptionHandler>
+
+    /// Whether an event decided mid-delivery (``Moment/midDelivery``) may have overtaken a recipient
+    /// still ahead of the owner: then ask ``reached(oneShot:receiving:)``,
+    /// ``reached(subscriber:receiving:)`` or ``reached(monitor:)`` before each delivery.
+    /// Forgotten at the next event between events.
+    /// - Complexity: O(1)
+    @inline(__always)
+    public var hasOvertaken: Bool { delivery.hasOvertaken }
+
+    /// The owner reached `recipient` with `result` decided for it. A withdrawal that overtook it
+    /// mid-delivery takes effect instead — unless the decided ending was itself a withdrawal's (the first
+    /// withdrawal made is the one that takes effect); the counters follow.
+    /// - Complexity: O(1)
+    public mutating func reached(oneShot recipient: Recipient<OneShotHandler>, receiving result: LocationResult) -> Reach {
+        guard !delivery.overtaken.isEmpty, result.status != .forceCompleted,
+            let withdrawal = delivery.overtaken.removeValue(forKey: recipient.id)
+        else { return .asDecided }
+        delivery.counts.count(OneShotTally(result.status), -1)
+        switch withdrawal {
+        case .cancel:
+            delivery.counts.oneShotsCancelled += 1
+            return .instead(.cancelOneShot(recipient))
+        case .forceComplete:
+            delivery.counts.oneShotsForceCompleted += 1
+            return .instead(.completeOneShots([recipient], access.result(.forceCompleted, now: latestNow)))
+        }
+    }
+
+    /// The owner reached `recipient` with `event` decided for it. An update or notice skips a
+    /// subscription that ended or was withdrawn since; an ending that a withdrawal overtook becomes the
+    /// withdrawal's, as for one-shots.
+    /// - Complexity: O(1)
+    public mutating func reached(subscriber recipient: Recipient<SubscriptionHandler>, receiving event: SubscriptionEvent) -> Reach {
+        let id = recipient.id
+        guard case .ended(let end) = event else {
+            guard delivery.endedMidDelivery.contains(id) || delivery.overtaken[id] != nil else { return .asDecided }
+            switch event {
+            case .location, .heading: delivery.counts.subscriptionUpdates -= 1
+            case .sourceError, .ended: break
+            }
+            return .skip
+        }
+        guard end != .forceCompleted, let withdrawal = delivery.overtaken.removeValue(forKey: id) else { return .asDecided }
+        switch withdrawal {
+        case .cancel:
+            delivery.counts.subscriptionsEnded -= 1
+            delivery.counts.subscriptionsCancelled += 1
+            return .instead(.cancelSubscription(recipient))
+        case .forceComplete:
+            return .instead(.notifySubscriptions([recipient], .ended(.forceCompleted)))
+        }
+    }
+
+    /// The owner reached a monitor with a transition decided for it: skipped if the monitor ended or was
+    /// withdrawn since.
+    /// - Complexity: O(1)
+    public func reached(monitor recipient: Recipient<SubscriptionHandler>) -> Reach {
+        delivery.endedMidDelivery.contains(recipient.id) || delivery.overtaken[recipient.id] != nil ? .skip : .asDecided
+    }
+}

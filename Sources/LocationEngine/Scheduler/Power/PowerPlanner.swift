@@ -72,6 +72,12 @@ struct PowerPlanner: Sendable {
     /// The source's state as the planner drove it.
     var state: PowerPolicy.SourceState { policy.state }
 
+    /// Whether the source failed for good, chosen no more until demand ends.
+    var hasFailed: Bool { policy.state == .failed }
+
+    /// When the source last started, while it runs.
+    var runningSince: EngineInstant? { policy.runningSince }
+
     /// The linger's end, while the source runs on without demand.
     var lingerDeadline: EngineInstant? { policy.lingerDeadline }
 
@@ -182,6 +188,17 @@ struct PowerPlanner: Sendable {
         return .stop
     }
 
+    /// The source failed for good at `now`: it is powered down as by ``forceOff(now:monitoring:shuttingDown:)``,
+    /// and stays down until demand ends (``recoverFromFailure()``). Returns what to do to the source, if anything.
+    mutating func fail(now: EngineInstant, monitoring: Bool) -> Command? {
+        let command = forceOff(now: now, monitoring: monitoring)
+        policy.markFailed()
+        return command
+    }
+
+    /// Demand ended: a source that failed may be chosen again.
+    mutating func recoverFromFailure() { policy.recover() }
+
     /// The source reports where its receiver confirmed it waits (see ``SourceEvent/receiverState(_:age:)``):
     /// the energy counts it, and the restart-aware plan goes on from it — a receiver that stayed on is not
     /// stepped deeper.
@@ -238,7 +255,8 @@ struct PowerPlanner: Sendable {
             return .stop
         case nil:
             if case .lingering = before, case .running = policy.state { idle!.demandReturned(now: now) }
-            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
+            // A source down, whether stopped or failed, goes on down its plan.
+            if !isShutDown, !policy.isOn, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
                 return .idle(step)
             }
             return nil

@@ -33,14 +33,12 @@ struct PowerPlanner: Sendable {
     /// The source's state as driven, its starts, stops and on-time.
     var policy = PowerPolicy()
     /// The restart-aware rule's planner of gaps, when it applies (the rule asks for it and the source
-    /// describes its receiver).
+    /// describes its receiver): set from the start, for good.
     var idle: IdlePlanner?
     /// The region monitors' share of the demand and their sleeps.
     var monitors = MonitorDemand()
     /// The receiver's energy, as far as the planner knows what it did (with a receiver profile).
     var energy: ReceiverEnergy?
-    /// Whether the restart-aware rule applies (``idle`` is set, from the start, for good).
-    let isRestartAware: Bool
     /// How long the source runs on after demand ends, under the fixed rule.
     let linger: Duration
     /// The source's receiver, if it describes one.
@@ -61,7 +59,6 @@ struct PowerPlanner: Sendable {
         let profile = capabilities.powerProfile
         self.profile = profile
         if let trust = powerDown.trust, let profile { idle = IdlePlanner(profile: profile, trust: trust) }
-        isRestartAware = idle != nil
         energy = profile.map { ReceiverEnergy(profile: $0, confirms: capabilities.confirmsReceiverState) }
         delivery = SourceDelivery(capabilities: capabilities)
         coldStart = capabilities.firstFixTime
@@ -75,6 +72,12 @@ struct PowerPlanner: Sendable {
     /// The source's state as the planner drove it.
     var state: PowerPolicy.SourceState { policy.state }
 
+    /// Whether the source failed for good, chosen no more until demand ends.
+    var hasFailed: Bool { policy.state == .failed }
+
+    /// When the source last started, while it runs.
+    var runningSince: EngineInstant? { policy.runningSince }
+
     /// The linger's end, while the source runs on without demand.
     var lingerDeadline: EngineInstant? { policy.lingerDeadline }
 
@@ -86,8 +89,9 @@ struct PowerPlanner: Sendable {
         var next = earliest(policy.lingerDeadline, monitors.wakeAt)
         if isJudged { next = earliest(next, delivery.nextWakeup) }
         // Reading `idle` copies the planner out of its optional: only a restart-aware planner pays for it
-        // (about 55 instructions a cancel with the fixed rule, measured with callgrind).
-        guard isRestartAware else { return next }
+        // (about 55 instructions a cancel with the fixed rule, measured with callgrind); the test for `nil`
+        // copies nothing.
+        guard idle != nil else { return next }
         return earliest(next, idle?.nextDeeperStep)
     }
 
@@ -184,6 +188,17 @@ struct PowerPlanner: Sendable {
         return .stop
     }
 
+    /// The source failed for good at `now`: it is powered down as by ``forceOff(now:monitoring:shuttingDown:)``,
+    /// and stays down until demand ends (``recoverFromFailure()``). Returns what to do to the source, if anything.
+    mutating func fail(now: EngineInstant, monitoring: Bool) -> Command? {
+        let command = forceOff(now: now, monitoring: monitoring)
+        policy.markFailed()
+        return command
+    }
+
+    /// Demand ended: a source that failed may be chosen again.
+    mutating func recoverFromFailure() { policy.recover() }
+
     /// The source reports where its receiver confirmed it waits (see ``SourceEvent/receiverState(_:age:)``):
     /// the energy counts it, and the restart-aware plan goes on from it — a receiver that stayed on is not
     /// stepped deeper.
@@ -240,7 +255,8 @@ struct PowerPlanner: Sendable {
             return .stop
         case nil:
             if case .lingering = before, case .running = policy.state { idle!.demandReturned(now: now) }
-            if !isShutDown, policy.state == .off, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
+            // A source down, whether stopped or failed, goes on down its plan.
+            if !isShutDown, !policy.isOn, let due = idle!.nextDeeperStep, due <= now, let step = idle!.takeStep() {
                 return .idle(step)
             }
             return nil

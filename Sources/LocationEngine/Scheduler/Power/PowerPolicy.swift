@@ -3,11 +3,17 @@
 ///
 /// It is told the demanded mode on each reconciliation (the requests own the demand, ``PowerDemand``);
 /// the mode follows demand down as well as up.
+///
+/// Its ``state`` is the core's one record of whether the source runs: the other parts of the planner (the
+/// choice among sources, the restart-aware plan) read it rather than keep their own. The receiver's energy
+/// keeps a different fact beside it, where the receiver *confirmed* it is (see ``ReceiverEnergy``).
 struct PowerPolicy: Sendable {
     /// The source as the policy has driven it.
     enum SourceState: Sendable, Hashable {
         /// Powered down.
         case off
+        /// Powered down after it failed for good: not started again until demand ends (``recover()``).
+        case failed
         /// Running in a mode.
         case running(PowerMode)
         /// Running, with no demand, until the linger deadline.
@@ -16,7 +22,7 @@ struct PowerPolicy: Sendable {
         /// The mode it runs in, `nil` while it is off.
         var mode: PowerMode? {
             switch self {
-            case .off: nil
+            case .off, .failed: nil
             case .running(let mode), .lingering(let mode, _): mode
             }
         }
@@ -38,11 +44,13 @@ struct PowerPolicy: Sendable {
     private var refusal: ModeRefusal?
     /// When the source was last sent a command.
     private var commandedAt: EngineInstant?
-    private var onSince: EngineInstant?
+    /// When the source last started, while it runs (``state`` is on exactly while this is set: both change in
+    /// the same two places, the start and ``powerDown(now:)``).
+    private(set) var runningSince: EngineInstant?
     private var accumulatedOnTime: Duration = .zero
 
     /// Whether the source is powered.
-    var isOn: Bool { state != .off }
+    var isOn: Bool { state.mode != nil }
 
     /// The linger deadline, when lingering.
     @inline(__always)
@@ -53,7 +61,7 @@ struct PowerPolicy: Sendable {
 
     /// Total time the source has been on, up to `now`.
     func onTime(at now: EngineInstant) -> Duration {
-        accumulatedOnTime + (onSince.map { max(.zero, now - $0) } ?? .zero)
+        accumulatedOnTime + (runningSince.map { max(.zero, now - $0) } ?? .zero)
     }
 
     /// Brings the source in line with `demanded` (the most demanding request's mode, `nil` when none)
@@ -65,7 +73,7 @@ struct PowerPolicy: Sendable {
         case (.off, let mode?):
             state = .running(mode)
             starts += 1
-            onSince = now
+            runningSince = now
             commandedAt = now
             return .start(mode)
         case (.running(let current), let mode?), (.lingering(let current, _), let mode?):
@@ -79,7 +87,7 @@ struct PowerPolicy: Sendable {
             modeChanges += 1
             commandedAt = now
             return .setMode(mode)
-        case (.off, nil):
+        case (.off, nil), (.failed, _):
             return nil
         case (.running(let current), nil):
             if linger > .zero {
@@ -106,7 +114,7 @@ struct PowerPolicy: Sendable {
         refusal = ModeRefusal(of: planned, after: refusal, now: now)
         refusals += 1
         switch state {
-        case .off: break
+        case .off, .failed: break
         case .running: state = .running(mode)
         case .lingering(_, let until): state = .lingering(mode, until: until)
         }
@@ -114,7 +122,18 @@ struct PowerPolicy: Sendable {
 
     /// Forces the source off at once (fatal error, authorization lost, shutdown).
     mutating func forceOff(now: EngineInstant) -> Command? {
-        state == .off ? nil : powerDown(now: now)
+        isOn ? powerDown(now: now) : nil
+    }
+
+    /// The source failed for good and is down (``forceOff(now:)`` stopped it): it stays down until ``recover()``.
+    mutating func markFailed() {
+        precondition(!isOn, "a source is marked failed once it is down, not while \(state)")
+        state = .failed
+    }
+
+    /// Demand ended: a source that failed may run again (the next request starts it afresh).
+    mutating func recover() {
+        if state == .failed { state = .off }
     }
 
     private mutating func powerDown(now: EngineInstant) -> Command {
@@ -124,8 +143,8 @@ struct PowerPolicy: Sendable {
         // still count: it is the same receiver).
         refusal?.retryAt = nil
         stops += 1
-        if let onSince { accumulatedOnTime += max(.zero, now - onSince) }
-        onSince = nil
+        if let runningSince { accumulatedOnTime += max(.zero, now - runningSince) }
+        runningSince = nil
         return .stop
     }
 }

@@ -12,35 +12,57 @@
 /// change of mode at the dearer of the setting it confirmed and the one it was sent to. From a source that
 /// confirms nothing, each command is taken to have worked.
 struct ReceiverEnergy: Sendable {
+    /// Where the receiver is, as far as the accounting knows: running as commanded, down where it is known to
+    /// wait, or sent down and not yet confirmed where it went.
+    enum Whereabouts: Sendable, Hashable {
+        /// Running in the mode it was last sent to.
+        case running(PowerMode)
+        /// Down, waiting in an idle state known: confirmed, or commanded to a source that confirms nothing
+        /// (``ReceiverPowerProfile/IdleState/on``: it confirmed it stayed on).
+        case down(ReceiverPowerProfile.IdleState)
+        /// Sent down by a source that confirms, where it went not confirmed yet: costed at the dearer of where it
+        /// was and where it was sent; `lastKnown` is where it was last known to be (on, after a stop while running).
+        case sentDown(lastKnown: ReceiverPowerProfile.IdleState)
+    }
+
+    /// What is known of the setting the receiver tracks in (kept while it is down: a stop changes no setting).
+    enum Setting: Sendable, Hashable {
+        /// The source confirms nothing: each command is taken to have worked.
+        case commanded
+        /// None confirmed since the receiver last restarted: costed as the dearest mode.
+        case unconfirmed
+        /// This one was confirmed, and the receiver has been sent a command since: costed at the dearer of it and
+        /// the mode sent.
+        case confirmedBefore(PowerMode)
+        /// This one was confirmed since the last command: the receiver tracks in it, whatever was asked (one that
+        /// refused to track stays in its power save).
+        case confirmed(PowerMode)
+
+        /// The same knowledge after a command: a setting confirmed before it is no longer known to hold.
+        var afterCommand: Setting {
+            if case .confirmed(let mode) = self { return .confirmedBefore(mode) }
+            return self
+        }
+    }
+
     let profile: ReceiverPowerProfile
-    /// Whether the source reports the states its receiver confirmed.
-    let confirms: Bool
     /// Energy drawn up to ``since``, mJ.
     private var millijoules = 0.0
     /// The power drawn since ``since``, mW.
     private var power: Double
     private var since = EngineInstant.zero
-    /// The mode the receiver runs in, `nil` while it is down.
-    private var mode: PowerMode?
+    /// Where the receiver is (down in off, as a source that has not started it leaves it).
+    private var whereabouts = Whereabouts.down(.off)
     /// The last mode it ran in: what "on" costs while it is down.
     private var lastMode = PowerMode.best
-    /// From a source that confirms: the mode whose setting the receiver confirmed since its last start
-    /// (`nil`: none yet, costed as the dearest), kept while it is down.
-    private var confirmedSetting: PowerMode?
-    /// Whether the receiver confirmed its setting since it was last started or sent to a mode: it is then where
-    /// it confirmed, whatever was asked (a receiver that refused to track stays in its power save).
-    private var confirmedSinceCommand = false
-    /// Where the receiver is while down, as far as it is known (confirmed, or commanded to a source that
-    /// confirms nothing); "on" while it runs, or is not known to have gone down.
-    private var state = ReceiverPowerProfile.IdleState.off
+    /// What is known of its setting.
+    private var setting: Setting
     /// When it last went down (the engine's start, before the first start).
     private var downSince = EngineInstant.zero
     /// When ``power`` last changed.
     private var powerSince = EngineInstant.zero
     /// When the acquisition of the current restart ends, while it lasts.
     private var acquisitionEnds: EngineInstant?
-    /// Whether the receiver was sent down and has not confirmed where it went.
-    private var downUnconfirmed = false
     /// A restart from a power-down not confirmed by then: what was costed, so that a confirmation arriving
     /// after the restart (an answer that came late) can cost the stretch down and the restart as they were.
     private var restartUnconfirmed: (restartedAt: EngineInstant, downFor: Duration, downPower: Double, downFrom: EngineInstant, running: Double)?
@@ -51,8 +73,17 @@ struct ReceiverEnergy: Sendable {
     /// Accounting from the engine's start, the receiver off (as a source that has not started it leaves it).
     init(profile: ReceiverPowerProfile, confirms: Bool) {
         self.profile = profile
-        self.confirms = confirms
+        setting = confirms ? .unconfirmed : .commanded
         power = profile.off
+    }
+
+    /// Whether the source reports the states its receiver confirmed.
+    var confirms: Bool { setting != .commanded }
+
+    /// The mode the receiver runs in, `nil` while it is down.
+    private var mode: PowerMode? {
+        if case .running(let mode) = whereabouts { return mode }
+        return nil
     }
 
     /// The energy drawn up to `now`, J.
@@ -65,16 +96,19 @@ struct ReceiverEnergy: Sendable {
     /// The receiver was started in `mode`: it acquires for its time to first fix, unless it never went down.
     mutating func started(_ mode: PowerMode, now: EngineInstant) {
         advance(to: now)
-        self.mode = mode
+        let (waited, unconfirmed): (ReceiverPowerProfile.IdleState, Bool) =
+            switch whereabouts {
+            case .running: (.on, false)
+            case .down(let state): (state, false)
+            case .sentDown(let lastKnown): (lastKnown, true)
+            }
+        whereabouts = .running(mode)
         lastMode = mode
-        let delay = profile.restartDelay(after: now - downSince, in: state)
+        let delay = profile.restartDelay(after: now - downSince, in: waited)
         // A receiver that stayed on keeps the setting it confirmed; a restarted one has confirmed none yet.
-        if state != .on || downUnconfirmed { confirmedSetting = nil }
-        restartUnconfirmed = downUnconfirmed ? (now, now - downSince, power, powerSince, runningPower(mode)) : nil
+        setting = setting != .commanded && (waited != .on || unconfirmed) ? .unconfirmed : setting.afterCommand
+        restartUnconfirmed = unconfirmed ? (now, now - downSince, power, powerSince, runningPower(mode)) : nil
         stopUnconfirmed = nil
-        downUnconfirmed = false
-        confirmedSinceCommand = false
-        state = .on
         acquisitionEnds = delay > .zero ? now + delay : nil
         draw(acquisitionEnds == nil ? runningPower(mode) : profile.acquisition, from: now)
     }
@@ -83,9 +117,9 @@ struct ReceiverEnergy: Sendable {
     mutating func modeChanged(_ mode: PowerMode, now: EngineInstant) {
         guard self.mode != nil else { return }
         advance(to: now)
-        self.mode = mode
+        whereabouts = .running(mode)
         lastMode = mode
-        confirmedSinceCommand = false
+        setting = setting.afterCommand
         if acquisitionEnds == nil { draw(runningPower(mode), from: now) }
     }
 
@@ -104,8 +138,7 @@ struct ReceiverEnergy: Sendable {
             return
         }
         advance(to: now)
-        confirmedSetting = mode
-        confirmedSinceCommand = true
+        setting = .confirmed(mode)
         guard acquisitionEnds == nil else { return }
         let confirmedPower = runningPower(current)
         recost(last: age, at: confirmedPower, now: now)
@@ -116,10 +149,12 @@ struct ReceiverEnergy: Sendable {
     /// receiver confirmed since the last command, else the dearer of `mode` and the setting it confirmed
     /// before (the dearest mode while it confirmed none).
     private func runningPower(_ mode: PowerMode) -> Double {
-        guard confirms else { return profile.trackingPower(mode) }
-        if confirmedSinceCommand, let confirmedSetting { return profile.trackingPower(confirmedSetting) }
-        let confirmed = confirmedSetting.map { profile.trackingPower($0) } ?? PowerMode.allCases.map { profile.trackingPower($0) }.max()!
-        return max(profile.trackingPower(mode), confirmed)
+        switch setting {
+        case .commanded: profile.trackingPower(mode)
+        case .confirmed(let confirmed): profile.trackingPower(confirmed)
+        case .confirmedBefore(let confirmed): max(profile.trackingPower(mode), profile.trackingPower(confirmed))
+        case .unconfirmed: max(profile.trackingPower(mode), PowerMode.allCases.map { profile.trackingPower($0) }.max()!)
+        }
     }
 
     /// The receiver was sent down into `target` (a stop without a state: off).
@@ -134,16 +169,18 @@ struct ReceiverEnergy: Sendable {
         } else if mode != nil {
             stopUnconfirmed = nil
         }
-        mode = nil
         acquisitionEnds = nil
         guard confirms else {
-            state = target
+            whereabouts = .down(target)
             draw(profile.idlePower(target, mode: lastMode), from: now)
             return
         }
-        // Unknown until the receiver confirms: costed at the dearer of where it was and where it was sent
-        // (``state`` stays the last one known).
-        downUnconfirmed = true
+        // Unknown until the receiver confirms: costed at the dearer of where it was and where it was sent.
+        switch whereabouts {
+        case .running: whereabouts = .sentDown(lastKnown: .on)
+        case .down(let state): whereabouts = .sentDown(lastKnown: state)
+        case .sentDown: break
+        }
         draw(max(current, idlePower(target)), from: now)
     }
 
@@ -158,8 +195,7 @@ struct ReceiverEnergy: Sendable {
         advance(to: now)
         let confirmedPower = idlePower(confirmed)
         recost(last: age, at: confirmedPower, now: now)
-        state = confirmed
-        downUnconfirmed = false
+        whereabouts = .down(confirmed)
         draw(confirmedPower, from: now)
     }
 

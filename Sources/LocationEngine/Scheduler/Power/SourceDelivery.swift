@@ -51,9 +51,8 @@ struct SourceDelivery: Sendable {
     /// The shortest silence window.
     static var minimumWindow: Duration { .seconds(2) }
 
-    /// Whether the source declared its first-fix times (otherwise it is never judged).
-    let judges: Bool
-    /// The declared first-fix time of each mode, by raw value (`nil`: not declared).
+    /// The declared first-fix time of each mode, by raw value (`nil`: not declared); empty when the source
+    /// declared none, and so is never judged.
     private let prior: [Duration?]
     /// Each mode's record, by raw value.
     private(set) var modes: [ModeRecord]
@@ -70,13 +69,16 @@ struct SourceDelivery: Sendable {
     private(set) var lastSilence: EngineInstant?
 
     init(capabilities: SourceCapabilities) {
-        prior = PowerMode.allCases.map { capabilities.firstFixByMode[$0] }
-        judges = !capabilities.firstFixByMode.isEmpty
+        prior = capabilities.firstFixByMode.isEmpty ? [] : PowerMode.allCases.map { capabilities.firstFixByMode[$0] }
         modes = Array(repeating: ModeRecord(), count: PowerMode.allCases.count)
         serving = PowerMode.allCases
         quick = PowerMode.allCases
         if judges { plan() }
     }
+
+    /// Whether the source declared its first-fix times (otherwise it is never judged).
+    @inline(__always)
+    var judges: Bool { !prior.isEmpty }
 
     /// When the run in progress counts as silent, if one waits.
     @inline(__always)
@@ -91,7 +93,7 @@ struct SourceDelivery: Sendable {
 
     /// What the source is expected to take to a first fix in `mode`, without a restart: what it delivered,
     /// else what it declared.
-    func expectedFirstFix(in mode: PowerMode) -> Duration? { modes[mode.rawValue].firstFix ?? prior[mode.rawValue] }
+    func expectedFirstFix(in mode: PowerMode) -> Duration? { modes[mode.rawValue].firstFix ?? (judges ? prior[mode.rawValue] : nil) }
 
     /// Whether a run stayed silent at or after `instant`.
     func silencedSince(_ instant: EngineInstant) -> Bool { lastSilence.map { $0 >= instant } ?? false }

@@ -1,16 +1,14 @@
 extension SourcePlanner {
-    /// What the core knows of one source: what it declared, its planner (its state, its restart-aware plan,
-    /// its receiver's energy, what it delivered), and the facts the choice among several weighs.
+    /// What the core knows of one source: what it declared, its planner (its state — whether it runs, since
+    /// when, or failed —, its restart-aware plan, its receiver's energy, what it delivered), and the facts the
+    /// choice among several weighs.
     struct Record: Sendable {
         /// What the source reaches, costs and declares.
         let capabilities: SourceCapabilities
         /// Its own planner.
         var planner: PowerPlanner
-        /// Whether it failed for good, chosen no more until demand ends.
-        var failed = false
-        /// Its last fix, and when it last started.
+        /// Its last fix.
         var lastFix: EngineInstant?
-        var startedAt: EngineInstant?
         /// Its last transient error while it ran, and when (cleared by its next fix).
         var lastError: (error: SourceError, at: EngineInstant)?
 
@@ -27,20 +25,16 @@ extension SourcePlanner {
             if planner.isSettled(demand: share, cap: cap, monitoring: monitoring) { return }
             if let command = planner.reconcile(demand: share, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown) {
                 commands.append(command, for: source)
-                noteStart(command, now: now)
+                note(command)
             }
             nextWakeup = earliest(nextWakeup, planner.readNextWakeup())
         }
 
-        /// Notes when the source started, or that it stopped.
-        mutating func noteStart(_ command: PowerPlanner.Command, now: EngineInstant) {
-            switch command {
-            case .start:
-                startedAt = now
-                lastError = nil
-            case .stop, .idle: startedAt = nil
-            case .setMode: break
-            }
+        /// Notes a command sent to the source: a start begins a new run, which the last run's error does not
+        /// concern.
+        @inline(__always)
+        mutating func note(_ command: PowerPlanner.Command) {
+            if case .start = command { lastError = nil }
         }
     }
 }

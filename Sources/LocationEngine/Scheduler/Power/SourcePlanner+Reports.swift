@@ -36,7 +36,7 @@ extension SourcePlanner {
             records[index].planner.addStatistics(to: &own, now: now)
             let figures = SchedulerStatistics.SourceFigures(
                 starts: own.sourceStarts, stops: own.sourceStops, modeChanges: own.sourceModeChanges, onTime: own.sourceOnTime,
-                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: records[index].failed, chosen: chosen?.index == index,
+                receiverEnergy: own.receiverEnergy, mode: own.sourceMode, failed: records[index].planner.hasFailed, chosen: chosen?.index == index,
                 fallback: fallback?.index == index)
             total.starts += figures.starts
             total.stops += figures.stops

@@ -142,7 +142,7 @@ struct SourcePlanner: Sendable {
         var commands = SourceCommands()
         for index in records.indices {
             let command = records[index].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
-            if let command { note(command, of: SourceID(index), now: now, in: &commands) }
+            if let command { note(command, of: SourceID(index), in: &commands) }
         }
         return commands
     }
@@ -150,11 +150,10 @@ struct SourcePlanner: Sendable {
     /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
     /// sources left (a request none of them serves can no longer be served) and what the sources must do.
     mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (left: [SourceCapabilities], commands: SourceCommands) {
-        records[source.index].failed = true
         choice = nil
         var commands = SourceCommands()
-        if let command = records[source.index].planner.forceOff(now: now, monitoring: monitoring) { note(command, of: source, now: now, in: &commands) }
-        return (records.filter { !$0.failed }.map(\.capabilities), commands)
+        if let command = records[source.index].planner.fail(now: now, monitoring: monitoring) { note(command, of: source, in: &commands) }
+        return (records.filter { !$0.planner.hasFailed }.map(\.capabilities), commands)
     }
 
     /// A fix of `accuracy` metres arrived from `source` at `now`: its run waiting for a first fix is answered,
@@ -179,11 +178,11 @@ struct SourcePlanner: Sendable {
     /// waiting for its first fix, or no fix at all.
     func reason(best: Location?, age: Duration?, now: EngineInstant) -> EndingReason {
         if let best {
-            let finest = records.filter { !$0.failed }.map(\.capabilities.reach).min() ?? 0
+            let finest = records.filter { !$0.planner.hasFailed }.map(\.capabilities.reach).min() ?? 0
             return .accuracyNotReached(best: best, age: age ?? .zero, finestReach: finest)
         }
         if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
-        if let started = records.compactMap({ $0.planner.isOn ? $0.startedAt : nil }).min() { return .acquiring(for: now - started) }
+        if let started = records.compactMap(\.planner.runningSince).min() { return .acquiring(for: now - started) }
         return .noFix
     }
 
@@ -196,7 +195,7 @@ struct SourcePlanner: Sendable {
     @inline(__always)
     private mutating func choose(for wanted: PowerMode?, now: EngineInstant) {
         guard let wanted else {
-            for index in records.indices where records[index].failed { records[index].failed = false }
+            for index in records.indices { records[index].planner.recoverFromFailure() }
             choice = nil
             fallback = nil
             return
@@ -225,14 +224,14 @@ struct SourcePlanner: Sendable {
     func choose(_ mode: PowerMode) -> SourceID? {
         var left = 0
         var last = 0
-        for index in records.indices where !records[index].failed {
+        for index in records.indices where !records[index].planner.hasFailed {
             left += 1
             last = index
         }
         guard left > 1 else { return left == 1 ? SourceID(last) : nil }
         var cheapest: Int?
         var finest: Int?
-        for index in records.indices where !records[index].failed {
+        for index in records.indices where !records[index].planner.hasFailed {
             let source = records[index].capabilities
             if source.serves(mode) {
                 if cheapest.map({ (source.cost, source.firstFixTime) < (records[$0].capabilities.cost, records[$0].capabilities.firstFixTime) })
@@ -256,9 +255,12 @@ struct SourcePlanner: Sendable {
     }
 
     /// When the chosen source, running without a fix, falls due for a fallback beside it (never while no other
-    /// source is left to fall back on).
+    /// source is left to fall back on). Inlined: with one source it is the test of the spare, and a call kept
+    /// the commands of ``reconcile(demand:now:cap:monitoring:isShutDown:)`` alive across it (about 35 instructions
+    /// a request, callgrind).
+    @inline(__always)
     private var fallbackDue: EngineInstant? {
-        guard let choice, choice.spare != nil, fallback == nil, let chosen = choice.chosen, let since = records[chosen.index].startedAt else {
+        guard let choice, choice.spare != nil, fallback == nil, let chosen = choice.chosen, let since = records[chosen.index].planner.runningSince else {
             return nil
         }
         return fallbackInstant(of: chosen, since: since)
@@ -268,7 +270,7 @@ struct SourcePlanner: Sendable {
     /// - Complexity: O(s) for s sources.
     private func cheapestOther(than chosen: SourceID) -> SourceID? {
         var cheapest: Int?
-        for index in records.indices where index != chosen.index && !records[index].failed {
+        for index in records.indices where index != chosen.index && !records[index].planner.hasFailed {
             if cheapest.map({ records[index].capabilities.cost < records[$0].capabilities.cost }) ?? true { cheapest = index }
         }
         return cheapest.map(SourceID.init)
@@ -277,15 +279,15 @@ struct SourcePlanner: Sendable {
     /// Whether `chosen`, running, has run `fallbackAfter` without a fix by `now`, or stayed silent past
     /// its window in a mode since its last fix (it judged itself: no blind wait).
     private func fallbackIsDue(beside chosen: SourceID, now: EngineInstant) -> Bool {
-        guard let since = records[chosen.index].startedAt, records[chosen.index].planner.isOn else { return false }
+        guard let since = records[chosen.index].planner.runningSince else { return false }
         let record = records[chosen.index]
         let silent = record.planner.isJudged && record.lastFix.map { $0 < since } ?? true && record.planner.delivery.silencedSince(since)
         return silent || now >= fallbackInstant(of: chosen, since: since)
     }
 
-    /// Adds `command` for `source` to `commands` and notes when the source started.
-    private mutating func note(_ command: PowerPlanner.Command, of source: SourceID, now: EngineInstant, in commands: inout SourceCommands) {
+    /// Adds `command` for `source` to `commands`, and notes it in the source's record.
+    private mutating func note(_ command: PowerPlanner.Command, of source: SourceID, in commands: inout SourceCommands) {
         commands.append(command, for: source)
-        records[source.index].noteStart(command, now: now)
+        records[source.index].note(command)
     }
 }

@@ -23,7 +23,7 @@ enum GeofenceTable {
                     shape.fencesCrossed, shape.trueCrossings))
             lines.append(
                 String(
-                    format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted),"
+                    format: "  margin %.1f m (2a + max(20 m, a) at the receiver's median accuracy a = %.1f m tracking continuously: shallower excursions excepted),"
                         + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m; the engine's maximumSpeed %.1f m/s, maximumAcceleration %@",
                     shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres,
                     shape.maximumSpeed, shape.maximumAcceleration.map { String(format: "%.1f m/s²", $0) } ?? "none"))

@@ -47,6 +47,15 @@ enum GeofenceTable {
                         design.design, shape.marginMetres, report.fixIntervalSeconds, design.latenciesFromDecidable,
                         design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds))
             }
+            for design in shape.designs where design.design != "naive" {
+                guard let states = design.receiverStates else { continue }
+                lines.append(
+                    String(
+                        format: "  %@: the receiver's energy by state: acquiring %.0f s, %.1f J, over %d starts (%.2f J each); tracking %.0f s, %.1f J; waiting %.0f s, %.1f J",
+                        design.design, states.acquisitionSeconds, states.acquisitionJoules, states.acquiringStarts,
+                        states.acquiringStarts > 0 ? states.acquisitionJoules / Double(states.acquiringStarts) : 0, states.trackingSeconds,
+                        states.trackingJoules, states.waitingSeconds, states.waitingJoules))
+            }
             for design in shape.designs where design.estimatedCrossings > 0 {
                 lines.append(
                     String(

@@ -127,7 +127,8 @@ enum LocbenchManual {
         the naive design (the receiver always on at 1 Hz, every fence point-tested on every fix, no \
         hysteresis) runs over the same receiver. Each design's transitions are compared with the truth: \
         detected, missed, excepted (crossings of an excursion shallower than the margin, 2a + max(20 m, a) \
-        at the fixes' median accuracy a, which no confident fix can see), duplicate and false, and the \
+        at the receiver's median accuracy a while it tracks continuously, the same for every design, \
+        which no confident fix can see), duplicate and false, and the \
         latency from the true crossing to the delivery, p50/p99/max, and from the decidable instant (the \
         truth first the margin past the boundary on the far side). Energy is the meter's, against \
         always-on and against the reach oracle: the receiver tracking only while the true position is \

@@ -151,6 +151,23 @@ import Testing
         let assumed = try await Self.run(.mediatek, fault: .refusesPowerDown, hidingConfirmations: true)
         #expect(abs(assumed.engine - obeyed.engine) / obeyed.engine < 0.02 && assumed.meter > 5 * assumed.engine)
     }
+
+    @Test(arguments: [ReceiverFault?.none, .refusesPowerDown])
+    func theMeterCountsTheStartsThatAcquire(fault: ReceiverFault?) throws {
+        let source = SyntheticLocationSource(scenario: .stationary(seed: 3), persona: .mediatek, fault: fault)
+        let recorder = EventRecorder()
+        for (on, off) in [(Duration.seconds(0), Duration.seconds(60)), (.seconds(70), .seconds(80)), (.seconds(90), .seconds(100))] {
+            source.advance(to: on)
+            source.start(mode: .best, events: recorder.sink)
+            source.advance(to: off)
+            source.stop()
+        }
+        let meter = try #require(source.energyMeter)
+        // A receiver that refused to power down never stopped tracking: only its first start acquired.
+        #expect(meter.acquiringStarts == (fault == nil ? 3 : 1))
+        let joules = ReceiverPowerPhase.allCases.map { meter.energy(in: $0) }.reduce(0, +)
+        #expect(abs(joules - meter.energy) < 1e-9)
+    }
 }
 
 /// A source that confirms nothing: the synthetic receiver with its reports of where it went dropped.

@@ -25,6 +25,9 @@ public struct ReceiverEnergyMeter: Sendable, Hashable {
     public private(set) var current: Double = 0
     /// The state right now.
     public private(set) var phase: ReceiverPowerPhase = .acquisition
+    /// Starts that acquired: each pays an acquisition before its first fix (a start into a receiver that never
+    /// stopped tracking, because it refused to power down, does not count).
+    public private(set) var acquiringStarts = 0
 
     /// A meter at `supplyVoltage`, nothing drawn yet.
     public init(supplyVoltage: Double) {
@@ -41,6 +44,13 @@ public struct ReceiverEnergyMeter: Sendable, Hashable {
         seconds[phase, default: 0] += duration
         charge[phase, default: 0] += current * duration
     }
+
+    /// A start that acquires before its first fix.
+    /// - Complexity: O(1).
+    mutating func countAcquiringStart() { acquiringStarts += 1 }
+
+    /// The energy drawn in `phase`, joules.
+    public func energy(in phase: ReceiverPowerPhase) -> Double { (charge[phase] ?? 0) / 1000 * supplyVoltage }
 
     /// All the charge drawn, milliampere-seconds.
     public var totalCharge: Double { charge.values.reduce(0, +) }

@@ -123,7 +123,7 @@ public final class SyntheticLocationSource: LocationSource {
                 PowerModeProfile.standard(mode).usesSatellites ? state.receiver.gnssReadyAt : now + (range.lowerBound + range.upperBound) / 2
             // It never stopped tracking: no acquisition to meter.
             let woke = state.trackingAfterRefusal == nil
-            if !woke { state.acquisitionUntil = now }
+            if woke { state.meter?.countAcquiringStart() } else { state.acquisitionUntil = now }
             state.trackingAfterRefusal = nil
             // A setting confirmed late belongs to the session it was asked in.
             state.pendingReports.removeAll { if case .receiverTracking = $0.event { true } else { false } }

@@ -38,10 +38,11 @@ enum NaiveGeofenceMonitor {
             }
         }
         let cpu = ProcessStats.cpuSeconds() - cpuStart
-        let meteredJoules = source.energyMeter?.energy ?? 0
+        let meter = source.energyMeter
+        let meteredJoules = meter?.energy ?? 0
         source.stop()
         return GeofenceDesignRun(
             reports: reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: [PowerMode?](repeating: .best, count: seconds + 1),
-            meteredJoules: meteredJoules, cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: [])
+            meteredJoules: meteredJoules, meter: meter, cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: [])
     }
 }

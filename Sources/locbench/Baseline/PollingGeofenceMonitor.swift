@@ -70,10 +70,11 @@ enum PollingGeofenceMonitor {
             modes[second] = source.mode
         }
         let cpu = ProcessStats.cpuSeconds() - cpuStart
-        let meteredJoules = source.energyMeter?.energy ?? 0
+        let meter = source.energyMeter
+        let meteredJoules = meter?.energy ?? 0
         source.stop()
         return GeofenceDesignRun(
-            reports: reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules,
+            reports: reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules, meter: meter,
             cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: [])
     }
 }

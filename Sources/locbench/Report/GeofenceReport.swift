@@ -1,5 +1,6 @@
 import LocationEngine
 import LocbenchModel
+import SyntheticGPS
 
 /// The figures of `locbench --geofences N` (its `--json`): per trajectory, the engine and the naive design against the
 /// ground truth and against the energy of always-on and the reach oracle, and the engine's headline figures.
@@ -42,10 +43,34 @@ struct GeofenceReport: Codable, Sendable {
         var energyVsReachOracle: Double
         var receiverOnSeconds: Double
         var fixes: Int
+        /// Where the metered energy went (`nil` without a metered receiver).
+        var receiverStates: ReceiverStates?
         /// Process CPU of the run loop per fix, the synthetic receiver included.
         var cpuMicrosecondsPerFix: Double
         var invariantViolations: Int
         var firstViolations: [String]
+    }
+
+    /// The metered energy by the receiver's state: acquiring after a start, tracking (continuously or in a power-save
+    /// mode), and waiting (standby or backup).
+    struct ReceiverStates: Codable, Sendable {
+        var acquiringStarts: Int
+        var acquisitionSeconds: Double
+        var acquisitionJoules: Double
+        var trackingSeconds: Double
+        var trackingJoules: Double
+        var waitingSeconds: Double
+        var waitingJoules: Double
+
+        init(_ meter: ReceiverEnergyMeter) {
+            acquiringStarts = meter.acquiringStarts
+            acquisitionSeconds = meter.seconds[.acquisition] ?? 0
+            acquisitionJoules = meter.energy(in: .acquisition)
+            trackingSeconds = (meter.seconds[.tracking] ?? 0) + (meter.seconds[.powerSave] ?? 0)
+            trackingJoules = meter.energy(in: .tracking) + meter.energy(in: .powerSave)
+            waitingSeconds = (meter.seconds[.standby] ?? 0) + (meter.seconds[.backup] ?? 0)
+            waitingJoules = meter.energy(in: .standby) + meter.energy(in: .backup)
+        }
     }
 
     /// One trajectory.
@@ -147,7 +172,7 @@ extension GeofenceReport {
                 energyJoules: design.meteredJoules, energyVsAlwaysOn: run.alwaysOnJoules > 0 ? design.meteredJoules / run.alwaysOnJoules : 0,
                 energyVsReachOracle: run.oracleJoules > 0 ? design.meteredJoules / run.oracleJoules : 0,
                 receiverOnSeconds: Double(design.modes.dropFirst().count { $0 != nil }), fixes: design.accuracies.count,
-                cpuMicrosecondsPerFix: design.cpuMicrosecondsPerFix, invariantViolations: design.violations.count,
+                receiverStates: design.meter.map(ReceiverStates.init), cpuMicrosecondsPerFix: design.cpuMicrosecondsPerFix, invariantViolations: design.violations.count,
                 firstViolations: Array(design.violations.prefix(5)))
         }
         return Shape(

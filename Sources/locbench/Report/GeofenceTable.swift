@@ -23,7 +23,7 @@ enum GeofenceTable {
                     shape.fencesCrossed, shape.trueCrossings))
             lines.append(
                 String(
-                    format: "  margin %.1f m (2a + max(20 m, a) at the fixes' median accuracy a = %.1f m: shallower excursions excepted),"
+                    format: "  margin %.1f m (2a + max(20 m, a) at the receiver's median accuracy a = %.1f m tracking continuously: shallower excursions excepted),"
                         + " %.1f s of travel at the median moving speed %.1f m/s; reach %.0f m; the engine's maximumSpeed %.1f m/s, maximumAcceleration %@",
                     shape.marginMetres, shape.medianAccuracyMetres, shape.marginTravelSeconds, shape.medianMovingSpeed, shape.reachMetres,
                     shape.maximumSpeed, shape.maximumAcceleration.map { String(format: "%.1f m/s²", $0) } ?? "none"))
@@ -46,6 +46,15 @@ enum GeofenceTable {
                         format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: p50/p99/max %.1f / %.1f / %.1f s",
                         design.design, shape.marginMetres, report.fixIntervalSeconds, design.latenciesFromDecidable,
                         design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds))
+            }
+            for design in shape.designs where design.design != "naive" {
+                guard let states = design.receiverStates else { continue }
+                lines.append(
+                    String(
+                        format: "  %@: the receiver's energy by state: acquiring %.0f s, %.1f J, over %d starts (%.2f J each); tracking %.0f s, %.1f J; waiting %.0f s, %.1f J",
+                        design.design, states.acquisitionSeconds, states.acquisitionJoules, states.acquiringStarts,
+                        states.acquiringStarts > 0 ? states.acquisitionJoules / Double(states.acquiringStarts) : 0, states.trackingSeconds,
+                        states.trackingJoules, states.waitingSeconds, states.waitingJoules))
             }
             for design in shape.designs where design.estimatedCrossings > 0 {
                 lines.append(

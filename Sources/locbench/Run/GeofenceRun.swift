@@ -18,6 +18,8 @@ struct GeofenceDesignRun: Sendable {
     var modes: [PowerMode?]
     /// The energy the synthetic receiver metered over the trajectory, joules.
     var meteredJoules: Double
+    /// The synthetic receiver's meter at the trajectory's end: where that energy went, and how many starts acquired.
+    var meter: ReceiverEnergyMeter?
     /// Process CPU time of the whole run loop (the synthetic receiver included) per fix, microseconds.
     var cpuMicrosecondsPerFix: Double
     /// Broken invariants.
@@ -71,7 +73,8 @@ enum GeofenceRun {
                 fixAccuracies[second] = fix.horizontalAccuracy
             }
         }
-        let meteredJoules = source.energyMeter?.energy ?? 0
+        let meter = source.energyMeter
+        let meteredJoules = meter?.energy ?? 0
         let cpu = ProcessStats.cpuSeconds() - cpuStart
         for id in ids { engine.forceComplete(id) }
         await engine.sync()
@@ -83,7 +86,7 @@ enum GeofenceRun {
         if statistics.activeSubscriptions != 0 { violations.append("\(statistics.activeSubscriptions) monitors still active after all were force-completed") }
         if source.mode != nil { violations.append("the source is still on 130 s after the last monitor ended") }
         return GeofenceDesignRun(
-            reports: ledger.reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules,
+            reports: ledger.reports, fixes: fixes, fixAccuracies: fixAccuracies, modes: modes, meteredJoules: meteredJoules, meter: meter,
             cpuMicrosecondsPerFix: fixCount == 0 ? 0 : cpu * 1e6 / Double(fixCount), violations: violations)
     }
 }

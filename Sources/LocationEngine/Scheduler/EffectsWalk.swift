@@ -39,6 +39,9 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
         @usableFromInline var resumeAt = 0
 
         @inlinable init(_ effects: __owned Effects) { self.effects = effects }
+
+        /// Whether every action has been taken.
+        @inlinable var isDone: Bool { effects.first == nil && nextInRest >= (effects.rest?.count ?? 0) }
     }
 
     /// The effects being carried out now.
@@ -130,11 +133,18 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
         suspend(for: effects)
     }
 
-    /// Sets what is in progress aside, under the interruptions before it, and starts on `effects`.
+    /// Sets what is in progress aside, under the interruptions before it, and starts on `effects`. A
+    /// frame with nothing left is dropped rather than kept: a chain of handlers that each cause the
+    /// next interruption keeps the stack as deep as the deliveries still to resume, not the chain.
     @inlinable mutating func suspend(for effects: __owned Effects) {
-        if interrupted == nil { interrupted = [current] } else { interrupted!.append(current) }
+        if !current.isDone {
+            if interrupted == nil { interrupted = [current] } else { interrupted!.append(current) }
+        }
         current = Frame(effects)
     }
+
+    /// How many interrupted frames wait to be resumed.
+    @inlinable public var depth: Int { interrupted?.count ?? 0 }
 }
 
 extension EffectsWalk: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}

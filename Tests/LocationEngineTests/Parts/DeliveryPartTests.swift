@@ -189,4 +189,22 @@ struct DeliveryPartTests {
         #expect(carried == ["r1", "c9", "c10", "r2", "r3", "stopSource(source 0)"])
         #expect(!walk.isInterrupted)
     }
+
+    @Test("a chain of 100,000 handlers, each causing the next interruption, runs in order on a stack that stays shallow")
+    func longChainStaysShallow() {
+        var walk = EffectsWalk<String, String>(Machine.Effects(.cancelOneShot(Recipient(Self.id(1), "1"))))
+        var carried = 0
+        var deepest = 0
+        while let action = walk.nextAction() {
+            guard case .cancelOneShot(let recipient) = action else { continue }
+            carried += 1
+            deepest = max(deepest, walk.depth)
+            // Each cancel's handler cancels the next request, as a handler may.
+            if recipient.id.rawValue < 100_000 {
+                walk.interrupt(with: Machine.Effects(.cancelOneShot(Recipient(Self.id(recipient.id.rawValue + 1), "next"))))
+            }
+        }
+        #expect(carried == 100_000)
+        #expect(deepest == 0, "a finished frame is not kept under the next")
+    }
 }

@@ -128,7 +128,7 @@ struct PowerPlanner: Sendable {
     /// non-mutating read made the optimizer copy the planner first.
     @inline(__always)
     mutating func isSettled(demand: PowerDemand, cap: PowerMode?, monitoring: Bool) -> Bool {
-        guard !monitoring, idle == nil, !isJudged, monitors.isQuiet, case .running(let current) = policy.state,
+        guard !monitoring, idle == nil, !isJudged, monitors.isQuiet, case .running(let current, _) = policy.state,
             let demanded = demand.mode
         else { return false }
         return current == (cap.map { min(demanded, $0) } ?? demanded)
@@ -237,7 +237,7 @@ struct PowerPlanner: Sendable {
     ) -> Command? {
         let before = policy.state
         var linger = self.linger
-        if case .running(let mode) = before, demanded == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
+        if case .running(let mode, _) = before, demanded == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
             linger = monitors.isSleeping(monitoring: monitoring) ? .zero : stayOn
         }
         switch policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap) {

@@ -242,8 +242,8 @@ struct PowerPlanner: Sendable {
         }
         switch policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap) {
         case .start(let mode)?:
-            // Down with the gap still "on": it was forced off (an error, access lost), not stepped down.
-            if idle!.state == .on { idle!.abandonGap() } else { idle!.demandReturned(now: now) }
+            // Down in a gap with no step taken: it was forced off (an error, access lost), not stepped down.
+            if idle!.isGapWithoutStep { idle!.abandonGap() } else { idle!.demandReturned(now: now) }
             return .start(mode)
         case .setMode(let mode)?:
             if case .lingering = before { idle!.demandReturned(now: now) }

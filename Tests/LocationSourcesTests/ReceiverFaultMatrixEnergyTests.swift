@@ -15,6 +15,8 @@ struct ReceiverFaultMatrixEnergyTests {
     struct AccountedLine {
         var line: VirtualReceiverLine
         var energy: ReceiverEnergy
+        /// Whether the receiver was sent to run, as the engine's power policy keeps it.
+        var isOn = false
         var belief: NMEAStreamSession.DriverBelief
 
         init(_ line: VirtualReceiverLine, profile: ReceiverPowerProfile) {
@@ -29,12 +31,14 @@ struct ReceiverFaultMatrixEnergyTests {
             switch command {
             case .start(let mode):
                 energy.started(mode, now: now)
+                isOn = true
                 line.start(mode)
             case .setMode(let mode):
                 energy.modeChanged(mode, now: now)
                 line.setMode(mode)
             case .stop(let idle):
-                energy.sentDown(into: idle, now: now)
+                energy.sentDown(into: idle, fromRunning: isOn, now: now)
+                isOn = false
                 line.stop(into: idle)
             }
             report()
@@ -53,8 +57,8 @@ struct ReceiverFaultMatrixEnergyTests {
             let after = NMEAStreamSession.DriverBelief(line.driver)
             for event in NMEAStreamSession.confirmations(from: belief, to: after, now: line.now) {
                 switch event {
-                case .receiverState(let idle, let age): energy.confirmed(idle, age: age, now: now)
-                case .receiverTracking(let mode, let age): energy.confirmedTracking(mode, age: age, now: now)
+                case .receiverState(let idle, let age): energy.confirmed(idle, age: age, running: isOn, now: now)
+                case .receiverTracking(let mode, let age): energy.confirmedTracking(mode, age: age, running: isOn, now: now)
                 default: break
                 }
             }

@@ -127,11 +127,11 @@ struct PowerPlannerPartTests {
         var planner = Self.askedDown()
         let refusedAt = EngineInstant.zero + .seconds(11)
         planner.receiverTracking(.best, now: refusedAt)
-        #expect(planner.state == .running(.best))
+        #expect(planner.state == .running(.best, since: .zero))
         #expect(planner.nextWakeup == nil, "the retry is the next request's or fix's reconciliation past the backoff")
         // Inside the backoff the plan keeps what the receiver kept: nothing is sent, whatever reconciles.
         #expect(planner.reconcile(demand: Self.demand(.lowest), now: refusedAt + .seconds(4), cap: nil, monitoring: false, isShutDown: false) == nil)
-        #expect(planner.state == .running(.best))
+        #expect(planner.state == .running(.best, since: .zero))
         // Past it, asked again; refused again, the next wait is twice as long.
         let retried = refusedAt + .seconds(5)
         #expect(planner.reconcile(demand: Self.demand(.lowest), now: retried, cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
@@ -162,12 +162,12 @@ struct PowerPlannerPartTests {
         let raised = EngineInstant.zero + .seconds(20)
         #expect(planner.reconcile(demand: Self.demand(.best), now: raised, cap: nil, monitoring: false, isShutDown: false) == .setMode(.best))
         planner.receiverTracking(.lowest, now: raised + .seconds(2))
-        #expect(planner.state == .running(.lowest))
+        #expect(planner.state == .running(.lowest, since: .zero))
         var statistics = SchedulerStatistics()
         planner.addStatistics(to: &statistics, now: raised + .seconds(2))
         #expect(statistics.sourceMode == .lowest)
         #expect(planner.reconcile(demand: PowerDemand(), now: raised + .seconds(3), cap: nil, monitoring: false, isShutDown: false) == nil)
-        #expect(planner.state == .lingering(.lowest, until: raised + .seconds(603)))
+        #expect(planner.state == .lingering(.lowest, since: .zero, until: raised + .seconds(603)))
         #expect(planner.nextWakeup == raised + .seconds(603))
     }
 
@@ -176,7 +176,7 @@ struct PowerPlannerPartTests {
         var planner = Self.askedDown()
         // Evidence from 9 s, before the command at 10 s, arriving at 12 s (a receiver answering late).
         planner.receiverTracking(.best, age: .seconds(3), now: .zero + .seconds(12))
-        #expect(planner.state == .running(.lowest))
+        #expect(planner.state == .running(.lowest, since: .zero))
         #expect(planner.nextWakeup == nil)
     }
 

@@ -31,7 +31,7 @@ struct FailedSourceStateTests {
         var planner = PowerPlanner(linger: .seconds(30), powerDown: .fixedLinger, profile: nil)
         _ = planner.reconcile(demand: Self.demand(.best), now: .zero, cap: nil, monitoring: false, isShutDown: false)
         planner.recoverFromFailure()
-        #expect(planner.state == .running(.best) && planner.runningSince == .zero)
+        #expect(planner.state == .running(.best, since: .zero) && planner.runningSince == .zero)
     }
 
     @Test("a source that fails while its receiver waits in standby still steps deeper when the plan says, and stays failed")

@@ -16,7 +16,7 @@ struct ReceiverEnergyKnowledgeTests {
         var energy = ReceiverEnergy(profile: Self.profile, confirms: false)
         #expect(!energy.confirms)
         energy.started(.best, now: .zero)
-        energy.confirmedTracking(.low, now: Self.at(100))
+        energy.confirmedTracking(.low, running: true, now: Self.at(100))
         #expect(abs(energy.joules(at: Self.at(200)) - (Self.hotStart + 199 * 66 / 1000)) < 1e-9)
     }
 
@@ -26,10 +26,10 @@ struct ReceiverEnergyKnowledgeTests {
         #expect(energy.confirms)
         energy.started(.best, now: .zero)
         // Asked for best, it confirms low (it refused): from then on it costs low.
-        energy.confirmedTracking(.low, now: Self.at(100))
-        energy.sentDown(into: .standby, now: Self.at(200))
+        energy.confirmedTracking(.low, running: true, now: Self.at(100))
+        energy.sentDown(into: .standby, fromRunning: true, now: Self.at(200))
         // It never went down: still tracking in low, not at the dearer best it was last sent to.
-        energy.confirmed(.on, now: Self.at(300))
+        energy.confirmed(.on, running: false, now: Self.at(300))
         let expected = Self.hotStart + 99 * 66 / 1000 + 300 * 7 / 1000
         #expect(abs(energy.joules(at: Self.at(400)) - expected) < 1e-9)
     }
@@ -38,8 +38,8 @@ struct ReceiverEnergyKnowledgeTests {
     func unconfirmedPowerDownsKeepTheLastKnownState() {
         var energy = ReceiverEnergy(profile: Self.profile, confirms: true)
         energy.started(.best, now: .zero)
-        energy.sentDown(into: .standby, now: Self.at(100))
-        energy.sentDown(into: .off, now: Self.at(200))
+        energy.sentDown(into: .standby, fromRunning: true, now: Self.at(100))
+        energy.sentDown(into: .off, fromRunning: false, now: Self.at(200))
         energy.started(.best, now: Self.at(300))
         // Tracking power (66 mW, the dearer) throughout after the first start: no acquisition at 300 s.
         let expected = Self.hotStart + 399 * 66 / 1000
@@ -50,9 +50,9 @@ struct ReceiverEnergyKnowledgeTests {
     func confirmedDownRestarts() {
         var energy = ReceiverEnergy(profile: Self.profile, confirms: true)
         energy.started(.low, now: .zero)
-        energy.confirmedTracking(.low, now: Self.at(35))
-        energy.sentDown(into: .standby, now: Self.at(100))
-        energy.confirmed(.standby, now: Self.at(100))
+        energy.confirmedTracking(.low, running: true, now: Self.at(35))
+        energy.sentDown(into: .standby, fromRunning: true, now: Self.at(100))
+        energy.confirmed(.standby, running: false, now: Self.at(100))
         energy.started(.low, now: Self.at(200))
         // Hot start (1 s) from standby, then the dearest mode until a setting is confirmed again.
         let expected = Self.hotStart + 34 * 66 / 1000 + 65 * 7 / 1000 + 100 * 6.6 / 1000 + Self.hotStart + 99 * 66 / 1000

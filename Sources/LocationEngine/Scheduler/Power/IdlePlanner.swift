@@ -1,7 +1,7 @@
 /// The restart-aware half of the power policy: where the receiver waits during a gap in demand, and when it
 /// moves deeper (see <doc:PowerPolicy>). Pure: no clock, no I/O. ``PowerPolicy`` keeps the source running
-/// until the plan's first step down (as it would through a linger); this plans the steps and remembers the
-/// gaps.
+/// until the plan's first step down (as it would through a linger), and its state alone says whether the
+/// source runs; this plans the steps, remembers where it sent the receiver down, and remembers the gaps.
 struct IdlePlanner: Sendable {
     private(set) var decider: PowerDownDecider
     /// The plan of the gap in progress (its first step is "on"), and the index of the next step to take.
@@ -9,8 +9,9 @@ struct IdlePlanner: Sendable {
     private var nextStep = 0
     /// When demand ended, while a gap is in progress.
     private(set) var gapStartedAt: EngineInstant?
-    /// Where the receiver waits now, by the plan: `nil` outside a gap.
-    private(set) var state: ReceiverPowerProfile.IdleState?
+    /// Where the plan sent the receiver down in the gap in progress: `nil` outside a gap and until its first
+    /// step down (the policy runs the source on meanwhile, or forced it off: no step was taken either way).
+    private(set) var sentDownTo: ReceiverPowerProfile.IdleState?
     /// Where the receiver confirmed it waits, when its source reports that and it differs from the plan:
     /// a receiver that stayed on (``ReceiverPowerProfile/IdleState/on``: a refused or unanswered command)
     /// is not stepped deeper, and restarts without a restart's cost.
@@ -34,10 +35,19 @@ struct IdlePlanner: Sendable {
         plan = Self.withEphemerisStep(decider.plan(mode: mode), profile: decider.profile, mode: mode)
         nextStep = 1
         gapStartedAt = now
-        state = .on
+        sentDownTo = nil
         confirmedState = nil
         return plan.count > 1 ? plan[1].after : nil
     }
+
+    /// Where the receiver waits by the plan, `nil` outside a gap: `on` until the plan's first step down (the
+    /// statistic ``SchedulerStatistics/idleState``).
+    var state: ReceiverPowerProfile.IdleState? {
+        gapStartedAt == nil ? nil : sentDownTo ?? .on
+    }
+
+    /// Whether a gap is in progress in which no step down was taken: a source down in it was forced off.
+    var isGapWithoutStep: Bool { gapStartedAt != nil && sentDownTo == nil }
 
     /// Demand came back at `now`: the gap is over and remembered. Returns whether it was bridged on.
     @discardableResult
@@ -45,16 +55,16 @@ struct IdlePlanner: Sendable {
         guard let start = gapStartedAt else { return false }
         let gap = now - start
         decider.observe(gap: gap)
-        let bridged = state == .on
+        let bridged = sentDownTo == nil
         if bridged {
             gapsBridgedOn += 1
-        } else if let waited = confirmedState ?? state {
+        } else if let waited = confirmedState ?? sentDownTo {
             // A receiver that confirmed it stayed on did not restart.
             lastRestart = waited == .on ? nil : decider.profile.startCondition(after: gap, in: waited)
         }
         plan = []
         gapStartedAt = nil
-        state = nil
+        sentDownTo = nil
         confirmedState = nil
         return bridged
     }
@@ -66,14 +76,14 @@ struct IdlePlanner: Sendable {
     mutating func abandonGap() {
         plan = []
         gapStartedAt = nil
-        state = nil
+        sentDownTo = nil
         confirmedState = nil
     }
 
     /// The receiver's source reports where the receiver confirmed it waits, during a gap it was sent down in.
     mutating func receiverConfirmed(_ confirmed: ReceiverPowerProfile.IdleState) {
-        guard gapStartedAt != nil, let state, state != .on else { return }
-        confirmedState = confirmed == state ? nil : confirmed
+        guard gapStartedAt != nil, let sentDownTo else { return }
+        confirmedState = confirmed == sentDownTo ? nil : confirmed
     }
 
     /// Takes the next step down of the plan (the source has just been stopped, or is down and the step is due).
@@ -81,7 +91,7 @@ struct IdlePlanner: Sendable {
         guard nextStep < plan.count else { return nil }
         let step = plan[nextStep]
         nextStep += 1
-        state = step.state
+        sentDownTo = step.state
         confirmedState = nil
         lastStep = step
         if step.state == .standby { stepsToStandby += 1 } else if step.state == .off { stepsToOff += 1 }
@@ -91,7 +101,7 @@ struct IdlePlanner: Sendable {
     /// When the next step deeper is due, once the receiver is down (the first step down is the linger's end).
     @inline(__always)
     var nextDeeperStep: EngineInstant? {
-        guard let start = gapStartedAt, let state, state != .on, confirmedState != .on, nextStep < plan.count else { return nil }
+        guard let start = gapStartedAt, sentDownTo != nil, confirmedState != .on, nextStep < plan.count else { return nil }
         return start + plan[nextStep].after
     }
 

@@ -112,11 +112,12 @@ struct PowerPlanner: Sendable {
             before = runningMode
             demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now)
         }
+        let wasOn = policy.isOn
         let command =
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
             : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
-        account(command, now: now, before: before)
+        account(command, now: now, wasOn: wasOn, before: before)
         return command
     }
 
@@ -128,7 +129,7 @@ struct PowerPlanner: Sendable {
     /// non-mutating read made the optimizer copy the planner first.
     @inline(__always)
     mutating func isSettled(demand: PowerDemand, cap: PowerMode?, monitoring: Bool) -> Bool {
-        guard !monitoring, idle == nil, !isJudged, monitors.isQuiet, case .running(let current) = policy.state,
+        guard !monitoring, idle == nil, !isJudged, monitors.isQuiet, case .running(let current, _) = policy.state,
             let demanded = demand.mode
         else { return false }
         return current == (cap.map { min(demanded, $0) } ?? demanded)
@@ -184,7 +185,7 @@ struct PowerPlanner: Sendable {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         if shuttingDown { idle?.endPlan() }
         guard policy.forceOff(now: now) == .stop else { return nil }
-        account(.stop, now: now)
+        account(.stop, now: now, wasOn: true)
         return .stop
     }
 
@@ -203,7 +204,7 @@ struct PowerPlanner: Sendable {
     /// the energy counts it, and the restart-aware plan goes on from it — a receiver that stayed on is not
     /// stepped deeper.
     mutating func receiverConfirmed(_ state: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
-        energy?.confirmed(state, age: age, now: now)
+        energy?.confirmed(state, age: age, running: policy.isOn, now: now)
         idle?.receiverConfirmed(state)
     }
 
@@ -212,19 +213,20 @@ struct PowerPlanner: Sendable {
     /// mode the receiver was last sent to, on evidence since that command, is a refusal (``ModeRefusal``): the
     /// receiver runs in what it kept, and the mode is asked for again after a backoff.
     mutating func receiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
-        energy?.confirmedTracking(mode, age: age, now: now)
+        energy?.confirmedTracking(mode, age: age, running: policy.isOn, now: now)
         policy.receiverConfirmed(mode, since: now - age, now: now)
     }
 
-    /// Counts what a command does to the receiver's energy.
-    private mutating func account(_ command: Command?, now: EngineInstant, before: PowerMode? = nil) {
+    /// Counts what a command does to the receiver's energy; `wasOn` is whether the policy ran the source before it
+    /// (a step down is from running, or deeper from where the receiver waits).
+    private mutating func account(_ command: Command?, now: EngineInstant, wasOn: Bool, before: PowerMode? = nil) {
         if isJudged, let command { noteRun(command, now: now, before: before) }
         guard let command, energy != nil else { return }
         switch command {
         case .start(let mode): energy!.started(mode, now: now)
         case .setMode(let mode): energy!.modeChanged(mode, now: now)
-        case .stop: energy!.sentDown(into: .off, now: now)
-        case .idle(let step): energy!.sentDown(into: step.state, now: now)
+        case .stop: energy!.sentDown(into: .off, fromRunning: true, now: now)
+        case .idle(let step): energy!.sentDown(into: step.state, fromRunning: wasOn, now: now)
         }
     }
 
@@ -237,13 +239,13 @@ struct PowerPlanner: Sendable {
     ) -> Command? {
         let before = policy.state
         var linger = self.linger
-        if case .running(let mode) = before, demanded == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
+        if case .running(let mode, _) = before, demanded == nil, let stayOn = idle!.demandEnded(mode: mode, now: now) {
             linger = monitors.isSleeping(monitoring: monitoring) ? .zero : stayOn
         }
         switch policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap) {
         case .start(let mode)?:
-            // Down with the gap still "on": it was forced off (an error, access lost), not stepped down.
-            if idle!.state == .on { idle!.abandonGap() } else { idle!.demandReturned(now: now) }
+            // Down in a gap with no step taken: it was forced off (an error, access lost), not stepped down.
+            if idle!.isGapWithoutStep { idle!.abandonGap() } else { idle!.demandReturned(now: now) }
             return .start(mode)
         case .setMode(let mode)?:
             if case .lingering = before { idle!.demandReturned(now: now) }

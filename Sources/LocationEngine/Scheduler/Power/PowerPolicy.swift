@@ -4,8 +4,8 @@
 /// It is told the demanded mode on each reconciliation (the requests own the demand, ``PowerDemand``);
 /// the mode follows demand down as well as up.
 ///
-/// Its ``state`` is the core's one record of whether the source runs: the other parts of the planner (the
-/// choice among sources, the restart-aware plan) read it rather than keep their own. The receiver's energy
+/// Its ``state`` is the core's one record of whether the source runs, since when and in which mode: the other
+/// parts of the planner (the choice among sources, the restart-aware plan) read it rather than keep their own. The receiver's energy
 /// keeps a different fact beside it, where the receiver *confirmed* it is (see ``ReceiverEnergy``).
 struct PowerPolicy: Sendable {
     /// The source as the policy has driven it.
@@ -14,16 +14,24 @@ struct PowerPolicy: Sendable {
         case off
         /// Powered down after it failed for good: not started again until demand ends (``recover()``).
         case failed
-        /// Running in a mode.
-        case running(PowerMode)
-        /// Running, with no demand, until the linger deadline.
-        case lingering(PowerMode, until: EngineInstant)
+        /// Running in a mode, started at `since`.
+        case running(PowerMode, since: EngineInstant)
+        /// Running, started at `since`, with no demand, until the linger deadline.
+        case lingering(PowerMode, since: EngineInstant, until: EngineInstant)
 
         /// The mode it runs in, `nil` while it is off.
         var mode: PowerMode? {
             switch self {
             case .off, .failed: nil
-            case .running(let mode), .lingering(let mode, _): mode
+            case .running(let mode, _), .lingering(let mode, _, _): mode
+            }
+        }
+
+        /// When it last started, `nil` while it is off.
+        var runningSince: EngineInstant? {
+            switch self {
+            case .off, .failed: nil
+            case .running(_, let since), .lingering(_, let since, _): since
             }
         }
     }
@@ -44,18 +52,18 @@ struct PowerPolicy: Sendable {
     private var refusal: ModeRefusal?
     /// When the source was last sent a command.
     private var commandedAt: EngineInstant?
-    /// When the source last started, while it runs (``state`` is on exactly while this is set: both change in
-    /// the same two places, the start and ``powerDown(now:)``).
-    private(set) var runningSince: EngineInstant?
     private var accumulatedOnTime: Duration = .zero
 
     /// Whether the source is powered.
     var isOn: Bool { state.mode != nil }
 
+    /// When the source last started, while it runs.
+    var runningSince: EngineInstant? { state.runningSince }
+
     /// The linger deadline, when lingering.
     @inline(__always)
     var lingerDeadline: EngineInstant? {
-        if case .lingering(_, let until) = state { return until }
+        if case .lingering(_, _, let until) = state { return until }
         return nil
     }
 
@@ -71,17 +79,16 @@ struct PowerPolicy: Sendable {
         if let cap, let mode = wanted { wanted = min(mode, cap) }
         switch (state, wanted) {
         case (.off, let mode?):
-            state = .running(mode)
+            state = .running(mode, since: now)
             starts += 1
-            runningSince = now
             commandedAt = now
             return .start(mode)
-        case (.running(let current), let mode?), (.lingering(let current, _), let mode?):
-            state = .running(mode)
+        case (.running(let current, let since), let mode?), (.lingering(let current, let since, _), let mode?):
+            state = .running(mode, since: since)
             guard current != mode else { return nil }
             // Only a change of mode looks at a refusal: the demand that holds costs nothing more.
             if refusal != nil, refusal!.holdsBack(mode, now: now) {
-                state = .running(current)
+                state = .running(current, since: since)
                 return nil
             }
             modeChanges += 1
@@ -89,13 +96,13 @@ struct PowerPolicy: Sendable {
             return .setMode(mode)
         case (.off, nil), (.failed, _):
             return nil
-        case (.running(let current), nil):
+        case (.running(let current, let since), nil):
             if linger > .zero {
-                state = .lingering(current, until: now + linger)
+                state = .lingering(current, since: since, until: now + linger)
                 return nil
             }
             return powerDown(now: now)
-        case (.lingering(_, let until), nil):
+        case (.lingering(_, _, let until), nil):
             return now >= until ? powerDown(now: now) : nil
         }
     }
@@ -115,8 +122,8 @@ struct PowerPolicy: Sendable {
         refusals += 1
         switch state {
         case .off, .failed: break
-        case .running: state = .running(mode)
-        case .lingering(_, let until): state = .lingering(mode, until: until)
+        case .running(_, let since): state = .running(mode, since: since)
+        case .lingering(_, let since, let until): state = .lingering(mode, since: since, until: until)
         }
     }
 
@@ -137,14 +144,13 @@ struct PowerPolicy: Sendable {
     }
 
     private mutating func powerDown(now: EngineInstant) -> Command {
+        if let runningSince { accumulatedOnTime += max(.zero, now - runningSince) }
         state = .off
         commandedAt = now
         // A stopped receiver is not asked again for the mode it refused until it runs (the refusals in a row
         // still count: it is the same receiver).
         refusal?.retryAt = nil
         stops += 1
-        if let runningSince { accumulatedOnTime += max(.zero, now - runningSince) }
-        runningSince = nil
         return .stop
     }
 }

@@ -11,13 +11,15 @@
 /// dearest mode until it confirms the setting of a mode (``SourceEvent/receiverTracking(_:age:)``), and after a
 /// change of mode at the dearer of the setting it confirmed and the one it was sent to. From a source that
 /// confirms nothing, each command is taken to have worked.
+///
+/// Whether the receiver was sent to run is not kept here: it is the power policy's state
+/// (``PowerPolicy/state``), which the planner passes to the events that depend on it.
 struct ReceiverEnergy: Sendable {
-    /// Where the receiver is, as far as the accounting knows: running as commanded, down where it is known to
-    /// wait, or sent down and not yet confirmed where it went.
+    /// Where the receiver waited the last time it was sent down, as far as the accounting knows: where it is
+    /// known to wait, or not yet confirmed. Kept while it runs again (a start changes nothing of it: it is read
+    /// when the receiver is started, to cost the restart, and replaced when it is next sent down).
     enum Whereabouts: Sendable, Hashable {
-        /// Running in the mode it was last sent to.
-        case running(PowerMode)
-        /// Down, waiting in an idle state known: confirmed, or commanded to a source that confirms nothing
+        /// Waiting in an idle state known: confirmed, or commanded to a source that confirms nothing
         /// (``ReceiverPowerProfile/IdleState/on``: it confirmed it stayed on).
         case down(ReceiverPowerProfile.IdleState)
         /// Sent down by a source that confirms, where it went not confirmed yet: costed at the dearer of where it
@@ -51,9 +53,9 @@ struct ReceiverEnergy: Sendable {
     /// The power drawn since ``since``, mW.
     private var power: Double
     private var since = EngineInstant.zero
-    /// Where the receiver is (down in off, as a source that has not started it leaves it).
+    /// Where the receiver waited when last down (in off, as a source that has not started it leaves it).
     private var whereabouts = Whereabouts.down(.off)
-    /// The last mode it ran in: what "on" costs while it is down.
+    /// The mode it was last sent to run in: the one it runs in while it runs, what "on" costs while it is down.
     private var lastMode = PowerMode.best
     /// What is known of its setting.
     private var setting: Setting
@@ -80,12 +82,6 @@ struct ReceiverEnergy: Sendable {
     /// Whether the source reports the states its receiver confirmed.
     var confirms: Bool { setting != .commanded }
 
-    /// The mode the receiver runs in, `nil` while it is down.
-    private var mode: PowerMode? {
-        if case .running(let mode) = whereabouts { return mode }
-        return nil
-    }
-
     /// The energy drawn up to `now`, J.
     func joules(at now: EngineInstant) -> Double {
         var copy = self
@@ -93,16 +89,14 @@ struct ReceiverEnergy: Sendable {
         return copy.millijoules / 1000
     }
 
-    /// The receiver was started in `mode`: it acquires for its time to first fix, unless it never went down.
+    /// The receiver, down, was started in `mode`: it acquires for its time to first fix, unless it never went down.
     mutating func started(_ mode: PowerMode, now: EngineInstant) {
         advance(to: now)
         let (waited, unconfirmed): (ReceiverPowerProfile.IdleState, Bool) =
             switch whereabouts {
-            case .running: (.on, false)
             case .down(let state): (state, false)
             case .sentDown(let lastKnown): (lastKnown, true)
             }
-        whereabouts = .running(mode)
         lastMode = mode
         let delay = profile.restartDelay(after: now - downSince, in: waited)
         // A receiver that stayed on keeps the setting it confirmed; a restarted one has confirmed none yet.
@@ -115,9 +109,7 @@ struct ReceiverEnergy: Sendable {
 
     /// The running receiver was switched to `mode`.
     mutating func modeChanged(_ mode: PowerMode, now: EngineInstant) {
-        guard self.mode != nil else { return }
         advance(to: now)
-        whereabouts = .running(mode)
         lastMode = mode
         setting = setting.afterCommand
         if acquisitionEnds == nil { draw(runningPower(mode), from: now) }
@@ -125,10 +117,11 @@ struct ReceiverEnergy: Sendable {
 
     /// The source reports that the running receiver confirmed the setting of `mode`
     /// (``SourceEvent/receiverTracking(_:age:)``), taken `age` ago: the stretch since then (since the last
-    /// change at most), costed meanwhile at the dearer setting, is costed at the confirmed one.
-    mutating func confirmedTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
+    /// change at most), costed meanwhile at the dearer setting, is costed at the confirmed one. `running` says
+    /// whether the receiver was sent to run (the policy's state).
+    mutating func confirmedTracking(_ mode: PowerMode, age: Duration = .zero, running: Bool, now: EngineInstant) {
         guard confirms else { return }
-        guard let current = self.mode else {
+        guard running else {
             // Confirmed after the stop: the stretch it ran before (as far back as the evidence goes).
             guard let pending = stopUnconfirmed else { return }
             stopUnconfirmed = nil
@@ -140,7 +133,7 @@ struct ReceiverEnergy: Sendable {
         advance(to: now)
         setting = .confirmed(mode)
         guard acquisitionEnds == nil else { return }
-        let confirmedPower = runningPower(current)
+        let confirmedPower = runningPower(lastMode)
         recost(last: age, at: confirmedPower, now: now)
         draw(confirmedPower, from: now)
     }
@@ -157,16 +150,18 @@ struct ReceiverEnergy: Sendable {
         }
     }
 
-    /// The receiver was sent down into `target` (a stop without a state: off).
-    mutating func sentDown(into target: ReceiverPowerProfile.IdleState, now: EngineInstant) {
+    /// The receiver was sent down into `target` (a stop without a state: off), from running or, `fromRunning`
+    /// false, deeper from where it waits.
+    mutating func sentDown(into target: ReceiverPowerProfile.IdleState, fromRunning: Bool, now: EngineInstant) {
         advance(to: now)
-        if mode != nil { downSince = now }
+        let mode = fromRunning ? lastMode : nil
+        if fromRunning { downSince = now }
         // A receiver stopped while acquiring is costed, until it confirms, as tracking (its acquisition would
         // have ended).
         let current = mode.map { runningPower($0) } ?? power
         if let mode, confirms, acquisitionEnds == nil, current > profile.trackingPower(mode) {
             stopUnconfirmed = (now, mode, current, powerSince)
-        } else if mode != nil {
+        } else if fromRunning {
             stopUnconfirmed = nil
         }
         acquisitionEnds = nil
@@ -176,19 +171,20 @@ struct ReceiverEnergy: Sendable {
             return
         }
         // Unknown until the receiver confirms: costed at the dearer of where it was and where it was sent.
-        switch whereabouts {
-        case .running: whereabouts = .sentDown(lastKnown: .on)
-        case .down(let state): whereabouts = .sentDown(lastKnown: state)
-        case .sentDown: break
+        if fromRunning {
+            whereabouts = .sentDown(lastKnown: .on)
+        } else if case .down(let state) = whereabouts {
+            whereabouts = .sentDown(lastKnown: state)
         }
         draw(max(current, idlePower(target)), from: now)
     }
 
     /// The source reports the state its receiver confirmed (``ReceiverPowerProfile/IdleState/on``: tracking,
     /// or not known), reached `age` ago by the evidence: the stretch since then (since the power-down at most),
-    /// costed meanwhile at the dearer state, is costed at the confirmed one.
-    mutating func confirmed(_ confirmed: ReceiverPowerProfile.IdleState, age: Duration = .zero, now: EngineInstant) {
-        guard mode == nil else {
+    /// costed meanwhile at the dearer state, is costed at the confirmed one. `running` says whether the receiver
+    /// was sent to run again since (the policy's state): the confirmation then answers the last power-down.
+    mutating func confirmed(_ confirmed: ReceiverPowerProfile.IdleState, age: Duration = .zero, running: Bool, now: EngineInstant) {
+        guard !running else {
             confirmedAfterRestart(confirmed, age: age, now: now)
             return
         }
@@ -243,11 +239,12 @@ struct ReceiverEnergy: Sendable {
     /// Counts the energy up to `now`; a restart's acquisition that ended meanwhile gives way to tracking.
     private mutating func advance(to now: EngineInstant) {
         guard now > since else { return }
-        if let end = acquisitionEnds, end <= now, let mode {
+        // An acquisition lasts only while the receiver runs (a power-down ends it), in the mode last sent.
+        if let end = acquisitionEnds, end <= now {
             if end > since { millijoules += power * Double((end - since).saturatingNanoseconds) / 1e9 }
             since = max(since, end)
             acquisitionEnds = nil
-            draw(runningPower(mode), from: since)
+            draw(runningPower(lastMode), from: since)
         }
         millijoules += power * Double((now - since).saturatingNanoseconds) / 1e9
         since = now

@@ -13,9 +13,14 @@ extension SchedulerStateMachine {
     ) -> Effects {
         let now = enter(now)
         guard !isShutDown else { return Effects() }
-        access.schedule(state, due: due, prompt: prompt, on: &timeline)
-        // Each change due applies at its own instant, after what fell due before it on the timeline.
-        while let due = timeline.alarm(.authorization), due <= now { runTimeline(upTo: due) }
+        access.schedule(state, due: due, prompt: prompt)
+        // The change joins the timeline before the pass reads it. Each change due applies at its own
+        // instant, after what fell due before it on the timeline, and each instant settles.
+        setAuthorizationAlarm()
+        while let due = timeline.alarm(.authorization), due <= now {
+            runTimeline(upTo: due)
+            settle()
+        }
         return delivery.takeEffects()
     }
 
@@ -27,6 +32,7 @@ extension SchedulerStateMachine {
         let now = enter(now)
         guard !isShutDown else { return Effects() }
         carryOut(access.sessionEnded(), now: now)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -37,12 +43,13 @@ extension SchedulerStateMachine {
         let now = enter(now)
         guard !isShutDown else { return Effects() }
         carryOut(access.locationButtonPressed(), now: now)
+        settle()
         return delivery.takeEffects()
     }
 
     /// Applies the scheduled changes due at `instant` (authorization's alarm), in the order they were made.
     mutating func applyAuthorizationChanges(dueAt instant: EngineInstant) {
-        while let change = access.takeChange(dueBy: instant, on: &timeline) {
+        while let change = access.takeChange(dueBy: instant) {
             carryOut(access.apply(change.state, answering: change.prompt), now: change.due)
         }
     }
@@ -63,14 +70,14 @@ extension SchedulerStateMachine {
                 end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: status, subscriptionEnd: ending, now: now)
             case .admitAwaitingAuthorization:
                 let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now, timeline: &timeline)
-                geofences.admit(admitted.monitors, power: &power, on: &timeline)
+                geofences.admit(admitted.monitors, power: &power)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: forceSourceOff(now: now)
             case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
-            case .admitAwaitingFullAccuracy: geofences.admit(requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline), power: &power, on: &timeline)
+            case .admitAwaitingFullAccuracy: geofences.admit(requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline), power: &power)
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
-            case .reconcilePower: reconcilePower(now: now)
+            case .reconcilePower: askPower(at: now)
             }
         }
     }

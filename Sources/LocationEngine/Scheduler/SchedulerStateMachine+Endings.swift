@@ -14,6 +14,7 @@ extension SchedulerStateMachine {
         let now = tick(now)
         delivery.begin(at: moment)
         decideWithdrawal(id, withdrawal, now: now)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -24,13 +25,13 @@ extension SchedulerStateMachine {
         } else if let subscription = requests.removeSubscription(id) {
             // An update being fanned out skips it; a monitor's region goes.
             delivery.subscriptionEnded(id)
-            if subscription.kind == .region { geofences.remove(id, on: &timeline) }
+            if subscription.kind == .region { geofences.remove(id) }
             delivery.redirect(Recipient(id, subscription.handler), withdrawal)
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
         }
         requests.afterRemovals(on: &timeline)
-        reconcilePower(now: now)
+        askPower(at: now)
     }
 
     /// Ends a withdrawn one-shot as its withdrawal says: a force-complete carries the best fix known at
@@ -50,9 +51,10 @@ extension SchedulerStateMachine {
         let now = enter(now)
         guard lifecycle == .running else { return Effects() }
         lifecycle = .shutDown
-        access.close(on: &timeline)
+        access.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
         forceSourceOff(now: now)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -73,7 +75,7 @@ extension SchedulerStateMachine {
     /// skips the subscriptions, and the monitors' regions go.
     mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ end: SubscriptionEnd) {
         for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
-        for id in removed.regions { geofences.remove(id, on: &timeline) }
+        for id in removed.regions { geofences.remove(id) }
         delivery.emitOneShots(removed.oneShots, result)
         delivery.emitSubscribers(removed.subscribers, .ended(end))
         requests.afterRemovals(on: &timeline)

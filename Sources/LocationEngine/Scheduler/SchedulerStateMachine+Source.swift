@@ -12,6 +12,7 @@ extension SchedulerStateMachine {
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
     public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID = .first) -> Effects {
         takeFix(location, age: age, now: enter(now), source: source)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -23,17 +24,17 @@ extension SchedulerStateMachine {
         power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now)
         guard let fix = access.receive(location, age: age, now: now, source: source) else {
             emit(.fixProcessed(accepted: false))
-            return settlePower()
+            return
         }
         emit(.fixProcessed(accepted: true))
         if let (recipients, result) = requests.complete(with: fix, now: now) { delivery.emitOneShots(recipients, result) }
         if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
         if geofences.evaluator.count > 0 {
-            geofences.decide(by: fix, power: &power, besides: requests.demand, now: now, on: &timeline)
+            geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
             delivery.emitTransitions(from: &geofences.evaluator, of: requests)
         }
         requests.afterRemovals(on: &timeline)
-        reconcilePower(now: now)
+        askPower(at: now)
     }
 
     /// Source `source` reports where its receiver confirmed it is (``SourceEvent/receiverState(_:age:)``): the
@@ -44,7 +45,8 @@ extension SchedulerStateMachine {
     ) -> Effects {
         let now = enter(now)
         power.receiverConfirmed(state, age: age, now: now, source: source)
-        reconcilePower(now: now)
+        askPower(at: now)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -54,7 +56,7 @@ extension SchedulerStateMachine {
     public mutating func receiveReceiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
         power.receiverTracking(mode, age: age, now: now, source: source)
-        settlePower()
+        settle()
         return delivery.takeEffects()
     }
 
@@ -67,6 +69,7 @@ extension SchedulerStateMachine {
         power.errorReported(error, by: source, now: now)
         counters.transientErrors += 1
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
+        settle()
         return delivery.takeEffects()
     }
 
@@ -81,8 +84,9 @@ extension SchedulerStateMachine {
         let (left, commands) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
         deliverEnds(ending, result(.failed(error), now: now), .failed(error))
-        settlePower(commands)
-        reconcilePower(now: now)
+        emit(commands)
+        askPower(at: now)
+        settle()
         return delivery.takeEffects()
     }
 }

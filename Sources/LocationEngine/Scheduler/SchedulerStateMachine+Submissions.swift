@@ -15,6 +15,7 @@ extension SchedulerStateMachine {
         placeOneShot(
             id, accuracy: accuracy, timeout: timeout, delayUntilAuthorized: delayUntilAuthorized, purposeKey: purposeKey, madeAt: madeAt,
             handler: handler, now: enter(now))
+        settle()
         return delivery.takeEffects()
     }
 
@@ -57,6 +58,7 @@ extension SchedulerStateMachine {
         _ id: RequestID, options: SubscriptionOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler, now: EngineInstant
     ) -> Effects {
         register(id, options: options, region: nil, madeAt: madeAt, handler: handler, now: enter(now))
+        settle()
         return delivery.takeEffects()
     }
 
@@ -73,6 +75,7 @@ extension SchedulerStateMachine {
     ) -> Effects {
         // Passive: a monitor adds no demand of its own; the monitors' one share is drawn from the geometry.
         register(id, options: SubscriptionOptions(kind: .passive), region: (region, options), madeAt: madeAt, handler: handler, now: enter(now))
+        settle()
         return delivery.takeEffects()
     }
 
@@ -107,8 +110,8 @@ extension SchedulerStateMachine {
         case .awaitingAuthorization: carryOut(access.authorizationNeeded(), now: now)
         case .needingFullAccuracy: holdForFullAccuracy([id], now: now)
         case .admitted:
-            geofences.admit(CollectionOfOne(id), power: &power, on: &timeline)
-            reconcilePower(now: now)
+            geofences.admit(CollectionOfOne(id), power: &power)
+            askPower(at: now)
         }
     }
 }

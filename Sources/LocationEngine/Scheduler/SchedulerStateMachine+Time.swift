@@ -22,7 +22,8 @@ extension SchedulerStateMachine {
         let now = tick(now)
         delivery.begin(at: moment)
         runTimeline(upTo: now)
-        reconcilePower(now: now)
+        askPower(at: now)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -30,7 +31,10 @@ extension SchedulerStateMachine {
     /// to: the requests' deadlines (those due together share one result), authorization's changes
     /// (each at its own instant, after the deadlines due before it: what was due before a change happened
     /// under the old picture), the regions' dwells and unknown timeouts (stamped with their instants), and
-    /// the power planner's step, taken at the present instant.
+    /// the power planner's step, taken at the present instant. Each alarm taken ends in a settle step at its
+    /// instant (``settle()``): a reconcile asked for there happens then, so that the energy account stops at
+    /// the instant things fell due, not at the end of the pass. What fell due last is left for the caller's
+    /// settle step.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(log n) per alarm.
     mutating func runTimeline(upTo instant: EngineInstant) {
         var powerTaken = false
@@ -44,21 +48,25 @@ extension SchedulerStateMachine {
             switch part {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:
-                geofences.advanceTime(to: at, on: &timeline)
+                geofences.advanceTime(to: at)
                 delivery.emitTransitions(from: &geofences.evaluator, of: requests)
             case .power:
                 // The planner looks once a pass: a step it still finds due waits for the owner's next
-                // pass rather than holding this one.
-                if powerTaken { return settlePower() }
+                // pass rather than holding this one (the caller's settle step sets its alarm again).
+                if powerTaken { return }
                 powerTaken = true
-                reconcilePower(now: latestNow)
+                // A reconcile still due at an earlier instant (deadlines that ended before a scheduled
+                // change) settles there first.
+                if let due = powerDue, due < latestNow { settle() }
+                askPower(at: latestNow)
             }
+            settle()
         }
     }
 
     /// Expires every deadline due at `now`; one-shots expiring together share one result, with the best
-    /// fix known at `resultAt`. Stops at the first part's alarm due before a deadline (``runTimeline(upTo:)``
-    /// takes it).
+    /// fix known at `resultAt`, when the power planner then reconciles. Stops at the first part's alarm due
+    /// before a deadline (``runTimeline(upTo:)`` takes it).
     mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil) {
         guard let earliest = timeline.earliest, earliest <= now, timeline.earliestID != nil else { return }
         let expired = requests.expire(now: now, on: &timeline)
@@ -67,7 +75,7 @@ extension SchedulerStateMachine {
         var timedOut = result(.timedOut, now: resultAt)
         if !expired.oneShots.isEmpty { timedOut.reason = power.reason(best: timedOut.location, age: timedOut.age, now: resultAt) }
         deliverEnds(expired, timedOut, .durationElapsed)
-        reconcilePower(now: resultAt)
+        askPower(at: resultAt)
     }
 
     /// The owner is idle at `now`: the requests drop abandoned queue entries if there is time before the

@@ -40,6 +40,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     var counters = SchedulerStatistics()
     /// The latest instant seen (the timeline never runs backwards).
     var latestNow = EngineInstant.zero
+    /// The instant the power planner must reconcile at, when the event in progress changed what it plans
+    /// from (``askPower(at:)``); the settle step reconciles it (``settle()``).
+    var powerDue: EngineInstant?
     /// Whether the engine still takes requests, or has shut down for good.
     var lifecycle = Lifecycle.running
 
@@ -149,35 +152,6 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// Decides an action.
     @inline(__always)
     mutating func emit(_ action: Action) { delivery.emit(action) }
-
-    /// Brings the sources in line with the requests' and the monitors' demand. Under reduced accuracy
-    /// the cheapest mode serves everyone: every fix is coarsened anyway.
-    mutating func reconcilePower(now: EngineInstant) {
-        let cap: PowerMode? = access.accuracy == .reduced ? .lowest : nil
-        let (commands, nextWakeup) = power.reconcile(
-            demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown)
-        settlePower(commands, nextWakeup: nextWakeup)
-    }
-
-    /// Powers the sources down at once (a fatal error, access lost, shutdown).
-    mutating func forceSourceOff(now: EngineInstant) {
-        settlePower(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown))
-    }
-
-    /// The end of every call into the power planner that can command a source or move its next wake-up: decides
-    /// what the sources must do, in source order, and sets the power alarm on the timeline to the planner's
-    /// next wake-up, `nextWakeup` — the one place the power alarm is set.
-    @inline(__always)
-    mutating func settlePower(_ commands: SourceCommands, nextWakeup: EngineInstant?) {
-        commands.forEach { emit(Action($0.command, for: $0.source)) }
-        timeline.setAlarm(.power, at: nextWakeup)
-    }
-
-    /// As ``settlePower(_:nextWakeup:)``, the planner's next wake-up read from it.
-    @inline(__always)
-    mutating func settlePower(_ commands: SourceCommands = SourceCommands()) {
-        settlePower(commands, nextWakeup: power.readNextWakeup())
-    }
 }
 
 extension SchedulerStateMachine: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}

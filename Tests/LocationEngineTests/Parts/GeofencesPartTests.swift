@@ -25,49 +25,48 @@ struct GeofencesPartTests {
     @Test("a waiting monitor's region decides nothing; admitted, the next fix decides it; removed, it is gone")
     func admissionAndRemoval() throws {
         var geofences = Geofences(configuration: GeofenceConfiguration())
-        var wakeups = Timeline()
         var power = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: nil)], linger: .zero, powerDown: .fixedLinger, fallbackAfter: .seconds(30))
         let id = RequestID(rawValue: 1)
         geofences.waiting[id] = try Self.region()
-        geofences.decide(by: Self.fix(east: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero, on: &wakeups)
+        geofences.decide(by: Self.fix(east: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero)
         #expect(Self.drain(&geofences).isEmpty)
         let admitted = geofences.admit(id)
         let admittedTwice = geofences.admit(id)
         #expect(admitted && !admittedTwice)
-        geofences.decide(by: Self.fix(east: 0, at: .zero + .seconds(1)), power: &power, besides: PowerDemand(), now: .zero + .seconds(1), on: &wakeups)
+        geofences.decide(by: Self.fix(east: 0, at: .zero + .seconds(1)), power: &power, besides: PowerDemand(), now: .zero + .seconds(1))
         #expect(Self.drain(&geofences) == [.determined(.inside)])
         #expect(geofences.evaluator.state(of: id) == .inside)
-        #expect(wakeups.alarm(.regions) != nil && wakeups.alarm(.regions) == geofences.evaluator.nextDeadline, "the unknown timeout is the alarm")
-        geofences.remove(id, on: &wakeups)
+        #expect(geofences.alarmMoved && geofences.evaluator.nextDeadline != nil, "the unknown timeout is the deadline the settle step reads")
+        geofences.alarmMoved = false
+        geofences.remove(id)
         #expect(geofences.evaluator.count == 0)
-        #expect(wakeups.alarm(.regions) == nil && wakeups.earliest == nil, "its alarm went with the last region")
+        #expect(geofences.alarmMoved && geofences.evaluator.nextDeadline == nil, "its deadline went with the last region")
     }
 
     @Test("far from every boundary the monitors let a receiver sleep, unless a request demands their mode anyway; not in doubt, nor when the wake-up would come too soon for a restart")
     func sleepFarFromBoundaries() throws {
         var geofences = Geofences(configuration: GeofenceConfiguration())
-        var wakeups = Timeline()
         let id = RequestID(rawValue: 1)
         geofences.waiting[id] = try Self.region()
         _ = geofences.admit(id)
 
         var asleep = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var far = geofences
-        far.decide(by: Self.fix(east: 50_000, at: .zero), power: &asleep, besides: PowerDemand(), now: .zero, on: &wakeups)
+        far.decide(by: Self.fix(east: 50_000, at: .zero), power: &asleep, besides: PowerDemand(), now: .zero)
         #expect(asleep[.first].monitors.isSleeping(monitoring: true))
         #expect(far.evaluator.statesHeldUntil != nil)
 
         var busy = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var demand = PowerDemand()
         demand.add(Geofences.demandedMode)
-        geofences.decide(by: Self.fix(east: 50_000, at: .zero), power: &busy, besides: demand, now: .zero, on: &wakeups)
+        geofences.decide(by: Self.fix(east: 50_000, at: .zero), power: &busy, besides: demand, now: .zero)
         #expect(!busy[.first].monitors.isSleeping(monitoring: true))
         #expect(geofences.evaluator.statesHeldUntil == nil)
 
         var near = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var close = geofences
         // 25 m out: a 5 m fix must be 30 m across, so the region is in doubt, and the fix says nothing of a standstill.
-        close.decide(by: Self.fix(east: 225, at: .zero), power: &near, besides: PowerDemand(), now: .zero, on: &wakeups)
+        close.decide(by: Self.fix(east: 225, at: .zero), power: &near, besides: PowerDemand(), now: .zero)
         #expect(!near[.first].monitors.isSleeping(monitoring: true))
 
         // At 60 m/s, 31 m out, decided: decidable after 51 m of travel, 0.85 s; a restart takes 1 s, so a wake-up
@@ -76,8 +75,8 @@ struct GeofencesPartTests {
         fast.waiting[id] = try Self.region()
         _ = fast.admit(id)
         var nearer = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
-        fast.decide(by: Self.fix(east: 50_000, at: .zero), power: &nearer, besides: demand, now: .zero, on: &wakeups)
-        fast.decide(by: Self.fix(east: 231, at: .zero + .seconds(1)), power: &nearer, besides: PowerDemand(), now: .zero + .seconds(1), on: &wakeups)
+        fast.decide(by: Self.fix(east: 50_000, at: .zero), power: &nearer, besides: demand, now: .zero)
+        fast.decide(by: Self.fix(east: 231, at: .zero + .seconds(1)), power: &nearer, besides: PowerDemand(), now: .zero + .seconds(1))
         #expect(fast.evaluator.state(of: id) == .outside)
         #expect(!nearer[.first].monitors.isSleeping(monitoring: true))
         #expect(fast.evaluator.statesHeldUntil == nil)
@@ -95,12 +94,11 @@ struct GeofencesPartTests {
             return stamped
         }
         var geofences = Geofences(configuration: configuration)
-        var wakeups = Timeline()
         let id = RequestID(rawValue: 1)
         geofences.waiting[id] = (try GeofenceRegion.circle(centre: Self.centre, radius: 200), GeofenceOptions())
         _ = geofences.admit(id)
         var power = planner()
-        geofences.decide(by: fix(east: 5000, speed: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero, on: &wakeups)
+        geofences.decide(by: fix(east: 5000, speed: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero)
         #expect(geofences.evaluator.state(of: id) == .outside)
 
         // 10 m out, still: in doubt, but the truth must get 30 m in, 30 m away: from rest (plus 1 m/s for the speed's
@@ -108,7 +106,7 @@ struct GeofencesPartTests {
         let at = EngineInstant(.seconds(100))
         var still = geofences
         var stillPower = planner()
-        still.decide(by: fix(east: 210, speed: 0, at: at), power: &stillPower, besides: PowerDemand(), now: at, on: &wakeups)
+        still.decide(by: fix(east: 210, speed: 0, at: at), power: &stillPower, besides: PowerDemand(), now: at)
         #expect(still.evaluator.state(of: id) == .outside)
         let seconds = ((1 + 3 * 30.0).squareRoot() - 1) / 1.5
         let expected = at + .nanoseconds(Int64((seconds * 1e9).rounded(.down))) - .seconds(1)
@@ -120,7 +118,7 @@ struct GeofencesPartTests {
         // The same fix moving at 3 m/s: the receiver keeps tracking.
         var moving = geofences
         var movingPower = planner()
-        moving.decide(by: fix(east: 210, speed: 3, at: at), power: &movingPower, besides: PowerDemand(), now: at, on: &wakeups)
+        moving.decide(by: fix(east: 210, speed: 3, at: at), power: &movingPower, besides: PowerDemand(), now: at)
         #expect(movingPower[.first].monitors.wakeAt == nil)
         #expect(!movingPower[.first].monitors.isSleeping(monitoring: true))
     }

@@ -39,6 +39,22 @@ struct PowerTests {
         #expect(h.sourceCommands == [.start(.lowest), .setMode(.best), .setMode(.medium), .setMode(.lowest), .setMode(.high), .setMode(.lowest), .stop])
     }
 
+    @Test("one event, one decision: a fix arriving as a request times out commands the source once, from what the event left")
+    func oneDecisionPerEvent() {
+        var h = MachineHarness()
+        h.oneShot("room", .room, timeout: .seconds(10))
+        h.oneShot("block", .block, timeout: nil)
+        #expect(h.sourceCommands == [.start(.best)])
+        // The fix comes at the room's deadline, before the owner let time pass: the room ends first,
+        // then the fix completes the block. Nothing is left, so the source stops, without stepping
+        // down to the block's mode on the way.
+        h.now = h.now + .seconds(10)
+        h.fix(30)
+        #expect(h.onlyResult("room")?.status == .timedOut)
+        #expect(h.onlyResult("block")?.status == .success)
+        #expect(h.sourceCommands == [.start(.best), .stop])
+    }
+
     @Test("linger keeps the source on through a burst of short requests, then powers it down")
     func lingerAbsorbsBursts() {
         var h = MachineHarness(linger: .seconds(3))

@@ -34,24 +34,24 @@ extension SchedulerStateMachine.Access {
         case reconcilePower
     }
 
-    /// A provider's change or answer takes its place among the scheduled changes; the earliest is
-    /// authorization's alarm on the core's timeline.
+    /// A provider's change or answer takes its place among the scheduled changes; the earliest
+    /// (``AuthorizationTimeline/nextDue``) is authorization's alarm on the core's timeline.
     /// - Complexity: O(log c) for c scheduled changes.
-    mutating func schedule(_ state: AuthorizationState, due: EngineInstant, prompt: UInt64?, on wakeups: inout Timeline) {
+    mutating func schedule(_ state: AuthorizationState, due: EngineInstant, prompt: UInt64?) {
         timeline.schedule(state, due: due, prompt: prompt)
-        wakeups.setAlarm(.authorization, at: timeline.nextDue)
+        alarmMoved = true
     }
 
-    /// Takes the earliest scheduled change if it is due by `instant`, and moves the alarm on.
-    mutating func takeChange(dueBy instant: EngineInstant, on wakeups: inout Timeline) -> ScheduledAuthorizationChange? {
-        defer { wakeups.setAlarm(.authorization, at: timeline.nextDue) }
+    /// Takes the earliest scheduled change if it is due by `instant`.
+    mutating func takeChange(dueBy instant: EngineInstant) -> ScheduledAuthorizationChange? {
+        alarmMoved = true
         return timeline.popDue(upTo: instant)
     }
 
-    /// Forgets every prompt and scheduled change (the engine shut down), and the alarm with them.
-    mutating func close(on wakeups: inout Timeline) {
+    /// Forgets every prompt and scheduled change (the engine shut down).
+    mutating func close() {
         timeline.close()
-        wakeups.setAlarm(.authorization, at: nil)
+        alarmMoved = true
     }
 
     /// A scheduled change falls due: a change the provider observed replaces the picture; an answer

@@ -12,6 +12,9 @@ extension SchedulerStateMachine {
     struct Access: Sendable {
         /// The authorization picture, open prompts and scheduled changes.
         var timeline: AuthorizationTimeline
+        /// Whether the next scheduled change may have moved since the core last read it into authorization's
+        /// alarm (the event's settle step reads it, ``SchedulerStateMachine/settle()``).
+        var alarmMoved = false
         /// Where this not-determined period's one authorization request stands.
         var authorizationRequest = AuthorizationRequest.notMade
         /// Where temporary full accuracy stands in this period of reduced accuracy.

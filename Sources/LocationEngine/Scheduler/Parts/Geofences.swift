@@ -7,6 +7,9 @@ struct Geofences: Sendable {
     let configurationError: GeofenceError?
     /// Regions of monitors not admitted yet.
     var waiting: [RequestID: (region: GeofenceRegion, options: GeofenceOptions)] = [:]
+    /// Whether the evaluator's next deadline may have moved since the core last read it into the regions'
+    /// alarm (the event's settle step reads it, ``SchedulerStateMachine/settle()``).
+    var alarmMoved = false
 
     /// What the monitors demand of the source while it must run for them: their best, as a standard
     /// subscription without an accuracy filter.
@@ -45,30 +48,26 @@ struct Geofences: Sendable {
     /// which then wants the source until a fix decides them (the monitors' sleep in `power` ends).
     /// - Complexity: O(1) when no monitor waits, else O(k) for k requests.
     @inline(__always)
-    mutating func admit(_ ids: some Sequence<RequestID>, power: inout SourcePlanner, on wakeups: inout Timeline) {
+    mutating func admit(_ ids: some Sequence<RequestID>, power: inout SourcePlanner) {
         guard !waiting.isEmpty else { return }
         var any = false
         for id in ids where admit(id) { any = true }
-        setAlarm(on: &wakeups)
+        alarmMoved = true
         if any { power.endMonitorSleep() }
     }
 
     /// Forgets region `id`, waiting or monitored.
-    mutating func remove(_ id: RequestID, on wakeups: inout Timeline) {
+    mutating func remove(_ id: RequestID) {
         if waiting.removeValue(forKey: id) == nil { evaluator.remove(id) }
-        setAlarm(on: &wakeups)
+        alarmMoved = true
     }
 
     /// Time passes to `instant`, the regions' alarm on the core's timeline: the dwells and unknown
     /// timeouts due by then are decided (taken with ``RegionEvaluator/nextEvent()``).
-    mutating func advanceTime(to instant: EngineInstant, on wakeups: inout Timeline) {
+    mutating func advanceTime(to instant: EngineInstant) {
         evaluator.advanceTime(now: instant)
-        setAlarm(on: &wakeups)
+        alarmMoved = true
     }
-
-    /// Sets the regions' alarm on the core's timeline to the evaluator's next deadline.
-    @inline(__always)
-    func setAlarm(on wakeups: inout Timeline) { wakeups.setAlarm(.regions, at: evaluator.nextDeadline) }
 
     /// A fix reaches the regions: their transitions are decided (taken with ``RegionEvaluator/nextEvent()``);
     /// then the power planner decides whether the monitors may let the source sleep, and until when: until a
@@ -82,9 +81,9 @@ struct Geofences: Sendable {
     /// their states until that instant: no transition is owed before it.
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
     ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
-    mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant, on wakeups: inout Timeline) {
+    mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant) {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
-        defer { setAlarm(on: &wakeups) }
+        alarmMoved = true
         power.endMonitorSleep()
         guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
         let due = fix.observedAt + reach.timeToDecidable + evaluator.responsiveness.smallest

@@ -3,8 +3,9 @@
 /// was interrupted.
 ///
 /// Interruptions nest on an explicit stack rather than through recursion, so a chain of handlers that
-/// each withdraw the next request never grows the call stack. Actions are moved out of the walk, not
-/// copied, and a walk that is never interrupted allocates nothing.
+/// each withdraw the next request never grows the call stack, and a finished frame is not kept under the
+/// next. The first action is moved out of the walk (the ones after it are copied, a retain each), and a
+/// walk that is never interrupted allocates nothing.
 ///
 /// ```swift
 /// var walk = EffectsWalk(machine.receiveFix(fix, age: .zero, now: now))
@@ -99,17 +100,28 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
             case nil, .asDecided?: break
             case .skip?: continue
             case .instead(let action)?:
-                interrupt(with: Effects(action), resuming: delivery, at: position)
+                interrupt(with: Effects(action), resuming: delivery, at: position, of: recipients.endIndex)
                 return delivered
             }
             let interruption = hand(recipient)
             delivered &+= 1
             if let interruption {
-                interrupt(with: interruption, resuming: delivery, at: position)
+                interrupt(with: interruption, resuming: delivery, at: position, of: recipients.endIndex)
                 return delivered
             }
         }
         return delivered
+    }
+
+    /// Interrupts the delivery at `position` of `count` recipients: it resumes after `effects` unless
+    /// nothing of it is left (a delivery kept to resume at its end would stay on the stack under every
+    /// later interruption of a chain).
+    @inlinable mutating func interrupt(with effects: __owned Effects, resuming delivery: Action, at position: Int, of count: Int) {
+        if position < count {
+            interrupt(with: effects, resuming: delivery, at: position)
+        } else {
+            interrupt(with: effects)
+        }
     }
 
     /// Whether an interruption is in progress: its effects are carried out, an interrupted delivery
@@ -125,7 +137,8 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
     }
 
     /// Carries `effects` out first, then `delivery` — the action taken last — again from recipient
-    /// `position` on (``resumePosition()``).
+    /// `position` on (``resumePosition()``). When the delivery has no recipient left, call
+    /// ``interrupt(with:)`` instead: a delivery kept to resume at its end stays on the stack.
     /// - Complexity: O(1) amortised.
     @inlinable public mutating func interrupt(with effects: __owned Effects, resuming delivery: Action, at position: Int) {
         current.effects.first = delivery

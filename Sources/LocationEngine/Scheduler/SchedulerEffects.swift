@@ -65,6 +65,11 @@ extension SchedulerEffects: Sendable where OneShotHandler: Sendable, Subscriptio
 /// When an event reaches a ``SchedulerStateMachine``: between two events (everything decided before
 /// has been carried out), or while the effects of an earlier event are still being carried out — a
 /// handler withdrew a request, or its owner lets time pass between two handlers of a long delivery.
+///
+/// Only ``SchedulerStateMachine/withdraw(_:_:now:at:)`` and ``SchedulerStateMachine/advanceTime(now:at:)``
+/// may come mid-delivery. Every other event is between events by definition: it forgets what was kept for
+/// recipients still ahead, so an owner queues such events (a submission, a fix) until the effects in
+/// progress are carried out, as the engine does.
 public enum Moment: Sendable, Hashable {
     /// Everything decided before has been carried out.
     case betweenEvents

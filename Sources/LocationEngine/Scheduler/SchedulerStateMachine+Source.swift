@@ -75,7 +75,7 @@ extension SchedulerStateMachine {
 
     /// Source `source` is gone for good: it is powered down, and every admitted request no other source can
     /// serve ends with the error (with one source, every one; those waiting for access keep waiting).
-    /// Later requests start it afresh (no sticky failure flag).
+    /// It stays failed, chosen no more, until no request needs any source; later requests then start it afresh.
     /// - Complexity: O(n).
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)

@@ -207,4 +207,25 @@ struct DeliveryPartTests {
         #expect(carried == 100_000)
         #expect(deepest == 0, "a finished frame is not kept under the next")
     }
+
+    @Test("a chain of handlers each force-completing the next, interrupting a delivery at its last recipient, keeps no frame of it")
+    func forceCompleteChainStaysShallow() {
+        let result = LocationResult(status: .forceCompleted, location: nil, age: nil, achievedAccuracy: nil)
+        var walk = EffectsWalk<String, String>(Machine.Effects(.completeOneShots([Recipient(Self.id(1), "1")], result)))
+        var delivered = 0
+        var deepest = 0
+        while let action = walk.nextAction() {
+            guard case .completeOneShots(let recipients, _) = action else { continue }
+            walk.deliver(
+                action, to: recipients, overtaken: { _ in nil },
+                hand: { recipient in
+                    delivered += 1
+                    guard recipient.id.rawValue < 10_000 else { return nil }
+                    return Machine.Effects(.completeOneShots([Recipient(Self.id(recipient.id.rawValue + 1), "next")], result))
+                })
+            deepest = max(deepest, walk.depth)
+        }
+        #expect(delivered == 10_000)
+        #expect(deepest == 0, "a delivery with no recipient left is not kept to resume")
+    }
 }

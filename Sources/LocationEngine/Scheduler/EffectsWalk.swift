@@ -124,10 +124,6 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
         }
     }
 
-    /// Whether an interruption is in progress: its effects are carried out, an interrupted delivery
-    /// still to be resumed.
-    @inlinable public var isInterrupted: Bool { !(interrupted?.isEmpty ?? true) }
-
     /// Carries `effects` out before the rest of what is in progress; an empty set changes nothing.
     /// Call it after a handler, then take the next action.
     /// - Complexity: O(1) amortised.
@@ -137,10 +133,10 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
     }
 
     /// Carries `effects` out first, then `delivery` — the action taken last — again from recipient
-    /// `position` on (``resumePosition()``). When the delivery has no recipient left, call
-    /// ``interrupt(with:)`` instead: a delivery kept to resume at its end stays on the stack.
+    /// `position` on (``resumePosition()``). Not public: an owner interrupts a delivery through
+    /// ``deliver(_:to:overtaken:hand:)``, which never keeps one with no recipient left on the stack.
     /// - Complexity: O(1) amortised.
-    @inlinable public mutating func interrupt(with effects: __owned Effects, resuming delivery: Action, at position: Int) {
+    @usableFromInline mutating func interrupt(with effects: __owned Effects, resuming delivery: Action, at position: Int) {
         current.effects.first = delivery
         current.resumeAt = position
         suspend(for: effects)

@@ -80,7 +80,17 @@ struct GeoClueFixTests {
         text["Longitude"] = .variant(.string("13.4"))
         var badStamp = Self.properties()
         badStamp["Timestamp"] = .variant(.uint64(5))
-        for properties in [missing, text, badStamp] {
+        // A peer's structure of other numeric types: no negative, non-finite or negative-microsecond time.
+        let otherStamps: [[DBusValue]] = [
+            [.int64(-5), .uint64(0)], [.double(.nan), .uint64(0)], [.double(-.infinity), .uint64(0)],
+            [.double(.infinity), .uint64(0)], [.uint64(1_700_000_000), .int32(-1)], [.uint64(1_700_000_000), .double(.nan)],
+        ]
+        let stamped = otherStamps.map { parts -> [String: DBusValue] in
+            var properties = Self.properties()
+            properties["Timestamp"] = .variant(.structure(parts))
+            return properties
+        }
+        for properties in [missing, text, badStamp] + stamped {
             #expect(throws: GeoClueFix.Rejection.self) { try GeoClueFix.location(from: properties, accuracyClasses: GeoClueConfiguration.nmeaAccuracyClasses) }
         }
     }

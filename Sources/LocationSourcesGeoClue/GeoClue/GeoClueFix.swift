@@ -64,10 +64,12 @@ enum GeoClueFix {
     }
 
     /// `Timestamp` is `(tt)`: seconds and microseconds since the Unix epoch; absent or zero is unknown.
+    /// A peer may send other numeric types in the structure: negative, fractional beyond a microsecond or
+    /// non-finite parts are not a time.
     private static func timestamp(_ value: DBusValue?) throws(Rejection) -> Double? {
         guard let value else { return nil }
         guard case .structure(let parts) = value.unwrapped, parts.count == 2, let seconds = parts[0].number, let micro = parts[1].number,
-            micro < 1_000_000
+            seconds.isFinite, seconds >= 0, micro >= 0, micro < 1_000_000
         else {
             throw Rejection(property: "Timestamp", reason: "not (seconds, microseconds) (\(value))")
         }

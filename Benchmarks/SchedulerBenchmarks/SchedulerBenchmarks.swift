@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
 let nanosecondsPerRequest = BenchmarkMetric.custom("ns/request", polarity: .prefersSmaller, useScalingFactor: false)
 let nanosecondsPerFix = BenchmarkMetric.custom("ns/fix", polarity: .prefersSmaller, useScalingFactor: false)
 
-typealias Machine = SchedulerStateMachine<ClosureOneShotHandler, ClosureSubscriptionHandler>
+typealias Machine = SchedulerStateMachine<ClosureOneShotHandler, ClosureSubscriptionHandler, ClosureMonitorHandler>
 
 /// Measures `body` with the continuous clock and records nanoseconds per operation.
 @inline(__always)

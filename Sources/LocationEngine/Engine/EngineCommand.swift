@@ -12,7 +12,7 @@ enum EngineCommand: Sendable {
         OneShotHandler)
     indirect case subscribe(RequestID, SubscriptionOptions, madeAt: EngineInstant, SubscriptionHandler)
     /// A region monitor.
-    indirect case monitor(RequestID, GeofenceRegion, GeofenceOptions, madeAt: EngineInstant, SubscriptionHandler)
+    indirect case monitor(RequestID, GeofenceRegion, GeofenceOptions, madeAt: EngineInstant, MonitorHandler)
     /// An event of the source started as `generation`, reported at `madeAt`.
     indirect case source(SourceID, generation: UInt64, SourceEvent, madeAt: EngineInstant)
     /// A new authorization picture, effective at `due`; `prompt` when it answers one of the engine's prompts.
@@ -33,7 +33,9 @@ extension EngineCommand {
         switch self {
         case .oneShot(let id, _, _, _, let handler), .oneShotWithOptions(let id, _, _, _, _, _, let handler):
             handler.deliver(shutDown, to: id)
-        case .subscribe(let id, _, _, let handler), .monitor(let id, _, _, _, let handler):
+        case .subscribe(let id, _, _, let handler):
+            handler.deliver(.ended(.shutDown), to: id)
+        case .monitor(let id, _, _, _, let handler):
             handler.deliver(.ended(.shutDown), to: id)
         case .observeAuthorization(_, let continuation):
             continuation.yield(picture)

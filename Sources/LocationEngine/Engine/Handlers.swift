@@ -40,10 +40,6 @@ enum OneShotHandler: Sendable {
 enum SubscriptionHandler: Sendable {
     case callback(@Sendable (RequestID, SubscriptionEvent) -> Void)
     case stream(UpdatesSink)
-    /// A region monitor's callback.
-    case region(@Sendable (RequestID, RegionEvent) -> Void)
-    /// A region monitor's sequence.
-    case regionStream(RegionSink)
 
     /// Delivers one event; an `.ended` event finishes a sequence (throwing for abnormal ends).
     @inline(__always)
@@ -51,22 +47,6 @@ enum SubscriptionHandler: Sendable {
         switch self {
         case .callback(let body): body(id, event)
         case .stream(let sink): sink.deliver(event)
-        case .region(let body):
-            switch event {
-            case .ended(let end): body(id, .ended(end))
-            case .sourceError(let error): body(id, .sourceError(error))
-            case .location, .heading: break  // a monitor is never offered fixes
-            }
-        case .regionStream(let sink): sink.deliver(event)
-        }
-    }
-
-    /// Delivers a region's transition.
-    func deliver(_ event: GeofenceEvent) {
-        switch self {
-        case .region(let body): body(event.id, .transition(event))
-        case .regionStream(let sink): sink.deliver(event)
-        case .callback, .stream: break  // only monitors have transitions
         }
     }
 
@@ -75,8 +55,30 @@ enum SubscriptionHandler: Sendable {
     func cancelled() {
         switch self {
         case .stream(let sink): sink.finish()
-        case .regionStream(let sink): sink.finish()
-        case .callback, .region: break
+        case .callback: break
+        }
+    }
+}
+
+/// How the engine delivers a region monitor's events: to a callback, or into an async sequence of
+/// transitions.
+enum MonitorHandler: Sendable {
+    case callback(@Sendable (RequestID, RegionEvent) -> Void)
+    case stream(RegionSink)
+
+    /// Delivers one event; an `.ended` event finishes a sequence (throwing for abnormal ends).
+    func deliver(_ event: RegionEvent, to id: RequestID) {
+        switch self {
+        case .callback(let body): body(id, event)
+        case .stream(let sink): sink.deliver(event)
+        }
+    }
+
+    /// The monitor was cancelled: a callback hears nothing; a sequence finishes.
+    func cancelled() {
+        switch self {
+        case .stream(let sink): sink.finish()
+        case .callback: break
         }
     }
 }

@@ -14,7 +14,7 @@ extension LocationEngine {
         handler: @escaping @Sendable (RequestID, RegionEvent) -> Void
     ) -> RequestID {
         let madeAt = now()
-        return submit { .monitor($0, region, options, madeAt: madeAt, .region(handler)) }
+        return submit { .monitor($0, region, options, madeAt: madeAt, .callback(handler)) }
     }
 
     /// Monitors a region as an async sequence of its transitions (see <doc:Geofences>). Ending the
@@ -35,7 +35,7 @@ extension LocationEngine {
             bufferingPolicy: .bufferingNewest(max(1, bufferingNewest)))
         let sink = RegionSink(continuation: continuation, epochs: privacy)
         let madeAt = now()
-        let id = submit { .monitor($0, region, options, madeAt: madeAt, .regionStream(sink)) }
+        let id = submit { .monitor($0, region, options, madeAt: madeAt, .stream(sink)) }
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination { self?.cancel(id) }
         }

@@ -23,7 +23,7 @@ import NIOConcurrencyHelpers
 ///
 /// Callback handlers run on the engine's executor: keep them short (hand heavy work to a task).
 public actor LocationEngine<C: Clock> where C.Duration == Duration {
-    typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
+    typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     /// The clock the engine times with.
     public nonisolated let clock: C

@@ -1,13 +1,3 @@
-/// What a region monitor's callback receives (see <doc:Geofences>).
-public enum RegionEvent: Sendable, Hashable {
-    /// A transition of the region.
-    case transition(GeofenceEvent)
-    /// A transient source error; the monitor keeps running.
-    case sourceError(SourceError)
-    /// The monitor ended; nothing follows. Delivered exactly once, unless it was cancelled.
-    case ended(SubscriptionEnd)
-}
-
 /// A monitor's sink: its transitions.
 typealias RegionSink = StampedSink<GeofenceEvent>
 
@@ -15,11 +5,14 @@ extension StampedSink where Event == GeofenceEvent {
     /// Buffers a transition.
     func deliver(_ event: GeofenceEvent) { yield(event) }
 
-    /// Finishes the sequence on an `.ended` event (throwing for abnormal ends); source errors are not
-    /// part of a sequence of transitions.
-    func deliver(_ event: SubscriptionEvent) {
-        guard case .ended(let end) = event else { return }
-        continuation.finish(ending: end)
+    /// Buffers a transition, or finishes the sequence on an `.ended` event (throwing for abnormal ends);
+    /// source errors are not part of a sequence of transitions.
+    func deliver(_ event: RegionEvent) {
+        switch event {
+        case .transition(let transition): yield(transition)
+        case .sourceError: break
+        case .ended(let end): continuation.finish(ending: end)
+        }
     }
 }
 

@@ -23,11 +23,11 @@
 ///     }
 /// }
 /// ```
-public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
+public struct EffectsWalk<OneShotHandler, SubscriptionHandler, MonitorHandler> {
     /// The effects type walked.
-    public typealias Effects = SchedulerEffects<OneShotHandler, SubscriptionHandler>
+    public typealias Effects = SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandler>
     /// The action type walked.
-    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     /// One set of effects being carried out: the actions not taken yet and, for a delivery that was
     /// interrupted, the recipient it resumes at.
@@ -88,7 +88,7 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
     @discardableResult
     @inlinable public mutating func deliver<Handler, Recipients: RandomAccessCollection<Recipient<Handler>>>(
         _ delivery: Action, to recipients: Recipients,
-        overtaken: (Recipient<Handler>) -> Reaching<OneShotHandler, SubscriptionHandler>?,
+        overtaken: (Recipient<Handler>) -> Reaching<OneShotHandler, SubscriptionHandler, MonitorHandler>?,
         hand: (Recipient<Handler>) -> Effects?
     ) -> Int where Recipients.Index == Int {
         var delivered = 0
@@ -156,5 +156,5 @@ public struct EffectsWalk<OneShotHandler, SubscriptionHandler> {
     @inlinable public var depth: Int { interrupted?.count ?? 0 }
 }
 
-extension EffectsWalk: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
-extension EffectsWalk.Frame: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension EffectsWalk: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}
+extension EffectsWalk.Frame: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}

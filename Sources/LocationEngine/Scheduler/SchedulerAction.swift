@@ -7,7 +7,7 @@
 /// (``SchedulerStateMachine/withdraw(_:_:now:at:)`` at ``Moment/midDelivery``), carries its effects out
 /// at once, and asks the core about each later recipient while ``SchedulerStateMachine/hasOvertaken``
 /// says a decided delivery may have been overtaken (``EffectsWalk`` keeps the place).
-public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
+public enum SchedulerAction<OneShotHandler, SubscriptionHandler, MonitorHandler> {
     /// Deliver `result` to each of these one-shots; each of them has ended. (Indirect, like the
     /// notification case, so that the frequent small actions stay small.)
     indirect case completeOneShots([Recipient<OneShotHandler>], LocationResult)
@@ -20,7 +20,12 @@ public enum SchedulerAction<OneShotHandler, SubscriptionHandler> {
     /// This subscription was cancelled: deliver nothing (finish an async sequence).
     case cancelSubscription(Recipient<SubscriptionHandler>)
     /// Deliver a transition to the region monitor it belongs to (see <doc:Geofences>).
-    indirect case notifyRegion(GeofenceEvent, Recipient<SubscriptionHandler>)
+    indirect case notifyRegion(GeofenceEvent, Recipient<MonitorHandler>)
+    /// Deliver `event` — a source error, or the ending of monitors that have ended — to each of these
+    /// region monitors (a transition comes as ``notifyRegion(_:_:)``, to its one monitor).
+    indirect case notifyMonitors([Recipient<MonitorHandler>], RegionEvent)
+    /// This region monitor was cancelled: deliver nothing (finish an async sequence).
+    case cancelMonitor(Recipient<MonitorHandler>)
     /// Power this source up in this mode.
     case startSource(SourceID, PowerMode)
     /// Switch this running source to this mode.
@@ -82,7 +87,7 @@ public enum Withdrawal: Sendable, Hashable {
 
 extension Recipient: Sendable where Handler: Sendable {}
 
-extension SchedulerAction: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension SchedulerAction: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}
 
 extension SchedulerAction {
     /// The action that carries out what the power planner decided for `source`.

@@ -20,21 +20,25 @@ extension SchedulerStateMachine.Configuration {
         }
     }
 
-    /// Why a subscription (a monitor of `region`, under the regions' rules `geofences`) is refused at
-    /// once, if it is: invalid options or geofence configuration, an undeclared purpose key, an engine shut
-    /// down, access refused, or heading asked of sources none of which reports course.
-    func refusal(
-        of options: SubscriptionOptions, region: (GeofenceRegion, GeofenceOptions)?, geofences: Geofences, isShutDown: Bool,
-        gate: AuthorizationGate
-    ) -> SubscriptionEnd? {
-        if let region, let reason = geofences.refusal(of: region.1) { .rejected(reason: reason) }
-        else if let failure = options.validationFailure { .rejected(reason: failure) }
+    /// Why a subscription is refused at once, if it is: invalid options, an undeclared purpose key, an
+    /// engine shut down, access refused, or heading asked of sources none of which reports course.
+    func refusal(of options: SubscriptionOptions, isShutDown: Bool, gate: AuthorizationGate) -> SubscriptionEnd? {
+        if let failure = options.validationFailure { .rejected(reason: failure) }
         else if let key = options.purposeKey, !declares(purposeKey: key) { .misconfigured(.undeclaredPurposeKey(key)) }
         else if isShutDown { .shutDown }
         else if case .unauthorized(let failure) = gate { .unauthorized(failure) }
         else if options.kind == .heading && !(sourceCapabilities.providesCourse || otherSources.contains(where: \.providesCourse)) {
             .headingUnavailable
         }
+        else { nil }
+    }
+
+    /// Why a monitor with `options` is refused at once, if it is: invalid options or geofence
+    /// configuration (the regions' rules `geofences`), an engine shut down, or access refused.
+    func refusal(ofMonitor options: GeofenceOptions, geofences: Geofences, isShutDown: Bool, gate: AuthorizationGate) -> SubscriptionEnd? {
+        if let reason = geofences.refusal(of: options) { .rejected(reason: reason) }
+        else if isShutDown { .shutDown }
+        else if case .unauthorized(let failure) = gate { .unauthorized(failure) }
         else { nil }
     }
 }

@@ -7,9 +7,9 @@
 /// a single action keeps it inline: neither allocates.
 ///
 /// Not a `Sequence`: an iterator over an enum payload costs an allocation per walk; read it by index.
-public struct SchedulerEffects<OneShotHandler, SubscriptionHandler> {
+public struct SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandler> {
     /// The action type carried.
-    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     /// The first action, kept inline.
     @usableFromInline var first: Action?
@@ -60,7 +60,7 @@ public struct SchedulerEffects<OneShotHandler, SubscriptionHandler> {
     }
 }
 
-extension SchedulerEffects: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension SchedulerEffects: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}
 
 /// When an event reaches a ``SchedulerStateMachine``: between two events (everything decided before
 /// has been carried out), or while the effects of an earlier event are still being carried out — a
@@ -81,13 +81,13 @@ public enum Moment: Sendable, Hashable {
 }
 
 /// What the owner does with a recipient an event decided mid-delivery may have overtaken.
-public enum Reaching<OneShotHandler, SubscriptionHandler> {
+public enum Reaching<OneShotHandler, SubscriptionHandler, MonitorHandler> {
     /// Deliver what was decided.
     case asDecided
     /// Deliver nothing to it: the subscription or monitor ended after the update was decided.
     case skip
     /// Carry this out instead: a withdrawal reached the request before its ending was carried out.
-    case instead(SchedulerAction<OneShotHandler, SubscriptionHandler>)
+    case instead(SchedulerAction<OneShotHandler, SubscriptionHandler, MonitorHandler>)
 }
 
-extension Reaching: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension Reaching: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}

@@ -75,7 +75,7 @@ extension SchedulerStateMachine {
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: forceSourceOff(now: now)
             case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
-            case .admitAwaitingFullAccuracy: geofences.admit(requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline), power: &power)
+            case .admitAwaitingFullAccuracy: requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline)
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
             case .reconcilePower: askPower(at: now)
             }

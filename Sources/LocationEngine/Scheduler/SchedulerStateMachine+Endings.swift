@@ -9,7 +9,7 @@ extension SchedulerStateMachine {
     /// also name an ID not submitted yet (IDs increase in submission order): that request ends this way
     /// as it arrives.
     /// - Complexity: O(1) amortised.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler, MonitorHandler == ClosureMonitorHandler)
     public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects {
         let now = tick(now)
         delivery.begin(at: moment)
@@ -23,10 +23,14 @@ extension SchedulerStateMachine {
         if let request = requests.removeOneShot(id) {
             redirect(Recipient(id, request.takeHandler()), withdrawal, now: now)
         } else if let subscription = requests.removeSubscription(id) {
-            // An update being fanned out skips it; a monitor's region goes.
+            // An update being fanned out skips it.
             delivery.subscriptionEnded(id)
-            if subscription.kind == .region { geofences.remove(id) }
             delivery.redirect(Recipient(id, subscription.handler), withdrawal)
+        } else if let monitor = requests.monitors.removeValue(forKey: id) {
+            // A transition being handed out skips it; its region goes.
+            delivery.subscriptionEnded(id)
+            geofences.remove(id)
+            delivery.redirect(Recipient(id, monitor.handler), withdrawal)
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
         }
@@ -59,25 +63,29 @@ extension SchedulerStateMachine {
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with
-    /// the best fix known, in two grouped actions.
+    /// the best fix known, in grouped actions.
     mutating func endEverything(oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, onlyAdmitted: Bool, now: EngineInstant) {
         if !onlyAdmitted { access.forgetWaitingRequests() }
         deliverEnds(requests.removeAll(onlyAdmitted: onlyAdmitted), result(oneShotStatus, now: now), subscriptionEnd)
     }
 
     /// Ends these requests (those still pending), one-shots with `oneShotStatus` and the best fix known,
-    /// subscriptions with `subscriptionEnd`, in two grouped actions.
+    /// subscriptions and monitors with `subscriptionEnd`, in grouped actions.
     mutating func end(_ ids: [RequestID], oneShotStatus: LocationStatus, subscriptionEnd: SubscriptionEnd, now: EngineInstant) {
         deliverEnds(requests.remove(ids), result(oneShotStatus, now: now), subscriptionEnd)
     }
 
-    /// Decides the grouped final deliveries of removed requests; an update still ahead of the owner
-    /// skips the subscriptions, and the monitors' regions go.
+    /// Decides the grouped final deliveries of removed requests; an update or transition still ahead of
+    /// the owner skips the subscriptions and monitors, and the monitors' regions go.
     mutating func deliverEnds(_ removed: Requests.Removed, _ result: LocationResult, _ end: SubscriptionEnd) {
         for subscriber in removed.subscribers { delivery.subscriptionEnded(subscriber.id) }
-        for id in removed.regions { geofences.remove(id) }
+        for monitor in removed.monitors {
+            delivery.subscriptionEnded(monitor.id)
+            geofences.remove(monitor.id)
+        }
         delivery.emitOneShots(removed.oneShots, result)
         delivery.emitSubscribers(removed.subscribers, .ended(end))
+        delivery.emitMonitors(removed.monitors, .ended(end))
         requests.afterRemovals(on: &timeline)
     }
 }

@@ -1,10 +1,10 @@
 extension SchedulerStateMachine {
     /// The owner's answer type when it reaches a recipient.
-    public typealias Reach = Reaching<OneShotHandler, SubscriptionHandler>
+    public typealias Reach = Reaching<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     /// Whether an event decided mid-delivery (``Moment/midDelivery``) may have overtaken a recipient
     /// still ahead of the owner: then ask ``reached(oneShot:receiving:)``,
-    /// ``reached(subscriber:receiving:)`` or ``reached(monitor:)`` before each delivery.
+    /// ``reached(subscriber:receiving:)`` or ``reached(monitor:receiving:)`` before each delivery.
     /// Forgotten at the next event between events.
     /// - Complexity: O(1)
     @inline(__always)
@@ -54,10 +54,23 @@ extension SchedulerStateMachine {
         }
     }
 
-    /// The owner reached a monitor with a transition decided for it: skipped if the monitor ended or was
-    /// withdrawn since.
+    /// The owner reached a monitor with `event` decided for it. A transition or source error skips a
+    /// monitor that ended or was withdrawn since; an ending that a withdrawal overtook becomes the
+    /// withdrawal's, as for subscriptions.
     /// - Complexity: O(1)
-    public func reached(monitor recipient: Recipient<SubscriptionHandler>) -> Reach {
-        delivery.endedMidDelivery.contains(recipient.id) || delivery.overtaken[recipient.id] != nil ? .skip : .asDecided
+    public mutating func reached(monitor recipient: Recipient<MonitorHandler>, receiving event: RegionEvent) -> Reach {
+        let id = recipient.id
+        guard case .ended(let end) = event else {
+            return delivery.endedMidDelivery.contains(id) || delivery.overtaken[id] != nil ? .skip : .asDecided
+        }
+        guard end != .forceCompleted, let withdrawal = delivery.overtaken.removeValue(forKey: id) else { return .asDecided }
+        switch withdrawal {
+        case .cancel:
+            delivery.counts.subscriptionsEnded -= 1
+            delivery.counts.subscriptionsCancelled += 1
+            return .instead(.cancelMonitor(recipient))
+        case .forceComplete:
+            return .instead(.notifyMonitors([recipient], .ended(.forceCompleted)))
+        }
     }
 }

@@ -9,7 +9,7 @@ extension SchedulerStateMachine {
     /// latest and inside its circle (<doc:SeveralSources>).
     /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
     ///   one-shots it completes cost O(1) each.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler, MonitorHandler == ClosureMonitorHandler)
     public mutating func receiveFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID = .first) -> Effects {
         takeFix(location, age: age, now: enter(now), source: source)
         settle()
@@ -61,14 +61,15 @@ extension SchedulerStateMachine {
     }
 
     /// Source `source` reports a temporary failure: one-shots keep waiting (a one-shot that then ends without
-    /// a fix says so in its ``LocationResult/reason``), subscriptions are told and keep running.
-    /// - Complexity: O(s) for s subscriptions.
+    /// a fix says so in its ``LocationResult/reason``), subscriptions and monitors are told and keep running.
+    /// - Complexity: O(s) for s subscriptions and monitors.
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
         expireDeadlines(now: now)
         power.errorReported(error, by: source, now: now)
         counters.transientErrors += 1
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
+        delivery.emitMonitors(requests.admittedMonitors(), .sourceError(error))
         settle()
         return delivery.takeEffects()
     }

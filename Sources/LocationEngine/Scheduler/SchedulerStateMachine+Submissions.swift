@@ -7,7 +7,7 @@ extension SchedulerStateMachine {
     /// ends with ``LocationStatus/accuracyReduced`` or (naming a purpose key) waits for temporary full
     /// accuracy; otherwise it waits for a fix, its timeout (`nil` or zero: none) or authorization.
     /// - Complexity: O(log n) with a timeout, amortised O(1) without.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler, MonitorHandler == ClosureMonitorHandler)
     public mutating func submitOneShot(
         _ id: RequestID, accuracy: LocationAccuracy, timeout: Duration?, delayUntilAuthorized: Bool, purposeKey: String?,
         madeAt: EngineInstant?, handler: consuming OneShotHandler, now: EngineInstant
@@ -53,28 +53,38 @@ extension SchedulerStateMachine {
     /// course. Under reduced accuracy, one that needs full accuracy ends with
     /// ``SubscriptionEnd/accuracyReduced`` or (naming a purpose key) waits for temporary full accuracy.
     /// - Complexity: O(1) amortised, O(log n) with a duration.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler, MonitorHandler == ClosureMonitorHandler)
     public mutating func subscribe(
         _ id: RequestID, options: SubscriptionOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler, now: EngineInstant
     ) -> Effects {
-        register(id, options: options, region: nil, madeAt: madeAt, handler: handler, now: enter(now))
+        register(id, options: options, madeAt: madeAt, handler: handler, now: enter(now))
         settle()
         return delivery.takeEffects()
     }
 
-    /// A region monitor arrives (see <doc:Geofences>): a subscription that receives no fixes but the
-    /// transitions of `region` (``SchedulerAction/notifyRegion(_:_:)``), and ends as every subscription
-    /// does, with one ``SubscriptionEvent/ended(_:)``. The monitors together power the source as a
-    /// subscription does, but for the times the nearest boundary is out of reach
-    /// (``GeofenceConfiguration/maximumSpeed``). Invalid `options` (or an invalid
+    /// A region monitor arrives (see <doc:Geofences>): it receives no fixes but the transitions of
+    /// `region` (``SchedulerAction/notifyRegion(_:_:)``) and source errors, and ends as a subscription
+    /// does, with one ``RegionEvent/ended(_:)`` (``SchedulerAction/notifyMonitors(_:_:)``). The monitors
+    /// together power the source as a subscription does, but for the times the nearest boundary is out
+    /// of reach (``GeofenceConfiguration/maximumSpeed``). Invalid `options` (or an invalid
     /// ``Configuration/geofences``) end it at once with ``SubscriptionEnd/rejected(reason:)``.
     /// - Complexity: O(1) amortised.
     public mutating func monitor(
-        _ id: RequestID, region: GeofenceRegion, options: GeofenceOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler,
+        _ id: RequestID, region: GeofenceRegion, options: GeofenceOptions, madeAt: EngineInstant?, handler: consuming MonitorHandler,
         now: EngineInstant
     ) -> Effects {
-        // Passive: a monitor adds no demand of its own; the monitors' one share is drawn from the geometry.
-        register(id, options: SubscriptionOptions(kind: .passive), region: (region, options), madeAt: madeAt, handler: handler, now: enter(now))
+        let now = enter(now)
+        assert(!isPending(id), "monitor(\(id)): the ID is already pending")
+        counters.subscriptionsSubmitted += 1
+        if let withdrawal = delivery.takeWithdrawalAhead(of: id) {
+            delivery.redirect(Recipient(id, handler), withdrawal)
+        } else if let refusal = configuration.refusal(ofMonitor: options, geofences: geofences, isShutDown: isShutDown, gate: access.gate) {
+            delivery.emitMonitors([Recipient(id, handler)], .ended(refusal))
+        } else {
+            // A monitor adds no demand of its own: the monitors' one share is drawn from the geometry.
+            geofences.waiting[id] = (region, options)
+            placed(id, requests.place(id, handler, gate: access.gate), now: now)
+        }
         settle()
         return delivery.takeEffects()
     }
@@ -85,19 +95,17 @@ extension SchedulerStateMachine {
     /// How many regions are monitored (admitted).
     public var monitoredRegions: Int { geofences.evaluator.count }
 
-    /// A subscription, or a monitor of `region`, arrives: refused, waiting for access, or admitted.
+    /// A subscription arrives: refused, waiting for access, or admitted.
     private mutating func register(
-        _ id: RequestID, options: SubscriptionOptions, region: (GeofenceRegion, GeofenceOptions)?, madeAt: EngineInstant?,
-        handler: consuming SubscriptionHandler, now: EngineInstant
+        _ id: RequestID, options: SubscriptionOptions, madeAt: EngineInstant?, handler: consuming SubscriptionHandler, now: EngineInstant
     ) {
         assert(!isPending(id), "subscribe(\(id)): the ID is already pending")
         counters.subscriptionsSubmitted += 1
         if let withdrawal = delivery.takeWithdrawalAhead(of: id) { return delivery.redirect(Recipient(id, handler), withdrawal) }
-        if let refusal = configuration.refusal(of: options, region: region, geofences: geofences, isShutDown: isShutDown, gate: access.gate) {
+        if let refusal = configuration.refusal(of: options, isShutDown: isShutDown, gate: access.gate) {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
-        if let region { geofences.waiting[id] = region }
-        let subscription = Subscription(handler: handler, options: options, kind: region == nil ? .updates : .region)
+        let subscription = Subscription(handler: handler, options: options)
         placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules, timeline: &timeline), now: now)
     }
 

@@ -17,7 +17,7 @@ extension SchedulerStateMachine {
     /// long delivery (`moment` ``Moment/midDelivery``): its effects are carried out first, and an update
     /// still ahead of the owner skips the subscriptions it ends.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
-    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler)
+    @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler, MonitorHandler == ClosureMonitorHandler)
     public mutating func advanceTime(now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects {
         let now = tick(now)
         delivery.begin(at: moment)

@@ -12,11 +12,11 @@
 /// lanes, at most 1,024): submit amortised O(log L) (O(1) without a timeout; O(log n) for a timeout
 /// that arrives out of its lane's order), cancel amortised O(log L), a fix O(k + s) for k completed
 /// one-shots and s subscriptions, timeouts O(log L) each.
-public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
+public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler, MonitorHandler> {
     /// The action type this machine emits.
-    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+    public typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler, MonitorHandler>
     /// What each event returns.
-    public typealias Effects = SchedulerEffects<OneShotHandler, SubscriptionHandler>
+    public typealias Effects = SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     // The parts, each owning its facts (Scheduler/Parts, Scheduler/Power, Geofencing): the top type
     // routes events to them and collects their actions.
@@ -84,8 +84,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     /// How many one-shots are pending.
     public var pendingOneShots: Int { requests.oneShots.count }
 
-    /// How many subscriptions are active.
-    public var activeSubscriptions: Int { requests.subscriptions.count }
+    /// How many subscriptions and region monitors are active.
+    public var activeSubscriptions: Int { requests.subscriptions.count + requests.monitors.count }
 
     /// Whether a request with this ID is pending.
     public func isPending(_ id: RequestID) -> Bool { requests.contains(id) }
@@ -96,7 +96,7 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
         delivery.counts.add(to: &result)
         access.counts.add(to: &result)
         result.pendingOneShots = requests.oneShots.count
-        result.activeSubscriptions = requests.subscriptions.count
+        result.activeSubscriptions = requests.subscriptions.count + requests.monitors.count
         power.addStatistics(to: &result, now: max(now, latestNow))
         return result
     }
@@ -154,4 +154,4 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler> {
     mutating func emit(_ action: Action) { delivery.emit(action) }
 }
 
-extension SchedulerStateMachine: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension SchedulerStateMachine: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}

@@ -5,7 +5,7 @@ import Testing
 /// the facts it keeps (prompts, the fix history, temporary full accuracy).
 @Suite("Access part")
 struct AccessPartTests {
-    typealias Access = SchedulerStateMachine<String, String>.Access
+    typealias Access = SchedulerStateMachine<String, String, String>.Access
 
     static let usage = UsageDeclarations(whenInUse: "to find you", temporaryFullAccuracyPurposes: ["Navigation": "turn by turn"])
     static let reduced = AuthorizationState(status: .authorizedWhenInUse, accuracy: .reduced)

@@ -6,7 +6,7 @@ import Testing
 /// and what it kept is forgotten at the next event between events.
 @Suite("Delivery part: effects and overtaking")
 struct DeliveryPartTests {
-    typealias Machine = SchedulerStateMachine<String, String>
+    typealias Machine = SchedulerStateMachine<String, String, String>
 
     static func id(_ n: UInt64) -> RequestID { RequestID(rawValue: n) }
     static let now = EngineInstant.zero
@@ -154,9 +154,49 @@ struct DeliveryPartTests {
         #expect(!machine.hasOvertaken)
     }
 
+    @Test("monitors have their own deliveries: a source error and their endings; a cancel mid-delivery overtakes an ending, once")
+    func monitorsOwnDeliveries() throws {
+        var machine = Self.machine(oneShots: [])
+        let region = try GeofenceRegion.circle(centre: GeoPoint(latitude: 48, longitude: 11), radius: 200)
+        for (n, tag) in [(1, "m1"), (2, "m2")] {
+            _ = machine.monitor(Self.id(UInt64(n)), region: region, options: GeofenceOptions(), madeAt: nil, handler: tag, now: Self.now)
+        }
+        _ = machine.subscribe(Self.id(3), options: SubscriptionOptions(), madeAt: nil, handler: "s", now: Self.now)
+        let error = SourceError(code: "test.gone", message: "scripted")
+        let notices = machine.receiveTransientError(error, now: Self.now)
+        let monitorNotices = notices.actions.compactMap { action -> [String]? in
+            if case .notifyMonitors(let recipients, .sourceError(error)) = action { recipients.map(\.handler).sorted() } else { nil }
+        }
+        #expect(monitorNotices == [["m1", "m2"]], "the monitors hear the error in a delivery of their own: \(notices.actions)")
+        // The source fails for good: every request ends; mid-delivery, m2 is cancelled before its ending is reached.
+        let ends = machine.receiveFatalError(error, now: Self.now)
+        guard let ending = ends.actions.lazy.compactMap({ action -> RegionEvent? in
+            if case .notifyMonitors(_, let event) = action { event } else { nil }
+        }).first else {
+            Issue.record("no monitor ending decided: \(ends.actions)")
+            return
+        }
+        #expect(ending == .ended(.failed(error)))
+        #expect(machine.statistics(now: Self.now).subscriptionsEnded == 3)
+        #expect(machine.withdraw(Self.id(2), .cancel, now: Self.now, at: .midDelivery).isEmpty, "m2 has ended: only the record")
+        guard case .asDecided = machine.reached(monitor: Recipient(Self.id(1), "m1"), receiving: ending),
+            case .instead(.cancelMonitor(let recipient)) = machine.reached(monitor: Recipient(Self.id(2), "m2"), receiving: ending)
+        else {
+            Issue.record("the cancel did not overtake m2's ending only")
+            return
+        }
+        #expect(recipient.handler == "m2")
+        let statistics = machine.statistics(now: Self.now)
+        #expect(statistics.subscriptionsEnded == 2 && statistics.subscriptionsCancelled == 1, "the counters exchange once")
+        guard case .asDecided = machine.reached(monitor: Recipient(Self.id(2), "m2"), receiving: ending) else {
+            Issue.record("the overtaking cancel took effect twice")
+            return
+        }
+    }
+
     @Test("a walk carries an interruption's effects out first, then resumes at the next recipient of the delivery it left")
     func walkResumes() {
-        typealias Walk = EffectsWalk<String, String>
+        typealias Walk = EffectsWalk<String, String, String>
         var first = Machine.Effects()
         first.append(.completeOneShots((1...3).map { Recipient(Self.id(UInt64($0)), "r\($0)") }, LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil)))
         first.append(.stopSource(.first))
@@ -192,7 +232,7 @@ struct DeliveryPartTests {
 
     @Test("a chain of 100,000 handlers, each causing the next interruption, runs in order on a stack that stays shallow")
     func longChainStaysShallow() {
-        var walk = EffectsWalk<String, String>(Machine.Effects(.cancelOneShot(Recipient(Self.id(1), "1"))))
+        var walk = EffectsWalk<String, String, String>(Machine.Effects(.cancelOneShot(Recipient(Self.id(1), "1"))))
         var carried = 0
         var deepest = 0
         while let action = walk.nextAction() {
@@ -211,7 +251,7 @@ struct DeliveryPartTests {
     @Test("a chain of handlers each force-completing the next, interrupting a delivery at its last recipient, keeps no frame of it")
     func forceCompleteChainStaysShallow() {
         let result = LocationResult(status: .forceCompleted, location: nil, age: nil, achievedAccuracy: nil)
-        var walk = EffectsWalk<String, String>(Machine.Effects(.completeOneShots([Recipient(Self.id(1), "1")], result)))
+        var walk = EffectsWalk<String, String, String>(Machine.Effects(.completeOneShots([Recipient(Self.id(1), "1")], result)))
         var delivered = 0
         var deepest = 0
         while let action = walk.nextAction() {

@@ -5,7 +5,7 @@ import Testing
 /// completing one-shots through the accuracy index, expiry, and the fan-out to subscriptions.
 @Suite("Requests part")
 struct RequestsPartTests {
-    typealias Machine = SchedulerStateMachine<String, String>
+    typealias Machine = SchedulerStateMachine<String, String, String>
     typealias Requests = Machine.Requests
 
     static let full = AccuracyRules(reduced: nil, temporaryFullAccuracy: .notAsked)
@@ -35,14 +35,21 @@ struct RequestsPartTests {
         #expect(requests.count == 0)
     }
 
-    @Test("a monitor is pending but adds no demand of its own")
+    @Test("a monitor is pending but adds no demand of its own; one waiting for authorization is admitted with the others")
     func monitorAddsNoDemand() {
         var requests = Requests()
         var timeline = Timeline()
-        let monitor = Machine.Subscription(handler: "m", options: SubscriptionOptions(kind: .passive), kind: .region)
-        #expect(requests.place(Self.id(1), monitor, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline) == .admitted)
+        #expect(requests.place(Self.id(1), "m", gate: .authorized) == .admitted)
         #expect(requests.demand.mode == nil)
         #expect(requests.contains(Self.id(1)))
+        #expect(requests.place(Self.id(2), "waiting", gate: .notDetermined) == .awaitingAuthorization)
+        #expect(requests.awaitsAuthorization(Self.id(2)) && !requests.awaitsAuthorization(Self.id(1)))
+        #expect(requests.admittedMonitors().map(\.handler) == ["m"])
+        #expect(requests.admitAwaitingAuthorization(rules: Self.full, now: .zero, timeline: &timeline).monitors == [Self.id(2)])
+        #expect(requests.admittedMonitors().map(\.handler).sorted() == ["m", "waiting"])
+        #expect(requests.demand.mode == nil)
+        #expect(requests.remove([Self.id(1)]).monitors.map(\.handler) == ["m"])
+        #expect(requests.count == 1)
     }
 
     @Test("under reduced accuracy a one-shot finer than coarse fixes is not admitted, and holding sends the keyed ones to wait")
@@ -93,12 +100,12 @@ struct RequestsPartTests {
     func fanOut() {
         var requests = Requests()
         var timeline = Timeline()
-        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1), kind: .updates)
-        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading), kind: .updates)
-        let monitor = Machine.Subscription(handler: "monitor", options: SubscriptionOptions(kind: .passive), kind: .region)
-        for (n, subscription) in [once, heading, monitor].enumerated() {
+        let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1))
+        let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading))
+        for (n, subscription) in [once, heading].enumerated() {
             _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline)
         }
+        _ = requests.place(Self.id(3), "monitor", gate: .authorized)
         let fanOut = requests.offer(Self.fix(accuracy: 5, at: .zero), now: .zero)
         #expect(fanOut.locations.map(\.handler) == ["once"])
         #expect(fanOut.exhausted.map(\.handler) == ["once"])
@@ -151,7 +158,7 @@ struct RequestsPartTests {
         _ = requests.holdForFullAccuracy([Self.id(2), Self.id(1)], mayWait: true)
         #expect(requests.demand.mode == nil)
         // Full accuracy comes back: both are admitted, the held one with its index entry of before.
-        _ = requests.admitAwaitingFullAccuracy(now: .zero, timeline: &timeline)
+        requests.admitAwaitingFullAccuracy(now: .zero, timeline: &timeline)
         #expect(requests.phase(of: Self.id(1)) == .admitted)
         #expect(requests.phase(of: Self.id(2)) == .admitted)
         #expect(requests.index.count == 2)

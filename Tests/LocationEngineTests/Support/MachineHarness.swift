@@ -4,7 +4,7 @@ import Testing
 /// Drives a `SchedulerStateMachine` with string tags as handlers and records what it asks for, so
 /// tests read as "events in, actions out".
 struct MachineHarness {
-    typealias Machine = SchedulerStateMachine<String, String>
+    typealias Machine = SchedulerStateMachine<String, String, String>
 
     enum SourceCommand: Equatable {
         case start(PowerMode)
@@ -219,7 +219,7 @@ struct MachineHarness {
                         completionOrder.append(tag)
                         return handlerScript(after: tag)
                     })
-            case .cancelOneShot(let recipient), .cancelSubscription(let recipient):
+            case .cancelOneShot(let recipient), .cancelSubscription(let recipient), .cancelMonitor(let recipient):
                 precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
                 cancelled.append(recipient.handler)
             case .notifySubscriptions(let recipients, let event):
@@ -234,9 +234,26 @@ struct MachineHarness {
                         }
                         return handlerScript(after: recipient.handler)
                     })
+            case .notifyMonitors(let recipients, let event):
+                walk.deliver(
+                    action, to: recipients, overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0, receiving: event) : nil },
+                    hand: { recipient in
+                        precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
+                        // Recorded with the subscriptions' events: a monitor hears source errors and its end as they do.
+                        switch event {
+                        case .ended(let end):
+                            events[recipient.handler, default: []].append(.ended(end))
+                            subscriptionEndingsHandedOut += 1
+                            handedOut.append("\(recipient.handler): ended")
+                        case .sourceError(let error): events[recipient.handler, default: []].append(.sourceError(error))
+                        case .transition: preconditionFailure("a transition comes as notifyRegion")
+                        }
+                        return handlerScript(after: recipient.handler)
+                    })
             case .notifyRegion(let event, let recipient):
                 walk.deliver(
-                    action, to: CollectionOfOne(recipient), overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0) : nil },
+                    action, to: CollectionOfOne(recipient),
+                    overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0, receiving: .transition(event)) : nil },
                     hand: { recipient in
                         precondition(ids[recipient.handler] == recipient.id && event.id == recipient.id, "recipient ID does not match its tag")
                         transitions[recipient.handler, default: []].append(event.transition)

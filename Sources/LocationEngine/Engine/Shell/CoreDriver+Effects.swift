@@ -22,7 +22,7 @@ extension CoreDriver {
     }
 
     /// Carries out everything `walk` holds, interruptions first (see ``perform(_:)``).
-    mutating func carryOut(_ walk: inout EffectsWalk<OneShotHandler, SubscriptionHandler>) -> Bool {
+    mutating func carryOut(_ walk: inout EffectsWalk<OneShotHandler, SubscriptionHandler, MonitorHandler>) -> Bool {
         var deliveredAny = false
         while let action = walk.nextAction() {
             switch action {
@@ -52,16 +52,33 @@ extension CoreDriver {
                     deliveredAny = true
                     if case .ended(let end) = event { metrics.ended(end, count: delivered) }
                 }
-            case .notifyRegion(let event, let recipient):
+            case .notifyRegion(let transition, let recipient):
                 // A delivery of one: the monitor's transition, or what overtook it.
+                let event = RegionEvent.transition(transition)
                 let delivered = walk.deliver(
-                    action, to: CollectionOfOne(recipient), overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0) : nil },
+                    action, to: CollectionOfOne(recipient),
+                    overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0, receiving: event) : nil },
                     hand: { recipient in
-                        recipient.handler.deliver(event)
+                        recipient.handler.deliver(event, to: recipient.id)
                         return afterHandler()
                     })
                 if delivered > 0 { deliveredAny = true }
+            case .notifyMonitors(let recipients, let event):
+                let delivered = walk.deliver(
+                    action, to: recipients, overtaken: { machine.hasOvertaken ? machine.reached(monitor: $0, receiving: event) : nil },
+                    hand: { recipient in
+                        recipient.handler.deliver(event, to: recipient.id)
+                        return afterHandler()
+                    })
+                if delivered > 0 {
+                    deliveredAny = true
+                    if case .ended(let end) = event { metrics.ended(end, count: delivered) }
+                }
             case .cancelSubscription(let recipient):
+                metrics.cancelled(.subscription)
+                recipient.handler.cancelled()
+                if let interruption = afterHandler() { walk.interrupt(with: interruption) }
+            case .cancelMonitor(let recipient):
                 metrics.cancelled(.subscription)
                 recipient.handler.cancelled()
                 if let interruption = afterHandler() { walk.interrupt(with: interruption) }

@@ -12,7 +12,7 @@ import Logging
 /// It is not generic over the engine's clock (it reads the time through ``now``): a generic driver would
 /// have its type's metadata looked up at every call from the actor, a few hundred instructions per request.
 struct CoreDriver {
-    typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler>
+    typealias Machine = SchedulerStateMachine<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     /// The core: every request, deadline, region and power decision.
     var machine: Machine

@@ -1,5 +1,5 @@
 extension SchedulerStateMachine.Delivery {
-    typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler>
+    typealias Action = SchedulerAction<OneShotHandler, SubscriptionHandler, MonitorHandler>
 
     // MARK: Events
 
@@ -22,7 +22,7 @@ extension SchedulerStateMachine.Delivery {
 
     /// Hands over what the event decided, and starts afresh.
     @inline(__always)
-    mutating func takeEffects() -> SchedulerEffects<OneShotHandler, SubscriptionHandler> {
+    mutating func takeEffects() -> SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandler> {
         guard !effects.isEmpty else { return SchedulerEffects() }
         return replace(&effects, with: SchedulerEffects())
     }
@@ -37,8 +37,8 @@ extension SchedulerStateMachine.Delivery {
     /// `requests`.
     mutating func emitTransitions(from evaluator: inout RegionEvaluator, of requests: SchedulerStateMachine.Requests) {
         while let event = evaluator.nextEvent() {
-            guard let subscription = requests.subscriptions[event.id] else { continue }
-            emit(.notifyRegion(event, Recipient(event.id, subscription.handler)))
+            guard let monitor = requests.monitors[event.id] else { continue }
+            emit(.notifyRegion(event, Recipient(event.id, monitor.handler)))
         }
     }
 
@@ -59,6 +59,14 @@ extension SchedulerStateMachine.Delivery {
         case .ended: counts.subscriptionsEnded += recipients.count
         }
         emit(.notifySubscriptions(recipients, event))
+    }
+
+    /// Decides one event — a source error, or the ending of monitors that have ended — for these
+    /// monitors, and counts an ending as a subscription's.
+    mutating func emitMonitors(_ recipients: [Recipient<MonitorHandler>], _ event: RegionEvent) {
+        guard !recipients.isEmpty else { return }
+        if case .ended = event { counts.subscriptionsEnded += recipients.count }
+        emit(.notifyMonitors(recipients, event))
     }
 
     /// Decides what a fix brought the subscriptions (``Requests/offer(_:now:)``): grouped location and
@@ -105,6 +113,17 @@ extension SchedulerStateMachine.Delivery {
             emit(.cancelSubscription(recipient))
         case .forceComplete:
             emitSubscribers([recipient], .ended(.forceCompleted))
+        }
+    }
+
+    /// Ends a withdrawn monitor as its withdrawal says (counted as a subscription's ending).
+    mutating func redirect(_ recipient: Recipient<MonitorHandler>, _ withdrawal: Withdrawal) {
+        switch withdrawal {
+        case .cancel:
+            counts.subscriptionsCancelled += 1
+            emit(.cancelMonitor(recipient))
+        case .forceComplete:
+            emitMonitors([recipient], .ended(.forceCompleted))
         }
     }
 

@@ -26,7 +26,7 @@ extension SchedulerStateMachine {
     /// first withdrawal made is the one that takes effect), and that exchange moves the counters once.
     struct Delivery {
         /// The actions decided so far by the event in progress.
-        var effects = SchedulerEffects<OneShotHandler, SubscriptionHandler>()
+        var effects = SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandler>()
         /// When the event in progress came.
         var moment = Moment.betweenEvents
         /// Withdrawals of requests that had ended when they came mid-delivery: their endings may still
@@ -46,7 +46,7 @@ extension SchedulerStateMachine {
     }
 }
 
-extension SchedulerStateMachine.Delivery: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension SchedulerStateMachine.Delivery: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}
 
 extension SchedulerStateMachine.Delivery {
     /// The outcomes decided so far.

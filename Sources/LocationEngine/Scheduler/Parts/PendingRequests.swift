@@ -45,22 +45,10 @@ extension SchedulerStateMachine {
         consuming func takeHandler() -> OneShotHandler { handler }
     }
 
-    /// A live subscription, or a region monitor.
+    /// A live subscription.
     struct Subscription {
-        /// What a subscription receives: fixes, or its region's transitions. (Which fixes, and how
-        /// filtered, is its options' ``SubscriptionOptions/kind``.)
-        enum Kind: UInt8 {
-            /// A subscription: location or heading updates, through its filters.
-            case updates
-            /// A region monitor (``SchedulerStateMachine/monitor(_:region:options:madeAt:handler:now:)``):
-            /// its region's transitions, never fixes. Its region is the monitored regions' fact.
-            case region
-        }
-
         var handler: SubscriptionHandler
         var options: SubscriptionOptions
-        /// Whether it gets fixes or is a region monitor.
-        let kind: Kind
         /// Set when it is placed (``Requests/place(_:_:from:gate:rules:timeline:)``).
         var phase: Phase = .awaitingAuthorization
         /// The last fix delivered, for the filters; `nil` before the first.
@@ -75,7 +63,24 @@ extension SchedulerStateMachine {
             var time: EngineInstant
         }
     }
+
+    /// A live region monitor: its region is the monitored regions' fact (``Geofences``); it takes no
+    /// fixes, adds no demand of its own and never needs full accuracy, so it only waits for
+    /// authorization or is admitted.
+    struct Monitor {
+        /// Where a monitor stands with access.
+        enum Phase: UInt8 {
+            /// Waiting for authorization (not determined yet); its region waits too.
+            case awaitingAuthorization
+            /// Its region is in the evaluator.
+            case admitted
+        }
+
+        var handler: MonitorHandler
+        var phase: Phase
+    }
 }
 
 extension SchedulerStateMachine.OneShot: Sendable where OneShotHandler: Sendable {}
+extension SchedulerStateMachine.Monitor: Sendable where MonitorHandler: Sendable {}
 extension SchedulerStateMachine.Subscription: Sendable where SubscriptionHandler: Sendable {}

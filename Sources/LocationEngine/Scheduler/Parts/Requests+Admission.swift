@@ -45,8 +45,8 @@ extension SchedulerStateMachine.Requests {
         return placement
     }
 
-    /// A subscription or monitor, made at `start`, arrives under `gate` and `rules`: it waits or is
-    /// admitted; its duration, if it has one, counts from `start`.
+    /// A subscription, made at `start`, arrives under `gate` and `rules`: it waits or is admitted; its
+    /// duration, if it has one, counts from `start`.
     /// - Complexity: amortised O(1), O(log n) with a duration.
     mutating func place(
         _ id: RequestID, _ subscription: consuming Subscription, from start: EngineInstant, gate: AuthorizationGate, rules: AccuracyRules,
@@ -66,6 +66,19 @@ extension SchedulerStateMachine.Requests {
             return .needingFullAccuracy
         }
         admit(id, &subscription)
+        return .admitted
+    }
+
+    /// A monitor arrives under `gate`: it waits for authorization or is admitted (coarsened fixes serve
+    /// it, and it adds no demand of its own).
+    /// - Complexity: amortised O(1)
+    mutating func place(_ id: RequestID, _ handler: consuming MonitorHandler, gate: AuthorizationGate) -> Placement {
+        if gate == .notDetermined {
+            monitors[id] = Monitor(handler: handler, phase: .awaitingAuthorization)
+            awaitingAuthorization.append(id)
+            return .awaitingAuthorization
+        }
+        monitors[id] = Monitor(handler: handler, phase: .admitted)
         return .admitted
     }
 
@@ -102,28 +115,27 @@ extension SchedulerStateMachine.Requests {
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &subscription)
-                    if subscription.kind == .region { admitted.monitors.append(id) }
                 }
+            } else if monitors[id]?.phase == .awaitingAuthorization {
+                monitors[id]!.phase = .admitted
+                admitted.monitors.append(id)
             }
         }
         return admitted
     }
 
     /// Full accuracy came back: every request waiting for it is admitted, delayed timeouts start now.
-    /// Returns the monitors admitted.
+    /// (A monitor never waits for it.)
     /// - Complexity: O(w) for w waiting requests.
-    mutating func admitAwaitingFullAccuracy(now: EngineInstant, timeline: inout Timeline) -> [RequestID] {
-        var monitors: [RequestID] = []
+    mutating func admitAwaitingFullAccuracy(now: EngineInstant, timeline: inout Timeline) {
         for id in replace(&awaitingFullAccuracy, with: []) {
             if var request = oneShots[id], request.phase.awaitsFullAccuracy {
                 startDelayedTimeout(id, &request, now: now, timeline: &timeline)
                 admit(id, &request)
             } else if var subscription = subscriptions[id], subscription.phase.awaitsFullAccuracy {
                 admit(id, &subscription)
-                if subscription.kind == .region { monitors.append(id) }
             }
         }
-        return monitors
     }
 
     /// Accuracy became reduced: takes every admitted request that coarsened fixes cannot serve (`rules`)

@@ -8,7 +8,7 @@ extension SchedulerStateMachine.Requests {
         var exhausted: [Recipient<SubscriptionHandler>] = []
     }
 
-    /// Offers `fix` to every admitted subscription (monitors take no fixes) through its filters, records
+    /// Offers `fix` to every admitted subscription through its filters, records
     /// the delivery in those it passes, and removes those it exhausts.
     /// - Complexity: O(s) for s subscriptions.
     mutating func offer(_ fix: StampedFix, now: EngineInstant) -> FanOut {
@@ -17,8 +17,7 @@ extension SchedulerStateMachine.Requests {
         var position = subscriptions.values.startIndex
         while position != subscriptions.values.endIndex {
             defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].phase == .admitted, subscriptions.values[position].kind == .updates,
-                Self.accepts(fix, subscriptions.values[position], now: now)
+            guard subscriptions.values[position].phase == .admitted, Self.accepts(fix, subscriptions.values[position], now: now)
             else { continue }
             subscriptions.values[position].lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now)
             subscriptions.values[position].delivered += 1

@@ -1,10 +1,11 @@
 extension SchedulerStateMachine {
-    /// The pending requests — one-shots, subscriptions and region monitors — with the accuracy index a
-    /// fix completes one-shots through, the lists of those waiting for access, and the power demand of
-    /// those admitted (what the power planner serves). Their timeouts and durations run on the core's
-    /// ``Timeline``, which each method that starts, expires or drops one takes.
+    /// The pending requests — one-shots, subscriptions and region monitors, a table each with the
+    /// handler of its kind — with the accuracy index a fix completes one-shots through, the lists of
+    /// those waiting for access, and the power demand of those admitted (what the power planner serves).
+    /// Their timeouts and durations run on the core's ``Timeline``, which each method that starts,
+    /// expires or drops one takes.
     ///
-    /// Its invariants: a request is in one table or the other, never both; the demand counts exactly the
+    /// Its invariants: a request is in one table only; the demand counts exactly the
     /// admitted requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at
     /// all: the monitors' share is the power planner's); a one-shot admitted once (``Phase/isIndexed``)
     /// has one index entry; between events, a request that waits is in the waiting list of its phase.
@@ -13,8 +14,10 @@ extension SchedulerStateMachine {
     struct Requests {
         /// Pending one-shots, by ID.
         var oneShots = RequestTable<OneShot>()
-        /// Live subscriptions and monitors, by ID.
+        /// Live subscriptions, by ID.
         var subscriptions: [RequestID: Subscription] = [:]
+        /// Live region monitors, by ID.
+        var monitors: [RequestID: Monitor] = [:]
         /// The admitted one-shots by accuracy, for the fix that can complete them.
         var index = OneShotIndex()
         /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
@@ -30,23 +33,30 @@ extension SchedulerStateMachine {
     }
 }
 
-extension SchedulerStateMachine.Requests: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable {}
+extension SchedulerStateMachine.Requests: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}
 
 extension SchedulerStateMachine.Requests {
     typealias OneShot = SchedulerStateMachine.OneShot
     typealias Subscription = SchedulerStateMachine.Subscription
+    typealias Monitor = SchedulerStateMachine.Monitor
     typealias Phase = SchedulerStateMachine.Phase
 
-    /// Requests that can own queue entries: every pending one-shot and subscription.
+    /// Every pending request: one-shots, subscriptions and monitors.
     @inline(__always)
-    var count: Int { oneShots.count + subscriptions.count }
+    var count: Int { oneShots.count + subscriptions.count + monitors.count }
 
     /// Whether a request with this ID is pending.
     @inline(__always)
-    func contains(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil }
+    func contains(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil || monitors[id] != nil }
 
-    /// The phase of the request with this ID, if it is pending.
+    /// The phase of the one-shot or subscription with this ID, if it is pending.
     func phase(of id: RequestID) -> Phase? { oneShots[id]?.phase ?? subscriptions[id]?.phase }
+
+    /// Whether the request with this ID is pending and waits for authorization.
+    func awaitsAuthorization(_ id: RequestID) -> Bool {
+        if let phase = phase(of: id) { return phase == .awaitingAuthorization }
+        return monitors[id]?.phase == .awaitingAuthorization
+    }
 
     // MARK: Admission and removal
 
@@ -63,7 +73,7 @@ extension SchedulerStateMachine.Requests {
         demand.addOneShot(accuracy.requiredPowerMode)
     }
 
-    /// Stores a subscription as admitted: counted in the demand (a monitor is not: see the type).
+    /// Stores a subscription as admitted: counted in the demand.
     /// - Complexity: amortised O(1)
     mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
         subscription.phase = .admitted
@@ -80,8 +90,8 @@ extension SchedulerStateMachine.Requests {
         return request
     }
 
-    /// Removes a subscription or monitor and its share of the demand (its deadline entry, if any, stays
-    /// behind until reached or compacted away).
+    /// Removes a subscription and its share of the demand (its deadline entry, if any, stays behind
+    /// until reached or compacted away).
     /// - Complexity: amortised O(1)
     mutating func removeSubscription(_ id: RequestID) -> Subscription? {
         guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
@@ -89,12 +99,12 @@ extension SchedulerStateMachine.Requests {
         return subscription
     }
 
-    /// What leaving the tables took: the recipients of the endings to deliver, and the monitors among the
-    /// subscriptions (whose regions go too).
+    /// What leaving the tables took: the recipients of the endings to deliver (a monitor's region goes
+    /// too).
     struct Removed {
         var oneShots: [Recipient<OneShotHandler>] = []
         var subscribers: [Recipient<SubscriptionHandler>] = []
-        var regions: [RequestID] = []
+        var monitors: [Recipient<MonitorHandler>] = []
     }
 
     /// Removes these requests (those still pending).
@@ -106,7 +116,7 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// Removes every pending request (only those admitted, if `onlyAdmitted`; else nobody waits any
-    /// more), one-shots first, each kind in submission order.
+    /// more), one-shots, then subscriptions, then monitors, each kind in submission order.
     /// - Complexity: O(n log n)
     mutating func removeAll(onlyAdmitted: Bool) -> Removed { removeAll(onlyAdmitted: onlyAdmitted, unservedBy: []) }
 
@@ -126,6 +136,8 @@ extension SchedulerStateMachine.Requests {
         ids.sort()
         ids += subscriptions.lazy.filter { (!onlyAdmitted || $0.value.phase == .admitted) && unservable($0.value.options.powerDemand) }
             .map(\.key).sorted()
+        // A monitor demands no power of its own: only no source at all leaves it unserved.
+        if sources.isEmpty { ids += monitors.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted() }
         if !onlyAdmitted {
             awaitingAuthorization.removeAll()
             awaitingFullAccuracy.removeAll()
@@ -147,7 +159,8 @@ extension SchedulerStateMachine.Requests {
             removed.oneShots.append(Recipient(id, request.handler))
         } else if let subscription = removeSubscription(id) {
             removed.subscribers.append(Recipient(id, subscription.handler))
-            if subscription.kind == .region { removed.regions.append(id) }
+        } else if let monitor = monitors.removeValue(forKey: id) {
+            removed.monitors.append(Recipient(id, monitor.handler))
         }
     }
 
@@ -182,10 +195,16 @@ extension SchedulerStateMachine.Requests {
         }
     }
 
-    /// The subscriptions and monitors admitted to the source, as recipients.
+    /// The subscriptions admitted to the source, as recipients.
     /// - Complexity: O(s) for s subscriptions.
     func admittedSubscribers() -> [Recipient<SubscriptionHandler>] {
         subscriptions.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
+    }
+
+    /// The monitors admitted, as recipients.
+    /// - Complexity: O(m) for m monitors.
+    func admittedMonitors() -> [Recipient<MonitorHandler>] {
+        monitors.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
     }
 
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
@@ -215,7 +234,8 @@ extension SchedulerStateMachine.Requests {
         if timeline.needsCompaction(pending: count) {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
-            timeline.compact { oneShots[$0] != nil || subscriptions[$0] != nil }
+            let monitors = self.monitors
+            timeline.compact { oneShots[$0] != nil || subscriptions[$0] != nil || monitors[$0] != nil }
         }
         if index.needsCompaction(pending: oneShots.count) {
             let oneShots = self.oneShots
@@ -224,7 +244,7 @@ extension SchedulerStateMachine.Requests {
         if oneShots.needsCompaction { oneShots.compact() }
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             let requests = self
-            awaitingAuthorization.removeAll { requests.phase(of: $0) != .awaitingAuthorization }
+            awaitingAuthorization.removeAll { !requests.awaitsAuthorization($0) }
             awaitingFullAccuracy.removeAll { requests.phase(of: $0)?.awaitsFullAccuracy != true }
             waitingListLimit = max(1024, 2 * (awaitingAuthorization.count + awaitingFullAccuracy.count))
         }

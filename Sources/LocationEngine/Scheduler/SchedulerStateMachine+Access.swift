@@ -73,7 +73,7 @@ extension SchedulerStateMachine {
                 geofences.admit(admitted.monitors, power: &power)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
-            case .powerOff: forceSourceOff(now: now)
+            case .powerOff: powerDown(.all, at: now)
             case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
             case .admitAwaitingFullAccuracy: requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline)
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)

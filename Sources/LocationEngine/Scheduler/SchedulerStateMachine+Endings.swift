@@ -57,7 +57,7 @@ extension SchedulerStateMachine {
         lifecycle = .shutDown
         access.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
-        forceSourceOff(now: now)
+        powerDown(.all, at: now)
         settle()
         return delivery.takeEffects()
     }

@@ -1,9 +1,10 @@
 extension SchedulerStateMachine {
     /// The end of every event: the one step that brings the sources in line with what the event left and
     /// sets each part's alarm on the timeline. The parts change their facts during the event and only say
-    /// that something moved — the demand (``askPower(at:)``), the regions' or authorization's next
-    /// deadline (their `alarmMoved`) — so the power planner decides once, from the final demand, and a
-    /// source started and stopped within one event is never commanded at all. The passing of time settles
+    /// that something moved — the demand (``askPower(at:)``), a power-down beside it (``powerDown(_:at:)``),
+    /// the regions' or authorization's next deadline (their `alarmMoved`) — so every source command of an
+    /// event comes from here, the power planner decides once, from the final demand, and a source started
+    /// and stopped within one event is never commanded at all. The passing of time settles
     /// once per instant it reaches instead (``runTimeline(upTo:)``): a reconcile there must happen at the
     /// instant things fell due, so that the energy account stops then.
     /// - Complexity: that of the power planner's reconciliation, O(s) for s sources, when asked; O(1) otherwise.
@@ -39,9 +40,11 @@ extension SchedulerStateMachine {
         timeline.setAlarm(.power, at: nextWakeup)
     }
 
-    /// Powers the sources down at once (a fatal error, access lost, shutdown); the settle step sets the alarm.
-    mutating func forceSourceOff(now: EngineInstant) {
-        emit(power.forceOff(now: now, monitoring: geofences.evaluator.count > 0, shuttingDown: isShutDown))
+    /// The event powers `down` sources at `now`: the power planner carries it out at the settle step,
+    /// first in its reconciliation with what the event left.
+    mutating func powerDown(_ down: SourcePlanner.PowerDown, at now: EngineInstant) {
+        power.powerDown(down)
+        askPower(at: now)
     }
 
     /// Decides what the sources must do, in source order.

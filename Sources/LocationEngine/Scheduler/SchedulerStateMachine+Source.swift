@@ -76,17 +76,16 @@ extension SchedulerStateMachine {
 
     /// Source `source` is gone for good: it is powered down, and every admitted request no other source can
     /// serve ends with the error (with one source, every one; those waiting for access keep waiting).
-    /// It stays failed, chosen no more, until no request needs any source; later requests then start it afresh.
+    /// It stays failed, chosen no more, until an event leaves no request needing any source; later requests
+    /// then start it afresh.
     /// - Complexity: O(n).
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
         expireDeadlines(now: now)
         counters.fatalErrors += 1
-        let (left, commands) = power.sourceFailed(source, now: now, monitoring: geofences.evaluator.count > 0)
-        let ending = requests.removeAll(onlyAdmitted: true, unservedBy: left)
+        let ending = requests.removeAll(onlyAdmitted: true, unservedBy: power.sources(leftAfterFailing: source))
         deliverEnds(ending, result(.failed(error), now: now), .failed(error))
-        emit(commands)
-        askPower(at: now)
+        powerDown(.failed(source), at: now)
         settle()
         return delivery.takeEffects()
     }

@@ -164,6 +164,32 @@ struct SeveralSourcesTests {
         #expect(Self.commands(h, of: 0).last == .start(.best))
     }
 
+    /// What an event's effects did, in order: the one-shots they ended and the source commands.
+    static func endingsAndCommands(_ effects: MachineHarness.Machine.Effects) -> [String] {
+        effects.actions.compactMap { action -> String? in
+            switch action {
+            case .completeOneShots(let recipients, _): "end " + recipients.map(\.handler).joined(separator: ",")
+            case .startSource(let source, let mode): "start \(source.index) \(mode)"
+            case .setSourceMode(let source, let mode): "mode \(source.index) \(mode)"
+            case .stopSource(let source): "stop \(source.index)"
+            case .idleSource(let source, _): "idle \(source.index)"
+            default: nil
+            }
+        }
+    }
+
+    @Test("a source failing for good, and a shutdown, are each one settle step: the endings first, then each source commanded once")
+    func powerDownIsSettled() {
+        var h = Self.harness()
+        h.oneShot("city", .city, timeout: .seconds(120))
+        h.oneShot("house", .house, timeout: .seconds(120))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop])
+        let failure = h.machine.receiveFatalError(SourceError(code: "gnss.gone", message: "scripted"), now: h.now, source: SourceID(0))
+        #expect(Self.endingsAndCommands(failure) == ["end house", "stop 0", "start 1 lowest"])
+        let shutdown = h.machine.shutdown(now: h.now)
+        #expect(Self.endingsAndCommands(shutdown) == ["end city", "stop 1"])
+    }
+
     @Test("both sources fail: every request still admitted ends with the error")
     func bothFail() {
         var h = Self.harness()

@@ -32,6 +32,8 @@ struct SourcePlanner: Sendable {
     private(set) var choice: Choice?
     /// The source started beside the chosen one as a fallback.
     private(set) var fallback: SourceID?
+    /// The power-down the event in progress decided, carried out first at its reconciliation.
+    private var pendingDown: PowerDown?
 
     /// A choice among the sources for a mode demanded.
     struct Choice: Sendable {
@@ -96,9 +98,10 @@ struct SourcePlanner: Sendable {
     mutating func reconcile(
         demand: PowerDemand, now: EngineInstant, cap: PowerMode?, monitoring: Bool, isShutDown: Bool
     ) -> (commands: SourceCommands, nextWakeup: EngineInstant?) {
+        var commands = SourceCommands()
+        if case .some = pendingDown { carryOutPowerDown(now: now, monitoring: monitoring, isShutDown: isShutDown, into: &commands) }
         let wanted = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
         choose(for: wanted, now: now)
-        var commands = SourceCommands()
         var next: EngineInstant?
         for index in records.indices {
             let source = SourceID(index)
@@ -136,24 +139,43 @@ struct SourcePlanner: Sendable {
         return share
     }
 
-    /// Powers every source down at once (access lost, shutdown), returning what the sources must do; `monitoring`
-    /// as in ``reconcile(demand:now:cap:monitoring:isShutDown:)``.
-    mutating func forceOff(now: EngineInstant, monitoring: Bool, shuttingDown: Bool) -> SourceCommands {
-        var commands = SourceCommands()
-        for index in records.indices {
-            let command = records[index].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: shuttingDown)
-            if let command { note(command, of: SourceID(index), in: &commands) }
-        }
-        return commands
+    /// What an event powers down beside what the demand says: carried out first at the next reconciliation
+    /// (``reconcile(demand:now:cap:monitoring:isShutDown:)``), so that every command of an event comes from it.
+    enum PowerDown: Sendable {
+        /// This source failed for good: it is powered down, and chosen no more until demand ends.
+        case failed(SourceID)
+        /// Every source goes down at once: access was lost, or the engine shuts down.
+        case all
     }
 
-    /// Source `source` failed for good: it is powered down and chosen no more until demand ends. Returns the
-    /// sources left (a request none of them serves can no longer be served) and what the sources must do.
-    mutating func sourceFailed(_ source: SourceID, now: EngineInstant, monitoring: Bool) -> (left: [SourceCapabilities], commands: SourceCommands) {
-        choice = nil
-        var commands = SourceCommands()
-        if let command = records[source.index].planner.fail(now: now, monitoring: monitoring) { note(command, of: source, in: &commands) }
-        return (records.filter { !$0.planner.hasFailed }.map(\.capabilities), commands)
+    /// The event in progress powers `down` sources (one power-down an event: a fatal error, a loss of
+    /// access, a shutdown are events of their own).
+    mutating func powerDown(_ down: PowerDown) {
+        assert(pendingDown == nil, "one power-down per event")
+        pendingDown = down
+    }
+
+    /// The sources left should `source` fail: a request none of them serves can no longer be served.
+    func sources(leftAfterFailing source: SourceID) -> [SourceCapabilities] {
+        records.indices.filter { $0 != source.index && !records[$0].planner.hasFailed }.map { records[$0].capabilities }
+    }
+
+    /// Carries out the power-down the event decided, into `commands`; out of line (rare, and the
+    /// reconciliation is on every request's way).
+    @inline(never)
+    private mutating func carryOutPowerDown(now: EngineInstant, monitoring: Bool, isShutDown: Bool, into commands: inout SourceCommands) {
+        guard let down = pendingDown else { return }
+        pendingDown = nil
+        switch down {
+        case .failed(let source):
+            choice = nil
+            if let command = records[source.index].planner.fail(now: now, monitoring: monitoring) { note(command, of: source, in: &commands) }
+        case .all:
+            for index in records.indices {
+                let command = records[index].planner.forceOff(now: now, monitoring: monitoring, shuttingDown: isShutDown)
+                if let command { note(command, of: SourceID(index), in: &commands) }
+            }
+        }
     }
 
     /// A fix of `accuracy` metres arrived from `source` at `now`: its run waiting for a first fix is answered,

@@ -88,6 +88,38 @@ struct AuthorizationTimelineTests {
         #expect(h.prompts.map(\.kind) == ["authorization"])
     }
 
+    @Test("a session's end powers the source down at the event's settle step: after the endings and after the provider is told")
+    func sessionEndPowersDownAtTheSettle() {
+        var h = MachineHarness(picture: .authorizedWhenInUse(oneTime: true))
+        h.oneShot("a", .block)
+        #expect(h.machine.isSourceOn)
+        let effects = h.machine.endSession(now: h.now).actions
+        let told = effects.firstIndex { if case .tellProviderAuthorizationChanged = $0 { true } else { false } }
+        let ended = effects.firstIndex { if case .completeOneShots = $0 { true } else { false } }
+        let stops = effects.indices.filter { if case .stopSource = effects[$0] { true } else if case .idleSource = effects[$0] { true } else { false } }
+        #expect(stops.count == 1, "the source is commanded once: \(effects)")
+        if let told, let ended, let stop = stops.first {
+            #expect(ended < stop && told < stop, "every source command of the event comes last, from its settle step: \(effects)")
+        } else {
+            Issue.record("the session's end did not end the request, tell the provider and stop the source: \(effects)")
+        }
+    }
+
+    @Test("two losses of access falling due at one instant are one event: requests end once and the source is powered down once")
+    func twoRevocationsAtOneInstant() {
+        var h = MachineHarness(picture: .authorizedWhenInUse())
+        h.oneShot("a", .block)
+        h.subscribe("s", SubscriptionOptions())
+        h.receive(.denied, after: .seconds(1))
+        h.receive(.restricted, after: .seconds(1))
+        let commandsBefore = h.sourceCommands.count
+        h.advance(by: .seconds(1))
+        #expect(h.onlyResult("a")?.status == .unauthorized(.denied))
+        #expect(h.endings("s") == 1)
+        #expect(h.sourceCommands.count == commandsBefore + 1, "one command powers the source down: \(h.sourceCommands)")
+        #expect(!h.machine.isSourceOn)
+    }
+
     @Test("location button: a confirmation from not determined grants one-time; later presses grant without asking")
     func locationButton() {
         var h = MachineHarness(picture: .notDetermined)

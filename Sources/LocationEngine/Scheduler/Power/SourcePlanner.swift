@@ -12,8 +12,8 @@
 ///   without a fix (since it started or since its last fix), or — judged by what it delivers — stayed silent
 ///   past its window since it started, the cheapest other source is demanded in the mode demanded, as far as
 ///   its reach goes, until the chosen one delivers again;
-/// - **failover**: a source that failed for good (``sourceFailed(_:now:monitoring:)``) is chosen no more until no
-///   request needs any source (the next request starts it afresh).
+/// - **failover**: a source that failed for good (``PowerDown/failed(_:)``) is chosen no more until a
+///   reconciliation finds no request needing any source (the next request starts it afresh).
 ///
 /// Every call that can command a source returns what the sources must do (``SourceCommands``); none touches
 /// the core's timeline: the core sets the power alarm to ``nextWakeup`` once the call returns.
@@ -148,10 +148,12 @@ struct SourcePlanner: Sendable {
         case all
     }
 
-    /// The event in progress powers `down` sources (one power-down an event: a fatal error, a loss of
-    /// access, a shutdown are events of their own).
+    /// The event in progress powers `down` sources. Changes of access that fall due at one instant are one
+    /// event, and each loss of access among them (denied, then restricted) asks for every source down: one
+    /// does. A source's failure is an event of its own, never beside another power-down.
     mutating func powerDown(_ down: PowerDown) {
-        assert(pendingDown == nil, "one power-down per event")
+        if case .all? = pendingDown, case .all = down { return }
+        assert(pendingDown == nil, "a source's failure is an event of its own")
         pendingDown = down
     }
 

@@ -2,9 +2,6 @@
 typealias RegionSink = StampedSink<GeofenceEvent>
 
 extension StampedSink where Event == GeofenceEvent {
-    /// Buffers a transition.
-    func deliver(_ event: GeofenceEvent) { yield(event) }
-
     /// Buffers a transition, or finishes the sequence on an `.ended` event (throwing for abnormal ends);
     /// source errors are not part of a sequence of transitions.
     func deliver(_ event: RegionEvent) {

@@ -34,23 +34,18 @@ extension SchedulerStateMachine {
     /// withdrawal's, as for one-shots.
     /// - Complexity: O(1)
     public mutating func reached(subscriber recipient: Recipient<SubscriptionHandler>, receiving event: SubscriptionEvent) -> Reach {
-        let id = recipient.id
         guard case .ended(let end) = event else {
-            guard delivery.endedMidDelivery.contains(id) || delivery.overtaken[id] != nil else { return .asDecided }
+            guard delivery.hasEndedMidDelivery(recipient.id) else { return .asDecided }
             switch event {
             case .location, .heading: delivery.counts.subscriptionUpdates -= 1
             case .sourceError, .ended: break
             }
             return .skip
         }
-        guard end != .forceCompleted, let withdrawal = delivery.overtaken.removeValue(forKey: id) else { return .asDecided }
-        switch withdrawal {
-        case .cancel:
-            delivery.counts.subscriptionsEnded -= 1
-            delivery.counts.subscriptionsCancelled += 1
-            return .instead(.cancelSubscription(recipient))
-        case .forceComplete:
-            return .instead(.notifySubscriptions([recipient], .ended(.forceCompleted)))
+        switch delivery.takeWithdrawal(overtaking: end, of: recipient.id) {
+        case nil: return .asDecided
+        case .cancel?: return .instead(.cancelSubscription(recipient))
+        case .forceComplete?: return .instead(.notifySubscriptions([recipient], .ended(.forceCompleted)))
         }
     }
 
@@ -59,18 +54,11 @@ extension SchedulerStateMachine {
     /// withdrawal's, as for subscriptions.
     /// - Complexity: O(1)
     public mutating func reached(monitor recipient: Recipient<MonitorHandler>, receiving event: RegionEvent) -> Reach {
-        let id = recipient.id
-        guard case .ended(let end) = event else {
-            return delivery.endedMidDelivery.contains(id) || delivery.overtaken[id] != nil ? .skip : .asDecided
-        }
-        guard end != .forceCompleted, let withdrawal = delivery.overtaken.removeValue(forKey: id) else { return .asDecided }
-        switch withdrawal {
-        case .cancel:
-            delivery.counts.subscriptionsEnded -= 1
-            delivery.counts.subscriptionsCancelled += 1
-            return .instead(.cancelMonitor(recipient))
-        case .forceComplete:
-            return .instead(.notifyMonitors([recipient], .ended(.forceCompleted)))
+        guard case .ended(let end) = event else { return delivery.hasEndedMidDelivery(recipient.id) ? .skip : .asDecided }
+        switch delivery.takeWithdrawal(overtaking: end, of: recipient.id) {
+        case nil: return .asDecided
+        case .cancel?: return .instead(.cancelMonitor(recipient))
+        case .forceComplete?: return .instead(.notifyMonitors([recipient], .ended(.forceCompleted)))
         }
     }
 }

@@ -178,7 +178,7 @@ struct SeveralSourcesTests {
         }
     }
 
-    @Test("a source failing for good, and a shutdown, each end in one settle step: the endings first, then each source commanded once")
+    @Test("a source failing for good, and a shutdown: the endings first, then each source commanded once")
     func powerDownIsSettled() {
         var h = Self.harness()
         h.oneShot("city", .city, timeout: .seconds(120))

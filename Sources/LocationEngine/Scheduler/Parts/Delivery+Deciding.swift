@@ -84,6 +84,23 @@ extension SchedulerStateMachine.Delivery {
         emitSubscribers(fanOut.exhausted, .ended(.maximumUpdatesReached))
     }
 
+    /// Whether a subscription or monitor ended or was withdrawn mid-delivery: an update, notice or
+    /// transition decided for it before, and still ahead of the owner, skips it.
+    @inline(__always)
+    func hasEndedMidDelivery(_ id: RequestID) -> Bool { endedMidDelivery.contains(id) || overtaken[id] != nil }
+
+    /// The withdrawal that overtook the ending `end` decided for a subscription or monitor, taken (it takes
+    /// effect once), with the counters moved from the ending to a cancel; `nil` when the decided ending
+    /// stands — none overtook it, or it was a force-complete's own (the first withdrawal made wins).
+    mutating func takeWithdrawal(overtaking end: SubscriptionEnd, of id: RequestID) -> Withdrawal? {
+        guard end != .forceCompleted, let withdrawal = overtaken.removeValue(forKey: id) else { return nil }
+        if withdrawal == .cancel {
+            counts.subscriptionsEnded -= 1
+            counts.subscriptionsCancelled += 1
+        }
+        return withdrawal
+    }
+
     /// A subscription or monitor ended: mid-delivery, an update or transition for it that may still be
     /// ahead of the owner skips it.
     @inline(__always)

@@ -116,8 +116,9 @@ extension SchedulerStateMachine.Requests {
                 } else {
                     admit(id, &subscription)
                 }
-            } else if monitors[id]?.phase == .awaitingAuthorization {
-                monitors[id]!.phase = .admitted
+            } else if var monitor = monitors[id], monitor.phase == .awaitingAuthorization {
+                monitor.phase = .admitted
+                monitors[id] = monitor
                 admitted.monitors.append(id)
             }
         }

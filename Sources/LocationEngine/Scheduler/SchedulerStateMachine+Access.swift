@@ -17,7 +17,7 @@ extension SchedulerStateMachine {
         // The change joins the timeline before the pass reads it. Each change due applies at its own
         // instant, after what fell due before it on the timeline, and each instant settles.
         setAuthorizationAlarm()
-        while let due = timeline.alarm(.authorization), due <= now {
+        while let due = alarms[.authorization], due <= now {
             runTimeline(upTo: due)
             settle()
         }
@@ -69,13 +69,13 @@ extension SchedulerStateMachine {
                 // Not authorized: the one-shots' result carries no fix.
                 end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: status, subscriptionEnd: ending, now: now)
             case .admitAwaitingAuthorization:
-                let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now, timeline: &timeline)
+                let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now)
                 geofences.admit(admitted.monitors, power: &power)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: powerDown(.all, at: now)
             case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
-            case .admitAwaitingFullAccuracy: requests.admitAwaitingFullAccuracy(now: now, timeline: &timeline)
+            case .admitAwaitingFullAccuracy: requests.admitAwaitingFullAccuracy(now: now)
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
             case .reconcilePower: askPower(at: now)
             }

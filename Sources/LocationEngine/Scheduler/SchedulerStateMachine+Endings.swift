@@ -34,7 +34,7 @@ extension SchedulerStateMachine {
         } else {
             return delivery.recordWithdrawal(id, withdrawal)
         }
-        requests.afterRemovals(on: &timeline)
+        requests.afterRemovals()
         askPower(at: now)
     }
 
@@ -86,6 +86,6 @@ extension SchedulerStateMachine {
         delivery.emitOneShots(removed.oneShots, result)
         delivery.emitSubscribers(removed.subscribers, .ended(end))
         delivery.emitMonitors(removed.monitors, .ended(end))
-        requests.afterRemovals(on: &timeline)
+        requests.afterRemovals()
     }
 }

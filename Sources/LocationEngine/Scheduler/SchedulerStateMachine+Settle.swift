@@ -1,6 +1,6 @@
 extension SchedulerStateMachine {
     /// The end of every event: the one step that brings the sources in line with what the event left and
-    /// sets each part's alarm on the timeline. The parts change their facts during the event and only say
+    /// reads each part's next deadline into its alarm. The parts change their facts during the event and only say
     /// that something moved — the demand (``askPower(at:)``), a power-down beside it (``powerDown(_:at:)``),
     /// the regions' or authorization's next deadline (their `alarmMoved`) — so every source command of an
     /// event comes from here, the power planner decides once, from the final demand, and a source started
@@ -14,7 +14,7 @@ extension SchedulerStateMachine {
             powerDue = nil
             reconcilePower(now: due)
         } else {
-            timeline.setAlarm(.power, at: power.readNextWakeup())
+            alarms[.power] = power.readNextWakeup()
         }
         if geofences.alarmMoved { setRegionsAlarm() }
         if access.alarmMoved { setAuthorizationAlarm() }
@@ -37,7 +37,7 @@ extension SchedulerStateMachine {
         let (commands, nextWakeup) = power.reconcile(
             demand: requests.demand, now: now, cap: cap, monitoring: geofences.evaluator.count > 0, isShutDown: isShutDown)
         emit(commands)
-        timeline.setAlarm(.power, at: nextWakeup)
+        alarms[.power] = nextWakeup
     }
 
     /// The event powers `down` sources at `now`: the power planner carries it out at the settle step,
@@ -57,13 +57,13 @@ extension SchedulerStateMachine {
     @inline(never)
     private mutating func setRegionsAlarm() {
         geofences.alarmMoved = false
-        timeline.setAlarm(.regions, at: geofences.evaluator.nextDeadline)
+        alarms[.regions] = geofences.evaluator.nextDeadline
     }
 
     /// Sets authorization's alarm to its next scheduled change.
     @inline(never)
     mutating func setAuthorizationAlarm() {
         access.alarmMoved = false
-        timeline.setAlarm(.authorization, at: access.timeline.nextDue)
+        alarms[.authorization] = access.timeline.nextDue
     }
 }

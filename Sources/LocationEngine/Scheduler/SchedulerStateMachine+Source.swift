@@ -33,7 +33,7 @@ extension SchedulerStateMachine {
             geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
             delivery.emitTransitions(from: &geofences.evaluator, of: requests)
         }
-        requests.afterRemovals(on: &timeline)
+        requests.afterRemovals()
         askPower(at: now)
     }
 

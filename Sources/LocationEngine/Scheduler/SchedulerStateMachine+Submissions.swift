@@ -43,7 +43,7 @@ extension SchedulerStateMachine {
         }
         let placement = requests.place(
             id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: access.gate,
-            rules: access.rules, timeline: &timeline)
+            rules: access.rules)
         placed(id, placement, now: now)
     }
 
@@ -106,7 +106,7 @@ extension SchedulerStateMachine {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
         let subscription = Subscription(handler: handler, options: options)
-        placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules, timeline: &timeline), now: now)
+        placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules), now: now)
     }
 
     /// A request took its place: the waiting ones ask for access, the admitted ones for the source (a

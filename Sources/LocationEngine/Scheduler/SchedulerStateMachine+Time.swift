@@ -27,8 +27,7 @@ extension SchedulerStateMachine {
         return delivery.takeEffects()
     }
 
-    /// Takes what fell due by `instant` off the timeline, earliest first, each from the part it belongs
-    /// to: the requests' deadlines (those due together share one result), authorization's changes
+    /// Takes what fell due by `instant`, earliest first across the parts: the requests' deadlines (those due together share one result), authorization's changes
     /// (each at its own instant, after the deadlines due before it: what was due before a change happened
     /// under the old picture), the regions' dwells and unknown timeouts (stamped with their instants), and
     /// the power planner's step, taken at the present instant. Each alarm taken ends in a settle step at its
@@ -40,11 +39,8 @@ extension SchedulerStateMachine {
         var powerTaken = false
         while true {
             // Deadlines before an authorization change end as they would have at its instant.
-            expireDeadlines(now: instant, resultAt: min(instant, timeline.alarm(.authorization) ?? instant))
-            guard let due = timeline.popDue(at: instant) else { return }
-            guard case .alarm(let part, let at) = due else {
-                preconditionFailure("SchedulerStateMachine.runTimeline: \(due) is due after the requests' deadlines expired")
-            }
+            expireDeadlines(now: instant, resultAt: min(instant, alarms[.authorization] ?? instant))
+            guard let (part, at) = alarms.popDue(at: instant) else { return }
             switch part {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:
@@ -66,10 +62,12 @@ extension SchedulerStateMachine {
 
     /// Expires every deadline due at `now`; one-shots expiring together share one result, with the best
     /// fix known at `resultAt`, when the power planner then reconciles. Stops at the first part's alarm due
-    /// before a deadline (``runTimeline(upTo:)`` takes it).
+    /// before a deadline (``runTimeline(upTo:)`` takes it); a deadline at the alarm's instant comes first.
     mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil) {
-        guard let earliest = timeline.earliest, earliest <= now, timeline.earliestID != nil else { return }
-        let expired = requests.expire(now: now, on: &timeline)
+        guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
+        let bound = alarms.earliestInstant.map { min($0, now) } ?? now
+        guard earliest <= bound else { return }
+        let expired = requests.expire(now: bound)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }
         let resultAt = resultAt ?? now
         var timedOut = result(.timedOut, now: resultAt)
@@ -82,6 +80,6 @@ extension SchedulerStateMachine {
     /// next wake-up. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
     mutating func compactIfIdle(now: EngineInstant) {
-        requests.compact(ifIdleUntil: nextWakeup, now: now, timeline: &timeline)
+        requests.compact(ifIdleUntil: nextWakeup, now: now)
     }
 }

@@ -33,9 +33,9 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler, Monitor
     var delivery: Delivery
     /// The monitored regions.
     var geofences: Geofences
-    /// Every wake-up of the parts, earliest first: the requests' deadlines, and an alarm each other part
-    /// sets to its earliest one.
-    var timeline = Timeline()
+    /// The earliest deadline of each part other than the requests (whose deadlines are their own),
+    /// read from the part at the settle step.
+    var alarms = Alarms()
     /// The counters of what arrived (the other parts count what they alone see).
     var counters = SchedulerStatistics()
     /// The latest instant seen (the timeline never runs backwards).
@@ -66,14 +66,16 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler, Monitor
     // optimizer copy the whole state machine (retaining every field) on each read.
     @inline(__always)
     public var nextWakeup: EngineInstant? {
-        assert(alarmsAreSet, "SchedulerStateMachine: a part's earliest deadline is not on the timeline")
-        return timeline.earliest
+        assert(alarmsAreSet, "SchedulerStateMachine: a part's earliest deadline is not its alarm")
+        guard let alarm = alarms.earliestInstant else { return requests.deadlines.earliest }
+        guard let deadline = requests.deadlines.earliest else { return alarm }
+        return min(deadline, alarm)
     }
 
-    /// Whether each part's alarm on the timeline is its earliest deadline (checked in debug builds).
+    /// Whether each part's alarm is its earliest deadline (checked in debug builds).
     var alarmsAreSet: Bool {
-        timeline.alarm(.authorization) == access.timeline.nextDue && timeline.alarm(.regions) == geofences.evaluator.nextDeadline
-            && timeline.alarm(.power) == power.nextWakeup
+        alarms[.authorization] == access.timeline.nextDue && alarms[.regions] == geofences.evaluator.nextDeadline
+            && alarms[.power] == power.nextWakeup
     }
 
     /// Whether any source is powered.

@@ -1,5 +1,5 @@
-/// Which lane of the ``Timeline`` holds each timeout: the timeouts' whole nanoseconds kept sorted, looked up
-/// by halving. There are at most ``Timeline/maximumLanes`` of them, so a lookup is about ten comparisons; a
+/// Which lane of the ``Deadlines`` holds each timeout: the timeouts' whole nanoseconds kept sorted, looked up
+/// by halving. There are at most ``Deadlines/maximumLanes`` of them, so a lookup is about ten comparisons; a
 /// dictionary hashed every `Int64` through the standard library's seeded hasher first (about 140
 /// instructions a lookup in a callgrind profile of requests with sixty different timeouts, against about
 /// 50 for the halving).

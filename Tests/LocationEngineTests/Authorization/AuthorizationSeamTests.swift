@@ -99,9 +99,9 @@ struct AuthorizationSeamTests {
         }
         #expect(h.results.count == 50_000)
         // Compaction runs when the owner is idle, never in bulk on the expiry path.
-        #expect(h.machine.requests.compactionBacklog(timeline: h.machine.timeline) > 0)
+        #expect(h.machine.requests.compactionBacklog() > 0)
         h.machine.compactIfIdle(now: h.now)
-        #expect(h.machine.requests.compactionBacklog(timeline: h.machine.timeline) == 0)
+        #expect(h.machine.requests.compactionBacklog() == 0)
         #expect(h.machine.requests.awaitingAuthorization.count <= 2_048)
         #expect(h.authorizationRequests == 1)
         h.authorize(.authorized)

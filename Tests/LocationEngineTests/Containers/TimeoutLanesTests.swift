@@ -2,7 +2,7 @@ import LocationEngineTestKit
 import Testing
 @testable import LocationEngine
 
-@Suite("TimeoutLanes (the timeline's lane of each timeout)")
+@Suite("TimeoutLanes (the deadlines' lane of each timeout)")
 struct TimeoutLanesTests {
     @Test("matches a dictionary under random inserts and lookups, and lists its lanes ascending by timeout")
     func modelCheck() {
@@ -13,7 +13,7 @@ struct TimeoutLanesTests {
             // Timeouts from a small range, negative and zero included, so that lookups hit and miss.
             let timeout = Int64(rng.int(400)) - 50
             #expect(lanes.lane(of: timeout) == model[timeout])
-            if model[timeout] == nil, model.count < Timeline.maximumLanes {
+            if model[timeout] == nil, model.count < Deadlines.maximumLanes {
                 let lane = Int32(model.count)
                 lanes.insert(timeout, lane: lane)
                 model[timeout] = lane

@@ -24,10 +24,9 @@ struct RequestsPartTests {
     @Test("the demand counts exactly the admitted requests: waiting ones join it when admitted, and leave it when removed")
     func demandCountsAdmitted() {
         var requests = Requests()
-        var timeline = Timeline()
-        #expect(requests.place(Self.id(1), Self.oneShot("a", .room), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline) == .awaitingAuthorization)
+        #expect(requests.place(Self.id(1), Self.oneShot("a", .room), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full) == .awaitingAuthorization)
         #expect(requests.demand.mode == nil)
-        let admitted = requests.admitAwaitingAuthorization(rules: Self.full, now: .zero, timeline: &timeline)
+        let admitted = requests.admitAwaitingAuthorization(rules: Self.full, now: .zero)
         #expect(admitted.needingFullAccuracy.isEmpty)
         #expect(requests.demand.mode == LocationAccuracy.room.requiredPowerMode)
         _ = requests.removeOneShot(Self.id(1))
@@ -38,14 +37,13 @@ struct RequestsPartTests {
     @Test("a monitor is pending but adds no demand of its own; one waiting for authorization is admitted with the others")
     func monitorAddsNoDemand() {
         var requests = Requests()
-        var timeline = Timeline()
         #expect(requests.place(Self.id(1), "m", gate: .authorized) == .admitted)
         #expect(requests.demand.mode == nil)
         #expect(requests.contains(Self.id(1)))
         #expect(requests.place(Self.id(2), "waiting", gate: .notDetermined) == .awaitingAuthorization)
         #expect(requests.awaitsAuthorization(Self.id(2)) && !requests.awaitsAuthorization(Self.id(1)))
         #expect(requests.admittedMonitors().map(\.handler) == ["m"])
-        #expect(requests.admitAwaitingAuthorization(rules: Self.full, now: .zero, timeline: &timeline).monitors == [Self.id(2)])
+        #expect(requests.admitAwaitingAuthorization(rules: Self.full, now: .zero).monitors == [Self.id(2)])
         #expect(requests.admittedMonitors().map(\.handler).sorted() == ["m", "waiting"])
         #expect(requests.demand.mode == nil)
         #expect(requests.remove([Self.id(1)]).monitors.map(\.handler) == ["m"])
@@ -55,9 +53,8 @@ struct RequestsPartTests {
     @Test("under reduced accuracy a one-shot finer than coarse fixes is not admitted, and holding sends the keyed ones to wait")
     func reducedAccuracyHolds() {
         var requests = Requests()
-        var timeline = Timeline()
-        #expect(requests.place(Self.id(1), Self.oneShot("fine", .block), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced, timeline: &timeline) == .needingFullAccuracy)
-        #expect(requests.place(Self.id(2), Self.oneShot("keyed", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced, timeline: &timeline) == .needingFullAccuracy)
+        #expect(requests.place(Self.id(1), Self.oneShot("fine", .block), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced) == .needingFullAccuracy)
+        #expect(requests.place(Self.id(2), Self.oneShot("keyed", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.reduced) == .needingFullAccuracy)
         let (firstKey, ending) = requests.holdForFullAccuracy([Self.id(1), Self.id(2)], mayWait: true)
         #expect(firstKey == "Navigation")
         #expect(ending == [Self.id(1)])
@@ -68,9 +65,8 @@ struct RequestsPartTests {
     @Test("a fix completes every one-shot it satisfies, coarsest level first, and leaves the finer ones pending")
     func fixCompletesSatisfied() {
         var requests = Requests()
-        var timeline = Timeline()
         for (n, accuracy) in [(1, LocationAccuracy.room), (2, .city), (3, .block)] {
-            _ = requests.place(Self.id(UInt64(n)), Self.oneShot("\(n)", accuracy), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
+            _ = requests.place(Self.id(UInt64(n)), Self.oneShot("\(n)", accuracy), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
         }
         guard let (recipients, result) = requests.complete(with: Self.fix(accuracy: 50, at: .zero), now: .zero) else {
             Issue.record("the fix completes nothing")
@@ -86,12 +82,11 @@ struct RequestsPartTests {
     @Test("a fix's one-shots leave at once: the expiry due after it finds only the ones it could not satisfy")
     func expiryAfterCompletion() {
         var requests = Requests()
-        var timeline = Timeline()
-        _ = requests.place(Self.id(1), Self.oneShot("covered", .city), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
-        _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(1), Self.oneShot("covered", .city), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
         let completed = requests.complete(with: Self.fix(accuracy: 50, at: .zero), now: .zero)
         #expect(completed?.0.map(\.handler) == ["covered"])
-        let expired = requests.expire(now: .zero + .seconds(1), on: &timeline)
+        let expired = requests.expire(now: .zero + .seconds(1), )
         #expect(expired.oneShots.map(\.handler) == ["too fine"])
         #expect(!requests.contains(Self.id(1)) && !requests.contains(Self.id(2)))
     }
@@ -99,11 +94,10 @@ struct RequestsPartTests {
     @Test("a fix reaches admitted subscriptions through their filters; one reaching its maximum is removed and named")
     func fanOut() {
         var requests = Requests()
-        var timeline = Timeline()
         let once = Machine.Subscription(handler: "once", options: SubscriptionOptions(maximumUpdates: 1))
         let heading = Machine.Subscription(handler: "heading", options: SubscriptionOptions(kind: .heading))
         for (n, subscription) in [once, heading].enumerated() {
-            _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full, timeline: &timeline)
+            _ = requests.place(Self.id(UInt64(n + 1)), subscription, from: .zero, gate: .authorized, rules: Self.full)
         }
         _ = requests.place(Self.id(3), "monitor", gate: .authorized)
         let fanOut = requests.offer(Self.fix(accuracy: 5, at: .zero), now: .zero)
@@ -116,49 +110,46 @@ struct RequestsPartTests {
     @Test("removing everything admitted leaves those waiting for access")
     func removeAllAdmitted() {
         var requests = Requests()
-        var timeline = Timeline()
-        _ = requests.place(Self.id(1), Self.oneShot("admitted", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
-        _ = requests.place(Self.id(2), Self.oneShot("waiting", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(1), Self.oneShot("admitted", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        _ = requests.place(Self.id(2), Self.oneShot("waiting", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full)
         let removed = requests.removeAll(onlyAdmitted: true)
         #expect(removed.oneShots.map(\.handler) == ["admitted"])
         #expect(requests.phase(of: Self.id(2)) == .awaitingAuthorization)
     }
 
-    @Test("a timeout that waits for access is held by the wish until authorization is granted, then runs on the timeline")
+    @Test("a timeout that waits for access is held by the wish until authorization is granted, then runs among the deadlines")
     func delayedTimeoutLeavesTheWish() {
         var requests = Requests()
-        var timeline = Timeline()
-        _ = requests.place(Self.id(1), Self.oneShot("delayed", .room), timeout: .seconds(30), from: .zero, delayUntilAuthorized: true, gate: .notDetermined, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(1), Self.oneShot("delayed", .room), timeout: .seconds(30), from: .zero, delayUntilAuthorized: true, gate: .notDetermined, rules: Self.full)
         #expect(requests.oneShots[Self.id(1)]?.wish.timeoutAwaitingAccess == .seconds(30))
-        #expect(timeline.earliest == nil)
+        #expect(requests.deadlines.earliest == nil)
         let granted = EngineInstant.zero + .seconds(5)
-        _ = requests.admitAwaitingAuthorization(rules: Self.full, now: granted, timeline: &timeline)
+        _ = requests.admitAwaitingAuthorization(rules: Self.full, now: granted)
         #expect(requests.oneShots[Self.id(1)]?.wish.timeoutAwaitingAccess == nil)
-        #expect(timeline.earliest == granted + .seconds(30))
+        #expect(requests.deadlines.earliest == granted + .seconds(30))
         // Admitted at once, a delayed timeout runs from the start and the wish stays inline.
-        _ = requests.place(Self.id(2), Self.oneShot("at once", .room), timeout: .seconds(10), from: .zero, delayUntilAuthorized: true, gate: .authorized, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(2), Self.oneShot("at once", .room), timeout: .seconds(10), from: .zero, delayUntilAuthorized: true, gate: .authorized, rules: Self.full)
         #expect(requests.oneShots[Self.id(2)]?.wish.timeoutAwaitingAccess == nil)
-        #expect(timeline.earliest == .zero + .seconds(10))
+        #expect(requests.deadlines.earliest == .zero + .seconds(10))
     }
 
     @Test("a request's phase names what it waits for: authorization, full accuracy never had, or full accuracy again once held")
     func phases() {
         var requests = Requests()
-        var timeline = Timeline()
-        _ = requests.place(Self.id(1), Self.oneShot("authorization", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full, timeline: &timeline)
-        _ = requests.place(Self.id(2), Self.oneShot("admitted", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full, timeline: &timeline)
+        _ = requests.place(Self.id(1), Self.oneShot("authorization", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full)
+        _ = requests.place(Self.id(2), Self.oneShot("admitted", .block, purposeKey: "Navigation"), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
         #expect(requests.phase(of: Self.id(1)) == .awaitingAuthorization)
         #expect(requests.phase(of: Self.id(2)) == .admitted)
         // Accuracy becomes reduced: the admitted one is held, the one granted now never had it.
         #expect(requests.holdUnservable(rules: Self.reduced) == [Self.id(2)])
         #expect(requests.phase(of: Self.id(2)) == .held)
-        let admitted = requests.admitAwaitingAuthorization(rules: Self.reduced, now: .zero, timeline: &timeline)
+        let admitted = requests.admitAwaitingAuthorization(rules: Self.reduced, now: .zero)
         #expect(admitted.needingFullAccuracy == [Self.id(1)])
         #expect(requests.phase(of: Self.id(1)) == .awaitingFullAccuracy)
         _ = requests.holdForFullAccuracy([Self.id(2), Self.id(1)], mayWait: true)
         #expect(requests.demand.mode == nil)
         // Full accuracy comes back: both are admitted, the held one with its index entry of before.
-        requests.admitAwaitingFullAccuracy(now: .zero, timeline: &timeline)
+        requests.admitAwaitingFullAccuracy(now: .zero)
         #expect(requests.phase(of: Self.id(1)) == .admitted)
         #expect(requests.phase(of: Self.id(2)) == .admitted)
         #expect(requests.index.count == 2)

@@ -29,14 +29,14 @@ extension SchedulerStateMachine {
     }
 
     /// A pending one-shot: 32 bytes with a closure handler, everything it asked for included. Its
-    /// timeout, if it has one, either runs (its entry is on the timeline; one that ran out ended the
+    /// timeout, if it has one, either runs (its entry is in the deadlines; one that ran out ended the
     /// request) or waits for access to start: then the wish holds it
     /// (``OneShotWish/timeoutAwaitingAccess``) until authorization, or temporary full accuracy, is
     /// answered.
     struct OneShot {
         var handler: OneShotHandler
         var wish: OneShotWish
-        /// Set when it is placed (``Requests/place(_:_:timeout:from:delayUntilAuthorized:gate:rules:timeline:)``);
+        /// Set when it is placed (``Requests/place(_:_:timeout:from:delayUntilAuthorized:gate:rules:)``);
         /// a request not placed yet was never admitted.
         var phase: Phase = .awaitingAuthorization
 
@@ -49,7 +49,7 @@ extension SchedulerStateMachine {
     struct Subscription {
         var handler: SubscriptionHandler
         var options: SubscriptionOptions
-        /// Set when it is placed (``Requests/place(_:_:from:gate:rules:timeline:)``).
+        /// Set when it is placed (``Requests/place(_:_:from:gate:rules:)``).
         var phase: Phase = .awaitingAuthorization
         /// The last fix delivered, for the filters; `nil` before the first.
         var lastDelivery: LastDelivery?

@@ -15,7 +15,7 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: amortised O(1), O(log n) with a timeout.
     mutating func place(
         _ id: RequestID, _ request: consuming OneShot, timeout: Duration?, from start: EngineInstant, delayUntilAuthorized: Bool,
-        gate: AuthorizationGate, rules: AccuracyRules, timeline: inout Timeline
+        gate: AuthorizationGate, rules: AccuracyRules
     ) -> Placement {
         var request = request
         let placement: Placement =
@@ -29,7 +29,7 @@ extension SchedulerStateMachine.Requests {
                 case .needingFullAccuracy: delayUntilAuthorized && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)
                 case .admitted: false
                 }
-            if awaitsAccess { request.wish = request.wish.awaitingAccess(timeout) } else { timeline.insert(id, timeout: timeout, from: start) }
+            if awaitsAccess { request.wish = request.wish.awaitingAccess(timeout) } else { deadlines.insert(id, timeout: timeout, from: start) }
         }
         switch placement {
         case .awaitingAuthorization:
@@ -49,11 +49,10 @@ extension SchedulerStateMachine.Requests {
     /// duration, if it has one, counts from `start`.
     /// - Complexity: amortised O(1), O(log n) with a duration.
     mutating func place(
-        _ id: RequestID, _ subscription: consuming Subscription, from start: EngineInstant, gate: AuthorizationGate, rules: AccuracyRules,
-        timeline: inout Timeline
+        _ id: RequestID, _ subscription: consuming Subscription, from start: EngineInstant, gate: AuthorizationGate, rules: AccuracyRules
     ) -> Placement {
         var subscription = subscription
-        if let duration = subscription.options.duration { timeline.insert(id, timeout: duration, from: start) }
+        if let duration = subscription.options.duration { deadlines.insert(id, timeout: duration, from: start) }
         if gate == .notDetermined {
             subscription.phase = .awaitingAuthorization
             subscriptions[id] = subscription
@@ -93,13 +92,13 @@ extension SchedulerStateMachine.Requests {
     /// now — but for those that coarsened fixes cannot serve (`rules`), which are returned; a delayed
     /// timeout of one that may go on waiting, for temporary full accuracy, starts when that is answered.
     /// - Complexity: O(w) for w waiting requests.
-    mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant, timeline: inout Timeline) -> Admitted {
+    mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant) -> Admitted {
         var admitted = Admitted()
         for id in replace(&awaitingAuthorization, with: []) {
             if var request = oneShots[id], request.phase == .awaitingAuthorization {
                 let needsFull = rules.needsFullAccuracy(request.wish)
                 if !(needsFull && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
-                    startDelayedTimeout(id, &request, now: now, timeline: &timeline)
+                    startDelayedTimeout(id, &request, now: now)
                 }
                 if needsFull {
                     request.phase = .awaitingFullAccuracy
@@ -128,10 +127,10 @@ extension SchedulerStateMachine.Requests {
     /// Full accuracy came back: every request waiting for it is admitted, delayed timeouts start now.
     /// (A monitor never waits for it.)
     /// - Complexity: O(w) for w waiting requests.
-    mutating func admitAwaitingFullAccuracy(now: EngineInstant, timeline: inout Timeline) {
+    mutating func admitAwaitingFullAccuracy(now: EngineInstant) {
         for id in replace(&awaitingFullAccuracy, with: []) {
             if var request = oneShots[id], request.phase.awaitsFullAccuracy {
-                startDelayedTimeout(id, &request, now: now, timeline: &timeline)
+                startDelayedTimeout(id, &request, now: now)
                 admit(id, &request)
             } else if var subscription = subscriptions[id], subscription.phase.awaitsFullAccuracy {
                 admit(id, &subscription)
@@ -184,10 +183,10 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// Starts the timeout of a one-shot that waited for access to start it, if it has one: it leaves
-    /// the wish for the timeline.
-    private mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant, timeline: inout Timeline) {
+    /// the wish for the deadlines.
+    private mutating func startDelayedTimeout(_ id: RequestID, _ request: inout OneShot, now: EngineInstant) {
         guard let timeout = request.wish.timeoutAwaitingAccess else { return }
-        timeline.insert(id, timeout: timeout, from: now)
+        deadlines.insert(id, timeout: timeout, from: now)
         request.wish = request.wish.awaitingAccess(nil)
     }
 }

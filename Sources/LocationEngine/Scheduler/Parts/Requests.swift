@@ -2,8 +2,8 @@ extension SchedulerStateMachine {
     /// The pending requests — one-shots, subscriptions and region monitors, a table each with the
     /// handler of its kind — with the accuracy index a fix completes one-shots through, the lists of
     /// those waiting for access, and the power demand of those admitted (what the power planner serves).
-    /// Their timeouts and durations run on the core's ``Timeline``, which each method that starts,
-    /// expires or drops one takes.
+    /// Their timeouts and durations wait in this part's own ``Deadlines``; the core reads the earliest
+    /// as it reads each other part's next deadline.
     ///
     /// Its invariants: a request is in one table only; the demand counts exactly the
     /// admitted requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at
@@ -30,6 +30,8 @@ extension SchedulerStateMachine {
         /// What the admitted requests demand of the source: changed only by admission, holding and
         /// removal (this part's own methods), read by the power planner.
         var demand = PowerDemand()
+        /// The timeouts and durations of the pending requests (and, lazily, of ended ones).
+        var deadlines = Deadlines()
     }
 }
 
@@ -81,7 +83,7 @@ extension SchedulerStateMachine.Requests {
         if let mode = subscription.options.powerDemand { demand.add(mode) }
     }
 
-    /// Removes a pending one-shot and its share of the demand. Its entries on the timeline and the
+    /// Removes a pending one-shot and its share of the demand. Its entries in the deadlines and the
     /// index, if any, stay behind until they are reached or compacted away.
     /// - Complexity: amortised O(1)
     mutating func removeOneShot(_ id: RequestID) -> OneShot? {
@@ -147,10 +149,9 @@ extension SchedulerStateMachine.Requests {
 
     /// Removes the requests whose timeout or duration is due at `now`.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes.
-    /// Stops at the first part's alarm due before the next request's deadline: the core takes it, in order.
-    mutating func expire(now: EngineInstant, on timeline: inout Timeline) -> Removed {
+    mutating func expire(now: EngineInstant) -> Removed {
         var removed = Removed()
-        while let id = timeline.popDueRequest(at: now) { remove(id, into: &removed) }
+        while let id = deadlines.popDue(at: now) { remove(id, into: &removed) }
         return removed
     }
 
@@ -169,14 +170,10 @@ extension SchedulerStateMachine.Requests {
     /// Drops the deadlines of ended requests at the head of the queue, so that the next wake-up is live.
     /// - Complexity: O(a log n) for a abandoned entries at the head.
     @inline(__always)
-    mutating func dropAbandonedDeadlineHead(on timeline: inout Timeline) {
+    mutating func dropAbandonedDeadlineHead() {
         // A loop over the head rather than `dropAbandonedHead(isLive:)`: its closure would need copies
         // of the tables (retained and released on every removal) while the queue changes.
-        while true {
-            timeline.dropStaleAlarms()
-            guard let id = timeline.earliestID, !contains(id) else { return }
-            timeline.dropEarliest()
-        }
+        while let id = deadlines.earliestID, !contains(id) { deadlines.dropEarliest() }
     }
 
     /// Keeps the next wake-up live after requests ended: abandoned deadlines at the head of the queue
@@ -185,13 +182,13 @@ extension SchedulerStateMachine.Requests {
     /// memory bound that an owner compacting when idle never reaches.
     /// - Complexity: O(a log n) for a abandoned entries at the head.
     @inline(__always)
-    mutating func afterRemovals(on timeline: inout Timeline) {
-        dropAbandonedDeadlineHead(on: &timeline)
+    mutating func afterRemovals() {
+        dropAbandonedDeadlineHead()
         let bound = 1 << 20
-        if timeline.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
+        if deadlines.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
             || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound
         {
-            compact(timeline: &timeline)
+            compact()
         }
     }
 
@@ -208,9 +205,9 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
-    func compactionBacklog(timeline: Timeline) -> Int {
+    func compactionBacklog() -> Int {
         var work = 0
-        if timeline.needsCompaction(pending: count) { work += timeline.count }
+        if deadlines.needsCompaction(pending: count) { work += deadlines.count }
         if index.needsCompaction(pending: oneShots.count) { work += index.count }
         let waiting = awaitingAuthorization.count + awaitingFullAccuracy.count
         if waiting > waitingListLimit { work += waiting }
@@ -220,22 +217,22 @@ extension SchedulerStateMachine.Requests {
     /// Compacts (``compact()``) if there is enough time before `nextWakeup` for that much work (about
     /// 20 ns an entry), so that compaction never delays a timeout or a delivery.
     /// - Complexity: O(n) when it compacts.
-    mutating func compact(ifIdleUntil nextWakeup: EngineInstant?, now: EngineInstant, timeline: inout Timeline) {
-        let backlog = compactionBacklog(timeline: timeline)
+    mutating func compact(ifIdleUntil nextWakeup: EngineInstant?, now: EngineInstant) {
+        let backlog = compactionBacklog()
         guard backlog > 0 else { return }
         if let nextWakeup, nextWakeup - now < .nanoseconds(20 * backlog) + .microseconds(200) { return }
-        compact(timeline: &timeline)
+        compact()
     }
 
     /// Drops the entries of ended requests from the queues and waiting lists once they dominate, and
     /// lets the table settle. It changes no request's fate.
     /// - Complexity: O(n) when it compacts.
-    mutating func compact(timeline: inout Timeline) {
-        if timeline.needsCompaction(pending: count) {
+    mutating func compact() {
+        if deadlines.needsCompaction(pending: count) {
             let oneShots = self.oneShots
             let subscriptions = self.subscriptions
             let monitors = self.monitors
-            timeline.compact { oneShots[$0] != nil || subscriptions[$0] != nil || monitors[$0] != nil }
+            deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil || monitors[$0] != nil }
         }
         if index.needsCompaction(pending: oneShots.count) {
             let oneShots = self.oneShots

@@ -4,17 +4,17 @@ import Testing
 @testable import LocationEngine
 
 @Suite("Deadline queue (lanes of equal timeouts behind one heap)")
-struct TimelineTests {
+struct DeadlinesTests {
     /// Pops everything due at `now`.
-    private func popAll(_ queue: inout Timeline, at now: Int64) -> [UInt64] {
+    private func popAll(_ queue: inout Deadlines, at now: Int64) -> [UInt64] {
         var popped: [UInt64] = []
-        while let id = queue.popDueRequest(at: EngineInstant(nanoseconds: now)) { popped.append(id.rawValue) }
+        while let id = queue.popDue(at: EngineInstant(nanoseconds: now)) { popped.append(id.rawValue) }
         return popped
     }
 
     @Test("deadlines of several lanes and lone entries come out earliest first, equal deadlines by ID")
     func order() {
-        var queue = Timeline()
+        var queue = Deadlines()
         // Two lanes (10 s, 5 s), interleaved; an entry made earlier than its lane's last goes alone.
         queue.insert(RequestID(rawValue: 1), timeout: .seconds(10), from: EngineInstant(.seconds(0)))  // 10
         queue.insert(RequestID(rawValue: 2), timeout: .seconds(5), from: EngineInstant(.seconds(1)))  // 6
@@ -32,7 +32,7 @@ struct TimelineTests {
 
     @Test("abandoned heads are dropped so the earliest deadline is live; compaction keeps only live entries")
     func abandonment() {
-        var queue = Timeline()
+        var queue = Deadlines()
         for raw in UInt64(1)...3_000 {
             queue.insert(RequestID(rawValue: raw), timeout: .seconds(Int64(raw % 3 + 1)), from: .zero)
         }
@@ -54,8 +54,8 @@ struct TimelineTests {
 
     @Test("past the lane limit, new durations share the heap and order stays exact")
     func laneLimit() {
-        var queue = Timeline()
-        let count = Timeline.maximumLanes + 200
+        var queue = Deadlines()
+        let count = Deadlines.maximumLanes + 200
         for raw in 1...count {
             queue.insert(RequestID(rawValue: UInt64(raw)), timeout: .nanoseconds(Int64(count - raw + 1)), from: .zero)
         }
@@ -65,7 +65,7 @@ struct TimelineTests {
     @Test("random inserts, expiries and abandonments agree with a sorted reference", arguments: [1, 2, 3, 4] as [UInt64])
     func matchesReference(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var queue = Timeline()
+        var queue = Deadlines()
         var live: [UInt64: Int64] = [:]
         var abandoned: Set<UInt64> = []
         var now: Int64 = 0
@@ -93,7 +93,7 @@ struct TimelineTests {
             default:
                 now += Int64(random.next() % 4_000)
                 var popped: [UInt64] = []
-                while let id = queue.popDueRequest(at: EngineInstant(nanoseconds: now)) {
+                while let id = queue.popDue(at: EngineInstant(nanoseconds: now)) {
                     if abandoned.remove(id.rawValue) == nil { popped.append(id.rawValue) }
                 }
                 let expected = live.filter { $0.value <= now }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)

@@ -1,0 +1,67 @@
+/// The alarm each part of the core other than the requests keeps: the instant of its earliest deadline.
+/// Each part keeps its own deadlines in the order it needs (authorization's changes with what they
+/// change, the region evaluator's dwells and timeouts, the power planner's steps), and the settle step
+/// reads the earliest one from it into its alarm here. The core's next wake-up is the earliest of these
+/// alarms and the requests' earliest deadline; at one instant the requests' deadlines come first, then
+/// the alarms in ``Part`` order.
+struct Alarms: Sendable, Equatable {
+    /// A part of the core with an alarm, in the order equal instants fire.
+    enum Part: Int, CaseIterable, Sendable {
+        /// The next scheduled authorization change.
+        case authorization
+        /// The regions' next dwell or unknown timeout.
+        case regions
+        /// The power planner's next step: a linger's end, a step down, the monitors' wake-up, a fallback.
+        case power
+    }
+
+    private var authorization: EngineInstant?
+    private var regions: EngineInstant?
+    private var power: EngineInstant?
+
+    /// The instant `part`'s alarm is set for, if it is; `nil` clears it.
+    /// - Complexity: O(1)
+    subscript(part: Part) -> EngineInstant? {
+        @inline(__always) get {
+            switch part {
+            case .authorization: authorization
+            case .regions: regions
+            case .power: power
+            }
+        }
+        @inline(__always) set {
+            switch part {
+            case .authorization: authorization = newValue
+            case .regions: regions = newValue
+            case .power: power = newValue
+            }
+        }
+    }
+
+    /// The earliest alarm set, with its part; at one instant the first part in ``Part`` order.
+    /// - Complexity: O(1)
+    var earliest: (part: Part, at: EngineInstant)? {
+        var earliest = authorization.map { (part: Part.authorization, at: $0) }
+        if let at = regions, earliest.map({ at < $0.at }) ?? true { earliest = (.regions, at) }
+        if let at = power, earliest.map({ at < $0.at }) ?? true { earliest = (.power, at) }
+        return earliest
+    }
+
+    /// The earliest instant an alarm is set for.
+    /// - Complexity: O(1)
+    @inline(__always)
+    var earliestInstant: EngineInstant? {
+        var earliest = authorization
+        if let at = regions, earliest.map({ at < $0 }) ?? true { earliest = at }
+        if let at = power, earliest.map({ at < $0 }) ?? true { earliest = at }
+        return earliest
+    }
+
+    /// Takes the earliest alarm if it is due at `now`, clearing it.
+    /// - Complexity: O(1)
+    mutating func popDue(at now: EngineInstant) -> (part: Part, at: EngineInstant)? {
+        guard let due = earliest, due.at <= now else { return nil }
+        self[due.part] = nil
+        return due
+    }
+}

@@ -17,23 +17,9 @@ while [ $# -gt 0 ]; do
         *) count="$1"; shift ;;
     esac
 done
-command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: apt-get install valgrind)"; exit 1; }
-swift build -c release --product EngineCostProbe >/dev/null
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# callgrind reads no Swift debug information well enough; the symbols are what it needs.
-objcopy --strip-debug "$(swift build -c release --show-bin-path)/EngineCostProbe" "$work/probe"
-# Each phase is a function of its own: the counters are zeroed when it starts and dumped when it
-# returns, all threads included (the main thread waits inside the phase until the engine is done).
-# The functions are named exactly (their mangled names): a pattern would also match the closures
-# inside them, which run on other threads and would zero the counters mid-phase.
-symbol() { nm "$work/probe" | awk -v name="$1" '$3 ~ name && $3 ~ /tF$/ && !found {print $3; found = 1}'; }
-submit="$(symbol 11submitPhase)"
-cancel="$(symbol 11cancelPhase)"
-valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-    --zero-before="$submit" --dump-after="$submit" --zero-before="$cancel" --dump-after="$cancel" \
-    "$work/probe" "$count" 2>/dev/null
-submitFile="$(grep -l -F -- "--dump-after=$submit" "$work"/callgrind.out.*)"
-cancelFile="$(grep -l -F -- "--dump-after=$cancel" "$work"/callgrind.out.*)"
+source Scripts/performance-counts/probe-phases.sh
+run_probe_phases "$work" "$count"
 python3 Scripts/performance-counts/callgrind_counts.py --requests "$count" \
-    --phase "submit + processed=$submitFile" --phase "cancel + processed=$cancelFile" ${json:+--json "$json"}
+    --phase "submit + processed=$submit_dump" --phase "cancel + processed=$cancel_dump" ${json:+--json "$json"}

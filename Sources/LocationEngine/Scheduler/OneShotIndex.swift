@@ -11,7 +11,7 @@ import HeapModule
 /// max-heap on metres; a fix pops the entries it is accurate enough for and puts back the few that fail
 /// their own maximum age (only possible with a stale fix).
 ///
-/// Deletion is lazy and uncounted, as in ``Timeline``: ended requests stay until they are reached
+/// Deletion is lazy and uncounted, as in ``Deadlines``: ended requests stay until they are reached
 /// or until a compaction, which runs once the index holds more than twice as many entries as there are
 /// pending one-shots (each has at most one entry, so most are then abandoned).
 struct OneShotIndex: Sendable {

@@ -45,7 +45,7 @@ enum OneShotWish: Sendable {
     }
 
     /// The timeout that starts when access is answered (authorization, or temporary full accuracy), if
-    /// one waits for that: once started it runs on the timeline, and the wish no longer holds it.
+    /// one waits for that: once started it runs among the requests' deadlines, and the wish no longer holds it.
     var timeoutAwaitingAccess: Duration? {
         if case .detailed(let details) = self { return details.timeoutAwaitingAccess }
         return nil

@@ -3,8 +3,8 @@ extension SchedulerStateMachine {
     /// services), as of the last change applied.
     public var authorizationState: AuthorizationState { access.timeline.picture }
 
-    /// A provider's change or answer arrives, effective at `due`: it takes its place on the timeline
-    /// and applies, in (due, arrival) order with the other scheduled changes, at once if it is due.
+    /// A provider's change or answer arrives, effective at `due`: it takes its place among the scheduled
+    /// changes and applies, in (due, arrival) order with the other scheduled changes, at once if it is due.
     /// `prompt` is the token of the prompt it answers (from ``SchedulerAction/requestAuthorization(_:prompt:)``
     /// and its siblings), or `nil` for a change the provider observed on its own.
     /// - Complexity: O(log c) for c scheduled changes, plus what the change does.
@@ -14,8 +14,8 @@ extension SchedulerStateMachine {
         let now = enter(now)
         guard !isShutDown else { return Effects() }
         access.schedule(state, due: due, prompt: prompt)
-        // The change joins the timeline before the pass reads it. Each change due applies at its own
-        // instant, after what fell due before it on the timeline, and each instant settles.
+        // The change sets authorization's alarm before the pass reads it. Each change due applies at its
+        // own instant, after what fell due before it in any part, and each instant settles.
         setAuthorizationAlarm()
         while let due = alarms[.authorization], due <= now {
             runTimeline(upTo: due)

@@ -1,8 +1,9 @@
 extension SchedulerStateMachine {
     /// Source `source` reports a fix that was `age` old on arrival.
     ///
-    /// Deadlines due at `now` expire *first*, so a fix arriving after a request's deadline never turns
-    /// it into a success (see <doc:OneShotRequests>). Under reduced accuracy the fix is throttled and
+    /// What fell due by `now` happens *first* (``catchUp(to:)``), so a fix arriving after a request's
+    /// deadline never turns it into a success (see <doc:OneShotRequests>), nor one arriving after a
+    /// revocation was due reaches anyone. Under reduced accuracy the fix is throttled and
     /// coarsened (``ReducedAccuracyPolicy``). Then every one-shot whose accuracy and recency it meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped, as is a fix from another source less accurate than the
@@ -19,7 +20,7 @@ extension SchedulerStateMachine {
     /// A fix arrives at `now`: what it completes, updates and decides.
     @inline(__always)
     private mutating func takeFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) {
-        expireDeadlines(now: now)
+        catchUp(to: now)
         guard access.gate == .authorized, !isShutDown else { return }
         power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now)
         guard let fix = access.receive(location, age: age, now: now, source: source) else {
@@ -65,7 +66,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(s) for s subscriptions and monitors.
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
-        expireDeadlines(now: now)
+        catchUp(to: now)
         power.errorReported(error, by: source, now: now)
         counters.transientErrors += 1
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
@@ -81,7 +82,7 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
-        expireDeadlines(now: now)
+        catchUp(to: now)
         counters.fatalErrors += 1
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: power.sources(leftAfterFailing: source))
         deliverEnds(ending, result(.failed(error), now: now), .failed(error))

@@ -27,14 +27,15 @@ extension SchedulerStateMachine {
         return delivery.takeEffects()
     }
 
-    /// Takes what fell due by `instant`, earliest first across the parts: the requests' deadlines (those due together share one result), authorization's changes
+    /// Takes what fell due by `instant`, earliest first across the parts: the requests' deadlines (those
+    /// due together share one result), authorization's changes
     /// (each at its own instant, after the deadlines due before it: what was due before a change happened
     /// under the old picture), the regions' dwells and unknown timeouts (stamped with their instants), and
     /// the power planner's step, taken at the present instant. Each alarm taken ends in a settle step at its
     /// instant (``settle()``): a reconcile asked for there happens then, so that the energy account stops at
     /// the instant things fell due, not at the end of the pass. What fell due last is left for the caller's
     /// settle step.
-    /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(log n) per alarm.
+    /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(1) per alarm.
     mutating func runTimeline(upTo instant: EngineInstant) {
         var powerTaken = false
         while true {
@@ -60,12 +61,24 @@ extension SchedulerStateMachine {
         }
     }
 
+    /// A source's event arrives at `now`: what fell due by then happens first, as if the owner had passed
+    /// the time just before (``runTimeline(upTo:)``), and a deadline still due behind a power step that pass
+    /// left for later expires too, so that nothing the event brings reaches a request that has run out.
+    /// - Complexity: O(1) when nothing is due; else that of ``runTimeline(upTo:)``.
+    @inline(__always)
+    mutating func catchUp(to now: EngineInstant) {
+        guard let next = nextWakeup, next <= now else { return }
+        runTimeline(upTo: now)
+        expireDeadlines(now: now, resultAt: min(now, alarms[.authorization] ?? now), stoppingAtAlarms: false)
+    }
+
     /// Expires every deadline due at `now`; one-shots expiring together share one result, with the best
-    /// fix known at `resultAt`, when the power planner then reconciles. Stops at the first part's alarm due
-    /// before a deadline (``runTimeline(upTo:)`` takes it); a deadline at the alarm's instant comes first.
-    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil) {
+    /// fix known at `resultAt`, when the power planner then reconciles. Unless told otherwise, stops at the
+    /// first part's alarm due before a deadline (``runTimeline(upTo:)`` takes it); a deadline at the alarm's
+    /// instant comes first.
+    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil, stoppingAtAlarms: Bool = true) {
         guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
-        let bound = alarms.earliestInstant.map { min($0, now) } ?? now
+        let bound = stoppingAtAlarms ? alarms.earliestInstant.map { min($0, now) } ?? now : now
         guard earliest <= bound else { return }
         let expired = requests.expire(now: bound)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }

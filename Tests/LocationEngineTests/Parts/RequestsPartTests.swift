@@ -86,7 +86,7 @@ struct RequestsPartTests {
         _ = requests.place(Self.id(2), Self.oneShot("too fine", .room), timeout: .seconds(1), from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
         let completed = requests.complete(with: Self.fix(accuracy: 50, at: .zero), now: .zero)
         #expect(completed?.0.map(\.handler) == ["covered"])
-        let expired = requests.expire(now: .zero + .seconds(1), )
+        let expired = requests.expire(now: .zero + .seconds(1))
         #expect(expired.oneShots.map(\.handler) == ["too fine"])
         #expect(!requests.contains(Self.id(1)) && !requests.contains(Self.id(2)))
     }

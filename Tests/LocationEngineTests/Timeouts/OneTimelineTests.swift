@@ -75,4 +75,48 @@ struct OneTimelineTests {
         #expect(h.transitions["site"] == [.determined(.inside), .becameUnknown])
         #expect(h.transitionInstants["site"]?.last == unknownAt)
     }
+
+    @Test("a deadline at the instant of an authorization change ends first: timed out, not unauthorized")
+    func deadlineBeforeAuthorizationAtOneInstant() {
+        var h = MachineHarness(picture: .authorizedWhenInUse())
+        h.oneShot("a", .room, timeout: .seconds(5))
+        h.oneShot("b", .room, timeout: .seconds(6))
+        h.receive(.denied, after: .seconds(5))
+        #expect(h.machine.nextWakeup == Self.at(5))
+        h.advance(by: .seconds(5))
+        #expect(h.onlyResult("a")?.status == .timedOut)
+        #expect(h.onlyResult("b")?.status == .unauthorized(.denied))
+    }
+
+    @Test("a deadline abandoned behind an earlier alarm is dropped: the next wake-up is a live one")
+    func abandonedBehindAlarm() {
+        var h = MachineHarness(picture: .authorizedWhenInUse())
+        h.oneShot("a", .room, timeout: .seconds(10))
+        h.oneShot("b", .room, timeout: .seconds(20))
+        h.receive(.authorizedAlways, after: .seconds(5))
+        h.cancel("a")
+        h.advance(by: .seconds(5))
+        #expect(h.machine.nextWakeup == Self.at(20), "not the cancelled request's 10 s")
+    }
+
+    @Test("a fix arriving after a deadline that lay behind an authorization change does not complete the request: what fell due happens first")
+    func fixAfterDeadlineBehindAlarm() {
+        var h = MachineHarness(picture: .authorizedWhenInUse())
+        h.oneShot("late", .city, timeout: .seconds(5))
+        h.receive(.authorizedAlways, after: .seconds(2))
+        h.now = Self.at(10)
+        h.fix(10)
+        #expect(h.onlyResult("late")?.status == .timedOut)
+        #expect(h.machine.authorizationState.status == .authorizedAlways, "the change due at 2 s happened")
+    }
+
+    @Test("a fix arriving after a revocation was due reaches no one: the revocation happens first")
+    func fixAfterRevocationDue() {
+        var h = MachineHarness(picture: .authorizedWhenInUse())
+        h.oneShot("waiting", .city)
+        h.receive(.denied, after: .seconds(2))
+        h.now = Self.at(10)
+        h.fix(10)
+        #expect(h.onlyResult("waiting")?.status == .unauthorized(.denied))
+    }
 }

@@ -62,7 +62,7 @@ struct Geofences: Sendable {
         alarmMoved = true
     }
 
-    /// Time passes to `instant`, the regions' alarm on the core's timeline: the dwells and unknown
+    /// Time passes to `instant`, the regions' alarm in the core: the dwells and unknown
     /// timeouts due by then are decided (taken with ``RegionEvaluator/nextEvent()``).
     mutating func advanceTime(to instant: EngineInstant) {
         evaluator.advanceTime(now: instant)

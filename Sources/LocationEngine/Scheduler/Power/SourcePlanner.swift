@@ -15,8 +15,8 @@
 /// - **failover**: a source that failed for good (``PowerDown/failed(_:)``) is chosen no more until a
 ///   reconciliation finds no request needing any source (the next request starts it afresh).
 ///
-/// Every call that can command a source returns what the sources must do (``SourceCommands``); none touches
-/// the core's timeline: the core sets the power alarm to ``nextWakeup`` once the call returns.
+/// Every call that can command a source returns what the sources must do (``SourceCommands``); none sets
+/// an alarm: the core's settle step reads ``nextWakeup`` into the power alarm once the call returns.
 ///
 /// Each source's planner keeps its own facts (its state, its restart-aware plan, its receiver's energy);
 /// the monitors' sleep is planned by the source chosen for their mode.

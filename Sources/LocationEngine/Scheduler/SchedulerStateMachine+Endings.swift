@@ -2,7 +2,8 @@ extension SchedulerStateMachine {
     /// Ends a request early — a cancel, or a force-complete (see ``Withdrawal``). Unknown or finished
     /// IDs are a no-op.
     ///
-    /// It may come while the effects of earlier events are being carried out (a handler withdrew a
+    /// What fell due by `now` happens first: a request whose deadline has passed has timed out, and a
+    /// withdrawal of it is a no-op. It may come while the effects of earlier events are being carried out (a handler withdrew a
     /// request: `moment` is ``Moment/midDelivery``): a request that has ended but whose ending the owner
     /// has not reached yet gets the withdrawal's ending instead of the one decided
     /// (``reached(oneShot:receiving:)``), and an update still ahead skips a subscription it ends. It may
@@ -13,6 +14,7 @@ extension SchedulerStateMachine {
     public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects {
         let now = tick(now)
         delivery.begin(at: moment)
+        catchUp(to: now)
         decideWithdrawal(id, withdrawal, now: now)
         settle()
         return delivery.takeEffects()

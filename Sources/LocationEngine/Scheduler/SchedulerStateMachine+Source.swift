@@ -20,7 +20,6 @@ extension SchedulerStateMachine {
     /// A fix arrives at `now`: what it completes, updates and decides.
     @inline(__always)
     private mutating func takeFix(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) {
-        catchUp(to: now)
         guard access.gate == .authorized, !isShutDown else { return }
         power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now)
         guard let fix = access.receive(location, age: age, now: now, source: source) else {
@@ -66,7 +65,6 @@ extension SchedulerStateMachine {
     /// - Complexity: O(s) for s subscriptions and monitors.
     public mutating func receiveTransientError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
-        catchUp(to: now)
         power.errorReported(error, by: source, now: now)
         counters.transientErrors += 1
         delivery.emitSubscribers(requests.admittedSubscribers(), .sourceError(error))
@@ -82,7 +80,6 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     public mutating func receiveFatalError(_ error: SourceError, now: EngineInstant, source: SourceID = .first) -> Effects {
         let now = enter(now)
-        catchUp(to: now)
         counters.fatalErrors += 1
         let ending = requests.removeAll(onlyAdmitted: true, unservedBy: power.sources(leftAfterFailing: source))
         deliverEnds(ending, result(.failed(error), now: now), .failed(error))

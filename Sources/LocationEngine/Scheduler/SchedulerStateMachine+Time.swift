@@ -61,9 +61,11 @@ extension SchedulerStateMachine {
         }
     }
 
-    /// A source's event arrives at `now`: what fell due by then happens first, as if the owner had passed
-    /// the time just before (``runTimeline(upTo:)``), and a deadline still due behind a power step that pass
-    /// left for later expires too, so that nothing the event brings reaches a request that has run out.
+    /// An event arrives at `now`: what fell due by then happens first, as if the owner had passed the time
+    /// just before (``runTimeline(upTo:)``), and a deadline still due behind a power step that pass left for
+    /// later expires too. So an event's outcome never depends on whether its owner called
+    /// ``advanceTime(now:at:)`` first: a fix never completes a request whose deadline has passed, a
+    /// submission after a due revocation is refused, a cancel after a deadline finds the request timed out.
     /// - Complexity: O(1) when nothing is due; else that of ``runTimeline(upTo:)``.
     @inline(__always)
     mutating func catchUp(to now: EngineInstant) {

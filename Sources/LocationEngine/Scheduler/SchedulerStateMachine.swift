@@ -139,12 +139,14 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler, Monitor
         return latestNow
     }
 
-    /// The start of every event but withdrawals and the passing of time: those alone may come
-    /// mid-delivery.
+    /// The start of every event but withdrawals and the passing of time (those alone may come
+    /// mid-delivery): what fell due by `now` happens first (``catchUp(to:)``).
     @inline(__always)
     mutating func enter(_ now: EngineInstant) -> EngineInstant {
         delivery.begin(at: .betweenEvents)
-        return tick(now)
+        let now = tick(now)
+        catchUp(to: now)
+        return now
     }
 
     /// A result with `status` carrying the best fix known at `now` (none unless authorized).

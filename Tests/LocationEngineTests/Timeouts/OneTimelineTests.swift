@@ -119,4 +119,17 @@ struct OneTimelineTests {
         h.fix(10)
         #expect(h.onlyResult("waiting")?.status == .unauthorized(.denied))
     }
+
+    @Test("a cancel or a submission handed over after a deadline or a revocation fell due comes after them, though the owner did not pass the time")
+    func everyEventCatchesUp() {
+        var h = MachineHarness(picture: .authorizedWhenInUse())
+        h.oneShot("timed", .room, timeout: .seconds(5))
+        h.receive(.denied, after: .seconds(8))
+        h.now = Self.at(6)
+        h.cancel("timed")
+        #expect(h.onlyResult("timed")?.status == .timedOut, "timed out at 5 s; the cancel at 6 s is a no-op")
+        h.now = Self.at(9)
+        h.oneShot("late", .city)
+        #expect(h.onlyResult("late")?.status == .unauthorized(.denied), "refused at once: the revocation was due at 8 s")
+    }
 }

@@ -4,23 +4,29 @@ extension SchedulerStateMachine {
     public var authorizationState: AuthorizationState { access.timeline.picture }
 
     /// A provider's change or answer arrives, effective at `due`: it takes its place among the scheduled
-    /// changes and applies, in (due, arrival) order with the other scheduled changes, at once if it is due.
+    /// changes and applies, in (due, arrival) order with the other scheduled changes, at once if it is due;
+    /// what else fell due by `now` happens in instant order with it.
     /// `prompt` is the token of the prompt it answers (from ``SchedulerAction/requestAuthorization(_:prompt:)``
     /// and its siblings), or `nil` for a change the provider observed on its own.
     /// - Complexity: O(log c) for c scheduled changes, plus what the change does.
     public mutating func receiveAuthorization(
         _ state: AuthorizationState, due: EngineInstant, answering prompt: UInt64?, now: EngineInstant
     ) -> Effects {
-        let now = enter(now)
-        guard !isShutDown else { return Effects() }
-        access.schedule(state, due: due, prompt: prompt)
-        // The change sets authorization's alarm before the pass reads it. Each change due applies at its
-        // own instant, after what fell due before it in any part, and each instant settles.
-        setAuthorizationAlarm()
-        while let due = alarms[.authorization], due <= now {
-            runTimeline(upTo: due)
+        // Not `enter(_:)`: the change joins the scheduled ones before the time is caught up, so that a change
+        // handed over late still applies in due order with the others.
+        delivery.begin(at: .betweenEvents)
+        let now = tick(now)
+        guard !isShutDown else {
+            catchUp(to: now)
             settle()
+            return delivery.takeEffects()
         }
+        access.schedule(state, due: due, prompt: prompt)
+        // Each change due applies at its own instant, after what fell due before it in any part, and
+        // each instant settles.
+        setAuthorizationAlarm()
+        catchUp(to: now)
+        settle()
         return delivery.takeEffects()
     }
 
@@ -30,7 +36,10 @@ extension SchedulerStateMachine {
     /// accuracy no longer stands. The provider is told of the change the engine made.
     public mutating func endSession(now: EngineInstant) -> Effects {
         let now = enter(now)
-        guard !isShutDown else { return Effects() }
+        guard !isShutDown else {
+            settle()
+            return delivery.takeEffects()
+        }
         carryOut(access.sessionEnded(), now: now)
         settle()
         return delivery.takeEffects()
@@ -41,7 +50,10 @@ extension SchedulerStateMachine {
     /// nothing when already authorized, restricted or with services disabled.
     public mutating func pressLocationButton(now: EngineInstant) -> Effects {
         let now = enter(now)
-        guard !isShutDown else { return Effects() }
+        guard !isShutDown else {
+            settle()
+            return delivery.takeEffects()
+        }
         carryOut(access.locationButtonPressed(), now: now)
         settle()
         return delivery.takeEffects()

@@ -2,8 +2,12 @@ extension SchedulerStateMachine {
     /// Ends a request early — a cancel, or a force-complete (see ``Withdrawal``). Unknown or finished
     /// IDs are a no-op.
     ///
-    /// What fell due by `now` happens first: a request whose deadline has passed has timed out, and a
-    /// withdrawal of it is a no-op. It may come while the effects of earlier events are being carried out (a handler withdrew a
+    /// Unlike every other event it does not first let what fell due by `now` happen: a withdrawal is taken
+    /// as made before its owner handed it over (the engine hands withdrawals over before it passes the
+    /// time), so a cancel made just before a deadline wins. Pass the time first (``advanceTime(now:at:)``)
+    /// to have what fell due come before it.
+    ///
+    /// It may come while the effects of earlier events are being carried out (a handler withdrew a
     /// request: `moment` is ``Moment/midDelivery``): a request that has ended but whose ending the owner
     /// has not reached yet gets the withdrawal's ending instead of the one decided
     /// (``reached(oneShot:receiving:)``), and an update still ahead skips a subscription it ends. It may
@@ -14,7 +18,6 @@ extension SchedulerStateMachine {
     public mutating func withdraw(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .betweenEvents) -> Effects {
         let now = tick(now)
         delivery.begin(at: moment)
-        catchUp(to: now)
         decideWithdrawal(id, withdrawal, now: now)
         settle()
         return delivery.takeEffects()
@@ -55,7 +58,10 @@ extension SchedulerStateMachine {
     /// - Complexity: O(n).
     public mutating func shutdown(now: EngineInstant) -> Effects {
         let now = enter(now)
-        guard lifecycle == .running else { return Effects() }
+        guard lifecycle == .running else {
+            settle()
+            return delivery.takeEffects()
+        }
         lifecycle = .shutDown
         access.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)

@@ -33,24 +33,22 @@ extension SchedulerStateMachine {
     /// under the old picture), the regions' dwells and unknown timeouts (stamped with their instants), and
     /// the power planner's step, taken at the present instant. Each alarm taken ends in a settle step at its
     /// instant (``settle()``): a reconcile asked for there happens then, so that the energy account stops at
-    /// the instant things fell due, not at the end of the pass. What fell due last is left for the caller's
-    /// settle step.
+    /// the instant things fell due, not at the end of the pass. The power planner is asked once a pass: a
+    /// step it still finds due stays for the caller's settle step, and the pass goes on with the other
+    /// parts. What fell due last is left for the caller's settle step.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(1) per alarm.
     mutating func runTimeline(upTo instant: EngineInstant) {
         var powerTaken = false
         while true {
             // Deadlines before an authorization change end as they would have at its instant.
-            expireDeadlines(now: instant, resultAt: min(instant, alarms[.authorization] ?? instant))
-            guard let (part, at) = alarms.popDue(at: instant) else { return }
+            expireDeadlines(now: instant, resultAt: min(instant, alarms[.authorization] ?? instant), skippingPower: powerTaken)
+            guard let (part, at) = alarms.popDue(at: instant, skippingPower: powerTaken) else { return }
             switch part {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:
                 geofences.advanceTime(to: at)
                 delivery.emitTransitions(from: &geofences.evaluator, of: requests)
             case .power:
-                // The planner looks once a pass: a step it still finds due waits for the owner's next
-                // pass rather than holding this one (the caller's settle step sets its alarm again).
-                if powerTaken { return }
                 powerTaken = true
                 // A reconcile still due at an earlier instant (deadlines that ended before a scheduled
                 // change) settles there first.
@@ -62,25 +60,24 @@ extension SchedulerStateMachine {
     }
 
     /// An event arrives at `now`: what fell due by then happens first, as if the owner had passed the time
-    /// just before (``runTimeline(upTo:)``), and a deadline still due behind a power step that pass left for
-    /// later expires too. So an event's outcome never depends on whether its owner called
-    /// ``advanceTime(now:at:)`` first: a fix never completes a request whose deadline has passed, a
-    /// submission after a due revocation is refused, a cancel after a deadline finds the request timed out.
+    /// just before (``runTimeline(upTo:)``). So the outcome of a submission, a fix, a source's error, a
+    /// session's end or a shutdown never depends on whether its owner called ``advanceTime(now:at:)``
+    /// first: a fix never completes a request whose deadline has passed, a submission after a due
+    /// revocation is refused. (A withdrawal does not catch up: see ``withdraw(_:_:now:at:)``.)
     /// - Complexity: O(1) when nothing is due; else that of ``runTimeline(upTo:)``.
     @inline(__always)
     mutating func catchUp(to now: EngineInstant) {
         guard let next = nextWakeup, next <= now else { return }
         runTimeline(upTo: now)
-        expireDeadlines(now: now, resultAt: min(now, alarms[.authorization] ?? now), stoppingAtAlarms: false)
     }
 
     /// Expires every deadline due at `now`; one-shots expiring together share one result, with the best
-    /// fix known at `resultAt`, when the power planner then reconciles. Unless told otherwise, stops at the
-    /// first part's alarm due before a deadline (``runTimeline(upTo:)`` takes it); a deadline at the alarm's
-    /// instant comes first.
-    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil, stoppingAtAlarms: Bool = true) {
+    /// fix known at `resultAt`, when the power planner then reconciles. Stops at the first part's alarm due
+    /// before a deadline, the power planner's left out when `skippingPower` (``runTimeline(upTo:)`` takes
+    /// it); a deadline at the alarm's instant comes first.
+    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil, skippingPower: Bool = false) {
         guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
-        let bound = stoppingAtAlarms ? alarms.earliestInstant.map { min($0, now) } ?? now : now
+        let bound = alarms.earliest(skippingPower: skippingPower).map { min($0.at, now) } ?? now
         guard earliest <= bound else { return }
         let expired = requests.expire(now: bound)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }

@@ -1,9 +1,9 @@
 extension SchedulerStateMachine {
     /// Source `source` reports a fix that was `age` old on arrival.
     ///
-    /// What fell due by `now` happens *first* (``catchUp(to:)``), so a fix arriving after a request's
-    /// deadline never turns it into a success (see <doc:OneShotRequests>), nor one arriving after a
-    /// revocation was due reaches anyone. Under reduced accuracy the fix is throttled and
+    /// What fell due by `now` happens *first* (as before every event but a withdrawal), so a fix arriving
+    /// after a request's deadline never turns it into a success (see <doc:OneShotRequests>), nor one
+    /// arriving after a revocation was due reaches anyone. Under reduced accuracy the fix is throttled and
     /// coarsened (``ReducedAccuracyPolicy``). Then every one-shot whose accuracy and recency it meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
     /// out-of-range values) are counted and dropped, as is a fix from another source less accurate than the

@@ -4,9 +4,9 @@
 /// reads the earliest one from it into its alarm here. The core's next wake-up is the earliest of these
 /// alarms and the requests' earliest deadline; at one instant the requests' deadlines come first, then
 /// the alarms in ``Part`` order.
-struct Alarms: Sendable, Equatable {
+struct Alarms: Sendable {
     /// A part of the core with an alarm, in the order equal instants fire.
-    enum Part: Int, CaseIterable, Sendable {
+    enum Part: Int, Sendable {
         /// The next scheduled authorization change.
         case authorization
         /// The regions' next dwell or unknown timeout.
@@ -50,6 +50,8 @@ struct Alarms: Sendable, Equatable {
 
     /// The earliest instant an alarm is set for.
     /// - Complexity: O(1)
+    // Written out rather than `earliest()?.at`: read on every event for the next wake-up, the tuple of
+    // part and instant cost 6 instructions a submission more (callgrind).
     @inline(__always)
     var earliestInstant: EngineInstant? {
         var earliest = authorization

@@ -143,12 +143,6 @@ struct Deadlines: Sendable {
     /// - Complexity: O(log L)
     mutating func dropEarliest() { _ = removeEarliest() }
 
-    /// Drops entries of ended requests from the head, so ``earliest`` is a live deadline.
-    /// - Complexity: O(a log L) for a abandoned entries at the head of lanes.
-    mutating func dropAbandonedHead(isLive: (RequestID) -> Bool) {
-        while let first = heap.min, !isLive(RequestID(rawValue: first.entry.id)) { _ = removeEarliest() }
-    }
-
     /// Rebuilds the queue without abandoned entries (and without lanes left empty).
     /// - Complexity: O(n)
     mutating func compact(isLive: (RequestID) -> Bool) {

@@ -3,6 +3,13 @@ import Testing
 
 @testable import LocationEngine
 
+extension Deadlines {
+    /// Drops entries of ended requests from the head, as the requests part does after every removal.
+    fileprivate mutating func dropAbandonedHead(isLive: (RequestID) -> Bool) {
+        while let id = earliestID, !isLive(id) { dropEarliest() }
+    }
+}
+
 @Suite("Deadline queue (lanes of equal timeouts behind one heap)")
 struct DeadlinesTests {
     /// Pops everything due at `now`.

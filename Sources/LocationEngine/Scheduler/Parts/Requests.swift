@@ -171,8 +171,8 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: O(a log n) for a abandoned entries at the head.
     @inline(__always)
     mutating func dropAbandonedDeadlineHead() {
-        // A loop over the head rather than `dropAbandonedHead(isLive:)`: its closure would need copies
-        // of the tables (retained and released on every removal) while the queue changes.
+        // A loop over the head rather than a method of the queue taking an `isLive` closure: the closure
+        // would need copies of the tables (retained and released on every removal) while the queue changes.
         while let id = deadlines.earliestID, !contains(id) { deadlines.dropEarliest() }
     }
 

@@ -83,7 +83,6 @@ let package = Package(
             dependencies: [
                 "LocationEngine", "LocationEngineTestKit", "SyntheticGPS", "LocationSources", "LocationSourcesGeoClue", "CHeapStats", "LocbenchModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,12 +90,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths, the power oracle,
+        // locbench's model, pure and unit-tested: the on/off arrival process, interval maths, the power oracle, the latency recorder,
         // and the parsers of its free-text options (a library so that a fuzz target can link them).
-        .target(name: "LocbenchModel", dependencies: ["LocationEngine", "SyntheticGPS"], swiftSettings: strict),
+        .target(
+            name: "LocbenchModel",
+            dependencies: ["LocationEngine", "SyntheticGPS", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LocbenchModelTests",
-            dependencies: ["LocbenchModel", "LocationEngine", "LocationEngineTestKit"],
+            dependencies: [
+                "LocbenchModel", "LocationEngine", "LocationEngineTestKit", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             swiftSettings: strict
         ),
         // Streaming NMEA 0183 decoder, epoch assembly and encoder. No dependencies.

@@ -1,5 +1,6 @@
 @_spi(Internals) import LocationEngine
 import LocationSourcesGeoClue
+import LocbenchModel
 
 /// What the GeoClue source measured in a run: its fixes and what it dropped, and how long it took from
 /// GeoClue's `LocationUpdated` signal to handing the fix to the engine (the `GetAll` round trip included).

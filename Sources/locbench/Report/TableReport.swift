@@ -1,5 +1,6 @@
 import Foundation
 import LocationEngine
+import LocbenchModel
 
 /// The human-readable report printed by default: the power headline, then the designs side by side.
 enum TableReport {

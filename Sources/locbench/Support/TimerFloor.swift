@@ -1,6 +1,7 @@
 import Atomics
 import Foundation
 @_spi(Internals) import LocationEngine
+import LocbenchModel
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)

@@ -33,6 +33,18 @@ enum GeofenceRun {
     /// How long a monitor must be inside before it reports `dwelled`.
     static let loiteringDelay = Duration.seconds(120)
 
+    /// Moves the clock, then the source (fixes due now are stamped at `instant`), and lets the engine process —
+    /// all on the engine's actor. The engine's own loop wakes when the clock passes its timer or a fix reaches
+    /// its inbox; run from outside, it could take the actor between the two moves and command the source at
+    /// the clock's new instant while the source's time was still the old one (a stop metered a second early,
+    /// a fix one start later), so that two runs of one seed differed. On the actor, the loop finds everything
+    /// done when it gets its turn.
+    private static func step(_ engine: isolated LocationEngine<ManualClock>, to instant: Int64, clock: ManualClock, source: SyntheticLocationSource) {
+        clock.advance(to: ManualClock.Instant(offset: .nanoseconds(instant)))
+        source.advance(to: .nanoseconds(instant))
+        engine.sync()
+    }
+
     static func engine(
         scenario: Scenario, fences: [PlacedFence], duration: Double, persona: ReceiverPersona, configuration: LocationEngineConfiguration,
         responsiveness: Duration
@@ -54,12 +66,9 @@ enum GeofenceRun {
         var fixAccuracies = [Double?](repeating: nil, count: seconds + 1)
         modes[0] = source.mode
         var time: Int64 = 0
-        /// Moves the clock, then the source (fixes due now are stamped at `time`), and lets the engine process.
         func advance(to instant: Int64) async {
             time = instant
-            clock.advance(to: ManualClock.Instant(offset: .nanoseconds(time)))
-            source.advance(to: .nanoseconds(time))
-            await engine.sync()
+            await step(engine, to: instant, clock: clock, source: source)
         }
         for second in 1...max(1, seconds) {
             let target = Int64(second) * 1_000_000_000

@@ -39,15 +39,25 @@ struct ChunkedWindow<Element> {
         }
     }
 
+    /// Takes the value out of the slot at `index` (`0..<count`), leaving it empty: moved out, not copied
+    /// and then released.
+    @inline(__always)
+    mutating func take(_ index: Int) -> Element? {
+        let position = head &+ index
+        let chunk = position / Self.chunkSize
+        return chunks[chunk][position &- chunk &* Self.chunkSize].take()
+    }
+
     /// Appends a slot at the back.
     /// - Complexity: O(1); O(``chunkSize``) when a chunk is added.
-    mutating func append(_ element: Element?) {
+    mutating func append(_ element: consuming Element?) {
         let position = head &+ count
         if position == chunks.count &* Self.chunkSize {
             chunks.append(ContiguousArray(repeating: nil, count: Self.chunkSize))
         }
         count &+= 1
-        if element != nil { self[count &- 1] = element }
+        // Moved in, not copied and then released.
+        if element != nil { self[count &- 1] = consume element }
     }
 
     /// Appends `holes` empty slots at the back.

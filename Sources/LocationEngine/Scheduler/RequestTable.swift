@@ -37,7 +37,7 @@ struct RequestTable<Value> {
 
     /// Sets the value for `id` (new or existing).
     /// - Complexity: amortised O(1)
-    mutating func insert(_ value: Value, for id: RequestID) {
+    mutating func insert(_ value: consuming Value, for id: RequestID) {
         let raw = id.rawValue
         if window.isEmpty && overflow.isEmpty { base = raw }
         guard raw >= base else {
@@ -73,8 +73,7 @@ struct RequestTable<Value> {
         let raw = id.rawValue
         guard raw >= base, raw - base < UInt64(window.count) else { return overflow.removeValue(forKey: id) }
         let index = Int(raw - base)
-        guard let value = window[index] else { return nil }
-        window[index] = nil
+        guard let value = window.take(index) else { return nil }
         liveInWindow -= 1
         // The window's ends are live (every change keeps them so): only a removal at an end opens holes there.
         // Reading a slot copies it, so the ends are looked at only then.

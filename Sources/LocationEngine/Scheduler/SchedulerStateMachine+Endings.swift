@@ -25,18 +25,19 @@ extension SchedulerStateMachine {
 
     @inline(__always)
     private mutating func decideWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
-        if let request = requests.removeOneShot(id) {
+        switch requests.remove(id) {
+        case .oneShot(let request)?:
             redirect(Recipient(id, request.takeHandler()), withdrawal, now: now)
-        } else if let subscription = requests.removeSubscription(id) {
+        case .subscription(let handler)?:
             // An update being fanned out skips it.
             delivery.subscriptionEnded(id)
-            delivery.redirect(Recipient(id, subscription.handler), withdrawal)
-        } else if let monitor = requests.monitors.removeValue(forKey: id) {
+            delivery.redirect(Recipient(id, handler), withdrawal)
+        case .monitor(let handler)?:
             // A transition being handed out skips it; its region goes.
             delivery.subscriptionEnded(id)
             geofences.remove(id)
-            delivery.redirect(Recipient(id, monitor.handler), withdrawal)
-        } else {
+            delivery.redirect(Recipient(id, handler), withdrawal)
+        case nil:
             return delivery.recordWithdrawal(id, withdrawal)
         }
         requests.afterRemovals()

@@ -84,10 +84,10 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler, Monitor
     public func isOn(_ source: SourceID) -> Bool { power.isOn(source) }
 
     /// How many one-shots are pending.
-    public var pendingOneShots: Int { requests.oneShots.count }
+    public var pendingOneShots: Int { requests.oneShotCount }
 
     /// How many subscriptions and region monitors are active.
-    public var activeSubscriptions: Int { requests.subscriptions.count + requests.monitors.count }
+    public var activeSubscriptions: Int { requests.subscriptions.count + requests.monitorCount }
 
     /// Whether a request with this ID is pending.
     public func isPending(_ id: RequestID) -> Bool { requests.contains(id) }
@@ -97,8 +97,8 @@ public struct SchedulerStateMachine<OneShotHandler, SubscriptionHandler, Monitor
         var result = counters
         delivery.counts.add(to: &result)
         access.counts.add(to: &result)
-        result.pendingOneShots = requests.oneShots.count
-        result.activeSubscriptions = requests.subscriptions.count + requests.monitors.count
+        result.pendingOneShots = requests.oneShotCount
+        result.activeSubscriptions = requests.subscriptions.count + requests.monitorCount
         power.addStatistics(to: &result, now: max(now, latestNow))
         return result
     }

@@ -107,6 +107,46 @@ struct RequestsPartTests {
         #expect(requests.contains(Self.id(3)))
     }
 
+    @Test("one table holds every kind: each request has one entry, counted by kind, and leaves it as the kind it came in")
+    func oneTableOfEveryKind() {
+        var requests = Requests()
+        // Kinds interleaved by ID: monitors 1 and 5, one-shots 2 and 6, subscriptions 3 and 4.
+        _ = requests.place(Self.id(5), "m5", gate: .authorized)
+        _ = requests.place(Self.id(1), "m1", gate: .authorized)
+        _ = requests.place(Self.id(6), Self.oneShot("o6", .block), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        _ = requests.place(Self.id(2), Self.oneShot("o2", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .notDetermined, rules: Self.full)
+        for n in [4, 3] as [UInt64] {
+            _ = requests.place(Self.id(n), Machine.Subscription(handler: "s\(n)", options: SubscriptionOptions()), from: .zero, gate: .authorized, rules: Self.full)
+        }
+        #expect((requests.count, requests.oneShotCount, requests.subscriptions.count, requests.monitorCount) == (6, 2, 2, 2))
+        #expect((1...6).allSatisfy { requests.contains(Self.id($0)) } && !requests.contains(Self.id(7)))
+        #expect(requests.oneShot(Self.id(6))?.handler == "o6" && requests.oneShot(Self.id(5)) == nil && requests.oneShot(Self.id(3)) == nil)
+        #expect(requests.monitor(Self.id(1))?.handler == "m1" && requests.monitor(Self.id(2)) == nil)
+        #expect(requests.phase(of: Self.id(2)) == .awaitingAuthorization && requests.phase(of: Self.id(3)) == .admitted && requests.phase(of: Self.id(1)) == nil)
+        // The monitors admitted, in submission order whatever order they came in.
+        #expect(requests.admittedMonitors().map(\.handler) == ["m1", "m5"])
+        // Each leaves as its kind; a second removal finds nothing.
+        guard case .subscription(let subscriber)? = requests.remove(Self.id(3)) else {
+            Issue.record("a subscription left as another kind")
+            return
+        }
+        #expect(subscriber == "s3")
+        guard case .monitor(let monitor)? = requests.remove(Self.id(5)) else {
+            Issue.record("a monitor left as another kind")
+            return
+        }
+        #expect(monitor == "m5")
+        #expect(requests.remove(Self.id(5)) == nil && requests.remove(Self.id(3)) == nil)
+        #expect((requests.count, requests.oneShotCount, requests.subscriptions.count, requests.monitorCount) == (4, 2, 1, 1))
+        // Everything else ends: one-shots, then subscriptions, then monitors, each in submission order.
+        let removed = requests.removeAll(onlyAdmitted: false)
+        #expect(removed.oneShots.map(\.handler) == ["o2", "o6"])
+        #expect(removed.subscribers.map(\.handler) == ["s4"])
+        #expect(removed.monitors.map(\.handler) == ["m1"])
+        #expect((requests.count, requests.oneShotCount, requests.subscriptions.count, requests.monitorCount) == (0, 0, 0, 0))
+        #expect(requests.demand.mode == nil)
+    }
+
     @Test("removing everything admitted leaves those waiting for access")
     func removeAllAdmitted() {
         var requests = Requests()
@@ -121,15 +161,15 @@ struct RequestsPartTests {
     func delayedTimeoutLeavesTheWish() {
         var requests = Requests()
         _ = requests.place(Self.id(1), Self.oneShot("delayed", .room), timeout: .seconds(30), from: .zero, delayUntilAuthorized: true, gate: .notDetermined, rules: Self.full)
-        #expect(requests.oneShots[Self.id(1)]?.wish.timeoutAwaitingAccess == .seconds(30))
+        #expect(requests.oneShot(Self.id(1))?.wish.timeoutAwaitingAccess == .seconds(30))
         #expect(requests.deadlines.earliest == nil)
         let granted = EngineInstant.zero + .seconds(5)
         _ = requests.admitAwaitingAuthorization(rules: Self.full, now: granted)
-        #expect(requests.oneShots[Self.id(1)]?.wish.timeoutAwaitingAccess == nil)
+        #expect(requests.oneShot(Self.id(1))?.wish.timeoutAwaitingAccess == nil)
         #expect(requests.deadlines.earliest == granted + .seconds(30))
         // Admitted at once, a delayed timeout runs from the start and the wish stays inline.
         _ = requests.place(Self.id(2), Self.oneShot("at once", .room), timeout: .seconds(10), from: .zero, delayUntilAuthorized: true, gate: .authorized, rules: Self.full)
-        #expect(requests.oneShots[Self.id(2)]?.wish.timeoutAwaitingAccess == nil)
+        #expect(requests.oneShot(Self.id(2))?.wish.timeoutAwaitingAccess == nil)
         #expect(requests.deadlines.earliest == .zero + .seconds(10))
     }
 

@@ -37,7 +37,7 @@ extension SchedulerStateMachine.Delivery {
     /// `requests`.
     mutating func emitTransitions(from evaluator: inout RegionEvaluator, of requests: SchedulerStateMachine.Requests) {
         while let event = evaluator.nextEvent() {
-            guard let monitor = requests.monitors[event.id] else { continue }
+            guard let monitor = requests.monitor(event.id) else { continue }
             emit(.notifyRegion(event, Recipient(event.id, monitor.handler)))
         }
     }

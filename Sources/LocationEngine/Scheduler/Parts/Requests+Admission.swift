@@ -34,11 +34,11 @@ extension SchedulerStateMachine.Requests {
         switch placement {
         case .awaitingAuthorization:
             request.phase = .awaitingAuthorization
-            oneShots[id] = request
+            store(id, request)
             awaitingAuthorization.append(id)
         case .needingFullAccuracy:
             request.phase = .awaitingFullAccuracy
-            oneShots[id] = request
+            store(id, request)
         case .admitted:
             admit(id, &request)
         }
@@ -55,13 +55,13 @@ extension SchedulerStateMachine.Requests {
         if let duration = subscription.options.duration { deadlines.insert(id, timeout: duration, from: start) }
         if gate == .notDetermined {
             subscription.phase = .awaitingAuthorization
-            subscriptions[id] = subscription
+            store(id, subscription)
             awaitingAuthorization.append(id)
             return .awaitingAuthorization
         }
         if rules.needsFullAccuracy(subscription.options) {
             subscription.phase = .awaitingFullAccuracy
-            subscriptions[id] = subscription
+            store(id, subscription)
             return .needingFullAccuracy
         }
         admit(id, &subscription)
@@ -73,11 +73,11 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: amortised O(1)
     mutating func place(_ id: RequestID, _ handler: consuming MonitorHandler, gate: AuthorizationGate) -> Placement {
         if gate == .notDetermined {
-            monitors[id] = Monitor(handler: handler, phase: .awaitingAuthorization)
+            store(id, Monitor(handler: handler, phase: .awaitingAuthorization))
             awaitingAuthorization.append(id)
             return .awaitingAuthorization
         }
-        monitors[id] = Monitor(handler: handler, phase: .admitted)
+        store(id, Monitor(handler: handler, phase: .admitted))
         return .admitted
     }
 
@@ -95,14 +95,14 @@ extension SchedulerStateMachine.Requests {
     mutating func admitAwaitingAuthorization(rules: AccuracyRules, now: EngineInstant) -> Admitted {
         var admitted = Admitted()
         for id in replace(&awaitingAuthorization, with: []) {
-            if var request = oneShots[id], request.phase == .awaitingAuthorization {
+            if var request = oneShot(id), request.phase == .awaitingAuthorization {
                 let needsFull = rules.needsFullAccuracy(request.wish)
                 if !(needsFull && rules.mayWaitForFullAccuracy(purposeKey: request.wish.purposeKey)) {
                     startDelayedTimeout(id, &request, now: now)
                 }
                 if needsFull {
                     request.phase = .awaitingFullAccuracy
-                    oneShots[id] = request
+                    store(id, request)
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &request)
@@ -110,14 +110,14 @@ extension SchedulerStateMachine.Requests {
             } else if var subscription = subscriptions[id], subscription.phase == .awaitingAuthorization {
                 if rules.needsFullAccuracy(subscription.options) {
                     subscription.phase = .awaitingFullAccuracy
-                    subscriptions[id] = subscription
+                    store(id, subscription)
                     admitted.needingFullAccuracy.append(id)
                 } else {
                     admit(id, &subscription)
                 }
-            } else if var monitor = monitors[id], monitor.phase == .awaitingAuthorization {
+            } else if var monitor = monitor(id), monitor.phase == .awaitingAuthorization {
                 monitor.phase = .admitted
-                monitors[id] = monitor
+                store(id, monitor)
                 admitted.monitors.append(id)
             }
         }
@@ -129,7 +129,7 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: O(w) for w waiting requests.
     mutating func admitAwaitingFullAccuracy(now: EngineInstant) {
         for id in replace(&awaitingFullAccuracy, with: []) {
-            if var request = oneShots[id], request.phase.awaitsFullAccuracy {
+            if var request = oneShot(id), request.phase.awaitsFullAccuracy {
                 startDelayedTimeout(id, &request, now: now)
                 admit(id, &request)
             } else if var subscription = subscriptions[id], subscription.phase.awaitsFullAccuracy {
@@ -144,21 +144,21 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: O(n log n)
     mutating func holdUnservable(rules: AccuracyRules) -> [RequestID] {
         var ids: [RequestID] = []
-        oneShots.forEach { id, request in
-            if request.phase == .admitted && rules.needsFullAccuracy(request.wish) { ids.append(id) }
+        table.forEach { id, entry in
+            if case .oneShot(let request) = entry, request.phase == .admitted && rules.needsFullAccuracy(request.wish) { ids.append(id) }
         }
         for (id, subscription) in subscriptions where subscription.phase == .admitted && rules.needsFullAccuracy(subscription.options) {
             ids.append(id)
         }
         for id in ids {
-            if var request = oneShots[id] {
+            if var request = oneShot(id) {
                 demand.removeOneShot(request.wish.powerMode)
                 request.phase = .held
-                oneShots[id] = request
+                store(id, request)
             } else if var subscription = subscriptions[id] {
                 if let mode = subscription.options.powerDemand { demand.remove(mode) }
                 subscription.phase = .held
-                subscriptions[id] = subscription
+                store(id, subscription)
             }
         }
         return ids.sorted()
@@ -172,7 +172,7 @@ extension SchedulerStateMachine.Requests {
         var firstKey: String?
         var ending: [RequestID] = []
         for id in ids {
-            if mayWait, let key = oneShots[id]?.wish.purposeKey ?? subscriptions[id]?.options.purposeKey {
+            if mayWait, let key = oneShot(id)?.wish.purposeKey ?? subscriptions[id]?.options.purposeKey {
                 awaitingFullAccuracy.append(id)
                 if firstKey == nil { firstKey = key }
             } else {

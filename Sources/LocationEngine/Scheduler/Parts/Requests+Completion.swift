@@ -4,7 +4,7 @@ extension SchedulerStateMachine.Requests {
     /// then the custom accuracies it is accurate enough for — those it is too old for go back to the index.
     /// - Complexity: O(levels + k) for k one-shots completed, plus O(log c) per custom accuracy among c.
     mutating func complete(with fix: StampedFix, now: EngineInstant) -> ([Recipient<OneShotHandler>], LocationResult)? {
-        guard !oneShots.isEmpty else { return nil }
+        guard oneShotCount > 0 else { return nil }
         let achieved = fix.achieved(at: now)
         let metres = fix.location.horizontalAccuracy
         var recipients: [Recipient<OneShotHandler>] = []
@@ -20,7 +20,7 @@ extension SchedulerStateMachine.Requests {
             var tooOld: [OneShotIndex.CustomEntry] = []
             while let entry = index.popCustom(accurateEnough: metres) {
                 let id = RequestID(rawValue: entry.id)
-                guard let request = oneShots[id] else { continue }
+                guard let request = oneShot(id) else { continue }
                 if request.wish.accuracy.isSatisfied(horizontalAccuracy: metres, age: age) {
                     _ = removeOneShot(id)
                     recipients.append(Recipient(id, request.handler))

@@ -32,7 +32,10 @@ extension SchedulerStateMachine.Requests {
                 exhausted.append(subscriptions.keys[position])
             }
         }
-        fanOut.exhausted = exhausted.compactMap { id in removeSubscription(id).map { Recipient(id, $0.handler) } }
+        fanOut.exhausted = exhausted.compactMap { id in
+            guard case .subscription(let handler)? = remove(id) else { return nil }
+            return Recipient(id, handler)
+        }
         return fanOut
     }
 

@@ -1,22 +1,23 @@
 extension SchedulerStateMachine {
-    /// The pending requests — one-shots, subscriptions and region monitors, a table each with the
-    /// handler of its kind — with the accuracy index a fix completes one-shots through, the lists of
+    /// The pending requests — one-shots, subscriptions and region monitors, in one table by ID whose
+    /// entries say each one's kind — with the accuracy index a fix completes one-shots through, the lists of
     /// those waiting for access, and the power demand of those admitted (what the power planner serves).
     /// Their timeouts and durations wait in this part's own ``Deadlines``; the core reads the earliest
     /// as it reads each other part's next deadline.
     ///
-    /// Its invariants: a request is in one table only; the demand counts exactly the
-    /// admitted requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at
-    /// all: the monitors' share is the power planner's); a one-shot admitted once (``Phase/isIndexed``)
-    /// has one index entry; between events, a request that waits is in the waiting list of its phase.
-    /// Entries of ended requests in the queues and waiting lists stay behind until reached or compacted
-    /// away, and compaction keeps them proportional to the pending requests.
+    /// Its invariants: a request has one entry in the table, of its kind; a subscription's state is in
+    /// ``subscriptions``, and a monitor's in ``monitors``, exactly while the table has its entry; the demand counts exactly the admitted
+    /// requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at all: the
+    /// monitors' share is the power planner's); a one-shot admitted once (``Phase/isIndexed``) has one index
+    /// entry; between events, a request that waits is in the waiting list of its phase. Entries of ended
+    /// requests in the queues and waiting lists stay behind until reached or compacted away, and compaction
+    /// keeps them proportional to the pending requests.
     struct Requests {
-        /// Pending one-shots, by ID.
-        var oneShots = RequestTable<OneShot>()
-        /// Live subscriptions, by ID.
+        /// Every pending request, by ID: one entry each, of its kind.
+        var table = RequestTable<Entry>()
+        /// The state of each live subscription (its filters and last delivery), by ID: what a fix walks.
         var subscriptions: [RequestID: Subscription] = [:]
-        /// Live region monitors, by ID.
+        /// The handler and phase of each live monitor, by ID: what a region's transition reaches.
         var monitors: [RequestID: Monitor] = [:]
         /// The admitted one-shots by accuracy, for the fix that can complete them.
         var index = OneShotIndex()
@@ -32,10 +33,32 @@ extension SchedulerStateMachine {
         var demand = PowerDemand()
         /// The timeouts and durations of the pending requests (and, lazily, of ended ones).
         var deadlines = Deadlines()
+
+        /// A pending request, by kind. A one-shot is kept whole; a subscription's state — about 200 bytes
+        /// of options, filters and last delivery — is kept in ``subscriptions``, which a fix walks, and a
+        /// monitor's in ``monitors``, which transitions reach. An entry is then a one-shot or one of two
+        /// markers, laid out as a one-shot alone is (the markers take values a one-shot never has): a
+        /// million pending one-shots take no more memory than in a table of their own, and reading or
+        /// replacing an entry copies no more (an entry that could hold a monitor too cost 80 instructions
+        /// more a one-shot, 130 a cancel, in copies through the runtime's enum layout).
+        enum Entry {
+            case oneShot(OneShot)
+            case subscription
+            case monitor
+        }
+
+        /// A request taken out of the table, with what its ending needs: a one-shot whole, the handler of a
+        /// subscription or a monitor (a subscription's whole state would make every removal copy 200 bytes).
+        enum Removal {
+            case oneShot(OneShot)
+            case subscription(SubscriptionHandler)
+            case monitor(MonitorHandler)
+        }
     }
 }
 
 extension SchedulerStateMachine.Requests: Sendable where OneShotHandler: Sendable, SubscriptionHandler: Sendable, MonitorHandler: Sendable {}
+extension SchedulerStateMachine.Requests.Entry: Sendable where OneShotHandler: Sendable {}
 
 extension SchedulerStateMachine.Requests {
     typealias OneShot = SchedulerStateMachine.OneShot
@@ -45,19 +68,60 @@ extension SchedulerStateMachine.Requests {
 
     /// Every pending request: one-shots, subscriptions and monitors.
     @inline(__always)
-    var count: Int { oneShots.count + subscriptions.count + monitors.count }
+    var count: Int { table.count }
+
+    /// The pending one-shots.
+    @inline(__always)
+    var oneShotCount: Int { table.count - subscriptions.count - monitors.count }
+
+    /// The pending monitors.
+    var monitorCount: Int { monitors.count }
 
     /// Whether a request with this ID is pending.
     @inline(__always)
-    func contains(_ id: RequestID) -> Bool { oneShots[id] != nil || subscriptions[id] != nil || monitors[id] != nil }
+    func contains(_ id: RequestID) -> Bool { table[id] != nil }
+
+    /// The pending one-shot with this ID.
+    @inline(__always)
+    func oneShot(_ id: RequestID) -> OneShot? {
+        if case .oneShot(let request)? = table[id] { return request }
+        return nil
+    }
+
+    /// The pending monitor with this ID.
+    func monitor(_ id: RequestID) -> Monitor? { monitors[id] }
 
     /// The phase of the one-shot or subscription with this ID, if it is pending.
-    func phase(of id: RequestID) -> Phase? { oneShots[id]?.phase ?? subscriptions[id]?.phase }
+    func phase(of id: RequestID) -> Phase? {
+        switch table[id] {
+        case .oneShot(let request)?: request.phase
+        case .subscription?: subscriptions[id]?.phase
+        case .monitor?, nil: nil
+        }
+    }
 
     /// Whether the request with this ID is pending and waits for authorization.
     func awaitsAuthorization(_ id: RequestID) -> Bool {
-        if let phase = phase(of: id) { return phase == .awaitingAuthorization }
-        return monitors[id]?.phase == .awaitingAuthorization
+        switch table[id] {
+        case .oneShot(let request)?: request.phase == .awaitingAuthorization
+        case .subscription?: subscriptions[id]?.phase == .awaitingAuthorization
+        case .monitor?: monitors[id]?.phase == .awaitingAuthorization
+        case nil: false
+        }
+    }
+
+    /// Stores a one-shot, new or changed.
+    @inline(__always)
+    mutating func store(_ id: RequestID, _ request: OneShot) { table.insert(.oneShot(request), for: id) }
+
+    /// Stores a subscription, new or changed.
+    mutating func store(_ id: RequestID, _ subscription: Subscription) {
+        if subscriptions.updateValue(subscription, forKey: id) == nil { table.insert(.subscription, for: id) }
+    }
+
+    /// Stores a monitor, new or changed.
+    mutating func store(_ id: RequestID, _ monitor: Monitor) {
+        if monitors.updateValue(monitor, forKey: id) == nil { table.insert(.monitor, for: id) }
     }
 
     // MARK: Admission and removal
@@ -71,7 +135,7 @@ extension SchedulerStateMachine.Requests {
         let accuracy = request.wish.accuracy
         if !request.phase.isIndexed { index.insert(id, accuracy: accuracy) }
         request.phase = .admitted
-        oneShots[id] = request
+        store(id, request)
         demand.addOneShot(accuracy.requiredPowerMode)
     }
 
@@ -79,26 +143,41 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: amortised O(1)
     mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
         subscription.phase = .admitted
-        subscriptions[id] = subscription
+        store(id, subscription)
         if let mode = subscription.options.powerDemand { demand.add(mode) }
     }
 
-    /// Removes a pending one-shot and its share of the demand. Its entries in the deadlines and the
-    /// index, if any, stay behind until they are reached or compacted away.
+    /// Removes the request with this ID, of whatever kind, and its share of the demand. Its entries in the
+    /// deadlines and the index, if any, stay behind until they are reached or compacted away.
     /// - Complexity: amortised O(1)
-    mutating func removeOneShot(_ id: RequestID) -> OneShot? {
-        guard let request = oneShots.removeValue(forKey: id) else { return nil }
-        if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
-        return request
+    @inline(__always)
+    mutating func remove(_ id: RequestID) -> Removal? {
+        switch table.removeValue(forKey: id) {
+        case .oneShot(let request)?:
+            if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
+            return .oneShot(request)
+        case .subscription?:
+            guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
+            if subscription.phase == .admitted, let mode = subscription.options.powerDemand { demand.remove(mode) }
+            return .subscription(subscription.handler)
+        case .monitor?:
+            guard let monitor = monitors.removeValue(forKey: id) else { return nil }
+            return .monitor(monitor.handler)
+        case nil:
+            return nil
+        }
     }
 
-    /// Removes a subscription and its share of the demand (its deadline entry, if any, stays behind
-    /// until reached or compacted away).
+    /// Removes the pending one-shot with this ID (an ID the accuracy index gave: a one-shot's, or an
+    /// ended request's) and its share of the demand.
     /// - Complexity: amortised O(1)
-    mutating func removeSubscription(_ id: RequestID) -> Subscription? {
-        guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
-        if subscription.phase == .admitted, let mode = subscription.options.powerDemand { demand.remove(mode) }
-        return subscription
+    @inline(__always)
+    mutating func removeOneShot(_ id: RequestID) -> OneShot? {
+        switch remove(id) {
+        case .oneShot(let request)?: return request
+        case nil: return nil
+        case .subscription?, .monitor?: preconditionFailure("the accuracy index named a request that is not a one-shot")
+        }
     }
 
     /// What leaving the tables took: the recipients of the endings to deliver (a monitor's region goes
@@ -132,8 +211,10 @@ extension SchedulerStateMachine.Requests {
             return mode.map { mode in !sources.contains { $0.serves(mode) } } ?? false
         }
         var ids: [RequestID] = []
-        oneShots.forEach { id, request in
-            if (!onlyAdmitted || request.phase == .admitted) && unservable(request.wish.powerMode) { ids.append(id) }
+        table.forEach { id, entry in
+            if case .oneShot(let request) = entry, (!onlyAdmitted || request.phase == .admitted) && unservable(request.wish.powerMode) {
+                ids.append(id)
+            }
         }
         ids.sort()
         ids += subscriptions.lazy.filter { (!onlyAdmitted || $0.value.phase == .admitted) && unservable($0.value.options.powerDemand) }
@@ -156,12 +237,11 @@ extension SchedulerStateMachine.Requests {
     }
 
     private mutating func remove(_ id: RequestID, into removed: inout Removed) {
-        if let request = removeOneShot(id) {
-            removed.oneShots.append(Recipient(id, request.handler))
-        } else if let subscription = removeSubscription(id) {
-            removed.subscribers.append(Recipient(id, subscription.handler))
-        } else if let monitor = monitors.removeValue(forKey: id) {
-            removed.monitors.append(Recipient(id, monitor.handler))
+        switch remove(id) {
+        case .oneShot(let request)?: removed.oneShots.append(Recipient(id, request.handler))
+        case .subscription(let handler)?: removed.subscribers.append(Recipient(id, handler))
+        case .monitor(let handler)?: removed.monitors.append(Recipient(id, handler))
+        case nil: break
         }
     }
 
@@ -185,7 +265,7 @@ extension SchedulerStateMachine.Requests {
     mutating func afterRemovals() {
         dropAbandonedDeadlineHead()
         let bound = 1 << 20
-        if deadlines.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShots.count) > bound
+        if deadlines.abandonedAtLeast(pending: count) > bound || index.abandonedAtLeast(pending: oneShotCount) > bound
             || awaitingAuthorization.count + awaitingFullAccuracy.count > 4 * bound
         {
             compact()
@@ -198,20 +278,20 @@ extension SchedulerStateMachine.Requests {
         subscriptions.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
     }
 
-    /// The monitors admitted, as recipients.
-    /// - Complexity: O(m) for m monitors.
+    /// The monitors admitted, as recipients, in submission order.
+    /// - Complexity: O(m log m) for m monitors.
     func admittedMonitors() -> [Recipient<MonitorHandler>] {
-        monitors.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
+        monitors.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }.sorted { $0.id < $1.id }
     }
 
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).
     func compactionBacklog() -> Int {
         var work = 0
         if deadlines.needsCompaction(pending: count) { work += deadlines.count }
-        if index.needsCompaction(pending: oneShots.count) { work += index.count }
+        if index.needsCompaction(pending: oneShotCount) { work += index.count }
         let waiting = awaitingAuthorization.count + awaitingFullAccuracy.count
         if waiting > waitingListLimit { work += waiting }
-        return work + oneShots.compactionWork
+        return work + table.compactionWork
     }
 
     /// Compacts (``compact()``) if there is enough time before `nextWakeup` for that much work (about
@@ -229,16 +309,15 @@ extension SchedulerStateMachine.Requests {
     /// - Complexity: O(n) when it compacts.
     mutating func compact() {
         if deadlines.needsCompaction(pending: count) {
-            let oneShots = self.oneShots
-            let subscriptions = self.subscriptions
-            let monitors = self.monitors
-            deadlines.compact { oneShots[$0] != nil || subscriptions[$0] != nil || monitors[$0] != nil }
+            let table = self.table
+            deadlines.compact { table[$0] != nil }
         }
-        if index.needsCompaction(pending: oneShots.count) {
-            let oneShots = self.oneShots
-            index.compact { oneShots[$0] != nil }
+        if index.needsCompaction(pending: oneShotCount) {
+            // The index holds one-shots' IDs only (IDs are never reused): a live one is a pending one-shot.
+            let table = self.table
+            index.compact { table[$0] != nil }
         }
-        if oneShots.needsCompaction { oneShots.compact() }
+        if table.needsCompaction { table.compact() }
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {
             let requests = self
             awaitingAuthorization.removeAll { !requests.awaitsAuthorization($0) }

@@ -147,6 +147,19 @@ struct RequestsPartTests {
         #expect(requests.demand.mode == nil)
     }
 
+    @Test("an ID used again for a subscription after its one-shot ended: a fix that the old one-shot's accuracy entry meets leaves the subscription alone")
+    func anIDUsedAgainKeepsItsKind() {
+        var requests = Requests()
+        _ = requests.place(Self.id(1), Self.oneShot("old", .city), timeout: nil, from: .zero, delayUntilAuthorized: false, gate: .authorized, rules: Self.full)
+        #expect(requests.removeOneShot(Self.id(1))?.handler == "old")
+        // Its entry in the accuracy index stays behind; the owner hands the ID out again.
+        _ = requests.place(Self.id(1), Machine.Subscription(handler: "new", options: SubscriptionOptions(accuracy: .city)), from: .zero, gate: .authorized, rules: Self.full)
+        let demand = requests.demand.mode
+        #expect(requests.complete(with: Self.fix(accuracy: 5, at: .zero), now: .zero) == nil)
+        #expect(requests.subscriptions[Self.id(1)]?.handler == "new" && requests.contains(Self.id(1)))
+        #expect(requests.demand.mode == demand && requests.oneShotCount == 0)
+    }
+
     @Test("removing everything admitted leaves those waiting for access")
     func removeAllAdmitted() {
         var requests = Requests()

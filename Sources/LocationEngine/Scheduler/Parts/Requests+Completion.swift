@@ -1,5 +1,5 @@
 extension SchedulerStateMachine.Requests {
-    /// Takes every pending one-shot that `fix`, processed at `now`, satisfies out of the tables, with
+    /// Takes every pending one-shot that `fix`, processed at `now`, satisfies out of the table, with
     /// the result they all receive; `nil` when it satisfies none. The index buckets it meets go whole,
     /// then the custom accuracies it is accurate enough for — those it is too old for go back to the index.
     /// - Complexity: O(levels + k) for k one-shots completed, plus O(log c) per custom accuracy among c.

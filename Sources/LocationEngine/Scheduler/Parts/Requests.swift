@@ -6,10 +6,10 @@ extension SchedulerStateMachine {
     /// as it reads each other part's next deadline.
     ///
     /// Its invariants: a request has one entry in the table, of its kind; a subscription's state is in
-    /// ``subscriptions``, and a monitor's in ``monitors``, exactly while the table has its entry; the demand counts exactly the admitted
-    /// requests (one-shots by their accuracy's mode, subscriptions by theirs, monitors not at all: the
-    /// monitors' share is the power planner's); a one-shot admitted once (``Phase/isIndexed``) has one index
-    /// entry; between events, a request that waits is in the waiting list of its phase. Entries of ended
+    /// ``subscriptions``, and a monitor's in ``monitors``, exactly while the table has its entry; the
+    /// demand counts exactly the admitted requests (one-shots by their accuracy's mode, subscriptions by
+    /// theirs, monitors not at all: the monitors' share is the power planner's); a one-shot admitted once
+    /// (``Phase/isIndexed``) has one index entry; between events, a request that waits is in the waiting list of its phase. Entries of ended
     /// requests in the queues and waiting lists stay behind until reached or compacted away, and compaction
     /// keeps them proportional to the pending requests.
     struct Requests {
@@ -110,18 +110,26 @@ extension SchedulerStateMachine.Requests {
         }
     }
 
-    /// Stores a one-shot, new or changed.
+    /// Stores a one-shot, new or changed. An ID names one request while it is pending (the core's owner
+    /// hands out each ID once, and the submissions assert it).
     @inline(__always)
-    mutating func store(_ id: RequestID, _ request: OneShot) { table.insert(.oneShot(request), for: id) }
+    mutating func store(_ id: RequestID, _ request: OneShot) {
+        assert(subscriptions[id] == nil && monitors[id] == nil, "request \(id) is pending as another kind")
+        table.insert(.oneShot(request), for: id)
+    }
 
     /// Stores a subscription, new or changed.
     mutating func store(_ id: RequestID, _ subscription: Subscription) {
-        if subscriptions.updateValue(subscription, forKey: id) == nil { table.insert(.subscription, for: id) }
+        guard subscriptions.updateValue(subscription, forKey: id) == nil else { return }
+        assert(table[id] == nil, "request \(id) is pending as another kind")
+        table.insert(.subscription, for: id)
     }
 
     /// Stores a monitor, new or changed.
     mutating func store(_ id: RequestID, _ monitor: Monitor) {
-        if monitors.updateValue(monitor, forKey: id) == nil { table.insert(.monitor, for: id) }
+        guard monitors.updateValue(monitor, forKey: id) == nil else { return }
+        assert(table[id] == nil, "request \(id) is pending as another kind")
+        table.insert(.monitor, for: id)
     }
 
     // MARK: Admission and removal
@@ -157,30 +165,43 @@ extension SchedulerStateMachine.Requests {
             if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
             return .oneShot(request)
         case .subscription?:
-            guard let subscription = subscriptions.removeValue(forKey: id) else { return nil }
+            guard let subscription = subscriptions.removeValue(forKey: id) else {
+                assertionFailure("subscription \(id) had an entry and no state")
+                return nil
+            }
             if subscription.phase == .admitted, let mode = subscription.options.powerDemand { demand.remove(mode) }
             return .subscription(subscription.handler)
         case .monitor?:
-            guard let monitor = monitors.removeValue(forKey: id) else { return nil }
+            guard let monitor = monitors.removeValue(forKey: id) else {
+                assertionFailure("monitor \(id) had an entry and no state")
+                return nil
+            }
             return .monitor(monitor.handler)
         case nil:
             return nil
         }
     }
 
-    /// Removes the pending one-shot with this ID (an ID the accuracy index gave: a one-shot's, or an
-    /// ended request's) and its share of the demand.
+    /// Removes the pending one-shot with this ID and its share of the demand; a request of another kind
+    /// stays. The accuracy index names one-shots, and ended ones it has not dropped yet: an ID the owner
+    /// used again for a subscription or a monitor after its one-shot ended is left alone (taken out and
+    /// put back, so that the usual case pays one lookup).
     /// - Complexity: amortised O(1)
     @inline(__always)
     mutating func removeOneShot(_ id: RequestID) -> OneShot? {
-        switch remove(id) {
-        case .oneShot(let request)?: return request
-        case nil: return nil
-        case .subscription?, .monitor?: preconditionFailure("the accuracy index named a request that is not a one-shot")
+        switch table.removeValue(forKey: id) {
+        case .oneShot(let request)?:
+            if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
+            return request
+        case let other?:
+            table.insert(other, for: id)
+            return nil
+        case nil:
+            return nil
         }
     }
 
-    /// What leaving the tables took: the recipients of the endings to deliver (a monitor's region goes
+    /// What leaving the table took: the recipients of the endings to deliver (a monitor's region goes
     /// too).
     struct Removed {
         var oneShots: [Recipient<OneShotHandler>] = []
@@ -252,7 +273,7 @@ extension SchedulerStateMachine.Requests {
     @inline(__always)
     mutating func dropAbandonedDeadlineHead() {
         // A loop over the head rather than a method of the queue taking an `isLive` closure: the closure
-        // would need copies of the tables (retained and released on every removal) while the queue changes.
+        // would need a copy of the table (retained and released on every removal) while the queue changes.
         while let id = deadlines.earliestID, !contains(id) { deadlines.dropEarliest() }
     }
 
@@ -313,9 +334,10 @@ extension SchedulerStateMachine.Requests {
             deadlines.compact { table[$0] != nil }
         }
         if index.needsCompaction(pending: oneShotCount) {
-            // The index holds one-shots' IDs only (IDs are never reused): a live one is a pending one-shot.
+            // The index holds one-shots' IDs: a live one is a pending one-shot's (an ID used again for
+            // another kind after its one-shot ended is not).
             let table = self.table
-            index.compact { table[$0] != nil }
+            index.compact { if case .oneShot? = table[$0] { true } else { false } }
         }
         if table.needsCompaction { table.compact() }
         if awaitingAuthorization.count + awaitingFullAccuracy.count > waitingListLimit {

@@ -1,22 +1,11 @@
 import Histogram
+import LocationEngineTestKit
 import LocbenchModel
 import Testing
 
 /// The recorder reads its summary and buckets in one pass; the answers must be the histogram's own
 /// (`valueAtPercentile`, and `count(within:)` from zero to each bound), whatever the values.
 @Suite struct LatencyRecorderTests {
-    /// A small deterministic generator (SplitMix64), so that each case is the same on every run.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The library's answers for the same values, read the way the recorder read them before.
     static func libraryAnswers(_ microseconds: [UInt64]) -> (summary: LatencySummary, buckets: [(UInt64, UInt64)]) {
         var histogram = Histogram<UInt64>(highestTrackableValue: LatencyRecorder.highestMicroseconds, numberOfSignificantValueDigits: .three)
@@ -65,7 +54,7 @@ import Testing
 
     @Test(arguments: 1...40)
     func randomValuesAgreeWithTheLibrary(seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         let count = Int.random(in: 1...3_000, using: &random)
         // Log-uniform over the whole range, with runs of zeros and of one repeated value mixed in.
         let values: [UInt64] = (0..<count).map { _ in

@@ -9,9 +9,9 @@ extension SchedulerStateMachine {
     /// ``subscriptions``, and a monitor's in ``monitors``, exactly while the table has its entry; the
     /// demand counts exactly the admitted requests (one-shots by their accuracy's mode, subscriptions by
     /// theirs, monitors not at all: the monitors' share is the power planner's); a one-shot admitted once
-    /// (``Phase/isIndexed``) has one index entry; between events, a request that waits is in the waiting list of its phase. Entries of ended
-    /// requests in the queues and waiting lists stay behind until reached or compacted away, and compaction
-    /// keeps them proportional to the pending requests.
+    /// (``Phase/isIndexed``) has one index entry; between events, a request that waits is in the waiting
+    /// list of its phase. Entries of ended requests in the queues and waiting lists stay behind until
+    /// reached or compacted away, and compaction keeps them proportional to the pending requests.
     struct Requests {
         /// Every pending request, by ID: one entry each, of its kind.
         var table = RequestTable<Entry>()
@@ -162,7 +162,7 @@ extension SchedulerStateMachine.Requests {
     mutating func remove(_ id: RequestID) -> Removal? {
         switch table.removeValue(forKey: id) {
         case .oneShot(let request)?:
-            if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
+            leaveDemand(request)
             return .oneShot(request)
         case .subscription?:
             guard let subscription = subscriptions.removeValue(forKey: id) else {
@@ -191,7 +191,7 @@ extension SchedulerStateMachine.Requests {
     mutating func removeOneShot(_ id: RequestID) -> OneShot? {
         switch table.removeValue(forKey: id) {
         case .oneShot(let request)?:
-            if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
+            leaveDemand(request)
             return request
         case let other?:
             table.insert(other, for: id)
@@ -199,6 +199,12 @@ extension SchedulerStateMachine.Requests {
         case nil:
             return nil
         }
+    }
+
+    /// A one-shot that left the table leaves the demand, if it was in it (admitted).
+    @inline(__always)
+    private mutating func leaveDemand(_ request: OneShot) {
+        if request.phase == .admitted { demand.removeOneShot(request.wish.powerMode) }
     }
 
     /// What leaving the table took: the recipients of the endings to deliver (a monitor's region goes

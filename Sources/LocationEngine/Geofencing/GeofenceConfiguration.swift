@@ -86,9 +86,10 @@ public struct GeofenceConfiguration: Sendable, Hashable {
         return rampTime + (distance - rampDistance) / top
     }
 
-    /// How far across the boundary a fix of `accuracy` metres must be to decide a region.
+    /// How far across the boundary a fix of `accuracy` metres must be to decide a region: its confidence circle
+    /// (``confidenceScale`` × `accuracy`) and the hysteresis margin beyond it.
     @inline(__always)
-    func decisionDistance(accuracy: Double) -> Double {
+    public func decisionDistance(accuracy: Double) -> Double {
         confidenceScale * accuracy + hysteresisMargin(accuracy: accuracy)
     }
 

@@ -108,6 +108,8 @@ struct GeofenceReport: Codable, Sendable {
         var engineSlowest: [GeofenceTail]
         /// The engine's transitions whose estimated crossing instant is furthest from the truth, worst first.
         var engineWorstEstimates: [GeofenceTail]
+        /// The true crossings the engine missed (deeper than the margin), with what its fixes saw of each.
+        var engineMissed: [GeofenceMiss]
         /// With `--geofence-curve`: the engine at each responsiveness and the polling designs (else empty), and how
         /// many of the polling designs some engine point dominates.
         var curve: [GeofenceCurvePoint]
@@ -190,6 +192,7 @@ extension GeofenceReport {
             engineWorstEstimates: GeofenceTail.worst(
                 10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path,
                 by: { judged in judged.estimatedCrossing.map { abs($0 - judged.crossing!.seconds) } ?? 0 }),
+            engineMissed: GeofenceMiss.list(comparison: run.engineComparison, design: run.engine, fences: run.fences, rules: run.rules, end: run.path.duration),
             curve: run.curve, pollingDominated: GeofenceCurve.pollingDominated(run.curve).dominated)
     }
 

@@ -85,6 +85,24 @@ enum GeofenceTable {
                         tail.decidingDepth.map { String(format: "%.0f m ± %.0f", $0, tail.decidingAccuracy ?? 0) } ?? "none",
                         tail.trueDepthAtDelivery, tail.travelledToDelivery))
             }
+            if !shape.engineMissed.isEmpty {
+                lines.append(
+                    String(
+                        format: "  the engine's missed crossings (how deep the excursion went, against the margin of %.1f m; its fixes, the deepest past the boundary ± accuracy, and the distance the rules ask of a fix that accurate):",
+                        shape.marginMetres))
+                for miss in shape.engineMissed {
+                    let deepest =
+                        miss.endsMissedExcursion
+                        ? "ends the excursion missed above"
+                        : miss.deepestFixDepth.map { depth in
+                            String(format: "deepest %.1f m ± %.1f, asked %.1f m", depth, miss.deepestFixAccuracy ?? 0, miss.deepestFixAskedDepth ?? 0)
+                        } ?? "none"
+                    lines.append(
+                        String(
+                            format: "    fence %4d %@ at %6.0f s: %5.1f m deep, %3d fixes, %@",
+                            miss.fence, miss.entering ? "entered" : "exited ", miss.crossingSeconds, miss.excursionDepth, miss.fixes, deepest))
+                }
+            }
         }
         lines.append("")
         lines.append("the engine's figures:")

@@ -13,6 +13,8 @@ struct GeofenceShapeRun: Sendable {
     /// The excursion depth below which a crossing is excepted: the engine's decision distance at the receiver's
     /// median accuracy.
     var margin: Double
+    /// The engine's decision rules on this trajectory (how far across a boundary a fix must be).
+    var rules: GeofenceConfiguration
     /// The receiver's median horizontal accuracy while it tracks continuously (the always-on naive design's fixes),
     /// metres: the same for every design judged, whichever fixes that design happened to take.
     var medianAccuracy: Double
@@ -74,7 +76,7 @@ struct GeofenceBench {
             // move the yardstick it is measured with.
             let medianAccuracy = Self.median(naive.accuracies.isEmpty ? engine.accuracies : naive.accuracies)
             let rules = configuration.geofences
-            let margin = rules.confidenceScale * medianAccuracy + max(rules.minimumMargin, rules.accuracyMargin * medianAccuracy)
+            let margin = rules.decisionDistance(accuracy: medianAccuracy)
             let reach = margin + shape.topSpeed * scenario.fixInterval
             let truth = zip(crossings, fences).map { $0.findingDecidableInstants(of: $1.region, along: path, margin: margin) }
             let oracle = ReachOracle(regions: fences.map(\.region), along: path, reach: reach)
@@ -113,7 +115,7 @@ struct GeofenceBench {
             }
             runs.append(
                 GeofenceShapeRun(
-                    shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin,
+                    shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin, rules: rules,
                     medianAccuracy: medianAccuracy, maximumSpeed: configuration.geofences.maximumSpeed,
                     maximumAcceleration: configuration.geofences.maximumAcceleration, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
                     engineComparison: TransitionComparison(reports: engine.reports, truth: truth, margin: margin, end: path.duration),

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The geofence curve over many seeds: runs `locbench --geofences 1000 --geofence-curve` once per seed (each seed
+its own trajectories, fences and receiver noise) and prints, per trajectory and design (the engine by its
+responsiveness, polling by its fix interval), the latency p99 from the decidable instant and the energy against the
+reach oracle across the seeds (median, 90th percentile of the seeds, range), and the wrong and missed transitions
+summed; then each of the engine's missed crossings at its default responsiveness, with how far its excursion went
+past the margin. One seed's p99 on foot is its slowest of about twenty transitions, so one seed says little.
+
+Exits 1 when the engine reported a false or duplicate transition at any responsiveness on any seed.
+
+    Scripts/geofence-seeds.py LOCBENCH [--seeds 20] [--json-dir DIR]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def nearest_rank(values, p):
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * p // 100))
+    return ordered[min(len(ordered), int(rank)) - 1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("locbench")
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--json-dir")
+    arguments = parser.parse_args()
+    directory = arguments.json_dir or tempfile.mkdtemp(prefix="geofence-seeds-")
+    os.makedirs(directory, exist_ok=True)
+    runs = []
+    for seed in range(1, arguments.seeds + 1):
+        path = os.path.join(directory, f"seed-{seed}.json")
+        subprocess.run(
+            [arguments.locbench, "--geofences", "1000", "--geofence-curve", "--seed", str(seed), "--json", path],
+            check=True, stdout=subprocess.DEVNULL)
+        with open(path) as file:
+            runs.append(json.load(file))
+
+    points = {}
+    misses = []
+    for run in runs:
+        for shape in run["shapes"]:
+            for point in shape["curve"]:
+                points.setdefault(shape["shape"], {}).setdefault((point["design"], point["settingSeconds"]), []).append(point)
+            for miss in shape.get("engineMissed", []):
+                if not miss["endsMissedExcursion"]:
+                    misses.append((shape["shape"], run["seed"], miss, shape["marginMetres"]))
+
+    print(f"the geofence curve over {len(runs)} seeds (locbench --geofences 1000 --geofence-curve --seed 1…{len(runs)}): "
+          "latency p99 from the decidable instant, s, and energy against the reach oracle, "
+          "each as median / 90th percentile of the seeds / range; wrong (false + duplicate) and missed transitions summed")
+    wrong_by_engine = 0
+    for shape, designs in points.items():
+        print(shape)
+        for (design, setting), values in sorted(designs.items()):
+            latency = [value["latencyFromDecidableP99Seconds"] for value in values]
+            energy = [value["energyVsReachOracle"] for value in values]
+            wrong = sum(value["falseTransitions"] + value["duplicates"] for value in values)
+            missed = sum(value["missed"] for value in values)
+            if design == "engine":
+                wrong_by_engine += wrong
+            print(f"  {design:8} {setting:>3} s  latency {statistics.median(latency):6.1f} / {nearest_rank(latency, 90):6.1f} / "
+                  f"{min(latency):.1f}–{max(latency):.1f}   energy {statistics.median(energy):.2f}x / {nearest_rank(energy, 90):.2f}x / "
+                  f"{min(energy):.2f}–{max(energy):.2f}x   wrong {wrong:3}  missed {missed:4}")
+    print("the engine's missed crossings at its default responsiveness (the crossing that ends each such excursion not counted again):")
+    for shape, seed, miss, margin in misses:
+        deepest = (f"its deepest fix {miss['deepestFixDepth']:.1f} m ± {miss['deepestFixAccuracy']:.1f}, asked {miss['deepestFixAskedDepth']:.1f} m"
+                   if miss.get("deepestFixDepth") is not None else "no fix during it")
+        print(f"  {shape} seed {seed} fence {miss['fence']}: {miss['excursionDepth'] - margin:.1f} m past the margin of {margin:.1f} m, {deepest}")
+    if not misses:
+        print("  none")
+    if wrong_by_engine:
+        print(f"the engine reported {wrong_by_engine} false or duplicate transitions")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

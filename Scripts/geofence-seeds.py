@@ -12,6 +12,7 @@ Exits 1 when the engine reported a false or duplicate transition at any responsi
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -21,8 +22,8 @@ import tempfile
 
 def nearest_rank(values, p):
     ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * p // 100))
-    return ordered[min(len(ordered), int(rank)) - 1]
+    rank = max(1, math.ceil(len(ordered) * p / 100))
+    return ordered[min(len(ordered), rank) - 1]
 
 
 def main():
@@ -68,6 +69,13 @@ def main():
             print(f"  {design:8} {setting:>3} s  latency {statistics.median(latency):6.1f} / {nearest_rank(latency, 90):6.1f} / "
                   f"{min(latency):.1f}–{max(latency):.1f}   energy {statistics.median(energy):.2f}x / {nearest_rank(energy, 90):.2f}x / "
                   f"{min(energy):.2f}–{max(energy):.2f}x   wrong {wrong:3}  missed {missed:4}")
+    print("the engine at its default responsiveness, every transition of every seed pooled: latency from the decidable instant, s")
+    for shape in points:
+        pooled = [latency for run in runs for entry in run["shapes"] if entry["shape"] == shape
+                  for design in entry["designs"] if design["design"] == "engine" for latency in design["latencyFromDecidableSeconds"]]
+        if pooled:
+            print(f"  {shape:8} {len(pooled):5} transitions  p50 {nearest_rank(pooled, 50):5.1f}  p90 {nearest_rank(pooled, 90):5.1f}  "
+                  f"p99 {nearest_rank(pooled, 99):5.1f}  max {max(pooled):6.1f}  within 2 s {sum(1 for value in pooled if value <= 2) / len(pooled):.1%}")
     print("the engine's missed crossings at its default responsiveness (the crossing that ends each such excursion not counted again):")
     for shape, seed, miss, margin in misses:
         deepest = (f"its deepest fix {miss['deepestFixDepth']:.1f} m ± {miss['deepestFixAccuracy']:.1f}, asked {miss['deepestFixAskedDepth']:.1f} m"

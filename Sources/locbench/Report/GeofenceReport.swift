@@ -32,6 +32,8 @@ struct GeofenceReport: Codable, Sendable {
         var latencyFromDecidableP99Seconds: Double
         var latencyFromDecidableMaxSeconds: Double
         var latenciesFromDecidable: Int
+        /// Each of those latencies, seconds, in report order (for pooling runs of several seeds).
+        var latencyFromDecidableSeconds: [Double]
         /// The design's estimate of each crossing (``GeofenceEvent/estimatedCrossing``) against the truth: how many
         /// detected transitions carried one, and the absolute error's p50 and p99.
         var estimatedCrossings: Int
@@ -169,6 +171,7 @@ extension GeofenceReport {
                 latencyFromDecidableP99Seconds: comparison.latencyFromDecidable(percentile: 99),
                 latencyFromDecidableMaxSeconds: comparison.latencyFromDecidable(percentile: 100),
                 latenciesFromDecidable: comparison.latenciesFromDecidable.count,
+                latencyFromDecidableSeconds: comparison.latenciesFromDecidable,
                 estimatedCrossings: comparison.estimateErrors.count, estimateErrorP50Seconds: comparison.estimateError(percentile: 50),
                 estimateErrorP99Seconds: comparison.estimateError(percentile: 99),
                 energyJoules: design.meteredJoules, energyVsAlwaysOn: run.alwaysOnJoules > 0 ? design.meteredJoules / run.alwaysOnJoules : 0,

@@ -46,6 +46,38 @@ struct RegionPowerTests {
         #expect(log.transitions.map(\.0) == [.determined(.outside)])
     }
 
+    @Test("a receiver slower to its first fix than its profile says: the monitors wake earlier by what it delivered, so the fix still comes by the decidable instant")
+    func wakesByTheDeliveredFirstFix() throws {
+        // The profile's hot start is 1 s; this receiver takes 3 s, and declares 4 s (its prior until it delivers).
+        // Far from the fence, at rest: the monitors sleep and restart the source again and again.
+        func drive(declaring firstFix: Duration?) throws -> (late: [Double], starts: Int) {
+            let capabilities = SourceCapabilities(
+                providesCourse: true, powerProfile: .mt3339, firstFixByMode: firstFix.map { [.best: $0] } ?? [:])
+            var h = MachineHarness(sources: [capabilities])
+            h.monitor("depot")
+            let log = h.drive(until: EngineInstant(.seconds(1000)), timeToFirstFix: .seconds(3), watched: "depot") { _ in 5000 }
+            // For each restart: how long after the instant the fix before it planned for does the first fix come?
+            let late = try log.starts.map { restart in
+                let planning = try #require(log.fixes.last { $0 < restart })
+                let fixAfterRestart = try #require(log.fixes.first { $0 > restart })
+                return Self.seconds(fixAfterRestart - Self.decidable(east: 5000, at: planning))
+            }
+            return (late, log.starts.count)
+        }
+        let judged = try drive(declaring: .seconds(4))
+        #expect(judged.starts >= 6)
+        // The first start was a cold one, expected to take 35 s, and fixed in 3: nothing beyond the restart, so the
+        // first sleep plans by the profile alone. Each restart then delivers 2 s beyond the profile's, and the record
+        // (the mean of the last and the record) halves the lateness: 2 s, 1 s, 0.5 s, ...
+        for (index, late) in judged.late.enumerated() {
+            let expected = 2 / Double(1 << min(index, 40))
+            #expect(abs(late - expected) < 0.001, "restart \(index): the first fix came \(late) s after the decidable instant, not \(expected) s")
+        }
+        // A source that declares nothing is not judged: its monitors plan by the profile alone, and each fix comes 2 s late.
+        let unjudged = try drive(declaring: nil)
+        for late in unjudged.late { #expect(abs(late - 2) < 0.001) }
+    }
+
     @Test("the monitors' sleep is a gap of known length: the source steps down at the fix that planned it, not a break-even later")
     func stepsDownAtOnce() throws {
         var h = MachineHarness(powerProfile: .mt3339)

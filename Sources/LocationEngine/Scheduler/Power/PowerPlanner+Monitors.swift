@@ -45,11 +45,17 @@ extension PowerPlanner {
     /// against its state before, plus their latency budget): lets them sleep until a restart before `due` (their
     /// wake-up), if that is later than a restart is worth. Returns whether they sleep (the caller then
     /// holds the regions' states until `due`). Each fix decides afresh, replacing the plan of the one before.
+    ///
+    /// The restart before `due` is the profile's time to first fix and, for a source the planner judges, what
+    /// the source has delivered beyond it (``SourceDelivery/expectedFirstFix(in:)``): a receiver slower to its
+    /// first fix than its profile says is woken that much earlier, so that its fix still comes by `due`.
     mutating func planMonitorSleep(due: EngineInstant, now: EngineInstant) -> Bool {
         monitors.wakeAt = nil
         guard let profile, let worthIt = restartBreakEven(profile) else { return false }
-        // The longest a restart can take after this gap: from off (no deeper state).
-        let wake = due - profile.restartDelay(after: due - now, in: .off)
+        // The longest a restart can take after this gap: from off (no deeper state), and what the source
+        // delivered beyond it.
+        let delivered = isJudged ? delivery.expectedFirstFix(in: Geofences.demandedMode) ?? .zero : .zero
+        let wake = due - profile.restartDelay(after: due - now, in: .off) - delivered
         guard wake - now > worthIt else { return false }
         monitors.wakeAt = wake
         return true

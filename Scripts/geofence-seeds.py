@@ -32,16 +32,17 @@ def main():
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--json-dir")
     arguments = parser.parse_args()
-    directory = arguments.json_dir or tempfile.mkdtemp(prefix="geofence-seeds-")
-    os.makedirs(directory, exist_ok=True)
-    runs = []
-    for seed in range(1, arguments.seeds + 1):
-        path = os.path.join(directory, f"seed-{seed}.json")
-        subprocess.run(
-            [arguments.locbench, "--geofences", "1000", "--geofence-curve", "--seed", str(seed), "--json", path],
-            check=True, stdout=subprocess.DEVNULL)
-        with open(path) as file:
-            runs.append(json.load(file))
+    with tempfile.TemporaryDirectory(prefix="geofence-seeds-") as scratch:
+        directory = arguments.json_dir or scratch
+        os.makedirs(directory, exist_ok=True)
+        runs = []
+        for seed in range(1, arguments.seeds + 1):
+            path = os.path.join(directory, f"seed-{seed}.json")
+            subprocess.run(
+                [arguments.locbench, "--geofences", "1000", "--geofence-curve", "--seed", str(seed), "--json", path],
+                check=True, stdout=subprocess.DEVNULL)
+            with open(path) as file:
+                runs.append(json.load(file))
 
     points = {}
     misses = []
@@ -78,9 +79,9 @@ def main():
                   f"p99 {nearest_rank(pooled, 99):5.1f}  max {max(pooled):6.1f}  within 2 s {sum(1 for value in pooled if value <= 2) / len(pooled):.1%}")
     print("the engine's missed crossings at its default responsiveness (the crossing that ends each such excursion not counted again):")
     for shape, seed, miss, margin in misses:
-        deepest = (f"its deepest fix {miss['deepestFixDepth']:.1f} m ± {miss['deepestFixAccuracy']:.1f}, asked {miss['deepestFixAskedDepth']:.1f} m"
-                   if miss.get("deepestFixDepth") is not None else "no fix during it")
-        print(f"  {shape} seed {seed} fence {miss['fence']}: {miss['excursionDepth'] - margin:.1f} m past the margin of {margin:.1f} m, {deepest}")
+        nearest = (f"the fix nearest to deciding it {miss['nearestFixDepth']:.1f} m ± {miss['nearestFixAccuracy']:.1f}, asked {miss['nearestFixAskedDepth']:.1f} m"
+                   if miss.get("nearestFixDepth") is not None else "no fix during it")
+        print(f"  {shape} seed {seed} fence {miss['fence']}: {miss['excursionDepth'] - margin:.1f} m past the margin of {margin:.1f} m, {nearest}")
     if not misses:
         print("  none")
     if wrong_by_engine:

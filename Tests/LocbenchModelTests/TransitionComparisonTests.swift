@@ -74,6 +74,7 @@ struct TransitionComparisonTests {
         #expect(comparison.unreported.count == 5)
         // The missed ones, listed with the crossing that ends each excursion.
         #expect(comparison.missedCrossings.map(\.fence) == [0, 0])
+        #expect(comparison.missedCrossings.map(\.index) == [0, 1])
         #expect(comparison.missedCrossings.map(\.crossing.seconds) == [100, 150])
         #expect(comparison.missedCrossings.map { $0.next?.seconds } == [150, nil])
     }

@@ -124,9 +124,9 @@ public struct TransitionComparison: Sendable {
     public private(set) var judged: [JudgedTransition] = []
     /// The true crossings never reported (missed, within the margin or pending).
     public private(set) var unreported: [(fence: Int, crossing: TrueCrossing)] = []
-    /// The true crossings counted as ``missed``, each with the crossing that ends its excursion (`nil`: it lasted
-    /// to the end of the run).
-    public private(set) var missedCrossings: [(fence: Int, crossing: TrueCrossing, next: TrueCrossing?)] = []
+    /// The true crossings counted as ``missed``, each with its index among its fence's crossings and the crossing
+    /// that ends its excursion (`nil`: it lasted to the end of the run), fence by fence, in crossing order.
+    public private(set) var missedCrossings: [(fence: Int, index: Int, crossing: TrueCrossing, next: TrueCrossing?)] = []
 
     /// Compares `reports` (any order; each fence's in delivery order) with `truth` (one per fence), excepting
     /// excursions shallower than `margin` metres, for a run that ended at `end` seconds.
@@ -170,7 +170,7 @@ public struct TransitionComparison: Sendable {
                 withinMargin += 1
             } else {
                 missed += 1
-                missedCrossings.append((fence, crossings[j], j + 1 < crossings.count ? crossings[j + 1] : nil))
+                missedCrossings.append((fence, j, crossings[j], j + 1 < crossings.count ? crossings[j + 1] : nil))
             }
         }
         var belief = truth.startsInside

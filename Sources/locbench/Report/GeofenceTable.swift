@@ -88,14 +88,14 @@ enum GeofenceTable {
             if !shape.engineMissed.isEmpty {
                 lines.append(
                     String(
-                        format: "  the engine's missed crossings (how deep the excursion went, against the margin of %.1f m; its fixes, the deepest past the boundary ± accuracy, and the distance the rules ask of a fix that accurate):",
+                        format: "  the engine's missed crossings (how deep the excursion went, against the margin of %.1f m; its fixes, and the one nearest to deciding it: how far past the boundary ± accuracy, and the distance the rules ask of a fix that accurate):",
                         shape.marginMetres))
                 for miss in shape.engineMissed {
                     let deepest =
                         miss.endsMissedExcursion
                         ? "ends the excursion missed above"
-                        : miss.deepestFixDepth.map { depth in
-                            String(format: "deepest %.1f m ± %.1f, asked %.1f m", depth, miss.deepestFixAccuracy ?? 0, miss.deepestFixAskedDepth ?? 0)
+                        : miss.nearestFixDepth.map { depth in
+                            String(format: "nearest %.1f m ± %.1f, asked %.1f m", depth, miss.nearestFixAccuracy ?? 0, miss.nearestFixAskedDepth ?? 0)
                         } ?? "none"
                     lines.append(
                         String(

@@ -45,12 +45,16 @@ def main():
                 runs.append(json.load(file))
 
     points = {}
+    pooled = {}
     misses = []
     for run in runs:
         for shape in run["shapes"]:
             for point in shape["curve"]:
                 points.setdefault(shape["shape"], {}).setdefault((point["design"], point["settingSeconds"]), []).append(point)
-            for miss in shape.get("engineMissed", []):
+            for design in shape["designs"]:
+                if design["design"] == "engine":
+                    pooled.setdefault(shape["shape"], []).extend(design["latencyFromDecidableSeconds"])
+            for miss in shape["engineMissed"]:
                 if not miss["endsMissedExcursion"]:
                     misses.append((shape["shape"], run["seed"], miss, shape["marginMetres"]))
 
@@ -71,16 +75,16 @@ def main():
                   f"{min(latency):.1f}–{max(latency):.1f}   energy {statistics.median(energy):.2f}x / {nearest_rank(energy, 90):.2f}x / "
                   f"{min(energy):.2f}–{max(energy):.2f}x   wrong {wrong:3}  missed {missed:4}")
     print("the engine at its default responsiveness, every transition of every seed pooled: latency from the decidable instant, s")
-    for shape in points:
-        pooled = [latency for run in runs for entry in run["shapes"] if entry["shape"] == shape
-                  for design in entry["designs"] if design["design"] == "engine" for latency in design["latencyFromDecidableSeconds"]]
-        if pooled:
-            print(f"  {shape:8} {len(pooled):5} transitions  p50 {nearest_rank(pooled, 50):5.1f}  p90 {nearest_rank(pooled, 90):5.1f}  "
-                  f"p99 {nearest_rank(pooled, 99):5.1f}  max {max(pooled):6.1f}  within 2 s {sum(1 for value in pooled if value <= 2) / len(pooled):.1%}")
+    for shape, latencies in pooled.items():
+        if latencies:
+            print(f"  {shape:8} {len(latencies):5} transitions  p50 {nearest_rank(latencies, 50):5.1f}  p90 {nearest_rank(latencies, 90):5.1f}  "
+                  f"p99 {nearest_rank(latencies, 99):5.1f}  max {max(latencies):6.1f}  "
+                  f"within 2 s {sum(1 for value in latencies if value <= 2) / len(latencies):.1%}")
     print("the engine's missed crossings at its default responsiveness (the crossing that ends each such excursion not counted again):")
     for shape, seed, miss, margin in misses:
-        nearest = (f"the fix nearest to deciding it {miss['nearestFixDepth']:.1f} m ± {miss['nearestFixAccuracy']:.1f}, asked {miss['nearestFixAskedDepth']:.1f} m"
-                   if miss.get("nearestFixDepth") is not None else "no fix during it")
+        fix = miss.get("nearestFix")
+        nearest = (f"the fix nearest to deciding it {fix['depth']:.1f} m ± {fix['accuracy']:.1f}, asked {fix['asked']:.1f} m"
+                   if fix else "no fix during it")
         print(f"  {shape} seed {seed} fence {miss['fence']}: {miss['excursionDepth'] - margin:.1f} m past the margin of {margin:.1f} m, {nearest}")
     if not misses:
         print("  none")

@@ -72,11 +72,24 @@ struct TransitionComparisonTests {
         #expect(comparison.withinMargin == 2)
         #expect(comparison.pendingAtEnd == 1)
         #expect(comparison.unreported.count == 5)
-        // The missed ones, listed with the crossing that ends each excursion.
+        // The missed ones, listed with the crossing that ends each excursion; the second closes the first's.
         #expect(comparison.missedCrossings.map(\.fence) == [0, 0])
-        #expect(comparison.missedCrossings.map(\.index) == [0, 1])
         #expect(comparison.missedCrossings.map(\.crossing.seconds) == [100, 150])
         #expect(comparison.missedCrossings.map { $0.next?.seconds } == [150, nil])
+        #expect(comparison.missedCrossings.map(\.endsMissedExcursion) == [false, true])
+    }
+
+    @Test func missedCrossingsInARowOpenAndCloseExcursionsInTurn() {
+        // In, out, in, out, all deep, none reported: two excursions missed, each opened and closed. A report of the
+        // last exit and then a missed entry on another fence show that a close needs the miss just before it.
+        let truth = [
+            FenceTruth(startsInside: false, crossings: [crossing(100, true), crossing(150, false), crossing(200, true), crossing(250, false)]),
+            FenceTruth(startsInside: false, crossings: [crossing(100, true), crossing(150, false), crossing(200, true)]),
+        ]
+        let comparison = TransitionComparison(reports: [report(1, .entered, 101)], truth: truth, margin: 30, end: 1000)
+        #expect(comparison.missed == 6)
+        #expect(comparison.missedCrossings.map(\.fence) == [0, 0, 0, 0, 1, 1])
+        #expect(comparison.missedCrossings.map(\.endsMissedExcursion) == [false, true, false, true, false, true])
     }
 
     @Test func aLateReportMatchesTheLatestCrossingOfItsDirectionAndMissesThoseBefore() {

@@ -74,6 +74,19 @@ public struct JudgedTransition: Sendable, Hashable {
     public var estimatedCrossing: Double?
 }
 
+/// A true crossing no report stood for, deeper than the margin.
+public struct MissedCrossing: Sendable, Hashable {
+    /// The fence's index.
+    public var fence: Int
+    /// The crossing.
+    public var crossing: TrueCrossing
+    /// The crossing that ends its excursion (`nil`: it lasted to the end of the run).
+    public var next: TrueCrossing?
+    /// Whether it ends an excursion whose opening crossing was missed too: the design's state, never changed, is
+    /// right again, and only the opening crossing says what the design's fixes missed.
+    public var endsMissedExcursion: Bool
+}
+
 /// The comparison of one design's reported transitions with the ground truth.
 ///
 /// Each fence's reports are read in order as changes of a believed state, which starts at the true state at the
@@ -124,9 +137,8 @@ public struct TransitionComparison: Sendable {
     public private(set) var judged: [JudgedTransition] = []
     /// The true crossings never reported (missed, within the margin or pending).
     public private(set) var unreported: [(fence: Int, crossing: TrueCrossing)] = []
-    /// The true crossings counted as ``missed``, each with its index among its fence's crossings and the crossing
-    /// that ends its excursion (`nil`: it lasted to the end of the run), fence by fence, in crossing order.
-    public private(set) var missedCrossings: [(fence: Int, index: Int, crossing: TrueCrossing, next: TrueCrossing?)] = []
+    /// The true crossings counted as ``missed``, fence by fence, in crossing order.
+    public private(set) var missedCrossings: [MissedCrossing] = []
 
     /// Compares `reports` (any order; each fence's in delivery order) with `truth` (one per fence), excepting
     /// excursions shallower than `margin` metres, for a run that ended at `end` seconds.
@@ -162,6 +174,7 @@ public struct TransitionComparison: Sendable {
         func isShallow(_ j: Int) -> Bool {
             crossings[j].excursionDepth < margin || (j > 0 && crossings[j - 1].excursionDepth < margin)
         }
+        var lastMissed: (index: Int, closes: Bool)?
         func passOver(_ j: Int) {
             unreported.append((fence, crossings[j]))
             if crossings[j].seconds > end - Self.pendingGrace {
@@ -170,7 +183,11 @@ public struct TransitionComparison: Sendable {
                 withinMargin += 1
             } else {
                 missed += 1
-                missedCrossings.append((fence, j, crossings[j], j + 1 < crossings.count ? crossings[j + 1] : nil))
+                // The crossing just before was missed too and opened the excursion this one closes.
+                let closes = lastMissed.map { $0.index == j - 1 && !$0.closes } ?? false
+                lastMissed = (j, closes)
+                missedCrossings.append(
+                    MissedCrossing(fence: fence, crossing: crossings[j], next: j + 1 < crossings.count ? crossings[j + 1] : nil, endsMissedExcursion: closes))
             }
         }
         var belief = truth.startsInside

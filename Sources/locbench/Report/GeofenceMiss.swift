@@ -14,45 +14,37 @@ struct GeofenceMiss: Codable, Sendable {
     var excursionDepth: Double
     /// The fixes taken during the excursion.
     var fixes: Int
-    /// The fix that came nearest to deciding the crossing — the most past the boundary on the far side beyond the
-    /// distance the rules asked of a fix of its accuracy (`nil`: no fix during the excursion): how far past the
-    /// boundary it was, its accuracy, and that distance, metres.
-    var nearestFixDepth: Double?
-    var nearestFixAccuracy: Double?
-    var nearestFixAskedDepth: Double?
-    /// Whether the crossing ends an excursion whose first crossing was missed too (the crossing just before it, of
-    /// the same fence, missed and not itself such an end): the design's state, never changed, is right again, and
-    /// only the first crossing says what its fixes missed.
+    /// A fix taken during the excursion: how far past the boundary on the far side it was, its accuracy, and the
+    /// distance the rules ask of a fix that accurate, metres.
+    struct Fix: Codable, Sendable {
+        var depth: Double
+        var accuracy: Double
+        var asked: Double
+    }
+    /// The fix that came nearest to deciding the crossing, the most past the distance asked of it (`nil`: no fix
+    /// during the excursion).
+    var nearestFix: Fix?
+    /// See ``MissedCrossing/endsMissedExcursion``.
     var endsMissedExcursion: Bool
 
     /// The engine's missed crossings in `comparison`, against the fixes of `design`.
     static func list(comparison: TransitionComparison, design: GeofenceDesignRun, fences: [PlacedFence], rules: GeofenceConfiguration, end: Double) -> [GeofenceMiss] {
-        var misses: [GeofenceMiss] = []
-        var previous: (fence: Int, index: Int, endsExcursion: Bool)?
-        for (fence, index, crossing, next) in comparison.missedCrossings {
-            let endsMissedExcursion = previous.map { $0.fence == fence && $0.index == index - 1 && !$0.endsExcursion } ?? false
-            previous = (fence, index, endsMissedExcursion)
-            let region = fences[fence].region
+        comparison.missedCrossings.map { missed in
+            let crossing = missed.crossing
+            let region = fences[missed.fence].region
             let side: Double = crossing.entering ? -1 : 1
             let first = max(0, Int(crossing.seconds.rounded(.up)))
-            let last = min(design.fixes.count - 1, Int((next?.seconds ?? end).rounded(.down)))
-            var fixes = 0
-            var nearest: (depth: Double, accuracy: Double, asked: Double)?
-            if first <= last {
-                for second in first...last {
-                    guard let fix = design.fixes[second], let accuracy = design.fixAccuracies[second] else { continue }
-                    fixes += 1
-                    let depth = side * region.signedDistance(to: fix)
-                    let asked = rules.decisionDistance(accuracy: accuracy)
-                    if depth - asked > nearest.map({ $0.depth - $0.asked }) ?? -.infinity { nearest = (depth, accuracy, asked) }
+            let last = min(design.fixes.count - 1, Int((missed.next?.seconds ?? end).rounded(.down)))
+            let taken: [Fix] = first <= last
+                ? (first...last).compactMap { second in
+                    guard let fix = design.fixes[second], let accuracy = design.fixAccuracies[second] else { return nil }
+                    return Fix(depth: side * region.signedDistance(to: fix), accuracy: accuracy, asked: rules.decisionDistance(accuracy: accuracy))
                 }
-            }
-            misses.append(
-                GeofenceMiss(
-                    fence: fence, entering: crossing.entering, crossingSeconds: crossing.seconds, excursionDepth: crossing.excursionDepth,
-                    fixes: fixes, nearestFixDepth: nearest?.depth, nearestFixAccuracy: nearest?.accuracy, nearestFixAskedDepth: nearest?.asked,
-                    endsMissedExcursion: endsMissedExcursion))
+                : []
+            return GeofenceMiss(
+                fence: missed.fence, entering: crossing.entering, crossingSeconds: crossing.seconds, excursionDepth: crossing.excursionDepth,
+                fixes: taken.count, nearestFix: taken.max { $0.depth - $0.asked < $1.depth - $1.asked },
+                endsMissedExcursion: missed.endsMissedExcursion)
         }
-        return misses
     }
 }

@@ -31,7 +31,6 @@ struct GeofenceReport: Codable, Sendable {
         var latencyFromDecidableP50Seconds: Double
         var latencyFromDecidableP99Seconds: Double
         var latencyFromDecidableMaxSeconds: Double
-        var latenciesFromDecidable: Int
         /// Each of those latencies, seconds, in report order (for pooling runs of several seeds).
         var latencyFromDecidableSeconds: [Double]
         /// The design's estimate of each crossing (``GeofenceEvent/estimatedCrossing``) against the truth: how many
@@ -170,7 +169,6 @@ extension GeofenceReport {
                 latencyFromDecidableP50Seconds: comparison.latencyFromDecidable(percentile: 50),
                 latencyFromDecidableP99Seconds: comparison.latencyFromDecidable(percentile: 99),
                 latencyFromDecidableMaxSeconds: comparison.latencyFromDecidable(percentile: 100),
-                latenciesFromDecidable: comparison.latenciesFromDecidable.count,
                 latencyFromDecidableSeconds: comparison.latenciesFromDecidable,
                 estimatedCrossings: comparison.estimateErrors.count, estimateErrorP50Seconds: comparison.estimateError(percentile: 50),
                 estimateErrorP99Seconds: comparison.estimateError(percentile: 99),

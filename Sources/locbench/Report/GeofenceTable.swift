@@ -44,7 +44,7 @@ enum GeofenceTable {
                 lines.append(
                     String(
                         format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: p50/p99/max %.1f / %.1f / %.1f s",
-                        design.design, shape.marginMetres, report.fixIntervalSeconds, design.latenciesFromDecidable,
+                        design.design, shape.marginMetres, report.fixIntervalSeconds, design.latencyFromDecidableSeconds.count,
                         design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds))
             }
             for design in shape.designs where design.design != "naive" {
@@ -91,16 +91,14 @@ enum GeofenceTable {
                         format: "  the engine's missed crossings (how deep the excursion went, against the margin of %.1f m; its fixes, and the one nearest to deciding it: how far past the boundary ± accuracy, and the distance the rules ask of a fix that accurate):",
                         shape.marginMetres))
                 for miss in shape.engineMissed {
-                    let deepest =
+                    let nearest =
                         miss.endsMissedExcursion
                         ? "ends the excursion missed above"
-                        : miss.nearestFixDepth.map { depth in
-                            String(format: "nearest %.1f m ± %.1f, asked %.1f m", depth, miss.nearestFixAccuracy ?? 0, miss.nearestFixAskedDepth ?? 0)
-                        } ?? "none"
+                        : miss.nearestFix.map { String(format: "nearest %.1f m ± %.1f, asked %.1f m", $0.depth, $0.accuracy, $0.asked) } ?? "none"
                     lines.append(
                         String(
                             format: "    fence %4d %@ at %6.0f s: %5.1f m deep, %3d fixes, %@",
-                            miss.fence, miss.entering ? "entered" : "exited ", miss.crossingSeconds, miss.excursionDepth, miss.fixes, deepest))
+                            miss.fence, miss.entering ? "entered" : "exited ", miss.crossingSeconds, miss.excursionDepth, miss.fixes, nearest))
                 }
             }
         }

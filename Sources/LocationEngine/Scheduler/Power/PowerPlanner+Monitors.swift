@@ -53,8 +53,8 @@ extension PowerPlanner {
         monitors.wakeAt = nil
         guard let profile, let worthIt = restartBreakEven(profile) else { return false }
         // The longest a restart can take after this gap: from off (no deeper state), and what the source
-        // delivered beyond it.
-        let delivered = isJudged ? delivery.expectedFirstFix(in: Geofences.demandedMode) ?? .zero : .zero
+        // delivered beyond it (nothing for a source that declares no first-fix times: it is not judged).
+        let delivered = delivery.expectedFirstFix(in: Geofences.demandedMode) ?? .zero
         let wake = due - profile.restartDelay(after: due - now, in: .off) - delivered
         guard wake - now > worthIt else { return false }
         monitors.wakeAt = wake

@@ -10,6 +10,13 @@
 /// Multipath: events arrive as a Poisson process. At an event the horizontal unit values are redrawn
 /// (the position jumps) and σ is multiplied by a factor `k ∈ 2.5…6` that decays back to 1 with a time
 /// constant of 3–10 s. The receiver sees its residuals grow and reports the larger σ, so accuracy stays honest.
+///
+/// The processes step on the receiver's epoch grid, every grid instant from the first one asked for, whether or
+/// not a fix is taken there: the error at an epoch is a function of the seed and the instant alone, not of
+/// which epochs before it a receiver happened to compute. Two designs that sample one receiver differently
+/// (one tracking continuously, one sleeping between fixes) see the same error, and the same multipath
+/// events, wherever both take a fix — common random numbers, so a comparison between them measures their
+/// sampling and not their luck.
 struct ErrorModel: Sendable {
     /// `√(−2 ln(1 − 0.68))`: the radius, in per-axis σ, of the circle holding a circular Gaussian error
     /// with 68 % probability.
@@ -21,7 +28,10 @@ struct ErrorModel: Sendable {
     private var velocityEast: GaussMarkov
     private var velocityNorth: GaussMarkov
     private var random: SeededGenerator
-    private var lastUpdate: Double?
+    /// Seconds between the grid's instants.
+    private let gridInterval: Double
+    /// The grid instant the processes stand at, in intervals (`nil` before the first advance).
+    private var gridStep: Int?
     private let multipathMeanInterval: Double
     private var nextMultipath: Double
     private var multipathStart = -Double.infinity
@@ -29,9 +39,10 @@ struct ErrorModel: Sendable {
     private var multipathDecay = 1.0
 
     /// An error model with horizontal correlation time `correlationTime` seconds and `multipathPerHour`
-    /// multipath events per hour on average (`0` for none).
-    init(correlationTime: Double, multipathPerHour: Double, random: SeededGenerator) {
+    /// multipath events per hour on average (`0` for none), stepping every `gridInterval` seconds.
+    init(correlationTime: Double, multipathPerHour: Double, gridInterval: Double, random: SeededGenerator) {
         var random = random
+        self.gridInterval = gridInterval
         east = GaussMarkov(correlationTime: correlationTime, random: &random)
         north = GaussMarkov(correlationTime: correlationTime, random: &random)
         up = GaussMarkov(correlationTime: correlationTime * 2, random: &random)
@@ -42,25 +53,36 @@ struct ErrorModel: Sendable {
         self.random = random
     }
 
-    /// Advances every process to `elapsed` seconds and starts any multipath event that is due.
+    /// Advances every process to `elapsed` seconds, an instant of the grid, one grid interval at a time, and
+    /// starts each multipath event at the first grid instant at or after it is due.
+    /// - Complexity: O(n) for the n grid instants since the last advance.
     mutating func advance(to elapsed: Double) {
-        let dt = lastUpdate.map { elapsed - $0 } ?? 0
-        lastUpdate = elapsed
-        if dt > 0 {
-            east.advance(by: dt, random: &random)
-            north.advance(by: dt, random: &random)
-            up.advance(by: dt, random: &random)
-            velocityEast.advance(by: dt, random: &random)
-            velocityNorth.advance(by: dt, random: &random)
+        let target = Int((elapsed / gridInterval).rounded())
+        guard var step = gridStep else {
+            gridStep = target
+            startMultipathIfDue(at: elapsed)
+            return
         }
-        if elapsed >= nextMultipath {
-            multipathStart = elapsed
-            multipathPeak = random.uniform(2.5...6)
-            multipathDecay = random.uniform(3...10)
-            east.redraw(random: &random)
-            north.redraw(random: &random)
-            nextMultipath = elapsed + random.exponential(mean: multipathMeanInterval)
+        while step < target {
+            step += 1
+            east.advance(by: gridInterval, random: &random)
+            north.advance(by: gridInterval, random: &random)
+            up.advance(by: gridInterval, random: &random)
+            velocityEast.advance(by: gridInterval, random: &random)
+            velocityNorth.advance(by: gridInterval, random: &random)
+            startMultipathIfDue(at: Double(step) * gridInterval)
         }
+        gridStep = step
+    }
+
+    private mutating func startMultipathIfDue(at elapsed: Double) {
+        guard elapsed >= nextMultipath else { return }
+        multipathStart = elapsed
+        multipathPeak = random.uniform(2.5...6)
+        multipathDecay = random.uniform(3...10)
+        east.redraw(random: &random)
+        north.redraw(random: &random)
+        nextMultipath = elapsed + random.exponential(mean: multipathMeanInterval)
     }
 
     /// The factor by which multipath currently inflates the horizontal σ (`1` outside events).

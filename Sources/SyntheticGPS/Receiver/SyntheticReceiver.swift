@@ -74,9 +74,10 @@ public struct SyntheticReceiver: Sendable {
             )
         }
         gnssErrors = ErrorModel(
-            correlationTime: 30, multipathPerHour: scenario.environment.multipathPerHour, random: root.derived(stream: 2)
+            correlationTime: 30, multipathPerHour: scenario.environment.multipathPerHour, gridInterval: scenario.fixInterval,
+            random: root.derived(stream: 2)
         )
-        networkErrors = ErrorModel(correlationTime: 180, multipathPerHour: 0, random: root.derived(stream: 3))
+        networkErrors = ErrorModel(correlationTime: 180, multipathPerHour: 0, gridInterval: scenario.fixInterval, random: root.derived(stream: 3))
         sky = SkyModel(environment: scenario.environment, seed: scenario.seed)
         random = root.derived(stream: 4)
         if let mode { powerOn(mode: mode, at: 0) }

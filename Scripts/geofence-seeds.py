@@ -3,7 +3,8 @@
 its own trajectories, fences and receiver noise) and prints, per trajectory and design (the engine by its
 responsiveness, polling by its fix interval), the latency p99 from the decidable instant and the energy against the
 reach oracle across the seeds (median, 90th percentile of the seeds, range), and the wrong and missed transitions
-summed; then each of the engine's missed crossings at its default responsiveness, with how far its excursion went
+summed; how many polling designs the engine's curve dominates on each seed, and which polling designs dominate one
+of its points; then each of the engine's missed crossings at its default responsiveness, with how far its excursion went
 past the margin. One seed's p99 on foot is its slowest of about twenty transitions, so one seed says little.
 
 Exits 1 when the engine reported a false or duplicate transition at any responsiveness on any seed.
@@ -24,6 +25,23 @@ def nearest_rank(values, p):
     ordered = sorted(values)
     rank = max(1, math.ceil(len(ordered) * p / 100))
     return ordered[min(len(ordered), rank) - 1]
+
+
+def dominates(a, b):
+    """Whether design point `a` has no more energy and no more latency p99 than `b`, and less of one."""
+    energy = (a["energyJoules"], b["energyJoules"])
+    latency = (a["latencyFromDecidableP99Seconds"], b["latencyFromDecidableP99Seconds"])
+    return energy[0] <= energy[1] and latency[0] <= latency[1] and (energy[0] < energy[1] or latency[0] < latency[1])
+
+
+def curve_dominance(curve):
+    """How many polling designs of one trajectory's curve some engine point dominates, of how many, and the fix
+    intervals of the polling designs that dominate some engine point."""
+    engine = [point for point in curve if point["design"] == "engine"]
+    polling = [point for point in curve if point["design"] == "polling"]
+    dominated = sum(1 for design in polling if any(dominates(point, design) for point in engine))
+    dominating = [int(design["settingSeconds"]) for design in polling if any(dominates(design, point) for point in engine)]
+    return dominated, len(polling), dominating
 
 
 def main():
@@ -47,8 +65,10 @@ def main():
     points = {}
     pooled = {}
     misses = []
+    dominance = {}
     for run in runs:
         for shape in run["shapes"]:
+            dominance.setdefault(shape["shape"], []).append(curve_dominance(shape["curve"]))
             for point in shape["curve"]:
                 points.setdefault(shape["shape"], {}).setdefault((point["design"], point["settingSeconds"]), []).append(point)
             for design in shape["designs"]:
@@ -74,6 +94,19 @@ def main():
             print(f"  {design:8} {setting:>3} s  latency {statistics.median(latency):6.1f} / {nearest_rank(latency, 90):6.1f} / "
                   f"{min(latency):.1f}–{max(latency):.1f}   energy {statistics.median(energy):.2f}x / {nearest_rank(energy, 90):.2f}x / "
                   f"{min(energy):.2f}–{max(energy):.2f}x   wrong {wrong:3}  missed {missed:4}")
+    print("the curve's dominance per seed: polling designs that a point of the engine's curve dominates (less or as much energy "
+          "and latency p99, one of them less), and polling designs that dominate a point of the engine's curve")
+    for shape, counts in dominance.items():
+        dominated = [count[0] for count in counts]
+        beaten = {}
+        for count in counts:
+            for setting in count[2]:
+                beaten[setting] = beaten.get(setting, 0) + 1
+        designs = counts[0][1]
+        beating = ", ".join(f"every {setting} s on {seeds}" for setting, seeds in sorted(beaten.items())) or "none"
+        print(f"  {shape:8} dominated: median {statistics.median(dominated):.1f} of {designs}, {min(dominated)}–{max(dominated)}; "
+              f"all {designs} on {sum(1 for count in dominated if count == designs)} of {len(counts)} seeds   "
+              f"dominating an engine point: {beating}")
     print("the engine at its default responsiveness, every transition of every seed pooled: latency from the decidable instant, s")
     for shape, latencies in pooled.items():
         if latencies:

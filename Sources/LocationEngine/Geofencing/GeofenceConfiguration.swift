@@ -113,9 +113,9 @@ public struct GeofenceOptions: Sendable, Hashable {
     /// How late a transition may come after the instant it could first be decided, the latency budget the
     /// power planner may spend to save energy (default ``immediateResponsiveness``, zero: as soon as the
     /// receiver's fixes allow; at most ``maximumResponsiveness``). With a budget, the source sleeps until a
-    /// fix is due at the earliest instant a boundary could be decided plus the budget, far from every boundary
-    /// and near one alike, and runs while a fix leaves a region in doubt and does not say the device stands
-    /// still (see <doc:Geofences>). While several monitors run, the smallest budget among them sets the plan.
+    /// fix is due at the earliest instant a boundary could be decided plus the budget, far from every boundary,
+    /// near one, and in doubt alike, and runs once a region in doubt could be decidable and the budget is spent
+    /// (see <doc:Geofences>). While several monitors run, the smallest budget among them sets the plan.
     public var responsiveness: Duration
 
     /// Transitions as soon as the receiver's fixes allow: the default ``responsiveness``.

@@ -11,15 +11,18 @@
 /// - The *decision slack*: as far as the device must move before the truth could be decidable against
 ///   some region's state — the decision distance across the boundary, on the side the region is not
 ///   in. The truth lies within the fix's confidence circle, so for a region the fix decided it is the
-///   distance to its boundary plus the hysteresis margin; for one the fix left in doubt (only while the
-///   fix says the device is still), the margin less how far the fix lies across the boundary from the
-///   region's state (from the nearer side, for an unknown region) (``timeToDecidable``). No transition
-///   can be owed before then: the power planner plans the next fix by it.
+///   distance to its boundary plus the hysteresis margin. For one the fix left in doubt, the fix that
+///   decides may be more accurate than this one, so it is as far as the truth must still go to be the
+///   smallest margin across (what a fix of any accuracy needs): that margin less the fix's confidence
+///   radius, less how far the fix lies across the boundary from the region's state (from the nearer
+///   side, for an unknown region) (``timeToDecidable``). No transition can be owed before then: the
+///   power planner plans the next fix by it.
 ///
 /// ```
 /// slack          = distance to the nearest boundary − (confidenceScale × accuracy + margin)
 /// decisionSlack  = distance to the nearest boundary + margin            (every region decided)
-///                = margin − how far the fix is across towards the other side   (a region in doubt)
+///                = minimumMargin − confidenceScale × accuracy
+///                  − how far the fix is across towards the other side  (a region in doubt)
 /// ```
 ///
 /// With ``GeofenceConfiguration/maximumAcceleration`` and a fix that reports its speed, each time is the
@@ -48,21 +51,23 @@ public struct RegionReach: Sendable, Hashable {
 extension RegionEvaluator {
     /// How soon a region could want a fix after `fix`, the fix the evaluator last took; `nil` when no
     /// region is monitored, or when some region's state is in doubt — unknown, or left undecided by the
-    /// last fix — and either the fix does not say the device is still (a speed within
-    /// ``GeofenceConfiguration/speedErrorMargin`` of zero) or the truth could already be decidable
-    /// against that region's state: then only more fixes can settle it.
+    /// last fix — and either the truth could already be decidable against that region's state, or the fix
+    /// does not say the device is still (a speed within ``GeofenceConfiguration/speedErrorMargin`` of
+    /// zero) and `inDoubtWhileMoving` is false: a device that may be moving can get the truth across a
+    /// boundary between two fixes at a pace no fix tells, so a plan that must answer as soon as fixes
+    /// allow tracks it; one with a latency budget plans by the maximum speed instead.
     ///
     /// - Complexity: O(log(d / 250 m)) grid queries for the nearest boundary d metres away (see
     ///   ``distanceToNearestBoundary(from:within:)``), searched no farther than ``RegionReach/horizon``
     ///   at the maximum speed, plus O(k) for the k regions in doubt.
-    public mutating func reach(from fix: Location) -> RegionReach? {
+    public mutating func reach(from fix: Location, inDoubtWhileMoving: Bool = false) -> RegionReach? {
         guard !slots.isEmpty, fix.isValid else { return nil }
         let position = GeoPoint(fix)
         let margin = configuration.hysteresisMargin(accuracy: fix.horizontalAccuracy)
         var doubt = Double.infinity
         if !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
-            guard let speed = fix.speed, speed <= GeofenceConfiguration.speedErrorMargin,
-                let slack = decisionSlackInDoubt(from: position, margin: margin), slack > 0
+            let still = fix.speed.map { $0 <= GeofenceConfiguration.speedErrorMargin } ?? false
+            guard still || inDoubtWhileMoving, let slack = decisionSlackInDoubt(from: position, accuracy: fix.horizontalAccuracy), slack > 0
             else { return nil }
             doubt = slack
         }
@@ -79,21 +84,24 @@ extension RegionEvaluator {
         return RegionReach(distance: distance, slack: slack, timeToReach: time(slack), decisionSlack: decisionSlack, timeToDecidable: time(decisionSlack))
     }
 
-    /// The least decision slack among the regions in doubt, from the fix at `position` whose hysteresis
-    /// margin is `margin`: how far the device must move before the truth could be the decision distance
-    /// across a boundary from the region's state (an unknown region: across the boundary from the fix's
-    /// nearer side). Not positive when the truth could be decidable already.
+    /// The least decision slack among the regions in doubt, from the fix at `position` of `accuracy` metres:
+    /// how far the device must move before the truth could be the smallest decision distance — a perfect
+    /// fix's, ``GeofenceConfiguration/minimumMargin`` — across a boundary from the region's state (an
+    /// unknown region: across the boundary from the fix's nearer side). The truth lies within the fix's
+    /// confidence circle, so it may already be that much nearer. Not positive when the truth could be
+    /// decidable already.
     /// - Complexity: O(k) for the k regions in doubt, plus O(n) for each polygon of n vertices among them.
-    func decisionSlackInDoubt(from position: GeoPoint, margin: Double) -> Double? {
+    func decisionSlackInDoubt(from position: GeoPoint, accuracy: Double) -> Double? {
+        let headroom = configuration.decisionDistance(accuracy: 0) - configuration.confidenceScale * accuracy
         var least: Double?
         func take(_ slot: Int32) {
             let record = records[Int(slot)]!
             let across = record.region.signedDistance(to: position)  // positive outside
             let slack: Double
             switch record.state {
-            case .outside: slack = margin + across
-            case .inside: slack = margin - across
-            case .unknown: slack = margin - abs(across)
+            case .outside: slack = headroom + across
+            case .inside: slack = headroom - across
+            case .unknown: slack = headroom - abs(across)
             }
             least = min(least ?? slack, slack)
         }

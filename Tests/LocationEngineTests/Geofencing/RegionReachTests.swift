@@ -158,40 +158,49 @@ struct RegionReachTests {
     }
 
     /// The reach from a fix `east` metres from the origin reporting `speed`, of 5 m.
-    func reach(_ h: EvaluatorHarness, east: Double, speed: Double?) -> RegionReach? {
+    func reach(_ h: EvaluatorHarness, east: Double, speed: Double?, inDoubtWhileMoving: Bool = false) -> RegionReach? {
         let point = offset(h.origin, north: 0, east: east)
         var fix = Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5)
         fix.speed = speed
-        return h.evaluator.reach(from: fix)
+        return h.evaluator.reach(from: fix, inDoubtWhileMoving: inDoubtWhileMoving)
     }
 
-    @Test("a region in doubt, the fix saying the device is still: the margin less how far the fix is across towards the other side")
+    @Test("a region in doubt, the fix saying the device is still: as far as the truth must go to be a perfect fix's margin across, less the fix's confidence radius")
     func doubtWhileStill() throws {
         let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 30, maximumAcceleration: 2))
         try h.circle(radius: 200)
-        // Unknown, 10 m out: decidable outside once the truth is 30 m out, and it may be 20 m out now.
-        h.fix(east: 210)
+        // A 5 m fix: the truth may be 10 m (2 × 5) from where it says; a perfect fix decides 20 m across.
+        // Unknown, 2 m out: decidable outside once the truth is 20 m out, and it may be 12 m out now.
+        h.fix(east: 202)
         #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .unknown)
-        let unknown = try #require(reach(h, east: 210, speed: 0))
-        #expect(abs(unknown.decisionSlack - 10) < 1e-3)
+        let unknown = try #require(reach(h, east: 202, speed: 0))
+        #expect(abs(unknown.decisionSlack - 8) < 1e-3)
         // From rest (plus the 1 m/s allowed for the speed's error) at 2 m/s²: s = t + t².
         let seconds = Double(unknown.timeToDecidable.components.seconds) + Double(unknown.timeToDecidable.components.attoseconds) * 1e-18
         #expect(abs(seconds - ((1 + 4 * unknown.decisionSlack).squareRoot() - 1) / 2) < 1e-6)
         #expect(unknown.slack == 0 && unknown.timeToReach == .zero, "the reach of the doubt band is zero, as before")
-        // Known outside, 10 m out: the truth must get 30 m in, at least 30 m away.
+        // Unknown, 11 m out: the truth may be 21 m out already.
+        #expect(reach(h, east: 211, speed: 0) == nil)
+        // Known outside, 10 m out: the truth must get 20 m in, and it may be 10 m nearer than the fix: 20 m away.
         h.fix(east: 5000)
         h.fix(east: 210)
         #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
-        #expect(abs(try #require(reach(h, east: 210, speed: 0.5)).decisionSlack - 30) < 1e-3)
-        // Known outside, the fix 15 m in: 5 m to go; 22 m in: the truth may be decidable already.
-        h.fix(east: 185)
-        #expect(abs(try #require(reach(h, east: 185, speed: 0)).decisionSlack - 5) < 1e-3)
-        h.fix(east: 178)
-        #expect(reach(h, east: 178, speed: 0) == nil)
-        // Moving, or no speed reported: only more fixes can settle it.
+        #expect(abs(try #require(reach(h, east: 210, speed: 0.5)).decisionSlack - 20) < 1e-3)
+        // Known outside, the fix 5 m in: 5 m to go; 12 m in: the truth may be decidable already.
+        h.fix(east: 195)
+        #expect(abs(try #require(reach(h, east: 195, speed: 0)).decisionSlack - 5) < 1e-3)
+        h.fix(east: 188)
+        #expect(reach(h, east: 188, speed: 0) == nil)
+        // Moving, or no speed reported: only more fixes can settle it, unless the plan may take the maximum
+        // speed instead (a latency budget); then the slack is the still device's.
         h.fix(east: 210)
         #expect(reach(h, east: 210, speed: 1.5) == nil)
         #expect(reach(h, east: 210, speed: nil) == nil)
+        let moving = try #require(reach(h, east: 210, speed: 1.5, inDoubtWhileMoving: true))
+        #expect(abs(moving.decisionSlack - 20) < 1e-3)
+        #expect(try #require(reach(h, east: 210, speed: nil, inDoubtWhileMoving: true)).decisionSlack == moving.decisionSlack)
+        h.fix(east: 188)
+        #expect(reach(h, east: 188, speed: nil, inDoubtWhileMoving: true) == nil, "decidable already: no slack to plan by")
     }
 
     @Test("a region the fix after a hold leaves undecided goes unknown the timeout after the hold, not after the fix before it")

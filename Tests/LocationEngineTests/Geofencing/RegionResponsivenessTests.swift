@@ -2,8 +2,8 @@ import Testing
 @testable import LocationEngine
 
 /// A monitor's latency budget (``GeofenceOptions/responsiveness``): the source sleeps until a fix is due at the
-/// earliest instant a boundary could be decided plus the budget, near a boundary too, and runs while a region is
-/// in doubt and the device may be moving.
+/// earliest instant a boundary could be decided plus the budget, near a boundary and in doubt too, and runs once a
+/// region in doubt could be decidable and the budget is spent.
 @Suite("Region monitors' responsiveness")
 struct RegionResponsivenessTests {
     // The 200 m circle around the origin of RegionPowerTests, the MT3339 profile (a hot start in 1 s), the
@@ -29,15 +29,40 @@ struct RegionResponsivenessTests {
         #expect(zip(always.fixes, always.fixes.dropFirst()).allSatisfy { abs(($1 - $0) / .seconds(1) - 80.0 / 30) < 0.001 })
     }
 
-    @Test("a fix that leaves the region in doubt keeps the source running whatever the budget: the truth may be decidable now")
-    func inDoubtKeepsTracking() {
+    /// A device standing `east` metres east of the fence's centre for `seconds`, its monitor with `budget`: the
+    /// harness, what the drive saw, and the seconds between the fixes.
+    static func stand(at east: Double, budget: Duration, seconds: Int) -> (harness: MachineHarness, log: MachineHarness.DriveLog, gaps: [Double]) {
         var h = MachineHarness(powerProfile: .mt3339)
-        h.monitor("depot", options: GeofenceOptions(responsiveness: .seconds(20)))
-        // 10 m outside: a 5 m fix must be 30 m across to decide, so the region stays unknown.
-        let log = h.drive(until: EngineInstant(.seconds(100)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { _ in 210 }
-        #expect(log.fixes.count == 100)
-        #expect(h.sourceCommands == [.start(.best)])
-        #expect(log.transitions.isEmpty)
+        h.monitor("depot", options: GeofenceOptions(responsiveness: budget))
+        let log = h.drive(until: EngineInstant(.seconds(seconds)), timeToFirstFix: timeToFirstFix, watched: "depot") { _ in east }
+        return (h, log, zip(log.fixes, log.fixes.dropFirst()).map { ($1 - $0) / .seconds(1) })
+    }
+
+    @Test("a fix in doubt where the truth may be decidable already: the budget once from it, then tracking, the budget spent; none, tracking throughout")
+    func inDoubtSpendsTheBudgetOnce() throws {
+        // 11 m outside, fixes of 5 m: a perfect fix decides 20 m out, and the truth may be 21 m out already, so
+        // the region stays unknown and only more fixes can settle it.
+        let budget = Self.stand(at: 211, budget: .seconds(20), seconds: 100)
+        let first = try #require(budget.gaps.first)
+        // Woken a restart before the budget's end, its fix there.
+        #expect(abs(first - 20) < 0.001, "the first gap is the budget: \(first) s")
+        #expect(budget.gaps.dropFirst().allSatisfy { abs($0 - 1) < 0.001 }, "then a fix every second: a second budget would count from a fix that fell short")
+        #expect(budget.log.fixes.count == 81)
+        #expect(budget.log.transitions.isEmpty)
+
+        let immediate = Self.stand(at: 211, budget: .zero, seconds: 100)
+        #expect(immediate.log.fixes.count == 100)
+        #expect(immediate.harness.sourceCommands == [.start(.best)])
+    }
+
+    @Test("a fix in doubt where the truth cannot be decidable yet: with a budget the source sleeps by the decision slack at the maximum speed, then the budget; none, it tracks")
+    func inDoubtMovingPlansByTheSlackWithABudget() {
+        // 2 m outside, fixes of 5 m without a speed: the truth may be 12 m out, 8 m short of a perfect fix's
+        // 20 m; at 30 m/s, 0.27 s away.
+        let budget = Self.stand(at: 202, budget: .seconds(30), seconds: 300)
+        #expect(budget.gaps.count == 9)
+        #expect(budget.gaps.allSatisfy { abs($0 - (30 + 8.0 / 30)) < 0.001 }, "\(budget.gaps)")
+        #expect(Self.stand(at: 202, budget: .zero, seconds: 300).log.fixes.count == 300)
     }
 
     @Test("approaching the fence, the entry comes within the budget after the instant it could be decided", arguments: [0, 10, 30, 60])

@@ -101,14 +101,15 @@ struct GeofencesPartTests {
         geofences.decide(by: fix(east: 5000, speed: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero)
         #expect(geofences.evaluator.state(of: id) == .outside)
 
-        // 10 m out, still: in doubt, but the truth must get 30 m in, 30 m away: from rest (plus 1 m/s for the speed's
-        // error) at 1.5 m/s², 30 = t + 0.75 t²; the MT3339 restarts in 1 s.
+        // 10 m out, still: in doubt, but the truth must get 20 m in (a perfect fix's margin), and it may be 10 m
+        // nearer than the 5 m fix says: 20 m away. From rest (plus 1 m/s for the speed's error) at 1.5 m/s²,
+        // 20 = t + 0.75 t²; the MT3339 restarts in 1 s.
         let at = EngineInstant(.seconds(100))
         var still = geofences
         var stillPower = planner()
         still.decide(by: fix(east: 210, speed: 0, at: at), power: &stillPower, besides: PowerDemand(), now: at)
         #expect(still.evaluator.state(of: id) == .outside)
-        let seconds = ((1 + 3 * 30.0).squareRoot() - 1) / 1.5
+        let seconds = ((1 + 3 * 20.0).squareRoot() - 1) / 1.5
         let expected = at + .nanoseconds(Int64((seconds * 1e9).rounded(.down))) - .seconds(1)
         let wake = try #require(stillPower[.first].monitors.wakeAt)
         #expect(abs((wake - expected) / .milliseconds(1)) < 1)

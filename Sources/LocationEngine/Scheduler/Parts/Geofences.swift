@@ -10,6 +10,9 @@ struct Geofences: Sendable {
     /// Whether the evaluator's next deadline may have moved since the core last read it into the regions'
     /// alarm (the event's settle step reads it, ``SchedulerStateMachine/settle()``).
     var alarmMoved = false
+    /// The earliest instant the truth could be decidable against some region's state, as the monitors'
+    /// last plan found it; `nil` while other requests keep the source running in the monitors' mode.
+    var decidableFrom: EngineInstant?
 
     /// What the monitors demand of the source while it must run for them: their best, as a standard
     /// subscription without an accuracy filter.
@@ -71,22 +74,37 @@ struct Geofences: Sendable {
 
     /// A fix reaches the regions: their transitions are decided (taken with ``RegionEvaluator/nextEvent()``);
     /// then the power planner decides whether the monitors may let the source sleep, and until when: until a
-    /// fix is due at the first instant the truth could be decidable against some region's state
+    /// fix is due at the earliest instant the truth could be decidable against some region's state
     /// (``RegionReach/timeToDecidable``) plus the smallest latency budget among the regions
-    /// (``GeofenceOptions/responsiveness``). While a region is in doubt the truth may be decidable now, so
-    /// the source keeps running whatever the budget — a decision comes at most the budget after the first
-    /// fix that could see it, not a budget after each fix that fell short under noise — unless the fix says
-    /// the device stands still and, by its confidence circle, the truth is not decidable yet: then the device
-    /// must first move, and the acceleration bound says how soon it can. While they sleep the regions hold
-    /// their states until that instant: no transition is owed before it.
+    /// (``GeofenceOptions/responsiveness``). A region in doubt is planned by its own decision slack when the
+    /// fix says the device stands still, or when there is a budget; otherwise the source keeps running. When
+    /// the truth could be decidable already, the budget runs from the earliest instant the fix before had
+    /// planned it could be (``decidableFrom``), so that a decision comes at most the budget after the first
+    /// fix that could see it, not a budget after each fix that fell short under noise. While they sleep the
+    /// regions hold their states until the fix is due: no transition is owed before it.
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
-    ///   ``RegionEvaluator/reach(from:)`` only when the planner says a sleep could be worth it.
+    ///   ``RegionEvaluator/reach(from:inDoubtWhileMoving:)`` only when the planner says a sleep could be worth it.
     mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant) {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         alarmMoved = true
         power.endMonitorSleep()
-        guard power.monitorsMaySleep(besides: demand), let reach = evaluator.reach(from: fix.location) else { return }
-        let due = fix.observedAt + reach.timeToDecidable + evaluator.responsiveness.smallest
+        guard power.monitorsMaySleep(besides: demand) else {
+            decidableFrom = nil
+            return
+        }
+        let budget = evaluator.responsiveness.smallest
+        let earliest: EngineInstant
+        if let reach = evaluator.reach(from: fix.location, inDoubtWhileMoving: budget > .zero) {
+            earliest = fix.observedAt + reach.timeToDecidable
+        } else if budget > .zero, fix.location.isValid, evaluator.count > 0 {
+            // Decidable already, perhaps since the last plan's earliest instant (never later than this fix:
+            // a region that joined since may have been decidable at once).
+            earliest = min(decidableFrom ?? fix.observedAt, fix.observedAt)
+        } else {
+            return
+        }
+        decidableFrom = earliest
+        let due = earliest + budget
         if power.planMonitorSleep(due: due, now: now) { evaluator.holdStates(until: due) }
     }
 }

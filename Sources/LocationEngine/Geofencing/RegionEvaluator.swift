@@ -105,6 +105,9 @@ public struct RegionEvaluator: Sendable {
 
     /// How many regions are monitored.
     public var count: Int { slots.count }
+    /// Whether some region's state is in doubt: unknown, or left undecided by the last fix.
+    /// - Complexity: O(1)
+    var hasRegionInDoubt: Bool { !unknownSlots.isEmpty || !undecidedSlots.isEmpty }
 
     /// Whether `id` is monitored.
     public func contains(_ id: RequestID) -> Bool { slots[id] != nil }

@@ -16,7 +16,10 @@
 ///   smallest margin across (what a fix of any accuracy needs): that margin less the fix's confidence
 ///   radius, less how far the fix lies across the boundary from the region's state (from the nearer
 ///   side, for an unknown region) (``timeToDecidable``). No transition can be owed before then: the
-///   power planner plans the next fix by it.
+///   power planner plans the next fix by it. (The decided regions' slack still takes the deciding fix
+///   to be as accurate as this one: a more accurate one could decide `confidenceScale` × accuracy less
+///   the margin sooner. Far from a boundary that is a small share of the travel; in doubt it is all of
+///   it, so there the plan allows for it.)
 ///
 /// ```
 /// slack          = distance to the nearest boundary − (confidenceScale × accuracy + margin)
@@ -50,7 +53,7 @@ public struct RegionReach: Sendable, Hashable {
 
 extension RegionEvaluator {
     /// How soon a region could want a fix after `fix`, the fix the evaluator last took; `nil` when no
-    /// region is monitored, or when some region's state is in doubt — unknown, or left undecided by the
+    /// region is monitored, when the fix is invalid, or when some region's state is in doubt — unknown, or left undecided by the
     /// last fix — and either the truth could already be decidable against that region's state, or the fix
     /// does not say the device is still (a speed within ``GeofenceConfiguration/speedErrorMargin`` of
     /// zero) and `inDoubtWhileMoving` is false: a device that may be moving can get the truth across a
@@ -65,8 +68,8 @@ extension RegionEvaluator {
         let position = GeoPoint(fix)
         let margin = configuration.hysteresisMargin(accuracy: fix.horizontalAccuracy)
         var doubt = Double.infinity
-        if !unknownSlots.isEmpty || !undecidedSlots.isEmpty {
-            let still = fix.speed.map { $0 <= GeofenceConfiguration.speedErrorMargin } ?? false
+        if hasRegionInDoubt {
+            let still = fix.speed.map { (0...GeofenceConfiguration.speedErrorMargin).contains($0) } ?? false
             guard still || inDoubtWhileMoving, let slack = decisionSlackInDoubt(from: position, accuracy: fix.horizontalAccuracy), slack > 0
             else { return nil }
             doubt = slack

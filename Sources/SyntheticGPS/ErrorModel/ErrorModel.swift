@@ -11,12 +11,13 @@
 /// (the position jumps) and σ is multiplied by a factor `k ∈ 2.5…6` that decays back to 1 with a time
 /// constant of 3–10 s. The receiver sees its residuals grow and reports the larger σ, so accuracy stays honest.
 ///
-/// The processes step on the receiver's epoch grid, every grid instant from the first one asked for, whether or
-/// not a fix is taken there: the error at an epoch is a function of the seed and the instant alone, not of
-/// which epochs before it a receiver happened to compute. Two designs that sample one receiver differently
-/// (one tracking continuously, one sleeping between fixes) see the same error, and the same multipath
-/// events, wherever both take a fix — common random numbers, so a comparison between them measures their
-/// sampling and not their luck.
+/// The processes step on the receiver's epoch grid, every grid instant from the first one asked for (the
+/// receiver's first fix), whether or not a fix is taken there: the error at an epoch is a function of the seed,
+/// that first instant and the epoch, not of which epochs between them a receiver happened to compute. Two
+/// designs that start one receiver together and sample it differently (one tracking continuously, one
+/// sleeping between fixes) see the same unit noise, and the same multipath events, wherever both take a fix —
+/// common random numbers, so a comparison between them measures their sampling and not their luck. (The
+/// σ that scales the noise is the receiver's own: a restart's first fixes are rougher.)
 struct ErrorModel: Sendable {
     /// `√(−2 ln(1 − 0.68))`: the radius, in per-axis σ, of the circle holding a circular Gaussian error
     /// with 68 % probability.
@@ -54,7 +55,8 @@ struct ErrorModel: Sendable {
     }
 
     /// Advances every process to `elapsed` seconds, an instant of the grid, one grid interval at a time, and
-    /// starts each multipath event at the first grid instant at or after it is due.
+    /// starts each multipath event at the first grid instant at or after it is due. An instant before the
+    /// current one changes nothing.
     /// - Complexity: O(n) for the n grid instants since the last advance.
     mutating func advance(to elapsed: Double) {
         let target = Int((elapsed / gridInterval).rounded())

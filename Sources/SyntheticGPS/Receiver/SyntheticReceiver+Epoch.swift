@@ -4,7 +4,8 @@ extension SyntheticReceiver {
     /// Produces the next epoch and schedules the one after; `nil` when the receiver is off.
     ///
     /// - Complexity: amortised O(1) (the trajectory integrates in steps of at most 1 s; the sky is
-    ///   recomputed every 10 s of scenario time).
+    ///   recomputed every 10 s of scenario time); after the receiver was off, O(n) for the n epochs the
+    ///   error model steps through.
     public mutating func nextEpoch() -> SyntheticEpoch? {
         guard let mode else { return nil }
         let index = nextIndex

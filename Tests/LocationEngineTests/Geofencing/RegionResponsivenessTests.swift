@@ -55,14 +55,30 @@ struct RegionResponsivenessTests {
         #expect(immediate.harness.sourceCommands == [.start(.best)])
     }
 
-    @Test("a fix in doubt where the truth cannot be decidable yet: with a budget the source sleeps by the decision slack at the maximum speed, then the budget; none, it tracks")
-    func inDoubtMovingPlansByTheSlackWithABudget() {
+    @Test("a fix in doubt, saying nothing of the device's speed, where the truth cannot be decidable yet: with a budget the source sleeps by the decision slack at the maximum speed, then the budget; none, it tracks")
+    func inDoubtMayBeMovingPlansByTheSlackWithABudget() {
         // 2 m outside, fixes of 5 m without a speed: the truth may be 12 m out, 8 m short of a perfect fix's
         // 20 m; at 30 m/s, 0.27 s away.
         let budget = Self.stand(at: 202, budget: .seconds(30), seconds: 300)
         #expect(budget.gaps.count == 9)
         #expect(budget.gaps.allSatisfy { abs($0 - (30 + 8.0 / 30)) < 0.001 }, "\(budget.gaps)")
         #expect(Self.stand(at: 202, budget: .zero, seconds: 300).log.fixes.count == 300)
+    }
+
+    @Test("a fix that finds the truth may be decidable already, after fixes that planned by the slack: the budget runs from their earliest instant, so the receiver tracks")
+    func inDoubtTheBudgetRunsFromThePlanBefore() throws {
+        var h = MachineHarness(powerProfile: .mt3339)
+        h.monitor("depot", options: GeofenceOptions(responsiveness: .seconds(30)))
+        // 2 m outside until 100 s (the truth cannot be decidable for 0.27 s after each fix), then 11 m outside
+        // (it may be decidable already).
+        let log = h.drive(until: EngineInstant(.seconds(200)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { now in
+            now < EngineInstant(.seconds(100)) ? 202 : 211
+        }
+        let gaps = zip(log.fixes, log.fixes.dropFirst()).map { ($1 - $0) / .seconds(1) }
+        #expect(gaps.count > 8)
+        #expect(gaps.prefix(4).allSatisfy { abs($0 - (30 + 8.0 / 30)) < 0.001 }, "\(gaps)")
+        // The first fix at 211 m comes a budget after the last plan's earliest instant: the budget is spent.
+        #expect(gaps.dropFirst(4).allSatisfy { abs($0 - 1) < 0.001 }, "no second budget: \(gaps)")
     }
 
     @Test("approaching the fence, the entry comes within the budget after the instant it could be decided", arguments: [0, 10, 30, 60])

@@ -82,7 +82,7 @@ struct GeofencesPartTests {
         #expect(fast.evaluator.statesHeldUntil == nil)
     }
 
-    @Test("in doubt near a boundary, a still device lets the receiver sleep until it could have moved far enough to decide; a moving one does not")
+    @Test("in doubt near a boundary, a still device lets the receiver sleep until it could have moved far enough to decide; a moving one, without a budget, does not")
     func stillInDoubtSleeps() throws {
         let configuration = GeofenceConfiguration(maximumSpeed: 30, maximumAcceleration: 1.5)
         func planner() -> SourcePlanner {

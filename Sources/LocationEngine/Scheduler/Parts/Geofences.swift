@@ -11,7 +11,8 @@ struct Geofences: Sendable {
     /// alarm (the event's settle step reads it, ``SchedulerStateMachine/settle()``).
     var alarmMoved = false
     /// The earliest instant the truth could be decidable against some region's state, as the monitors'
-    /// last plan found it; `nil` while other requests keep the source running in the monitors' mode.
+    /// last plan found it (or, while other requests keep the source running, the first of their fixes that
+    /// left a region in doubt); `nil` when nothing is planned.
     var decidableFrom: EngineInstant?
 
     /// What the monitors demand of the source while it must run for them: their best, as a standard
@@ -89,18 +90,21 @@ struct Geofences: Sendable {
         alarmMoved = true
         power.endMonitorSleep()
         guard power.monitorsMaySleep(besides: demand) else {
-            decidableFrom = nil
+            // The source runs for other requests; a region their fixes leave in doubt may have been
+            // decidable since this fix at the latest, and the budget keeps running from then.
+            decidableFrom = evaluator.hasRegionInDoubt ? min(decidableFrom ?? fix.observedAt, fix.observedAt) : nil
             return
         }
         let budget = evaluator.responsiveness.smallest
         let earliest: EngineInstant
         if let reach = evaluator.reach(from: fix.location, inDoubtWhileMoving: budget > .zero) {
             earliest = fix.observedAt + reach.timeToDecidable
-        } else if budget > .zero, fix.location.isValid, evaluator.count > 0 {
+        } else if budget > .zero, fix.location.isValid, evaluator.hasRegionInDoubt {
             // Decidable already, perhaps since the last plan's earliest instant (never later than this fix:
             // a region that joined since may have been decidable at once).
             earliest = min(decidableFrom ?? fix.observedAt, fix.observedAt)
         } else {
+            decidableFrom = nil
             return
         }
         decidableFrom = earliest

@@ -27,23 +27,6 @@ def nearest_rank(values, p):
     return ordered[min(len(ordered), rank) - 1]
 
 
-def dominates(a, b):
-    """Whether design point `a` has no more energy and no more latency p99 than `b`, and less of one."""
-    energy = (a["energyJoules"], b["energyJoules"])
-    latency = (a["latencyFromDecidableP99Seconds"], b["latencyFromDecidableP99Seconds"])
-    return energy[0] <= energy[1] and latency[0] <= latency[1] and (energy[0] < energy[1] or latency[0] < latency[1])
-
-
-def curve_dominance(curve):
-    """How many polling designs of one trajectory's curve some engine point dominates, of how many, and the fix
-    intervals of the polling designs that dominate some engine point."""
-    engine = [point for point in curve if point["design"] == "engine"]
-    polling = [point for point in curve if point["design"] == "polling"]
-    dominated = sum(1 for design in polling if any(dominates(point, design) for point in engine))
-    dominating = [int(design["settingSeconds"]) for design in polling if any(dominates(design, point) for point in engine)]
-    return dominated, len(polling), dominating
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("locbench")
@@ -68,7 +51,8 @@ def main():
     dominance = {}
     for run in runs:
         for shape in run["shapes"]:
-            dominance.setdefault(shape["shape"], []).append(curve_dominance(shape["curve"]))
+            polling = sum(1 for point in shape["curve"] if point["design"] == "polling")
+            dominance.setdefault(shape["shape"], []).append((shape["pollingDominated"], polling, shape["pollingDominating"]))
             for point in shape["curve"]:
                 points.setdefault(shape["shape"], {}).setdefault((point["design"], point["settingSeconds"]), []).append(point)
             for design in shape["designs"]:

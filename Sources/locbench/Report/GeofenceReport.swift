@@ -111,10 +111,12 @@ struct GeofenceReport: Codable, Sendable {
         var engineWorstEstimates: [GeofenceTail]
         /// The true crossings the engine missed (deeper than the margin), with what its fixes saw of each.
         var engineMissed: [GeofenceMiss]
-        /// With `--geofence-curve`: the engine at each responsiveness and the polling designs (else empty), and how
-        /// many of the polling designs some engine point dominates.
+        /// With `--geofence-curve`: the engine at each responsiveness and the polling designs (else empty), how
+        /// many of the polling designs some engine point dominates, and the fix intervals of the polling designs
+        /// that dominate some engine point, seconds.
         var curve: [GeofenceCurvePoint]
         var pollingDominated: Int
+        var pollingDominating: [Int]
     }
 
     /// A headline figure of the engine's, summed or listed over the trajectories: what is measured and the value.
@@ -159,6 +161,7 @@ extension GeofenceReport {
         let moving = samples.map(\.speed).filter { $0 > 0.5 }.sorted()
         let speed = moving.isEmpty ? 0 : moving[moving.count / 2]
         let circles = run.fences.count { if case .circle = $0.region.shape { true } else { false } }
+        let dominance = GeofenceCurve.dominance(run.curve)
         func design(_ name: String, _ design: GeofenceDesignRun, _ comparison: TransitionComparison) -> Design {
             Design(
                 design: name, detected: comparison.detected, missed: comparison.missed, withinMargin: comparison.withinMargin,
@@ -194,7 +197,7 @@ extension GeofenceReport {
                 10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path,
                 by: { judged in judged.estimatedCrossing.map { abs($0 - judged.crossing!.seconds) } ?? 0 }),
             engineMissed: GeofenceMiss.list(comparison: run.engineComparison, design: run.engine, fences: run.fences, rules: run.rules, end: run.path.duration),
-            curve: run.curve, pollingDominated: GeofenceCurve.pollingDominated(run.curve).dominated)
+            curve: run.curve, pollingDominated: dominance.pollingDominated, pollingDominating: dominance.pollingDominating)
     }
 
     /// The engine's headline figures: its wrong and missed transitions over every trajectory, and per trajectory

@@ -132,6 +132,8 @@ enum GeofenceTable {
         }
         let polling = shape.curve.count { $0.design == "polling" }
         lines.append("  polling designs that a point of the engine's curve dominates (less energy and lower latency, or equal in one): \(shape.pollingDominated) of \(polling)")
+        let dominating = shape.pollingDominating.map { "every \(duration(Double($0)))" }.joined(separator: ", ")
+        lines.append("  polling designs that dominate a point of the engine's curve: \(dominating.isEmpty ? "none" : dominating)")
         return lines
     }
 

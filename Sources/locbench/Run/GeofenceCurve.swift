@@ -46,13 +46,14 @@ enum GeofenceCurve {
         return points
     }
 
-    /// The polling designs of `points` that some engine point dominates, and how many there are.
-    static func pollingDominated(_ points: [GeofenceCurvePoint]) -> (dominated: Int, of: Int) {
-        let engine = points.filter { $0.design == "engine" }.map { (energy: $0.energyJoules, latency: $0.latencyFromDecidableP99Seconds) }
+    /// How many polling designs of `points` some engine point dominates, and the fix intervals of those that
+    /// dominate some engine point, seconds.
+    static func dominance(_ points: [GeofenceCurvePoint]) -> (pollingDominated: Int, pollingDominating: [Int]) {
+        func figure(_ point: GeofenceCurvePoint) -> (energy: Double, latency: Double) { (point.energyJoules, point.latencyFromDecidableP99Seconds) }
+        let engine = points.filter { $0.design == "engine" }.map(figure)
         let polling = points.filter { $0.design == "polling" }
-        let dominated = polling.count { design in
-            engine.contains { ParetoFront.dominates($0, (energy: design.energyJoules, latency: design.latencyFromDecidableP99Seconds)) }
-        }
-        return (dominated, polling.count)
+        let dominated = polling.count { design in engine.contains { ParetoFront.dominates($0, figure(design)) } }
+        let dominating = polling.filter { design in engine.contains { ParetoFront.dominates(figure(design), $0) } }
+        return (dominated, dominating.map { Int($0.settingSeconds) })
     }
 }

@@ -29,13 +29,18 @@ struct RegionResponsivenessTests {
         #expect(zip(always.fixes, always.fixes.dropFirst()).allSatisfy { abs(($1 - $0) / .seconds(1) - 80.0 / 30) < 0.001 })
     }
 
-    /// A device standing `east` metres east of the fence's centre for `seconds`, its monitor with `budget`: the
+    /// A device `east(now)` metres east of the fence's centre for `seconds`, its monitor with `budget`: the
     /// harness, what the drive saw, and the seconds between the fixes.
-    static func stand(at east: Double, budget: Duration, seconds: Int) -> (harness: MachineHarness, log: MachineHarness.DriveLog, gaps: [Double]) {
+    static func drive(budget: Duration, seconds: Int, east: (EngineInstant) -> Double) -> (harness: MachineHarness, log: MachineHarness.DriveLog, gaps: [Double]) {
         var h = MachineHarness(powerProfile: .mt3339)
         h.monitor("depot", options: GeofenceOptions(responsiveness: budget))
-        let log = h.drive(until: EngineInstant(.seconds(seconds)), timeToFirstFix: timeToFirstFix, watched: "depot") { _ in east }
+        let log = h.drive(until: EngineInstant(.seconds(seconds)), timeToFirstFix: timeToFirstFix, watched: "depot", east: east)
         return (h, log, zip(log.fixes, log.fixes.dropFirst()).map { ($1 - $0) / .seconds(1) })
+    }
+
+    /// The same, the device standing at `east` metres.
+    static func stand(at east: Double, budget: Duration, seconds: Int) -> (harness: MachineHarness, log: MachineHarness.DriveLog, gaps: [Double]) {
+        drive(budget: budget, seconds: seconds) { _ in east }
     }
 
     @Test("a fix in doubt where the truth may be decidable already: the budget once from it, then tracking, the budget spent; none, tracking throughout")
@@ -67,14 +72,9 @@ struct RegionResponsivenessTests {
 
     @Test("a fix that finds the truth may be decidable already, after fixes that planned by the slack: the budget runs from their earliest instant, so the receiver tracks")
     func inDoubtTheBudgetRunsFromThePlanBefore() throws {
-        var h = MachineHarness(powerProfile: .mt3339)
-        h.monitor("depot", options: GeofenceOptions(responsiveness: .seconds(30)))
         // 2 m outside until 100 s (the truth cannot be decidable for 0.27 s after each fix), then 11 m outside
         // (it may be decidable already).
-        let log = h.drive(until: EngineInstant(.seconds(200)), timeToFirstFix: Self.timeToFirstFix, watched: "depot") { now in
-            now < EngineInstant(.seconds(100)) ? 202 : 211
-        }
-        let gaps = zip(log.fixes, log.fixes.dropFirst()).map { ($1 - $0) / .seconds(1) }
+        let gaps = Self.drive(budget: .seconds(30), seconds: 200) { now in now < EngineInstant(.seconds(100)) ? 202 : 211 }.gaps
         #expect(gaps.count > 8)
         #expect(gaps.prefix(4).allSatisfy { abs($0 - (30 + 8.0 / 30)) < 0.001 }, "\(gaps)")
         // The first fix at 211 m comes a budget after the last plan's earliest instant: the budget is spent.

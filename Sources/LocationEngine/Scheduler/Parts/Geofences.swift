@@ -89,10 +89,12 @@ struct Geofences: Sendable {
         evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
         alarmMoved = true
         power.endMonitorSleep()
+        // The truth may be decidable already: since the last plan's earliest instant, and never later than this
+        // fix (a region that joined since may have been decidable at once).
+        let decidableAlready = min(decidableFrom ?? fix.observedAt, fix.observedAt)
         guard power.monitorsMaySleep(besides: demand) else {
-            // The source runs for other requests; a region their fixes leave in doubt may have been
-            // decidable since this fix at the latest, and the budget keeps running from then.
-            decidableFrom = evaluator.hasRegionInDoubt ? min(decidableFrom ?? fix.observedAt, fix.observedAt) : nil
+            // The source runs for other requests; a region their fixes leave in doubt keeps its budget running.
+            decidableFrom = evaluator.hasRegionInDoubt ? decidableAlready : nil
             return
         }
         let budget = evaluator.responsiveness.smallest
@@ -100,9 +102,7 @@ struct Geofences: Sendable {
         if let reach = evaluator.reach(from: fix.location, inDoubtWhileMoving: budget > .zero) {
             earliest = fix.observedAt + reach.timeToDecidable
         } else if budget > .zero, fix.location.isValid, evaluator.hasRegionInDoubt {
-            // Decidable already, perhaps since the last plan's earliest instant (never later than this fix:
-            // a region that joined since may have been decidable at once).
-            earliest = min(decidableFrom ?? fix.observedAt, fix.observedAt)
+            earliest = decidableAlready
         } else {
             decidableFrom = nil
             return

@@ -88,4 +88,21 @@ struct SubscriptionTests {
         #expect(h.ends("s").count == 1)
         #expect(!h.machine.isSourceOn)
     }
+
+    @Test("a fix, and a source's error, reach the subscriptions in the order they were made, after many ended")
+    func notifiedInSubmissionOrder() {
+        var h = MachineHarness()
+        let first = (0..<300).map { "s\($0)" }
+        for tag in first { h.subscribe(tag) }
+        // Three in four end (enough for the table to close its holes), then more come after them.
+        for (index, tag) in first.enumerated() where index % 4 != 0 { h.cancel(tag) }
+        let later = (300..<350).map { "s\($0)" }
+        for tag in later { h.subscribe(tag) }
+        let expected = first.enumerated().filter { $0.offset % 4 == 0 }.map(\.element) + later
+        h.fix(5)
+        #expect(h.notificationOrder == expected)
+        h.notificationOrder = []
+        h.transientError()
+        #expect(h.notificationOrder == expected)
+    }
 }

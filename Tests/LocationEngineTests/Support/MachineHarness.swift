@@ -42,6 +42,8 @@ struct MachineHarness {
     var fullAccuracyRequests: [String] = []
     /// Tags in the order their one-shot results came.
     var completionOrder: [String] = []
+    /// The subscriptions' tags in the order they were handed events, every event counted.
+    var notificationOrder: [String] = []
     /// Prompts the machine opened, in order: what it asked and the token its answer must name.
     var prompts: [(kind: String, token: UInt64)] = []
     /// Every picture the machine moved to.
@@ -228,6 +230,7 @@ struct MachineHarness {
                     hand: { recipient in
                         precondition(ids[recipient.handler] == recipient.id, "recipient ID does not match its tag")
                         events[recipient.handler, default: []].append(event)
+                        notificationOrder.append(recipient.handler)
                         if case .ended = event {
                             subscriptionEndingsHandedOut += 1
                             handedOut.append("\(recipient.handler): ended")

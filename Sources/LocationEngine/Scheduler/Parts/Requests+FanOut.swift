@@ -8,28 +8,24 @@ extension SchedulerStateMachine.Requests {
         var exhausted: [Recipient<SubscriptionHandler>] = []
     }
 
-    /// Offers `fix` to every admitted subscription through its filters, records
+    /// Offers `fix` to every admitted subscription through its filters, in submission order, records
     /// the delivery in those it passes, and removes those it exhausts.
     /// - Complexity: O(s) for s subscriptions.
     mutating func offer(_ fix: StampedFix, now: EngineInstant) -> FanOut {
         var fanOut = FanOut()
         var exhausted: [RequestID] = []
-        var position = subscriptions.values.startIndex
-        while position != subscriptions.values.endIndex {
-            defer { subscriptions.values.formIndex(after: &position) }
-            guard subscriptions.values[position].phase == .admitted, Self.accepts(fix, subscriptions.values[position], now: now)
-            else { continue }
-            subscriptions.values[position].lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now)
-            subscriptions.values[position].delivered += 1
-            let subscription = subscriptions.values[position]
-            let recipient = Recipient(subscriptions.keys[position], subscription.handler)
+        subscriptions.updateEach { id, subscription in
+            guard subscription.phase == .admitted, Self.accepts(fix, subscription, now: now) else { return }
+            subscription.lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now)
+            subscription.delivered += 1
+            let recipient = Recipient(id, subscription.handler)
             if subscription.options.kind == .heading {
                 fanOut.headings.append(recipient)
             } else {
                 fanOut.locations.append(recipient)
             }
             if let maximum = subscription.options.maximumUpdates, subscription.delivered >= maximum {
-                exhausted.append(subscriptions.keys[position])
+                exhausted.append(id)
             }
         }
         fanOut.exhausted = exhausted.compactMap { id in

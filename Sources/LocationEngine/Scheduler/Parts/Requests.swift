@@ -15,10 +15,12 @@ extension SchedulerStateMachine {
     struct Requests {
         /// Every pending request, by ID: one entry each, of its kind.
         var table = RequestTable<Entry>()
-        /// The state of each live subscription (its filters and last delivery), by ID: what a fix walks.
-        var subscriptions: [RequestID: Subscription] = [:]
-        /// The handler and phase of each live monitor, by ID: what a region's transition reaches.
-        var monitors: [RequestID: Monitor] = [:]
+        /// The state of each live subscription (its filters and last delivery), by ID: what a fix walks, in
+        /// submission order.
+        var subscriptions = SubmissionOrderedTable<Subscription>()
+        /// The handler and phase of each live monitor, by ID, in submission order: what a region's transition
+        /// reaches.
+        var monitors = SubmissionOrderedTable<Monitor>()
         /// The admitted one-shots by accuracy, for the fix that can complete them.
         var index = OneShotIndex()
         /// Requests waiting for authorization, in submission order; ended ones are skipped lazily.
@@ -245,9 +247,9 @@ extension SchedulerStateMachine.Requests {
         }
         ids.sort()
         ids += subscriptions.lazy.filter { (!onlyAdmitted || $0.value.phase == .admitted) && unservable($0.value.options.powerDemand) }
-            .map(\.key).sorted()
+            .map(\.id)
         // A monitor demands no power of its own: only no source at all leaves it unserved.
-        if sources.isEmpty { ids += monitors.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.key).sorted() }
+        if sources.isEmpty { ids += monitors.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.id) }
         if !onlyAdmitted {
             awaitingAuthorization.removeAll()
             awaitingFullAccuracy.removeAll()
@@ -299,16 +301,16 @@ extension SchedulerStateMachine.Requests {
         }
     }
 
-    /// The subscriptions admitted to the source, as recipients.
+    /// The subscriptions admitted to the source, as recipients, in submission order.
     /// - Complexity: O(s) for s subscriptions.
     func admittedSubscribers() -> [Recipient<SubscriptionHandler>] {
-        subscriptions.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }
+        subscriptions.filter { $0.value.phase == .admitted }.map { Recipient($0.id, $0.value.handler) }
     }
 
     /// The monitors admitted, as recipients, in submission order.
-    /// - Complexity: O(m log m) for m monitors.
+    /// - Complexity: O(m) for m monitors.
     func admittedMonitors() -> [Recipient<MonitorHandler>] {
-        monitors.filter { $0.value.phase == .admitted }.map { Recipient($0.key, $0.value.handler) }.sorted { $0.id < $1.id }
+        monitors.filter { $0.value.phase == .admitted }.map { Recipient($0.id, $0.value.handler) }
     }
 
     /// How many entries ``compact()`` would scan now (0 when it has nothing worth doing).

@@ -48,6 +48,9 @@ extension RegionEvaluator {
             takeUnmarked(unknownSlots)
             takeUnmarked(undecidedSlots)
         }
+        // In the order the monitors were made (slots are reused, and the sets walk in the order of their
+        // hashes): the transitions one fix decides, and the dwells it starts, come out the same in every run.
+        if candidates.count > 1 { candidates.sort { records[Int($0)]!.id < records[Int($1)]!.id } }
         for slot in candidates {
             evaluate(slot, position: position, reach: reach, segment: segment, now: now)
         }

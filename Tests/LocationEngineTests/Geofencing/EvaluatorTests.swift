@@ -275,4 +275,23 @@ struct EvaluatorTests {
         h.drain()
         #expect(h.take() == [])
     }
+
+    @Test("the transitions one fix decides come in the order the monitors were made, slots reused or not")
+    func oneFixDecidesInSubmissionOrder() throws {
+        let h = try EvaluatorHarness()
+        // Far and near circles, unknown until the first fix; some leave and newer ones take their slots.
+        for id in 1...80 as ClosedRange<UInt64> {
+            let centre = offset(h.origin, north: 0, east: id % 2 == 0 ? Double(id) * 1_000 : 0)
+            h.evaluator.add(RequestID(rawValue: id), region: try GeofenceRegion.circle(centre: centre, radius: 200), options: GeofenceOptions())
+        }
+        for id in stride(from: 3, through: 80, by: 3) as StrideThrough<UInt64> { _ = h.evaluator.remove(RequestID(rawValue: id)) }
+        for id in 81...100 as ClosedRange<UInt64> {
+            h.evaluator.add(RequestID(rawValue: id), region: try GeofenceRegion.circle(centre: h.origin, radius: 200), options: GeofenceOptions())
+        }
+        h.fix(east: 0)
+        let ids = h.events.map(\.id.rawValue)
+        #expect(ids.count == 74)
+        #expect(ids == ids.sorted())
+        #expect(Set(h.events.map(\.transition)) == [.determined(.inside), .determined(.outside)])
+    }
 }

@@ -1,7 +1,7 @@
 extension RegionEvaluator {
     /// Takes every deadline due by `now`, in order: dwells, and unknown timeouts (of a region left
     /// undecided, or of every known region when no fix came at all).
-    /// - Complexity: O(log d) per deadline taken; O(n) for the n known regions when no fix came for
+    /// - Complexity: O(log d) per deadline taken; O(n log n) for the n known regions when no fix came for
     ///   ``GeofenceConfiguration/unknownAfter``.
     public mutating func advanceTime(now: EngineInstant) {
         while true {
@@ -17,7 +17,9 @@ extension RegionEvaluator {
                 }
             } else if let global, global <= now {
                 globalTimeoutPending = false
-                for slot in records.indices where records[slot].map({ $0.state != .unknown }) ?? false {
+                // In the order the monitors were made, as a fix's transitions (slots are reused).
+                let known = records.indices.filter { records[$0].map { $0.state != .unknown } ?? false }
+                for slot in known.sorted(by: { records[$0]!.id < records[$1]!.id }) {
                     becomeUnknown(Int32(slot), at: global)
                 }
             } else {

@@ -276,7 +276,7 @@ struct EvaluatorTests {
         #expect(h.take() == [])
     }
 
-    @Test("the transitions one fix decides come in the order the monitors were made, slots reused or not")
+    @Test("the transitions one fix decides, and those of no fix for the unknown timeout, come in the order the monitors were made, slots reused or not")
     func oneFixDecidesInSubmissionOrder() throws {
         let h = try EvaluatorHarness()
         // Far and near circles, unknown until the first fix; some leave and newer ones take their slots.
@@ -293,5 +293,10 @@ struct EvaluatorTests {
         #expect(ids.count == 74)
         #expect(ids == ids.sorted())
         #expect(Set(h.events.map(\.transition)) == [.determined(.inside), .determined(.outside)])
+        // No fix for the unknown timeout: every region goes unknown at once, in the same order.
+        h.events.removeAll()
+        h.advance(by: .seconds(121))
+        #expect(h.events.map(\.id.rawValue) == ids)
+        #expect(h.events.allSatisfy { $0.transition == .becameUnknown })
     }
 }

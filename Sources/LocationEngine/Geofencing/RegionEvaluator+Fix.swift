@@ -7,7 +7,9 @@ extension RegionEvaluator {
     /// before the previous fix's, or after `now`, is taken as the nearer of the two. Deadlines due by the
     /// fix's instant are taken before it (a region the fix sees again does not go unknown at a deadline
     /// that fell after the fix was taken), and those due by its arrival after it.
-    /// - Complexity: O(levels · cells + k) for the k regions near the fix, inside, unknown or undecided.
+    /// - Complexity: O(levels · cells + k log k) for the k regions near the fix, inside, unknown or undecided
+    ///   (taken in the order their monitors were made: a device inside thousands of regions at once pays the
+    ///   sort on every fix).
     public mutating func receiveFix(_ fix: Location, observedAt: EngineInstant? = nil, now arrival: EngineInstant) {
         guard fix.isValid else { return }
         let now = max(min(observedAt ?? arrival, arrival), lastFix?.at ?? .zero)

@@ -124,14 +124,14 @@ struct LocBench: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --geofences: every monitor's GeofenceOptions.responsiveness, the latency budget the engine may spend to save energy (0 to 1m).",
+            "With --geofences: every monitor's GeofenceOptions.responsiveness, the latency budget the engine may spend to save energy (0 to 5m).",
             discussion: "0, the engine's default, decides as soon as the fixes allow."))
     var geofenceResponsiveness: String = "0s"
 
     @Flag(
         help: ArgumentHelp(
-            "With --geofences: sweep the engine's responsiveness (0 s to 1 min) and fixed-interval polling designs (a fix every 1 to 60 s, standby between) on each trajectory.",
-            discussion: "Prints energy against latency p99 from the decidable instant, the Pareto front marked; --report plots it."))
+            "With --geofences: sweep the engine's responsiveness (0 s to 5 min) and fixed-interval polling designs (a fix every 1 s to 5 min, standby between) on each trajectory.",
+            discussion: "Prints energy against latency p99 from the decidable instant and missed transitions, the Pareto front of the three marked; --report plots it."))
     var geofenceCurve = false
 
     @Flag(

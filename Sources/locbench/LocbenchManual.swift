@@ -138,9 +138,9 @@ enum LocbenchManual {
         and the source must end off; a violation exits non-zero. --json and --report (a map per \
         trajectory: the fences, the path coloured by the receiver's state, true crossings and the \
         transitions reported) as above. --geofence-responsiveness sets every monitor's latency budget; \
-        --geofence-curve sweeps it (0-60 s) beside polling designs (a fix every 1-60 s, standby between, \
-        the engine's decision rules) and prints energy against latency p99 from the decidable instant, \
-        the Pareto front marked (plotted in --report).
+        --geofence-curve sweeps it (0 s-5 min) beside polling designs (a fix every 1 s-5 min, standby between, \
+        the engine's decision rules) and prints energy against latency p99 from the decidable instant and \
+        missed transitions, the Pareto front of the three marked (plotted in --report).
 
         EXAMPLES
           locbench --requests 10000

@@ -48,13 +48,13 @@ import Testing
         }
     }
 
-    @Test func parsesAGeofenceResponsivenessFromZeroToAMinute() throws {
+    @Test func parsesAGeofenceResponsivenessFromZeroToFiveMinutes() throws {
         #expect(try DurationOptions.geofenceResponsiveness(parsing: "0s") == 0)
         #expect(try DurationOptions.geofenceResponsiveness(parsing: "30s") == 30)
-        #expect(try DurationOptions.geofenceResponsiveness(parsing: "1m") == 60)
-        for text in ["61s", "5m", "", "-1s"] {
+        #expect(try DurationOptions.geofenceResponsiveness(parsing: "5m") == 300)
+        for text in ["301s", "6m", "", "-1s"] {
             let error = #expect(throws: LocbenchError.self) { try DurationOptions.geofenceResponsiveness(parsing: text) }
-            #expect(error?.description == "error: --geofence-responsiveness must be a duration from 0s to 1m, e.g. 30s (got '\(text)')")
+            #expect(error?.description == "error: --geofence-responsiveness must be a duration from 0s to 5m, e.g. 30s (got '\(text)')")
         }
     }
 }

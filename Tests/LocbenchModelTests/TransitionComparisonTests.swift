@@ -137,12 +137,28 @@ extension TransitionComparisonTests {
 
 /// The energy/latency curve's Pareto front.
 struct ParetoFrontTests {
+    private func point(_ energy: Double, _ latency: Double, missed: Int = 0) -> ParetoFront.Point {
+        ParetoFront.Point(energy: energy, latency: latency, missed: missed)
+    }
+
     @Test func aPointBeatenOnBothIsOffTheFrontAndTiesStayOn() {
-        let points: [(energy: Double, latency: Double)] = [(10, 5), (20, 1), (15, 6), (10, 5), (30, 1)]
+        let points = [point(10, 5), point(20, 1), point(15, 6), point(10, 5), point(30, 1)]
         // (15, 6) is beaten by (10, 5); (30, 1) by (20, 1); the two equal (10, 5) beat neither each other.
         #expect(ParetoFront.members(of: points) == [true, true, false, true, false])
-        #expect(ParetoFront.dominates((10, 5), (15, 6)))
-        #expect(!ParetoFront.dominates((10, 5), (10, 5)))
-        #expect(!ParetoFront.dominates((10, 5), (20, 1)))
+        #expect(ParetoFront.dominates(point(10, 5), point(15, 6)))
+        #expect(!ParetoFront.dominates(point(10, 5), point(10, 5)))
+        #expect(!ParetoFront.dominates(point(10, 5), point(20, 1)))
+    }
+
+    @Test func aDesignThatMissesMoreTransitionsDominatesNone() {
+        // Less energy and a lower latency over the few it delivered, but more missed: it beats neither the
+        // design that missed fewer nor is beaten by it.
+        let sparse = point(26, 8, missed: 84), steady = point(42, 44, missed: 10)
+        #expect(!ParetoFront.dominates(sparse, steady))
+        #expect(!ParetoFront.dominates(steady, sparse))
+        #expect(ParetoFront.members(of: [sparse, steady]) == [true, true])
+        // Missing fewer with the rest equal is better.
+        #expect(ParetoFront.dominates(point(26, 8, missed: 1), sparse))
+        #expect(ParetoFront.members(of: [sparse, point(26, 8, missed: 1)]) == [false, true])
     }
 }

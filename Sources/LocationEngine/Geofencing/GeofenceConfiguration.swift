@@ -120,12 +120,14 @@ public struct GeofenceOptions: Sendable, Hashable {
 
     /// Transitions as soon as the receiver's fixes allow: the default ``responsiveness``.
     public static let immediateResponsiveness = Duration.zero
-    /// The largest ``responsiveness``: one minute. Fixes a budget apart can have a device enter a region and
-    /// leave it between two of them; the crossing is reported only when every way the device can have taken
-    /// at ``GeofenceConfiguration/maximumSpeed`` passes through the region, so no road skirting it gives a
+    /// The largest ``responsiveness``: five minutes, budgets of minutes being what phones' geofencing is
+    /// commonly given. Fixes a budget apart can have a device enter a region and leave it between two of
+    /// them; the crossing is reported only when every way the device can have taken at
+    /// ``GeofenceConfiguration/maximumSpeed`` passes through the region, so no road skirting it gives a
     /// false one (see <doc:Geofences>). The farther apart the fixes, the wider the ways around a region, and
-    /// the more such crossings go unreported.
-    public static let maximumResponsiveness = Duration.seconds(60)
+    /// the more such crossings go unreported: budgets of minutes suit a device that stays where it arrives,
+    /// not one passing through small regions on its way.
+    public static let maximumResponsiveness = Duration.seconds(300)
 
     /// Creates options.
     public init(loiteringDelay: Duration? = nil, restoredState: GeofenceRestoredState? = nil, responsiveness: Duration = Self.immediateResponsiveness) {

@@ -34,7 +34,7 @@ extension RegionEvaluator {
     /// receiver let sleep on purpose does not make them unknown — and so does that of a region the next
     /// fix leaves undecided. Holds until the next fix; an earlier `instant` than the last fix changes nothing.
     /// - Complexity: O(1)
-    mutating func holdStates(until instant: EngineInstant) {
+    public mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant
     }
 

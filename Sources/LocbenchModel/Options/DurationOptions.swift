@@ -1,3 +1,4 @@
+import LocationEngine
 import SyntheticGPS
 
 /// locbench's duration options, read with ``DurationText`` (`90s`, `10m`, `250ms`, `1h30m`, or plain seconds).
@@ -39,10 +40,11 @@ public enum DurationOptions {
         return seconds
     }
 
-    /// `--geofence-responsiveness`: a duration from 0 to 1 minute, in seconds.
+    /// `--geofence-responsiveness`: a duration from 0 to 5 minutes (``GeofenceOptions/maximumResponsiveness``), in seconds.
     public static func geofenceResponsiveness(parsing text: String) throws(LocbenchError) -> Double {
-        guard let seconds = seconds(text, within: 0...60) else {
-            throw .badArgument("--geofence-responsiveness must be a duration from 0s to 1m, e.g. 30s (got '\(text)')")
+        let largest = Double(GeofenceOptions.maximumResponsiveness.components.seconds)
+        guard let seconds = seconds(text, within: 0...largest) else {
+            throw .badArgument("--geofence-responsiveness must be a duration from 0s to 5m, e.g. 30s (got '\(text)')")
         }
         return seconds
     }

@@ -5,8 +5,9 @@ import SyntheticGPS
 
 /// A fixed-interval polling design: the receiver takes a fix every `interval` seconds and waits in standby
 /// between (restarted so that its fix comes on time, restarts paid by the meter; at one second it never stops),
-/// and every fence is decided by the engine's own rules (``RegionEvaluator``: confidence, hysteresis, dwell),
-/// so that it differs from the engine only in when it takes fixes.
+/// and every fence is decided by the engine's own rules (``RegionEvaluator``: confidence, hysteresis, dwell, and
+/// across a wait the crossing rule and the held states the engine's sleeps get), so that it differs from the
+/// engine only in when it takes fixes.
 enum PollingGeofenceMonitor {
     static func run(
         interval: Int, scenario: Scenario, fences: [PlacedFence], duration: Double, persona: ReceiverPersona,
@@ -62,6 +63,10 @@ enum PollingGeofenceMonitor {
             if !batch.isEmpty, interval > restartLead {
                 source.stop(into: .standby)
                 restartAt = second + interval - restartLead
+                // As the engine's monitors do when they let the receiver sleep: the next fix is due then, so the
+                // states hold until it, and a crossing read off the straight line across the sleep is reported
+                // only when every way at the maximum speed passes through the region.
+                evaluator.holdStates(until: EngineInstant(.seconds(second + interval)))
             }
             if restartAt == second {
                 restartAt = nil

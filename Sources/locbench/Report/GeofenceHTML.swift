@@ -60,7 +60,7 @@ enum GeofenceHTML {
             <div class="row">\(SVGCharts.curve(title: "energy against latency p99 from the decidable instant", [
                 series("engine", "engine, by responsiveness", "#3182bd"), series("polling", "polling, by fix interval", "#fd8d3c"),
             ]))</div>
-            <p>Polling designs that a point of the engine's curve dominates: \(shape.pollingDominated) of \(polling).</p>
+            <p>Polling designs that a point of the engine's curve dominates (less or as much energy, latency p99 and missed transitions, less of one): \(shape.pollingDominated) of \(polling). On energy and latency alone: \(shape.pollingDominatedOnEnergyAndLatency) of \(polling). Ringed: the Pareto front of the three; each point's missed transitions are in the text report.</p>
             """
     }
 }

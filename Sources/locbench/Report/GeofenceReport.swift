@@ -113,10 +113,13 @@ struct GeofenceReport: Codable, Sendable {
         var engineMissed: [GeofenceMiss]
         /// With `--geofence-curve`: the engine at each responsiveness and the polling designs (else empty), how
         /// many of the polling designs some engine point dominates, and the fix intervals of the polling designs
-        /// that dominate some engine point, seconds.
+        /// that dominate some engine point, seconds (``ParetoFront``: energy, latency and missed transitions);
+        /// the same on energy and latency alone, a design's missed transitions not counted.
         var curve: [GeofenceCurvePoint]
         var pollingDominated: Int
         var pollingDominating: [Int]
+        var pollingDominatedOnEnergyAndLatency: Int
+        var pollingDominatingOnEnergyAndLatency: [Int]
     }
 
     /// A headline figure of the engine's, summed or listed over the trajectories: what is measured and the value.
@@ -162,6 +165,7 @@ extension GeofenceReport {
         let speed = moving.isEmpty ? 0 : moving[moving.count / 2]
         let circles = run.fences.count { if case .circle = $0.region.shape { true } else { false } }
         let dominance = GeofenceCurve.dominance(run.curve)
+        let dominanceIgnoringMisses = GeofenceCurve.dominance(run.curve, countingMisses: false)
         func design(_ name: String, _ design: GeofenceDesignRun, _ comparison: TransitionComparison) -> Design {
             Design(
                 design: name, detected: comparison.detected, missed: comparison.missed, withinMargin: comparison.withinMargin,
@@ -197,7 +201,9 @@ extension GeofenceReport {
                 10, judged: run.engineComparison.judged, design: run.engine, fences: run.fences, path: run.path,
                 by: { judged in judged.estimatedCrossing.map { abs($0 - judged.crossing!.seconds) } ?? 0 }),
             engineMissed: GeofenceMiss.list(comparison: run.engineComparison, design: run.engine, fences: run.fences, rules: run.rules, end: run.path.duration),
-            curve: run.curve, pollingDominated: dominance.pollingDominated, pollingDominating: dominance.pollingDominating)
+            curve: run.curve, pollingDominated: dominance.pollingDominated, pollingDominating: dominance.pollingDominating,
+            pollingDominatedOnEnergyAndLatency: dominanceIgnoringMisses.pollingDominated,
+            pollingDominatingOnEnergyAndLatency: dominanceIgnoringMisses.pollingDominating)
     }
 
     /// The engine's headline figures: its wrong and missed transitions over every trajectory, and per trajectory

@@ -120,7 +120,7 @@ enum GeofenceTable {
     static func curve(_ shape: GeofenceReport.Shape) -> [String] {
         guard !shape.curve.isEmpty else { return [] }
         var lines = [
-            "  the curve: energy against latency p99 from the decidable instant (* on the Pareto front); the engine by its responsiveness, polling by its fix interval (standby between fixes, restarts paid, the engine's decision rules):"
+            "  the curve: energy against latency p99 from the decidable instant and missed transitions (* on the Pareto front of the three); the engine by its responsiveness, polling by its fix interval (standby between fixes, restarts paid, the engine's decision rules):"
         ]
         for point in shape.curve {
             lines.append(
@@ -131,9 +131,13 @@ enum GeofenceTable {
                     point.onParetoFront ? "*" : ""))
         }
         let polling = shape.curve.count { $0.design == "polling" }
-        lines.append("  polling designs that a point of the engine's curve dominates (less energy and lower latency, or equal in one): \(shape.pollingDominated) of \(polling)")
-        let dominating = shape.pollingDominating.map { "every \(duration(Double($0)))" }.joined(separator: ", ")
-        lines.append("  polling designs that dominate a point of the engine's curve: \(dominating.isEmpty ? "none" : dominating)")
+        lines.append("  polling designs that a point of the engine's curve dominates (less or as much energy, latency p99 and missed transitions, less of one): \(shape.pollingDominated) of \(polling)")
+        func intervals(_ seconds: [Int]) -> String {
+            seconds.isEmpty ? "none" : seconds.map { "every \(duration(Double($0)))" }.joined(separator: ", ")
+        }
+        lines.append("  polling designs that dominate a point of the engine's curve: \(intervals(shape.pollingDominating))")
+        lines.append(
+            "  on energy and latency p99 alone (missed transitions not counted): the engine dominates \(shape.pollingDominatedOnEnergyAndLatency) of \(polling); dominating an engine point: \(intervals(shape.pollingDominatingOnEnergyAndLatency))")
         return lines
     }
 

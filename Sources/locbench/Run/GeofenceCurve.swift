@@ -15,17 +15,23 @@ struct GeofenceCurvePoint: Codable, Sendable {
     var falseTransitions: Int
     var duplicates: Int
     var missed: Int
-    /// No other design of the curve has both less energy and lower latency from the decidable instant.
+    /// No other design of the curve has less or as much energy, latency from the decidable instant and missed
+    /// transitions, and less of one (``ParetoFront``).
     var onParetoFront: Bool
+
+    /// What the Pareto front compares.
+    var figures: ParetoFront.Point {
+        ParetoFront.Point(energy: energyJoules, latency: latencyFromDecidableP99Seconds, missed: missed)
+    }
 }
 
 /// `locbench --geofences N --geofence-curve`: the engine swept over its responsiveness and the fixed-interval
 /// polling designs beside it, energy against latency from the decidable instant, the Pareto front marked.
 enum GeofenceCurve {
     /// The engine's settings swept, seconds (``GeofenceOptions/responsiveness``).
-    static let responsivenesses = [0, 5, 10, 20, 30, 60]
+    static let responsivenesses = [0, 5, 10, 20, 30, 60, 120, 300]
     /// The polling designs' fix intervals, seconds.
-    static let pollingIntervals = [1, 2, 5, 10, 30, 60]
+    static let pollingIntervals = [1, 2, 5, 10, 30, 60, 120, 300]
 
     /// The curve's points, the engine's first, each judged against `truth` as the main comparison is.
     static func points(
@@ -41,19 +47,24 @@ enum GeofenceCurve {
                 falseTransitions: comparison.falseTransitions, duplicates: comparison.duplicates, missed: comparison.missed, onParetoFront: false)
         }
         var points = engine.map { point("engine", $0.seconds, $0.run) } + polling.map { point("polling", $0.seconds, $0.run) }
-        let front = ParetoFront.members(of: points.map { (energy: $0.energyJoules, latency: $0.latencyFromDecidableP99Seconds) })
+        let front = ParetoFront.members(of: points.map(\.figures))
         for index in points.indices { points[index].onParetoFront = front[index] }
         return points
     }
 
     /// How many polling designs of `points` some engine point dominates, and the fix intervals of those that
-    /// dominate some engine point, seconds.
-    static func dominance(_ points: [GeofenceCurvePoint]) -> (pollingDominated: Int, pollingDominating: [Int]) {
-        func figure(_ point: GeofenceCurvePoint) -> (energy: Double, latency: Double) { (point.energyJoules, point.latencyFromDecidableP99Seconds) }
-        let engine = points.filter { $0.design == "engine" }.map(figure)
+    /// dominate some engine point, seconds: on energy, latency and missed transitions, or (`countingMisses`
+    /// false) on energy and latency alone.
+    static func dominance(_ points: [GeofenceCurvePoint], countingMisses: Bool = true) -> (pollingDominated: Int, pollingDominating: [Int]) {
+        func figures(_ point: GeofenceCurvePoint) -> ParetoFront.Point {
+            var figures = point.figures
+            if !countingMisses { figures.missed = 0 }
+            return figures
+        }
+        let engine = points.filter { $0.design == "engine" }.map(figures)
         let polling = points.filter { $0.design == "polling" }
-        let dominated = polling.count { design in engine.contains { ParetoFront.dominates($0, figure(design)) } }
-        let dominating = polling.filter { design in engine.contains { ParetoFront.dominates(figure(design), $0) } }
+        let dominated = polling.count { design in engine.contains { ParetoFront.dominates($0, figures(design)) } }
+        let dominating = polling.filter { design in engine.contains { ParetoFront.dominates(figures(design), $0) } }
         return (dominated, dominating.map { Int($0.settingSeconds) })
     }
 }

@@ -19,14 +19,15 @@ struct GeofenceBodyTests {
         #expect(seconds.name == nil)
     }
 
-    @Test("a responsiveness is a duration of at most a minute, kept with the fence")
+    @Test("a responsiveness is a duration of at most five minutes, kept with the fence")
     func responsiveness() throws {
         let body = try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}, "responsiveness": "30s"}"#)
         #expect(body.options.responsiveness == .seconds(30))
         #expect(try GeofenceBody(json: Data(body.storedJSON.utf8)).options.responsiveness == .seconds(30))
         #expect(try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}}"#).options.responsiveness == .zero)
+        #expect(try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}, "responsiveness": "5m"}"#).options.responsiveness == .seconds(300))
         let error = #expect(throws: GeofenceBodyError.self) {
-            try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}, "responsiveness": "2m"}"#)
+            try Self.parse(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 150}, "responsiveness": "301s"}"#)
         }
         #expect(error?.field == "responsiveness")
     }

@@ -4,7 +4,7 @@ import LocationEngine
 /// The body of `POST /geofences`, read strictly: one JSON object with exactly one shape —
 /// `{"circle": {"latitude": …, "longitude": …, "radius": …}}` or `{"polygon": [[lat, lon], …]}` — and
 /// optionally `loiteringDelay` (a duration as the query spells one, `"2m"`, `"250ms"`, or a number of
-/// seconds), `responsiveness` (the engine's latency budget, a duration of at most a minute) and `name` (a
+/// seconds), `responsiveness` (the engine's latency budget, a duration of at most five minutes) and `name` (a
 /// label for people, 1 to 100 characters).
 ///
 /// Unknown or missing fields, wrong types, both shapes or neither, a value out of range and a body over
@@ -172,7 +172,7 @@ private struct Decoded: Decodable {
         if fields.contains(FieldKey("responsiveness")) {
             options.responsiveness = try Self.duration(fields, "responsiveness")
             guard options.responsiveness <= GeofenceOptions.maximumResponsiveness else {
-                throw GeofenceBodyError(field: "responsiveness", "longer than a minute, the engine's largest latency budget")
+                throw GeofenceBodyError(field: "responsiveness", "longer than five minutes, the engine's largest latency budget")
             }
         }
         var name: String?

@@ -73,14 +73,19 @@ def main():
     for shape, designs in points.items():
         print(shape)
         for (design, setting), values in sorted(designs.items()):
-            latency = [value["latencyFromDecidableP99Seconds"] for value in values]
+            # A design that delivered no transition on a seed has no latency there (the key is absent).
+            latency = [value["latencyFromDecidableP99Seconds"] for value in values if "latencyFromDecidableP99Seconds" in value]
             energy = [value["energyVsReachOracle"] for value in values]
             wrong = sum(value["falseTransitions"] + value["duplicates"] for value in values)
             missed = sum(value["missed"] for value in values)
             wrong_by_design[design] = wrong_by_design.get(design, 0) + wrong
-            print(f"  {design:8} {setting:>3} s  latency {statistics.median(latency):6.1f} / {nearest_rank(latency, 90):6.1f} / "
-                  f"{min(latency):.1f}–{max(latency):.1f}   energy {statistics.median(energy):.2f}x / {nearest_rank(energy, 90):.2f}x / "
-                  f"{min(energy):.2f}–{max(energy):.2f}x   wrong {wrong:3}  missed {missed:4}")
+            latency_text = (f"{statistics.median(latency):6.1f} / {nearest_rank(latency, 90):6.1f} / {min(latency):.1f}–{max(latency):.1f}"
+                            if latency else "none delivered")
+            if latency and len(latency) < len(values):
+                silent = len(values) - len(latency)
+                latency_text += f" (none delivered on {silent} seed{'s' if silent > 1 else ''})"
+            print(f"  {design:8} {setting:>3} s  latency {latency_text}   energy {statistics.median(energy):.2f}x / "
+                  f"{nearest_rank(energy, 90):.2f}x / {min(energy):.2f}–{max(energy):.2f}x   wrong {wrong:3}  missed {missed:4}")
     print("the curve's dominance per seed: polling designs that a point of the engine's curve dominates (less or as much of "
           "each figure, one of them less), and polling designs that dominate a point of the engine's curve; on energy, latency "
           "p99 and missed transitions, then on energy and latency p99 alone")

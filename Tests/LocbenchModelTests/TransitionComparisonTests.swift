@@ -160,5 +160,9 @@ struct ParetoFrontTests {
         // Missing fewer with the rest equal is better.
         #expect(ParetoFront.dominates(point(26, 8, missed: 1), sparse))
         #expect(ParetoFront.members(of: [sparse, point(26, 8, missed: 1)]) == [false, true])
+        // A design that delivered nothing counts as infinitely late: cheaper, it still beats no design that delivered.
+        let silent = point(10, .infinity, missed: 84)
+        #expect(!ParetoFront.dominates(silent, sparse))
+        #expect(ParetoFront.dominates(point(10, 300, missed: 84), silent))
     }
 }

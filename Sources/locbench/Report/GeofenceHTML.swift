@@ -51,8 +51,11 @@ enum GeofenceHTML {
         func series(_ design: String, _ label: String, _ colour: String) -> SVGCharts.CurveSeries {
             SVGCharts.CurveSeries(
                 label: label, colour: colour,
-                points: shape.curve.filter { $0.design == design }.map {
-                    (latency: $0.latencyFromDecidableP99Seconds, energy: $0.energyJoules, label: GeofenceTable.duration($0.settingSeconds), onFront: $0.onParetoFront)
+                points: shape.curve.filter { $0.design == design }.compactMap { point in
+                    // A design that delivered no transition has no latency to draw.
+                    point.latencyFromDecidableP99Seconds.map {
+                        (latency: $0, energy: point.energyJoules, label: GeofenceTable.duration(point.settingSeconds), onFront: point.onParetoFront)
+                    }
                 })
         }
         let polling = shape.curve.count { $0.design == "polling" }

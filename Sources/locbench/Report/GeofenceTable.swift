@@ -123,12 +123,17 @@ enum GeofenceTable {
             "  the curve: energy against latency p99 from the decidable instant and missed transitions (* on the Pareto front of the three); the engine by its responsiveness, polling by its fix interval (standby between fixes, restarts paid, the engine's decision rules):"
         ]
         for point in shape.curve {
+            let latency =
+                if let fromDecidable = point.latencyFromDecidableP99Seconds, let fromCrossing = point.latencyP99Seconds {
+                    String(format: "p99 %6.1f s from the decidable instant, %6.1f s from the crossing", fromDecidable, fromCrossing)
+                } else {
+                    "no transition delivered"
+                }
             lines.append(
                 String(
-                    format: "    %@ %@ %7.1f J  %5.2fx oracle  p99 %6.1f s from the decidable instant, %6.1f s from the crossing; false %d, duplicate %d, missed %d %@",
+                    format: "    %@ %@ %7.1f J  %5.2fx oracle  %@; false %d, duplicate %d, missed %d %@",
                     TableReport.pad(point.design, 7), TableReport.pad(duration(point.settingSeconds), 6), point.energyJoules, point.energyVsReachOracle,
-                    point.latencyFromDecidableP99Seconds, point.latencyP99Seconds, point.falseTransitions, point.duplicates, point.missed,
-                    point.onParetoFront ? "*" : ""))
+                    latency, point.falseTransitions, point.duplicates, point.missed, point.onParetoFront ? "*" : ""))
         }
         let polling = shape.curve.count { $0.design == "polling" }
         lines.append("  polling designs that a point of the engine's curve dominates (less or as much energy, latency p99 and missed transitions, less of one): \(shape.pollingDominated) of \(polling)")

@@ -9,9 +9,10 @@ struct GeofenceCurvePoint: Codable, Sendable {
     var settingSeconds: Double
     var energyJoules: Double
     var energyVsReachOracle: Double
-    /// Delivery minus the decidable instant, p99, and minus the true crossing, p99.
-    var latencyFromDecidableP99Seconds: Double
-    var latencyP99Seconds: Double
+    /// Delivery minus the decidable instant, p99, and minus the true crossing, p99; `nil` when the design
+    /// delivered no transition (sleeping through every crossing is not a latency of zero).
+    var latencyFromDecidableP99Seconds: Double?
+    var latencyP99Seconds: Double?
     var falseTransitions: Int
     var duplicates: Int
     var missed: Int
@@ -21,7 +22,7 @@ struct GeofenceCurvePoint: Codable, Sendable {
 
     /// What the Pareto front compares.
     var figures: ParetoFront.Point {
-        ParetoFront.Point(energy: energyJoules, latency: latencyFromDecidableP99Seconds, missed: missed)
+        ParetoFront.Point(energy: energyJoules, latency: latencyFromDecidableP99Seconds ?? .infinity, missed: missed)
     }
 }
 
@@ -40,10 +41,12 @@ enum GeofenceCurve {
     ) -> [GeofenceCurvePoint] {
         func point(_ design: String, _ seconds: Int, _ run: GeofenceDesignRun) -> GeofenceCurvePoint {
             let comparison = TransitionComparison(reports: run.reports, truth: truth, margin: margin, end: end)
+            let delivered = !comparison.latenciesFromDecidable.isEmpty
             return GeofenceCurvePoint(
                 design: design, settingSeconds: Double(seconds), energyJoules: run.meteredJoules,
                 energyVsReachOracle: oracleJoules > 0 ? run.meteredJoules / oracleJoules : 0,
-                latencyFromDecidableP99Seconds: comparison.latencyFromDecidable(percentile: 99), latencyP99Seconds: comparison.latency(percentile: 99),
+                latencyFromDecidableP99Seconds: delivered ? comparison.latencyFromDecidable(percentile: 99) : nil,
+                latencyP99Seconds: delivered ? comparison.latency(percentile: 99) : nil,
                 falseTransitions: comparison.falseTransitions, duplicates: comparison.duplicates, missed: comparison.missed, onParetoFront: false)
         }
         var points = engine.map { point("engine", $0.seconds, $0.run) } + polling.map { point("polling", $0.seconds, $0.run) }

@@ -33,8 +33,10 @@ extension RegionEvaluator {
     /// so the unknown timeout of the known regions runs from `instant` rather than from the last fix — a
     /// receiver let sleep on purpose does not make them unknown — and so does that of a region the next
     /// fix leaves undecided. Holds until the next fix; an earlier `instant` than the last fix changes nothing.
+    /// For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling design
+    /// waits between its fixes as the engine's sleeps do), not part of the engine's API.
     /// - Complexity: O(1)
-    public mutating func holdStates(until instant: EngineInstant) {
+    @_spi(Internals) public mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant
     }
 

@@ -26,7 +26,7 @@ public enum ParetoFront {
     }
 
     /// For each of `points`, whether no other point dominates it.
-    /// - Complexity: O(n²) for n points (a sweep has a few dozen).
+    /// - Complexity: O(n²) for n points (a sweep has 16).
     public static func members(of points: [Point]) -> [Bool] {
         points.map { point in !points.contains { dominates($0, point) } }
     }

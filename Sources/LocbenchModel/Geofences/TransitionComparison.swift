@@ -96,12 +96,14 @@ public struct MissedCrossing: Sendable, Hashable {
 /// last reported true crossing had its direction (a flip back and forth under jitter re-reports it), and **false**
 /// otherwise; an `entered` while inside or an `exited` while outside is a duplicate too. True crossings never
 /// reported are **missed**, except those of an excursion shallower than the hysteresis margin (counted apart as
-/// **within the margin**: a fix can never confidently see them) and those in the last ``pendingGrace`` of the run.
+/// **within the margin**: a fix can never confidently see them) and those in the run's last stretch, when the design
+/// may still owe them (**pending**: ``pendingGrace`` and the design's latency budget or fix interval).
 public struct TransitionComparison: Sendable {
     /// How long before its true crossing a delivery still reports it, seconds: the truth between two one-second
     /// samples is a straight line, the fix's noise is not.
     public static let earlyTolerance = 1.0
-    /// True crossings this close to the end of the run are pending, not missed, seconds.
+    /// True crossings this close to the end of the run are pending, not missed, seconds, for a design that may
+    /// wait no longer than its fixes allow; one with a latency budget or a fix interval adds it.
     public static let pendingGrace = 60.0
 
     /// True crossings, all fences.
@@ -143,11 +145,13 @@ public struct TransitionComparison: Sendable {
     /// Compares `reports` (any order; each fence's in delivery order) with `truth` (one per fence), excepting
     /// excursions shallower than `margin` metres, for a run that ended at `end` seconds.
     /// - Complexity: O(r log r + c) for r reports and c true crossings.
-    public init(reports: [ReportedTransition], truth: [FenceTruth], margin: Double, end: Double) {
+    /// `waiting`: the seconds the design may take beyond what its fixes allow (a latency budget, a fix
+    /// interval), added to ``pendingGrace`` at the end of the run.
+    public init(reports: [ReportedTransition], truth: [FenceTruth], margin: Double, end: Double, waiting: Double = 0) {
         var byFence = [[ReportedTransition]](repeating: [], count: truth.count)
         for report in reports where truth.indices.contains(report.fence) { byFence[report.fence].append(report) }
         for (fence, fenceTruth) in truth.enumerated() {
-            compare(fence: fence, reports: byFence[fence], truth: fenceTruth, margin: margin, end: end)
+            compare(fence: fence, reports: byFence[fence], truth: fenceTruth, margin: margin, pendingFrom: end - Self.pendingGrace - waiting)
         }
     }
 
@@ -167,7 +171,7 @@ public struct TransitionComparison: Sendable {
         return sorted[min(sorted.count - 1, max(0, rank - 1))]
     }
 
-    private mutating func compare(fence: Int, reports: [ReportedTransition], truth: FenceTruth, margin: Double, end: Double) {
+    private mutating func compare(fence: Int, reports: [ReportedTransition], truth: FenceTruth, margin: Double, pendingFrom: Double) {
         let crossings = truth.crossings
         trueCrossings += crossings.count
         /// Whether crossing `j` begins or ends an excursion shallower than the margin.
@@ -177,7 +181,7 @@ public struct TransitionComparison: Sendable {
         var lastMissed: (index: Int, closes: Bool)?
         func passOver(_ j: Int) {
             unreported.append((fence, crossings[j]))
-            if crossings[j].seconds > end - Self.pendingGrace {
+            if crossings[j].seconds > pendingFrom {
                 pendingAtEnd += 1
             } else if isShallow(j) {
                 withinMargin += 1

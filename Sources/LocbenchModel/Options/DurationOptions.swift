@@ -44,7 +44,7 @@ public enum DurationOptions {
     public static func geofenceResponsiveness(parsing text: String) throws(LocbenchError) -> Double {
         let largest = Double(GeofenceOptions.maximumResponsiveness.components.seconds)
         guard let seconds = seconds(text, within: 0...largest) else {
-            throw .badArgument("--geofence-responsiveness must be a duration from 0s to 5m, e.g. 30s (got '\(text)')")
+            throw .badArgument("--geofence-responsiveness must be a duration from 0s to \(Int(largest) / 60)m, e.g. 30s (got '\(text)')")
         }
         return seconds
     }

@@ -131,9 +131,10 @@ enum GeofenceTable {
                 }
             lines.append(
                 String(
-                    format: "    %@ %@ %7.1f J  %5.2fx oracle  %@; false %d, duplicate %d, missed %d %@",
-                    TableReport.pad(point.design, 7), TableReport.pad(duration(point.settingSeconds), 6), point.energyJoules, point.energyVsReachOracle,
-                    latency, point.falseTransitions, point.duplicates, point.missed, point.onParetoFront ? "*" : ""))
+                    format: "    %@ %@ %7.1f J  %5.2fx oracle  %@; false %d, duplicate %d, detected %d, missed %d%@ %@",
+                    TableReport.pad(point.design, 7), TableReport.pad(duration(point.settingSeconds), 9), point.energyJoules, point.energyVsReachOracle,
+                    latency, point.falseTransitions, point.duplicates, point.detected, point.missed,
+                    point.pendingAtEnd > 0 ? ", pending at the end \(point.pendingAtEnd)" : "", point.onParetoFront ? "*" : ""))
         }
         let polling = shape.curve.count { $0.design == "polling" }
         lines.append("  polling designs that a point of the engine's curve dominates (less or as much energy, latency p99 and missed transitions, less of one): \(shape.pollingDominated) of \(polling)")

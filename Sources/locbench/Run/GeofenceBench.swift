@@ -118,7 +118,8 @@ struct GeofenceBench {
                     shape: shape, path: path, fences: fences, truth: truth, engine: engine, naive: naive, margin: margin, rules: rules,
                     medianAccuracy: medianAccuracy, maximumSpeed: configuration.geofences.maximumSpeed,
                     maximumAcceleration: configuration.geofences.maximumAcceleration, reach: reach, oracle: oracle, oracleJoules: oracleJoules, alwaysOnJoules: alwaysOnJoules,
-                    engineComparison: TransitionComparison(reports: engine.reports, truth: truth, margin: margin, end: path.duration),
+                    engineComparison: TransitionComparison(
+                        reports: engine.reports, truth: truth, margin: margin, end: path.duration, waiting: Double(responsiveness.components.seconds)),
                     naiveComparison: TransitionComparison(reports: naive.reports, truth: truth, margin: margin, end: path.duration),
                     curve: curvePoints, curveViolations: curveViolations))
         }

@@ -9,13 +9,17 @@ struct GeofenceCurvePoint: Codable, Sendable {
     var settingSeconds: Double
     var energyJoules: Double
     var energyVsReachOracle: Double
-    /// Delivery minus the decidable instant, p99, and minus the true crossing, p99; `nil` when the design
-    /// delivered no transition (sleeping through every crossing is not a latency of zero).
+    /// Delivery minus the decidable instant, p99, and minus the true crossing, p99; each `nil` when the design
+    /// delivered no transition it applies to (sleeping through every crossing is not a latency of zero).
     var latencyFromDecidableP99Seconds: Double?
     var latencyP99Seconds: Double?
     var falseTransitions: Int
     var duplicates: Int
+    /// True crossings deeper than the margin reported, not reported, and not reported but in the run's last
+    /// stretch, which the design's budget or fix interval may still owe (``TransitionComparison``).
+    var detected: Int
     var missed: Int
+    var pendingAtEnd: Int
     /// No other design of the curve has less or as much energy, latency from the decidable instant and missed
     /// transitions, and less of one (``ParetoFront``).
     var onParetoFront: Bool
@@ -27,7 +31,8 @@ struct GeofenceCurvePoint: Codable, Sendable {
 }
 
 /// `locbench --geofences N --geofence-curve`: the engine swept over its responsiveness and the fixed-interval
-/// polling designs beside it, energy against latency from the decidable instant, the Pareto front marked.
+/// polling designs beside it, energy against latency from the decidable instant and missed transitions, the
+/// Pareto front of the three marked.
 enum GeofenceCurve {
     /// The engine's settings swept, seconds (``GeofenceOptions/responsiveness``).
     static let responsivenesses = [0, 5, 10, 20, 30, 60, 120, 300]
@@ -40,14 +45,16 @@ enum GeofenceCurve {
         end: Double, oracleJoules: Double
     ) -> [GeofenceCurvePoint] {
         func point(_ design: String, _ seconds: Int, _ run: GeofenceDesignRun) -> GeofenceCurvePoint {
-            let comparison = TransitionComparison(reports: run.reports, truth: truth, margin: margin, end: end)
-            let delivered = !comparison.latenciesFromDecidable.isEmpty
+            // A crossing in the run's last stretch that the budget or the fix interval may still owe is pending.
+            let comparison = TransitionComparison(reports: run.reports, truth: truth, margin: margin, end: end, waiting: Double(seconds))
             return GeofenceCurvePoint(
                 design: design, settingSeconds: Double(seconds), energyJoules: run.meteredJoules,
                 energyVsReachOracle: oracleJoules > 0 ? run.meteredJoules / oracleJoules : 0,
-                latencyFromDecidableP99Seconds: delivered ? comparison.latencyFromDecidable(percentile: 99) : nil,
-                latencyP99Seconds: delivered ? comparison.latency(percentile: 99) : nil,
-                falseTransitions: comparison.falseTransitions, duplicates: comparison.duplicates, missed: comparison.missed, onParetoFront: false)
+                latencyFromDecidableP99Seconds: comparison.latenciesFromDecidable.isEmpty ? nil : comparison.latencyFromDecidable(percentile: 99),
+                latencyP99Seconds: comparison.latencies.isEmpty ? nil : comparison.latency(percentile: 99),
+                falseTransitions: comparison.falseTransitions, duplicates: comparison.duplicates,
+                detected: comparison.detected - comparison.withinMarginDetected, missed: comparison.missed, pendingAtEnd: comparison.pendingAtEnd,
+                onParetoFront: false)
         }
         var points = engine.map { point("engine", $0.seconds, $0.run) } + polling.map { point("polling", $0.seconds, $0.run) }
         let front = ParetoFront.members(of: points.map(\.figures))

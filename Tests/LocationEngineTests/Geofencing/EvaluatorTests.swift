@@ -1,5 +1,5 @@
 import Testing
-@testable import LocationEngine
+@_spi(Internals) @testable import LocationEngine
 
 /// Drives a ``RegionEvaluator`` on a virtual timeline and records what it says.
 final class EvaluatorHarness {

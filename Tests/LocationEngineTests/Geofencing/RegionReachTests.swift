@@ -1,5 +1,5 @@
 import Testing
-@testable import LocationEngine
+@_spi(Internals) @testable import LocationEngine
 
 /// ``RegionReach``: how soon a boundary could be reached from a fix, and the states held meanwhile.
 @Suite("Region reach")

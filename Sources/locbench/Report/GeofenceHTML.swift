@@ -9,8 +9,10 @@ enum GeofenceHTML {
             let rows = shape.designs.map { design in
                 let cells = [
                     design.design, "\(design.detected)", "\(design.missed)", "\(design.withinMargin)", "\(design.duplicates)",
-                    "\(design.falseTransitions)", String(format: "%.1f / %.1f s", design.latencyP50Seconds, design.latencyP99Seconds),
-                    String(format: "%.1f / %.1f s", design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds),
+                    "\(design.falseTransitions)",
+                    design.detected == 0 ? "none delivered" : String(format: "%.1f / %.1f s", design.latencyP50Seconds, design.latencyP99Seconds),
+                    design.latencyFromDecidableSeconds.isEmpty
+                        ? "none" : String(format: "%.1f / %.1f s", design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds),
                     String(format: "%.1f J", design.energyJoules), String(format: "%.1f %%", 100 * design.energyVsAlwaysOn),
                     String(format: "%.2f×", design.energyVsReachOracle), String(format: "%.1f µs", design.cpuMicrosecondsPerFix),
                 ]

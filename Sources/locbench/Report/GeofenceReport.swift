@@ -213,15 +213,17 @@ extension GeofenceReport {
         let wrong = engines.reduce(0) { $0 + $1.1.falseTransitions + $1.1.duplicates }
         let missed = engines.reduce(0) { $0 + $1.1.missed }
         let excepted = engines.reduce(0) { $0 + $1.1.withinMargin }
-        func each(_ format: String, _ value: (Design) -> Double) -> String {
-            engines.map { String(format: "%@ " + format, $0.0, value($0.1)) }.joined(separator: ", ")
+        // A percentile of no transition is not zero: a trajectory whose engine delivered none says so.
+        func each(_ value: (Design) -> Double, over count: (Design) -> Int) -> String {
+            engines.map { shape, design in count(design) == 0 ? "\(shape) none" : String(format: "%@ %.1f s", shape, value(design)) }
+                .joined(separator: ", ")
         }
         var figures = [
             Figure(figure: "false or duplicate transitions", measured: "\(wrong)"),
             Figure(figure: "missed transitions (shallower than the margin excepted)", measured: "\(missed) (\(excepted) excepted)"),
-            Figure(figure: "latency from the true crossing, p99", measured: each("%.1f s", \.latencyP99Seconds)),
-            Figure(figure: "latency from the decidable instant, p99", measured: each("%.1f s", \.latencyFromDecidableP99Seconds)),
-            Figure(figure: "the estimated crossing instant's error, p99", measured: each("%.1f s", \.estimateErrorP99Seconds)),
+            Figure(figure: "latency from the true crossing, p99", measured: each(\.latencyP99Seconds, over: \.detected)),
+            Figure(figure: "latency from the decidable instant, p99", measured: each(\.latencyFromDecidableP99Seconds, over: \.latencyFromDecidableSeconds.count)),
+            Figure(figure: "the estimated crossing instant's error, p99", measured: each(\.estimateErrorP99Seconds, over: \.estimatedCrossings)),
         ]
         if let commute = engines.first(where: { $0.0 == GeofenceShape.commute.rawValue })?.1 {
             figures.append(Figure(figure: "commute energy, of always-on", measured: String(format: "%.1f %%", 100 * commute.energyVsAlwaysOn)))

@@ -34,18 +34,26 @@ enum GeofenceTable {
                 lines.append(
                     "  " + pad(design.design, 7)
                         + String(
-                            format: "  %8d  %6d  %8d  %7d  %9d  %5d  %5d  %7d  %7d  %5.1f / %5.1f / %5.1f s  %7.1f J  %11.1f%%  %8.2fx  %6.0f s  %5.1f µs",
+                            format: "  %8d  %6d  %8d  %7d  %9d  %5d  %5d  %7d  %7d  %@  %7.1f J  %11.1f%%  %8.2fx  %6.0f s  %5.1f µs",
                             design.detected, design.missed, design.withinMargin, design.pendingAtEnd, design.duplicates,
-                            design.falseTransitions, design.dwells, design.unknowns, design.crossedBetweenFixes, design.latencyP50Seconds, design.latencyP99Seconds,
-                            design.latencyMaxSeconds, design.energyJoules, 100 * design.energyVsAlwaysOn, design.energyVsReachOracle,
+                            design.falseTransitions, design.dwells, design.unknowns, design.crossedBetweenFixes,
+                            design.detected == 0
+                                ? pad("none delivered", 23)
+                                : String(format: "%5.1f / %5.1f / %5.1f s", design.latencyP50Seconds, design.latencyP99Seconds, design.latencyMaxSeconds),
+                            design.energyJoules, 100 * design.energyVsAlwaysOn, design.energyVsReachOracle,
                             design.receiverOnSeconds, design.cpuMicrosecondsPerFix))
             }
             for design in shape.designs {
+                let percentiles =
+                    design.latencyFromDecidableSeconds.isEmpty
+                    ? "none"
+                    : String(
+                        format: "p50/p99/max %.1f / %.1f / %.1f s", design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds,
+                        design.latencyFromDecidableMaxSeconds)
                 lines.append(
                     String(
-                        format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: p50/p99/max %.1f / %.1f / %.1f s",
-                        design.design, shape.marginMetres, report.fixIntervalSeconds, design.latencyFromDecidableSeconds.count,
-                        design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds))
+                        format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: %@",
+                        design.design, shape.marginMetres, report.fixIntervalSeconds, design.latencyFromDecidableSeconds.count, percentiles))
             }
             for design in shape.designs where design.design != "naive" {
                 guard let states = design.receiverStates else { continue }

@@ -117,7 +117,14 @@ struct TransitionComparisonTests {
 }
 
 extension TransitionComparisonTests {
-    @Test func enteredAndExitedAtOneFixAreACrossingBetweenFixes() {
+    @Test func aPercentileOfNoTransitionIsNoneNotZero() {
+        let comparison = TransitionComparison(reports: [], truth: [], margin: 30, end: 100)
+        #expect(comparison.latency(percentile: 99) == nil)
+        #expect(comparison.latencyFromDecidable(percentile: 50) == nil)
+        #expect(comparison.estimateError(percentile: 99) == nil)
+    }
+
+    @Test func enteredAndExitedAtOneFixAreACrossingBetweenFixes() throws {
         let here = GeoPoint(latitude: 52, longitude: 13)
         let truth = [
             FenceTruth(
@@ -131,7 +138,7 @@ extension TransitionComparisonTests {
         let comparison = TransitionComparison(reports: reports, truth: truth, margin: 30, end: 1000)
         #expect(comparison.crossedBetweenFixes == 1)
         #expect(comparison.detected == 2)
-        #expect(abs(comparison.latency(percentile: 100) - 0.8) < 1e-9)
+        #expect(abs(try #require(comparison.latency(percentile: 100)) - 0.8) < 1e-9)
     }
 }
 

@@ -155,18 +155,19 @@ public struct TransitionComparison: Sendable {
         }
     }
 
-    /// Latency percentile `p` (0…100) of the detected transitions, seconds (nearest rank; 0 when none).
-    public func latency(percentile p: Double) -> Double { Self.percentile(p, of: latencies) }
+    /// Latency percentile `p` (0…100) of the detected transitions, seconds (nearest rank; `nil` when none: a design
+    /// that delivered nothing was not quick).
+    public func latency(percentile p: Double) -> Double? { Self.percentile(p, of: latencies) }
 
-    /// Percentile `p` (0…100) of the latencies from the decidable instant, seconds (nearest rank; 0 when none).
-    public func latencyFromDecidable(percentile p: Double) -> Double { Self.percentile(p, of: latenciesFromDecidable) }
+    /// Percentile `p` (0…100) of the latencies from the decidable instant, seconds (nearest rank; `nil` when none).
+    public func latencyFromDecidable(percentile p: Double) -> Double? { Self.percentile(p, of: latenciesFromDecidable) }
 
-    /// Percentile `p` (0…100) of the estimates' absolute errors, seconds (nearest rank; 0 when none).
-    public func estimateError(percentile p: Double) -> Double { Self.percentile(p, of: estimateErrors.map(abs)) }
+    /// Percentile `p` (0…100) of the estimates' absolute errors, seconds (nearest rank; `nil` when none).
+    public func estimateError(percentile p: Double) -> Double? { Self.percentile(p, of: estimateErrors.map(abs)) }
 
-    static func percentile(_ p: Double, of values: [Double]) -> Double {
+    static func percentile(_ p: Double, of values: [Double]) -> Double? {
         let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
+        guard !sorted.isEmpty else { return nil }
         let rank = Int((Double(sorted.count) * p / 100).rounded(.up))
         return sorted[min(sorted.count - 1, max(0, rank - 1))]
     }

@@ -10,9 +10,8 @@ enum GeofenceHTML {
                 let cells = [
                     design.design, "\(design.detected)", "\(design.missed)", "\(design.withinMargin)", "\(design.duplicates)",
                     "\(design.falseTransitions)",
-                    design.detected == 0 ? "none delivered" : String(format: "%.1f / %.1f s", design.latencyP50Seconds, design.latencyP99Seconds),
-                    design.latencyFromDecidableSeconds.isEmpty
-                        ? "none" : String(format: "%.1f / %.1f s", design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds),
+                    GeofenceTable.seconds([design.latencyP50Seconds, design.latencyP99Seconds], none: "none delivered"),
+                    GeofenceTable.seconds([design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds]),
                     String(format: "%.1f J", design.energyJoules), String(format: "%.1f %%", 100 * design.energyVsAlwaysOn),
                     String(format: "%.2f×", design.energyVsReachOracle), String(format: "%.1f µs", design.cpuMicrosecondsPerFix),
                 ]

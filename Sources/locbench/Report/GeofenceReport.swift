@@ -22,22 +22,22 @@ struct GeofenceReport: Codable, Sendable {
         var unknowns: Int
         /// Entered and exited at one fix: crossings found between two fixes outside.
         var crossedBetweenFixes: Int
-        /// Delivery minus true crossing, on the virtual timeline.
-        var latencyP50Seconds: Double
-        var latencyP99Seconds: Double
-        var latencyMaxSeconds: Double
+        /// Delivery minus true crossing, on the virtual timeline (each percentile `nil` when none was delivered).
+        var latencyP50Seconds: Double?
+        var latencyP99Seconds: Double?
+        var latencyMaxSeconds: Double?
         /// Delivery minus the decidable instant (the truth first the margin past the boundary on the far side), over
         /// the detected transitions whose crossing has one.
-        var latencyFromDecidableP50Seconds: Double
-        var latencyFromDecidableP99Seconds: Double
-        var latencyFromDecidableMaxSeconds: Double
+        var latencyFromDecidableP50Seconds: Double?
+        var latencyFromDecidableP99Seconds: Double?
+        var latencyFromDecidableMaxSeconds: Double?
         /// Each of those latencies, seconds, in report order (for pooling runs of several seeds).
         var latencyFromDecidableSeconds: [Double]
         /// The design's estimate of each crossing (``GeofenceEvent/estimatedCrossing``) against the truth: how many
         /// detected transitions carried one, and the absolute error's p50 and p99.
         var estimatedCrossings: Int
-        var estimateErrorP50Seconds: Double
-        var estimateErrorP99Seconds: Double
+        var estimateErrorP50Seconds: Double?
+        var estimateErrorP99Seconds: Double?
         /// Metered by the synthetic receiver over the trajectory.
         var energyJoules: Double
         var energyVsAlwaysOn: Double
@@ -213,17 +213,15 @@ extension GeofenceReport {
         let wrong = engines.reduce(0) { $0 + $1.1.falseTransitions + $1.1.duplicates }
         let missed = engines.reduce(0) { $0 + $1.1.missed }
         let excepted = engines.reduce(0) { $0 + $1.1.withinMargin }
-        // A percentile of no transition is not zero: a trajectory whose engine delivered none says so.
-        func each(_ value: (Design) -> Double, over count: (Design) -> Int) -> String {
-            engines.map { shape, design in count(design) == 0 ? "\(shape) none" : String(format: "%@ %.1f s", shape, value(design)) }
-                .joined(separator: ", ")
+        func each(_ value: (Design) -> Double?) -> String {
+            engines.map { shape, design in "\(shape) \(GeofenceTable.seconds(value(design)))" }.joined(separator: ", ")
         }
         var figures = [
             Figure(figure: "false or duplicate transitions", measured: "\(wrong)"),
             Figure(figure: "missed transitions (shallower than the margin excepted)", measured: "\(missed) (\(excepted) excepted)"),
-            Figure(figure: "latency from the true crossing, p99", measured: each(\.latencyP99Seconds, over: \.detected)),
-            Figure(figure: "latency from the decidable instant, p99", measured: each(\.latencyFromDecidableP99Seconds, over: \.latencyFromDecidableSeconds.count)),
-            Figure(figure: "the estimated crossing instant's error, p99", measured: each(\.estimateErrorP99Seconds, over: \.estimatedCrossings)),
+            Figure(figure: "latency from the true crossing, p99", measured: each(\.latencyP99Seconds)),
+            Figure(figure: "latency from the decidable instant, p99", measured: each(\.latencyFromDecidableP99Seconds)),
+            Figure(figure: "the estimated crossing instant's error, p99", measured: each(\.estimateErrorP99Seconds)),
         ]
         if let commute = engines.first(where: { $0.0 == GeofenceShape.commute.rawValue })?.1 {
             figures.append(Figure(figure: "commute energy, of always-on", measured: String(format: "%.1f %%", 100 * commute.energyVsAlwaysOn)))

@@ -37,22 +37,15 @@ enum GeofenceTable {
                             format: "  %8d  %6d  %8d  %7d  %9d  %5d  %5d  %7d  %7d  %@  %7.1f J  %11.1f%%  %8.2fx  %6.0f s  %5.1f µs",
                             design.detected, design.missed, design.withinMargin, design.pendingAtEnd, design.duplicates,
                             design.falseTransitions, design.dwells, design.unknowns, design.crossedBetweenFixes,
-                            design.detected == 0
-                                ? pad("none delivered", 23)
-                                : String(format: "%5.1f / %5.1f / %5.1f s", design.latencyP50Seconds, design.latencyP99Seconds, design.latencyMaxSeconds),
+                            pad(seconds([design.latencyP50Seconds, design.latencyP99Seconds, design.latencyMaxSeconds], format: "%5.1f", none: "none delivered"), 23),
                             design.energyJoules, 100 * design.energyVsAlwaysOn, design.energyVsReachOracle,
                             design.receiverOnSeconds, design.cpuMicrosecondsPerFix))
             }
             for design in shape.designs {
-                let percentiles =
-                    design.latencyFromDecidableSeconds.isEmpty
-                    ? "none"
-                    : String(
-                        format: "p50/p99/max %.1f / %.1f / %.1f s", design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds,
-                        design.latencyFromDecidableMaxSeconds)
+                let percentiles = seconds([design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds])
                 lines.append(
                     String(
-                        format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: %@",
+                        format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: p50/p99/max %@",
                         design.design, shape.marginMetres, report.fixIntervalSeconds, design.latencyFromDecidableSeconds.count, percentiles))
             }
             for design in shape.designs where design.design != "naive" {
@@ -67,8 +60,8 @@ enum GeofenceTable {
             for design in shape.designs where design.estimatedCrossings > 0 {
                 lines.append(
                     String(
-                        format: "  %@: the estimated crossing instant (GeofenceEvent.estimatedCrossing) against the truth, %d transitions: |error| p50/p99 %.1f / %.1f s",
-                        design.design, design.estimatedCrossings, design.estimateErrorP50Seconds, design.estimateErrorP99Seconds))
+                        format: "  %@: the estimated crossing instant (GeofenceEvent.estimatedCrossing) against the truth, %d transitions: |error| p50/p99 %@",
+                        design.design, design.estimatedCrossings, seconds([design.estimateErrorP50Seconds, design.estimateErrorP99Seconds])))
             }
             lines.append(
                 String(
@@ -154,6 +147,17 @@ enum GeofenceTable {
             "  on energy and latency p99 alone (missed transitions not counted): the engine dominates \(shape.pollingDominatedOnEnergyAndLatency) of \(polling); dominating an engine point: \(intervals(shape.pollingDominatingOnEnergyAndLatency))")
         return lines
     }
+
+    /// Percentiles of one set of transitions as the reports print them, `a / b / c s` (each with `format`), or
+    /// `none` when the set was empty (they are all there or none is).
+    static func seconds(_ values: [Double?], format: String = "%.1f", none: String = "none") -> String {
+        let present = values.compactMap(\.self)
+        guard !present.isEmpty, present.count == values.count else { return none }
+        return present.map { String(format: format, $0) }.joined(separator: " / ") + " s"
+    }
+
+    /// One percentile, `a s`, or `none`.
+    static func seconds(_ value: Double?) -> String { seconds([value]) }
 
     /// `3600` as `1 h 0 min`, `754` as `12 min 34 s`.
     static func duration(_ seconds: Double) -> String {

@@ -50,8 +50,7 @@ enum GeofenceCurve {
             return GeofenceCurvePoint(
                 design: design, settingSeconds: Double(seconds), energyJoules: run.meteredJoules,
                 energyVsReachOracle: oracleJoules > 0 ? run.meteredJoules / oracleJoules : 0,
-                latencyFromDecidableP99Seconds: comparison.latenciesFromDecidable.isEmpty ? nil : comparison.latencyFromDecidable(percentile: 99),
-                latencyP99Seconds: comparison.latencies.isEmpty ? nil : comparison.latency(percentile: 99),
+                latencyFromDecidableP99Seconds: comparison.latencyFromDecidable(percentile: 99), latencyP99Seconds: comparison.latency(percentile: 99),
                 falseTransitions: comparison.falseTransitions, duplicates: comparison.duplicates,
                 detected: comparison.detected - comparison.withinMarginDetected, missed: comparison.missed, pendingAtEnd: comparison.pendingAtEnd,
                 onParetoFront: false)

@@ -9,8 +9,10 @@ public enum DurationText {
         if trimmed.hasPrefix("-") {
             throw .invalidArgument("negative duration '\(text)'; durations must be zero or more")
         }
-        if let plain = Double(trimmed) {
-            guard plain.isFinite else { throw .invalidArgument("bad duration '\(text)'") }
+        // A plain number is decimal digits with at most one point: `Double` alone would also read `0x1E`,
+        // `1e3` and `nan`, which no one types as a duration.
+        if trimmed.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) {
+            guard let plain = Double(trimmed) else { throw .invalidArgument("bad duration '\(text)'; write e.g. 90s, 10m or 1h") }
             return plain
         }
         var total = 0.0
@@ -34,7 +36,7 @@ public enum DurationText {
             unit = ""
         }
         for character in trimmed {
-            if character.isNumber || character == "." {
+            if ("0"..."9").contains(character) || character == "." {
                 if !unit.isEmpty { try flush() }
                 number.append(character)
             } else if character.isLetter {

@@ -28,11 +28,12 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let router = Router(context: ServerRequestContext.self)
         let audit = ClientAudit(registry: registry, logger: logger)
         // First: every request is a client's, or 401, before anything else (an unknown route included).
-        router.add(middleware: ClientAuthenticator(clients: clients))
+        let authenticator = ClientAuthenticator(clients: clients)
+        router.add(middleware: authenticator)
         if let clientRateLimit { router.add(middleware: RateLimitMiddleware(clientRateLimit, audit: audit)) }
         LocationRoute(engine: engine, counters: counters, audit: audit).register(on: router)
-        UpdatesRoute(engine: engine, counters: counters, audit: audit).register(on: router)
-        GeofenceEventsRoute(registry: geofences, audit: audit).register(on: router)
+        UpdatesRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator).register(on: router)
+        GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator).register(on: router)
         GeofenceRoutes(engine: engine, registry: geofences, audit: audit).register(on: router)
         ServiceRoutes(registry: registry, counters: counters).register(on: router)
         // Last: it wraps only what no route above takes.

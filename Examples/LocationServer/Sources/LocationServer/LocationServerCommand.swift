@@ -49,7 +49,7 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Synthetic receiver seed.")
     var seed: UInt64 = 42
 
-    @Option(help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms).")
+    @Option(help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms; at most 24h).")
     var linger = "5s"
 
     @Option(help: "The most geofences monitored at once (POST /geofences answers 409 past it).")
@@ -154,12 +154,18 @@ struct LocationServerCommand: AsyncParsableCommand {
         return [.synthetic(scenario: scenario, fixRate: fixRate, seed: seed)]
     }
 
+    /// The longest `--linger` taken: a day (a source kept running longer than that is one never let go).
+    static let longestLinger = 86_400.0
+
     func lingerDuration() throws -> Duration {
+        let seconds: Double
         do {
-            return .milliseconds(Int64((try DurationText.seconds(parsing: linger) * 1000).rounded()))
+            seconds = try DurationText.seconds(parsing: linger)
         } catch {
             throw ValidationError("--linger: \(error)")
         }
+        guard seconds <= Self.longestLinger else { throw ValidationError("--linger must be at most a day, 24h (got '\(linger)')") }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// The engine's authorization for these sources: GeoClue's, when GeoClue is one — its refusal (the system's

@@ -130,6 +130,61 @@ struct FenceStoreTests {
         }
     }
 
+    @Test("a deletion the database refuses is 503 and retried; a DELETE again answers 204 once it is stored, then 404", .timeLimit(.minutes(1)))
+    func deletionRetried() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(database: path)
+            try await server.application.test(.router) { client in
+                #expect(try await Support.createDepot(on: server, with: client).status == .created)
+                // Every write fails while the connection is read-only.
+                try await server.geofences.journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+                let refused = try await client.execute(uri: "/geofences/1", method: .delete)
+                #expect(refused.status == .serviceUnavailable)
+                #expect(String(buffer: refused.body).contains("DELETE it again"), "\(String(buffer: refused.body))")
+                #expect(try await client.execute(uri: "/geofences/1", method: .get).status == .notFound, "no longer monitored")
+                let stillStored = try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") }
+                #expect(stillStored == 1, "a restart now would bring it back: hence not 404 to a DELETE again")
+                let again = try await client.execute(uri: "/geofences/1", method: .delete)
+                #expect(again.status == .serviceUnavailable, "still not stored")
+                try await server.geofences.journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
+                // The next write takes the refused one with it.
+                try await server.geofences.journal.flush()
+                #expect(try await client.execute(uri: "/geofences/1", method: .delete).status == .noContent)
+                #expect(try await client.execute(uri: "/geofences/1", method: .delete).status == .notFound)
+                let stored = try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") }
+                #expect(stored == 0)
+                await server.geofences.close()
+            }
+        }
+    }
+
+    @Test("listeners that heard a fence whose creation the database then refused hear it end", .timeLimit(.minutes(1)))
+    func abandonedFenceEnds() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(database: path)
+            try await server.application.test(.router) { client in
+                async let stream = client.execute(uri: "/geofences/events", method: .get)
+                await GeofenceEventsTests.waitForListeners(1, on: server)
+                // The route's path for a creation whose write failed: reserved, monitored, decided by a fix, abandoned.
+                let registry = server.geofences
+                let body = try GeofenceBody(json: Data(GeofenceRoutesTests.depot.utf8))
+                let (id, _) = try registry.reserve(body, owner: Client.local.name)
+                let monitor = server.engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: id) }
+                #expect(registry.claim(id, request: monitor) == nil)
+                await server.waitUntil { $0.activeSubscriptions >= 1 }
+                await Support.fix(server)
+                #expect(registry.counters.totals.transitions == 1)
+                let request = try #require(registry.abandon(id))
+                server.engine.cancel(request)
+                await server.geofences.close()
+                let names = Support.stored(try await stream.body).map(\.name)
+                #expect(names == ["transition", "end"], "\(names)")
+                let stored = try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") }
+                #expect(stored == 0)
+            }
+        }
+    }
+
     /// A polygon of 1,000 vertices: a body of about 40 KB, more than the pages a database has free.
     static var largePolygon: String {
         let ring = (0..<1000).map { index -> String in

@@ -58,6 +58,43 @@ struct GeofenceJournalTests {
         await writer.value
     }
 
+    @Test("age pruning after the wall clock stepped back keeps the ids a prefix: no gap for readers to stall on")
+    func agePruningKeepsAPrefix() throws {
+        let database = try ServerDatabase.open(path: ServerDatabase.inMemory)
+        // Recorded at 50, then 200 (the clock ran on), then 60 (it stepped back): at 1,120 with an age of
+        // 1,000 the cutoff is 120, so events 1 and 3 are past it, 2 is not.
+        let events = zip(1...3 as ClosedRange<Int64>, [50.0, 200, 60]).map { id, time in
+            StoreWrite.event(StoredEvent(id: id, time: time, fence: 1, name: "transition", data: "{}"))
+        }
+        let oldest = try database.write { db in
+            try EventStore.apply(events, retention: EventStore.Retention(count: 100, age: 1_000), now: 1_120, lastEventID: 3, db)
+        }
+        let kept = try database.read { try Int64.fetchAll($0, sql: "SELECT id FROM event ORDER BY id") }
+        #expect(kept == [2, 3], "only the old prefix goes; 3 waits for 2")
+        #expect(oldest == 2)
+    }
+
+    @Test("a reader gets past a gap in the stored ids (a database pruned with gaps before) instead of looking again forever", .timeLimit(.minutes(1)))
+    func readerSkipsAGap() async throws {
+        let database = try ServerDatabase.open(path: ServerDatabase.inMemory)
+        try await database.write { db in
+            let events = (1...5 as ClosedRange<Int64>).map { StoreWrite.event(StoredEvent(id: $0, time: 1_800_000_000, fence: 1, name: "transition", data: "{}")) }
+            _ = try EventStore.apply(events, retention: EventStore.Retention(count: 100, age: 3600), now: 1_800_000_000, lastEventID: 5, db)
+            try db.execute(sql: "DELETE FROM event WHERE id IN (3, 4)")
+        }
+        let contents = try await database.read { try EventStore.contents($0) }
+        let journal = GeofenceJournal(
+            database: database, contents: contents, retention: EventStore.Retention(count: 100, age: 3600),
+            counters: GeofenceCounters(registry: PrometheusCollectorRegistry()), logger: Logger(label: "journal") { _ in SwiftLogNoOpLogHandler() },
+            now: { 1_800_000_000 })
+        var bell = journal.doorbell().makeAsyncIterator()
+        guard case .events(let events)? = try await journal.page(after: 2, limit: 10, bell: &bell) else {
+            Issue.record("a reader at 2 reads on past the gap")
+            return
+        }
+        #expect(events.map(\.id) == [5])
+    }
+
     @Test("once the writer has stopped, a write is refused at once rather than waited for", .timeLimit(.minutes(1)))
     func stoppedWriter() async throws {
         let journal = try Self.journal()

@@ -90,6 +90,9 @@ struct QueryParametersTests {
             ("/location?timeout=2s&kind=heading", "kind", "unknown parameter 'kind'"),
             ("/updates?maxAge=5s", "maxAge", "give accuracy too"),
             ("/updates?interval=2s&duration=3s&maxUpdates=3", "maxUpdates", "cannot be reached"),
+            // A day between updates times ten quadrillion of them is past what a Duration holds: refused, not a trap.
+            ("/updates?interval=1d&duration=1d&maxUpdates=9999999999999999", "maxUpdates", "cannot be reached"),
+            ("/updates?interval=1ms&duration=1d&maxUpdates=86400001", "maxUpdates", "cannot be reached"),
         ])
     func refusedCombination(uri: String, parameter: String, message: String) throws {
         let failure = uri.hasPrefix("/location") ? error { try location(uri) } : error { try updates(uri) }
@@ -105,6 +108,7 @@ struct QueryParametersTests {
         #expect(options.duration == .seconds(600))
         #expect(options.maximumUpdates == 3)
         #expect(try updates("/updates?interval=2s&duration=3s&maxUpdates=2").maximumUpdates == 2, "reachable: at 0 s and 2 s")
+        #expect(try updates("/updates?interval=1ms&duration=1d&maxUpdates=86400000").maximumUpdates == 86_400_000, "the last at 86,399.999 s")
     }
 
     @Test("the README's parameter table names exactly the parameters the server accepts")

@@ -28,4 +28,12 @@ struct RateLimiterTests {
         #expect(limiter.admit("quiet", at: start) == .allowed)
         #expect(limiter.admit("flood", at: start.advanced(by: .seconds(10))) == .allowed)
     }
+
+    @Test("a rate of a request in ages says to wait a year, the longest it says, rather than overflowing")
+    func absurdRate() {
+        var limiter = RateLimiter<ManualClock.Instant>(rate: 1e-20, burst: 1)
+        let start = ManualClock.Instant(offset: .zero)
+        #expect(limiter.admit("patient", at: start) == .allowed)
+        #expect(limiter.admit("patient", at: start) == .limited(retryAfter: 365 * 86_400))
+    }
 }

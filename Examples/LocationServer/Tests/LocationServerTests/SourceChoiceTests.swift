@@ -36,6 +36,15 @@ import Testing
         #expect(choices == [.synthetic(scenario: "drive", fixRate: 1, seed: 42)])
     }
 
+    @Test("--linger takes up to a day; beyond, or malformed, it is refused with a message, never a trap")
+    func lingerRange() throws {
+        #expect(try LocationServerCommand.parse(["--linger", "500ms"]).lingerDuration() == .milliseconds(500))
+        #expect(try LocationServerCommand.parse(["--linger", "24h"]).lingerDuration() == .seconds(86_400))
+        for linger in ["1e17", "100000000000000000", "25h", "0x10", "-5s"] {
+            #expect(throws: (any Error).self, "\(linger)") { _ = try LocationServerCommand.parse(["--linger", linger]) }
+        }
+    }
+
     @Test func twoReceiversAreRefused() {
         #expect(throws: (any Error).self) { try LocationServerCommand.parse(["--gpsd", "127.0.0.1:2947", "--nmea", "/dev/null"]).sourceChoices() }
     }

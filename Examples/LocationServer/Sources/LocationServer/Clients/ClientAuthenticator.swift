@@ -4,13 +4,13 @@ import HummingbirdAuth
 
 /// Names the client of every request (hummingbird-auth's authenticator middleware), or answers `401`
 /// with `WWW-Authenticate: Bearer` and what was wrong: no `Authorization` header, one that is not
-/// `Bearer TOKEN`, a token that is malformed, unknown or expired. Without a token file every request is
-/// ``Client/local``. `GET /health` needs no token.
+/// `Bearer TOKEN`, a token that is malformed, unknown or expired. Without a token file every request over
+/// TCP is ``Client/local``. With one, `GET /health` needs no token.
 ///
-/// Over the server's Unix socket (`--unix-socket`) a request without an `Authorization` header is its
-/// peer's user, as the kernel says (``PeerCredentials``): with a token file, the client of its `uid:N`
-/// line (none: `401`); without one, a client of its own named `uid-N`, precise, an admin when it is the
-/// server's own user or root. A request with a token is its token's client there too.
+/// Over the server's Unix socket (`--unix-socket`) a request is its peer's user, as the kernel says
+/// (``PeerCredentials``). Without a token file, a client of its own named `uid-N`, precise, an admin when it
+/// is the server's own user or root, whatever headers it sends. With one, a request with a token is its
+/// token's client, and one without is the client of its user's `uid:N` line (none: `401`).
 ///
 /// Every request pays for this check, so an accepted token costs one read of the header, a comparison
 /// of bytes and a hash lookup; the case-insensitive comparisons that name what was wrong run only for
@@ -22,20 +22,41 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
     var now: @Sendable () -> Date = { Date() }
 
     func authenticate(request: Request, context: Context) async throws -> Client? {
+        try await credential(request, context: context).map(client)
+    }
+
+    /// What names the request's client: its token, its peer's user, or nothing (the local client); `nil` for a
+    /// request that needs no client (`GET /health`, with a token file).
+    /// - Throws: `401` for a request without the token it needs, or with a malformed one.
+    func credential(_ request: Request, context: Context) async throws -> ClientCredential? {
         // Read once: each read of a header scans the request's fields.
         let header = request.headers[.authorization]
-        if header == nil, let peer = await PeerCredentials.of(context.channel) {
-            return try user(peer.uid)
+        let tokens = if case .tokens = clients.mode { true } else { false }
+        if tokens, request.uri.path == "/health" { return nil }
+        // Over the Unix socket the kernel names the caller: a header only names another client when it is a
+        // token of the token file, so without one any header is ignored, never a way to be someone else.
+        if header == nil || !tokens, let peer = await PeerCredentials.of(context.channel) {
+            return .user(peer.uid)
         }
-        guard case .tokens = clients.mode else { return .local }
-        if request.uri.path == "/health" { return nil }
+        guard tokens else { return .local }
         guard let header else {
             throw Self.unauthorized("no Authorization header: send Authorization: Bearer TOKEN, a token of the server's token file")
         }
-        switch clients.lookup(try Self.token(header), at: now()) {
-        case .client(let client): return client
-        case .expired(let client): throw Self.unauthorized("the token of client '\(client.name)' has expired")
-        case .unknown: throw Self.unauthorized("unknown token")
+        return .token(try Self.token(header))
+    }
+
+    /// The client `credential` names now, in the current token file.
+    /// - Throws: `401` for a token or user the token file does not name, or whose `expires` has passed.
+    func client(_ credential: ClientCredential) throws -> Client {
+        switch credential {
+        case .local: return .local
+        case .user(let uid): return try user(uid)
+        case .token(let token):
+            switch clients.lookup(token, at: now()) {
+            case .client(let client): return client
+            case .expired(let client): throw Self.unauthorized("the token of client '\(client.name)' has expired")
+            case .unknown: throw Self.unauthorized("unknown token")
+            }
         }
     }
 
@@ -71,4 +92,15 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
     static func unauthorized(_ message: String) -> HTTPError {
         HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"location-server\""], message: message)
     }
+}
+
+/// What named a request's client (``ClientAuthenticator``): kept by a stream, which asks again before each event
+/// whether it still names the same client (``ClientCheck``).
+enum ClientCredential: Sendable, Hashable {
+    /// No token file, over TCP: the local client.
+    case local
+    /// A bearer token.
+    case token(String)
+    /// The peer's user, over the Unix socket.
+    case user(UInt32)
 }

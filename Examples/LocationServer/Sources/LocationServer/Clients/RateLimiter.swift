@@ -12,6 +12,8 @@ struct RateLimiter<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     }
 
     private struct Bucket {
+        static var longestRetry: Double { 365 * 86_400 }
+
         var tokens: Double
         var updated: Instant
 
@@ -21,7 +23,8 @@ struct RateLimiter<Instant: InstantProtocol>: Sendable where Instant.Duration ==
             tokens = min(burst, tokens + elapsed.secondsValue * rate)
             updated = max(updated, now)
             guard tokens >= 1 else {
-                return .limited(retryAfter: max(1, Int(((1 - tokens) / rate).rounded(.up))))
+                // At most a year: a rate as small as a request in centuries would not fit an Int.
+                return .limited(retryAfter: max(1, Int(min(((1 - tokens) / rate).rounded(.up), Self.longestRetry))))
             }
             tokens -= 1
             return .allowed

@@ -26,7 +26,7 @@ struct UpdatesQuery: Equatable, Sendable {
                 parameter: "maxAge", "maxAge applies to accuracy: give accuracy too (without it every fix is delivered, whatever its age)")
         }
         if let interval, interval > .zero, let duration, let maximumUpdates, maximumUpdates > 1,
-            interval * (maximumUpdates - 1) >= duration
+            Self.endsFirst(duration, interval: interval, updates: maximumUpdates)
         {
             throw QueryError(
                 parameter: "maxUpdates",
@@ -42,5 +42,14 @@ struct UpdatesQuery: Equatable, Sendable {
             duration: duration)
         // Every value was checked above; the engine's own check is the last word.
         if let failure = options.validationFailure { throw QueryError(parameter: "query", failure) }
+    }
+
+    /// Whether `duration` ends a subscription before its `updates`-th update, `interval` apart, can come:
+    /// `interval × (updates − 1) ≥ duration`, exactly, without multiplying a count of up to `Int.max` by
+    /// a duration (which traps past 128 bits): a count beyond the quotient rounded up is too many at once.
+    static func endsFirst(_ duration: Duration, interval: Duration, updates: Int) -> Bool {
+        let gaps = updates - 1
+        if Double(gaps) > (duration / interval).rounded(.up) + 1 { return true }
+        return interval * gaps >= duration
     }
 }

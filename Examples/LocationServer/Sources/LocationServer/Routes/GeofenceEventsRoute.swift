@@ -20,19 +20,27 @@ import NIOCore
 /// every event is sent the stream ends with an `end` without a fence, reason `shut_down`. A client that
 /// disconnects only stops listening.
 ///
-/// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others'.
+/// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others'. It
+/// needs permission `precise`: a fence's transitions show where the device is to the metre. A client whose
+/// token is taken out of the token file, expires, or changes permission while it listens gets an `end` without
+/// a fence, reason `unauthorized`, before the next events (``ClientCheck``).
 struct GeofenceEventsRoute {
     let registry: GeofenceRegistry
     let audit: ClientAudit
+    /// Asked again before each page: a client revoked or changed while its stream is open is not sent more.
+    let authenticator: ClientAuthenticator
     /// Events sent per page read.
     static let pageSize = 512
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("geofences/events") { request, context in try handle(request, context: context) }
+        router.get("geofences/events") { request, context in try await handle(request, context: context) }
     }
 
-    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
-        let client = try ClientView(try context.requireIdentity(), audit: audit).client
+    func handle(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let view = try ClientView(try context.requireIdentity(), audit: audit)
+        try view.requirePrecise("fences' events")
+        let client = view.client
+        let check = try await ClientCheck(authenticator, request: request, context: context, client: client)
         let journal = registry.journal
         let counters = registry.counters
         // Fixed before the head is sent: a client that has the head hears every later event.
@@ -50,6 +58,11 @@ struct GeofenceEventsRoute {
                         cursor = page.last?.id ?? cursor
                         let events = client.isAdmin ? page : page.filter { client.sees(owner: $0.owner) }
                         if events.isEmpty { continue }
+                        if let why = check.revoked() {
+                            let end = GeofenceEndJSON(fence: nil, reason: "unauthorized", detail: why)
+                            try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                            break pages
+                        }
                         // One write per page: a fix that decides thousands of fences is not thousands of flushes.
                         var buffer = ByteBuffer()
                         for event in events { event.write(to: &buffer) }

@@ -66,6 +66,8 @@ struct GeofenceEndJSON: Codable, Equatable {
     var fence: UInt64?
     var reason: String
     var oldestEventId: Int64?
+    /// Why, in words, where the reason alone does not say (`unauthorized`).
+    var detail: String?
 }
 
 extension ServerSentEvent {

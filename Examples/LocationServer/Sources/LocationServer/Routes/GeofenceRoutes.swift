@@ -9,10 +9,12 @@ import LocationEngine
 /// 400 naming the field (nothing is monitored), a full server 409. `DELETE` cancels the monitor (204;
 /// listeners of `/geofences/events` get an `end` with reason `cancelled`). An unknown ID is 404, an ID
 /// that is not a number 400. Both answer only once the change is stored; a change the database refused
-/// (a full disk) is answered 503, and a fence whose creation was not stored is not monitored.
+/// (a full disk) is answered 503: a fence whose creation was not stored is not monitored, and a deletion
+/// not stored is retried (a `DELETE` again says when it is stored).
 ///
 /// A fence belongs to the client that created it: a client lists, reads and deletes its own (another's
-/// is 404, as if it did not exist); an admin all of them. Creating one needs permission `precise`.
+/// is 404, as if it did not exist); an admin all of them. Creating, listing and reading fences need permission
+/// `precise` (a fence's state says where the device is); deleting one's own does not.
 struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let registry: GeofenceRegistry
@@ -21,28 +23,52 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     func register(on router: Router<ServerRequestContext>) {
         router.post("geofences") { request, context in try await create(request, context: context) }
         router.get("geofences") { _, context in
-            let client = try ClientView(try context.requireIdentity(), audit: audit).client
-            return GeofenceListJSON(geofences: registry.fences(of: client).map(GeofenceJSON.init), maximum: registry.maximumFences)
+            let view = try ClientView(try context.requireIdentity(), audit: audit)
+            try view.requirePrecise("fences' states")
+            return GeofenceListJSON(geofences: registry.fences(of: view.client).map(GeofenceJSON.init), maximum: registry.maximumFences)
         }
-        router.get("geofences/:id") { _, context in GeofenceJSON(try ownFence(context)) }
-        router.delete("geofences/:id") { _, context in
-            guard let removed = registry.remove(try ownFence(context).id) else { throw Self.notFound(context) }
-            engine.cancel(removed.request)
-            do {
-                try await registry.journal.stored(removed.sequence)
-            } catch {
-                throw Self.notStored("the deletion", error)
-            }
-            return HTTPResponse.Status.noContent
+        router.get("geofences/:id") { _, context in
+            let view = try ClientView(try context.requireIdentity(), audit: audit)
+            try view.requirePrecise("fences' states")
+            return GeofenceJSON(try ownFence(context, client: view.client))
         }
+        router.delete("geofences/:id") { _, context in try await delete(context) }
     }
 
-    /// The fence of the path's `{id}`, if the request's client sees it.
+    /// The fence of the path's `{id}`, if `client` sees it.
     /// - Throws: 404 for a fence that does not exist or is another client's; 400 for an ID that is not a number.
-    func ownFence(_ context: ServerRequestContext) throws -> GeofenceRegistry.Fence {
-        let client = try ClientView(try context.requireIdentity(), audit: audit).client
+    func ownFence(_ context: ServerRequestContext, client: Client) throws -> GeofenceRegistry.Fence {
         guard let fence = registry.fence(try Self.id(context)), client.sees(owner: fence.owner) else { throw Self.notFound(context) }
         return fence
+    }
+
+    /// `DELETE /geofences/{id}`: the fence stops being monitored at once, and the answer waits for the deletion to be
+    /// stored. One the database refused is retried with the next writes; a `DELETE` of it again waits for that
+    /// write (`204` once stored, `503` while it is not), rather than answer `404` for a fence a restart would bring back.
+    /// Any client but one with permission `none` deletes its own fences (an approximate one too: that reveals nothing).
+    func delete(_ context: ServerRequestContext) async throws -> HTTPResponse.Status {
+        let client = try ClientView(try context.requireIdentity(), audit: audit).client
+        let id = try Self.id(context)
+        let (owner, sequence): (String?, UInt64)
+        if let fence = registry.fence(id), client.sees(owner: fence.owner), let removed = registry.remove(id) {
+            engine.cancel(removed.request)
+            (owner, sequence) = (fence.owner, removed.sequence)
+        } else if let unstored = registry.unstoredDeletion(id), client.sees(owner: unstored.owner) {
+            (owner, sequence) = unstored
+        } else {
+            throw Self.notFound(context)
+        }
+        do {
+            try await registry.journal.stored(sequence)
+        } catch {
+            registry.deletionNotStored(id, owner: owner, sequence: sequence)
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "5"],
+                message: "the deletion could not be stored yet (\(error)): the fence is no longer monitored and the write is retried; "
+                    + "DELETE it again to learn when it is stored (until then a restart of the server brings the fence back)")
+        }
+        registry.deletionStored(id)
+        return .noContent
     }
 
     func create(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<GeofenceJSON> {

@@ -14,18 +14,23 @@ import ServiceLifecycle
 /// saying why when the end was abnormal or the duration elapsed with nothing delivered. The subscription is
 /// cancelled when the client disconnects. A client with permission `none` is refused (403); an
 /// `approximate` one gets every fix coarsened and at most one per the reduced-accuracy policy's interval
-/// (``ClientView``), and no heading (403).
+/// (``ClientView``), and no heading (403). A client whose token is taken out of the token file, expires, or
+/// changes permission while its stream is open gets an `end` of reason `unauthorized` before the next event
+/// (``ClientCheck``).
 struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
     let audit: ClientAudit
+    /// Asked again before each event: a client revoked or changed while its stream is open is not sent more.
+    let authenticator: ClientAuthenticator
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("updates") { request, context in try handle(request, context: context) }
+        router.get("updates") { request, context in try await handle(request, context: context) }
     }
 
-    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
+    func handle(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let view = try ClientView(try context.requireIdentity(), audit: audit)
+        let check = try await ClientCheck(authenticator, request: request, context: context, client: view.client)
         let query: UpdatesQuery
         do throws(QueryError) {
             query = try UpdatesQuery(QueryParameters(uri: request.uri, accepted: UpdatesQuery.accepted))
@@ -47,7 +52,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
                 // Normally the engine shuts down first and ends the stream with `shut_down`; this
                 // covers a server shut down on its own.
                 try await withGracefulShutdownHandler {
-                    try await Self.stream(events, query: query, view: view, engine: engine, shuttingDown: shuttingDown, to: &writer)
+                    try await Self.stream(events, query: query, view: view, check: check, engine: engine, shuttingDown: shuttingDown, to: &writer)
                 } onGracefulShutdown: {
                     shuttingDown.set()
                     events.cancel()
@@ -61,14 +66,21 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             body: body)
     }
 
-    /// Writes the subscription's events as `view`'s client sees them, then its `end`.
+    /// Writes the subscription's events as `view`'s client sees them, then its `end`: the subscription's, or
+    /// `unauthorized` once `check` says the client is no longer what it opened the stream as.
     static func stream(
-        _ events: SubscriptionEvents, query: UpdatesQuery, view: ClientView, engine: LocationEngine<C>, shuttingDown: ShutdownFlag,
-        to writer: inout any ResponseBodyWriter
+        _ events: SubscriptionEvents, query: UpdatesQuery, view: ClientView, check: ClientCheck, engine: LocationEngine<C>,
+        shuttingDown: ShutdownFlag, to writer: inout any ResponseBodyWriter
     ) async throws {
         var updates = 0
         var end: EndJSON?
         for await event in events {
+            let ending = if case .ended = event { true } else { false }
+            if !ending, let why = check.revoked() {
+                // The caller cancels the subscription once this returns.
+                try await writer.write(ServerSentEvent(EndJSON(reason: "unauthorized", updates: updates, detail: why)).buffer)
+                return
+            }
             switch event {
             case .location, .heading:
                 updates += 1

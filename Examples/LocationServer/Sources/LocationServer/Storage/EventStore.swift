@@ -45,11 +45,16 @@ enum EventStore {
         try db.cachedStatement(sql: "DELETE FROM event WHERE id <= ?").execute(arguments: [lastEventID - Int64(retention.count)])
         // By age: the oldest events, a prefix in id order, without an index on time (which would cost
         // every insert); at most twice as many as were written, so pruning keeps pace with writing. Only when
-        // the oldest is past the age: most commits find nothing to prune, and looking costs one row.
+        // the oldest is past the age: most commits find nothing to prune, and looking costs one row. Up to the
+        // first event of the window that is not past the age, not every one that is: after the wall clock steps
+        // back, times are not in id order, and pruning each old one would leave gaps in the ids readers follow.
         let cutoff = now - retention.age
         if let oldest = try Double.fetchOne(db, sql: "SELECT time FROM event ORDER BY id LIMIT 1"), oldest < cutoff {
-            try db.cachedStatement(sql: "DELETE FROM event WHERE id IN (SELECT id FROM event ORDER BY id LIMIT ?) AND time < ?")
-                .execute(arguments: [max(1_000, 2 * writes.count), cutoff])
+            let window = max(1_000, 2 * writes.count)
+            let young = try Int64.fetchOne(
+                db, sql: "SELECT MIN(id) FROM (SELECT id, time FROM event ORDER BY id LIMIT ?) WHERE time >= ?", arguments: [window, cutoff])
+            let end = try young ?? Int64.fetchOne(db, sql: "SELECT MAX(id) + 1 FROM (SELECT id FROM event ORDER BY id LIMIT ?)", arguments: [window])
+            if let end { try db.cachedStatement(sql: "DELETE FROM event WHERE id < ?").execute(arguments: [end]) }
         }
         return try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event") ?? lastEventID + 1
     }

@@ -51,6 +51,7 @@ extension GeofenceJournal {
     /// The next page after `cursor`, at most `limit` events, waiting on `bell` until there is one.
     /// Returns `nil` when the reading task is cancelled.
     func page(after cursor: Int64, limit: Int, bell: inout AsyncStream<Void>.AsyncIterator) async throws -> Page? {
+        var cursor = cursor
         while true {
             enum Next {
                 case page(Page)
@@ -70,9 +71,17 @@ extension GeofenceJournal {
             case .page(let page):
                 return page
             case .read(let through):
-                let events = try await database.read { db in try EventStore.events(after: cursor, through: through, limit: limit, db) }
+                let after = cursor
+                let events = try await database.read { db in try EventStore.events(after: after, through: through, limit: limit, db) }
+                if events.first?.id == cursor + 1 { return .events(events) }
                 // Pruned between the two looks: the next pass says how far.
-                guard events.first?.id == cursor + 1 else { continue }
+                if state.withLockedValue({ cursor < $0.oldestEventID - 1 }) { continue }
+                // A gap within what is kept: a database whose age pruning, before it kept to the oldest events
+                // in id order, met a clock that had stepped back. Those events are gone; the reader goes on.
+                if events.isEmpty {
+                    cursor = through
+                    continue
+                }
                 return .events(events)
             case .wait:
                 guard await bell.next() != nil, !Task.isCancelled else { return nil }

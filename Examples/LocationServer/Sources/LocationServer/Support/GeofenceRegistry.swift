@@ -60,6 +60,9 @@ final class GeofenceRegistry: Sendable {
 
     struct State {
         var fences: [UInt64: Fence] = [:]
+        /// Fences whose deletion a `DELETE` found not stored (its owner, its journal sequence): a `DELETE` again
+        /// waits for that write, and forgets it once stored. At most one per fence deleted.
+        var unstoredDeletions: [UInt64: (owner: String?, sequence: UInt64)] = [:]
         var lastID: UInt64
         /// Unix seconds at the engine's instant zero: turns the engine's instants into times that mean
         /// something after a restart.
@@ -138,6 +141,22 @@ final class GeofenceRegistry: Sendable {
         return removed
     }
 
+    /// The deletion of fence `id` a `DELETE` could not see stored (the journal retries it): the fence's owner
+    /// and the write to wait for, until a `DELETE` sees it stored; `nil` if there is none.
+    func unstoredDeletion(_ id: UInt64) -> (owner: String?, sequence: UInt64)? {
+        state.withLockedValue { $0.unstoredDeletions[id] }
+    }
+
+    /// A `DELETE` of fence `id`, owned by `owner`, found its deletion, write `sequence`, not stored.
+    func deletionNotStored(_ id: UInt64, owner: String?, sequence: UInt64) {
+        state.withLockedValue { $0.unstoredDeletions[id] = (owner: owner, sequence: sequence) }
+    }
+
+    /// A `DELETE` of fence `id` saw its deletion stored.
+    func deletionStored(_ id: UInt64) {
+        state.withLockedValue { _ = $0.unstoredDeletions.removeValue(forKey: id) }
+    }
+
     /// The engine's handler for fence `id`.
     func deliver(_ event: RegionEvent, toFence id: UInt64) {
         switch event {
@@ -182,10 +201,18 @@ final class GeofenceRegistry: Sendable {
     }
 
     /// Forgets the fence reserved as `id` whose creation could not be stored; returns its request to cancel.
+    /// Listeners that heard a transition of it (the engine may decide a fence before its creation is stored)
+    /// hear it end, `cancelled`.
     func abandon(_ id: UInt64) -> RequestID? {
         let request = state.withLockedValue { state in
-            journal.append([.fenceRemoved(id)])
-            return state.fences.removeValue(forKey: id)?.request
+            let fence = state.fences.removeValue(forKey: id)
+            if let fence, fence.state != .unknown || fence.since != nil {
+                let end = ServerSentEvent(Event.ended(fence: id, reason: "cancelled"))
+                journal.appendEvent(end.name, fence: id, owner: fence.owner, data: end.data, then: [.fenceRemoved(id)])
+            } else {
+                journal.append([.fenceRemoved(id)])
+            }
+            return fence?.request
         }
         if request != nil { counters.ended(deleted: true) }
         return request

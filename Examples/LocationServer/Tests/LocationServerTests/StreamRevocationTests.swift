@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LocationEngine
+import Testing
+
+@testable import LocationServer
+
+/// A stream asks again before each event whether its client is still what it opened as: the token file read
+/// again (as on `SIGHUP`) with the token gone or its permission changed ends the stream, `unauthorized`.
+@Suite("Streams of a client revoked or changed while they run")
+struct StreamRevocationTests {
+    static let token = ClientTestSupport.tokens["fleet"]!
+
+    /// A token file at a fresh path holding `text`, the directory that reads it, and a way to write it again.
+    static func withTokenFile(_ text: String, _ body: (ClientDirectory, @Sendable (String) throws -> Void) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("location-server-tokens-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let directory = try ClientDirectory.tokens(path: path, logger: ClientTestSupport.silent)
+        try await body(directory) { try $0.write(toFile: path, atomically: true, encoding: .utf8) }
+    }
+
+    @Test("an /updates stream whose client becomes approximate ends at the next fix, unauthorized, saying so", .timeLimit(.minutes(1)))
+    func updatesStreamOfAChangedClient() async throws {
+        try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                async let stream = ClientTestSupport.execute("/updates", as: "fleet", with: client)
+                await server.waitUntilPending(subscriptions: 1)
+                try rewrite("\(Self.token) fleet approximate\n")
+                #expect(directory.reload() == nil)
+                server.source.emit(TestServer.fix(metres: 5))
+                await server.engine.sync(advancingBy: .seconds(1))
+                let events = GeofenceEventsTests.events(try await stream.body)
+                #expect(events.map(\.name) == ["end"], "\(events)")
+                let end = try JSONDecoder().decode(EndJSON.self, from: Data(events.last!.data.utf8))
+                #expect(end.reason == "unauthorized" && end.updates == 0)
+                #expect(end.detail?.contains("now approximate") == true, "\(String(describing: end.detail))")
+                await server.waitUntil { $0.activeSubscriptions == 0 }
+            }
+        }
+    }
+
+    @Test("a /geofences/events stream whose token is taken out of the file ends at the next events, unauthorized", .timeLimit(.minutes(1)))
+    func fenceEventsOfARevokedToken() async throws {
+        try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                let created = try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: GeofenceRoutesTests.depot, with: client)
+                #expect(created.status == .created)
+                async let stream = ClientTestSupport.execute("/geofences/events", as: "fleet", with: client)
+                await GeofenceEventsTests.waitForListeners(1, on: server)
+                try rewrite("\(ClientTestSupport.tokens["ops"]!) ops precise admin\n")
+                #expect(directory.reload() == nil)
+                await StorageTestSupport.fix(server)
+                try await server.geofences.journal.flush()
+                await server.geofences.close()
+                #expect(server.geofences.counters.totals.transitions == 1)
+                let events = GeofenceEventsTests.events(try await stream.body)
+                #expect(events.map(\.name) == ["end"], "\(events)")
+                let end = try JSONDecoder().decode(GeofenceEndJSON.self, from: Data(events.last!.data.utf8))
+                #expect(end.reason == "unauthorized" && end.fence == nil && end.detail == "unknown token", "\(end)")
+            }
+        }
+    }
+
+    @Test("an approximate client lists, reads and hears no fence (403), and may delete its own")
+    func approximateClientAndFences() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            for uri in ["/geofences", "/geofences/1", "/geofences/events"] {
+                let answer = try await ClientTestSupport.execute(uri, as: "weather", with: client)
+                #expect(answer.status == .forbidden, "\(uri)")
+                #expect(try LocationRouteTests.errorMessage(answer.body).contains("precise"), "\(uri)")
+            }
+            #expect(try await ClientTestSupport.execute("/geofences/1", as: "weather", method: .delete, with: client).status == .notFound)
+        }
+    }
+}

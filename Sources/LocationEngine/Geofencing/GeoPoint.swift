@@ -27,6 +27,16 @@ public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "(\(latitude), \(longitude))" }
+
+    /// The point a fraction `u` of the way along the straight path to `other` — straight in latitude and
+    /// longitude, across the antimeridian the short way: the path between two fixes that the crossing rules
+    /// read.
+    @inline(__always)
+    func along(to other: GeoPoint, _ u: Double) -> GeoPoint {
+        GeoPoint(
+            latitude: latitude + (other.latitude - latitude) * u,
+            longitude: wrappedDegrees(longitude + wrappedDegrees(other.longitude - longitude) * u))
+    }
 }
 
 /// Metres per degree of latitude (and of longitude at the equator) on the sphere the engine's

@@ -100,14 +100,50 @@ public struct GeofenceRegion: Sendable, Hashable {
     /// Whether `point` is inside the region (or on its boundary).
     public func contains(_ point: GeoPoint) -> Bool { signedDistance(to: point) <= 0 }
 
-    /// Whether the straight path from `a` to `b` passes through the region (both ends taken as outside).
+    /// Whether the straight path from `a` to `b` (``GeoPoint/along(to:_:)``) passes through the region (both ends
+    /// taken as outside).
+    ///
+    /// A circle is judged by the distance its inside is decided by, the haversine to its centre: the least along
+    /// the path, by golden-section search (the distance is unimodal along a straight path), to a centimetre. The
+    /// region's local plane would put a large circle's edges off its centre's meridian and parallel nearer than
+    /// they are (tens of metres on a 50 km circle at 45°), and report a passage through a band no fix there would
+    /// call inside.
+    /// - Complexity: O(log(length / 1 cm)) distances for a circle; O(n) for a polygon of n vertices.
     func isCrossed(from a: GeoPoint, to b: GeoPoint) -> Bool {
-        let pa = frame.project(a), pb = frame.project(b)
         switch shape {
-        case .circle(_, let radius):
-            return distance(from: PlanarPoint(x: 0, y: 0), toSegment: pa, pb) < radius
+        case .circle(let centre, let radius):
+            return Self.leastDistance(from: centre, along: a, b, below: radius) < radius
         case .polygon:
-            return ring!.isCrossed(from: pa, to: pb)
+            return ring!.isCrossed(from: frame.project(a), to: frame.project(b))
         }
+    }
+
+    /// The least great-circle distance from `centre` to the straight path from `a` to `b`, or any distance under
+    /// `enough` found on the way.
+    private static func leastDistance(from centre: GeoPoint, along a: GeoPoint, _ b: GeoPoint, below enough: Double) -> Double {
+        func distance(_ u: Double) -> Double { centre.distance(to: a.along(to: b, u)) }
+        let ratio = (5.0.squareRoot() - 1) / 2
+        let length = a.distance(to: b)
+        var low = 0.0, high = 1.0
+        var u1 = high - ratio, u2 = ratio
+        var d1 = distance(u1), d2 = distance(u2)
+        var least = min(distance(0), distance(1), d1, d2)
+        while least >= enough && (high - low) * length > 0.01 {
+            if d1 < d2 {
+                high = u2
+                u2 = u1
+                d2 = d1
+                u1 = high - ratio * (high - low)
+                d1 = distance(u1)
+            } else {
+                low = u1
+                u1 = u2
+                d1 = d2
+                u2 = low + ratio * (high - low)
+                d2 = distance(u2)
+            }
+            least = min(least, d1, d2)
+        }
+        return least
     }
 }

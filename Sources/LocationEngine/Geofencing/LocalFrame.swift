@@ -21,8 +21,9 @@ struct PlanarPoint: Sendable, Hashable {
 /// within ``GeofenceRegion/maximumLatitude``, and the decisions only need distances of tens to hundreds of
 /// metres near the boundary. Inside/outside is exact by construction (the boundary *is* the straight ring
 /// in this plane, and the map is one-to-one); a local distance is off by the factor `cos φ₀ / cos φ` across
-/// east–west, about `tan φ · Δφ` — 0.7 % at 60° latitude 50 km from the centre, so 0.7 m on 100 m.
-/// Circles do not use it for their distance: they take the haversine to the centre, which is exact.
+/// east–west, about `tan φ · Δφ` — 1.4 % at 60° latitude 50 km from the centre, so 1.4 m on 100 m.
+/// Circles do not use it: their distance, and whether a path passes through them, take the haversine to the
+/// centre, which is exact.
 struct LocalFrame: Sendable, Hashable {
     let centre: GeoPoint
     /// Metres per degree of longitude at the centre's latitude.

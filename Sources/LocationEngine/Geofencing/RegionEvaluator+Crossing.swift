@@ -103,10 +103,7 @@ extension RegionEvaluator {
         let steps = 64
         var deepest = 0.0
         for step in 1..<steps {
-            let u = Double(step) / Double(steps)
-            let point = GeoPoint(
-                latitude: from.position.latitude + (position.latitude - from.position.latitude) * u,
-                longitude: wrappedDegrees(from.position.longitude + wrappedDegrees(position.longitude - from.position.longitude) * u))
+            let point = from.position.along(to: position, Double(step) / Double(steps))
             deepest = max(deepest, -region.signedDistance(to: point))
         }
         return deepest > reach
@@ -123,10 +120,7 @@ extension RegionEvaluator {
         var firstInside: Int?, lastInside: Int?
         var nearest = 0, nearestDistance = Double.infinity
         for step in 0...steps {
-            let u = Double(step) / Double(steps)
-            let point = GeoPoint(
-                latitude: from.position.latitude + (position.latitude - from.position.latitude) * u,
-                longitude: wrappedDegrees(from.position.longitude + wrappedDegrees(position.longitude - from.position.longitude) * u))
+            let point = from.position.along(to: position, Double(step) / Double(steps))
             let distance = region.signedDistance(to: point)
             if distance <= 0 {
                 if firstInside == nil { firstInside = step }

@@ -78,7 +78,9 @@ extension RegionEvaluator {
         if distance <= -reach {
             decide(slot, .inside, position: position, now: now)
         } else if distance >= reach {
-            if record.state == .outside, let segment, record.region.bounds.intersects(segment.bounds),
+            // Not for a region restored since the segment's first fix (it is in `restoredSlots` until a fix
+            // takes it up): the path began before its monitor, and a restored state the fix confirms reports nothing.
+            if record.state == .outside, let segment, !restoredSlots.contains(slot), record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
                 record.region.isCrossed(from: segment.from.position, to: position),
                 !segment.spansPlannedSleep || mustHavePassed(slot, from: segment.from, to: position, now: now)

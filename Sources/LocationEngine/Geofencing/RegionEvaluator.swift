@@ -186,6 +186,12 @@ public struct RegionEvaluator: Sendable {
         records[Int(slot)] = nil
         freeSlots.append(slot)
         if unknownSlots.count == slots.count { globalTimeoutPending = false }
+        if slots.isEmpty {
+            // No fix reaches an evaluator without regions: the ones it took are from before the next region,
+            // which must not count its unknown timeout, a crossing or a crossing's estimate from them.
+            recentFixes.removeAll(keepingCapacity: true)
+            statesHeldUntil = nil
+        }
         dropStaleDeadlines()
         return true
     }

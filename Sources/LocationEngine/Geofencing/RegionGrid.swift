@@ -42,9 +42,11 @@ struct RegionGrid: Sendable {
     /// The cell size of `level` in degrees.
     @inline(__always) static func cellSize(_ level: Int) -> Double { 180 / Double(1 << (finestLevels - level)) }
 
-    /// The level a box of `bounds` is filed at.
+    /// The level a box of `bounds` is filed at: the first whose cells are larger than its largest side, with
+    /// a margin for rounding — a box a hair narrower than a cell, whose edges' cell indices round apart, would
+    /// otherwise cover three columns.
     static func level(for bounds: GeoBounds) -> Int {
-        let side = bounds.largestSide
+        let side = bounds.largestSide * (1 + 1e-9)
         var level = 0
         while level < levels - 1 && cellSize(level) < side { level += 1 }
         return level
@@ -154,9 +156,12 @@ struct RegionGrid: Sendable {
         return (firstRow...lastRow, firstColumn...min(lastColumn, firstColumn + columnCount - 1))
     }
 
-    /// Calls `body` with the key of every cell `bounds` covers at `level`.
+    /// Calls `body` with the key of every cell a region's box `bounds` covers at its `level`: at most 2 × 2 (what
+    /// ``Entry/positionsInCells`` holds; the level guarantees it, the bound keeps it so whatever the rounding).
     private static func forEachCell(of bounds: GeoBounds, level: Int, _ body: (UInt64) -> Void) {
-        forEachCell(cellRanges(of: bounds, level: level), level: level, body)
+        let (rows, columns) = cellRanges(of: bounds, level: level)
+        let filed = (rows.lowerBound...min(rows.upperBound, rows.lowerBound + 1), columns.lowerBound...min(columns.upperBound, columns.lowerBound + 1))
+        forEachCell(filed, level: level, body)
     }
 
     /// Calls `body` with the key of every cell in these ranges at `level`.

@@ -299,4 +299,30 @@ struct EvaluatorTests {
         #expect(h.events.map(\.id.rawValue) == ids)
         #expect(h.events.allSatisfy { $0.transition == .becameUnknown })
     }
+
+    @Test("a large circle: two fixes both confidently outside, off its south-east edge, are no crossing (the local plane said one)")
+    func largeCircleNoFalseCrossing() throws {
+        var evaluator = try RegionEvaluator()
+        let centre = GeoPoint(latitude: 45, longitude: 0)
+        evaluator.add(RequestID(rawValue: 1), region: try .circle(centre: centre, radius: 50_000))
+        let near = GeoPoint(latitude: 44.68, longitude: 0.4466), next = GeoPoint(latitude: 44.68001, longitude: 0.44661)
+        // Both about 60 m outside by the haversine the circle is decided by; the decision distance at 5 m is 30 m.
+        #expect(centre.distance(to: near) - 50_000 > 30 && centre.distance(to: next) - 50_000 > 30)
+        var events: [GeofenceTransition] = []
+        var now = EngineInstant.zero
+        for point in [near, next, near, next] {
+            evaluator.receiveFix(Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5), now: now)
+            while let event = evaluator.nextEvent() { events.append(event.transition) }
+            now = now + .seconds(1)
+        }
+        #expect(events == [.determined(.outside)])
+        // A path that does pass inside is still found: a chord of 15 km off the same edge, between two points
+        // about 300 m out, dips a few hundred metres in.
+        let circle = try GeofenceRegion.circle(centre: centre, radius: 50_000)
+        let angles = [-0.785 - 0.15, -0.785 + 0.15]
+        let ends = angles.map { offset(centre, north: 50_300 * _sin($0), east: 50_300 * _cos($0)) }
+        for end in ends { #expect(circle.signedDistance(to: end) > 30, "\(circle.signedDistance(to: end))") }
+        #expect(circle.signedDistance(to: ends[0].along(to: ends[1], 0.5)) < 0)
+        #expect(circle.isCrossed(from: ends[0], to: ends[1]))
+    }
 }

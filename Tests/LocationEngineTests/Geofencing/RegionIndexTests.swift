@@ -54,6 +54,26 @@ struct RegionIndexTests {
         }
     }
 
+    @Test("a box a hair narrower than a cell, whose edges round to cells two apart, is filed and found (it trapped)")
+    func boxAHairNarrowerThanACell() throws {
+        let region = try GeofenceRegion.polygon([
+            GeoPoint(latitude: 10.0, longitude: -52.001037597656264), GeoPoint(latitude: 10.0, longitude: -51.99966430664064),
+            GeoPoint(latitude: 10.000686645507812, longitude: -52.001037597656264),
+        ])
+        var grid = RegionGrid()
+        grid.insert(0, bounds: region.bounds)
+        for longitude in [-52.001, -52.0003, -51.9997] {
+            var found: [Int32] = []
+            grid.forEach(intersecting: GeoBounds(around: GeoPoint(latitude: 10.0001, longitude: longitude), metres: 1)) { found.append($0) }
+            #expect(found == [0], "at \(longitude)")
+        }
+        grid.remove(0)
+        #expect(grid.count == 0)
+        var evaluator = try RegionEvaluator()
+        evaluator.add(RequestID(rawValue: 1), region: region, options: GeofenceOptions())
+        #expect(evaluator.count == 1)
+    }
+
     @Test("the evaluator's decisions and nearest boundary match brute force over random regions and fixes")
     func evaluatorMatchesBruteForce() throws {
         var random = SplitMix64(seed: 2121)

@@ -45,6 +45,39 @@ struct RestoredStateTests {
         }
     }
 
+    @Test("a region restored outside between two fixes whose straight path passes through it reports nothing: the path began before its monitor")
+    func pathFromBeforeTheRestore() throws {
+        let h = try EvaluatorHarness()
+        // Another region keeps the evaluator taking fixes.
+        h.evaluator.add(RequestID(rawValue: 2), region: try .circle(centre: offset(h.origin, north: 5_000, east: 0), radius: 100))
+        h.fix(east: -1_000)
+        _ = h.take(2)
+        h.advance(by: .seconds(10))
+        try Self.restoredCircle(h, .outside)
+        h.fix(east: 1_000)
+        #expect(h.take() == [])
+        #expect(h.evaluator.state(of: Self.one) == .outside)
+    }
+
+    @Test("the fixes of an earlier monitoring session count for nothing: a region added after the last one ended is not timed out from them")
+    func noFixesFromAnEarlierSession() throws {
+        let h = try EvaluatorHarness()
+        h.evaluator.add(RequestID(rawValue: 2), region: try .circle(centre: h.origin, radius: 200))
+        h.fix(east: 0)
+        h.evaluator.remove(RequestID(rawValue: 2))
+        h.advance(by: .seconds(3600))
+        try Self.restoredCircle(h, .inside, since: h.now)
+        // 5 m inside: undecided, so its unknown timeout runs from this fix, not from the one an hour ago.
+        h.advance(by: .seconds(1))
+        h.fix(east: 195)
+        #expect(h.take() == [])
+        #expect(h.evaluator.state(of: Self.one) == .inside)
+        h.advance(by: .seconds(119))
+        #expect(h.take() == [])
+        h.advance(by: .seconds(1))
+        #expect(h.take() == [.becameUnknown])
+    }
+
     @Test("a fix far away confirms a restored outside: a later entry is an ordinary one")
     func farFixConfirmsOutside() throws {
         let h = try EvaluatorHarness()

@@ -107,4 +107,21 @@ struct PowerDownDeciderTests {
         #expect(profile.restartDelay(after: .seconds(3 * 3600), in: .standby) == .seconds(30))
         #expect(profile.restartDelay(after: .seconds(3 * 3600), in: .on) == .zero)
     }
+
+    @Test("an absurd profile gives a break-even of never, not a trap: infinite or huge acquisition power, idle powers a hair apart")
+    func absurdProfiles() {
+        let base = ReceiverPowerProfile.mt3339
+        var infinite = base
+        infinite.acquisition = .infinity
+        var huge = base
+        huge.acquisition = 1e12
+        var hair = base
+        hair.standby = 66 - 1e-12
+        for profile in [infinite, huge, hair] {
+            let decider = PowerDownDecider(profile: profile)
+            #expect(decider.breakEven(from: .on, to: .standby, mode: .best) == nil)
+            _ = decider.plan(mode: .best)
+        }
+        #expect(PowerDownDecider(profile: base).breakEven(from: .on, to: .standby, mode: .best) != nil)
+    }
 }

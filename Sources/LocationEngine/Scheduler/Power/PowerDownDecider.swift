@@ -124,8 +124,13 @@ public struct PowerDownDecider: Sendable {
         // the acquisition replaces when demand returns (in the mode tracked before: the best guess of the next).
         let extra =
             profile.restartExtraEnergy(after: .zero, in: state, mode: mode) - profile.restartExtraEnergy(after: .zero, in: from, mode: mode)
+        // A profile's figures are the source's to give: a restart of no finite cost (an infinite acquisition power),
+        // or a break-even past a billion seconds, is never worth it.
+        guard extra.isFinite else { return nil }
         guard extra > 0 else { return .zero }
-        return .nanoseconds(Int64((extra / (powerFrom - powerTo) * 1e9).rounded()))
+        let seconds = extra / (powerFrom - powerTo)
+        guard seconds.isFinite, seconds < 1e9 else { return nil }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 
     /// The plan after demand ends for a receiver tracking in `mode`: the lower envelope of the idle states, with

@@ -133,10 +133,13 @@ public struct RegionEvaluator: Sendable {
     }
 
     /// Starts monitoring `region` as `id`, in state ``GeofenceState/unknown`` — or in the state
-    /// `options` restores (``GeofenceOptions/restoredState``): the next fix decides it.
+    /// `options` restores (``GeofenceOptions/restoredState``): the next fix decides it. Added at `now`, a
+    /// restored inside or outside has its unknown timeout (``GeofenceConfiguration/unknownAfter``) run from
+    /// then, as a region no fix confirmed: without a confident fix by then it becomes unknown, even if no fix
+    /// ever comes. (Without `now`, it waits for a fix, however long.)
     /// - Precondition: `id` is not monitored.
     /// - Complexity: O(1) amortised.
-    public mutating func add(_ id: RequestID, region: GeofenceRegion, options: GeofenceOptions = GeofenceOptions()) {
+    public mutating func add(_ id: RequestID, region: GeofenceRegion, options: GeofenceOptions = GeofenceOptions(), at now: EngineInstant? = nil) {
         precondition(slots[id] == nil, "RegionEvaluator: region \(id) is added twice")
         let record = Record(id: id, region: region, loiteringDelay: options.loiteringDelay, responsiveness: options.responsiveness)
         responsiveness.add(options.responsiveness)
@@ -157,6 +160,10 @@ public struct RegionEvaluator: Sendable {
             return
         }
         restore(slot, restored)
+        if let now, let unknownAfter = configuration.unknownAfter {
+            undecidedSlots.insert(slot)
+            records[Int(slot)]!.unknownToken = schedule(slot, at: now + unknownAfter, isDwell: false)
+        }
     }
 
     /// Region `slot`, just added, takes up the state an earlier monitor left it in.

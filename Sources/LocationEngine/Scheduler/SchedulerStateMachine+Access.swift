@@ -82,7 +82,7 @@ extension SchedulerStateMachine {
                 end(replace(&requests.awaitingAuthorization, with: []), oneShotStatus: status, subscriptionEnd: ending, now: now)
             case .admitAwaitingAuthorization:
                 let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now)
-                geofences.admit(admitted.monitors, power: &power)
+                geofences.admit(admitted.monitors, power: &power, now: now)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: powerDown(.all, at: now)

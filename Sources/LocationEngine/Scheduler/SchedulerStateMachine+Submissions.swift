@@ -118,7 +118,7 @@ extension SchedulerStateMachine {
         case .awaitingAuthorization: carryOut(access.authorizationNeeded(), now: now)
         case .needingFullAccuracy: holdForFullAccuracy([id], now: now)
         case .admitted:
-            geofences.admit(CollectionOfOne(id), power: &power)
+            geofences.admit(CollectionOfOne(id), power: &power, now: now)
             askPower(at: now)
         }
     }

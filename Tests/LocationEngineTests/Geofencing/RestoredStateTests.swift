@@ -153,4 +153,28 @@ struct RestoredStateTests {
         #expect(events.map(\.id) == [away] && events.map(\.transition) == [.exited] && events.allSatisfy(\.againstRestoredState))
         await engine.shutdown()
     }
+
+    @Test("through the engine: a restored fence that no fix ever confirms becomes unknown after unknownAfter from its start")
+    func restoredWithoutAnyFix() async throws {
+        let clock = ManualClock()
+        let source = ScriptedLocationSource()
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
+        Task { try await engine.run() }
+        let received = NIOLockedValueBox<[GeofenceTransition]>([])
+        let fence = engine.monitor(
+            try .circle(centre: GeoPoint(latitude: 48.0, longitude: 11.0), radius: 200),
+            options: GeofenceOptions(restoredState: GeofenceRestoredState(.inside, since: engine.currentInstant() - .seconds(600)))
+        ) { _, event in
+            if case .transition(let change) = event { received.withLockedValue { $0.append(change.transition) } }
+        }
+        await engine.sync()
+        // The source never gives a valid fix.
+        source.emit(Location(latitude: 48.0, longitude: 11.0, horizontalAccuracy: -1))
+        await engine.sync(advancingBy: .seconds(119))
+        #expect(await engine.regionState(fence) == .inside)
+        await engine.sync(advancingBy: .seconds(1))
+        #expect(received.withLockedValue { $0 } == [.becameUnknown])
+        #expect(await engine.regionState(fence) == .unknown)
+        await engine.shutdown()
+    }
 }

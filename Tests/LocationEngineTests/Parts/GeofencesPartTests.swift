@@ -30,8 +30,8 @@ struct GeofencesPartTests {
         geofences.waiting[id] = try Self.region()
         geofences.decide(by: Self.fix(east: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero)
         #expect(Self.drain(&geofences).isEmpty)
-        let admitted = geofences.admit(id)
-        let admittedTwice = geofences.admit(id)
+        let admitted = geofences.admit(id, now: .zero)
+        let admittedTwice = geofences.admit(id, now: .zero)
         #expect(admitted && !admittedTwice)
         geofences.decide(by: Self.fix(east: 0, at: .zero + .seconds(1)), power: &power, besides: PowerDemand(), now: .zero + .seconds(1))
         #expect(Self.drain(&geofences) == [.determined(.inside)])
@@ -48,7 +48,7 @@ struct GeofencesPartTests {
         var geofences = Geofences(configuration: GeofenceConfiguration())
         let id = RequestID(rawValue: 1)
         geofences.waiting[id] = try Self.region()
-        _ = geofences.admit(id)
+        _ = geofences.admit(id, now: .zero)
 
         var asleep = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         var far = geofences
@@ -73,7 +73,7 @@ struct GeofencesPartTests {
         // would come before the fix: the receiver keeps tracking.
         var fast = Geofences(configuration: GeofenceConfiguration(maximumSpeed: 60))
         fast.waiting[id] = try Self.region()
-        _ = fast.admit(id)
+        _ = fast.admit(id, now: .zero)
         var nearer = SourcePlanner(sources: [SourceCapabilities(providesCourse: true, powerProfile: .mt3339)], linger: .zero, powerDown: .restartAware, fallbackAfter: .seconds(30))
         fast.decide(by: Self.fix(east: 50_000, at: .zero), power: &nearer, besides: demand, now: .zero)
         fast.decide(by: Self.fix(east: 231, at: .zero + .seconds(1)), power: &nearer, besides: PowerDemand(), now: .zero + .seconds(1))
@@ -96,7 +96,7 @@ struct GeofencesPartTests {
         var geofences = Geofences(configuration: configuration)
         let id = RequestID(rawValue: 1)
         geofences.waiting[id] = (try GeofenceRegion.circle(centre: Self.centre, radius: 200), GeofenceOptions())
-        _ = geofences.admit(id)
+        _ = geofences.admit(id, now: .zero)
         var power = planner()
         geofences.decide(by: fix(east: 5000, speed: 0, at: .zero), power: &power, besides: PowerDemand(), now: .zero)
         #expect(geofences.evaluator.state(of: id) == .outside)

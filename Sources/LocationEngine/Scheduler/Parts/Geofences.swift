@@ -40,22 +40,22 @@ struct Geofences: Sendable {
         }
     }
 
-    /// A monitor is admitted: its region joins the evaluator, undecided until the next fix. Returns
+    /// A monitor is admitted at `now`: its region joins the evaluator, undecided until the next fix. Returns
     /// whether one did (it waited).
-    mutating func admit(_ id: RequestID) -> Bool {
+    mutating func admit(_ id: RequestID, now: EngineInstant) -> Bool {
         guard let (region, options) = waiting.removeValue(forKey: id) else { return false }
-        evaluator.add(id, region: region, options: options)
+        evaluator.add(id, region: region, options: options, at: now)
         return true
     }
 
-    /// These requests were admitted: the monitors among them have their regions join the evaluator,
+    /// These requests were admitted at `now`: the monitors among them have their regions join the evaluator,
     /// which then wants the source until a fix decides them (the monitors' sleep in `power` ends).
     /// - Complexity: O(1) when no monitor waits, else O(k) for k requests.
     @inline(__always)
-    mutating func admit(_ ids: some Sequence<RequestID>, power: inout SourcePlanner) {
+    mutating func admit(_ ids: some Sequence<RequestID>, power: inout SourcePlanner, now: EngineInstant) {
         guard !waiting.isEmpty else { return }
         var any = false
-        for id in ids where admit(id) { any = true }
+        for id in ids where admit(id, now: now) { any = true }
         alarmMoved = true
         if any { power.endMonitorSleep() }
     }

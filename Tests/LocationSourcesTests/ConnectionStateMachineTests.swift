@@ -19,8 +19,8 @@ struct ConnectionStateMachineTests {
         #expect(machine.openFailed(attempt: 2, reason: "refused", now: .seconds(1)) == [.scheduleRetry(attempt: 3, delay: .milliseconds(500))])
         #expect(machine.retryDue(attempt: 3) == [.open(attempt: 3)])
         #expect(machine.opened(attempt: 3) == [.armAnswerTimeout(attempt: 3, delay: .seconds(5))])
-        #expect(machine.received(attempt: 3) == (true, [.reportConnected]))
-        #expect(machine.received(attempt: 3) == (true, []))
+        #expect(machine.received(attempt: 3, now: .seconds(2)) == (true, [.reportConnected]))
+        #expect(machine.received(attempt: 3, now: .seconds(3)) == (true, []))
         // The working link drops: told once, first retry after the initial delay again.
         #expect(machine.closed(attempt: 3, reason: nil, reopen: true, now: .seconds(100)) == [
             .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 4, delay: .milliseconds(250)),
@@ -57,10 +57,10 @@ struct ConnectionStateMachineTests {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()
         _ = machine.opened(attempt: 1)
-        _ = machine.received(attempt: 1)
+        _ = machine.received(attempt: 1, now: .zero)
         #expect(machine.answerTimeout(attempt: 1, now: .seconds(9)) == [], "answered: the timer is moot")
         #expect(machine.stop() == [.close(attempt: 1, farewell: true)])
-        #expect(machine.received(attempt: 1) == (false, []))
+        #expect(machine.received(attempt: 1, now: .zero) == (false, []))
         #expect(machine.closed(attempt: 1, reason: nil, reopen: true, now: .seconds(10)) == [])
         #expect(machine.start() == [.open(attempt: 2)])
         #expect(machine.stop() == [.close(attempt: 2, farewell: false)], "still connecting: nothing to say goodbye on")
@@ -71,7 +71,7 @@ struct ConnectionStateMachineTests {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()
         _ = machine.opened(attempt: 1)
-        _ = machine.received(attempt: 1)
+        _ = machine.received(attempt: 1, now: .zero)
         #expect(machine.closed(attempt: 1, reason: nil, reopen: false, now: .zero) == [.reportEndOfStream])
         #expect(machine.isRunning)
     }
@@ -79,9 +79,52 @@ struct ConnectionStateMachineTests {
     @Test func dataBeforeTheOpenIsSeenCountsAndTheLateOpenIsHarmless() {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()
-        #expect(machine.received(attempt: 1) == (true, [.reportConnected]))
+        #expect(machine.received(attempt: 1, now: .zero) == (true, [.reportConnected]))
         #expect(machine.opened(attempt: 1) == [], "already answered: no answer timer")
         #expect(machine.isCurrent(1))
         #expect(machine.stop() == [.close(attempt: 1, farewell: true)])
+    }
+
+    @Test("a peer that answers and drops at once is no working connection: its retries back off and the source gives up")
+    func aFlappingPeerBacksOffAndGivesUp() {
+        var machine = Machine(policy: ReconnectPolicy(answerTimeout: .seconds(5), giveUpAfter: .seconds(30)))
+        _ = machine.start()
+        var now = Duration.zero
+        var delays: [Duration] = []
+        var attempt: UInt64 = 1
+        var gaveUp = false
+        for _ in 0..<50 where !gaveUp {
+            _ = machine.opened(attempt: attempt)
+            _ = machine.received(attempt: attempt, now: now)
+            now += .milliseconds(10)
+            for action in machine.closed(attempt: attempt, reason: "reset", reopen: true, now: now) {
+                switch action {
+                case .scheduleRetry(let next, let delay):
+                    delays.append(delay)
+                    now += delay
+                    attempt = next
+                    _ = machine.retryDue(attempt: next)
+                case .reportGaveUp: gaveUp = true
+                default: break
+                }
+            }
+        }
+        #expect(Array(delays.prefix(4)) == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        #expect(gaveUp, "after \(delays.count) retries over \(now)")
+        // One that worked for the answer timeout and then drops starts afresh.
+        var steady = Machine(policy: ReconnectPolicy(answerTimeout: .seconds(5), giveUpAfter: .seconds(30)))
+        _ = steady.start()
+        _ = steady.openFailed(attempt: 1, reason: "refused", now: .zero)
+        _ = steady.retryDue(attempt: 2)
+        _ = steady.opened(attempt: 2)
+        _ = steady.received(attempt: 2, now: .seconds(1))
+        #expect(steady.closed(attempt: 2, reason: nil, reopen: true, now: .seconds(6)) == [
+            .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 3, delay: .milliseconds(250)),
+        ])
+    }
+
+    @Test func aZeroInitialDelayStillBacksOff() {
+        let policy = ReconnectPolicy(initialDelay: .zero, maximumDelay: .seconds(8))
+        #expect((1...4).map { policy.delay(afterFailures: $0) } == [.zero, .milliseconds(20), .milliseconds(40), .milliseconds(80)])
     }
 }

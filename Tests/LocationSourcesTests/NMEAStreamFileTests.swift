@@ -67,6 +67,23 @@ struct NMEAStreamFileTests {
         #expect(statistics.decoder[error: .badChecksum] == 1, "the log's one corrupted GSV")
     }
 
+    @Test("a looped log shorter than the duplicate memory plays on every pass, not once")
+    func aShortLoopedLogPlaysAgain() async throws {
+        let stream = SyntheticStream(count: 8)
+        let pass = stream.epochs.filter { $0.location != nil }.map(\.unixTime)
+        let path = try temporaryLog(stream.blocks.joined())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .asFastAsPossible), loopsFile: true), logger: quietLogger())
+        let engine = makeEngine(source)
+        let events = try await withDeadline(seconds: 60) {
+            try await collect(engine.updates(bufferingNewest: 10_000)) { events in events.compactMap(\.location).count >= 3 * pass.count }
+        }
+        await engine.shutdown()
+        let times = events.compactMap(\.location).compactMap(\.utcTime)
+        #expect(pass.count >= 3 && Array(times.prefix(3 * pass.count)) == Array(repeating: pass, count: 3).flatMap { $0 })
+    }
+
     @Test func aMissingFileIsAClearFatalError() async throws {
         let log = TestLog()
         let source = NMEAStreamSource(

@@ -9,7 +9,8 @@ public enum NMEAStreamEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// that means membership of the `dialout` group (`sudo usermod -aG dialout $USER`, then log in
     /// again). A named pipe or other non-terminal path is read as it is, without termios settings.
     case serial(path: String, baudRate: Int)
-    /// A recorded log file, replayed by `pacing`. Lines starting with `#` are skipped as noise.
+    /// A recorded log file, replayed by `pacing`. Text that is not a sentence (a comment line such as
+    /// `# recorded on the A9`) is skipped as noise; a sentence is read wherever its `$` is, even after a `#`.
     case file(path: String, pacing: NMEAReplayPacing)
     /// The process's standard input: a pipe (`socat … | app`, `cat /dev/ttyUSB0 | app`) or a
     /// redirected file (replayed as fast as possible). Its end is final.

@@ -43,6 +43,9 @@ final class NMEAStreamSession: Sendable {
 
     /// Whether the receiver is commanded (a driver other than plain, on a link that can be written).
     let commandsReceiver: Bool
+    /// Whether the input is a log played again each time it ends (``NMEAStreamConfiguration/loopsFile``): each
+    /// pass's epochs are new ones, not repeats of the last pass's.
+    let replaysPasses: Bool
 
     init(
         configuration: NMEAStreamConfiguration, eventLoop: any EventLoop, endpoint: String, hint: String, logger: Logger,
@@ -50,6 +53,7 @@ final class NMEAStreamSession: Sendable {
     ) {
         self.metrics = metrics
         self.commandsReceiver = configuration.commandsReceiver
+        if case .file = configuration.endpoint { replaysPasses = configuration.loopsFile } else { replaysPasses = false }
         var pacer: EpochPacer?
         if case .file(_, .recorded(let speed, let maximumGap)) = configuration.endpoint {
             pacer = EpochPacer(speed: speed, maximumGap: maximumGap)
@@ -116,9 +120,13 @@ final class NMEAStreamSession: Sendable {
         }
     }
 
-    /// A link's input ended: the open epoch is complete as far as it will get.
+    /// A link's input ended: the open epoch is complete as far as it will get. A looped log's next pass
+    /// repeats its times: its epochs are not duplicates of this pass's.
     func inputEnded() {
-        _ = decode { state, _, onEpoch in state.decoder.finish(onEpoch: onEpoch) }
+        _ = decode { state, _, onEpoch in
+            state.decoder.finish(onEpoch: onEpoch)
+            if replaysPasses { state.converter.startSession() }
+        }
     }
 
     /// Runs `body` on the state under the lock (with the current time), then delivers the epochs it completed.

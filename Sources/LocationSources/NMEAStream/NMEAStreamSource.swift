@@ -19,9 +19,10 @@ import NMEA
 ///   converted to the engine's 68 % radius (``AccuracyConversion``). Repeated epochs (same time) are
 ///   delivered once.
 /// - No fix: a transient error `nmea.noFix`, once per loss of fix.
-/// - A TCP feed or serial device that fails or goes quiet is reopened with capped exponential
-///   backoff (``ReconnectPolicy``): a transient `nmea.disconnected`, then, after
-///   ``ReconnectPolicy/giveUpAfter``, a fatal `nmea.unreachable` naming the endpoint and what to check.
+/// - A TCP feed or serial device that fails, closes, or stays silent after opening is reopened with capped
+///   exponential backoff (``ReconnectPolicy``): a transient `nmea.disconnected`, then, after
+///   ``ReconnectPolicy/giveUpAfter``, a fatal `nmea.unreachable` naming the endpoint and what to check. One
+///   that goes quiet once it has answered is kept open: a receiver the engine put in standby is quiet.
 /// - A file or standard input that ends reports a transient `nmea.endOfStream` (or, for a file
 ///   with ``NMEAStreamConfiguration/loopsFile``, plays again).
 /// - Decoder errors (bad checksums, truncated sentences, noise) are counted in ``statistics``.

@@ -49,8 +49,10 @@ struct ConnectionStateMachine: Sendable {
         case idle
         /// Attempt `attempt` is opening.
         case connecting(attempt: UInt64, streak: Streak?)
-        /// Attempt `attempt` is open; `streak` is cleared once the peer answers.
-        case connected(attempt: UInt64, streak: Streak?, answered: Bool)
+        /// Attempt `attempt` is open, since the peer first answered at `answeredAt` (`nil`: not yet). Its
+        /// `streak` is cleared when the link closes after working for the policy's answer timeout: a peer that
+        /// answers and drops at once is no working connection, and its retries back off.
+        case connected(attempt: UInt64, streak: Streak?, answeredAt: Duration?)
         /// Waiting to retry as `attempt`.
         case waiting(attempt: UInt64, streak: Streak)
         /// Gave up, or a finite stream ended; nothing happens until stopped and started again.
@@ -109,7 +111,7 @@ struct ConnectionStateMachine: Sendable {
     mutating func opened(attempt: UInt64) -> [Action] {
         switch state {
         case .connecting(attempt, let streak):
-            state = .connected(attempt: attempt, streak: streak, answered: false)
+            state = .connected(attempt: attempt, streak: streak, answeredAt: nil)
             return [.armAnswerTimeout(attempt: attempt, delay: policy.answerTimeout)]
         case .connected(attempt, _, _):
             // Its first data came before the open was seen: already answered.
@@ -125,13 +127,13 @@ struct ConnectionStateMachine: Sendable {
         return fail(.openFailed(reason), streak: streak, now: now)
     }
 
-    /// The peer of `attempt` sent data. Returns whether that data is to be used (the attempt is current).
-    mutating func received(attempt: UInt64) -> (accept: Bool, actions: [Action]) {
+    /// The peer of `attempt` sent data at `now`. Returns whether that data is to be used (the attempt is current).
+    mutating func received(attempt: UInt64, now: Duration) -> (accept: Bool, actions: [Action]) {
         switch state {
-        case .connected(attempt, _, true):
+        case .connected(attempt, _, .some):
             return (true, [])
-        case .connected(attempt, _, false), .connecting(attempt, _):
-            state = .connected(attempt: attempt, streak: nil, answered: true)
+        case .connected(attempt, let streak, nil), .connecting(attempt, let streak):
+            state = .connected(attempt: attempt, streak: streak, answeredAt: now)
             return (true, [.reportConnected])
         default:
             return (false, [])
@@ -140,7 +142,7 @@ struct ConnectionStateMachine: Sendable {
 
     /// The answer timer of `attempt` fired.
     mutating func answerTimeout(attempt: UInt64, now: Duration) -> [Action] {
-        guard case .connected(attempt, let streak, false) = state else { return [] }
+        guard case .connected(attempt, let streak, nil) = state else { return [] }
         return [.close(attempt: attempt, farewell: false)] + fail(.silent, streak: streak, now: now)
     }
 
@@ -148,18 +150,22 @@ struct ConnectionStateMachine: Sendable {
     /// not to be replayed.
     mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, now: Duration) -> [Action] {
         let streak: Streak?
-        let answered: Bool
+        let worked: Bool
         switch state {
-        case .connected(attempt, let current, let hasAnswered): (streak, answered) = (current, hasAnswered)
-        case .connecting(attempt, let current): (streak, answered) = (current, false)
+        case .connected(attempt, let current, let answeredAt):
+            streak = current
+            worked = answeredAt.map { now - $0 >= policy.answerTimeout } ?? false
+        case .connecting(attempt, let current): (streak, worked) = (current, false)
         default: return []
         }
         guard reopen else {
             state = .finished
             return [.reportEndOfStream]
         }
-        // A working link that drops starts a fresh streak: its first retry comes after the initial delay.
-        return fail(.closed(reason), streak: answered ? nil : streak, now: now)
+        // A link that worked (answered, and stayed up for the answer timeout) and drops starts a fresh streak:
+        // its first retry comes after the initial delay. One that answered and dropped at once goes on with the
+        // streak before it: the retries back off, and the source gives up as for a peer that never answers.
+        return fail(.closed(reason), streak: worked ? nil : streak, now: now)
     }
 
     /// The retry timer for `attempt` fired.

@@ -2,7 +2,8 @@
 ///
 /// After a failure the source waits ``initialDelay``, then twice as long after each further failure,
 /// never longer than ``maximumDelay``. A connection counts as working only once the peer has sent
-/// something; one that stays silent for ``answerTimeout`` is closed and counted as a failure. When
+/// something and it has stayed up for ``answerTimeout`` since; one that stays silent for ``answerTimeout`` is
+/// closed and counted as a failure, and one that answers and drops sooner is a failure too. When
 /// failures have gone on for ``giveUpAfter`` without a working connection in between, the source
 /// reports a fatal error, which ends every pending request with a clear message.
 public struct ReconnectPolicy: Sendable, Hashable {
@@ -29,11 +30,15 @@ public struct ReconnectPolicy: Sendable, Hashable {
         self.giveUpAfter = giveUpAfter.map { max(.zero, $0) }
     }
 
-    /// The wait after `failures` consecutive failures (1 for the first): capped exponential backoff.
+    /// Where the backoff starts after a zero ``initialDelay``: doubling nothing would retry at once for ever.
+    public static let smallestBackoff = Duration.milliseconds(10)
+
+    /// The wait after `failures` consecutive failures (1 for the first): capped exponential backoff. A zero
+    /// initial delay retries the first failure at once and backs off from ``smallestBackoff`` after it.
     /// - Complexity: O(1): at most 64 doublings.
     public func delay(afterFailures failures: Int) -> Duration {
         guard failures > 1 else { return initialDelay }
-        var delay = initialDelay
+        var delay = max(initialDelay, min(Self.smallestBackoff, maximumDelay))
         for _ in 1..<min(failures, 64) {
             delay = delay * 2
             if delay >= maximumDelay { return maximumDelay }

@@ -149,7 +149,7 @@ final class ReconnectingLink: Sendable {
     }
 
     private func received(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {
-        let (accept, actions) = state.withLockedValue { $0.machine.received(attempt: attempt) }
+        let (accept, actions) = state.withLockedValue { $0.machine.received(attempt: attempt, now: Self.now()) }
         perform(actions)
         return accept ? onInput(input) : nil
     }

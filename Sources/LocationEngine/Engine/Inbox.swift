@@ -80,9 +80,12 @@ final class Inbox: Sendable {
         }
     }
 
-    /// Appends a cancel or force-complete to the withdrawals' lane.
+    /// Appends a cancel or force-complete to the withdrawals' lane. An ID this inbox never handed out
+    /// (another engine's, an earlier process's) names no request: nothing is appended, so it cannot end the
+    /// request that gets that ID later.
     func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
         state.withLockedValue { state in
+            guard id.rawValue < state.nextID else { return .none }
             guard state.closedWith == nil else { return .refused }
             state.withdrawals.append(PendingWithdrawal(id: id, withdrawal: withdrawal, afterBarriers: state.barriers))
             withdrawalCount.wrappingIncrement(ordering: .releasing)

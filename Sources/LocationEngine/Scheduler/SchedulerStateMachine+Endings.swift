@@ -23,6 +23,25 @@ extension SchedulerStateMachine {
         return delivery.takeEffects()
     }
 
+    /// A withdrawal made mid-delivery that its owner must hold until the commands before it that can decide
+    /// how pending requests end have been processed (an authorization change, the end of a session…), shown
+    /// now for what no such command can change: a request that has ended, its ending still ahead of the owner,
+    /// takes the withdrawal's ending instead, as with ``withdraw(_:_:now:at:)``; a subscription or monitor still
+    /// pending that it cancels skips the update or transition being handed out (a cancel means no further
+    /// delivery), and ends when the owner hands the withdrawal over in its turn. A request not submitted yet is
+    /// left to that turn.
+    /// - Complexity: O(1) amortised.
+    public mutating func withdrawHeld(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) -> Effects {
+        _ = tick(now)
+        delivery.begin(at: .midDelivery)
+        if requests.contains(id) {
+            if withdrawal == .cancel { delivery.subscriptionEnded(id) }
+        } else if id <= delivery.lastSubmittedID {
+            delivery.recordWithdrawal(id, withdrawal)
+        }
+        return delivery.takeEffects()
+    }
+
     @inline(__always)
     private mutating func decideWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
         switch requests.remove(id) {

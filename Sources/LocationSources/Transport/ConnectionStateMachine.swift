@@ -133,7 +133,10 @@ struct ConnectionStateMachine: Sendable {
         case .connected(attempt, _, .some):
             return (true, [])
         case .connected(attempt, let streak, nil), .connecting(attempt, let streak):
-            state = .connected(attempt: attempt, streak: streak, answeredAt: now)
+            // The peer answers: the give-up clock starts again (a peer that answers is reachable), the backoff
+            // does not until the link has worked (``closed(attempt:reason:reopen:now:)``).
+            let restarted = streak.map { Streak(started: now, failures: $0.failures) }
+            state = .connected(attempt: attempt, streak: restarted, answeredAt: now)
             return (true, [.reportConnected])
         default:
             return (false, [])
@@ -164,7 +167,8 @@ struct ConnectionStateMachine: Sendable {
         }
         // A link that worked (answered, and stayed up for the answer timeout) and drops starts a fresh streak:
         // its first retry comes after the initial delay. One that answered and dropped at once goes on with the
-        // streak before it: the retries back off, and the source gives up as for a peer that never answers.
+        // streak before it: its retries back off (a peer that answers is reachable: the give-up clock restarted
+        // when it answered).
         return fail(.closed(reason), streak: worked ? nil : streak, now: now)
     }
 

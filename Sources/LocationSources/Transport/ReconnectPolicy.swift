@@ -1,9 +1,10 @@
 /// How a source retries a connection (or a device it reopens) that failed or went away.
 ///
 /// After a failure the source waits ``initialDelay``, then twice as long after each further failure,
-/// never longer than ``maximumDelay``. A connection counts as working only once the peer has sent
-/// something and it has stayed up for ``answerTimeout`` since; one that stays silent for ``answerTimeout`` is
-/// closed and counted as a failure, and one that answers and drops sooner is a failure too. When
+/// never longer than ``maximumDelay``. A connection that stays silent for ``answerTimeout`` is closed and
+/// counted as a failure; one that answers and drops sooner than ``answerTimeout`` is a failure for the backoff
+/// (its retries wait longer each time) but shows the peer reachable; one that stays up longer has worked, and
+/// the next failure waits ``initialDelay`` again. When
 /// failures have gone on for ``giveUpAfter`` without a working connection in between, the source
 /// reports a fatal error, which ends every pending request with a clear message.
 public struct ReconnectPolicy: Sendable, Hashable {

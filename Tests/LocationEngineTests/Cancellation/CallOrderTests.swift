@@ -1,4 +1,5 @@
 import LocationEngine
+import NIOConcurrencyHelpers
 import LocationEngineTestKit
 import Testing
 
@@ -105,5 +106,39 @@ struct CallOrderTests: EngineTestCase {
         #expect(statistics.oneShotsForceCompleted == 1)
         #expect(statistics.oneShotsCancelled == 1)
         #expect(statistics.oneShotsSucceeded == 28)
+    }
+
+    @Test("a handler ends the session, then cancels a later recipient of its delivery: that recipient hears nothing")
+    func cancelBehindABarrierMidDelivery() async {
+        let engine = makeEngine()
+        let targets = NIOLockedValueBox<[RequestID]>([])
+        let first = engine.location(accuracy: .block, timeout: nil) { [recorder] result in
+            recorder.oneShot(result)
+            engine.endSession()
+            for target in targets.withLockedValue({ $0 }) { engine.cancel(target) }
+        }
+        let second = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
+        targets.withLockedValue { $0 = [second, subscription] }
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        await engine.sync()
+        #expect(recorder.results(first).map(\.status) == [.success])
+        #expect(recorder.results(second).isEmpty, "cancelled before its result was handed over")
+        #expect(recorder.events(subscription).isEmpty, "cancelled before the update was handed over")
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 1 && statistics.subscriptionsCancelled == 1)
+    }
+
+    @Test("cancelling an ID the engine never handed out is a no-op: the request that gets it later runs")
+    func cancelOfAnUnissuedID() async {
+        let engine = makeEngine()
+        engine.cancel(RequestID(rawValue: 3))
+        engine.forceComplete(RequestID(rawValue: 4))
+        let ids = (0..<4).map { _ in engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot) }
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        await engine.sync()
+        #expect(ids.map { recorder.results($0).map(\.status) } == Array(repeating: [.success], count: 4))
     }
 }

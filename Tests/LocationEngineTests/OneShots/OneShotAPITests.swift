@@ -22,6 +22,22 @@ struct OneShotAPITests: EngineTestCase {
         #expect(!source.isRunning)
     }
 
+    @Test("a fix whose source says it is Int64.max seconds old is ancient, not new: it completes no request from the cache")
+    func anAgeBeyondTheTimelineIsAncient() async {
+        let engine = makeEngine()
+        let first = engine.location(accuracy: .room, timeout: .seconds(10), handler: recorder.oneShot)
+        await engine.sync()
+        #expect(source.emit(fix(2), age: .seconds(Int64.max)))
+        await engine.sync()
+        #expect(recorder.results(first).isEmpty, "too old for the room's 15 s")
+        let second = engine.location(accuracy: .city, timeout: .seconds(10), handler: recorder.oneShot)
+        await engine.sync()
+        #expect(recorder.results(second).isEmpty, "not from the cache either")
+        clock.advance(by: .seconds(10))
+        await engine.sync()
+        #expect(recorder.results(first).map(\.status) == [.timedOut] && recorder.results(second).map(\.status) == [.timedOut])
+    }
+
     @Test("async API: returns the result; a timeout is a result, not an error")
     func asyncLocation() async throws {
         let engine = makeEngine()

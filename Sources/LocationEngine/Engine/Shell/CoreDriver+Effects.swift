@@ -132,10 +132,15 @@ extension CoreDriver {
     }
 
     /// Hands every ready withdrawal to the core mid-delivery, oldest first, and returns their effects
-    /// together (`nil` if none).
+    /// together (`nil` if none). One that must still wait for a barrier command made before it is shown to
+    /// the core once, as it arrives (``SchedulerStateMachine/withdrawHeld(_:_:now:)``): the delivery under
+    /// way skips or replaces what it would hand its request, which no barrier can change.
     mutating func takeWithdrawals(now: EngineInstant) -> Effects? {
-        withdrawals.collect(from: inbox)
+        let taken = withdrawals.collect(from: inbox)
         var effects = Effects()
+        for pending in withdrawals.held(from: taken) {
+            effects.append(contentsOf: machine.withdrawHeld(pending.id, pending.withdrawal, now: now))
+        }
         while let pending = withdrawals.nextReady() {
             effects.append(contentsOf: machine.withdraw(pending.id, pending.withdrawal, now: now, at: .midDelivery))
         }

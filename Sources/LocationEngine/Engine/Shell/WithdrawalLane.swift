@@ -19,8 +19,11 @@ struct WithdrawalLane {
         return isReady(first) || inbox.hasWithdrawals
     }
 
-    /// Takes what waits in the inbox's lane, behind what was taken before.
-    mutating func collect(from inbox: Inbox) {
+    /// Takes what waits in the inbox's lane, behind what was taken before. Returns how many were waiting
+    /// before (the newly taken ones follow them).
+    @discardableResult
+    mutating func collect(from inbox: Inbox) -> Int {
+        let before = buffer.count
         if buffer.isEmpty {
             inbox.takeWithdrawals(into: &buffer)
         } else if inbox.hasWithdrawals {
@@ -28,6 +31,12 @@ struct WithdrawalLane {
             inbox.takeWithdrawals(into: &newer)
             buffer.append(contentsOf: newer)
         }
+        return before
+    }
+
+    /// The withdrawals from position `index` on that still wait for a barrier.
+    func held(from index: Int) -> [PendingWithdrawal] {
+        index < buffer.count ? buffer[index...].filter { !isReady($0) } : []
     }
 
     /// The oldest withdrawal, if it may reach the core (none passes one still waiting for a barrier).

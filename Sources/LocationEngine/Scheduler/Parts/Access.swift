@@ -125,6 +125,10 @@ extension SchedulerStateMachine.Access {
             counts.invalidFixes += 1
             return nil
         }
+        // An age beyond a century (a source's "unknown" as `Int64.max` seconds) is a century: stale for every
+        // request, and far enough from the ends of the engine's timeline that `now - age` and ages read from it
+        // stay exact instead of saturating into a fix that looks new.
+        let age = min(age, Self.oldestAge)
         if source != latestSource, let latest = history.latest, latest.location.horizontalAccuracy < location.horizontalAccuracy,
             now - age - latest.observedAt <= Self.supersedingWindow,
             latest.location.distance(to: location) <= location.horizontalAccuracy
@@ -139,6 +143,9 @@ extension SchedulerStateMachine.Access {
         }
         return fix
     }
+
+    /// The oldest age a fix is taken to have: a hundred years.
+    static var oldestAge: Duration { .seconds(100 * 365 * 86_400) }
 
     /// A valid fix that was `age` old on arrival at `now`, as the requests may see it, remembered: as it is
     /// under full accuracy; under reduced accuracy coarsened, or `nil` when the throttle holds it back.

@@ -1,7 +1,9 @@
 import LocationEngine
 @testable import LocationSources
+import NIOPosix
 import ReceiverControl
 import Testing
+import TestSupport
 
 /// The receiver driver as a pure state machine, on a manual clock: events in, actions out.
 struct ReceiverDriverStateMachineTests {
@@ -514,5 +516,19 @@ struct ReceiverDriverStateMachineTests {
         // Since the command either way: only a command changes the setting, so the one the output shows is the
         // one the receiver has been in since this command (taken then, or kept from before).
         #expect(machine.confirmedSince == .seconds(1))
+    }
+}
+
+/// A commanded receiver's stream is split under the configured line length, as the plain stream is decoded.
+struct CommandedStreamLineLengthTests {
+    @Test("the receiver's splitter keeps lines as long as NMEAStreamConfiguration.maximumLineLength says (it kept 256)")
+    func splitterTakesTheConfiguredLength() {
+        let configuration = NMEAStreamConfiguration(
+            endpoint: .tcp(host: "127.0.0.1", port: 10110), maximumLineLength: 512, receiver: ReceiverControlConfiguration(model: .mediatek))
+        let session = NMEAStreamSession(
+            configuration: configuration, eventLoop: MultiThreadedEventLoopGroup.singleton.next(), endpoint: "test", hint: "", logger: quietLogger(),
+            metrics: SourceMetrics(source: "nmea", dimensions: [], factory: nil))
+        #expect(session.commandsReceiver)
+        #expect(session.state.withLockedValue { $0.receiver?.splitter.maximumLineLength } == 512)
     }
 }

@@ -64,7 +64,9 @@ final class NMEAStreamSession: Sendable {
                 converter: NMEAEpochConverter(unmeasuredAccuracy: configuration.unmeasuredAccuracy),
                 pacer: pacer,
                 receiver: configuration.commandsReceiver
-                    ? ReceiverState(driver: ReceiverDriverStateMachine(configuration: configuration.resolvedReceiver)) : nil))
+                    ? ReceiverState(
+                        driver: ReceiverDriverStateMachine(configuration: configuration.resolvedReceiver),
+                        splitter: ReceiverStreamSplitter(maximumLineLength: configuration.maximumLineLength)) : nil))
         self.eventLoop = eventLoop
         self.endpoint = endpoint
         var logger = logger

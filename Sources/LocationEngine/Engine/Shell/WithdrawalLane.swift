@@ -34,9 +34,9 @@ struct WithdrawalLane {
         return before
     }
 
-    /// The withdrawals from position `index` on that still wait for a barrier.
-    func held(from index: Int) -> [PendingWithdrawal] {
-        index < buffer.count ? buffer[index...].filter { !isReady($0) } : []
+    /// The withdrawals from position `index` on that still wait for a barrier (read lazily: no array is made).
+    func held(from index: Int) -> LazyFilterSequence<Deque<PendingWithdrawal>.SubSequence> {
+        buffer[min(index, buffer.count)...].lazy.filter { !isReady($0) }
     }
 
     /// The oldest withdrawal, if it may reach the core (none passes one still waiting for a barrier).

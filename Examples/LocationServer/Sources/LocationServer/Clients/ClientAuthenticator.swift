@@ -25,6 +25,17 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
         try await credential(request, context: context).map(client)
     }
 
+    /// Names the request's client, as ``authenticate(request:context:)`` does, and keeps in the context what
+    /// named it: a stream asks that credential again before each event (``ClientCheck``) without reading the
+    /// request or the socket's peer again.
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let credential = try await credential(request, context: context) else { return try await next(request, context) }
+        var context = context
+        context.identity = try client(credential)
+        context.credential = credential
+        return try await next(request, context)
+    }
+
     /// What names the request's client: its token, its peer's user, or nothing (the local client); `nil` for a
     /// request that needs no client (`GET /health`, with a token file).
     /// - Throws: `401` for a request without the token it needs, or with a malformed one.

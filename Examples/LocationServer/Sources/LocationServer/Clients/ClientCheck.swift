@@ -14,12 +14,14 @@ struct ClientCheck: Sendable {
     /// The client the stream opened as.
     let client: Client
 
-    /// The check of a stream `request` opened as `client`.
-    /// - Throws: `401` as the request's own check would (it passed that check a moment ago).
-    init(_ authenticator: ClientAuthenticator, request: Request, context: ServerRequestContext, client: Client) async throws {
+    /// The check of a stream whose request ``ClientAuthenticator`` named `context`'s client.
+    /// - Throws: `401` when it named none (a route that needs no client has no stream).
+    init(_ authenticator: ClientAuthenticator, context: ServerRequestContext) throws {
+        guard let credential = context.credential, let client = context.identity else {
+            throw ClientAuthenticator.unauthorized("the request names no client")
+        }
         self.authenticator = authenticator
-        // Without a credential (a route that needs no client) there is nothing to lose: the local client's.
-        credential = try await authenticator.credential(request, context: context) ?? .local
+        self.credential = credential
         self.client = client
     }
 

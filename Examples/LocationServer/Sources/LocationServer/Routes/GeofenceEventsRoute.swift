@@ -33,14 +33,14 @@ struct GeofenceEventsRoute {
     static let pageSize = 512
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("geofences/events") { request, context in try await handle(request, context: context) }
+        router.get("geofences/events") { request, context in try handle(request, context: context) }
     }
 
-    func handle(_ request: Request, context: ServerRequestContext) async throws -> Response {
+    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
         let view = try ClientView(try context.requireIdentity(), audit: audit)
         try view.requirePrecise("fences' events")
         let client = view.client
-        let check = try await ClientCheck(authenticator, request: request, context: context, client: client)
+        let check = try ClientCheck(authenticator, context: context)
         let journal = registry.journal
         let counters = registry.counters
         // Fixed before the head is sent: a client that has the head hears every later event.

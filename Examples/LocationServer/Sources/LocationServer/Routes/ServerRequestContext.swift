@@ -10,6 +10,8 @@ struct ServerRequestContext: AuthRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The request's client, once ``ClientAuthenticator`` has named it.
     var identity: Client?
+    /// What named it (its token, its peer's user), once ``ClientAuthenticator`` has.
+    var credential: ClientCredential?
     /// The request's connection (its peer's credentials, on the server's Unix socket).
     let channel: any Channel
 

@@ -25,12 +25,12 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let authenticator: ClientAuthenticator
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("updates") { request, context in try await handle(request, context: context) }
+        router.get("updates") { request, context in try handle(request, context: context) }
     }
 
-    func handle(_ request: Request, context: ServerRequestContext) async throws -> Response {
+    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
         let view = try ClientView(try context.requireIdentity(), audit: audit)
-        let check = try await ClientCheck(authenticator, request: request, context: context, client: view.client)
+        let check = try ClientCheck(authenticator, context: context)
         let query: UpdatesQuery
         do throws(QueryError) {
             query = try UpdatesQuery(QueryParameters(uri: request.uri, accepted: UpdatesQuery.accepted))

@@ -46,15 +46,8 @@ struct ConversionTests {
     }
 
     @Test func aRepeatedEpochIsConvertedOnce() {
-        var epoch = NMEAEpoch()
-        epoch.mode = .threeD
-        epoch.latitude = 1
-        epoch.longitude = 2
+        var epoch = datedThreeDEpoch()
         epoch.hdop = 1
-        epoch.year = 2024
-        epoch.month = 1
-        epoch.day = 1
-        epoch.secondsOfDay = 5
         var converter = NMEAEpochConverter(unmeasuredAccuracy: .skip)
         guard case .fix(let fix) = converter.convert(epoch) else {
             Issue.record("no fix")
@@ -78,6 +71,33 @@ struct ConversionTests {
         #expect(converter.convert(epoch) == .noFix)
     }
 
+    @Test func anErrorEstimateBeyondAnyDistanceOnEarthMakesTheFixInvalidNotAssumed() {
+        var epoch = datedThreeDEpoch()
+        epoch.estimatedHorizontalError = 1e300
+        var converter = NMEAEpochConverter(unmeasuredAccuracy: .typical)
+        #expect(converter.convert(epoch) == .invalid, "not delivered with an assumed accuracy either")
+        epoch.estimatedHorizontalError = AccuracyConversion.largestHorizontalError
+        guard case .fix(let fix) = converter.convert(epoch) else {
+            Issue.record("an error of half the equator is still a (useless) measurement")
+            return
+        }
+        #expect(!fix.horizontalAccuracyIsEstimated)
+        #expect(AccuracyConversion.radius68(twoDRMS: AccuracyConversion.largestHorizontalError.nextUp) == nil)
+        #expect(AccuracyConversion.radius68(epx: 3, epy: 1e300) == nil)
+    }
+
+    @Test func aDateThatDoesNotExistHasNoTime() {
+        var epoch = NMEAEpoch()
+        (epoch.year, epoch.month, epoch.day, epoch.secondsOfDay) = (2024, 2, 29, 0)
+        #expect(epoch.unixTime == 1_709_164_800, "2024 is a leap year")
+        epoch.day = 30
+        #expect(epoch.unixTime == nil)
+        (epoch.year, epoch.month, epoch.day) = (2023, 2, 29)
+        #expect(epoch.unixTime == nil)
+        (epoch.month, epoch.day) = (4, 31)
+        #expect(epoch.unixTime == nil)
+    }
+
     @Test func thePacerKeepsTheRecordedRhythmAndSkipsLongGaps() {
         var pacer = EpochPacer(speed: 2, maximumGap: .seconds(10))
         #expect(pacer.due(recordedAt: 100, now: .seconds(50)) == .seconds(50))
@@ -92,6 +112,14 @@ struct ConversionTests {
         _ = daily.due(recordedAt: 86_399, now: .zero)
         #expect(daily.due(recordedAt: 0, now: .zero) == .seconds(1))
     }
+}
+
+/// A 3D fix at (1°, 2°) on 2024-01-01 at 00:00:05 UTC, without any error estimate.
+private func datedThreeDEpoch() -> NMEAEpoch {
+    var epoch = NMEAEpoch()
+    (epoch.mode, epoch.latitude, epoch.longitude) = (.threeD, 1, 2)
+    (epoch.year, epoch.month, epoch.day, epoch.secondsOfDay) = (2024, 1, 1, 5)
+    return epoch
 }
 
 /// An epoch that should have converted to a fix did not.

@@ -68,6 +68,25 @@ struct GPSDInterpreterTests {
         #expect(statistics.noFixReports == 2 && statistics.errorReports == 1 && statistics.totalSkipped == 0)
     }
 
+    @Test func aMeaninglessErrorEstimateOrADateThatDoesNotExistSkipsTheFix() {
+        let (outcomes, statistics) = run(
+            [
+                #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:01Z","lat":1,"lon":2,"eph":1e300}"#,
+                #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:02Z","lat":1,"lon":2,"eph":-3}"#,
+                #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:03Z","lat":1,"lon":2,"epx":3,"epy":1e300}"#,
+                #"{"class":"TPV","mode":3,"time":"2024-02-31T00:00:04Z","lat":1,"lon":2,"eph":3}"#,
+                #"{"class":"TPV","mode":3,"time":"2023-02-29T00:00:05Z","lat":1,"lon":2,"eph":3}"#,
+                #"{"class":"TPV","mode":3,"time":"2024-02-29T00:00:06Z","lat":1,"lon":2,"eph":3}"#,
+            ], unmeasured: .typical)
+        #expect(outcomes.prefix(5).allSatisfy { $0 == .skipped(.invalidValue) }, "never delivered with an assumed accuracy: \(outcomes)")
+        #expect(statistics.invalidValues == 5 && statistics.fixesWithAssumedAccuracy == 0)
+        guard case .fix(let leapDay) = outcomes.last else {
+            Issue.record("February 29th of a leap year was refused: \(outcomes)")
+            return
+        }
+        #expect(leapDay.utcTime == 1_709_164_806)
+    }
+
     @Test func hostileInputIsSkippedAndCounted() {
         let (outcomes, statistics) = run(
             [

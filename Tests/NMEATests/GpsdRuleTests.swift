@@ -27,6 +27,22 @@ struct GpsdRuleTests {
         #expect(second.climb == 1.0)
     }
 
+    @Test func noMotionIsDerivedFasterThanAReceiverGivesFixes() throws {
+        // 0.001′ of latitude (≈ 1.85 m) of jitter between epochs 10 ms apart would be 185 m/s: kept.
+        // 0.01′ (≈ 18.5 m) in 10 ms would be 1,853 m/s, beyond the 1,000 knots a civil receiver
+        // gives fixes at: nothing is derived. Over a second, the same 18.5 m is 18.5 m/s again.
+        let result = epochs([
+            "GPGGA,120000.00,4807.000,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,",
+            "GPGGA,120000.01,4807.001,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,",
+            "GPGGA,120000.02,4807.011,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,",
+            "GPGGA,120001.02,4807.021,N,01131.000,E,1,08,0.9,500.0,M,46.9,M,,",
+        ])
+        #expect(result.count == 4)
+        #expect(abs(try #require(result[1].speed) - 185.3) < 0.1)
+        #expect(result[2].speed == nil && result[2].track == nil && result[2].climb == nil && result[2].derived.isEmpty)
+        #expect(abs(try #require(result[3].speed) - 18.53) < 0.01)
+    }
+
     @Test func reportedMotionIsNotDerived() {
         let result = epochs([
             "GPRMC,120000.00,A,4807.000,N,01131.000,E,10.0,90.0,010124,,,A",

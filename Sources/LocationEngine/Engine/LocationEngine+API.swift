@@ -45,7 +45,9 @@ extension LocationEngine {
     /// Asks for one location; `handler` is called exactly once, later and on the engine's executor,
     /// unless the request is cancelled. Returns the request's ID at once, before the request is
     /// processed. The result carries the ID (``LocationResult/requestID``): when the caller runs on
-    /// another thread, the handler may run before this call has returned.
+    /// another thread, the handler may run before this call has returned. After the engine has shut
+    /// down, the handler runs at once, on the caller's thread, before this call returns
+    /// (``LocationStatus/shutDown``): don't hold a lock the handler takes while calling.
     ///
     /// - Parameters: as ``location(accuracy:timeout:delayUntilAuthorized:purposeKey:)``.
     @discardableResult
@@ -120,7 +122,9 @@ extension LocationEngine {
     /// finally one `.ended` event — unless the subscription is cancelled, after which it hears nothing.
     ///
     /// The ID is handed to the handler too because the engine processes requests on its own executor:
-    /// a handler may run before this call has returned to a caller on another thread.
+    /// a handler may run before this call has returned to a caller on another thread. After the engine
+    /// has shut down, the handler hears `.ended(.shutDown)` at once, on the caller's thread, before this
+    /// call returns: don't hold a lock the handler takes while calling.
     @discardableResult
     @_specialize(exported: true, where C == ContinuousClock)
     public nonisolated func updates(

@@ -6,7 +6,9 @@ extension LocationEngine {
     /// fix decides it — transient source errors, and finally one `.ended` event, unless the monitor is
     /// cancelled, after which it hears nothing. The monitors power the source as a standard
     /// subscription does, but for the times the distance to the nearest boundary lets it sleep
-    /// (``GeofenceConfiguration/maximumSpeed``).
+    /// (``GeofenceConfiguration/maximumSpeed``). After the engine has shut down, the handler hears
+    /// `.ended(.shutDown)` at once, on the caller's thread, before this call returns: don't hold a
+    /// lock the handler takes while calling.
     @discardableResult
     public nonisolated func monitor(
         _ region: GeofenceRegion,

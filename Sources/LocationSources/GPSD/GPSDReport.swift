@@ -48,7 +48,8 @@ struct GPSDReport: Decodable, Sendable {
 
 /// Parses gpsd's TPV `time` (`2024-05-01T12:34:56.789Z`) into seconds since 1970-01-01.
 enum GPSDTime {
-    /// The Unix time of `text`, or `nil` when it is not `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
+    /// The Unix time of `text`, or `nil` when it is not `YYYY-MM-DDTHH:MM:SS[.fff]Z` of a date that
+    /// exists (not `2024-02-30`).
     /// - Complexity: O(n) in the length of `text`.
     static func unixTime(_ text: String) -> Double? {
         let bytes = Array(text.utf8)

@@ -132,7 +132,18 @@ struct GPSDReportInterpreter: Sendable {
             guard let parsed = GPSDTime.unixTime(text) else { return skip(.invalidValue) }
             time = parsed
         }
-        let measured = AccuracyConversion.radius68(twoDRMS: report.eph) ?? AccuracyConversion.radius68(epx: report.epx, epy: report.epy)
+        // An error estimate that is there but means nothing (negative, beyond any distance on Earth)
+        // makes the fix suspect: it is skipped, not given an assumed accuracy.
+        let measured: Double?
+        if report.eph != nil {
+            guard let radius = AccuracyConversion.radius68(twoDRMS: report.eph) else { return skip(.invalidValue) }
+            measured = radius
+        } else if report.epx != nil, report.epy != nil {
+            guard let radius = AccuracyConversion.radius68(epx: report.epx, epy: report.epy) else { return skip(.invalidValue) }
+            measured = radius
+        } else {
+            measured = nil
+        }
         guard let accuracy = measured ?? unmeasuredAccuracy.radius(threeD: mode == 3) else { return skip(.noAccuracy) }
 
         var location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy, utcTime: time)

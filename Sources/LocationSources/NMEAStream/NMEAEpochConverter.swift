@@ -12,7 +12,8 @@ struct NMEAEpochConverter: Sendable {
         case noFix
         /// An epoch already delivered in this session (a reconnect resumed mid-epoch, a receiver repeated it).
         case duplicate
-        /// A fix with impossible values (out-of-range position, speed or course).
+        /// A fix with impossible values (out-of-range position, speed or course, or an error estimate
+        /// beyond ``AccuracyConversion/largestHorizontalError``).
         case invalid
         /// The epoch says nothing usable about a position (mode unknown, or no coordinates).
         case noPosition
@@ -43,6 +44,8 @@ struct NMEAEpochConverter: Sendable {
         }
         guard let latitude = epoch.latitude, let longitude = epoch.longitude else { return .noPosition }
         let measured = AccuracyConversion.radius68(twoDRMS: epoch.horizontalAccuracy)
+        // An error estimate that means nothing (beyond any distance on Earth) makes the fix suspect.
+        if epoch.horizontalAccuracy != nil, measured == nil { return .invalid }
         guard let accuracy = measured ?? unmeasuredAccuracy.radius(threeD: epoch.mode == .threeD) else { return .noAccuracy }
         let time = epoch.unixTime
         if let time, !recent.insert(time) { return .duplicate }

@@ -19,6 +19,11 @@ enum NMEAMotion {
         var altitude: Double?
     }
 
+    /// The fastest motion derived, in metres per second: 1,000 knots. Civil receivers stop giving fixes
+    /// above it (the export limit), so two fixes that imply more are jitter over a short interval or a
+    /// jump, not motion, and nothing is derived from them.
+    static let fastestDerivedSpeed = 1_000 * 1_852.0 / 3_600
+
     /// Fills the speed, track and climb the receiver left out, marking them in ``NMEAEpoch/derived``.
     ///
     /// `seconds` is the epoch's time on the same scale as `previous.seconds`.
@@ -28,6 +33,7 @@ enum NMEAMotion {
         guard elapsed > 0, elapsed.isFinite else { return }
         guard epoch.speed == nil || epoch.track == nil || epoch.climb == nil else { return }
         let (distance, bearing) = geodesic(from: (previous.latitude, previous.longitude), to: (latitude, longitude))
+        guard distance / elapsed <= fastestDerivedSpeed else { return }
         if epoch.speed == nil {
             epoch.speed = distance / elapsed
             epoch.derived.insert(.speed)

@@ -78,11 +78,12 @@ public struct NMEAEpoch: Sendable, Hashable {
         return altitudeMSL + geoidSeparation
     }
 
-    /// Seconds since 1970-01-01T00:00:00Z, when both the date and the time of day are known.
+    /// Seconds since 1970-01-01T00:00:00Z, when both the date and the time of day are known and the
+    /// date exists (`nil` for February 30th).
     ///
     /// The date is used as printed: no GPS week roll-over correction is applied.
     public var unixTime: Double? {
-        guard let year, let month, let day, let secondsOfDay else { return nil }
+        guard let year, let month, let day, let secondsOfDay, NMEACalendar.isValid(year: year, month: month, day: day) else { return nil }
         return Double(NMEACalendar.daysSince1970(year: year, month: month, day: day)) * 86_400 + secondsOfDay
     }
 

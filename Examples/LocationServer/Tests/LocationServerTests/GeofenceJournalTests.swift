@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import Prometheus
 import Testing
@@ -93,6 +94,60 @@ struct GeofenceJournalTests {
             return
         }
         #expect(events.map(\.id) == [5])
+    }
+
+    @Test("while the database refuses every write, the backlog is cut to what it would keep; it is all stored once it takes writes", .timeLimit(.minutes(1)))
+    func backlogWhileRefused() async throws {
+        let journal = try Self.journal(retention: EventStore.Retention(count: 10, age: 3600))
+        let writer = Task { await journal.run() }
+        let fence = { (id: UInt64) in StoredFence(id: id, body: "{}", owner: "fleet", state: "unknown", since: nil, dwelled: false) }
+        journal.append([.fence(fence(1)), .lastFenceID(1)])
+        try await journal.flush()
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+        // Hours of a refusing disk, in short: fence 1 goes in and out 50 times, fence 2 comes and goes,
+        // fence 1 is deleted after all, 3 stays; 100 events.
+        for round in 1...50 {
+            journal.appendEvent(
+                "transition", fence: 1, owner: "fleet", data: "{}",
+                then: [.fenceState(1, state: round.isMultiple(of: 2) ? "inside" : "outside", since: Double(round), dwelled: false)])
+            journal.appendEvent(
+                "transition", fence: 3, owner: "fleet", data: "{}",
+                then: [.fenceState(3, state: round.isMultiple(of: 2) ? "outside" : "inside", since: Double(round), dwelled: false)])
+            if round == 10 { journal.append([.fence(fence(2)), .lastFenceID(2), .fenceState(2, state: "inside", since: 1, dwelled: false)]) }
+            if round == 20 { journal.append([.fenceRemoved(2)]) }
+            if round == 30 { journal.append([.fence(fence(3)), .lastFenceID(3)]) }
+        }
+        journal.append([.fenceRemoved(1)])
+        await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.flush() }
+        #expect(journal.counters.totals.eventsExpiredUnstored == 90)
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
+        try await journal.flush()
+        // All in one commit: the retention's 10 events, fence 3's row and latest state, fence 1's removal,
+        // the last fence ID — 14 writes rather than 100 events, 100 states and 8 other writes.
+        #expect(journal.counters.totals.largestBatch == 14)
+        let (fences, lastFenceID, events) = try await journal.database.read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT id, state, since FROM fence ORDER BY id").map { "\($0["id"] as Int64) \($0["state"] as String) \($0["since"] as Double)" },
+                try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_fence_id'"),
+                try Int64.fetchAll(db, sql: "SELECT id FROM event ORDER BY id")
+            )
+        }
+        #expect(fences == ["3 outside 50.0"], "what the uncut writes would have left")
+        #expect(lastFenceID == 3)
+        #expect(events == Array(91...100))
+        var bell = journal.doorbell().makeAsyncIterator()
+        guard case .behind(let oldest)? = try await journal.page(after: 1, limit: 20, bell: &bell) else {
+            Issue.record("a reader from before the refusal is behind the retention")
+            return
+        }
+        #expect(oldest == 91)
+        guard case .events(let recent)? = try await journal.page(after: 95, limit: 20, bell: &bell) else {
+            Issue.record("a reader at 95 reads on from memory")
+            return
+        }
+        #expect(recent.map(\.id) == [96, 97, 98, 99, 100])
+        journal.finish()
+        await writer.value
     }
 
     @Test("once the writer has stopped, a write is refused at once rather than waited for", .timeLimit(.minutes(1)))

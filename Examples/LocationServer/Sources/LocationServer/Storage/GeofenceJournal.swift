@@ -14,7 +14,8 @@ import NIOConcurrencyHelpers
 /// the database; one that falls behind is paged from it.
 final class GeofenceJournal: Sendable {
     /// A write that could not be committed (a full disk, a failing device): what was waiting for it is
-    /// told, and the write is tried again with the next batch.
+    /// told, and the write is tried again with the next batch (cut by ``StoreBacklog`` to what the
+    /// database would keep).
     struct StoreFailed: Error, CustomStringConvertible {
         var description: String
     }
@@ -41,6 +42,8 @@ final class GeofenceJournal: Sendable {
         var lastBell = 0
         /// No more writes come: the writer stops once it has stored what is pending.
         var finishing = false
+        /// The last write failed: what is pending is cut before it is tried again (``StoreBacklog``).
+        var lastWriteFailed = false
         /// Readers end once they have read every stored event.
         var closed = false
         /// The writer has returned: nothing appended from now on is stored.
@@ -172,12 +175,27 @@ final class GeofenceJournal: Sendable {
         var lastEventID: Int64
     }
 
+    /// What is pending, as one batch; after a failed write, cut to what the database would keep
+    /// (``StoreBacklog``), so that a database refusing writes for hours holds the server's memory to that,
+    /// and a fence given up with its 503 no longer holds back the writes that would fit.
     private func takeBatch() -> Batch? {
-        state.withLockedValue { state in
-            guard !state.pending.isEmpty else { return nil }
+        let (batch, expired): (Batch?, Int) = state.withLockedValue { state in
+            guard !state.pending.isEmpty else { return (nil, 0) }
+            var expired = 0
+            if state.lastWriteFailed {
+                let backlog = StoreBacklog.compacted(state.pending, expiredThrough: state.lastEventID - Int64(retention.count))
+                (state.pending, expired) = (backlog.writes, backlog.droppedEvents)
+            }
             defer { state.pending.removeAll(keepingCapacity: true) }
-            return Batch(writes: state.pending, sequence: state.appended, lastEventID: state.lastEventID)
+            return (Batch(writes: state.pending, sequence: state.appended, lastEventID: state.lastEventID), expired)
         }
+        if expired > 0 {
+            counters.expiredUnstored(expired)
+            logger.error("geofence store: events went past the retention before the database took them", metadata: ["events": "\(expired)"])
+        }
+        // A batch cut to nothing is still committed (the last event id, the retention): its waiters learn
+        // whether the database takes writes again.
+        return batch
     }
 
     /// Commits `batch` in one transaction; returns whether it did. Afterwards, its waiters are resumed (or
@@ -201,6 +219,7 @@ final class GeofenceJournal: Sendable {
         let (waiters, bells): ([Waiter], [AsyncStream<Void>.Continuation]) = state.withLockedValue { state in
             switch result {
             case .success(let oldest):
+                state.lastWriteFailed = false
                 state.stored = batch.sequence
                 state.storedEventID = batch.lastEventID
                 state.oldestEventID = oldest
@@ -215,6 +234,7 @@ final class GeofenceJournal: Sendable {
             case .failure:
                 // Tried again first, before anything appended since.
                 state.pending = batch.writes + state.pending
+                state.lastWriteFailed = true
             }
             let due = state.waiters.filter { $0.sequence <= batch.sequence }
             state.waiters.removeAll { $0.sequence <= batch.sequence }

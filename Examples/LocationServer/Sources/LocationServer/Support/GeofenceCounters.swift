@@ -6,7 +6,7 @@ import Prometheus
 /// monitored now) and `locationserver_geofence_transitions{transition}` (transitions delivered, by the
 /// engine's name for each, ``GeofenceTransition/name``), the store's work
 /// (`locationserver_geofence_events_stored`, `locationserver_geofence_store_seconds`,
-/// `locationserver_geofence_store_failures`) and how long an
+/// `locationserver_geofence_store_failures`, `locationserver_geofence_events_expired_unstored`) and how long an
 /// event took from the engine to a stream (`locationserver_geofence_event_delivery_seconds`).
 final class GeofenceCounters: Sendable {
     /// Totals since the server started.
@@ -29,6 +29,9 @@ final class GeofenceCounters: Sendable {
         var largestBatch = 0
         /// Transactions that failed (each is tried again).
         var storeFailures = 0
+        /// Events that the retention by count removed before the database, refusing writes, took them:
+        /// never stored nor sent (``StoreBacklog``).
+        var eventsExpiredUnstored = 0
         /// `GET /geofences/events` streams opened and closed.
         var listenersOpened = 0
         var listenersClosed = 0
@@ -39,6 +42,7 @@ final class GeofenceCounters: Sendable {
     private let transitionCounters: [String: Counter]
     private let storedCounter: Counter
     private let failureCounter: Counter
+    private let expiredUnstoredCounter: Counter
     private let storeSecondsCounter: Counter
     private let delivery: DurationHistogram
 
@@ -61,6 +65,10 @@ final class GeofenceCounters: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "locationserver", metricName: "geofence_store_failures", unitName: "",
                 helpText: "Database transactions of geofence writes that failed (each is retried)"))
+        expiredUnstoredCounter = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "locationserver", metricName: "geofence_events_expired_unstored", unitName: "",
+                helpText: "Geofence events past the retention by count before a database refusing writes took them (never sent)"))
         delivery = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
                 namespace: "locationserver", metricName: "geofence_event_delivery", unitName: "seconds",
@@ -111,6 +119,12 @@ final class GeofenceCounters: Sendable {
     func storeFailed() {
         state.withLockedValue { $0.storeFailures += 1 }
         failureCounter.increment()
+    }
+
+    /// `count` events waiting for a database that refused writes went past the retention meanwhile.
+    func expiredUnstored(_ count: Int) {
+        state.withLockedValue { $0.eventsExpiredUnstored += count }
+        expiredUnstoredCounter.increment(by: Int64(count))
     }
 
     /// A stream sent an event `latency` after the engine decided it.

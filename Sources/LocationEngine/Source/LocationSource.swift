@@ -72,15 +72,25 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// (``powerProfile``), else nothing. With several sources the engine starts a fallback beside a source that
     /// never gave a fix only once it has had this long, and ``LocationEngineConfiguration/fallbackAfter`` more —
     /// a GNSS receiver starting cold is not indoors — and, between two sources alike in cost, runs the quicker.
-    public var firstFixTime: Duration
+    /// At most ``longestFirstFix``.
+    public var firstFixTime: Duration {
+        didSet { firstFixTime = Self.bounded(firstFixTime) }
+    }
     /// How soon the source's first fix typically comes in each mode once its receiver can fix: after a hot
     /// start, or a change into the mode (a duty-cycled mode whose run window comes first answers within its
     /// time to first fix; one that sleeps first answers after its period). The engine takes it as a prior and
     /// then judges the source by what it delivers: while one-shots wait it runs a mode expected to answer
     /// within 5 s (or within a second of the quickest), and a mode that stays silent past twice this (at least 2 s) is passed over for a while — the
     /// finest mode not known silent runs instead, and with several sources the fallback starts at once (see
-    /// <doc:PowerPolicy>). Empty (the default): the source is not judged and runs as demanded.
-    public var firstFixByMode: [PowerMode: Duration]
+    /// <doc:PowerPolicy>). Empty (the default): the source is not judged and runs as demanded. Each at most
+    /// ``longestFirstFix``.
+    public var firstFixByMode: [PowerMode: Duration] {
+        didSet { firstFixByMode = firstFixByMode.mapValues(Self.bounded) }
+    }
+
+    /// The longest first-fix time taken: a day (a receiver downloading its almanac takes 12.5 minutes). A
+    /// longer one is taken as a day, so that the engine's sums of instants and waits stay exact.
+    public static let longestFirstFix = Duration.seconds(86_400)
 
     /// Creates a capability set.
     public init(
@@ -88,15 +98,23 @@ public struct SourceCapabilities: Sendable, Hashable {
         cost: SourceCost? = nil, firstFixTime: Duration? = nil, reachByMode: [PowerMode: Double] = [:],
         firstFixByMode: [PowerMode: Duration] = [:]
     ) {
-        self.firstFixByMode = firstFixByMode.mapValues { max(.zero, $0) }
+        self.firstFixByMode = firstFixByMode.mapValues(Self.bounded)
         self.providesCourse = providesCourse
         self.powerProfile = powerProfile
         self.confirmsReceiverState = confirmsReceiverState
         self.reach = reach.isFinite && reach > 0 ? reach : 0
         self.reachByMode = reachByMode.mapValues { $0.isFinite && $0 > 0 ? $0 : 0 }
-        self.cost = cost ?? powerProfile.map { SourceCost(watts: $0.trackingPower(.best) / 1000) } ?? (self.reach == 0 ? .typicalGNSS : SourceCost(watts: 0))
-        self.firstFixTime = max(.zero, firstFixTime ?? powerProfile?.timeToFirstFix[.cold] ?? .zero)
+        // A profile whose tracking power is no usable number (NaN, infinite, not positive) describes a
+        // receiver all the same: it costs as a typical one, never nothing.
+        self.cost = cost ?? powerProfile.map { profile in
+            let watts = profile.trackingPower(.best) / 1000
+            return watts.isFinite && watts > 0 ? SourceCost(watts: watts) : .typicalGNSS
+        } ?? (self.reach == 0 ? .typicalGNSS : SourceCost(watts: 0))
+        self.firstFixTime = Self.bounded(firstFixTime ?? powerProfile?.timeToFirstFix[.cold] ?? .zero)
     }
+
+    /// `time` within zero and ``longestFirstFix``.
+    private static func bounded(_ time: Duration) -> Duration { min(max(.zero, time), longestFirstFix) }
 
     /// What the source typically reaches run in `mode`: ``reachByMode``'s, else ``reach``.
     public func reach(in mode: PowerMode) -> Double { reachByMode[mode] ?? reach }

@@ -116,6 +116,21 @@ struct AnswersInTimeTests {
         #expect(Self.commands(h, of: 0) == [.start(.lowest), .stop], "GeoClue answered: the fallback ends")
     }
 
+    @Test("a source that answered and then stays silent in the mode a new request asks has the fallback start at once, not a blind 30 s after its last fix")
+    func silenceAfterAFixFallsBackAtOnce() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue], fallbackAfter: .seconds(30))
+        h.subscribe("city updates", SubscriptionOptions(accuracy: .city))
+        h.advance(by: .seconds(1))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 1_500), source: 1)
+        h.advance(by: .seconds(1))
+        h.oneShot("neighbourhood", .neighborhood, timeout: .seconds(60))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .setMode(.low)] && Self.commands(h, of: 0).isEmpty, "\(h.allSourceCommands)")
+        h.advance(by: .seconds(3))
+        #expect(Self.commands(h, of: 0).isEmpty, "within the mode's window of 4 s")
+        h.advance(by: .seconds(1))
+        #expect(Self.commands(h, of: 0).first.map { if case .start = $0 { true } else { false } } == true, "the GNSS starts beside it")
+    }
+
     @Test("a one-shot that times out says why: no fix yet, the source's error, the source acquiring, or fixes short of the accuracy")
     func reasons() {
         var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss])

@@ -107,6 +107,23 @@ struct SeveralSourcesTests {
         #expect(h.fixesProcessed.last == true)
     }
 
+    @Test("an older, coarser fix of another source is kept out wherever it lies, and does not make the next coarse fix the latest's peer")
+    func olderCoarseFix() {
+        var h = Self.harness()
+        h.subscribe("all", SubscriptionOptions())
+        h.advance(by: .seconds(200))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 2.3), source: 0)
+        // Two minutes old, 3 km away, ±1 km: it excludes the fresh fix, but was taken before it.
+        h.fix(Location(latitude: 48.027, longitude: 11, horizontalAccuracy: 1_000), age: .seconds(120), source: 1)
+        // A fresh coarse fix 92 m from the precise one says nothing it contradicts.
+        h.advance(by: .seconds(1))
+        h.fix(Location(latitude: 48.000827, longitude: 11, horizontalAccuracy: 1_000), source: 1)
+        #expect(h.fixesProcessed == [true, false, false])
+        #expect(h.machine.statistics(now: h.now).fixesSuperseded == 2)
+        h.oneShot("house", .house, timeout: .seconds(60))
+        #expect(h.onlyResult("house")?.location?.horizontalAccuracy == 2.3, "the fresh 2.3 m fix is still the one known")
+    }
+
     @Test("indoors: the GNSS hears nothing for its first-fix time and the fallback time, the coarse source starts beside it, and the precise request times out carrying the coarse fix")
     func fallback() {
         var h = Self.harness(fallbackAfter: .seconds(30))
@@ -122,6 +139,53 @@ struct SeveralSourcesTests {
         let result = h.onlyResult("house")
         #expect(result?.status == .timedOut && result?.location?.horizontalAccuracy == 800, "its best effort is the coarse fix")
         #expect(Self.commands(h, of: 0).last == .stop && Self.commands(h, of: 1).last == .stop)
+    }
+
+    @Test("a GNSS that emits only invalid fixes indoors delivers nothing: the coarse source still starts beside it")
+    func invalidFixesAreNoDelivery() {
+        var h = Self.harness(fallbackAfter: .seconds(30))
+        h.oneShot("house", .house, timeout: .seconds(60))
+        for second in 1...35 {
+            h.advance(by: .seconds(1))
+            let garbage = second.isMultiple(of: 2)
+                ? Location(latitude: .nan, longitude: 11, horizontalAccuracy: 5)
+                : Location(latitude: 48, longitude: 11, horizontalAccuracy: -1)
+            h.fix(garbage, source: 0)
+        }
+        #expect(Self.commands(h, of: 1) == [.start(.low)], "after its first-fix time and the fallback time, as if silent")
+        #expect(h.machine.statistics(now: h.now).invalidFixes == 35)
+    }
+
+    @Test("under reduced accuracy the choice is the cheapest source that serves the cap: a standard subscription and a monitor run the coarse source, not the GNSS held coarse")
+    func reducedAccuracyChoosesByTheCap() {
+        var h = MachineHarness(accuracy: .reduced, powerDown: .fixedLinger, sources: [Self.gnss, Self.coarse])
+        h.subscribe("all", SubscriptionOptions())
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)] && Self.commands(h, of: 0).isEmpty, "\(h.allSourceCommands)")
+        h.monitor("depot")
+        #expect(h.end("depot") == nil && Self.commands(h, of: 0).isEmpty, "\(h.allSourceCommands)")
+        var full = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.coarse])
+        full.subscribe("all", SubscriptionOptions())
+        #expect(Self.commands(full, of: 0) == [.start(.best)], "with full accuracy a standard subscription runs the GNSS")
+    }
+
+    @Test("absurd capabilities are bounded: a first-fix time of 1e20 s is a day, a profile whose power is no number costs as a typical receiver")
+    func absurdCapabilities() {
+        var huge = SourceCapabilities(
+            providesCourse: true, powerProfile: .mt3339, firstFixTime: .seconds(1e20),
+            firstFixByMode: Dictionary(uniqueKeysWithValues: PowerMode.allCases.map { ($0, Duration.seconds(1e20)) }))
+        #expect(huge.firstFixTime == SourceCapabilities.longestFirstFix && huge.firstFixByMode[.best] == .seconds(86_400))
+        huge.firstFixByMode[.low] = .seconds(-5)
+        huge.firstFixTime = .seconds(1e20)
+        #expect(huge.firstFixByMode[.low] == .zero && huge.firstFixTime == .seconds(86_400), "set later, bounded too")
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [huge, Self.coarse], fallbackAfter: .seconds(30))
+        h.oneShot("house", .house, timeout: .seconds(60))
+        h.advance(by: .seconds(60))
+        #expect(h.onlyResult("house")?.status == .timedOut, "planned and timed out, no trap in the sums")
+        var broken = ReceiverPowerProfile.mt3339
+        broken.tracking = [.best: .infinity]
+        #expect(SourceCapabilities(providesCourse: true, powerProfile: broken).cost == .typicalGNSS)
+        broken.tracking = [.best: -3]
+        #expect(SourceCapabilities(providesCourse: true, powerProfile: broken, reach: 50).cost == .typicalGNSS)
     }
 
     @Test("the fallback ends when the GNSS delivers again")

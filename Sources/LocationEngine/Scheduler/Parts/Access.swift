@@ -112,11 +112,11 @@ extension SchedulerStateMachine.Access {
     }
 
     /// A fix from `source` that was `age` old on arrival at `now`, counted, and remembered if it is valid
-    /// (finite, in range, not from the future), not superseded (a fix from another source no older than
-    /// ``supersedingWindow`` and more accurate, lying inside the new fix's circle: GeoClue's rule — the new
-    /// fix says nothing the current one contradicts, so a coarse source beside a precise one does not make
-    /// the position jump, while a coarse fix that excludes the current position replaces it) and not held
-    /// back by the throttle
+    /// (finite, in range, not from the future), not superseded (the newest fix is from another source and
+    /// more accurate, and either was taken after this one, or no more than ``supersedingWindow`` before it
+    /// and lies inside the new fix's circle: GeoClue's rule — the new fix says nothing the current one
+    /// contradicts, so a coarse source beside a precise one does not make the position jump, while a coarse
+    /// fix that excludes the current position replaces it) and not held back by the throttle
     /// (see ``remember(_:age:now:)``).
     /// - Complexity: O(1)
     mutating func receive(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) -> StampedFix? {
@@ -129,18 +129,23 @@ extension SchedulerStateMachine.Access {
         // request, and far enough from the ends of the engine's timeline that `now - age` and ages read from it
         // stay exact instead of saturating into a fix that looks new.
         let age = min(age, Self.oldestAge)
+        let observedAt = now - age
         if source != latestSource, let latest = history.latest, latest.location.horizontalAccuracy < location.horizontalAccuracy,
-            now - age - latest.observedAt <= Self.supersedingWindow,
-            latest.location.distance(to: location) <= location.horizontalAccuracy
+            observedAt < latest.observedAt
+                || (observedAt - latest.observedAt <= Self.supersedingWindow
+                    && latest.location.distance(to: location) <= location.horizontalAccuracy)
         {
             counts.fixesSuperseded += 1
             return nil
         }
-        latestSource = source
+        let becomesLatest = history.latest.map { observedAt >= $0.observedAt } ?? true
         guard let fix = remember(location, age: age, now: now) else {
             counts.fixesThrottled += 1
             return nil
         }
+        // The source of the newest fix, which the next fixes of other sources are weighed against: a fix
+        // remembered without becoming the newest (an older one) does not change it.
+        if becomesLatest { latestSource = source }
         return fix
     }
 

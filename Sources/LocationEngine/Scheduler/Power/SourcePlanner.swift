@@ -100,7 +100,9 @@ struct SourcePlanner: Sendable {
     ) -> (commands: SourceCommands, nextWakeup: EngineInstant?) {
         var commands = SourceCommands()
         if case .some = pendingDown { carryOutPowerDown(now: now, monitoring: monitoring, isShutDown: isShutDown, into: &commands) }
-        let wanted = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
+        let demanded = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
+        // Under reduced accuracy no source runs finer than the cap: the choice is the cheapest that serves it.
+        let wanted = cap.map { cap in demanded.map { min($0, cap) } } ?? demanded
         choose(for: wanted, now: now)
         var next: EngineInstant?
         for index in records.indices {
@@ -305,7 +307,7 @@ struct SourcePlanner: Sendable {
     private func fallbackIsDue(beside chosen: SourceID, now: EngineInstant) -> Bool {
         guard let since = records[chosen.index].planner.runningSince else { return false }
         let record = records[chosen.index]
-        let silent = record.planner.isJudged && record.lastFix.map { $0 < since } ?? true && record.planner.delivery.silencedSince(since)
+        let silent = record.planner.isJudged && record.planner.delivery.silencedSince(max(since, record.lastFix ?? since))
         return silent || now >= fallbackInstant(of: chosen, since: since)
     }
 

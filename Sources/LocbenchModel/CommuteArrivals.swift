@@ -27,6 +27,13 @@ public struct CommuteArrivals: Sendable {
         self.rate = rate
     }
 
+    /// How long `arrivals` arrivals take on average, in seconds: the day's windows hold `rate` arrivals a
+    /// second for 105 minutes of each day.
+    public func expectedSpan(of arrivals: Int) -> Double {
+        let open = Self.day.reduce(0) { $0 + $1.length }
+        return Double(arrivals) / (rate * open) * 86_400
+    }
+
     /// The next arrival, in nanoseconds since midnight of the first day; never before the previous one.
     /// - Complexity: O(1) amortised.
     public mutating func next(using generator: inout some RandomNumberGenerator) -> Int64 {

@@ -43,6 +43,17 @@ public struct OnOffArrivals: Sendable {
         }
     }
 
+    /// How long `arrivals` arrivals take on average, in seconds: each needs `1 / rate` of on time, and the
+    /// on time is `meanOn / (meanOn + meanOff)` of the whole.
+    public func expectedSpan(of arrivals: Int) -> Double {
+        Double(arrivals) / rate * (meanOn + meanOff) / meanOn
+    }
+
+    /// The longest expected span of a plan, in seconds: about three years. Arrivals are nanoseconds in an
+    /// `Int64` (292 years), so a draw a hundred times longer than expected still fits; a tiny rate that would
+    /// need more (`--arrival-rate 1e-9`) is refused rather than trapped on or looped over.
+    public static let longestSpan = 1e8
+
     /// An exponentially distributed draw with the given mean.
     static func exponential(mean: Double, using generator: inout some RandomNumberGenerator) -> Double {
         // 53 random bits in [0, 1); 1 - u is in (0, 1], so the logarithm is finite.

@@ -9,8 +9,11 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "Scenario: \(Scenario.names.joined(separator: ", ")).")
     var scenario = "drive"
 
-    @Option(parsing: .unconditional, help: "Scenario time to generate, e.g. 90s, 10m, 1h.")
+    @Option(parsing: .unconditional, help: "Scenario time to generate, e.g. 90s, 10m, 1h (at most 3650d).")
     var duration = "10m"
+
+    /// The longest `--duration`, in seconds: ten years.
+    static let longestDuration = 3650 * 86_400.0
 
     @Option(parsing: .unconditional, help: "Fixes per second in the finest power modes (> 0, at most 50).")
     var rate = 1.0
@@ -127,6 +130,10 @@ struct GenerateOptions: ParsableArguments {
                 throw ValidationError("unknown --power '\(power)'; choose lowest, low, medium, high or best")
             }
             let seconds = try DurationText.seconds(parsing: duration)
+            // Ten years of epochs is more than anyone streams; longer ones overflow the sleeps and the counts.
+            guard seconds <= Self.longestDuration else {
+                throw ValidationError("--duration must be at most 10 years (3650d) (got '\(duration)')")
+            }
             let format = try OutputFormat.named(self.format)
             let address = try listen.map { text throws(SyntheticGPSError) in try ListenAddress(parsing: text) }
             if address != nil && format != .nmea {

@@ -58,7 +58,12 @@ extension LocBench {
             _ = try Mix(parsing: mix)
             _ = try timeoutRange()
             _ = try lingerDuration()
-            _ = try arrivalModel()
+            let span = try arrivalModel().expectedSpan(of: requests)
+            guard span <= OnOffArrivals.longestSpan else {
+                throw LocbenchError.badArgument(
+                    "--arrival-rate \(arrivalRate ?? 0): \(requests) operations would take about \(Int(min(span, 1e15) / 86_400 / 365)) years of "
+                        + "virtual time; the longest run is about 3 years (1e8 s): raise the rate or lower --requests")
+            }
             if let authorization { _ = try AuthorizationScript(parsing: authorization) }
             _ = try GeofenceShape.list(parsing: geofenceShapes)
             _ = try DurationOptions.geofenceDuration(parsing: geofenceDuration)

@@ -64,11 +64,11 @@ extension GeoClueDaemonTests {
     /// Runs `body` with a bed and a source, stopping both whatever happens; fails after `seconds`. The source's
     /// lifetime (its `run()`) is the test's, unless `runsSource` is false (an engine runs it).
     static func withBed(
-        geoclue: Bool = true, agent: Bool = true, runsSource: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
+        geoclue: Bool = true, agent: Bool = true, activatable: Bool = false, runsSource: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
         fixInterval: Double = 1, seconds: Double = 40, accuracyClasses: [Double: Double] = GeoClueConfiguration.nmeaAccuracyClasses,
         _ body: @escaping @Sendable (GeoClueTestBed, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
     ) async throws {
-        let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, fixInterval: fixInterval)
+        let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, activatable: activatable, fixInterval: fixInterval)
         let source = source(bed, desktopId: desktopId, callTimeout: callTimeout, accuracyClasses: accuracyClasses)
         let events = Observed(RecordedEvents())
         let lifetime = runsSource ? Task { await source.run() } : nil
@@ -108,6 +108,29 @@ extension GeoClueDaemonTests {
             try await bed.startGeoClue()
             await events.waitUntil { !$0.fixes.isEmpty }
             #expect(events.value.fatalErrors.isEmpty)
+        }
+    }
+
+    @Test("GeoClue started on demand, as on a stock system: the source has the bus start it and delivers its positions, no error")
+    func activated() async throws {
+        try await Self.withBed(geoclue: false, activatable: true) { bed, source, events in
+            #expect(!bed.geoclueIsOnTheBus())
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { !$0.fixes.isEmpty }
+            #expect(source.statistics.activations == 1 && events.value.transientErrors.isEmpty && events.value.fatalErrors.isEmpty)
+        }
+    }
+
+    @Test("a call to a path a peer made up (a signal's argument) is refused with an error, not libdbus's abort of the process")
+    func invalidCallIsAnError() async throws {
+        try await Self.withBed(geoclue: false, agent: false, runsSource: false) { bed, _, _ in
+            let bus = try DBusConnection(address: bed.busAddress)
+            for (path, member) in [("x", "GetAll"), ("/org/freedesktop/GeoClue2/Client/1", "Get-All"), ("/a//b", "GetAll")] {
+                #expect(throws: DBusFailure.self) {
+                    try bus.call(GeoClueSession.service, path, "org.freedesktop.DBus.Properties", member, timeout: .seconds(2))
+                }
+                #expect(throws: DBusFailure.self) { try bus.send(GeoClueSession.service, path, "org.freedesktop.DBus.Properties", member) }
+            }
         }
     }
 

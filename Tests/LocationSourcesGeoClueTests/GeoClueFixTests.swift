@@ -114,6 +114,21 @@ struct GeoClueFixTests {
         #expect(PowerMode.allCases.map(GeoClueAccuracyLevel.init) == [.city, .neighborhood, .street, .exact, .exact])
     }
 
+    @Test("a LocationUpdated is GeoClue's only from GeoClue's unique name, for this client, naming an object path")
+    func locationUpdatedFromGeoClueOnly() {
+        let client = "/org/freedesktop/GeoClue2/Client/1"
+        func signal(sender: String = ":1.7", path: String = client, _ location: DBusValue) -> DBusConnection.Signal {
+            DBusConnection.Signal(
+                sender: sender, path: path, interface: "org.freedesktop.GeoClue2.Client", member: "LocationUpdated",
+                arguments: [.objectPath("/"), location])
+        }
+        let genuine = signal(.objectPath("/org/freedesktop/GeoClue2/Location/3"))
+        #expect(GeoClueSession.locationPath(of: genuine, client: client, owner: ":1.7") == "/org/freedesktop/GeoClue2/Location/3")
+        #expect(GeoClueSession.locationPath(of: signal(.string("x")), client: client, owner: ":1.7") == nil, "a string is no object path")
+        #expect(GeoClueSession.locationPath(of: signal(sender: ":1.9", .objectPath("/a")), client: client, owner: ":1.7") == nil, "another peer's")
+        #expect(GeoClueSession.locationPath(of: signal(path: "/org/freedesktop/GeoClue2/Client/2", .objectPath("/a")), client: client, owner: ":1.7") == nil)
+    }
+
     @Test("a{sv} as a dictionary; anything else is none")
     func dictionaries() {
         let value = DBusValue.array([.dictionaryEntry(.string("A"), .variant(.double(1))), .dictionaryEntry(.string("B"), .variant(.uint32(2)))])

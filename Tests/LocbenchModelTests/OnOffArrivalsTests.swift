@@ -28,4 +28,19 @@ import Testing
         #expect((0.15...0.4).contains(busy / total))
         #expect((17...23).contains(Double(arrivals.count) / busy))
     }
+
+    @Test func theExpectedSpanIsWhatTheDrawsTake() {
+        // A thousand cycles of on and off, so that the span is near its expectation (a few per cent).
+        let arrivals = draw(20_000, seed: 42, rate: 20, meanOn: 1, meanOff: 3)
+        let span = Double(arrivals.last!) / 1e9
+        let expected = OnOffArrivals(rate: 20, meanOn: 1, meanOff: 3).expectedSpan(of: 20_000)
+        #expect((0.8...1.25).contains(span / expected), "\(span) s drawn against \(expected) s expected")
+        var commute = CommuteArrivals(rate: 0.5)
+        var generator = SplitMix64(seed: 3)
+        let days = (0..<50_000).map { _ in commute.next(using: &generator) }
+        let commuteExpected = CommuteArrivals(rate: 0.5).expectedSpan(of: 50_000)
+        #expect((0.8...1.25).contains(Double(days.last!) / 1e9 / commuteExpected))
+        // The bound the command line holds plans to leaves room for a draw far past its expectation.
+        #expect(OnOffArrivals.longestSpan * 50 * 1e9 < Double(Int64.max))
+    }
 }

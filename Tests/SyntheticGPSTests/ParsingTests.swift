@@ -7,7 +7,11 @@ import Testing
         #expect(try DurationText.seconds(parsing: text) == seconds)
     }
 
-    @Test(arguments: ["", "-5s", "5x", "m", "1.2.3s", "10 m", "s10", "0x1E", "1e3", "nan", "inf", "1.2.3", ".", "\u{0663}s"])
+    @Test(arguments: [
+        "", "-5s", "5x", "m", "1.2.3s", "10 m", "s10", "0x1E", "1e3", "nan", "inf", "1.2.3", ".", "\u{0663}s",
+        // Beyond any number of seconds: 400 digits, and a day count that overflows once multiplied.
+        String(repeating: "9", count: 400), String(repeating: "9", count: 306) + "d",
+    ])
     func badDurationsAreRejected(text: String) {
         #expect(throws: SyntheticGPSError.self) { try DurationText.seconds(parsing: text) }
     }

@@ -75,7 +75,9 @@ final class DBusConnection {
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
         timeout: Duration
     ) throws(DBusFailure) -> [DBusValue] {
-        guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
+        guard DBusMessageCoding.isValidCall(destination: destination, path: path, interface: interface, member: member),
+            let message = dbus_message_new_method_call(destination, path, interface, member)
+        else {
             throw DBusFailure(name: DBusFailure.Name.malformed, message: "cannot call \(interface).\(member) on \(path) of \(destination)")
         }
         defer { dbus_message_unref(message) }
@@ -196,7 +198,9 @@ final class DBusConnection {
 
     /// Calls `member` without waiting for the answer (it is dropped when it comes).
     func send(_ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusFailure) {
-        guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
+        guard DBusMessageCoding.isValidCall(destination: destination, path: path, interface: interface, member: member),
+            let message = dbus_message_new_method_call(destination, path, interface, member)
+        else {
             throw DBusFailure(name: DBusFailure.Name.malformed, message: "cannot call \(interface).\(member) on \(path) of \(destination)")
         }
         defer { dbus_message_unref(message) }

@@ -163,6 +163,17 @@ enum DBusMessageCoding {
         }
     }
 
+    /// Whether a method call with these header fields can be built. libdbus aborts the process on an
+    /// invalid one (its default for a failed argument check), so each is checked before a message is made:
+    /// a path from a peer (a signal's argument) is the peer's to get wrong, never the process's end.
+    static func isValidCall(destination: String, path: String, interface: String, member: String) -> Bool {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        return dbus_validate_bus_name(destination, &error) != 0 && dbus_validate_path(path, &error) != 0
+            && dbus_validate_interface(interface, &error) != 0 && dbus_validate_member(member, &error) != 0
+    }
+
     private static func validate(_ text: String, as type: Unicode.Scalar) -> Bool {
         var error = CDBus.DBusError()
         dbus_error_init(&error)

@@ -51,6 +51,8 @@ public final class GeoClueLocationSource: LocationSource {
         public var errors = 0
         /// Times GeoClue left the bus while the source ran.
         public var serviceRestarts = 0
+        /// Times the bus started GeoClue for the source (it is started on demand and leaves when idle).
+        public var activations = 0
         /// Times `GetClient` went unanswered for a call's timeout (no agent).
         public var agentWaits = 0
         /// Refusals by GeoClue or its agent.

@@ -112,15 +112,18 @@ final class GeoClueSession: Sendable {
 
     /// Serves on one connection until the bus fails, GeoClue denies access, or the engine stops the source.
     private func serve(_ bus: DBusConnection) throws(Trouble) {
+        // Both matches once per connection: one per client piled up across GeoClue's restarts to the bus's
+        // limit of match rules (512 on dbus-daemon), after which no client could be started again.
         try call { () throws(DBusFailure) in
             try bus.addMatch(
                 "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'")
+            try bus.addMatch("type='signal',sender='\(Self.service)',interface='\(Self.clientInterface)',member='LocationUpdated'")
         }
         var failures = 0
         while true {
             do {
-                try waitForGeoClue(bus)
-                try runClient(bus)
+                let owner = try waitForGeoClue(bus)
+                try runClient(bus, owner: owner)
             } catch .vanished {
                 continue
             } catch .failed(let failure) {
@@ -131,40 +134,85 @@ final class GeoClueSession: Sendable {
         }
     }
 
-    /// Returns once GeoClue owns its name on the bus; while it does not, says so once and waits for
-    /// `NameOwnerChanged`.
-    private func waitForGeoClue(_ bus: DBusConnection) throws(Trouble) {
-        let present = try call { () throws(DBusFailure) in
-            try bus.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(Self.service)],
-                timeout: configuration.callTimeout)
-        }
-        if case .boolean(true)? = present.first { return }
-        transient("geoclue.absent", "\(Self.service) is not on the system bus: is GeoClue installed and its service enabled? Waiting for it to appear")
+    /// Returns GeoClue's unique name on the bus once it owns its name: at once when it runs; else after asking
+    /// the bus to start it (GeoClue is started on demand and leaves when idle); else says so once and waits
+    /// for `NameOwnerChanged`.
+    private func waitForGeoClue(_ bus: DBusConnection) throws(Trouble) -> String {
+        if let owner = try owner(bus) { return owner }
+        if try activate(bus), let owner = try owner(bus) { return owner }
+        transient("geoclue.absent", "\(Self.service) is not on the system bus, and the bus could not start it: is GeoClue installed? Waiting for it to appear")
         while true {
             guard !isStopped else { throw .stopped }
             let signal = try nextSignal(bus)
-            if let signal, Self.ownerChange(signal) == .appeared { return }
+            if let signal, case .appeared(let owner)? = Self.ownerChange(signal) { return owner }
         }
     }
 
-    private enum OwnerChange { case appeared, vanished }
+    /// GeoClue's unique name on the bus, or `nil` when it is not there.
+    private func owner(_ bus: DBusConnection) throws(Trouble) -> String? {
+        let answer: [DBusValue]
+        do throws(DBusFailure) {
+            answer = try bus.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(Self.service)],
+                timeout: configuration.callTimeout)
+        } catch where error.name == DBusFailure.Name.nameHasNoOwner {
+            return nil
+        } catch {
+            throw Self.classify(error)
+        }
+        guard case .string(let owner)? = answer.first, !owner.isEmpty else {
+            throw .failed(DBusFailure(name: DBusFailure.Name.malformed, message: "GetNameOwner answered \(answer)"))
+        }
+        return owner
+    }
 
+    /// Asks the bus to start GeoClue (`StartServiceByName`, as a call to it would: a stock system starts
+    /// GeoClue on demand, and GeoClue leaves after a minute without clients). Returns whether it runs now;
+    /// `false` when the bus cannot start it (no service file, or not allowed), which is no error of GeoClue's.
+    private func activate(_ bus: DBusConnection) throws(Trouble) -> Bool {
+        do throws(DBusFailure) {
+            _ = try bus.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "StartServiceByName",
+                [.string(Self.service), .uint32(0)], timeout: configuration.callTimeout)
+            statistics.withLockedValue { $0.activations += 1 }
+            return true
+        } catch {
+            if case .bus = Self.classify(error) { throw .bus(error) }
+            logger.debug("the bus did not start GeoClue", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    private enum OwnerChange: Equatable {
+        /// GeoClue took its name, under this unique name.
+        case appeared(String)
+        case vanished
+    }
+
+    /// What a `NameOwnerChanged` of the bus says of GeoClue's name (one from anyone but the bus is not news).
     private static func ownerChange(_ signal: DBusConnection.Signal) -> OwnerChange? {
-        guard signal.member == "NameOwnerChanged", signal.arguments.count == 3, signal.arguments[0].text == service else { return nil }
-        return signal.arguments[2].text?.isEmpty == false ? .appeared : .vanished
+        guard signal.sender == "org.freedesktop.DBus", signal.interface == "org.freedesktop.DBus", signal.member == "NameOwnerChanged",
+            signal.arguments.count == 3, case .string(service) = signal.arguments[0], case .string(let owner) = signal.arguments[2]
+        else { return nil }
+        return owner.isEmpty ? .vanished : .appeared(owner)
+    }
+
+    /// The Location object a `LocationUpdated` of `client` names, when the signal is GeoClue's (sent by
+    /// `owner`, its unique name: a signal sent straight to this connection by another peer is not) and
+    /// names an object path; otherwise `nil`.
+    static func locationPath(of signal: DBusConnection.Signal, client: String, owner: String) -> String? {
+        guard signal.sender == owner, signal.interface == clientInterface, signal.member == "LocationUpdated", signal.path == client,
+            signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[1]
+        else { return nil }
+        return path
     }
 
     /// Gets, configures and starts GeoClue's client for this connection and delivers its locations until
     /// GeoClue leaves the bus (``Trouble/vanished``) or the engine stops the source.
-    private func runClient(_ bus: DBusConnection) throws(Trouble) {
+    private func runClient(_ bus: DBusConnection, owner: String) throws(Trouble) {
         let client = try getClient(bus)
         var level = GeoClueAccuracyLevel(control.withLockedValue { $0.mode })
         try configure(bus, client, level: level)
-        try call { () throws(DBusFailure) in
-            try bus.addMatch(
-                "type='signal',sender='\(Self.service)',path='\(client)',interface='\(Self.clientInterface)',member='LocationUpdated'")
-        }
         try start(bus, client, level: level)
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
         while true {
@@ -181,12 +229,13 @@ final class GeoClueSession: Sendable {
                 try start(bus, client, level: level)
             }
             guard let signal = try nextSignal(bus) else { continue }
-            if Self.ownerChange(signal) == .vanished {
+            if let change = Self.ownerChange(signal), change != .appeared(owner) {
+                // Gone, or replaced by another process: this client is no more.
                 transient("geoclue.absent", "\(Self.service) left the system bus; waiting for it to come back")
                 statistics.withLockedValue { $0.serviceRestarts += 1 }
                 throw .vanished
             }
-            if signal.member == "LocationUpdated", signal.path == client, signal.arguments.count == 2, let location = signal.arguments[1].text {
+            if let location = Self.locationPath(of: signal, client: client, owner: owner) {
                 try deliver(location, from: bus, received: ContinuousClock.now)
             }
         }
@@ -211,7 +260,7 @@ final class GeoClueSession: Sendable {
             } catch {
                 throw Self.classify(error)
             }
-            guard let path = answer.first?.text else {
+            guard case .objectPath(let path)? = answer.first else {
                 throw .failed(DBusFailure(name: DBusFailure.Name.malformed, message: "GetClient answered \(answer)"))
             }
             return path
@@ -244,8 +293,17 @@ final class GeoClueSession: Sendable {
 
     /// Reads the `Location` object at `path` and delivers it as a fix, or counts why it is none.
     private func deliver(_ path: String, from bus: DBusConnection, received: ContinuousClock.Instant) throws(Trouble) {
-        let answer = try call { () throws(DBusFailure) in
-            try bus.call(Self.service, path, Self.properties, "GetAll", [.string("org.freedesktop.GeoClue2.Location")], timeout: configuration.callTimeout)
+        let answer: [DBusValue]
+        do throws(DBusFailure) {
+            answer = try bus.call(
+                Self.service, path, Self.properties, "GetAll", [.string("org.freedesktop.GeoClue2.Location")], timeout: configuration.callTimeout)
+        } catch {
+            // The bus gone or access denied ends the client; a location object that is no longer there (or
+            // never was) is one fix less.
+            switch Self.classify(error) {
+            case .bus, .denied: throw Self.classify(error)
+            default: return reject(GeoClueFix.Rejection(property: "GetAll", reason: "\(error)"))
+            }
         }
         guard let properties = answer.first?.stringKeyedDictionary else {
             return reject(GeoClueFix.Rejection(property: "GetAll", reason: "answered \(answer), not a{sv}"))

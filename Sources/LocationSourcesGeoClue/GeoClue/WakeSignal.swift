@@ -77,6 +77,8 @@ final class WakeSignal: Sendable {
     static func milliseconds(_ duration: Duration) -> Int32 {
         guard duration > .zero else { return 0 }
         let (seconds, attoseconds) = duration.components
+        // Beyond Int32's milliseconds (24.8 days) before the product could overflow Int64.
+        guard seconds < Int64(Int32.max) / 1000 else { return .max }
         return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }

@@ -2,7 +2,7 @@
 /// number of seconds (`42`, `0.5`).
 public enum DurationText {
     /// The number of seconds `text` stands for.
-    /// - Throws: ``SyntheticGPSError`` when `text` is empty, malformed or negative.
+    /// - Throws: ``SyntheticGPSError`` when `text` is empty, malformed, negative or infinite.
     public static func seconds(parsing text: String) throws(SyntheticGPSError) -> Double {
         let trimmed = text.trimmingSpaces
         guard !trimmed.isEmpty else { throw .invalidArgument("empty duration; write e.g. 90s, 10m or 1h") }
@@ -13,6 +13,7 @@ public enum DurationText {
         // `1e3` and `nan`, which no one types as a duration.
         if trimmed.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) {
             guard let plain = Double(trimmed) else { throw .invalidArgument("bad duration '\(text)'; write e.g. 90s, 10m or 1h") }
+            guard plain.isFinite else { throw .invalidArgument("duration '\(text)' is beyond any number of seconds") }
             return plain
         }
         var total = 0.0
@@ -48,6 +49,7 @@ public enum DurationText {
         }
         guard !unit.isEmpty else { throw .invalidArgument("bad duration '\(text)'; write e.g. 90s, 10m or 1h") }
         try flush()
+        guard total.isFinite else { throw .invalidArgument("duration '\(text)' is beyond any number of seconds") }
         return total
     }
 }

@@ -12,6 +12,16 @@ enum ArrivalModel: Sendable {
     case onOff(OnOffArrivals)
     /// A day of commuting, repeated: short windows at fixed times of day, hours between them (see ``CommuteArrivals``).
     case commute(CommuteArrivals)
+
+    /// How long `operations` arrivals take on average, in seconds.
+    func expectedSpan(of operations: Int) -> Double {
+        switch self {
+        case .burst: 0
+        case .steady(let rate): Double(operations) / rate
+        case .onOff(let process): process.expectedSpan(of: operations)
+        case .commute(let process): process.expectedSpan(of: operations)
+        }
+    }
 }
 
 /// The settings a plan is drawn from.

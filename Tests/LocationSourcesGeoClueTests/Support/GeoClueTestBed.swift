@@ -30,12 +30,27 @@ final class GeoClueTestBed: @unchecked Sendable {
     }
 
     /// Starts the bus and the NMEA feed (a fix every `fixInterval` seconds), and GeoClue and the agent unless
-    /// told not to.
-    static func start(geoclue startGeoClue: Bool = true, agent startAgent: Bool = true, fixInterval: Double = 1) async throws -> GeoClueTestBed {
+    /// told not to. With `activatable`, the bus starts GeoClue on demand, as a stock system does (a D-Bus
+    /// service file for its name); the bus stops it when it stops.
+    static func start(
+        geoclue startGeoClue: Bool = true, agent startAgent: Bool = true, activatable: Bool = false, fixInterval: Double = 1
+    ) async throws -> GeoClueTestBed {
         // A short path: a Unix socket's path holds at most 107 bytes.
         var template = Array("/tmp/geoclue-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp failed") }
         let directory = String(cString: made)
+        var services = ""
+        if activatable {
+            try FileManager.default.createDirectory(atPath: "\(directory)/services", withIntermediateDirectories: true)
+            // GeoClue finds this bus by its environment; the bus starts services without the test's.
+            let service = """
+                [D-BUS Service]
+                Name=\(GeoClueSession.service)
+                Exec=/usr/bin/env DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(directory)/bus \(Tools.geoclue!) -t 0 -u \(directory)/nmea
+                """
+            try service.write(toFile: "\(directory)/services/\(GeoClueSession.service).service", atomically: true, encoding: .utf8)
+            services = "<servicedir>\(directory)/services</servicedir>"
+        }
         let configuration = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -43,6 +58,7 @@ final class GeoClueTestBed: @unchecked Sendable {
               <type>system</type>
               <listen>unix:path=\(directory)/bus</listen>
               <auth>EXTERNAL</auth>
+              \(services)
               <policy context="default">
                 <allow user="*"/>
                 <allow own="*"/>

@@ -87,8 +87,11 @@ struct TokenFileTests {
     }
 
     @Test("a file that cannot be read is an error naming it")
-    func unreadable() {
+    func unreadable() throws {
         #expect(throws: TokenFileError.self) { try TokenFile.load(path: "/nonexistent/location-server-tokens") }
+        // An endless file is refused after 1 MiB, not read into memory for ever.
+        let endless = try #require(throws: TokenFileError.self) { try TokenFile.load(path: "/dev/zero") }
+        #expect(endless.message.contains("larger than 1 MiB"))
     }
 
     @Test("loopback addresses are the only ones that need no token file")

@@ -19,14 +19,27 @@ enum TokenFile {
     /// Reads the file at `path`.
     /// - Throws: ``TokenFileError`` naming the file, and the line when one is bad.
     static func load(path: String) throws(TokenFileError) -> ClientTable {
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            // Read no more than a token file can hold: `/dev/zero` or a log given by mistake is refused, not
+            // read into memory without end.
+            data = try handle.read(upToCount: largestSize + 1) ?? Data()
         } catch {
             throw TokenFileError(path: path, line: nil, message: "cannot read it (\(error.localizedDescription))")
         }
+        guard data.count <= largestSize else {
+            throw TokenFileError(path: path, line: nil, message: "it is larger than 1 MiB: not a token file (a client's line is under 700 bytes)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TokenFileError(path: path, line: nil, message: "it is not UTF-8 text")
+        }
         return try parse(text, path: path)
     }
+
+    /// The largest token file read: 1 MiB, some 1,500 clients of the longest lines.
+    static let largestSize = 1 << 20
 
     /// Parses the file's `text` (`path` names it in errors).
     /// - Throws: ``TokenFileError`` for the first bad line.

@@ -103,6 +103,29 @@ struct AnswersInTimeTests {
         #expect(h.sourceCommands == [.start(.high), .setMode(.best)])
     }
 
+    @Test("a receiver off for hours restarts warm: its window counts from the warm start, not a hot one, under either power-down rule")
+    func restartAfterHoursIsWarm() {
+        for rule in [PowerDownRule.fixedLinger, .restartAware] {
+            var receiver = Self.gnss
+            receiver.firstFixByMode = [.high: .seconds(2)]
+            var h = MachineHarness(powerDown: rule, sources: [receiver])
+            h.oneShot("first", .house, timeout: .seconds(120))
+            h.advance(by: .seconds(6))
+            h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5))
+            #expect(h.onlyResult("first")?.status == .success)
+            h.advance(by: .seconds(120))  // past the linger, or the restart-aware plan's step down
+            h.advance(by: .seconds(3 * 3600))  // beyond the ephemerides' 2 h: a warm start of 33 s
+            #expect(h.sourceCommands.last == .stop || h.sourceCommands.last == .idle(.off), "\(rule): \(h.sourceCommands)")
+            let before = h.sourceCommands.count
+            h.oneShot("later", .house, timeout: .seconds(120))
+            #expect(h.sourceCommands.count == before + 1, "\(rule): started")
+            h.advance(by: .seconds(36))
+            #expect(h.sourceCommands.count == before + 1, "\(rule): 33 s of warm start and 4 s of window have not passed: \(h.sourceCommands)")
+            h.advance(by: .seconds(1))
+            #expect(h.sourceCommands.last == .setMode(.best), "\(rule): \(h.sourceCommands)")
+        }
+    }
+
     @Test("GeoClue beside a GNSS: a city request runs GeoClue alone; when its level stays silent the GNSS starts at once, not after the blind fallback, and whichever answers first answers")
     func silentSourceFallsBackAtOnce() {
         var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue], fallbackAfter: .seconds(30))

@@ -164,18 +164,18 @@ struct PowerPlanner: Sendable {
     @inline(never)
     private mutating func noteRun(_ command: Command, now: EngineInstant, before: PowerMode?) {
         switch command {
-        case .start(let mode): delivery.started(mode, now: now, restart: restartDelay)
+        case .start(let mode): delivery.started(mode, now: now, restart: restartDelay(startingAt: now))
         case .setMode(let mode): delivery.changed(from: before, to: mode, now: now)
         case .stop, .idle: delivery.stopped()
         }
     }
 
-    /// How long the receiver is expected to take to its first fix after a start now: its cold start the
-    /// first time, after that the restart its idle state allows (a hot start when nothing says otherwise).
-    private var restartDelay: Duration {
+    /// How long the receiver is expected to take to its first fix after a start at `now`: its cold start the
+    /// first time; after that the restart from where it waited for as long as it was down, as its energy account
+    /// costs it (a receiver off for hours starts warm, whatever the power-down rule); nothing without a profile.
+    private func restartDelay(startingAt now: EngineInstant) -> Duration {
         guard policy.starts > 1 else { return coldStart }
-        guard let profile else { return .zero }
-        return profile.timeToFirstFix[idle?.lastRestart ?? .hot] ?? .zero
+        return energy?.restartDelay(startingAt: now) ?? .zero
     }
 
     /// Powers the source down at once, without lingering (a fatal error, access lost, shutdown); `monitoring`

@@ -89,16 +89,27 @@ struct ReceiverEnergy: Sendable {
         return copy.millijoules / 1000
     }
 
+    /// How long the receiver, started at `now`, takes to its first fix: the restart from where it waited (where
+    /// it was last known to be, when that is not confirmed yet) for as long as it has been down; zero when it
+    /// stayed on.
+    func restartDelay(startingAt now: EngineInstant) -> Duration {
+        profile.restartDelay(after: now - downSince, in: waitedState.state)
+    }
+
+    /// Where the receiver waits while down, and whether that is not confirmed yet.
+    private var waitedState: (state: ReceiverPowerProfile.IdleState, unconfirmed: Bool) {
+        switch whereabouts {
+        case .down(let state): (state, false)
+        case .sentDown(let lastKnown): (lastKnown, true)
+        }
+    }
+
     /// The receiver, down, was started in `mode`: it acquires for its time to first fix, unless it never went down.
     mutating func started(_ mode: PowerMode, now: EngineInstant) {
         advance(to: now)
-        let (waited, unconfirmed): (ReceiverPowerProfile.IdleState, Bool) =
-            switch whereabouts {
-            case .down(let state): (state, false)
-            case .sentDown(let lastKnown): (lastKnown, true)
-            }
+        let (waited, unconfirmed) = waitedState
         lastMode = mode
-        let delay = profile.restartDelay(after: now - downSince, in: waited)
+        let delay = restartDelay(startingAt: now)
         // A receiver that stayed on keeps the setting it confirmed; a restarted one has confirmed none yet.
         setting = setting != .commanded && (waited != .on || unconfirmed) ? .unconfirmed : setting.afterCommand
         restartUnconfirmed = unconfirmed ? (now, now - downSince, power, powerSince, runningPower(mode)) : nil

@@ -72,7 +72,13 @@ extension SchedulerStateMachine {
     mutating func carryOut(_ consequences: [Access.Consequence], now: EngineInstant) {
         for consequence in consequences {
             switch consequence {
-            case .announce(let previous, let state): emit(.authorizationChanged(from: previous, to: state))
+            case .announce(let previous, let state):
+                // Mid-delivery, what is still ahead of the owner was decided from a precise fix: announced first,
+                // the change must find nothing precise after it.
+                if delivery.moment == .midDelivery, previous.accuracy == .full, state.accuracy == .reduced {
+                    delivery.reducedMidDelivery = access.reducedAccuracy
+                }
+                emit(.authorizationChanged(from: previous, to: state))
             case .tellProvider(let state): emit(.tellProviderAuthorizationChanged(state))
             case .askForAuthorization(let prompt, let token): emit(.requestAuthorization(prompt, prompt: token))
             case .confirmLocationButton(let current, let token): emit(.confirmLocationButton(current: current, prompt: token))

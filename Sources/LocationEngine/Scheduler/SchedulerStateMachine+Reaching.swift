@@ -12,12 +12,19 @@ extension SchedulerStateMachine {
 
     /// The owner reached `recipient` with `result` decided for it. A withdrawal that overtook it
     /// mid-delivery takes effect instead — unless the decided ending was itself a withdrawal's (the first
-    /// withdrawal made is the one that takes effect); the counters follow.
+    /// withdrawal made is the one that takes effect); the counters follow. After accuracy became reduced
+    /// mid-delivery, a precise fix in the result is coarsened.
     /// - Complexity: O(1)
     public mutating func reached(oneShot recipient: Recipient<OneShotHandler>, receiving result: LocationResult) -> Reach {
         guard !delivery.overtaken.isEmpty, result.status != .forceCompleted,
             let withdrawal = delivery.overtaken.removeValue(forKey: recipient.id)
-        else { return .asDecided }
+        else {
+            guard let policy = delivery.reducedMidDelivery, let location = result.location, !policy.isCoarse(location) else { return .asDecided }
+            var coarse = result
+            coarse.location = policy.coarsen(location)
+            coarse.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.location!.horizontalAccuracy, age: result.age ?? .zero)
+            return .instead(.completeOneShots([recipient], coarse))
+        }
         delivery.counts.count(OneShotTally(result.status), -1)
         switch withdrawal {
         case .cancel:
@@ -31,11 +38,24 @@ extension SchedulerStateMachine {
 
     /// The owner reached `recipient` with `event` decided for it. An update or notice skips a
     /// subscription that ended or was withdrawn since; an ending that a withdrawal overtook becomes the
-    /// withdrawal's, as for one-shots.
+    /// withdrawal's, as for one-shots. After accuracy became reduced mid-delivery, a precise location update
+    /// is coarsened and a heading skipped (a course is finer than any grid).
     /// - Complexity: O(1)
     public mutating func reached(subscriber recipient: Recipient<SubscriptionHandler>, receiving event: SubscriptionEvent) -> Reach {
         guard case .ended(let end) = event else {
-            guard delivery.hasEndedMidDelivery(recipient.id) else { return .asDecided }
+            if !delivery.hasEndedMidDelivery(recipient.id) {
+                guard let policy = delivery.reducedMidDelivery else { return .asDecided }
+                switch event {
+                case .location(let update) where !policy.isCoarse(update.location):
+                    let location = policy.coarsen(update.location)
+                    let coarse = LocationUpdate(
+                        location: location, age: update.age,
+                        achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: update.age))
+                    return .instead(.notifySubscriptions([recipient], .location(coarse)))
+                case .heading: break
+                case .location, .sourceError, .ended: return .asDecided
+                }
+            }
             switch event {
             case .location, .heading: delivery.counts.subscriptionUpdates -= 1
             case .sourceError, .ended: break

@@ -131,6 +131,28 @@ struct DeliveryTests {
         #expect(h.pictures.last == MachineHarness.picture(.unauthorized(.denied), .full))
     }
 
+    @Test("accuracy reduced mid-delivery: after the change is announced, nothing precise reaches anyone — results and updates coarsened, headings dropped")
+    func reductionMidDelivery() {
+        let policy = ReducedAccuracyPolicy()
+        var h = MachineHarness(purposeKeys: ["Navigation"])
+        h.oneShot("first", .block)
+        h.oneShot("second", .block)
+        h.subscribe("updates", SubscriptionOptions())
+        h.subscribe("heading", SubscriptionOptions(kind: .heading, purposeKey: "Navigation"))
+        h.receive(MachineHarness.picture(.authorized, .reduced), after: .seconds(1))
+        // The first one-shot's handler takes two seconds: the reduction falls due before the others are reached.
+        h.whileDelivering = { tag in tag == "first" ? ([], .seconds(2)) : nil }
+        h.fix(50, course: 90)
+        #expect(h.pictures.last == MachineHarness.picture(.authorized, .reduced))
+        #expect(h.onlyResult("first").map { !policy.isCoarse($0.location!) } == true, "reached before the change: as decided")
+        let second = h.onlyResult("second")
+        #expect(second.map { policy.isCoarse($0.location!) } == true && second?.status == .success, "\(String(describing: second))")
+        let updates = (h.events["updates"] ?? []).compactMap { if case .location(let update) = $0 { update.location } else { nil } }
+        #expect(updates.count == 1 && updates.allSatisfy(policy.isCoarse), "\(updates)")
+        #expect(!(h.events["heading"] ?? []).contains { if case .heading = $0 { true } else { false } }, "no course after the change")
+        #expect(h.machine.statistics(now: h.now).subscriptionUpdates == 1)
+    }
+
     @Test("custom accuracies too old for the fix go back to the index at once, and a fresh fix completes them")
     func customRecency() {
         var h = MachineHarness()

@@ -58,21 +58,23 @@ struct INTUBehaviourTests {
         #expect(h.deliveredAccuracies("s").count == 2)
     }
 
-    @Test("heading subscription: course updates (0° included), cancel stops them")
+    @Test("heading subscription: course updates (0° included, 360° as north, no invalid course), cancel stops them")
     func headingSubscriptionCancel() {
         var h = MachineHarness()
         h.subscribe("heading", SubscriptionOptions(kind: .heading))
         h.fix(10, course: 0)
         h.fix(10, course: nil)
         h.fix(10, course: 271.5)
+        // A source's course of 360 is north; NaN, −1 (Core Location's "invalid") and 400 are no course.
+        for course in [360, .nan, -1, 400] { h.fix(10, course: course) }
         let courses = (h.events["heading"] ?? []).compactMap { event -> Double? in
             if case .heading(let update) = event { return update.course }
             return nil
         }
-        #expect(courses == [0, 271.5], "0° is a valid heading; fixes without course are skipped")
+        #expect(courses == [0, 271.5, 0], "0° is a valid heading; fixes without course are skipped")
         h.cancel("heading")
         h.fix(10, course: 90)
-        #expect(h.events["heading"]?.count == 2)
+        #expect(h.events["heading"]?.count == 3)
         #expect(h.cancelled == ["heading"])
     }
 

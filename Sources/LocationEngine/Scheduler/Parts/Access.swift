@@ -130,6 +130,10 @@ extension SchedulerStateMachine.Access {
         // stay exact instead of saturating into a fix that looks new.
         let age = min(age, Self.oldestAge)
         let observedAt = now - age
+        var location = location
+        // A course is a direction in [0, 360): 360 is north; NaN, negative (Core Location's "invalid") or
+        // beyond a turn is none, so no heading is made of it.
+        if let course = location.course { location.course = course.isFinite && (0...360).contains(course) ? course.truncatingRemainder(dividingBy: 360) : nil }
         if source != latestSource, let latest = history.latest, latest.location.horizontalAccuracy < location.horizontalAccuracy,
             observedAt < latest.observedAt
                 || (observedAt - latest.observedAt <= Self.supersedingWindow

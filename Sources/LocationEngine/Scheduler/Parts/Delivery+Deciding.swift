@@ -13,11 +13,12 @@ extension SchedulerStateMachine.Delivery {
 
     /// Whether an event mid-delivery may have overtaken a decided delivery still ahead of the owner.
     @inline(__always)
-    var hasOvertaken: Bool { !overtaken.isEmpty || !endedMidDelivery.isEmpty }
+    var hasOvertaken: Bool { !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil }
 
     private mutating func forgetOvertaken() {
         overtaken = [:]
         endedMidDelivery = []
+        reducedMidDelivery = nil
     }
 
     /// Hands over what the event decided, and starts afresh.

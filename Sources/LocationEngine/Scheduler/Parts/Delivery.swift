@@ -36,6 +36,10 @@ extension SchedulerStateMachine {
         /// Subscriptions and monitors that ended mid-delivery: an update or transition still ahead of
         /// the owner skips them. Forgotten at the next event between events.
         var endedMidDelivery: Set<RequestID> = []
+        /// Accuracy became reduced mid-delivery (the change is announced before the delivery resumes): what is
+        /// still ahead of the owner was decided from a precise fix, and is coarsened by this policy (headings
+        /// dropped) as it reaches its recipient. Forgotten at the next event between events.
+        var reducedMidDelivery: ReducedAccuracyPolicy?
         /// Withdrawals naming IDs not submitted yet: the request ends so as it arrives. The first
         /// withdrawal of an ID is the one kept.
         var ahead: [RequestID: Withdrawal] = [:]

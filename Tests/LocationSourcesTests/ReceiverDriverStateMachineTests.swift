@@ -164,6 +164,73 @@ struct ReceiverDriverStateMachineTests {
         #expect(written(machine.received(.pmtk(Self.mtkRelease), now: .seconds(3) + .milliseconds(100))) == [Array("$PMTK161,0*28\r\n".utf8)])
     }
 
+    @Test func aSleepSentOnAReopenedPortIsJudgedOverThePeriodTheReceiverKept() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        // Periodic standby confirmed, one fix per 20 s; then the connection drops and the engine stops into standby.
+        _ = machine.setMode(.low, now: .seconds(1))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.state == .powerSave)
+        _ = machine.linkClosed(now: .seconds(2))
+        _ = machine.stop(into: .standby, now: .seconds(3))
+        _ = machine.linkOpened(now: .seconds(4))
+        // The standby command gets no answer (MediaTek's standby may go unacknowledged): the receiver kept its
+        // 20 s period across the reopened port, so a silence of two seconds is no confirmation.
+        let sent = machine.received(.pmtk(Self.mtkRelease), now: .seconds(4) + .milliseconds(100))
+        #expect(written(sent) == [Array("$PMTK161,0*28\r\n".utf8)])
+        let armed = sent.compactMap { if case .armDeadline(_, let delay) = $0 { delay } else { nil } }
+        #expect(armed.count == 1 && armed[0] >= .seconds(20), "armed for \(armed)")
+    }
+
+    @Test func aNavigationFrameAheadOfTheSecondVersionAnswerDoesNotSettleTheGeneration() throws {
+        let f9 = UBXReply.version(UBXVersion(software: "EXT CORE 1.00 (61b2dd)", hardware: "00190000", extensions: ["PROTVER=27.12"]))
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .autodetect))
+        _ = machine.start(mode: .high, now: .zero)
+        let first = machine.linkOpened(now: .zero)
+        // The first query is lost while the receiver wakes; a NAV frame queued on the line comes before the
+        // second query's answer.
+        _ = machine.deadline(try #require(token(first)), now: .seconds(2))
+        let nav = machine.received(.output(fromUBX: true), now: .seconds(2) + .milliseconds(50))
+        #expect(written(nav).isEmpty, "still waiting for the version: \(nav)")
+        let answered = machine.received(.ubx(f9), now: .seconds(2) + .milliseconds(100))
+        let keys = UBXCommand.setValues(
+            layers: 1, [UBXConfigValue(key: UBXConfigValue.powerModeKey, value: 0), UBXConfigValue(key: UBXConfigValue.rateMeasurementKey, value: 1000)])
+        #expect(written(answered) == [keys.bytes], "configured by keys, as its version says")
+    }
+
+    @Test func aLateAnswerThatCouldBeTheNextCommandsIsBelievedForNeither() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        // Power save (PMTK225) goes unanswered for its 1.5 s; the engine asks for the best mode, whose tracking
+        // command is PMTK225 too.
+        let powerSave = machine.setMode(.low, now: .seconds(1))
+        let lost = machine.deadline(try #require(token(powerSave)), now: .seconds(2) + .milliseconds(500))
+        #expect(lost.contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
+        #expect(written(machine.setMode(.best, now: .seconds(2) + .milliseconds(600))) == [Array("$PMTK225,0*2B\r\n".utf8)])
+        // The power save's acknowledgement comes now, late: it cannot be told from the tracking command's.
+        let ambiguous = machine.received(ack(225), now: .seconds(3))
+        #expect(!ambiguous.contains(.resolved(.tracking, .acknowledged, fallback: nil)), "\(ambiguous)")
+        #expect(machine.state != .tracking, "not believed tracking on an answer that may be the power save's")
+        // The tracking command's own answer follows: now it is believed.
+        let own = machine.received(ack(225), now: .seconds(3) + .milliseconds(100))
+        #expect(own.contains(.resolved(.tracking, .acknowledgedLate, fallback: nil)), "\(own)")
+        #expect(machine.state == .tracking)
+    }
+
+    @Test func aMediaTekThatRestartsOnItsOwnIsBelievedUnknownAndSetUpAgain() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        _ = machine.setMode(.low, now: .seconds(1))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.state == .powerSave)
+        // A brown-out: the receiver starts again in its defaults and says so.
+        let restarted = machine.received(.pmtk(.systemMessage(1)), now: .seconds(30))
+        #expect(machine.state == .unknown, "its periodic standby is gone with the restart")
+        #expect(written(restarted) == [Array("$PMTK225,2,2000,18000,0,0*12\r\n".utf8)], "the engine's mode is set up again")
+        _ = machine.received(ack(225), now: .seconds(30) + .milliseconds(50))
+        #expect(machine.state == .powerSave)
+    }
+
     @Test func aUbloxM8GetsLegacyMessagesAndBackup() throws {
         var (machine, actions) = running(.ublox, answer: .ubx(Self.m8))
         #expect(actions.contains(.identified(.ublox(software: "ROM CORE 3.01 (107888)", protocolVersion: 18))))

@@ -24,6 +24,19 @@ struct SplitterTests {
         }
     }
 
+    @Test func aCutStreamDropsTheFrameItWasInTheMiddleOf() {
+        // The old connection ended inside a UBX frame announcing 200 bytes; the new one begins with a version reply.
+        let partial: [UInt8] = [0xB5, 0x62, 0x01, 0x07, 200, 0] + Array(repeating: 0x11, count: 20)
+        let version = Array("$PMTK705,AXN_2.31_3339_13101700,5632,PA6H,1.0*6B\r\n".utf8)
+        var splitter = ReceiverStreamSplitter()
+        #expect(split([partial], into: &splitter).isEmpty && splitter.bufferedByteCount == partial.count)
+        splitter.streamCut()
+        #expect(split([version], into: &splitter) == [.line(version)], "the new connection's first line is read")
+        #expect(splitter.statistics.discardedBytes == partial.count)
+        var uncut = ReceiverStreamSplitter()
+        #expect(split([partial, version], into: &uncut).isEmpty, "without the cut the frame swallows the reply")
+    }
+
     @Test func aFrameInterruptingALineIsStillFound() {
         let ack = UBXReply.notAcknowledged(messageClass: 6, messageID: 0x3B).frame
         let stream = Array("$GPRMC,12".utf8) + ack.bytes + Array("$GPTXT,01*00\r\n".utf8)

@@ -22,10 +22,16 @@ extension NMEAStreamSession {
     func receiverSetMode(_ mode: PowerMode) { drive { $0.setMode(mode, now: $1) } }
     /// The engine stopped the source into `idle`.
     func receiverStop(into idle: ReceiverPowerProfile.IdleState) { drive { $0.stop(into: idle, now: $1) } }
-    /// The port opened.
-    func receiverLinkOpened() { drive { $0.linkOpened(now: $1) } }
+    /// The port opened: what the old connection left half-read is dropped.
+    func receiverLinkOpened() {
+        state.withLockedValue { $0.receiver?.splitter.streamCut() }
+        drive { $0.linkOpened(now: $1) }
+    }
     /// The port closed.
-    func receiverLinkClosed() { drive { $0.linkClosed(now: $1) } }
+    func receiverLinkClosed() {
+        state.withLockedValue { $0.receiver?.splitter.streamCut() }
+        drive { $0.linkClosed(now: $1) }
+    }
     /// A command's bytes could not be written.
     func receiverWriteFailed() { drive { $0.writeFailed(now: $1) } }
     /// The link gave up reopening.

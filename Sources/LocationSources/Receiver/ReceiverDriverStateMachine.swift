@@ -219,7 +219,10 @@ struct ReceiverDriverStateMachine: Sendable {
         identified = false
         applied = nil
         refused = []
-        unconfirmedInterval = nil
+        // The receiver keeps its setting across a reopened port (a dropped connection, not a power cycle): until
+        // this link confirms one, silence is judged over the longest it may still output at.
+        let kept = [unconfirmedInterval, confirmedSetting?.outputInterval].compactMap { $0 }.max()
+        unconfirmedInterval = kept.map { max($0, configuration.fixInterval) }
         confirmedSetting = nil
         inFlight = nil
         state = .unknown
@@ -285,11 +288,13 @@ struct ReceiverDriverStateMachine: Sendable {
                 if case .release(let release) = reply { return identify(.mediatek, vendor: .mediatek(release: release.release), now: now) }
                 return identify(.mediatek, vendor: .mediatek(release: ""), now: now)
             }
+            if case .systemMessage(1) = reply, identified, dialect != nil { return restartedOnItsOwn(now: now) }
             guard case .acknowledgement(let type, let flag) = reply else { return [] }
             switch inFlight?.command.expectation {
             case .pmtkAcknowledgement(type)?, .pmtkAcknowledgementOrSilence(type)?:
                 let current = inFlight!
                 inFlight = nil
+                if answersUnansweredLastToo(current) { return finish(current, .unanswered, now: now) }
                 return finish(current, flag == .succeeded ? .acknowledged : .refused, now: now)
             default:
                 guard flag == .succeeded else { return [] }
@@ -312,15 +317,38 @@ struct ReceiverDriverStateMachine: Sendable {
             case (.acknowledged(let messageClass, let messageID), .ubxAcknowledgement(let expectedClass, let expectedID))
             where messageClass == expectedClass && messageID == expectedID:
                 inFlight = nil
-                return finish(current, .acknowledged, now: now)
+                return finish(current, answersUnansweredLastToo(current) ? .unanswered : .acknowledged, now: now)
             case (.notAcknowledged(let messageClass, let messageID), .ubxAcknowledgement(let expectedClass, let expectedID))
             where messageClass == expectedClass && messageID == expectedID:
                 inFlight = nil
-                return finish(current, .refused, now: now)
+                return finish(current, answersUnansweredLastToo(current) ? .unanswered : .refused, now: now)
             case (.acknowledged(let messageClass, let messageID), _):
                 return acknowledgedLate(now: now) { $0 == .ubxAcknowledgement(messageClass, messageID) }
             default: return []
             }
+        }
+    }
+
+    /// Whether an answer to `current` would answer the last command counted unanswered too (MediaTek's tracking
+    /// and power save are both `PMTK225`; u-blox M8's both CFG-RXM; every u-blox 9 or 10 setting a VALSET): a late
+    /// answer to that one cannot be told from this one's. Then neither is believed: the old one is forgotten and
+    /// `current` counts as unanswered, so that its own answer, if one follows, comes late and confirms it, and
+    /// until then the output tells which setting the receiver is in.
+    private mutating func answersUnansweredLastToo(_ current: InFlight) -> Bool {
+        guard let (late, _) = unansweredLast, Self.acknowledged(late.expectation) == Self.acknowledged(current.command.expectation),
+            Self.acknowledged(late.expectation) != nil
+        else { return false }
+        unansweredLast = nil
+        return true
+    }
+
+    /// The acknowledgement that answers a command expecting `expectation`, if one does: a PMTK type, or a
+    /// UBX class and id.
+    private static func acknowledged(_ expectation: ReceiverCommand.Expectation) -> [Int]? {
+        switch expectation {
+        case .pmtkAcknowledgement(let type), .pmtkAcknowledgementOrSilence(let type): [type]
+        case .ubxAcknowledgement(let messageClass, let messageID): [256, Int(messageClass), Int(messageID)]
+        case .identity, .silence: nil
         }
     }
 
@@ -382,7 +410,7 @@ struct ReceiverDriverStateMachine: Sendable {
             }
             if current.sawUBX {
                 inFlight = current
-                return identify(.ublox, vendor: nil, now: now)
+                return identify(.ublox, vendor: nil, settling: true, now: now)
             }
             return identificationFailed(now: now)
         case .silence, .pmtkAcknowledgementOrSilence:
@@ -400,7 +428,7 @@ struct ReceiverDriverStateMachine: Sendable {
     static let lineDrain = Duration.milliseconds(500)
 
     /// The longest interval at which the receiver may output: its confirmed setting's (the fix interval while none
-    /// is), or a longer one a command whose answer was lost may have set.
+    /// is), or a longer one a command whose answer was lost, or the setting of an earlier link, may have set.
     private var outputInterval: Duration {
         max(confirmedSetting?.outputInterval ?? configuration.fixInterval, unconfirmedInterval ?? .zero)
     }
@@ -457,15 +485,20 @@ struct ReceiverDriverStateMachine: Sendable {
         return [.write(command.bytes), .armDeadline(token: nextToken, delay: timeout)]
     }
 
-    private mutating func identify(_ observed: ReceiverModel, vendor: ReceiverVendor?, keys: Bool = false, now: Duration) -> [Action] {
-        guard let current = inFlight else { return [] }
+    /// What the identification query's answer `observed` (with `vendor` when a version said it) settles;
+    /// `settling` once the last query's deadline has passed (a u-blox that sent UBX but no version is taken as is).
+    private mutating func identify(
+        _ observed: ReceiverModel, vendor: ReceiverVendor?, keys: Bool = false, settling: Bool = false, now: Duration
+    ) -> [Action] {
+        guard inFlight != nil else { return [] }
         if model != .autodetect, model != observed {
             inFlight = nil
             return finishIdentification(nil, error: .mismatch(configured: model, observed: observed), now: now)
         }
-        // A UBX frame other than MON-VER says "u-blox" but not which generation; wait for the version unless the
-        // query's deadline passes (then the legacy messages are tried).
-        if vendor == nil, observed == .ublox, current.attempt < 2 {
+        // A UBX frame other than MON-VER says "u-blox" but not which generation; wait for the version until the
+        // last query's deadline passes (then the legacy messages are tried) — a NAV frame queued on the line
+        // ahead of the second query's answer does not settle it either.
+        if vendor == nil, observed == .ublox, !settling {
             inFlight?.sawUBX = true
             return []
         }
@@ -484,6 +517,26 @@ struct ReceiverDriverStateMachine: Sendable {
 
     private mutating func identificationFailed(now: Duration) -> [Action] {
         finishIdentification(nil, error: model == .autodetect ? nil : .noAnswer(model), now: now)
+    }
+
+    /// The receiver says it has just started (MediaTek's `$PMTK010,001`) after it was identified: it restarted on
+    /// its own (a brown-out, a reset) into its defaults, and what the driver knew of its setting is gone. The belief
+    /// is unknown until a command confirms one, and the goal's setting (or sleep) is sent again.
+    private mutating func restartedOnItsOwn(now: Duration) -> [Action] {
+        state = .unknown
+        applied = nil
+        refused = []
+        confirmedMode = nil
+        confirmedSetting = nil
+        unconfirmedInterval = nil
+        unansweredLast = nil
+        evidence = nil
+        switch goal {
+        case .running(let mode): queue = plan(for: mode)
+        case .asleep(let idle): queue = dialect?.sleep(into: idle, over: connection) ?? []
+        case .off: queue = []
+        }
+        return advance(now: now)
     }
 
     private mutating func finishIdentification(_ vendor: ReceiverVendor?, error: ReceiverControlError?, now: Duration) -> [Action] {

@@ -55,6 +55,14 @@ public struct ReceiverStreamSplitter: Sendable {
     /// Bytes of an incomplete line or frame held until the next chunk.
     public var bufferedByteCount: Int { buffer.count }
 
+    /// The stream was cut (the port closed or reopened): a line or frame begun on the old connection is
+    /// dropped, counted in ``Statistics/discardedBytes``, so that it does not swallow the new connection's
+    /// first bytes (a version reply among them).
+    /// - Complexity: O(1)
+    public mutating func streamCut() {
+        if !buffer.isEmpty { discard(buffer.count) } else { reset() }
+    }
+
     /// Splits a chunk, calling `body` for each complete piece in order.
     /// - Complexity: O(n) in the chunk length.
     public mutating func feed(_ bytes: some Sequence<UInt8>, _ body: (Piece) -> Void) {

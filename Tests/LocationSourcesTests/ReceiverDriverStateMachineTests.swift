@@ -254,6 +254,24 @@ struct ReceiverDriverStateMachineTests {
         #expect(machine.state == .backup)
     }
 
+    @Test func aPowerSaveStepAcknowledgedLateIsCarriedThrough() throws {
+        var (machine, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&machine, .ublox)
+        let pm2 = UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true, version2: true)).bytes
+        let sent = machine.setMode(.medium, now: .seconds(1))
+        #expect(written(sent) == [pm2])
+        // CFG-PM2's answer comes after its timeout: the CFG-RXM that would enable power save was dropped meanwhile.
+        let lost = machine.deadline(try #require(token(sent)), now: .seconds(2) + .milliseconds(500))
+        #expect(written(lost).isEmpty && machine.state == .tracking)
+        let late = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3))
+        #expect(late.contains(.resolved(.powerSave, .acknowledgedLate, fallback: nil)))
+        #expect(written(late) == [pm2], "the setting is sent through again")
+        let rxm = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3) + .milliseconds(50))
+        #expect(written(rxm) == [UBXCommand.receiverManagement(powerSave: true).bytes])
+        _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .seconds(3) + .milliseconds(100))
+        #expect(machine.state == .powerSave)
+    }
+
     @Test func aUblox9IsConfiguredByKeys() {
         let f9 = UBXReply.version(UBXVersion(software: "EXT CORE 1.00 (61b2dd)", hardware: "00190000", extensions: ["PROTVER=27.12"]))
         let (_, actions) = running(.autodetect, answer: .ubx(f9))
@@ -465,9 +483,11 @@ struct ReceiverDriverStateMachineTests {
         let powerSave = ublox.setMode(.medium, now: .seconds(1))
         var actions = ublox.deadline(try #require(token(powerSave)), now: .seconds(3))
         #expect(actions.contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
-        // A late CFG-PM2 answer confirms the settings, which change no mode by themselves: the state stays.
+        // A late CFG-PM2 answer confirms the settings, which change no mode by themselves: the state stays, and
+        // the setting is sent through again (the CFG-RXM that enables it was dropped when CFG-PM2 counted as lost).
         actions = ublox.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3) + .milliseconds(100))
-        #expect(actions == [.resolved(.powerSave, .acknowledgedLate, fallback: nil)])
+        #expect(actions.first == .resolved(.powerSave, .acknowledgedLate, fallback: nil))
+        #expect(written(actions) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true, version2: true)).bytes])
         #expect(ublox.state == .tracking)
     }
 

@@ -368,7 +368,15 @@ struct ReceiverDriverStateMachine: Sendable {
             confirmedSince = sentAt
             if let mode = late.mode, case .running = goal { confirmedMode = mode }
         }
-        return [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
+        var actions: [Action] = [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
+        if late.resultingState == nil, case .running(let mode) = goal, queue.isEmpty {
+            // A step of a setting (u-blox's CFG-PM2 ahead of the CFG-RXM that enables it) was taken after all: the
+            // rest of the setting, dropped when the step counted as refused, is sent now.
+            applied = nil
+            queue = plan(for: mode)
+            actions += advance(now: now)
+        }
+        return actions
     }
 
     /// The output showed the interval the receiver outputs at, after `command` whose answer was lost (or which

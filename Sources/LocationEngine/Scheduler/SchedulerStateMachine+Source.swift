@@ -30,7 +30,10 @@ extension SchedulerStateMachine {
         }
         emit(.fixProcessed(accepted: true))
         if let (recipients, result) = requests.complete(with: fix, now: now) { delivery.emitOneShots(recipients, result) }
-        if !requests.subscriptions.isEmpty { delivery.emit(requests.offer(fix, now: now), of: fix, now: now) }
+        if !requests.subscriptions.isEmpty {
+            let offered = requests.offer(fix, coarsened: access.accuracy == .reduced, grid: access.reducedAccuracy, now: now)
+            delivery.emit(offered, of: fix, now: now)
+        }
         if geofences.evaluator.count > 0 {
             geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
             delivery.emitTransitions(from: &geofences.evaluator, of: requests)

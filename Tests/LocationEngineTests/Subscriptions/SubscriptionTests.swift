@@ -25,6 +25,31 @@ struct SubscriptionTests {
         #expect(h.deliveredAccuracies("s") == [5, 7])
     }
 
+    @Test("across a change of accuracy, a significant change is measured cell to cell: a device that stayed in its cell has not moved")
+    func significantChangeAcrossAccuracy() throws {
+        let policy = ReducedAccuracyPolicy()
+        var h = MachineHarness(accuracy: .reduced, reducedAccuracy: ReducedAccuracyPolicy(gridSpacing: 3000, minimumInterval: .zero))
+        h.subscribe("significant", SubscriptionOptions(kind: .significantChange))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 10))
+        let centre = policy.coarsen(Location(latitude: 48, longitude: 11, horizontalAccuracy: 10))
+        // Full accuracy again (the user allowed it): a precise fix 1 km from the cell's centre, inside the cell.
+        let inside = Location(latitude: centre.latitude + 1000 / 111_195, longitude: centre.longitude, horizontalAccuracy: 10)
+        try #require(policy.coarsen(inside).latitude == centre.latitude && inside.distance(to: centre) > 900)
+        h.receive(MachineHarness.picture(.authorized, .full))
+        h.advance(by: .seconds(1))
+        h.fix(inside)
+        #expect(h.events["significant"]?.count == 1, "the device stayed in its cell: no significant change")
+        // 600 m further north is the next cell: a significant change.
+        h.fix(Location(latitude: inside.latitude + 600 / 111_195, longitude: inside.longitude, horizontalAccuracy: 10))
+        #expect(h.events["significant"]?.count == 2)
+        // From there, precise to precise, as usual: 300 m is none, 600 m is one.
+        let delivered = try #require(h.events["significant"]?.last.flatMap { if case .location(let update) = $0 { update.location } else { nil } })
+        h.fix(Location(latitude: delivered.latitude + 300 / 111_195, longitude: delivered.longitude, horizontalAccuracy: 10))
+        #expect(h.events["significant"]?.count == 2)
+        h.fix(Location(latitude: delivered.latitude + 600 / 111_195, longitude: delivered.longitude, horizontalAccuracy: 10))
+        #expect(h.events["significant"]?.count == 3)
+    }
+
     @Test("minimum interval paces deliveries")
     func minimumInterval() {
         var h = MachineHarness()

@@ -57,10 +57,12 @@ extension SchedulerStateMachine {
 
         /// What the filters remember of the last fix delivered: where it was (for the distance
         /// filters) — a position, not the whole fix, which keeps a subscription at about half the
-        /// size — and when it was delivered (for the minimum interval).
+        /// size — whether that was a coarsened cell centre, and when it was delivered (for the
+        /// minimum interval).
         struct LastDelivery {
             var position: Position
             var time: EngineInstant
+            var coarse = false
         }
     }
 

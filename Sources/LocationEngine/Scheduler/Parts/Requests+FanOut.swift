@@ -9,14 +9,15 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// Offers `fix` to every admitted subscription through its filters, in submission order, records
-    /// the delivery in those it passes, and removes those it exhausts.
+    /// the delivery in those it passes, and removes those it exhausts. `coarsened` says whether the fix is
+    /// a cell centre of `grid` (accuracy is reduced).
     /// - Complexity: O(s) for s subscriptions.
-    mutating func offer(_ fix: StampedFix, now: EngineInstant) -> FanOut {
+    mutating func offer(_ fix: StampedFix, coarsened: Bool = false, grid: ReducedAccuracyPolicy = ReducedAccuracyPolicy(), now: EngineInstant) -> FanOut {
         var fanOut = FanOut()
         var exhausted: [RequestID] = []
         subscriptions.updateEach { id, subscription in
-            guard subscription.phase == .admitted, Self.accepts(fix, subscription, now: now) else { return }
-            subscription.lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now)
+            guard subscription.phase == .admitted, Self.accepts(fix, subscription, coarsened: coarsened, grid: grid, now: now) else { return }
+            subscription.lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now, coarse: coarsened)
             subscription.delivered += 1
             let recipient = Recipient(id, subscription.handler)
             if subscription.options.kind == .heading {
@@ -36,7 +37,10 @@ extension SchedulerStateMachine.Requests {
     }
 
     /// Whether `fix` passes a subscription's filters at `now`.
-    static func accepts(_ fix: StampedFix, _ subscription: Subscription, now: EngineInstant) -> Bool {
+    static func accepts(
+        _ fix: StampedFix, _ subscription: Subscription, coarsened: Bool = false, grid: ReducedAccuracyPolicy = ReducedAccuracyPolicy(),
+        now: EngineInstant
+    ) -> Bool {
         let options = subscription.options
         if let accuracy = options.accuracy,
             !accuracy.isSatisfied(horizontalAccuracy: fix.location.horizontalAccuracy, age: fix.age(at: now))
@@ -46,7 +50,13 @@ extension SchedulerStateMachine.Requests {
         if options.minimumInterval > .zero, let last = subscription.lastDelivery, now - last.time < options.minimumInterval {
             return false
         }
-        let moved = subscription.lastDelivery.map { $0.position.distance(to: fix.location) }
+        let moved = subscription.lastDelivery.map { last in
+            // Across a change of accuracy, a cell centre and a precise position are compared as cells: a device
+            // that stayed in its cell has not moved, however far its precise position lies from the centre.
+            guard last.coarse != coarsened else { return last.position.distance(to: fix.location) }
+            let before = grid.coarsen(Location(latitude: last.position.latitude, longitude: last.position.longitude, horizontalAccuracy: 0))
+            return before.distance(to: grid.coarsen(fix.location))
+        }
         switch options.kind {
         case .heading:
             guard fix.location.course != nil else { return false }

@@ -217,6 +217,29 @@ struct ReceiverDriverStateMachineTests {
         #expect(machine.state == .tracking)
     }
 
+    @Test func aSettingWhoseAnswerWasAmbiguousIsNotGivenUpOnTheLink() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        _ = machine.setMode(.low, now: .seconds(1))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        // The return to tracking goes out; the engine asks for power save again before it is answered (its rate
+        // command is dropped), and it goes unanswered.
+        let back = machine.setMode(.best, now: .seconds(2))
+        _ = machine.setMode(.low, now: .seconds(2) + .milliseconds(100))
+        let powerSave = machine.deadline(try #require(token(back)), now: .seconds(3) + .milliseconds(500))
+        #expect(written(powerSave) == [Array("$PMTK225,2,2000,18000,0,0*12\r\n".utf8)])
+        // Acknowledged at once: an answer that may be the tracking command's, late. Neither is believed...
+        _ = machine.received(ack(225), now: .seconds(3) + .milliseconds(550))
+        #expect(machine.state != .powerSave && machine.state != .tracking)
+        // ...and power save is not given up on the link: once tracking is confirmed, asked again, it is sent again.
+        _ = machine.setMode(.best, now: .seconds(4))
+        _ = machine.received(ack(225), now: .seconds(4) + .milliseconds(50))
+        _ = machine.received(ack(220), now: .seconds(4) + .milliseconds(100))
+        _ = machine.received(ack(225), now: .seconds(4) + .milliseconds(150))
+        let again = machine.setMode(.low, now: .seconds(5))
+        #expect(written(again) == [Array("$PMTK225,2,2000,18000,0,0*12\r\n".utf8)], "\(again)")
+    }
+
     @Test func aMediaTekThatRestartsOnItsOwnIsBelievedUnknownAndSetUpAgain() throws {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
         tracking(&machine, .mediatek)

@@ -75,8 +75,9 @@ extension SchedulerStateMachine {
             case .announce(let previous, let state):
                 // Mid-delivery, what is still ahead of the owner was decided from a precise fix: announced first,
                 // the change must find nothing precise after it.
-                if delivery.moment == .midDelivery, previous.accuracy == .full, state.accuracy == .reduced {
-                    delivery.reducedMidDelivery = access.reducedAccuracy
+                if delivery.moment == .midDelivery, previous.accuracy != state.accuracy {
+                    // Full again later in the same delivery: what is decided after that is as precise as it may be.
+                    delivery.reducedMidDelivery = state.accuracy == .reduced ? access.reducedAccuracy : nil
                 }
                 emit(.authorizationChanged(from: previous, to: state))
             case .tellProvider(let state): emit(.tellProviderAuthorizationChanged(state))

@@ -294,7 +294,7 @@ struct ReceiverDriverStateMachine: Sendable {
             case .pmtkAcknowledgement(type)?, .pmtkAcknowledgementOrSilence(type)?:
                 let current = inFlight!
                 inFlight = nil
-                if answersUnansweredLastToo(current) { return finish(current, .unanswered, now: now) }
+                if answersUnansweredLastToo(current) { return finish(current, .unanswered, ambiguous: true, now: now) }
                 return finish(current, flag == .succeeded ? .acknowledged : .refused, now: now)
             default:
                 guard flag == .succeeded else { return [] }
@@ -317,11 +317,13 @@ struct ReceiverDriverStateMachine: Sendable {
             case (.acknowledged(let messageClass, let messageID), .ubxAcknowledgement(let expectedClass, let expectedID))
             where messageClass == expectedClass && messageID == expectedID:
                 inFlight = nil
-                return finish(current, answersUnansweredLastToo(current) ? .unanswered : .acknowledged, now: now)
+                if answersUnansweredLastToo(current) { return finish(current, .unanswered, ambiguous: true, now: now) }
+                return finish(current, .acknowledged, now: now)
             case (.notAcknowledged(let messageClass, let messageID), .ubxAcknowledgement(let expectedClass, let expectedID))
             where messageClass == expectedClass && messageID == expectedID:
                 inFlight = nil
-                return finish(current, answersUnansweredLastToo(current) ? .unanswered : .refused, now: now)
+                if answersUnansweredLastToo(current) { return finish(current, .unanswered, ambiguous: true, now: now) }
+                return finish(current, .refused, now: now)
             case (.acknowledged(let messageClass, let messageID), _):
                 return acknowledgedLate(now: now) { $0 == .ubxAcknowledgement(messageClass, messageID) }
             default: return []
@@ -369,7 +371,7 @@ struct ReceiverDriverStateMachine: Sendable {
             if let mode = late.mode, case .running = goal { confirmedMode = mode }
         }
         var actions: [Action] = [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
-        if late.resultingState == nil, case .running(let mode) = goal, queue.isEmpty {
+        if late.resultingState == nil, case .running(let mode) = goal, late.mode == mode, queue.isEmpty, inFlight == nil {
             // A step of a setting (u-blox's CFG-PM2 ahead of the CFG-RXM that enables it) was taken after all: the
             // rest of the setting, dropped when the step counted as refused, is sent now.
             applied = nil
@@ -563,7 +565,9 @@ struct ReceiverDriverStateMachine: Sendable {
         return actions + advance(now: now)
     }
 
-    private mutating func finish(_ current: InFlight, _ outcome: Outcome, now: Duration, advancing: Bool = true) -> [Action] {
+    /// `ambiguous`: the command was answered, but the answer may have been an earlier command's
+    /// (``answersUnansweredLastToo(_:)``): it counts as unanswered, yet is not given up on this link.
+    private mutating func finish(_ current: InFlight, _ outcome: Outcome, ambiguous: Bool = false, now: Duration, advancing: Bool = true) -> [Action] {
         let kind = current.command.kind
         var actions: [Action] = []
         if outcome.isSuccess {
@@ -585,7 +589,7 @@ struct ReceiverDriverStateMachine: Sendable {
             // A failed return to tracking is tried again at the next plan, so that continuous tracking stays
             // the worst case; any other refused kind is not sent again on this link (unless its
             // acknowledgement comes late).
-            if kind != .tracking { refused.insert(kind) }
+            if kind != .tracking, !ambiguous { refused.insert(kind) }
             unansweredLast = outcome == .unanswered ? (current.command, current.sentAt) : nil
             let sleeping = current.command.isSleep
             // A sleep lost with the link is sent again once it is back (as a mode asked while it is down is).

@@ -99,6 +99,14 @@ final class DBusConnection {
         if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
     }
 
+    /// Asks the bus to stop routing signals matching `rule` (added before with ``addMatch(_:)``) here.
+    func removeMatch(_ rule: String) throws(DBusFailure) {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        dbus_bus_remove_match(connection, rule, &error)
+        if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
+    }
+
     /// A method call addressed to this connection, to answer with ``reply(to:_:)``.
     final class MethodCall {
         let path: String

@@ -112,12 +112,9 @@ final class GeoClueSession: Sendable {
 
     /// Serves on one connection until the bus fails, GeoClue denies access, or the engine stops the source.
     private func serve(_ bus: DBusConnection) throws(Trouble) {
-        // Both matches once per connection: one per client piled up across GeoClue's restarts to the bus's
-        // limit of match rules (512 on dbus-daemon), after which no client could be started again.
         try call { () throws(DBusFailure) in
             try bus.addMatch(
                 "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'")
-            try bus.addMatch("type='signal',sender='\(Self.service)',interface='\(Self.clientInterface)',member='LocationUpdated'")
         }
         var failures = 0
         while true {
@@ -213,6 +210,12 @@ final class GeoClueSession: Sendable {
         let client = try getClient(bus)
         var level = GeoClueAccuracyLevel(control.withLockedValue { $0.mode })
         try configure(bus, client, level: level)
+        // This client's signals only (GeoClue's go to every connection that matches: other applications' fixes
+        // would wake the worker), and the rule taken out with the client, so that rules do not pile up across
+        // GeoClue's restarts to the bus's limit (512 on dbus-daemon), after which no client could start.
+        let rule = "type='signal',sender='\(Self.service)',path='\(client)',interface='\(Self.clientInterface)',member='LocationUpdated'"
+        try call { () throws(DBusFailure) in try bus.addMatch(rule) }
+        defer { try? bus.removeMatch(rule) }
         try start(bus, client, level: level)
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
         while true {

@@ -153,6 +153,20 @@ struct DeliveryTests {
         #expect(h.machine.statistics(now: h.now).subscriptionUpdates == 1)
     }
 
+    @Test("accuracy reduced and full again within one slow handler: what is reached after the second change is as decided")
+    func reductionUndoneMidDelivery() {
+        let policy = ReducedAccuracyPolicy()
+        var h = MachineHarness()
+        h.oneShot("first", .block)
+        h.oneShot("second", .block)
+        h.receive(MachineHarness.picture(.authorized, .reduced), after: .seconds(1))
+        h.receive(MachineHarness.picture(.authorized, .full), after: .seconds(2))
+        h.whileDelivering = { tag in tag == "first" ? ([], .seconds(3)) : nil }
+        h.fix(50)
+        #expect(h.pictures.last == MachineHarness.picture(.authorized, .full))
+        #expect(h.onlyResult("second").map { !policy.isCoarse($0.location!) } == true, "full again when it is reached")
+    }
+
     @Test("custom accuracies too old for the fix go back to the index at once, and a fresh fix completes them")
     func customRecency() {
         var h = MachineHarness()

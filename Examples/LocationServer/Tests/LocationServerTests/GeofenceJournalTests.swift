@@ -104,8 +104,11 @@ struct GeofenceJournalTests {
         journal.append([.fence(fence(1)), .lastFenceID(1)])
         try await journal.flush()
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+        // The first write refused (whenever the writer runs): every batch after it is cut.
+        journal.appendEvent("transition", fence: 1, owner: "fleet", data: "{}")
+        await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.flush() }
         // Hours of a refusing disk, in short: fence 1 goes in and out 50 times, fence 2 comes and goes,
-        // fence 1 is deleted after all, 3 stays; 100 events.
+        // fence 1 is deleted after all, 3 stays; 100 events more.
         for round in 1...50 {
             journal.appendEvent(
                 "transition", fence: 1, owner: "fleet", data: "{}",
@@ -119,11 +122,11 @@ struct GeofenceJournalTests {
         }
         journal.append([.fenceRemoved(1)])
         await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.flush() }
-        #expect(journal.counters.totals.eventsExpiredUnstored == 90)
+        #expect(journal.counters.totals.eventsExpiredUnstored == 91)
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
         try await journal.flush()
         // All in one commit: the retention's 10 events, fence 3's row and latest state, fence 1's removal,
-        // the last fence ID — 14 writes rather than 100 events, 100 states and 8 other writes.
+        // the last fence ID — 14 writes rather than 101 events, 100 states and 8 other writes.
         #expect(journal.counters.totals.largestBatch == 14)
         let (fences, lastFenceID, events) = try await journal.database.read { db in
             (
@@ -134,18 +137,18 @@ struct GeofenceJournalTests {
         }
         #expect(fences == ["3 outside 50.0"], "what the uncut writes would have left")
         #expect(lastFenceID == 3)
-        #expect(events == Array(91...100))
+        #expect(events == Array(92...101))
         var bell = journal.doorbell().makeAsyncIterator()
         guard case .behind(let oldest)? = try await journal.page(after: 1, limit: 20, bell: &bell) else {
             Issue.record("a reader from before the refusal is behind the retention")
             return
         }
-        #expect(oldest == 91)
-        guard case .events(let recent)? = try await journal.page(after: 95, limit: 20, bell: &bell) else {
-            Issue.record("a reader at 95 reads on from memory")
+        #expect(oldest == 92)
+        guard case .events(let recent)? = try await journal.page(after: 96, limit: 20, bell: &bell) else {
+            Issue.record("a reader at 96 reads on from memory")
             return
         }
-        #expect(recent.map(\.id) == [96, 97, 98, 99, 100])
+        #expect(recent.map(\.id) == [97, 98, 99, 100, 101])
         journal.finish()
         await writer.value
     }

@@ -180,7 +180,8 @@ final class GeofenceJournal: Sendable {
     /// and a fence given up with its 503 no longer holds back the writes that would fit.
     private func takeBatch() -> Batch? {
         let (batch, expired): (Batch?, Int) = state.withLockedValue { state in
-            guard !state.pending.isEmpty else { return (nil, 0) }
+            // A backlog cut to nothing whose commit then failed still has waiters: it is committed again (empty).
+            guard !state.pending.isEmpty || (state.lastWriteFailed && state.stored < state.appended) else { return (nil, 0) }
             var expired = 0
             if state.lastWriteFailed {
                 let backlog = StoreBacklog.compacted(state.pending, expiredThrough: state.lastEventID - Int64(retention.count))

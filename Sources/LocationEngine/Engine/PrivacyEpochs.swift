@@ -47,11 +47,7 @@ final class PrivacyEpochs: Sendable {
         case .location(let update):
             if now.revocations != stamp.revocations { return nil }
             if now.reductions == stamp.reductions || policy.isCoarse(update.location) { return event }
-            let coarse = policy.coarsen(update.location)
-            return .location(
-                LocationUpdate(
-                    location: coarse, age: update.age,
-                    achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: coarse.horizontalAccuracy, age: update.age)))
+            return .location(policy.coarsened(update))
         }
     }
 }

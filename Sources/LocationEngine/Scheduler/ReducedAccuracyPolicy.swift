@@ -56,6 +56,25 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
         return coarse
     }
 
+    /// `update` with its fix coarsened and the level it achieves read again.
+    /// - Complexity: O(1)
+    func coarsened(_ update: LocationUpdate) -> LocationUpdate {
+        let location = coarsen(update.location)
+        return LocationUpdate(
+            location: location, age: update.age,
+            achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: update.age))
+    }
+
+    /// `result` with its fix, if any, coarsened and the level it achieves read again.
+    /// - Complexity: O(1)
+    func coarsened(_ result: LocationResult) -> LocationResult {
+        guard let location = result.location else { return result }
+        var coarse = result
+        coarse.location = coarsen(location)
+        coarse.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.location!.horizontalAccuracy, age: result.age ?? .zero)
+        return coarse
+    }
+
     /// Whether `location` is already coarse: its position is a cell centre and it carries nothing finer
     /// than the grid (the property the tests check of everything delivered under reduced accuracy).
     public func isCoarse(_ location: Location) -> Bool {

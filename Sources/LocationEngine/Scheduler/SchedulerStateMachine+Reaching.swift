@@ -20,10 +20,7 @@ extension SchedulerStateMachine {
             let withdrawal = delivery.overtaken.removeValue(forKey: recipient.id)
         else {
             guard let policy = delivery.reducedMidDelivery, let location = result.location, !policy.isCoarse(location) else { return .asDecided }
-            var coarse = result
-            coarse.location = policy.coarsen(location)
-            coarse.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.location!.horizontalAccuracy, age: result.age ?? .zero)
-            return .instead(.completeOneShots([recipient], coarse))
+            return .instead(.completeOneShots([recipient], policy.coarsened(result)))
         }
         delivery.counts.count(OneShotTally(result.status), -1)
         switch withdrawal {
@@ -47,11 +44,7 @@ extension SchedulerStateMachine {
                 guard let policy = delivery.reducedMidDelivery else { return .asDecided }
                 switch event {
                 case .location(let update) where !policy.isCoarse(update.location):
-                    let location = policy.coarsen(update.location)
-                    let coarse = LocationUpdate(
-                        location: location, age: update.age,
-                        achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: update.age))
-                    return .instead(.notifySubscriptions([recipient], .location(coarse)))
+                    return .instead(.notifySubscriptions([recipient], .location(policy.coarsened(update))))
                 case .heading: break
                 case .location, .sourceError, .ended: return .asDecided
                 }

@@ -23,7 +23,7 @@ extension SchedulerStateMachine {
         guard access.gate == .authorized, !isShutDown else { return }
         // A source is judged by what it delivers: an invalid fix (a NaN position, a negative accuracy, one
         // from the future) is no delivery, so a receiver that emits only those still falls back.
-        if location.isValid, age >= .zero { power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now) }
+        if Access.isValid(location, age: age) { power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now) }
         guard let fix = access.receive(location, age: age, now: now, source: source) else {
             emit(.fixProcessed(accepted: false))
             return

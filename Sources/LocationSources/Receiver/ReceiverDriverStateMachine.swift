@@ -337,19 +337,19 @@ struct ReceiverDriverStateMachine: Sendable {
     /// `current` counts as unanswered, so that its own answer, if one follows, comes late and confirms it, and
     /// until then the output tells which setting the receiver is in.
     private mutating func answersUnansweredLastToo(_ current: InFlight) -> Bool {
-        guard let (late, _) = unansweredLast, Self.acknowledged(late.expectation) == Self.acknowledged(current.command.expectation),
-            Self.acknowledged(late.expectation) != nil
+        guard let (late, _) = unansweredLast, let answer = Self.acknowledgement(answering: late.expectation),
+            answer == Self.acknowledgement(answering: current.command.expectation)
         else { return false }
         unansweredLast = nil
         return true
     }
 
-    /// The acknowledgement that answers a command expecting `expectation`, if one does: a PMTK type, or a
-    /// UBX class and id.
-    private static func acknowledged(_ expectation: ReceiverCommand.Expectation) -> [Int]? {
+    /// The acknowledgement that answers a command expecting `expectation`, if one does (a standby that may also
+    /// be confirmed by silence is answered by the same `PMTK001` as any other of its type).
+    private static func acknowledgement(answering expectation: ReceiverCommand.Expectation) -> ReceiverCommand.Expectation? {
         switch expectation {
-        case .pmtkAcknowledgement(let type), .pmtkAcknowledgementOrSilence(let type): [type]
-        case .ubxAcknowledgement(let messageClass, let messageID): [256, Int(messageClass), Int(messageID)]
+        case .pmtkAcknowledgement(let type), .pmtkAcknowledgementOrSilence(let type): .pmtkAcknowledgement(type)
+        case .ubxAcknowledgement: expectation
         case .identity, .silence: nil
         }
     }

@@ -121,7 +121,7 @@ extension SchedulerStateMachine.Access {
     /// - Complexity: O(1)
     mutating func receive(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) -> StampedFix? {
         counts.fixesReceived += 1
-        guard location.isValid, age >= .zero else {
+        guard Self.isValid(location, age: age) else {
             counts.invalidFixes += 1
             return nil
         }
@@ -152,6 +152,10 @@ extension SchedulerStateMachine.Access {
         if becomesLatest { latestSource = source }
         return fix
     }
+
+    /// Whether a fix `age` old is one at all: finite and in range, not from the future.
+    @inline(__always)
+    static func isValid(_ location: Location, age: Duration) -> Bool { location.isValid && age >= .zero }
 
     /// The oldest age a fix is taken to have: a hundred years.
     static var oldestAge: Duration { .seconds(100 * 365 * 86_400) }

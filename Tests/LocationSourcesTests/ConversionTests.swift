@@ -111,6 +111,42 @@ struct ConversionTests {
         var daily = EpochPacer(speed: 1, maximumGap: .seconds(10))
         _ = daily.due(recordedAt: 86_399, now: .zero)
         #expect(daily.due(recordedAt: 0, now: .zero) == .seconds(1))
+        // However slow the speed, no wait is longer than a day (1e20 s trapped in the timer's arithmetic).
+        for speed in [1e-20, Double.leastNonzeroMagnitude] {
+            var slow = EpochPacer(speed: speed, maximumGap: .seconds(10))
+            _ = slow.due(recordedAt: 0, now: .zero)
+            #expect(slow.due(recordedAt: 1, now: .zero) == .seconds(EpochPacer.longestWait))
+        }
+    }
+
+    @Test func aTimeoutBeyondAnyTimerIsClampedNotWrappedOrTrapped() {
+        #expect(Duration.seconds(1e19).totalNanoseconds == .max, "beyond 2^63 seconds: components would trap")
+        #expect((Duration.nanoseconds(Int64.max) + .nanoseconds(1)).totalNanoseconds == .max, "wrapped to Int64.min before")
+        #expect((Duration.seconds(-1e19)).totalNanoseconds == .min)
+        #expect(Duration.milliseconds(1500).totalNanoseconds == 1_500_000_000)
+    }
+
+    @Test func aReconnectPolicyWithNoDelayStillWaitsBetweenRetries() {
+        let eager = ReconnectPolicy(initialDelay: .zero, maximumDelay: .zero, giveUpAfter: nil)
+        #expect(eager.delay(afterFailures: 1) == .zero, "the first retry at once")
+        #expect((2...70).allSatisfy { eager.delay(afterFailures: $0) >= ReconnectPolicy.smallestBackoff }, "never a busy loop")
+        var changed = ReconnectPolicy()
+        changed.maximumDelay = .seconds(-1)
+        changed.initialDelay = .seconds(-5)
+        #expect(changed.delay(afterFailures: 1) == .zero)
+        #expect(changed.delay(afterFailures: 5) == ReconnectPolicy.smallestBackoff)
+    }
+
+    @Test func aCourseOf360IsNorth() {
+        var epoch = datedThreeDEpoch()
+        epoch.estimatedHorizontalError = 5
+        epoch.track = 360
+        var converter = NMEAEpochConverter(unmeasuredAccuracy: .typical)
+        guard case .fix(let fix) = converter.convert(epoch) else {
+            Issue.record("no fix")
+            return
+        }
+        #expect(fix.course == 0)
     }
 }
 

@@ -67,6 +67,37 @@ struct NMEAStreamFileTests {
         #expect(statistics.decoder[error: .badChecksum] == 1, "the log's one corrupted GSV")
     }
 
+    @Test("a named pipe given as a log file is opened without waiting for a writer, read as it comes, and ends with its writer")
+    func aNamedPipeIsReadWithoutBlocking() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-\(UUID().uuidString).fifo").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .asFastAsPossible)), logger: quietLogger())
+        let engine = makeEngine(source)
+        let updates = engine.updates(bufferingNewest: 10_000)
+        let collected = Task { try await collect(updates) { $0.last?.sourceErrorCode == "nmea.endOfStream" } }
+        // The subscription starts the source while nobody writes to the pipe: a blocking open held the engine
+        // there until a writer came, so this never returned.
+        try await withDeadline(seconds: 60) { await engine.sync() }
+        // A writer comes once the source has the pipe open (opening the write end fails until a reader has it).
+        let writer = try await withDeadline(seconds: 60) {
+            while true {
+                let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if descriptor >= 0 { return descriptor }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let stream = SyntheticStream(count: 6)
+        let text = stream.blocks.joined()
+        #expect(text.utf8.count < 65_536, "fits the pipe's buffer")
+        #expect(text.withCString { write(writer, $0, strlen($0)) } == text.utf8.count)
+        close(writer)
+        let events = try await withDeadline(seconds: 60) { try await collected.value }
+        #expect(events.compactMap(\.location).count == stream.fixesByTime.count, "every fix, then the end of the stream")
+        await engine.shutdown()
+    }
+
     @Test("a looped log shorter than the duplicate memory plays on every pass, not once")
     func aShortLoopedLogPlaysAgain() async throws {
         let stream = SyntheticStream(count: 8)
@@ -103,3 +134,4 @@ struct NMEAStreamFileTests {
         await engine.shutdown()
     }
 }
+

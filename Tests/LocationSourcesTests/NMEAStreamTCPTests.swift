@@ -53,23 +53,35 @@ struct NMEAStreamTCPTests {
 
     @Test func aFeedThatNeverAnswersEndsWithAClearFatalError() async throws {
         let silent = try await TestTCPServer.start()
-        let source = NMEAStreamSource(
-            configuration: NMEAStreamConfiguration(
-                endpoint: .tcp(host: "127.0.0.1", port: silent.port),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .milliseconds(200), giveUpAfter: .milliseconds(500))),
-            logger: quietLogger())
+        let error = try await fatalError(
+            of: .tcp(host: "127.0.0.1", port: silent.port),
+            reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .milliseconds(200), giveUpAfter: .milliseconds(500)))
+        #expect(error?.code == "nmea.unreachable")
+        #expect(error.map { $0.message.contains("127.0.0.1:\(silent.port)") && $0.message.contains("nothing was received") } == true)
+        #expect(silent.record.connections >= 2, "it retried before giving up")
+        await silent.close()
+    }
+
+    @Test(arguments: [70_000, -1])
+    func aPortOutsideTCPsRangeEndsWithAClearFatalErrorNotATrap(port: Int) async throws {
+        let error = try await fatalError(
+            of: .tcp(host: "127.0.0.1", port: port), reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), giveUpAfter: .milliseconds(100)))
+        #expect(error?.code == "nmea.unreachable")
+        #expect(error?.message.contains("port \(port) is not a TCP port") == true, "\(String(describing: error))")
+    }
+
+    /// The fatal error a one-shot ends with on a source reading `endpoint`, or `nil` (recorded) when it ends otherwise.
+    private func fatalError(of endpoint: NMEAStreamEndpoint, reconnect: ReconnectPolicy) async throws -> SourceError? {
+        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: endpoint, reconnect: reconnect), logger: quietLogger())
         let engine = makeEngine(source)
         let result = try await withDeadline(seconds: 30) {
             try await engine.location(accuracy: .city, timeout: .seconds(60))
         }
+        await engine.shutdown()
         guard case .failed(let error) = result.status else {
             Issue.record("expected a fatal error, got \(result)")
-            return
+            return nil
         }
-        #expect(error.code == "nmea.unreachable")
-        #expect(error.message.contains("127.0.0.1:\(silent.port)") && error.message.contains("nothing was received"))
-        #expect(silent.record.connections >= 2, "it retried before giving up")
-        await engine.shutdown()
-        await silent.close()
+        return error
     }
 }

@@ -55,6 +55,18 @@ struct SentenceParserTests {
         #expect(throws: error) { try NMEASentenceParser.parse(Sentences.nmea(body)) }
     }
 
+    /// A time of day is six digits and an optional fraction; a ZDA year is one GPS can have given.
+    @Test(arguments: [
+        ("GPGGA,1.2345,4807.0,N,01131.0,E,1,08,0.9,545.4,M,46.9,M,,", NMEAError(.invalidField, sentence: .gga, field: 1)),
+        ("GPGGA,12345.6,4807.0,N,01131.0,E,1,08,0.9,545.4,M,46.9,M,,", NMEAError(.invalidField, sentence: .gga, field: 1)),
+        ("GPGGA,1200000,4807.0,N,01131.0,E,1,08,0.9,545.4,M,46.9,M,,", NMEAError(.invalidField, sentence: .gga, field: 1)),
+        ("GPZDA,120000.00,01,01,0000,00,00", NMEAError(.outOfRange, sentence: .zda, field: 4)),
+        ("GPZDA,120000.00,01,01,9999,00,00", NMEAError(.outOfRange, sentence: .zda, field: 4)),
+    ])
+    func aTimeOfDayOrYearNoReceiverCanGiveIsRefused(body: String, error: NMEAError) {
+        #expect(throws: error) { try NMEASentenceParser.parse(Sentences.nmea(body)) }
+    }
+
     @Test func emptyFieldsAreNil() throws {
         let sentence = try NMEASentenceParser.parse(Sentences.nmea("GPGGA,,,,,,0,,,,,,,,"))
         guard case .gga(let gga) = sentence.body else { Issue.record("not a GGA"); return }

@@ -90,6 +90,15 @@ struct StreamDecoderTests {
         #expect(epochs.count == 1)
     }
 
+    @Test(arguments: [Int.max, 1 << 40, Int.min])
+    func anAbsurdLineLengthIsClampedNotAllocated(length: Int) {
+        let decoder = NMEAStreamDecoder(maximumLineLength: length)
+        #expect(decoder.maximumLineLength == (length < 0 ? 16 : 65_535))
+        guard length > 0 else { return }
+        let (epochs, _) = Sentences.decode(Sentences.nmea("GPGLL,2638.1728,N,08011.3893,W,030131.000,A,A"), decoder: decoder)
+        #expect(epochs.count == 1)
+    }
+
     @Test func noiseBetweenSentencesIsSkippedAndCounted() {
         let text = "# a comment\r\n\u{0}\u{1}garbage" + Sentences.movingReceiver + "\r\n\r\n"
         let (epochs, decoder) = Sentences.decode(text)

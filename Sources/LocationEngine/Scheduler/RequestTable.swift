@@ -9,6 +9,9 @@
 /// draining), the window does not grow — it stays within the bound its largest live count allowed and
 /// shrinks from both ends — and the drain is not slowed by moving entries that are about to end.
 ///
+/// An entry is in the window or in the overflow, never both; the window's range can cover IDs the overflow
+/// holds (a window that emptied starts again at the next ID), so a hole in the window is looked up there.
+///
 /// Hand-written because no swift-collections type maps dense, increasing integer keys to values at
 /// array speed; it is a thin layer over ``ChunkedWindow`` and `Dictionary`.
 struct RequestTable<Value> {
@@ -27,8 +30,8 @@ struct RequestTable<Value> {
     subscript(id: RequestID) -> Value? {
         get {
             let raw = id.rawValue
-            if raw >= base, raw - base < UInt64(window.count) { return window[Int(raw - base)] }
-            return overflow[id]
+            if raw >= base, raw - base < UInt64(window.count), let value = window[Int(raw - base)] { return value }
+            return overflow.isEmpty ? nil : overflow[id]
         }
         set {
             if let newValue { insert(newValue, for: id) } else { _ = removeValue(forKey: id) }
@@ -39,7 +42,15 @@ struct RequestTable<Value> {
     /// - Complexity: amortised O(1)
     mutating func insert(_ value: consuming Value, for id: RequestID) {
         let raw = id.rawValue
-        if window.isEmpty && overflow.isEmpty { base = raw }
+        // An entry lives in one place: one that moved to the overflow is updated there.
+        if !overflow.isEmpty, overflow[id] != nil {
+            overflow[id] = value
+            return
+        }
+        // An empty window starts at the ID, whatever the overflow holds (an ID in the window's range that the
+        // overflow holds is looked up there): a window kept at an old base would fill with holes up to each new
+        // ID, and then hand every one to the overflow.
+        if window.isEmpty { base = raw }
         guard raw >= base else {
             overflow[id] = value
             return
@@ -73,7 +84,7 @@ struct RequestTable<Value> {
         let raw = id.rawValue
         guard raw >= base, raw - base < UInt64(window.count) else { return overflow.removeValue(forKey: id) }
         let index = Int(raw - base)
-        guard let value = window.take(index) else { return nil }
+        guard let value = window.take(index) else { return overflow.isEmpty ? nil : overflow.removeValue(forKey: id) }
         liveInWindow -= 1
         // The window's ends are live (every change keeps them so): only a removal at an end opens holes there.
         // Reading a slot copies it, so the ends are looked at only then.

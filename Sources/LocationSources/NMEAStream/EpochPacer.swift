@@ -10,6 +10,10 @@ struct EpochPacer: Sendable {
     private var lastTime: Double?
     private var lastDue: Duration?
 
+    /// The longest a replay waits between two epochs, whatever the gap and the speed: a day (a speed of
+    /// `1e-20` would otherwise ask for a wait of some 10¹² years, beyond any timer).
+    static let longestWait = 86_400.0
+
     /// A pacer playing `speed` times as fast as recorded (non-positive or non-finite: 1), with gaps
     /// capped at `maximumGap`.
     init(speed: Double, maximumGap: Duration) {
@@ -28,7 +32,7 @@ struct EpochPacer: Sendable {
             // Time of day wraps at midnight when the log carries no date.
             if gap < -43_200 { gap += 86_400 }
             if gap >= 0, gap <= maximumGap {
-                due = max(lastDue + .seconds(gap / speed), now)
+                due = max(lastDue + .seconds(min(gap / speed, Self.longestWait)), now)
             }
         }
         if let time { lastTime = time }

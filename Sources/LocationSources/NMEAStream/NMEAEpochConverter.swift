@@ -53,7 +53,7 @@ struct NMEAEpochConverter: Sendable {
             latitude: latitude, longitude: longitude, horizontalAccuracy: accuracy,
             altitude: epoch.altitudeMSL, ellipsoidalAltitude: epoch.altitudeHAE,
             verticalAccuracy: AccuracyConversion.vertical68(vertical95: epoch.verticalAccuracy),
-            speed: epoch.speed, course: epoch.track, utcTime: time
+            speed: epoch.speed, course: epoch.track.map { $0 == 360 ? 0 : $0 }, utcTime: time  // some receivers print north as 360
         )
         location.motionIsDerived = !epoch.derived.isDisjoint(with: [.speed, .track])
         location.horizontalAccuracyIsEstimated = measured == nil

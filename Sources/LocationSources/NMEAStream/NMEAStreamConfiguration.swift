@@ -8,7 +8,8 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     public var reconnect: ReconnectPolicy
     /// How long one TCP connect may take. Default 5 s.
     public var connectTimeout: Duration
-    /// The longest NMEA line accepted by the decoder (see `NMEAStreamDecoder`). Default 256.
+    /// The longest NMEA line accepted by the decoder (see `NMEAStreamDecoder`), 16 to 65,535 bytes (outside
+    /// that range the nearest; no longer sentence parses). Default 256.
     public var maximumLineLength: Int
     /// Which sentences may come without a checksum. Default `.standard`.
     public var checksumPolicy: NMEAChecksumPolicy

@@ -31,7 +31,8 @@ public enum NMEAStreamEndpoint: Sendable, Hashable, CustomStringConvertible {
 public enum NMEAReplayPacing: Sendable, Hashable {
     /// Each epoch when its recorded time comes, relative to the first: `speed` 2 plays twice as
     /// fast. Gaps in the recording longer than `maximumGap` (and time running backwards, as where
-    /// logs were concatenated) are shortened to nothing.
+    /// logs were concatenated) are shortened to nothing; no wait lasts more than a day, however slow the
+    /// speed. A speed that is not a positive number plays as recorded (1).
     case recorded(speed: Double = 1, maximumGap: Duration = .seconds(10))
     /// Every epoch as soon as it is decoded.
     case asFastAsPossible

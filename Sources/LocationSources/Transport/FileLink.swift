@@ -19,9 +19,18 @@ struct FileLinkOpener: LinkOpener {
     var troubleshootingHint: String { "check that \(path) exists and is readable" }
     var isFinite: Bool { true }
 
+    /// Opens without blocking: a named pipe with no writer would otherwise block the caller (and the event
+    /// loop, on a retry) in `open` until one came. A regular file is read on the thread pool; anything else
+    /// (a named pipe, a character device) through NIO's pipe channel, as standard input is.
     func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
-        let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return eventLoop.makeFailedFuture(DeviceOpenError.openFile(path, errno: errno)) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return PipeLink.open(descriptor: descriptor, writable: false, on: eventLoop, framing: framing, events: events)
+        }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         return eventLoop.makeSucceededFuture(
             FileLink.start(descriptor: descriptor, threadPool: threadPool, eventLoop: eventLoop, events: events))
     }

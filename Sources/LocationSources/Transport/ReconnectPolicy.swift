@@ -31,19 +31,25 @@ public struct ReconnectPolicy: Sendable, Hashable {
         self.giveUpAfter = giveUpAfter.map { max(.zero, $0) }
     }
 
-    /// Where the backoff starts after a zero ``initialDelay``: doubling nothing would retry at once for ever.
+    /// Where the backoff starts after a zero ``initialDelay``, and the shortest wait between retries after the
+    /// first: doubling nothing would retry at once for ever.
     public static let smallestBackoff = Duration.milliseconds(10)
 
     /// The wait after `failures` consecutive failures (1 for the first): capped exponential backoff. A zero
     /// initial delay retries the first failure at once and backs off from ``smallestBackoff`` after it.
     /// - Complexity: O(1): at most 64 doublings.
+    /// Every retry after the first waits at least ``smallestBackoff``, whatever the delays say (a zero
+    /// maximum, or a negative one set after the policy was made), so that a peer refusing every connection
+    /// is never retried in a busy loop.
     public func delay(afterFailures failures: Int) -> Duration {
-        guard failures > 1 else { return initialDelay }
-        var delay = max(initialDelay, min(Self.smallestBackoff, maximumDelay))
+        let initial = max(.zero, initialDelay)
+        guard failures > 1 else { return initial }
+        let longest = max(Self.smallestBackoff, maximumDelay)
+        var delay = max(initial, Self.smallestBackoff)
         for _ in 1..<min(failures, 64) {
             delay = delay * 2
-            if delay >= maximumDelay { return maximumDelay }
+            if delay >= longest { return longest }
         }
-        return delay
+        return min(delay, longest)
     }
 }

@@ -21,7 +21,11 @@ struct TCPLinkOpener: LinkOpener {
     var isFinite: Bool { false }
 
     func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
-        ClientBootstrap(group: eventLoop)
+        // Refused here: NIO converts the port to 16 bits with a trapping conversion.
+        guard (0...65_535).contains(port) else {
+            return eventLoop.makeFailedFuture(ConnectFailure(description: "port \(port) is not a TCP port (0 to 65535)"))
+        }
+        return ClientBootstrap(group: eventLoop)
             .connectTimeout(connectTimeout.timeAmount)
             .channelOption(.socketOption(.so_keepalive), value: 1)
             .channelInitializer { channel in
@@ -39,6 +43,10 @@ struct TCPLinkOpener: LinkOpener {
 struct ConnectFailure: Error, CustomStringConvertible {
     let description: String
 
+    init(description: String) {
+        self.description = description
+    }
+
     init(_ error: any Error) {
         if let failure = error as? NIOConnectionError {
             let reasons = failure.connectionErrors.map { "\($0.error)" }
@@ -50,13 +58,9 @@ struct ConnectFailure: Error, CustomStringConvertible {
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var totalNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
-    }
+    /// The duration in whole nanoseconds, clamped to the range of `Int64` (about 292 years either way). Read
+    /// from the 128-bit attoseconds: `components` traps for durations beyond 2⁶³ seconds.
+    var totalNanoseconds: Int64 { Int64(clamping: attoseconds / 1_000_000_000) }
 
     /// The duration as NIO's `TimeAmount`.
     var timeAmount: TimeAmount { .nanoseconds(totalNanoseconds) }

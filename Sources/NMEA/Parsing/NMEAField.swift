@@ -53,10 +53,13 @@ struct NMEAField {
         return value
     }
 
-    /// A UTC time of day `hhmmss[.sss…]`, `nil` when empty.
+    /// A UTC time of day `hhmmss[.sss…]`, `nil` when empty: six digits, then nothing or a fraction (`1.2345`
+    /// or `12345.6` is no time of day).
     func timeOfDay() throws(NMEAError) -> NMEATimeOfDay? {
         if bytes.isEmpty { return nil }
-        guard bytes.count >= 6, let number = NMEADecimal(bytes), !number.negative else { throw error(.invalidField) }
+        guard bytes.count >= 6, bytes.count == 6 || bytes[6] == 0x2E, bytes.prefix(6).allSatisfy({ (0x30...0x39).contains($0) }),
+            let number = NMEADecimal(bytes), !number.negative
+        else { throw error(.invalidField) }
         let hhmmss = number.integerPart
         let (hours, minutes, seconds) = (hhmmss / 10_000, hhmmss / 100 % 100, hhmmss % 100)
         guard hours < 24, minutes < 60, seconds < 61 else { throw error(.outOfRange) }

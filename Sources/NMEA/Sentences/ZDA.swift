@@ -20,7 +20,7 @@ public struct NMEAZDA: Sendable, Hashable {
         let yearField = fields.next()
         let year = try yearField.integer()
         if let day, let month, let year {
-            guard yearField.bytes.count == 4, NMEACalendar.isValid(year: year, month: month, day: day) else {
+            guard yearField.bytes.count == 4, (1980...2099).contains(year), NMEACalendar.isValid(year: year, month: month, day: day) else {
                 throw yearField.error(.outOfRange)
             }
             date = NMEADate(year: year, month: month, day: day)

@@ -31,11 +31,14 @@ struct NMEALineFramer: Sendable {
     private var state = State.hunting
     private var partial: [UInt8]
 
-    /// Creates a framer; `maximumLineLength` is clamped to at least 16.
+    /// The longest line a framer keeps: no sentence longer than this parses (its comma offsets are 16-bit).
+    static let longestLine = Int(UInt16.max)
+
+    /// Creates a framer; `maximumLineLength` is clamped to 16 ... ``longestLine``.
     init(maximumLineLength: Int) {
-        self.maximumLineLength = max(16, maximumLineLength)
+        self.maximumLineLength = min(max(16, maximumLineLength), Self.longestLine)
         partial = []
-        partial.reserveCapacity(self.maximumLineLength)
+        partial.reserveCapacity(min(self.maximumLineLength, 256))
     }
 
     /// An empty framer used as a placeholder while the real one is borrowed.

@@ -26,7 +26,7 @@ public struct NMEAStreamDecoder: Sendable {
     /// Creates a decoder.
     ///
     /// - Parameters:
-    ///   - maximumLineLength: the longest line, `$` to terminator, that is accepted (at least 16).
+    ///   - maximumLineLength: the longest line, `$` to terminator, that is accepted (16 to 65,535: outside that range, the nearest).
     ///   - checksumPolicy: which sentence types may omit `*HH`; `.standard` by default (see ``NMEAChecksumPolicy``).
     ///   - rolloverPivot: dates before it move forward by 1024 weeks (see ``NMEAEpochAssembler/init(rolloverPivot:)``);
     ///     `nil`, the default, uses dates as printed.

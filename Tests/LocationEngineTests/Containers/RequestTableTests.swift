@@ -38,6 +38,60 @@ struct RequestTableTests {
         #expect(table.removeValue(forKey: RequestID(rawValue: next + 5)) == nil)
     }
 
+    @Test("matches a Dictionary when live entries are stored again (a request held, admitted), long-lived ones in the overflow")
+    func modelCheckWithOverwrites() {
+        var rng = SplitMix64(seed: 11)
+        var table = RequestTable<Int>()
+        var model: [RequestID: Int] = [:]
+        var next: UInt64 = 1
+        var live: [RequestID] = []
+        for step in 0..<200_000 {
+            let roll = rng.int(100)
+            if roll < 45 || live.isEmpty {
+                let id = RequestID(rawValue: next)
+                next += 1
+                table[id] = step
+                model[id] = step
+                live.append(id)
+            } else if roll < 55 {
+                let id = live[rng.int(live.count)]
+                table[id] = step
+                model[id] = step
+            } else {
+                let index = rng.int(10) == 0 ? rng.int(live.count) : max(0, live.count - 1 - rng.int(min(live.count, 50)))
+                let id = live.remove(at: index)
+                #expect(table.removeValue(forKey: id) == model.removeValue(forKey: id))
+            }
+            if step % 997 == 0 { #expect(table.count == model.count) }
+        }
+        #expect(table.count == model.count)
+        for (id, value) in model { #expect(table[id] == value) }
+    }
+
+    @Test("an entry that moved to the overflow, stored again while the window is empty, stays one entry")
+    func overwriteInTheOverflowWithAnEmptyWindow() {
+        var table = RequestTable<String>()
+        let first = RequestID(rawValue: 1)
+        table[first] = "held"
+        // Thousands come and go: past the hard bound the first one moves to the overflow, and the window empties.
+        for raw in UInt64(2)...5000 {
+            table[RequestID(rawValue: raw)] = "brief"
+            table.removeValue(forKey: RequestID(rawValue: raw))
+        }
+        #expect(table.windowLength == 0 && table.count == 1)
+        table[first] = "admitted"
+        #expect(table.count == 1, "stored where it is, not a second copy in the window")
+        #expect(table[first] == "admitted")
+        // The next ID starts the window afresh (no holes from 1 to it).
+        table[RequestID(rawValue: 5001)] = "next"
+        #expect(table.windowLength == 1)
+        #expect(table.removeValue(forKey: first) == "admitted")
+        #expect(table[first] == nil && table.count == 1)
+        var seen: [RequestID] = []
+        table.forEach { id, _ in seen.append(id) }
+        #expect(seen == [RequestID(rawValue: 5001)])
+    }
+
     @Test("overwriting and removing twice")
     func overwrite() {
         var table = RequestTable<String>()

@@ -179,16 +179,19 @@ final class GeofenceJournal: Sendable {
     /// (``StoreBacklog``), so that a database refusing writes for hours holds the server's memory to that,
     /// and a fence given up with its 503 no longer holds back the writes that would fit.
     private func takeBatch() -> Batch? {
-        let (batch, expired): (Batch?, Int) = state.withLockedValue { state in
+        let taken: (batch: Batch, compact: Bool)? = state.withLockedValue { state in
             // A backlog cut to nothing whose commit then failed still has waiters: it is committed again (empty).
-            guard !state.pending.isEmpty || (state.lastWriteFailed && state.stored < state.appended) else { return (nil, 0) }
-            var expired = 0
-            if state.lastWriteFailed {
-                let backlog = StoreBacklog.compacted(state.pending, expiredThrough: state.lastEventID - Int64(retention.count))
-                (state.pending, expired) = (backlog.writes, backlog.droppedEvents)
-            }
-            defer { state.pending.removeAll(keepingCapacity: true) }
-            return (Batch(writes: state.pending, sequence: state.appended, lastEventID: state.lastEventID), expired)
+            guard !state.pending.isEmpty || (state.lastWriteFailed && state.stored < state.appended) else { return nil }
+            defer { state.pending = [] }
+            return (Batch(writes: state.pending, sequence: state.appended, lastEventID: state.lastEventID), state.lastWriteFailed)
+        }
+        guard var batch = taken?.batch else { return nil }
+        var expired = 0
+        if taken?.compact == true {
+            // Outside the lock: the backlog can be the retention's count of events, and appending (under the
+            // fixes' delivery) must not wait for its compaction on every retry.
+            let backlog = StoreBacklog.compacted(batch.writes, expiredThrough: batch.lastEventID - Int64(retention.count))
+            (batch.writes, expired) = (backlog.writes, backlog.droppedEvents)
         }
         if expired > 0 {
             counters.expiredUnstored(expired)

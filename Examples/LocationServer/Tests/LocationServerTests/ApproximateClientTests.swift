@@ -50,6 +50,21 @@ struct ApproximateClientTests {
         }
     }
 
+    @Test("a one-shot that timed out with a fix known says why in words of the coarse fix, never the measured radius")
+    func theReasonDescribesTheCoarseFix() {
+        let answers = ApproximateAnswers(policy: Self.policy)
+        let measured = Location(latitude: 48.1173, longitude: 11.5167, horizontalAccuracy: 2_345)
+        var engine = LocationResult(status: .timedOut, location: measured, age: .seconds(3), achievedAccuracy: nil)
+        engine.reason = .accuracyNotReached(best: measured, age: .seconds(3), finestReach: 3)
+        #expect(engine.reason?.message.contains("2300 m") == true, "the engine's words name the measured radius")
+        let answer = answers.result(engine, asked: .city)
+        let coarse = Self.policy.coarsen(measured)
+        #expect(answer.location == coarse)
+        #expect(answer.reason?.code == "accuracy_not_reached")
+        #expect(answer.reason?.message.contains("2300 m") == false && answer.reason?.message.contains("3 m") == false, "\(String(describing: answer.reason))")
+        #expect(answer.reason == .accuracyNotReached(best: coarse, age: .seconds(3), finestReach: 0))
+    }
+
     @Test("a stream sends coarse fixes, marked, at most one per the policy's interval; heading and fences need precise")
     func stream() async throws {
         let server = try TestServer(clients: try ClientTestSupport.directory())

@@ -42,9 +42,13 @@ struct FenceOwnershipTests {
             let fenceOf = { (event: (id: Int64?, name: String, data: String)) -> UInt64? in
                 try? JSONDecoder().decode(Fence.self, from: Data(event.data.utf8)).fence
             }
-            let heardByFleet = GeofenceEventsTests.events(try await fleetStream.body).filter { $0.id != nil }
+            let fleetBody = try await fleetStream.body
+            let heardByFleet = GeofenceEventsTests.events(fleetBody).filter { $0.id != nil }
             let heardByOps = GeofenceEventsTests.events(try await opsStream.body).filter { $0.id != nil }
             #expect(heardByFleet.map(fenceOf) == [1])
+            // Fleet resumes past courier's events it did not hear: the last id its stream gave is the newest.
+            let lastFleetID = GeofenceEventsTests.records(fleetBody).compactMap(\.id).last
+            #expect(lastFleetID == heardByOps.compactMap(\.id).max(), "fleet's Last-Event-ID moved past the others' events")
             #expect(Set(heardByOps.map(fenceOf)) == [1, 2] && heardByOps.count == 3)
         }
     }

@@ -11,7 +11,13 @@ import Testing
 @Suite("GET /geofences/events")
 struct GeofenceEventsTests {
     /// The events of a stream's body: their ids (`nil` for the stream's own last `end`), names and data.
+    /// The events a browser's `EventSource` fires from `body`: a record without data (an id alone) fires none.
     static func events(_ body: ByteBuffer) -> [(id: Int64?, name: String, data: String)] {
+        records(body).filter { !$0.data.isEmpty }
+    }
+
+    /// Every record of `body`, with or without data.
+    static func records(_ body: ByteBuffer) -> [(id: Int64?, name: String, data: String)] {
         String(buffer: body).components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { event in
             var fields: [String: String] = [:]
             for line in event.components(separatedBy: "\n") {

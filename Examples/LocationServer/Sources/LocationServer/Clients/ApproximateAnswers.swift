@@ -21,8 +21,9 @@ struct ApproximateAnswers: Sendable {
     }
 
     /// The one-shot's result as the client may see it: the fix coarsened, the level it achieves
-    /// recomputed from the coarse radius, and a success that the coarse fix does not meet `asked` with
-    /// turned into `accuracy_reduced` (as the engine answers a request finer than reduced accuracy allows).
+    /// recomputed from the coarse radius, a success that the coarse fix does not meet `asked` with
+    /// turned into `accuracy_reduced` (as the engine answers a request finer than reduced accuracy allows),
+    /// and a reason that described the measured fix describing the coarse one.
     func result(_ result: LocationResult, asked: LocationAccuracy) -> LocationResult {
         guard let location = result.location else { return result }
         let coarse = policy.coarsen(location)
@@ -32,6 +33,11 @@ struct ApproximateAnswers: Sendable {
         answer.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.horizontalAccuracy, age: age)
         if result.status == .success, !asked.isSatisfied(horizontalAccuracy: coarse.horizontalAccuracy, age: age) {
             answer.status = .accuracyReduced
+        }
+        // The engine's words name the measured fix's radius (and what the finest source reaches): said again
+        // of the coarse fix alone.
+        if result.reason?.code == EndingReason.accuracyNotReached(best: coarse, age: age, finestReach: 0).code {
+            answer.reason = .accuracyNotReached(best: coarse, age: age, finestReach: 0)
         }
         return answer
     }

@@ -20,7 +20,8 @@ import NIOCore
 /// every event is sent the stream ends with an `end` without a fence, reason `shut_down`. A client that
 /// disconnects only stops listening.
 ///
-/// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others'. It
+/// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others', and
+/// after others' events a record with an id alone (which fires no event) moves its `Last-Event-ID` past them. It
 /// needs permission `precise`: a fence's transitions show where the device is to the metre. A client whose
 /// token is taken out of the token file, expires, or changes permission while it listens gets an `end` without
 /// a fence, reason `unauthorized`, before the next events (``ClientCheck``).
@@ -55,9 +56,14 @@ struct GeofenceEventsRoute {
                 pages: while let page = try await journal.page(after: cursor, limit: Self.pageSize, bell: &ringing) {
                     switch page {
                     case .events(let page):
+                        let before = cursor
                         cursor = page.last?.id ?? cursor
                         let events = client.isAdmin ? page : page.filter { client.sees(owner: $0.owner) }
-                        if events.isEmpty { continue }
+                        // Past others' events the client does not hear, an id alone (no event fires) moves the id it
+                        // resumes from: from its own last event, a quiet client would find it dropped by the
+                        // retention that other clients' events filled, and lose its events since.
+                        let skipped = events.last?.id != cursor && cursor > before
+                        if events.isEmpty && !skipped { continue }
                         if let why = check.revoked() {
                             let end = GeofenceEndJSON(fence: nil, reason: "unauthorized", detail: why)
                             try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
@@ -66,6 +72,7 @@ struct GeofenceEventsRoute {
                         // One write per page: a fix that decides thousands of fences is not thousands of flushes.
                         var buffer = ByteBuffer()
                         for event in events { event.write(to: &buffer) }
+                        if skipped { buffer.writeString("id: \(cursor)\n\n") }
                         try await writer.write(buffer)
                         let sent = ContinuousClock.now
                         for case let appendedAt? in events.lazy.map(\.appendedAt) { counters.delivered(after: sent - appendedAt) }

@@ -50,4 +50,27 @@ struct ShutdownTests {
         #expect(!server.source.isRunning)
         #expect(server.counters.totals.locationRequestsEnded == 3 && server.counters.totals.streamsClosed == 1)
     }
+
+    @Test("once the engine has shut down, the fence routes answer 503 shut_down, not an empty list or 404: the fences are kept", .timeLimit(.minutes(1)))
+    func fenceRoutesAfterShutdown() async throws {
+        try await StorageTestSupport.withDatabaseFile { path in
+            let server = try TestServer(database: path)
+            try await server.application.test(.router) { client in
+                #expect(try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client).status == .created)
+                await server.waitUntilPending(subscriptions: 1)
+                await server.engine.shutdown()
+                #expect(server.geofences.isShutDown)
+                for (uri, method) in [("/geofences", HTTPRequest.Method.get), ("/geofences/1", .get), ("/geofences/1", .delete)] {
+                    let answer = try await client.execute(uri: uri, method: method)
+                    #expect(answer.status == .serviceUnavailable, "\(method) \(uri)")
+                    #expect(answer.headers[.retryAfter] == "5")
+                    #expect(String(buffer: answer.body).contains("shut_down"))
+                }
+                try await server.geofences.journal.flush()
+                let kept = try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") }
+                #expect(kept == 1, "kept for the next start, and no DELETE went through")
+                await server.geofences.close()
+            }
+        }
+    }
 }

@@ -25,14 +25,25 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
         router.get("geofences") { _, context in
             let view = try ClientView(try context.requireIdentity(), audit: audit)
             try view.requirePrecise("fences' states")
+            try refuseAfterShutdown()
             return GeofenceListJSON(geofences: registry.fences(of: view.client).map(GeofenceJSON.init), maximum: registry.maximumFences)
         }
         router.get("geofences/:id") { _, context in
             let view = try ClientView(try context.requireIdentity(), audit: audit)
             try view.requirePrecise("fences' states")
+            try refuseAfterShutdown()
             return GeofenceJSON(try ownFence(context, client: view.client))
         }
         router.delete("geofences/:id") { _, context in try await delete(context) }
+    }
+
+    /// Once the engine has shut down, the fences it ended are gone from memory but kept for the next start: a list
+    /// would be empty and a fence `404`, as if deleted. Answered `503 shut_down` instead, as every request then.
+    func refuseAfterShutdown() throws {
+        guard registry.isShutDown else { return }
+        throw HTTPError(
+            .serviceUnavailable, headers: [.retryAfter: "\(LocationStatus.retryAfterShutdownSeconds)"],
+            message: "shut_down: the server is stopping; its fences are kept for the next start")
     }
 
     /// The fence of the path's `{id}`, if `client` sees it.
@@ -49,6 +60,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     func delete(_ context: ServerRequestContext) async throws -> HTTPResponse.Status {
         let client = try ClientView(try context.requireIdentity(), audit: audit).client
         let id = try Self.id(context)
+        try refuseAfterShutdown()
         let (owner, sequence): (String?, UInt64)
         if let fence = registry.fence(id), client.sees(owner: fence.owner), let removed = registry.remove(id) {
             engine.cancel(removed.request)

@@ -64,6 +64,8 @@ final class GeofenceRegistry: Sendable {
         /// waits for that write, and forgets it once stored. At most one per fence deleted.
         var unstoredDeletions: [UInt64: (owner: String?, sequence: UInt64)] = [:]
         var lastID: UInt64
+        /// The engine shut down (a fence ended `shut_down`): the fences left memory but not the database.
+        var shutDown = false
         /// Unix seconds at the engine's instant zero: turns the engine's instants into times that mean
         /// something after a restart.
         var timelineOrigin: Double
@@ -117,6 +119,10 @@ final class GeofenceRegistry: Sendable {
     }
 
     /// The monitored fences, by ID.
+    /// Whether the engine has shut down: the fences it ended are kept for the next start, so what is in memory
+    /// no longer says which exist.
+    var isShutDown: Bool { state.withLockedValue { $0.shutDown } }
+
     var fences: [Fence] { state.withLockedValue { $0.fences.values.filter { $0.request != nil } }.sorted { $0.id < $1.id } }
 
     /// The monitored fences `client` sees (its own; all for an admin), by ID.
@@ -185,6 +191,7 @@ final class GeofenceRegistry: Sendable {
         case .ended(let end):
             let sent = ServerSentEvent(Event.ended(fence: id, reason: end.outcome))
             let monitored: Bool? = state.withLockedValue { state in
+                if case .shutDown = end { state.shutDown = true }
                 guard let fence = state.fences[id] else { return nil }
                 if fence.request == nil {
                     state.fences[id]?.earlyEnd = end

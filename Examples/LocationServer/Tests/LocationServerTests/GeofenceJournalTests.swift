@@ -96,6 +96,28 @@ struct GeofenceJournalTests {
         #expect(events.map(\.id) == [5])
     }
 
+    @Test("a reader paging from the database while a commit has pruned past it, before the journal's state says so, is behind, not past a gap", .timeLimit(.minutes(1)))
+    func readerMeetsAPruneNotYetInTheState() async throws {
+        let database = try ServerDatabase.open(path: ServerDatabase.inMemory)
+        try await database.write { db in
+            let events = (1...5 as ClosedRange<Int64>).map { StoreWrite.event(StoredEvent(id: $0, time: 1_800_000_000, fence: 1, name: "transition", data: "{}")) }
+            _ = try EventStore.apply(events, retention: EventStore.Retention(count: 100, age: 3600), now: 1_800_000_000, lastEventID: 5, db)
+        }
+        let contents = try await database.read { try EventStore.contents($0) }
+        let journal = GeofenceJournal(
+            database: database, contents: contents, retention: EventStore.Retention(count: 100, age: 3600),
+            counters: GeofenceCounters(registry: PrometheusCollectorRegistry()), logger: Logger(label: "journal") { _ in SwiftLogNoOpLogHandler() },
+            now: { 1_800_000_000 })
+        // A commit's pruning by count, its new oldest id not yet in the journal's state.
+        try await database.write { try $0.execute(sql: "DELETE FROM event WHERE id <= 3") }
+        var bell = journal.doorbell().makeAsyncIterator()
+        guard case .behind(let oldest)? = try await journal.page(after: 1, limit: 10, bell: &bell) else {
+            Issue.record("events 2 and 3 were pruned: the reader at 1 is behind, not handed 4 and 5")
+            return
+        }
+        #expect(oldest == 4)
+    }
+
     @Test("while the database refuses every write, the backlog is cut to what it would keep; it is all stored once it takes writes", .timeLimit(.minutes(1)))
     func backlogWhileRefused() async throws {
         let journal = try Self.journal(retention: EventStore.Retention(count: 10, age: 3600))

@@ -72,8 +72,13 @@ extension GeofenceJournal {
                 return page
             case .read(let through):
                 let after = cursor
-                let events = try await database.read { db in try EventStore.events(after: after, through: through, limit: limit, db) }
+                // The oldest kept, read in the same transaction: a commit that pruned past the cursor may not have
+                // told the journal's state yet, which would then take the hole for a gap and skip the pruned events.
+                let (events, oldest) = try await database.read { db in
+                    (try EventStore.events(after: after, through: through, limit: limit, db), try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event"))
+                }
                 if events.first?.id == cursor + 1 { return .events(events) }
+                if let oldest, oldest > cursor + 1 { return .behind(oldest: oldest) }
                 // Pruned between the two looks: the next pass says how far.
                 if state.withLockedValue({ cursor < $0.oldestEventID - 1 }) { continue }
                 // A gap within what is kept: a database whose age pruning, before it kept to the oldest events

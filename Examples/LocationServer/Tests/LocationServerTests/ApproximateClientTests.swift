@@ -65,6 +65,16 @@ struct ApproximateClientTests {
         #expect(answer.reason == .accuracyNotReached(best: coarse, age: .seconds(3), finestReach: 0))
     }
 
+    @Test("a stream's distances are no shorter than the grid: updates after a metres-long move would say the device moved within its cell")
+    func distancesNoShorterThanTheGrid() {
+        let answers = ApproximateAnswers(policy: Self.policy)
+        let grid = Self.policy.gridSpacing
+        #expect(answers.options(SubscriptionOptions(distanceFilter: 5)).distanceFilter == grid)
+        #expect(answers.options(SubscriptionOptions(distanceFilter: 0)).distanceFilter == 0, "off stays off")
+        #expect(answers.options(SubscriptionOptions(distanceFilter: 2 * grid)).distanceFilter == 2 * grid)
+        #expect(answers.options(SubscriptionOptions(kind: .significantChange)).significantDistance == grid)
+    }
+
     @Test("a stream sends coarse fixes, marked, at most one per the policy's interval; heading and fences need precise")
     func stream() async throws {
         let server = try TestServer(clients: try ClientTestSupport.directory())

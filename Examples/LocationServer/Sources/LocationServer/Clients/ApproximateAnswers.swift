@@ -42,12 +42,17 @@ struct ApproximateAnswers: Sendable {
         return answer
     }
 
-    /// The subscription's options for the engine: its accuracy filter as ``engineAccuracy(for:)``, and at
-    /// most one update per ``ReducedAccuracyPolicy/minimumInterval`` (the engine's "a few updates an hour").
+    /// The subscription's options for the engine: its accuracy filter as ``engineAccuracy(for:)``, at
+    /// most one update per ``ReducedAccuracyPolicy/minimumInterval`` (the engine's "a few updates an hour"),
+    /// and its distances (a distance filter, a significant change) no shorter than the grid: the engine
+    /// compares the measured positions, so whether an update comes after a 5 m filter would tell the client
+    /// the device moved 5 m within its cell.
     func options(_ options: SubscriptionOptions) -> SubscriptionOptions {
         var options = options
         options.accuracy = options.accuracy.map(engineAccuracy(for:))
         options.minimumInterval = max(options.minimumInterval, policy.minimumInterval)
+        if options.distanceFilter > 0 { options.distanceFilter = max(options.distanceFilter, policy.gridSpacing) }
+        options.significantDistance = max(options.significantDistance, policy.gridSpacing)
         return options
     }
 

@@ -2,7 +2,8 @@
 public struct GPSDConfiguration: Sendable, Hashable {
     /// gpsd's host. Default `127.0.0.1` (gpsd listens on loopback unless started with `-G`).
     public var host: String
-    /// gpsd's TCP port. Default 2947.
+    /// gpsd's TCP port. Default 2947. One outside 0–65535 fails each connection attempt with an error saying
+    /// so, until the source gives up.
     public var port: Int
     /// Reconnection, answer timeout and when to give up.
     public var reconnect: ReconnectPolicy

@@ -1,6 +1,7 @@
 /// Where an ``NMEAStreamSource`` reads NMEA 0183 from.
 public enum NMEAStreamEndpoint: Sendable, Hashable, CustomStringConvertible {
-    /// A TCP feed (a serial-to-network bridge, `gpsgen --listen`, `socat`): `host:port`.
+    /// A TCP feed (a serial-to-network bridge, `gpsgen --listen`, `socat`): `host:port`. A port outside
+    /// 0–65535 fails each connection attempt with an error saying so, until the source gives up.
     case tcp(host: String, port: Int)
     /// A serial device such as `/dev/ttyUSB0` or `/dev/ttyACM0`, set to raw mode at `baudRate`
     /// (4800 is the NMEA 0183 standard; many USB receivers use 9600 or more).
@@ -11,6 +12,8 @@ public enum NMEAStreamEndpoint: Sendable, Hashable, CustomStringConvertible {
     case serial(path: String, baudRate: Int)
     /// A recorded log file, replayed by `pacing`. Text that is not a sentence (a comment line such as
     /// `# recorded on the A9`) is skipped as noise; a sentence is read wherever its `$` is, even after a `#`.
+    /// A named pipe (`mkfifo`) at `path` is opened without waiting for a writer and read as it comes; it ends
+    /// when its writers have come and gone.
     case file(path: String, pacing: NMEAReplayPacing)
     /// The process's standard input: a pipe (`socat … | app`, `cat /dev/ttyUSB0 | app`) or a
     /// redirected file (replayed as fast as possible). Its end is final.

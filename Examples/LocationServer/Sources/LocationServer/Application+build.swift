@@ -38,7 +38,12 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         ServiceRoutes(registry: registry, counters: counters).register(on: router)
         // Last: it wraps only what no route above takes.
         router.add(middleware: UnknownRouteMiddleware())
-        return Application(router: router, configuration: configuration, onServerRunning: onServerRunning, logger: logger)
+        return Application(
+            router: router, configuration: configuration,
+            onServerRunning: { channel in
+                authenticator.listener.listening(on: channel)
+                await onServerRunning(channel)
+            }, logger: logger)
     }
 
     /// The application and the engine as one `ServiceGroup`, shutting down gracefully on

@@ -83,6 +83,12 @@ struct ClientAuthenticationTests {
                 try "\(ClientTestSupport.tokens["fleet"]!) fleet exact\n".write(toFile: tokens, atomically: true, encoding: .utf8)
                 #expect(directory.reload()?.line == 1)
                 #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .ok)
+                // Emptied (being rewritten, or by mistake): naming nobody, it would lock every client out.
+                for empty in ["", "# nobody yet\n"] {
+                    try empty.write(toFile: tokens, atomically: true, encoding: .utf8)
+                    #expect(directory.reload()?.message.contains("names no client") == true)
+                    #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .ok)
+                }
             }
         }
     }

@@ -42,6 +42,24 @@ struct StreamRevocationTests {
         }
     }
 
+    @Test("a stream goes on when only its token's expiry moves later (a rotation): nothing it was opened with changed", .timeLimit(.minutes(1)))
+    func updatesStreamOfAnExtendedToken() async throws {
+        try await Self.withTokenFile("\(Self.token) fleet precise expires=2099-01-01T00:00:00Z\n") { directory, rewrite in
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                async let stream = ClientTestSupport.execute("/updates?maxUpdates=1", as: "fleet", with: client)
+                await server.waitUntilPending(subscriptions: 1)
+                try rewrite("\(Self.token) fleet precise expires=2100-01-01T00:00:00Z\n")
+                #expect(directory.reload() == nil)
+                server.source.emit(TestServer.fix(metres: 5))
+                await server.engine.sync(advancingBy: .seconds(1))
+                let events = GeofenceEventsTests.events(try await stream.body)
+                #expect(events.map(\.name) == ["location", "end"], "\(events)")
+                #expect(events.last?.data.contains("unauthorized") == false)
+            }
+        }
+    }
+
     @Test("a /geofences/events stream whose token is taken out of the file ends at the next events, unauthorized", .timeLimit(.minutes(1)))
     func fenceEventsOfARevokedToken() async throws {
         try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in

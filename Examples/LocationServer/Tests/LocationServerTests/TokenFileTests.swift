@@ -79,6 +79,17 @@ struct TokenFileTests {
         }
     }
 
+    @Test("a file saved with Windows line endings is read line by line, not as one line")
+    func windowsLineEndings() throws {
+        let text = "# location-server clients\r\n\(Self.fleet) fleet precise admin\r\n\(Self.weather) weather approximate\r\n"
+        let table = try TokenFile.parse(text, path: "tokens")
+        #expect(table.clientCount == 2, "the comment on the first line hid every client")
+        #expect(table.clients[Self.fleet] == Client(name: "fleet", permission: .precise, isAdmin: true))
+        #expect(table.clients[Self.weather]?.permission == .approximate)
+        let bad = try #require(throws: TokenFileError.self) { try TokenFile.parse("\(Self.fleet) fleet exact\r\n\(Self.weather) weather precise\r\n", path: "tokens") }
+        #expect(bad.line == 1 && !bad.message.contains(Self.weather), "the next line's token is not read into the error: \(bad.message)")
+    }
+
     @Test("a client may have several tokens with one permission; an empty file names no client")
     func rotationAndEmpty() throws {
         let table = try TokenFile.parse("\(Self.fleet) fleet precise\n\(Self.weather) fleet precise\n", path: "tokens")

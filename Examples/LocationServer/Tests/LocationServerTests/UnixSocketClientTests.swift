@@ -2,6 +2,9 @@ import Foundation
 import Glibc
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOEmbedded
 import Testing
 
 @testable import LocationServer
@@ -34,6 +37,29 @@ struct UnixSocketClientTests {
         #expect(try ClientAuthenticator(clients: .open()).user(Self.me &+ 4242).isAdmin == false)
     }
 
+    @Test("a connection whose peer cannot be read (it closed before its request was) is 401, never the local admin, without a token file")
+    func aPeerThatCannotBeNamedIsRefused() async throws {
+        let closed = EmbeddedChannel()  // no local address: what a closed connection's channel reports
+        #expect(await PeerCredentials.of(closed) == .unknown)
+        let tcp = EmbeddedChannel()
+        try await tcp.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
+        tcp.localAddress = try SocketAddress(ipAddress: "127.0.0.1", port: 9090)
+        #expect(await PeerCredentials.of(tcp) == .notUnixSocket)
+        let context = ServerRequestContext(source: .init(channel: closed, logger: Logger(label: "test")))
+        let request = Request(head: HTTPRequest(method: .delete, scheme: "http", authority: "x", path: "/geofences/7"), body: .init(buffer: ByteBuffer()))
+        let onUnixSocket = ClientAuthenticator(clients: .open())
+        let listener = EmbeddedChannel()
+        listener.localAddress = try SocketAddress(unixDomainSocketPath: "/tmp/location-server-test.sock")
+        onUnixSocket.listener.listening(on: listener)
+        await #expect(throws: HTTPError.self) { _ = try await onUnixSocket.credential(request, context: context) }
+        // On TCP, without a token file, every request is the local client, a closed connection's too (as before).
+        let onTCP = ClientAuthenticator(clients: .open())
+        onTCP.listener.listening(on: tcp)
+        #expect(try await onTCP.credential(request, context: context) == .local)
+        let tcpContext = ServerRequestContext(source: .init(channel: tcp, logger: Logger(label: "test")))
+        #expect(try await onTCP.credential(request, context: tcpContext) == .local)
+    }
+
     @Test("with a token file, the user's uid:N line names its client; a user without one is 401 but for /health; a token still works")
     func tokenFileNamesUsers() async throws {
         let token = "socket-token-0123456789abcdef"
@@ -52,7 +78,8 @@ struct UnixSocketClientTests {
         try await Self.withServer(stranger) { path in
             let answer = try await Self.request("GET", "/geofences", over: path)
             #expect(answer.status == 401)
-            #expect(answer.body.contains("user id \(Self.me) has no line uid:\(Self.me) in the token file"), "\(answer.body)")
+            #expect(answer.body.contains("user id \(Self.me) has no line uid:\(Self.me) in the server's token file"), "\(answer.body)")
+            #expect(!answer.body.contains("/"), "the token file's path stays on the server")
             // The one route that needs no token needs no line either.
             let health = try await Self.request("GET", "/health", over: path)
             #expect(health.status == 200, "\(health.body)")

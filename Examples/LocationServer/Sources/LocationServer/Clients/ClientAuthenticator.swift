@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdAuth
+import NIOConcurrencyHelpers
+import NIOCore
 
 /// Names the client of every request (hummingbird-auth's authenticator middleware), or answers `401`
 /// with `WWW-Authenticate: Bearer` and what was wrong: no `Authorization` header, one that is not
@@ -18,6 +20,8 @@ import HummingbirdAuth
 struct ClientAuthenticator: AuthenticatorMiddleware {
     typealias Context = ServerRequestContext
     let clients: ClientDirectory
+    /// What the server listens on, once it does.
+    var listener = ListenerKind()
     /// The wall clock, for tokens' `expires`.
     var now: @Sendable () -> Date = { Date() }
 
@@ -46,8 +50,16 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
         if tokens, request.uri.path == "/health" { return nil }
         // Over the Unix socket the kernel names the caller: a header only names another client when it is a
         // token of the token file, so without one any header is ignored, never a way to be someone else.
-        if header == nil || !tokens, let peer = await PeerCredentials.of(context.channel) {
-            return .user(peer.uid)
+        if header == nil || !tokens {
+            switch await PeerCredentials.of(context.channel) {
+            case .peer(let peer): return .user(peer.uid)
+            case .notUnixSocket: break
+            case .unknown where listener.isUnixSocket:
+                // On the Unix socket, a connection that closed (or whose peer the kernel would not name) before its
+                // request was read: a request still buffered must not pass for the local client, an admin.
+                throw Self.unauthorized("the connection's peer could not be named (it closed before the request was read)")
+            case .unknown: break
+            }
         }
         guard tokens else { return .local }
         guard let header else {
@@ -89,14 +101,15 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
 
     /// The client the local user `uid` is (see the type's summary).
     func user(_ uid: UInt32) throws -> Client {
-        guard case .tokens(let path) = clients.mode else {
+        guard case .tokens = clients.mode else {
             return Client(name: "uid-\(uid)", permission: .precise, isAdmin: uid == 0 || uid == PeerCredentials.serverUser)
         }
         switch clients.current.lookup(user: uid, at: now()) {
         case .client(let client): return client
         case .expired(let client): throw Self.unauthorized("the line of user id \(uid) (client '\(client.name)') has expired")
         case .unknown:
-            throw Self.unauthorized("user id \(uid) has no line uid:\(uid) in the token file \(path), and the request no token")
+            // The token file's path is the server's business, not the caller's.
+            throw Self.unauthorized("user id \(uid) has no line uid:\(uid) in the server's token file, and the request no token")
         }
     }
 
@@ -114,4 +127,19 @@ enum ClientCredential: Sendable, Hashable {
     case token(String)
     /// The peer's user, over the Unix socket.
     case user(UInt32)
+}
+
+/// Whether the server listens on a Unix-domain socket, learnt when it starts listening: a request whose
+/// connection can no longer say what it is (closed) is then refused rather than taken for the local client.
+final class ListenerKind: Sendable {
+    private let unixSocket = NIOLockedValueBox(false)
+
+    /// Whether the listening channel is a Unix-domain socket's.
+    var isUnixSocket: Bool { unixSocket.withLockedValue { $0 } }
+
+    /// The server listens on `channel`.
+    func listening(on channel: any Channel) {
+        let isUnix = if case .unixDomainSocket? = channel.localAddress { true } else { false }
+        unixSocket.withLockedValue { $0 = isUnix }
+    }
 }

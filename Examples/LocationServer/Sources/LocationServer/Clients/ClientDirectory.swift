@@ -53,6 +53,11 @@ final class ClientDirectory: Sendable {
         guard case .tokens(let path) = mode else { return nil }
         do throws(TokenFileError) {
             let loaded = try TokenFile.load(path: path)
+            // A file that names nobody is one being written (an editor, `: >` before the new text) or emptied by
+            // mistake: taking it would lock every client out and end every stream.
+            guard loaded.clientCount > 0 else {
+                throw TokenFileError(path: path, line: nil, message: "names no client: the tokens before it stay in force (replace the file by renaming a complete one over it)")
+            }
             table.withLockedValue { $0 = loaded }
             logger.info("clients: token file read again", metadata: ["path": "\(path)", "clients": "\(loaded.clientCount)"])
             return nil

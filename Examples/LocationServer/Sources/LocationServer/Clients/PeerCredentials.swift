@@ -12,11 +12,27 @@ struct PeerCredentials: Sendable, Equatable {
     var uid: UInt32
     var gid: UInt32
 
-    /// The credentials of `channel`'s peer, when `channel` is a connection accepted on a Unix-domain socket;
-    /// `nil` for any other (TCP) or when the kernel does not say.
-    static func of(_ channel: any Channel) async -> PeerCredentials? {
-        guard case .unixDomainSocket? = channel.localAddress, let provider = channel as? any SocketOptionProvider else { return nil }
-        return try? await provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)).get()
+    /// What ``of(_:)`` found.
+    enum Lookup: Sendable, Equatable {
+        /// The connection is a Unix-domain socket's, and the kernel named its peer.
+        case peer(PeerCredentials)
+        /// The connection is not a Unix-domain socket's (TCP).
+        case notUnixSocket
+        /// The connection's kind or peer cannot be read: it has closed (its address is gone), or the kernel
+        /// would not say.
+        case unknown
+    }
+
+    /// The credentials of `channel`'s peer, when `channel` is a connection accepted on a Unix-domain socket.
+    static func of(_ channel: any Channel) async -> Lookup {
+        guard let address = channel.localAddress else { return .unknown }
+        guard case .unixDomainSocket = address else { return .notUnixSocket }
+        guard let provider = channel as? any SocketOptionProvider else { return .unknown }
+        do {
+            return .peer(try await provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)).get())
+        } catch {
+            return .unknown
+        }
     }
 
     /// The user the server itself runs as.

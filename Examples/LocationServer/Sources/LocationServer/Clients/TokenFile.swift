@@ -51,7 +51,10 @@ enum TokenFile {
         var userLines: [UInt32: Int] = [:]
         /// Each client's first line.
         var named: [String: (client: Client, line: Int)] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on line feeds as bytes: a Character "\r\n" (a file saved on Windows) is no "\n", which read the
+        // whole file as one line (skipped as a comment when it began with one).
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+        for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             func bad(_ message: String) -> TokenFileError { TokenFileError(path: path, line: number, message: message) }
             let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))

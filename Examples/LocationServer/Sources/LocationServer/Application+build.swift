@@ -31,7 +31,7 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let authenticator = ClientAuthenticator(clients: clients)
         router.add(middleware: authenticator)
         if let clientRateLimit { router.add(middleware: RateLimitMiddleware(clientRateLimit, audit: audit)) }
-        LocationRoute(engine: engine, counters: counters, audit: audit).register(on: router)
+        LocationRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator).register(on: router)
         UpdatesRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator).register(on: router)
         GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator).register(on: router)
         GeofenceRoutes(engine: engine, registry: geofences, audit: audit).register(on: router)

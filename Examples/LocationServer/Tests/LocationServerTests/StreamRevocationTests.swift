@@ -42,6 +42,24 @@ struct StreamRevocationTests {
         }
     }
 
+    @Test("a /location that waited while its token was taken out of the file is answered 401, without the fix", .timeLimit(.minutes(1)))
+    func locationOfARevokedToken() async throws {
+        try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                async let answer = ClientTestSupport.execute("/location?accuracy=block&timeout=1d", as: "fleet", with: client)
+                await server.waitUntilPending(oneShots: 1)
+                try rewrite("\(ClientTestSupport.tokens["ops"]!) ops precise admin\n")
+                #expect(directory.reload() == nil)
+                server.source.emit(TestServer.fix(metres: 5))
+                await server.engine.sync(advancingBy: .seconds(1))
+                let answered = try await answer
+                #expect(answered.status == .unauthorized)
+                #expect(!String(buffer: answered.body).contains("latitude"), "no fix to a client no longer in the file")
+            }
+        }
+    }
+
     @Test("a stream goes on when only its token's expiry moves later (a rotation): nothing it was opened with changed", .timeLimit(.minutes(1)))
     func updatesStreamOfAnExtendedToken() async throws {
         try await Self.withTokenFile("\(Self.token) fleet precise expires=2099-01-01T00:00:00Z\n") { directory, rewrite in

@@ -30,11 +30,15 @@ struct ReasonJSON: Codable, Equatable {
 /// request answers 200 with its status in the body (a timeout is an answer, not a server fault),
 /// except a source failure or a shutdown (503; a shutdown with `Retry-After`) and an authorization
 /// refusal (403). A client with permission `none` is refused (403); an `approximate` one gets the fix
-/// coarsened (``ClientView``).
+/// coarsened (``ClientView``). A client whose token was taken out, expired or changed permission while the
+/// request waited is answered `401` without the fix.
 struct LocationRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
     let audit: ClientAudit
+    /// Asked again once the engine answers: a request may wait up to a day, through a token taken out of the
+    /// file, expired or given another permission.
+    let authenticator: ClientAuthenticator
 
     func register(on router: Router<ServerRequestContext>) {
         router.get("location") { request, context in try await handle(request, context: context) }
@@ -55,6 +59,8 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
         // Cancelling the handler's task cancels the request (and throws).
         let result = try await engine.location(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
+        // The client that asked must still be what it asked as when the answer goes: else no fix, 401.
+        if let why = try ClientCheck(authenticator, context: context).revoked() { throw ClientAuthenticator.unauthorized(why) }
         succeeded = result.status == .success
         var headers = HTTPFields()
         if result.status == .shutDown { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }

@@ -3,16 +3,22 @@ extension RegionEvaluator {
     /// `now`. An invalid fix (``Location/isValid``) is ignored.
     ///
     /// Its decisions are stamped with `observedAt`, when the fix was taken (an aged fix: its arrival less
-    /// the age its source reported; `nil`: `now`), and dwell and unknown count from there. An instant
-    /// before the previous fix's, or after `now`, is taken as the nearer of the two. Deadlines due by the
-    /// fix's instant are taken before it (a region the fix sees again does not go unknown at a deadline
-    /// that fell after the fix was taken), and those due by its arrival after it.
+    /// the age its source reported; `nil`: `now`), and dwell and unknown count from there. A fix taken
+    /// before the previous one decides nothing: its position is older than one the regions were already
+    /// decided from (taken as the device's latest, it would move the device back and forth: an exit and an
+    /// entry that never happened). An instant after `now` is taken as `now`, and one before the latest
+    /// instant time was passed to (``advanceTime(now:)``) as that instant: no transition is stamped
+    /// before one already reported. Deadlines due by the fix's instant are taken before it (a region the
+    /// fix sees again does not go unknown at a deadline that fell after the fix was taken), and those due
+    /// by its arrival after it.
     /// - Complexity: O(levels · cells + k log k) for the k regions near the fix, inside, unknown or undecided
     ///   (taken in the order their monitors were made: a device inside thousands of regions at once pays the
     ///   sort on every fix).
     public mutating func receiveFix(_ fix: Location, observedAt: EngineInstant? = nil, now arrival: EngineInstant) {
         guard fix.isValid else { return }
-        let now = max(min(observedAt ?? arrival, arrival), lastFix?.at ?? .zero)
+        let taken = min(observedAt ?? arrival, arrival)
+        if let last = lastFix, taken < last.at { return }
+        let now = max(taken, timePassed)
         advanceTime(now: now)
         let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)

@@ -4,6 +4,7 @@ extension RegionEvaluator {
     /// - Complexity: O(log d) per deadline taken; O(n log n) for the n known regions when no fix came for
     ///   ``GeofenceConfiguration/unknownAfter``.
     public mutating func advanceTime(now: EngineInstant) {
+        timePassed = max(timePassed, now)
         while true {
             dropStaleDeadlines()
             let global = globalUnknownDeadline

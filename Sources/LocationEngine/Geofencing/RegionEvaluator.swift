@@ -75,6 +75,8 @@ public struct RegionEvaluator: Sendable {
     var recentFixes = Deque<RecentFix>(minimumCapacity: RegionEvaluator.recentFixLimit)
     /// The last fix taken.
     var lastFix: RecentFix? { recentFixes.last }
+    /// The latest instant time has been passed to (``advanceTime(now:)``): no decision is stamped before it.
+    var timePassed = EngineInstant.zero
     /// Whether the global unknown timeout (no fix at all) is pending.
     var globalTimeoutPending = false
     /// Until when the states the last fix left are certain, if that is later than the fix

@@ -126,6 +126,42 @@ struct EvaluatorTests {
         #expect(h.take() == [])
     }
 
+    @Test("a fix taken before the last one decides nothing: no exit and entry from a stale position, no second dwell")
+    func aFixOlderThanTheLastDecidesNothing() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        try h.circle(loitering: .seconds(60))
+        h.advance(by: .seconds(100))
+        h.fix(east: 0)
+        #expect(h.take() == [.determined(.inside)])
+        // A fix 1.1 km away, taken 50 s before the last one, arrives a second later (another source, a buffer).
+        h.advance(by: .seconds(1))
+        let stale = offset(h.origin, north: 0, east: 1100)
+        h.evaluator.receiveFix(Location(latitude: stale.latitude, longitude: stale.longitude, horizontalAccuracy: 5), observedAt: EngineInstant(.seconds(50)), now: h.now)
+        h.drain()
+        h.advance(by: .seconds(1))
+        h.fix(east: 0)
+        #expect(h.take() == [], "the device never left")
+        h.advance(by: .seconds(60))
+        #expect(h.take() == [.dwelled], "one dwell, counted from the first entry")
+    }
+
+    @Test("an aged fix arriving after a deadline fired is stamped no earlier than that deadline")
+    func anAgedFixIsNotStampedBeforeWhatWasReported() throws {
+        let h = try EvaluatorHarness()
+        try h.circle()
+        h.fix(east: 0)
+        #expect(h.take() == [.determined(.inside)])
+        h.advance(by: .seconds(120))
+        #expect(h.take() == [.becameUnknown])
+        let unknownAt = h.now
+        h.advance(by: .seconds(1))
+        let inside = offset(h.origin, north: 0, east: 0)
+        h.evaluator.receiveFix(Location(latitude: inside.latitude, longitude: inside.longitude, horizontalAccuracy: 5), observedAt: unknownAt - .seconds(5), now: h.now)
+        h.drain()
+        #expect(h.events.map(\.transition) == [.determined(.inside)])
+        #expect(h.events.allSatisfy { $0.at >= unknownAt }, "\(h.events.map(\.at)) before \(unknownAt)")
+    }
+
     @Test("a dwell of zero comes right after the entry")
     func zeroDwell() throws {
         let h = try EvaluatorHarness()

@@ -47,15 +47,18 @@ public struct GeofenceRegion: Sendable, Hashable {
     }
 
     /// The area inside a ring of `vertices` (in either direction; a closing repeat of the first vertex
-    /// and consecutive repeats are dropped).
+    /// and consecutive repeats are dropped, longitude −180 being 180).
     /// - Complexity: O(n²) for n vertices, for the self-intersection check.
     public static func polygon(_ vertices: [GeoPoint]) throws(GeofenceError) -> GeofenceRegion {
         // Counted before anything else, so that an absurd ring costs nothing more than this.
         guard vertices.count <= maximumVertices + 1 else { throw .tooManyVertices(vertices.count) }
         var ring: [GeoPoint] = []
         ring.reserveCapacity(vertices.count)
-        for (index, vertex) in vertices.enumerated() {
-            guard vertex.isValid else { throw .invalidVertex(at: index) }
+        for (index, given) in vertices.enumerated() {
+            guard given.isValid else { throw .invalidVertex(at: index) }
+            // Longitude −180 is the same meridian as 180: written one way, so that a ring closed across the
+            // antimeridian with the other drops its repeat rather than keep an edge of no length.
+            let vertex = given.longitude == -180 ? GeoPoint(latitude: given.latitude, longitude: 180) : given
             if vertex != ring.last { ring.append(vertex) }
         }
         if ring.count > 1 && ring.first == ring.last { ring.removeLast() }

@@ -125,6 +125,17 @@ struct GeometryTests {
         #expect(circle.bounds.intersects(GeoBounds(around: GeoPoint(latitude: 0, longitude: 179.99), metres: 1000)))
     }
 
+    @Test("a ring on the antimeridian may be written with 180 or −180: closed with the other, it is the same ring")
+    func antimeridianWrittenBothWays() throws {
+        let points: [(Double, Double)] = [(10, 180), (10, -179.9), (10.1, -179.9), (10.1, 179.9), (10, 179.9), (10, -180)]
+        let fence = try GeofenceRegion.polygon(points.map { GeoPoint(latitude: $0.0, longitude: $0.1) })
+        #expect(fence.contains(GeoPoint(latitude: 10.05, longitude: 180)))
+        #expect(fence.contains(GeoPoint(latitude: 10.05, longitude: -179.95)))
+        // Two consecutive vertices on the meridian, one written each way, are one vertex.
+        let twice = [(10.0, 179.9), (10.0, 180.0), (10.0, -180.0), (10.1, -179.9), (10.1, 179.9)]
+        #expect(throws: Never.self) { try GeofenceRegion.polygon(twice.map { GeoPoint(latitude: $0.0, longitude: $0.1) }) }
+    }
+
     @Test("a polygon's distances agree with great-circle distances at high latitude")
     func highLatitude() throws {
         let north = GeoPoint(latitude: 70, longitude: 25)

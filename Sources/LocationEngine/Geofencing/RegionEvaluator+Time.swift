@@ -18,8 +18,10 @@ extension RegionEvaluator {
                 }
             } else if let global, global <= now {
                 globalTimeoutPending = false
-                // In the order the monitors were made, as a fix's transitions (slots are reused).
-                let known = records.indices.filter { records[$0].map { $0.state != .unknown } ?? false }
+                // In the order the monitors were made, as a fix's transitions (slots are reused). Not a region with a
+                // timeout of its own still pending: one restored since the last fix holds its state for the
+                // unknown timeout from when it was added.
+                let known = records.indices.filter { records[$0].map { $0.state != .unknown && $0.unknownToken == 0 } ?? false }
                 for slot in known.sorted(by: { records[$0]!.id < records[$1]!.id }) {
                     becomeUnknown(Int32(slot), at: global)
                 }

@@ -162,6 +162,23 @@ struct EvaluatorTests {
         #expect(h.events.allSatisfy { $0.at >= unknownAt }, "\(h.events.map(\.at)) before \(unknownAt)")
     }
 
+    @Test("a region restored after fixes stopped holds its state for the unknown timeout from its start, not the others'")
+    func aRestoredRegionHoldsItsOwnTimeout() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1)
+        h.fix(east: 0)
+        #expect(h.take(1) == [.determined(.inside)])
+        h.advance(by: .seconds(100))
+        let added = h.now
+        let region = try GeofenceRegion.circle(centre: h.origin, radius: 300)
+        h.evaluator.add(RequestID(rawValue: 2), region: region, options: GeofenceOptions(restoredState: GeofenceRestoredState(.inside, since: .zero)), at: added)
+        h.advance(by: .seconds(20))
+        #expect(h.events.map(\.id.rawValue) == [1], "only the region the stopped fixes decided goes unknown at their timeout")
+        h.events.removeAll()
+        h.advance(by: .seconds(100))
+        #expect(h.events.map(\.transition) == [.becameUnknown] && h.events.map(\.at) == [added + .seconds(120)])
+    }
+
     @Test("a dwell of zero comes right after the entry")
     func zeroDwell() throws {
         let h = try EvaluatorHarness()

@@ -69,6 +69,8 @@ public struct RegionEvaluator: Sendable {
     /// the first decision that changes one is marked ``GeofenceEvent/againstRestoredState``.
     var restoredSlots: Set<Int32> = []
     var deadlines = Heap<Deadline>()
+    /// When the deadlines outnumber this, the stale ones go (``compactDeadlines()``).
+    var compactDeadlinesAt = RegionEvaluator.fewestDeadlinesCompacted
     var nextToken: UInt64 = 1
     /// The latest fixes, oldest first (``recentFixLimit``): the last for crossings and the unknown
     /// timeout, all of them for estimating when a boundary was crossed.
@@ -237,8 +239,22 @@ public struct RegionEvaluator: Sendable {
         let token = nextToken
         nextToken += 1
         deadlines.insert(Deadline(at: at, token: token, slot: slot, isDwell: isDwell))
+        if deadlines.count > compactDeadlinesAt { compactDeadlines() }
         return token
     }
+
+    /// Drops every deadline that no longer applies. A stale one is otherwise dropped only when it reaches the
+    /// top: one entry per stay in a region whose loitering delay is a week, or never for a delay beyond any
+    /// instant, would pile up.
+    /// - Complexity: O(d) for d deadlines, run when they have doubled since the last run: amortised O(1).
+    private mutating func compactDeadlines() {
+        let live = deadlines.unordered.filter(isLive)
+        deadlines = Heap(live)
+        compactDeadlinesAt = max(Self.fewestDeadlinesCompacted, 2 * live.count)
+    }
+
+    /// Below this many deadlines the stale ones are left for the top to drop.
+    static let fewestDeadlinesCompacted = 128
 
     /// Whether `deadline` still applies to its region.
     func isLive(_ deadline: Deadline) -> Bool {

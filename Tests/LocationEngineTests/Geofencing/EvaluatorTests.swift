@@ -179,6 +179,29 @@ struct EvaluatorTests {
         #expect(h.events.map(\.transition) == [.becameUnknown] && h.events.map(\.at) == [added + .seconds(120)])
     }
 
+    @Test("entries and exits under a week's loitering delay leave no pile of stale deadlines")
+    func staleDeadlinesDoNotPileUp() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        // A large region whose dwell, a day away, stays at the top of the deadlines; a small one inside it,
+        // entered and left again and again, whose week-long dwells fall behind it.
+        try h.circle(1, radius: 5000, loitering: .seconds(86_400))
+        let small = try GeofenceRegion.circle(centre: offset(h.origin, north: 0, east: 2000), radius: 100)
+        h.evaluator.add(RequestID(rawValue: 2), region: small, options: GeofenceOptions(loiteringDelay: .seconds(7 * 86_400)))
+        for _ in 0..<10_000 {
+            h.fix(east: 2000)
+            h.advance(by: .seconds(1))
+            h.fix(east: 0)
+            h.advance(by: .seconds(1))
+        }
+        #expect(h.take(2).count == 20_000)
+        #expect(h.evaluator.deadlines.count <= 2 * RegionEvaluator.fewestDeadlinesCompacted, "\(h.evaluator.deadlines.count) kept")
+        h.fix(east: 2000)
+        h.advance(by: .seconds(7 * 86_400))
+        let events = h.events
+        #expect(events.filter { $0.id.rawValue == 1 }.map(\.transition) == [.dwelled], "the large region's live dwell survives the compactions")
+        #expect(events.filter { $0.id.rawValue == 2 }.map(\.transition) == [.entered, .dwelled])
+    }
+
     @Test("a dwell of zero comes right after the entry")
     func zeroDwell() throws {
         let h = try EvaluatorHarness()

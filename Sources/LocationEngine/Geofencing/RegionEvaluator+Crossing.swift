@@ -9,12 +9,11 @@ extension RegionEvaluator {
     }
 
     /// The straight segment from the last fix to the one being taken, searched for regions it passes
-    /// through: where it starts, the box enclosing it, and whether it spans a sleep the monitors planned
-    /// (``holdStates(until:)``), across which a crossing is reported only when certain (``mustHavePassed``).
+    /// through: where it starts, and the box enclosing it. A crossing is reported only when certain
+    /// (``mustHavePassed``).
     struct CrossingSegment: Sendable {
         var from: RecentFix
         var bounds: GeoBounds
-        var spansPlannedSleep: Bool
     }
 
     /// How many of the latest fixes are kept for the estimate: at one fix per second, two minutes — a walker
@@ -88,11 +87,12 @@ extension RegionEvaluator {
     /// whose foci are the two fixes and whose major axis is `L`; across the straight line it reaches at most
     /// `h = √(L² − d²) / 2` from it, `d` the fixes' distance apart. So it passes within `h` of every point of
     /// the line, and through the region if some point of the line lies deeper than `h` inside (read at 64
-    /// points along it). Between fixes a sleep apart, a device far slower than the maximum speed could have
-    /// gone around a region the line cuts through (a road skirting it): that crossing would be false. A
-    /// device faster than the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero.
-    /// - Complexity: O(64) distance computations, only for a crossing found between two fixes a planned
-    ///   sleep apart.
+    /// points along it). Between fixes far apart — a sleep the monitors planned, or a source's own gap (an
+    /// outage, a tunnel, a source that gives a fix a minute) — a device slower than the maximum speed could
+    /// have gone around a region the line cuts through (a road skirting it): that crossing would be false. A
+    /// device faster than the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero; fixes a
+    /// second apart leave `h` a few metres.
+    /// - Complexity: O(64) distance computations, only for a crossing found between two fixes.
     func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, now: EngineInstant) -> Bool {
         let region = records[Int(slot)]!.region
         let gap = (now - from.at).components

@@ -23,14 +23,13 @@ extension RegionEvaluator {
         let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
         var query = GeoBounds(around: position, metres: reach)
-        // The segment from the last fix, searched for regions it passes through; whether it spans a sleep
-        // the monitors planned (``holdStates(until:)``).
+        // The segment from the last fix, searched for regions it passes through.
         var segment: CrossingSegment?
         if let last = lastFix, last.position != position,
             last.position.distance(to: position) <= configuration.maximumCrossingSegment
         {
             let bounds = GeoBounds(enclosing: last.position, position)
-            segment = CrossingSegment(from: last, bounds: bounds, spansPlannedSleep: statesHeldUntil != nil)
+            segment = CrossingSegment(from: last, bounds: bounds)
             query = query.union(bounds)
         }
         // Taken out of `self` while the grid reports into it (one access to `self` at a time), and left
@@ -89,7 +88,7 @@ extension RegionEvaluator {
             if record.state == .outside, let segment, !restoredSlots.contains(slot), record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
                 record.region.isCrossed(from: segment.from.position, to: position),
-                !segment.spansPlannedSleep || mustHavePassed(slot, from: segment.from, to: position, now: now)
+                mustHavePassed(slot, from: segment.from, to: position, now: now)
             {
                 let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
                 let restored = takeRestored(slot)

@@ -6,19 +6,21 @@ extension RegionEvaluator {
     /// the age its source reported; `nil`: `now`), and dwell and unknown count from there. A fix taken
     /// before the previous one decides nothing: its position is older than one the regions were already
     /// decided from (taken as the device's latest, it would move the device back and forth: an exit and an
-    /// entry that never happened). An instant after `now` is taken as `now`, and one before the latest
-    /// instant time was passed to (``advanceTime(now:)``) as that instant: no transition is stamped
-    /// before one already reported. Deadlines due by the fix's instant are taken before it (a region the
+    /// entry that never happened); returns whether the fix was taken. An instant after `now` is taken as
+    /// `now`, and one before the previous fix's or before a deadline that has reported (a dwell, an unknown
+    /// timeout) as that instant: no transition is stamped before one already reported. Deadlines due by the fix's instant are taken before it (a region the
     /// fix sees again does not go unknown at a deadline that fell after the fix was taken), and those due
     /// by its arrival after it.
     /// - Complexity: O(levels · cells + k log k) for the k regions near the fix, inside, unknown or undecided
     ///   (taken in the order their monitors were made: a device inside thousands of regions at once pays the
     ///   sort on every fix).
-    public mutating func receiveFix(_ fix: Location, observedAt: EngineInstant? = nil, now arrival: EngineInstant) {
-        guard fix.isValid else { return }
+    @discardableResult
+    public mutating func receiveFix(_ fix: Location, observedAt: EngineInstant? = nil, now arrival: EngineInstant) -> Bool {
+        guard fix.isValid else { return false }
         let taken = min(observedAt ?? arrival, arrival)
-        if let last = lastFix, taken < last.at { return }
-        let now = max(taken, timePassed)
+        if let lastFixTaken, taken < lastFixTaken { return false }
+        lastFixTaken = taken
+        let now = max(taken, lastFix?.at ?? .zero, deadlinesReportedUntil)
         advanceTime(now: now)
         let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
@@ -72,6 +74,7 @@ extension RegionEvaluator {
         globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
         // A dwell of zero delay, or one counted from an aged fix, may be due at once.
         advanceTime(now: arrival)
+        return true
     }
 
     /// Decides one region from the fix at `position`.

@@ -4,12 +4,12 @@ extension RegionEvaluator {
     /// - Complexity: O(log d) per deadline taken; O(n log n) for the n known regions when no fix came for
     ///   ``GeofenceConfiguration/unknownAfter``.
     public mutating func advanceTime(now: EngineInstant) {
-        timePassed = max(timePassed, now)
         while true {
             dropStaleDeadlines()
             let global = globalUnknownDeadline
             if let top = deadlines.min, top.at <= now, global.map({ top.at <= $0 }) ?? true {
                 deadlines.removeMin()
+                deadlinesReportedUntil = max(deadlinesReportedUntil, top.at)
                 if top.isDwell {
                     records[Int(top.slot)]!.dwellToken = 0
                     emit(top.slot, .dwelled, at: top.at)
@@ -18,6 +18,7 @@ extension RegionEvaluator {
                 }
             } else if let global, global <= now {
                 globalTimeoutPending = false
+                deadlinesReportedUntil = max(deadlinesReportedUntil, global)
                 // In the order the monitors were made, as a fix's transitions (slots are reused). Not a region with a
                 // timeout of its own still pending: one restored since the last fix holds its state for the
                 // unknown timeout from when it was added.

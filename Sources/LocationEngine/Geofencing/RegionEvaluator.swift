@@ -77,8 +77,12 @@ public struct RegionEvaluator: Sendable {
     var recentFixes = Deque<RecentFix>(minimumCapacity: RegionEvaluator.recentFixLimit)
     /// The last fix taken.
     var lastFix: RecentFix? { recentFixes.last }
-    /// The latest instant time has been passed to (``advanceTime(now:)``): no decision is stamped before it.
-    var timePassed = EngineInstant.zero
+    /// The instant the last accepted fix was taken (its stamp can be later: ``lastFix``): a fix taken before
+    /// it decides nothing.
+    var lastFixTaken: EngineInstant?
+    /// The latest instant a deadline reported at (a dwell, an unknown timeout): no fix's decision is stamped
+    /// before it.
+    var deadlinesReportedUntil = EngineInstant.zero
     /// Whether the global unknown timeout (no fix at all) is pending.
     var globalTimeoutPending = false
     /// Until when the states the last fix left are certain, if that is later than the fix
@@ -236,10 +240,12 @@ public struct RegionEvaluator: Sendable {
 
     /// Schedules a deadline for `slot` and returns its token.
     mutating func schedule(_ slot: Int32, at: EngineInstant, isDwell: Bool) -> UInt64 {
+        // Before the insertion: the caller stores the new token only once this returns, so the new deadline
+        // would not yet look live.
+        if deadlines.count >= compactDeadlinesAt { compactDeadlines() }
         let token = nextToken
         nextToken += 1
         deadlines.insert(Deadline(at: at, token: token, slot: slot, isDwell: isDwell))
-        if deadlines.count > compactDeadlinesAt { compactDeadlines() }
         return token
     }
 

@@ -19,6 +19,8 @@ struct RequestTable<Value> {
     private var window = ChunkedWindow<Value>()
     private var liveInWindow = 0
     private var overflow: [RequestID: Value] = [:]
+    /// The highest ID ever put in the overflow (0: none).
+    private var overflowCeiling: UInt64 = 0
 
     /// The number of live entries.
     var count: Int { liveInWindow + overflow.count }
@@ -42,8 +44,9 @@ struct RequestTable<Value> {
     /// - Complexity: amortised O(1)
     mutating func insert(_ value: consuming Value, for id: RequestID) {
         let raw = id.rawValue
-        // An entry lives in one place: one that moved to the overflow is updated there.
-        if !overflow.isEmpty, overflow[id] != nil {
+        // An entry lives in one place: one that moved to the overflow is updated there. A new ID is above every
+        // one the overflow holds, so only a stored one is looked for (and without copying its value out).
+        if raw <= overflowCeiling, overflow.index(forKey: id) != nil {
             overflow[id] = value
             return
         }
@@ -52,13 +55,13 @@ struct RequestTable<Value> {
         // ID, and then hand every one to the overflow.
         if window.isEmpty { base = raw }
         guard raw >= base else {
-            overflow[id] = value
+            putInOverflow(value, for: id)
             return
         }
         let offset = raw - base
         if offset >= UInt64(window.count) {
             guard offset - UInt64(window.count) < 1 << 20 else {  // a far jump: not worth a window of holes
-                overflow[id] = value
+                putInOverflow(value, for: id)
                 return
             }
             let wasEmpty = window.isEmpty
@@ -93,6 +96,12 @@ struct RequestTable<Value> {
         return value
     }
 
+    /// Puts `value` in the overflow under `id`.
+    private mutating func putInOverflow(_ value: consuming Value, for id: RequestID) {
+        overflowCeiling = max(overflowCeiling, id.rawValue)
+        overflow[id] = value
+    }
+
     /// Drops the holes after the last live entry.
     private mutating func dropTrailingHoles() {
         while !window.isEmpty, window[window.count - 1] == nil { window.removeLast() }
@@ -115,7 +124,7 @@ struct RequestTable<Value> {
         dropLeadingHoles()
         var migrations = 0
         while migrations < limit, !window.isEmpty, condition(self) {
-            overflow[RequestID(rawValue: base)] = window[0]  // live: the holes before it are dropped
+            putInOverflow(window[0]!, for: RequestID(rawValue: base))  // live: the holes before it are dropped
             window.removeFirst()
             base += 1
             liveInWindow -= 1

@@ -145,6 +145,32 @@ struct EvaluatorTests {
         #expect(h.take() == [.dwelled], "one dwell, counted from the first entry")
     }
 
+    @Test("fixes that all arrive aged by more than their interval are each taken, stamped when they were taken")
+    func steadilyAgedFixesAreAllTaken() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        try h.circle()
+        // A source at 1 Hz whose fixes arrive 2.5 s after they were taken, walking east into and out of the circle.
+        for second in 10...60 {
+            h.now = EngineInstant(.seconds(second))
+            let point = offset(h.origin, north: 0, east: -600 + 24 * Double(second - 10))
+            let taken = h.evaluator.receiveFix(
+                Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5), observedAt: h.now - .milliseconds(2500), now: h.now)
+            #expect(taken, "the fix arriving at \(second) s is newer than every one before it")
+            h.drain()
+        }
+        #expect(h.events.map(\.transition) == [.determined(.outside), .entered, .exited])
+        #expect(h.events.allSatisfy { $0.at.sinceEpoch.components.attoseconds == 500_000_000_000_000_000 }, "stamped when taken: \(h.events.map(\.at))")
+    }
+
+    @Test("deadlines scheduled when the stale ones are dropped all fire: 200 regions entered at once each dwell")
+    func everyDeadlineSurvivesCompaction() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        for id in 1...200 as ClosedRange<UInt64> { try h.circle(id, loitering: .seconds(60)) }
+        h.fix(east: 0)
+        h.advance(by: .seconds(60))
+        #expect(h.events.filter { $0.transition == .dwelled }.count == 200)
+    }
+
     @Test("an aged fix arriving after a deadline fired is stamped no earlier than that deadline")
     func anAgedFixIsNotStampedBeforeWhatWasReported() throws {
         let h = try EvaluatorHarness()

@@ -83,12 +83,16 @@ struct ClientAuthenticationTests {
                 try "\(ClientTestSupport.tokens["fleet"]!) fleet exact\n".write(toFile: tokens, atomically: true, encoding: .utf8)
                 #expect(directory.reload()?.line == 1)
                 #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .ok)
-                // Emptied (being rewritten, or by mistake): naming nobody, it would lock every client out.
-                for empty in ["", "# nobody yet\n"] {
+                // Emptied (being rewritten, or by mistake): taken, it would lock every client out.
+                for empty in ["", "\n  \n"] {
                     try empty.write(toFile: tokens, atomically: true, encoding: .utf8)
-                    #expect(directory.reload()?.message.contains("names no client") == true)
+                    #expect(directory.reload()?.message.contains("is empty") == true)
                     #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .ok)
                 }
+                // A file that says so names nobody on purpose: every client revoked at once.
+                try "# every client revoked\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+                #expect(directory.reload() == nil)
+                #expect(try await ClientTestSupport.execute("/metrics", as: "ops", with: client).status == .unauthorized)
             }
         }
     }

@@ -86,7 +86,8 @@ struct Geofences: Sendable {
     /// - Complexity: that of ``RegionEvaluator/receiveFix(_:observedAt:now:)``, and of
     ///   ``RegionEvaluator/reach(from:inDoubtWhileMoving:)`` only when the planner says a sleep could be worth it.
     mutating func decide(by fix: StampedFix, power: inout SourcePlanner, besides demand: PowerDemand, now: EngineInstant) {
-        evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now)
+        // A fix older than one the regions were decided from changes nothing, the monitors' plan included.
+        guard evaluator.receiveFix(fix.location, observedAt: fix.observedAt, now: now) || !fix.location.isValid else { return }
         alarmMoved = true
         power.endMonitorSleep()
         // The truth may be decidable already: since the last plan's earliest instant, and never later than this

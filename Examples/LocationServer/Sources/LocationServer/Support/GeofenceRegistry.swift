@@ -118,11 +118,11 @@ final class GeofenceRegistry: Sendable {
         return end
     }
 
-    /// The monitored fences, by ID.
     /// Whether the engine has shut down: the fences it ended are kept for the next start, so what is in memory
     /// no longer says which exist.
     var isShutDown: Bool { state.withLockedValue { $0.shutDown } }
 
+    /// The monitored fences, by ID.
     var fences: [Fence] { state.withLockedValue { $0.fences.values.filter { $0.request != nil } }.sorted { $0.id < $1.id } }
 
     /// The monitored fences `client` sees (its own; all for an admin), by ID.
@@ -248,7 +248,10 @@ extension GeofenceRegistry: Service {
     func run() async throws {
         await withGracefulShutdownHandler {
             await journal.run()
-        } onGracefulShutdown: { [journal] in
+        } onGracefulShutdown: { [journal, state] in
+            // The engine has shut down before (the group stops its services in reverse): with no fence to end,
+            // nothing else said so.
+            state.withLockedValue { $0.shutDown = true }
             journal.finish()
         }
         journal.close()

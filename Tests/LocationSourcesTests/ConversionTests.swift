@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import NMEA
 import SyntheticGPS
 import Testing
@@ -120,10 +120,10 @@ struct ConversionTests {
     }
 
     @Test func aTimeoutBeyondAnyTimerIsClampedNotWrappedOrTrapped() {
-        #expect(Duration.seconds(1e19).totalNanoseconds == .max, "beyond 2^63 seconds: components would trap")
-        #expect((Duration.nanoseconds(Int64.max) + .nanoseconds(1)).totalNanoseconds == .max, "wrapped to Int64.min before")
-        #expect((Duration.seconds(-1e19)).totalNanoseconds == .min)
-        #expect(Duration.milliseconds(1500).totalNanoseconds == 1_500_000_000)
+        #expect(Duration.seconds(1e19).saturatingNanoseconds == .max, "beyond 2^63 seconds: components would trap")
+        #expect((Duration.nanoseconds(Int64.max) + .nanoseconds(1)).saturatingNanoseconds == .max, "wrapped to Int64.min before")
+        #expect((Duration.seconds(-1e19)).saturatingNanoseconds == .min)
+        #expect(Duration.milliseconds(1500).saturatingNanoseconds == 1_500_000_000)
     }
 
     @Test func aReconnectPolicyWithNoDelayStillWaitsBetweenRetries() {

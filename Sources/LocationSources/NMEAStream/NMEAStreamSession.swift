@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -176,7 +176,7 @@ final class NMEAStreamSession: Sendable {
                 send(event, generation: generation)
                 continue
             }
-            let task = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(clamping: due.totalNanoseconds))) { [self] in
+            let task = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(clamping: due.saturatingNanoseconds))) { [self] in
                 send(event, generation: generation)
             }
             last = task.futureResult

@@ -1,4 +1,4 @@
-import LocationEngine
+@_spi(Internals) import LocationEngine
 import ReceiverControl
 
 /// One command a driver sends, what answers it, and what the receiver is in once it is answered.
@@ -213,5 +213,5 @@ enum ReceiverDialect: Sendable, Hashable {
 
 extension Duration {
     /// Whole milliseconds (saturating).
-    var milliseconds: Int64 { totalNanoseconds / 1_000_000 }
+    var milliseconds: Int64 { saturatingNanoseconds / 1_000_000 }
 }

@@ -1,3 +1,4 @@
+@_spi(Internals) import LocationEngine
 import NIOCore
 import NIOPosix
 
@@ -58,10 +59,7 @@ struct ConnectFailure: Error, CustomStringConvertible {
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds, clamped to the range of `Int64` (about 292 years either way). Read
-    /// from the 128-bit attoseconds: `components` traps for durations beyond 2⁶³ seconds.
-    var totalNanoseconds: Int64 { Int64(clamping: attoseconds / 1_000_000_000) }
-
-    /// The duration as NIO's `TimeAmount`.
-    var timeAmount: TimeAmount { .nanoseconds(totalNanoseconds) }
+    /// The duration as NIO's `TimeAmount`, clamped to about 292 years either way (the engine's
+    /// ``Duration/saturatingNanoseconds``: `components` traps beyond 2⁶³ seconds).
+    var timeAmount: TimeAmount { .nanoseconds(saturatingNanoseconds) }
 }

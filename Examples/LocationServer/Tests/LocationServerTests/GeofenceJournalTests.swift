@@ -75,19 +75,26 @@ struct GeofenceJournalTests {
         #expect(oldest == 2)
     }
 
-    @Test("a reader gets past a gap in the stored ids (a database pruned with gaps before) instead of looking again forever", .timeLimit(.minutes(1)))
-    func readerSkipsAGap() async throws {
+    /// A database holding events 1 to 5, and a journal over it that read them in (its state says 1 is the oldest).
+    static func journalOverFiveEvents() async throws -> (any DatabaseWriter, GeofenceJournal) {
+        let retention = EventStore.Retention(count: 100, age: 3600)
         let database = try ServerDatabase.open(path: ServerDatabase.inMemory)
         try await database.write { db in
             let events = (1...5 as ClosedRange<Int64>).map { StoreWrite.event(StoredEvent(id: $0, time: 1_800_000_000, fence: 1, name: "transition", data: "{}")) }
-            _ = try EventStore.apply(events, retention: EventStore.Retention(count: 100, age: 3600), now: 1_800_000_000, lastEventID: 5, db)
-            try db.execute(sql: "DELETE FROM event WHERE id IN (3, 4)")
+            _ = try EventStore.apply(events, retention: retention, now: 1_800_000_000, lastEventID: 5, db)
         }
         let contents = try await database.read { try EventStore.contents($0) }
         let journal = GeofenceJournal(
-            database: database, contents: contents, retention: EventStore.Retention(count: 100, age: 3600),
+            database: database, contents: contents, retention: retention,
             counters: GeofenceCounters(registry: PrometheusCollectorRegistry()), logger: Logger(label: "journal") { _ in SwiftLogNoOpLogHandler() },
             now: { 1_800_000_000 })
+        return (database, journal)
+    }
+
+    @Test("a reader gets past a gap in the stored ids (a database pruned with gaps before) instead of looking again forever", .timeLimit(.minutes(1)))
+    func readerSkipsAGap() async throws {
+        let (database, journal) = try await Self.journalOverFiveEvents()
+        try await database.write { try $0.execute(sql: "DELETE FROM event WHERE id IN (3, 4)") }
         var bell = journal.doorbell().makeAsyncIterator()
         guard case .events(let events)? = try await journal.page(after: 2, limit: 10, bell: &bell) else {
             Issue.record("a reader at 2 reads on past the gap")
@@ -98,16 +105,7 @@ struct GeofenceJournalTests {
 
     @Test("a reader paging from the database while a commit has pruned past it, before the journal's state says so, is behind, not past a gap", .timeLimit(.minutes(1)))
     func readerMeetsAPruneNotYetInTheState() async throws {
-        let database = try ServerDatabase.open(path: ServerDatabase.inMemory)
-        try await database.write { db in
-            let events = (1...5 as ClosedRange<Int64>).map { StoreWrite.event(StoredEvent(id: $0, time: 1_800_000_000, fence: 1, name: "transition", data: "{}")) }
-            _ = try EventStore.apply(events, retention: EventStore.Retention(count: 100, age: 3600), now: 1_800_000_000, lastEventID: 5, db)
-        }
-        let contents = try await database.read { try EventStore.contents($0) }
-        let journal = GeofenceJournal(
-            database: database, contents: contents, retention: EventStore.Retention(count: 100, age: 3600),
-            counters: GeofenceCounters(registry: PrometheusCollectorRegistry()), logger: Logger(label: "journal") { _ in SwiftLogNoOpLogHandler() },
-            now: { 1_800_000_000 })
+        let (database, journal) = try await Self.journalOverFiveEvents()
         // A commit's pruning by count, its new oldest id not yet in the journal's state.
         try await database.write { try $0.execute(sql: "DELETE FROM event WHERE id <= 3") }
         var bell = journal.doorbell().makeAsyncIterator()

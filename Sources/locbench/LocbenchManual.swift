@@ -130,7 +130,9 @@ enum LocbenchManual {
         at the receiver's median accuracy a while it tracks continuously, the same for every design, \
         which no confident fix can see), duplicate and false, and the \
         latency from the true crossing to the delivery, p50/p99/max, and from the decidable instant (the \
-        truth first the margin past the boundary on the far side). Energy is the meter's, against \
+        truth first the margin past the boundary on the far side, the margin at the accuracy the receiver \
+        gave at the time while tracking continuously; its p99 with the median's margin throughout beside \
+        it). Energy is the meter's, against \
         always-on and against the reach oracle: the receiver tracking only while the true position is \
         within reach of a boundary (the margin plus a fix interval at the shape's top speed), waiting \
         between in the cheapest state, restarts paid. The engine's headline figures close the table. \

@@ -39,18 +39,44 @@ struct GroundTruthTests {
     @Test func aCrossingIsDecidableOnceThePathIsTheMarginPastTheBoundary() throws {
         let circle = try GeofenceRegion.circle(centre: StraightPath.point(east: 500), radius: 100)
         let path = StraightPath.path(seconds: 100)
-        let truth = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: 30)
+        let truth = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: DecisionMargin(constant: 30))
         // 30 m inside after entering at 400 m (at 43 s), 30 m outside after leaving at 600 m (at 63 s).
         #expect(abs(try #require(truth.crossings[0].decidable) - 43) < 0.01)
         #expect(abs(try #require(truth.crossings[1].decidable) - 63) < 0.01)
         // Deeper than the excursion goes: never decidable.
-        let deep = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: 120)
+        let deep = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: DecisionMargin(constant: 120))
         #expect(deep.crossings[0].decidable == nil)
         #expect(abs(try #require(deep.crossings[1].decidable) - 72) < 0.01)
         // The path ends 20 m past the exit: not decidable before the end.
         let short = StraightPath.path(seconds: 62)
-        let cut = GroundTruth.truth(of: circle, along: short).findingDecidableInstants(of: circle, along: short, margin: 30)
+        let cut = GroundTruth.truth(of: circle, along: short).findingDecidableInstants(of: circle, along: short, margin: DecisionMargin(constant: 30))
         #expect(cut.crossings.count == 2 && cut.crossings[0].decidable != nil && cut.crossings[1].decidable == nil)
+    }
+
+    @Test func aCrossingWaitsForTheMarginAtTheAccuracyTheReceiverGaveThen() throws {
+        let circle = try GeofenceRegion.circle(centre: StraightPath.point(east: 500), radius: 100)
+        let path = StraightPath.path(seconds: 100)
+        // The receiver's fixes degrade from 42 s to 44 s: the margin is 50 m then, 30 m before and after, read
+        // linearly between seconds. 10 m/s from the entry at 40 s: 40 m deep at 44 s against 50 m, then 40 + 10 s
+        // against 50 − 20 s, equal a third of a second later.
+        var margin = DecisionMargin(constant: 30)
+        margin.perSecond = (0...100).map { (42...44).contains($0) ? 50 : 30 }
+        let truth = GroundTruth.truth(of: circle, along: path).findingDecidableInstants(of: circle, along: path, margin: margin)
+        #expect(abs(try #require(truth.crossings[0].decidable) - (44 + 1.0 / 3)) < 0.01)
+        #expect(abs(try #require(truth.crossings[0].decidableAtMedianAccuracy) - 43) < 0.01)
+        // The exit at 60 s is past both margins 3 s later.
+        #expect(abs(try #require(truth.crossings[1].decidable) - 63) < 0.01)
+        #expect(abs(try #require(truth.crossings[1].decidableAtMedianAccuracy) - 63) < 0.01)
+    }
+
+    @Test func theMarginFollowsTheRulesAtEachFixAndTheMedianWhereThereIsNone() {
+        let rules = GeofenceConfiguration()
+        let margin = DecisionMargin(rules: rules, medianAccuracy: 2.5, accuracies: [nil, 10, 4])
+        #expect(margin.median == rules.decisionDistance(accuracy: 2.5))
+        #expect(margin.perSecond == [rules.decisionDistance(accuracy: 2.5), rules.decisionDistance(accuracy: 10), rules.decisionDistance(accuracy: 4)])
+        #expect(abs(margin.at(1.5) - (rules.decisionDistance(accuracy: 10) + rules.decisionDistance(accuracy: 4)) / 2) < 1e-9)
+        #expect(margin.at(7) == rules.decisionDistance(accuracy: 4), "past the last second: the last second's")
+        #expect(DecisionMargin(constant: 30).at(12.5) == 30)
     }
 
     @Test func aTouchIsTwoCrossingsOfAShallowExcursion() throws {

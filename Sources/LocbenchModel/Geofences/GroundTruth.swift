@@ -11,19 +11,23 @@ public struct TrueCrossing: Sendable, Hashable {
     /// How far beyond the boundary the path went before it crossed back (or the run ended), metres, exact up to
     /// ``GroundTruth/depthLimit`` (deeper excursions read at least that).
     public var excursionDepth: Double
-    /// The first instant the path was the margin or more past the boundary on the far side, seconds: the earliest
-    /// a design that refuses false transitions can decide the crossing (`nil`: not found, see
+    /// The first instant the path was the margin or more past the boundary on the far side, the margin at the
+    /// accuracy the receiver gave then (``DecisionMargin``), seconds: the earliest a design that refuses false
+    /// transitions can decide the crossing on that receiver's fixes (`nil`: not found, see
     /// ``FenceTruth/findingDecidableInstants(of:along:margin:)``).
     public var decidable: Double?
+    /// The same instant for the margin at the receiver's median accuracy throughout, seconds (`nil`: not found).
+    public var decidableAtMedianAccuracy: Double?
 
     /// A crossing at `seconds`, into the region or out of it, at `point`, beginning an excursion `excursionDepth` deep,
-    /// decidable from `decidable`.
-    public init(seconds: Double, entering: Bool, point: GeoPoint, excursionDepth: Double, decidable: Double? = nil) {
+    /// decidable from `decidable` (from `decidableAtMedianAccuracy` at the median accuracy's margin).
+    public init(seconds: Double, entering: Bool, point: GeoPoint, excursionDepth: Double, decidable: Double? = nil, decidableAtMedianAccuracy: Double? = nil) {
         self.seconds = seconds
         self.entering = entering
         self.point = point
         self.excursionDepth = excursionDepth
         self.decidable = decidable
+        self.decidableAtMedianAccuracy = decidableAtMedianAccuracy
     }
 }
 

@@ -133,6 +133,8 @@ public struct TransitionComparison: Sendable {
     /// Delivery minus the decidable instant (``TrueCrossing/decidable``) of every detected transition whose crossing
     /// has one, seconds, in report order: the latency a design adds to what refusing false transitions must wait for.
     public private(set) var latenciesFromDecidable: [Double] = []
+    /// The same from ``TrueCrossing/decidableAtMedianAccuracy``, seconds, in report order.
+    public private(set) var latenciesFromDecidableAtMedianAccuracy: [Double] = []
     /// Estimated minus true crossing of every detected transition that carried an estimate, seconds, in report order.
     public private(set) var estimateErrors: [Double] = []
     /// Every judged change of state.
@@ -161,6 +163,12 @@ public struct TransitionComparison: Sendable {
 
     /// Percentile `p` (0…100) of the latencies from the decidable instant, seconds (nearest rank; `nil` when none).
     public func latencyFromDecidable(percentile p: Double) -> Double? { Self.percentile(p, of: latenciesFromDecidable) }
+
+    /// Percentile `p` (0…100) of the latencies from the decidable instant at the median accuracy's margin, seconds
+    /// (nearest rank; `nil` when none).
+    public func latencyFromDecidableAtMedianAccuracy(percentile p: Double) -> Double? {
+        Self.percentile(p, of: latenciesFromDecidableAtMedianAccuracy)
+    }
 
     /// Percentile `p` (0…100) of the estimates' absolute errors, seconds (nearest rank; `nil` when none).
     public func estimateError(percentile p: Double) -> Double? { Self.percentile(p, of: estimateErrors.map(abs)) }
@@ -237,6 +245,9 @@ public struct TransitionComparison: Sendable {
                 lastReported = entering
                 latencies.append(report.seconds - crossings[match].seconds)
                 if let decidable = crossings[match].decidable { latenciesFromDecidable.append(report.seconds - decidable) }
+                if let decidable = crossings[match].decidableAtMedianAccuracy {
+                    latenciesFromDecidableAtMedianAccuracy.append(report.seconds - decidable)
+                }
                 if let estimate = report.estimatedCrossing { estimateErrors.append(estimate - crossings[match].seconds) }
                 judged.append(JudgedTransition(fence: fence, entering: entering, seconds: report.seconds, verdict: .detected, crossing: crossings[match], estimatedCrossing: report.estimatedCrossing))
             } else if lastReported == entering {

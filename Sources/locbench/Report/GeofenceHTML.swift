@@ -26,7 +26,7 @@ enum GeofenceHTML {
             return """
                 <h2>\(escape(shape.shape)): \(String(format: "%.1f km", shape.distanceKilometres)), \(shape.trueCrossings) true crossings of \(shape.fencesCrossed) fences</h2>
                 \(GeofenceMap.render(run))
-                <p>Latency is counted from the true crossing and from the decidable instant: the first instant the truth was \(String(format: "%.1f m", shape.marginMetres)) (the margin) past the boundary on the far side. While tracking, the receiver gives a fix every \(String(format: "%.0f s", report.fixIntervalSeconds)).</p>
+                <p>Latency is counted from the true crossing and from the decidable instant: the first instant the truth was the margin past the boundary on the far side (2a + max(20 m, a) at the accuracy a the receiver gave at the time tracking continuously; \(String(format: "%.1f m", shape.marginMetres)) at its median). While tracking, the receiver gives a fix every \(String(format: "%.0f s", report.fixIntervalSeconds)).</p>
                 <table><tr><th>design</th><th>detected</th><th>missed</th><th>within margin</th><th>duplicate</th><th>false</th><th>latency from the crossing p50/p99</th><th>latency from the decidable instant p50/p99</th><th>energy</th><th>vs always-on</th><th>vs reach oracle</th><th>CPU per fix</th></tr>\(rows)</table>
                 <div class="row">\(SVGCharts.bars(title: "energy over the trajectory", unit: "J", energy))</div>
                 \(curve(shape))

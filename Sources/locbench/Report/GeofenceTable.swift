@@ -45,8 +45,10 @@ enum GeofenceTable {
                 let percentiles = seconds([design.latencyFromDecidableP50Seconds, design.latencyFromDecidableP99Seconds, design.latencyFromDecidableMaxSeconds])
                 lines.append(
                     String(
-                        format: "  %@: latency from the decidable instant (the truth first %.1f m past the boundary, the margin; a fix every %.0f s while tracking), %d transitions: p50/p99/max %@",
-                        design.design, shape.marginMetres, report.fixIntervalSeconds, design.latencyFromDecidableSeconds.count, percentiles))
+                        format: "  %@: latency from the decidable instant (the truth first the margin past the boundary, 2a + max(20 m, a) at the accuracy a the receiver gave then;"
+                            + " a fix every %.0f s while tracking), %d transitions: p50/p99/max %@; at the median's %.1f m throughout, p99 %@",
+                        design.design, report.fixIntervalSeconds, design.latencyFromDecidableSeconds.count, percentiles, shape.marginMetres,
+                        seconds([design.latencyFromDecidableAtMedianAccuracyP99Seconds])))
             }
             for design in shape.designs where design.design != "naive" {
                 guard let states = design.receiverStates else { continue }

@@ -78,7 +78,10 @@ struct GeofenceBench {
             let rules = configuration.geofences
             let margin = rules.decisionDistance(accuracy: medianAccuracy)
             let reach = margin + shape.topSpeed * scenario.fixInterval
-            let truth = zip(crossings, fences).map { $0.findingDecidableInstants(of: $1.region, along: path, margin: margin) }
+            // A decision waits for the margin at the accuracy the receiver gives at the time, for every design alike:
+            // the always-on design's fixes say what that was, second by second.
+            let decisionMargin = DecisionMargin(rules: rules, medianAccuracy: medianAccuracy, accuracies: naive.fixAccuracies)
+            let truth = zip(crossings, fences).map { $0.findingDecidableInstants(of: $1.region, along: path, margin: decisionMargin) }
             let oracle = ReachOracle(regions: fences.map(\.region), along: path, reach: reach)
             let end = Int64(path.duration * 1e9)
             var oracleJoules = 0.0, alwaysOnJoules = 0.0

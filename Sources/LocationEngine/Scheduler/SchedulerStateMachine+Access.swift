@@ -26,6 +26,7 @@ extension SchedulerStateMachine {
         // each instant settles.
         setAuthorizationAlarm()
         catchUp(to: now)
+        keepBarrierEndings()
         settle()
         return delivery.takeEffects()
     }
@@ -41,6 +42,7 @@ extension SchedulerStateMachine {
             return delivery.takeEffects()
         }
         carryOut(access.sessionEnded(), now: now)
+        keepBarrierEndings()
         settle()
         return delivery.takeEffects()
     }
@@ -55,6 +57,7 @@ extension SchedulerStateMachine {
             return delivery.takeEffects()
         }
         carryOut(access.locationButtonPressed(), now: now)
+        keepBarrierEndings()
         settle()
         return delivery.takeEffects()
     }

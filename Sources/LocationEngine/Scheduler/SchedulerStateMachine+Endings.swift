@@ -23,20 +23,21 @@ extension SchedulerStateMachine {
         return delivery.takeEffects()
     }
 
-    /// A withdrawal made mid-delivery that its owner must hold until the commands before it that can decide
-    /// how pending requests end have been processed (an authorization change, the end of a session…), shown
-    /// now for what no such command can change: a request that has ended, its ending still ahead of the owner,
-    /// takes the withdrawal's ending instead, as with ``withdraw(_:_:now:at:)``; a subscription or monitor still
-    /// pending that it cancels skips the update or transition being handed out (a cancel means no further
-    /// delivery), and ends when the owner hands the withdrawal over in its turn. A request not submitted yet is
-    /// left to that turn.
+    /// A withdrawal that its owner must hold until the commands made before it that can decide how pending
+    /// requests end have been processed (an authorization change, the end of a session…), shown as it arrives
+    /// for what no such command can change. A request that has ended, its ending still ahead of the owner
+    /// (`moment` is ``Moment/midDelivery``), takes the withdrawal's ending instead, as with
+    /// ``withdraw(_:_:now:at:)``. A request pending, or not submitted yet, keeps it until the owner hands it
+    /// over (``withdraw(_:_:now:at:)``, in its turn): if it is a cancel, no update or transition reaches the
+    /// request meanwhile, and an ending decided meanwhile by anything but those commands (a fix, a timeout, a
+    /// failure) becomes the cancel; theirs stand. The first withdrawal of a request is the one that counts.
     /// - Complexity: O(1) amortised.
-    public mutating func withdrawHeld(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) -> Effects {
+    public mutating func withdrawHeld(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .midDelivery) -> Effects {
         _ = tick(now)
-        delivery.begin(at: .midDelivery)
-        if requests.contains(id) {
-            if withdrawal == .cancel { delivery.subscriptionEnded(id) }
-        } else if id <= delivery.lastSubmittedID {
+        delivery.begin(at: moment)
+        if requests.contains(id) || id > delivery.lastSubmittedID {
+            delivery.hold(id, withdrawal)
+        } else {
             delivery.recordWithdrawal(id, withdrawal)
         }
         return delivery.takeEffects()
@@ -44,6 +45,7 @@ extension SchedulerStateMachine {
 
     @inline(__always)
     private mutating func decideWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant) {
+        if !delivery.held.isEmpty { delivery.held[id] = nil }
         switch requests.remove(id) {
         case .oneShot(let request)?:
             redirect(Recipient(id, request.takeHandler()), withdrawal, now: now)
@@ -85,9 +87,18 @@ extension SchedulerStateMachine {
         lifecycle = .shutDown
         access.close()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
+        keepBarrierEndings()
         powerDown(.all, at: now)
         settle()
         return delivery.takeEffects()
+    }
+
+    /// A barrier event (an authorization change, the end of a session, a location-button press, shutdown) has
+    /// decided its endings: they stand against the withdrawals held behind it (see ``withdrawHeld(_:_:now:at:)``).
+    @inline(__always)
+    mutating func keepBarrierEndings() {
+        let requests = requests
+        delivery.keepBarrierEndings(isPending: { requests.contains($0) })
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with

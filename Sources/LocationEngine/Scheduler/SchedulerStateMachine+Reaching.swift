@@ -16,9 +16,7 @@ extension SchedulerStateMachine {
     /// mid-delivery, a precise fix in the result is coarsened.
     /// - Complexity: O(1)
     public mutating func reached(oneShot recipient: Recipient<OneShotHandler>, receiving result: LocationResult) -> Reach {
-        guard !delivery.overtaken.isEmpty, result.status != .forceCompleted,
-            let withdrawal = delivery.overtaken.removeValue(forKey: recipient.id)
-        else {
+        guard result.status != .forceCompleted, let withdrawal = delivery.takeWithdrawal(overtaking: recipient.id) else {
             guard let policy = delivery.reducedMidDelivery, let location = result.location, !policy.isCoarse(location) else { return .asDecided }
             return .instead(.completeOneShots([recipient], policy.coarsened(result)))
         }

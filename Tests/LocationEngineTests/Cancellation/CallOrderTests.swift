@@ -130,6 +130,117 @@ struct CallOrderTests: EngineTestCase {
         #expect(statistics.oneShotsCancelled == 1 && statistics.subscriptionsCancelled == 1)
     }
 
+    @Test("a handler ends the session, then cancels: a fix queued before the barrier reaches neither the subscription nor the one-shot")
+    func cancelBehindABarrierSkipsAFixQueuedBeforeIt() async {
+        let engine = makeEngine()
+        let targets = NIOLockedValueBox<[RequestID]>([])
+        // The first fix (500 m) completes `first` only; its handler queues a second fix (20 m, which would
+        // complete `precise`), ends the session, then cancels the other two.
+        let first = engine.location(accuracy: .neighborhood, timeout: nil) { [recorder, source] result in
+            recorder.oneShot(result)
+            source.emit(Location(latitude: 48, longitude: 11.001, horizontalAccuracy: 20))
+            engine.endSession()
+            for target in targets.withLockedValue({ $0 }) { engine.cancel(target) }
+        }
+        let subscription = engine.updates(handler: recorder.subscription)
+        let precise = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        targets.withLockedValue { $0 = [precise, subscription] }
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 500))
+        await engine.sync()
+        #expect(recorder.results(first).map(\.status) == [.success])
+        #expect(recorder.results(precise).isEmpty, "cancelled before the second fix was processed")
+        let longitudes = recorder.events(subscription).compactMap { event -> Double? in
+            if case .location(let update) = event { update.location.longitude } else { nil }
+        }
+        #expect(!longitudes.contains { $0 > 11.0005 }, "no update from the fix processed after the cancel was made")
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 1 && statistics.subscriptionsCancelled == 1)
+        #expect(statistics.oneShotsSucceeded == 1)
+        #expect(statistics.subscriptionUpdates == longitudes.count)
+    }
+
+    @Test("a cancel made from another caller behind a barrier: the fix queued before the barrier skips the request")
+    func cancelBehindABarrierBetweenCommands() async {
+        let user = ManyEnginesStressTests.PushedAuthorization()
+        let engine = makeEngine(.init(linger: .zero, authorizationProvider: user, usage: AuthorizationTests.declared), running: false)
+        let oneShot = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        engine.endSession()
+        engine.cancel(oneShot)
+        engine.cancel(subscription)
+        await engine.sync()
+        #expect(recorder.results(oneShot).isEmpty)
+        #expect(recorder.events(subscription).isEmpty)
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 1 && statistics.subscriptionsCancelled == 1)
+        #expect(statistics.oneShotsSucceeded == 0 && statistics.subscriptionUpdates == 0)
+    }
+
+    @Test("a barrier that ends the requests, then cancels of them: the barrier's endings stand")
+    func barrierEndingStandsAgainstAHeldCancel() async {
+        let user = ManyEnginesStressTests.PushedAuthorization()
+        let engine = makeEngine(.init(linger: .zero, authorizationProvider: user, usage: AuthorizationTests.declared), running: false)
+        let ended = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
+        await engine.sync()
+        // No fix between: the revocation made first decides both endings.
+        user.push(.denied)
+        engine.cancel(ended)
+        engine.cancel(subscription)
+        await engine.sync()
+        #expect(recorder.results(ended).map(\.status) == [.unauthorized(.denied)])
+        #expect(recorder.events(subscription) == [.ended(.unauthorized(.denied))])
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 0 && statistics.subscriptionsCancelled == 0)
+    }
+
+    @Test("a timeout falling due while a cancel waits behind a barrier: the one-shot ends cancelled")
+    func timeoutBehindAHeldCancel() async {
+        let engine = makeEngine(running: false)
+        let oneShot = engine.location(accuracy: .block, timeout: .seconds(5), handler: recorder.oneShot)
+        await engine.sync()
+        engine.endSession()
+        engine.cancel(oneShot)
+        clock.advance(by: .seconds(10))
+        await engine.sync()
+        #expect(recorder.results(oneShot).isEmpty, "a cancelled callback hears nothing")
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 1 && statistics.oneShotsTimedOut == 0)
+    }
+
+    @Test("a monitor cancelled behind a barrier hears no transition from a fix queued before it")
+    func monitorBehindAHeldCancel() async throws {
+        let engine = makeEngine(running: false)
+        let heard = NIOLockedValueBox<[RegionEvent]>([])
+        let region = try GeofenceRegion.circle(centre: GeoPoint(latitude: 48, longitude: 11), radius: 200)
+        let monitor = engine.monitor(region) { _, event in heard.withLockedValue { $0.append(event) } }
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5))
+        engine.endSession()
+        engine.cancel(monitor)
+        await engine.sync()
+        #expect(heard.withLockedValue { $0 }.isEmpty, "a cancelled monitor hears no transition and no end")
+        let statistics = await engine.statistics()
+        #expect(statistics.subscriptionsCancelled == 1 && statistics.activeSubscriptions == 0)
+    }
+
+    @Test("behind a barrier, a force-complete then a cancel: the first withdrawal counts, the fix queued before the barrier completes the one-shot")
+    func heldForceCompleteThenCancel() async {
+        let engine = makeEngine(running: false)
+        let oneShot = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        engine.endSession()
+        engine.forceComplete(oneShot)
+        engine.cancel(oneShot)
+        await engine.sync()
+        #expect(recorder.results(oneShot).map(\.status) == [.success])
+        #expect(await engine.statistics().oneShotsCancelled == 0)
+    }
+
     @Test("cancelling an ID the engine never handed out is a no-op: the request that gets it later runs")
     func cancelOfAnUnissuedID() async {
         let engine = makeEngine()

@@ -133,7 +133,7 @@ extension CoreDriver {
 
     /// Hands every ready withdrawal to the core mid-delivery, oldest first, and returns their effects
     /// together (`nil` if none). One that must still wait for a barrier command made before it is shown to
-    /// the core once, as it arrives (``SchedulerStateMachine/withdrawHeld(_:_:now:)``): the delivery under
+    /// the core once, as it arrives (``SchedulerStateMachine/withdrawHeld(_:_:now:at:)``): the delivery under
     /// way skips or replaces what it would hand its request, which no barrier can change.
     mutating func takeWithdrawals(now: EngineInstant) -> Effects? {
         let taken = withdrawals.collect(from: inbox)

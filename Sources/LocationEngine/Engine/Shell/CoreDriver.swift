@@ -174,10 +174,22 @@ struct CoreDriver {
     }
 
     /// Between two commands: hands every ready withdrawal to the core, oldest first, carrying out each
-    /// one's effects before the next (a burst of cancels never piles up endings not carried out).
+    /// one's effects before the next (a burst of cancels never piles up endings not carried out). One that
+    /// must still wait for a barrier command made before it is shown to the core as it arrives
+    /// (``SchedulerStateMachine/withdrawHeld(_:_:now:at:)``), as mid-delivery.
+    @inline(__always)
     mutating func carryOutWithdrawals(now: EngineInstant) {
+        // The test inline, the work apart: it runs before every command, and most find nothing waiting.
+        if hasWithdrawals { carryOutWaitingWithdrawals(now: now) }
+    }
+
+    @inline(never)
+    private mutating func carryOutWaitingWithdrawals(now: EngineInstant) {
         while hasWithdrawals {
-            withdrawals.collect(from: inbox)
+            let taken = withdrawals.collect(from: inbox)
+            for pending in withdrawals.held(from: taken) {
+                perform(machine.withdrawHeld(pending.id, pending.withdrawal, now: now, at: .betweenEvents))
+            }
             while let pending = withdrawals.nextReady() { perform(machine.withdraw(pending.id, pending.withdrawal, now: now)) }
         }
     }

@@ -35,8 +35,12 @@ struct WithdrawalLane {
     }
 
     /// The withdrawals from position `index` on that still wait for a barrier (read lazily: no array is made).
+    /// - Complexity: O(1) when none waits (the newest waits if any does: each was made after the ones before it,
+    ///   behind at least as many barriers), else O(k) for the k from `index` on.
+    @inline(__always)
     func held(from index: Int) -> LazyFilterSequence<Deque<PendingWithdrawal>.SubSequence> {
-        buffer[min(index, buffer.count)...].lazy.filter { !isReady($0) }
+        let start = buffer.last.map(isReady) ?? true ? buffer.count : min(index, buffer.count)
+        return buffer[start...].lazy.filter { !isReady($0) }
     }
 
     /// The oldest withdrawal, if it may reach the core (none passes one still waiting for a barrier).

@@ -8,12 +8,17 @@ extension SchedulerStateMachine.Delivery {
     @inline(__always)
     mutating func begin(at moment: Moment) {
         self.moment = moment
-        if moment == .betweenEvents && hasOvertaken { forgetOvertaken() }
+        if moment == .betweenEvents && hasOvertakenMidDelivery { forgetOvertaken() }
     }
+
+    /// Whether a decided delivery still ahead of the owner may have been overtaken: by an event
+    /// mid-delivery, or by a withdrawal held behind a barrier.
+    @inline(__always)
+    var hasOvertaken: Bool { hasOvertakenMidDelivery || !held.isEmpty }
 
     /// Whether an event mid-delivery may have overtaken a decided delivery still ahead of the owner.
     @inline(__always)
-    var hasOvertaken: Bool { !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil }
+    private var hasOvertakenMidDelivery: Bool { !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil }
 
     private mutating func forgetOvertaken() {
         overtaken = [:]
@@ -87,19 +92,50 @@ extension SchedulerStateMachine.Delivery {
 
     /// Whether a subscription or monitor ended or was withdrawn mid-delivery: an update, notice or
     /// transition decided for it before, and still ahead of the owner, skips it.
+    /// A cancel held behind a barrier counts as such an ending.
     @inline(__always)
-    func hasEndedMidDelivery(_ id: RequestID) -> Bool { endedMidDelivery.contains(id) || overtaken[id] != nil }
+    func hasEndedMidDelivery(_ id: RequestID) -> Bool {
+        endedMidDelivery.contains(id) || overtaken[id] != nil || (!held.isEmpty && held[id] == .cancel)
+    }
 
     /// The withdrawal that overtook the ending `end` decided for a subscription or monitor, taken (it takes
     /// effect once), with the counters moved from the ending to a cancel; `nil` when the decided ending
     /// stands — none overtook it, or it was a force-complete's own (the first withdrawal made wins).
     mutating func takeWithdrawal(overtaking end: SubscriptionEnd, of id: RequestID) -> Withdrawal? {
-        guard end != .forceCompleted, let withdrawal = overtaken.removeValue(forKey: id) else { return nil }
+        guard end != .forceCompleted, let withdrawal = takeWithdrawal(overtaking: id) else { return nil }
         if withdrawal == .cancel {
             counts.subscriptionsEnded -= 1
             counts.subscriptionsCancelled += 1
         }
         return withdrawal
+    }
+
+    /// The withdrawal that overtook the ending decided for request `id`, taken: a cancel held behind a
+    /// barrier (made before any withdrawal that reached the core since), else one made mid-delivery.
+    @inline(__always)
+    mutating func takeWithdrawal(overtaking id: RequestID) -> Withdrawal? {
+        if !held.isEmpty, let withdrawal = held.removeValue(forKey: id) {
+            guard withdrawal == .cancel else { return overtaken.removeValue(forKey: id) }
+            overtaken[id] = nil
+            return .cancel
+        }
+        return overtaken.isEmpty ? nil : overtaken.removeValue(forKey: id)
+    }
+
+    /// A withdrawal of request `id` reached the core while its owner must hold it behind a barrier: kept
+    /// (the first of the request) until the owner hands it over.
+    mutating func hold(_ id: RequestID, _ withdrawal: Withdrawal) {
+        if held[id] == nil { held[id] = withdrawal }
+    }
+
+    /// A barrier event has decided its endings: they stand, and the withdrawals held for the requests
+    /// it ended (those no longer pending, `isPending` says) go. Those of IDs not submitted yet stay.
+    /// - Complexity: O(h) for h withdrawals held; O(1) with none.
+    @inline(__always)
+    mutating func keepBarrierEndings(isPending: (RequestID) -> Bool) {
+        guard !held.isEmpty else { return }
+        let lastSubmittedID = lastSubmittedID
+        held = held.filter { id, _ in id > lastSubmittedID || isPending(id) }
     }
 
     /// A subscription or monitor ended: mid-delivery, an update or transition for it that may still be

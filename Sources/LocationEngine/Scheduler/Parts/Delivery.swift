@@ -43,6 +43,13 @@ extension SchedulerStateMachine {
         /// Withdrawals naming IDs not submitted yet: the request ends so as it arrives. The first
         /// withdrawal of an ID is the one kept.
         var ahead: [RequestID: Withdrawal] = [:]
+        /// Withdrawals of requests pending (or not submitted yet) that their owner holds behind a barrier
+        /// command made before them (an authorization change, the end of a session…), the first of each
+        /// request kept, until the owner hands them over. A cancel among them means no further delivery: no
+        /// update or transition reaches its request, and an ending decided by any event but a barrier (a fix,
+        /// a timeout, a failure) becomes the cancel; a barrier's own ending stands (it was made first). Kept
+        /// across events; each entry goes when its withdrawal is handed over or its request ends.
+        var held: [RequestID: Withdrawal] = [:]
         /// The highest ID submitted so far (IDs increase in submission order).
         var lastSubmittedID = RequestID(rawValue: 0)
         /// The outcomes decided (a withdrawal that overtook a decided ending exchanges its count).

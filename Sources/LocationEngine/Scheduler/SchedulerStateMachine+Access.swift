@@ -25,8 +25,9 @@ extension SchedulerStateMachine {
         // Each change due applies at its own instant, after what fell due before it in any part, and
         // each instant settles.
         setAuthorizationAlarm()
+        let held = heldAndPending()
         catchUp(to: now)
-        keepBarrierEndings()
+        keepBarrierEndings(of: held)
         settle()
         return delivery.takeEffects()
     }
@@ -41,8 +42,9 @@ extension SchedulerStateMachine {
             settle()
             return delivery.takeEffects()
         }
+        let held = heldAndPending()
         carryOut(access.sessionEnded(), now: now)
-        keepBarrierEndings()
+        keepBarrierEndings(of: held)
         settle()
         return delivery.takeEffects()
     }
@@ -56,8 +58,9 @@ extension SchedulerStateMachine {
             settle()
             return delivery.takeEffects()
         }
+        let held = heldAndPending()
         carryOut(access.locationButtonPressed(), now: now)
-        keepBarrierEndings()
+        keepBarrierEndings(of: held)
         settle()
         return delivery.takeEffects()
     }

@@ -86,19 +86,29 @@ extension SchedulerStateMachine {
         }
         lifecycle = .shutDown
         access.close()
+        let held = heldAndPending()
         endEverything(oneShotStatus: .shutDown, subscriptionEnd: .shutDown, onlyAdmitted: false, now: now)
-        keepBarrierEndings()
+        keepBarrierEndings(of: held)
         powerDown(.all, at: now)
         settle()
         return delivery.takeEffects()
     }
 
-    /// A barrier event (an authorization change, the end of a session, a location-button press, shutdown) has
-    /// decided its endings: they stand against the withdrawals held behind it (see ``withdrawHeld(_:_:now:at:)``).
+    /// The requests pending with a withdrawal held, before a barrier event (an authorization change, the end
+    /// of a session, a location-button press, shutdown) decides its endings: pass them to
+    /// ``keepBarrierEndings(of:)`` after it. Empty, without allocating, when nothing is held.
     @inline(__always)
-    mutating func keepBarrierEndings() {
-        let requests = requests
-        delivery.keepBarrierEndings(isPending: { requests.contains($0) })
+    func heldAndPending() -> [RequestID] {
+        guard !delivery.held.isEmpty else { return [] }
+        return delivery.held.keys.filter { requests.contains($0) }
+    }
+
+    /// A barrier event has decided its endings: those of `heldBefore` (``heldAndPending()`` before it) that it
+    /// ended stand against the withdrawals held behind it (see ``withdrawHeld(_:_:now:at:)``).
+    @inline(__always)
+    mutating func keepBarrierEndings(of heldBefore: [RequestID]) {
+        guard !heldBefore.isEmpty else { return }
+        delivery.keepBarrierEndings(of: heldBefore.filter { !requests.contains($0) })
     }
 
     /// Ends every pending request (only those admitted to the source, if `onlyAdmitted`), one-shots with

@@ -45,7 +45,9 @@ extension GroundTruth {
                 if instant > crossing.seconds, depth(TruthPath.interpolate(a.point, b.point, t)) >= margin.at(instant) {
                     var high = t
                     let length = max(a.point.distance(to: b.point), 1e-3)
-                    while (high - low) * length > 0.001 {
+                    // To a millimetre of travel and a tenth of a millisecond: with the margin moving in time, a path
+                    // standing still can become decidable within its second too.
+                    while (high - low) * length > 0.001 || (high - low) * (b.seconds - a.seconds) > 1e-4 {
                         let middle = (low + high) / 2
                         let past = depth(TruthPath.interpolate(a.point, b.point, middle)) >= margin.at(a.seconds + (b.seconds - a.seconds) * middle)
                         if past { high = middle } else { low = middle }

@@ -241,6 +241,69 @@ struct CallOrderTests: EngineTestCase {
         #expect(await engine.statistics().oneShotsCancelled == 0)
     }
 
+    @Test("a revocation, then a cancel of a subscription it ends: unauthorized, even when a handler before it withdraws something")
+    func barrierEndingStandsWhenTheHeldCancelIsHandedOverMidDelivery() async {
+        let user = ManyEnginesStressTests.PushedAuthorization()
+        let engine = makeEngine(.init(linger: .zero, authorizationProvider: user, usage: AuthorizationTests.declared), running: false)
+        let oneShot = NIOLockedValueBox<RequestID?>(nil)
+        let id = engine.location(accuracy: .block, timeout: nil) { [recorder] result in
+            recorder.oneShot(result)
+            // Any withdrawal from this handler hands over the cancel held behind the revocation mid-delivery.
+            if let own = oneShot.withLockedValue({ $0 }) { engine.cancel(own) }
+        }
+        oneShot.withLockedValue { $0 = id }
+        let subscription = engine.updates(handler: recorder.subscription)
+        await engine.sync()
+        user.push(.denied)
+        engine.cancel(subscription)
+        await engine.sync()
+        #expect(recorder.results(id).map(\.status) == [.unauthorized(.denied)])
+        #expect(recorder.events(subscription) == [.ended(.unauthorized(.denied))], "the revocation was made first")
+        #expect(await engine.statistics().subscriptionsCancelled == 0)
+    }
+
+    @Test("behind a barrier, a force-complete, then a cancel from a handler of the fix that ended the one-shot: the fix's ending stands")
+    func heldForceCompleteBeatsALaterCancelMidDelivery() async {
+        let engine = makeEngine(running: false)
+        let target = NIOLockedValueBox<RequestID?>(nil)
+        let first = engine.location(accuracy: .block, timeout: nil) { [recorder] result in
+            recorder.oneShot(result)
+            if let target = target.withLockedValue({ $0 }) { engine.cancel(target) }
+        }
+        let second = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        target.withLockedValue { $0 = second }
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        engine.endSession()
+        engine.forceComplete(second)
+        await engine.sync()
+        #expect(recorder.results(first).map(\.status) == [.success])
+        #expect(recorder.results(second).map(\.status) == [.success], "the force-complete, made first, skips nothing")
+        #expect(await engine.statistics().oneShotsCancelled == 0)
+    }
+
+    @Test("a handler force-completes a later recipient, ends the session, then cancels it: force-completed")
+    func readyForceCompleteBeforeAHeldCancelMidDelivery() async {
+        let engine = makeEngine()
+        let target = NIOLockedValueBox<RequestID?>(nil)
+        let first = engine.location(accuracy: .block, timeout: nil) { [recorder] result in
+            recorder.oneShot(result)
+            guard let target = target.withLockedValue({ $0 }) else { return }
+            engine.forceComplete(target)
+            engine.endSession()
+            engine.cancel(target)
+        }
+        let second = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        target.withLockedValue { $0 = second }
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        await engine.sync()
+        #expect(recorder.results(first).map(\.status) == [.success])
+        #expect(recorder.results(second).map(\.status) == [.forceCompleted], "the first withdrawal made decides")
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 0 && statistics.oneShotsForceCompleted == 1)
+    }
+
     @Test("cancelling an ID the engine never handed out is a no-op: the request that gets it later runs")
     func cancelOfAnUnissuedID() async {
         let engine = makeEngine()

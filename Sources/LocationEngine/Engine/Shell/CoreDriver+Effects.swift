@@ -138,11 +138,15 @@ extension CoreDriver {
     mutating func takeWithdrawals(now: EngineInstant) -> Effects? {
         let taken = withdrawals.collect(from: inbox)
         var effects = Effects()
-        for pending in withdrawals.held(from: taken) {
-            effects.append(contentsOf: machine.withdrawHeld(pending.id, pending.withdrawal, now: now))
-        }
+        // The ready ones first: each was made before every one still held (those wait behind a barrier made
+        // after it), and the first withdrawal of a request is the one that counts.
+        var handedOver = 0
         while let pending = withdrawals.nextReady() {
+            handedOver += 1
             effects.append(contentsOf: machine.withdraw(pending.id, pending.withdrawal, now: now, at: .midDelivery))
+        }
+        for pending in withdrawals.held(from: max(0, taken - handedOver)) {
+            effects.append(contentsOf: machine.withdrawHeld(pending.id, pending.withdrawal, now: now))
         }
         return effects.isEmpty ? nil : effects
     }

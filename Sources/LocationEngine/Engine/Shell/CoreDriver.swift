@@ -176,7 +176,7 @@ struct CoreDriver {
     /// Between two commands: hands every ready withdrawal to the core, oldest first, carrying out each
     /// one's effects before the next (a burst of cancels never piles up endings not carried out). One that
     /// must still wait for a barrier command made before it is shown to the core as it arrives
-    /// (``SchedulerStateMachine/withdrawHeld(_:_:now:at:)``), as mid-delivery.
+    /// (``SchedulerStateMachine/withdrawHeld(_:_:now:at:)``), as it is after a handler.
     @inline(__always)
     mutating func carryOutWithdrawals(now: EngineInstant) {
         // The test inline, the work apart: it runs before every command, and most find nothing waiting.
@@ -187,6 +187,8 @@ struct CoreDriver {
     private mutating func carryOutWaitingWithdrawals(now: EngineInstant) {
         while hasWithdrawals {
             let taken = withdrawals.collect(from: inbox)
+            // Shown before the ready ones are handed over (their handlers may take more from the lane): between
+            // events that order changes nothing, as a ready withdrawal of a held request clears what was held.
             for pending in withdrawals.held(from: taken) {
                 perform(machine.withdrawHeld(pending.id, pending.withdrawal, now: now, at: .betweenEvents))
             }

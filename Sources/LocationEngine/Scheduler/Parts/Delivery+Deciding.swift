@@ -18,12 +18,15 @@ extension SchedulerStateMachine.Delivery {
 
     /// Whether an event mid-delivery may have overtaken a decided delivery still ahead of the owner.
     @inline(__always)
-    private var hasOvertakenMidDelivery: Bool { !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil }
+    private var hasOvertakenMidDelivery: Bool {
+        !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil || !barrierEnded.isEmpty
+    }
 
     private mutating func forgetOvertaken() {
         overtaken = [:]
         endedMidDelivery = []
         reducedMidDelivery = nil
+        barrierEnded = []
     }
 
     /// Hands over what the event decided, and starts afresh.
@@ -115,9 +118,10 @@ extension SchedulerStateMachine.Delivery {
     @inline(__always)
     mutating func takeWithdrawal(overtaking id: RequestID) -> Withdrawal? {
         if !held.isEmpty, let withdrawal = held.removeValue(forKey: id) {
-            guard withdrawal == .cancel else { return overtaken.removeValue(forKey: id) }
+            // The held one was made before any that overtook the ending since (holding needs the request
+            // pending): a held force-complete lets the decided ending stand, and a later cancel changes nothing.
             overtaken[id] = nil
-            return .cancel
+            return withdrawal == .cancel ? .cancel : nil
         }
         return overtaken.isEmpty ? nil : overtaken.removeValue(forKey: id)
     }
@@ -128,14 +132,14 @@ extension SchedulerStateMachine.Delivery {
         if held[id] == nil { held[id] = withdrawal }
     }
 
-    /// A barrier event has decided its endings: they stand, and the withdrawals held for the requests
-    /// it ended (those no longer pending, `isPending` says) go. Those of IDs not submitted yet stay.
-    /// - Complexity: O(h) for h withdrawals held; O(1) with none.
-    @inline(__always)
-    mutating func keepBarrierEndings(isPending: (RequestID) -> Bool) {
-        guard !held.isEmpty else { return }
-        let lastSubmittedID = lastSubmittedID
-        held = held.filter { id, _ in id > lastSubmittedID || isPending(id) }
+    /// A barrier event ended these requests, withdrawals of which were held: the barrier's endings stand,
+    /// the held withdrawals go, and none handed over mid-delivery replaces those endings.
+    /// - Complexity: O(k) for k requests.
+    mutating func keepBarrierEndings(of ids: [RequestID]) {
+        for id in ids {
+            held[id] = nil
+            barrierEnded.insert(id)
+        }
     }
 
     /// A subscription or monitor ended: mid-delivery, an update or transition for it that may still be
@@ -188,7 +192,7 @@ extension SchedulerStateMachine.Delivery {
     mutating func recordWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) {
         if id > lastSubmittedID {
             if ahead[id] == nil { ahead[id] = withdrawal }
-        } else if moment == .midDelivery, overtaken[id] == nil {
+        } else if moment == .midDelivery, overtaken[id] == nil, barrierEnded.isEmpty || !barrierEnded.contains(id) {
             overtaken[id] = withdrawal
         }
     }

@@ -50,6 +50,10 @@ extension SchedulerStateMachine {
         /// a timeout, a failure) becomes the cancel; a barrier's own ending stands (it was made first). Kept
         /// across events; each entry goes when its withdrawal is handed over or its request ends.
         var held: [RequestID: Withdrawal] = [:]
+        /// Requests a barrier ended while a withdrawal of theirs was held behind it: their first withdrawal
+        /// lost to the barrier's ending, so no withdrawal handed over mid-delivery replaces that ending.
+        /// Forgotten at the next event between events.
+        var barrierEnded: Set<RequestID> = []
         /// The highest ID submitted so far (IDs increase in submission order).
         var lastSubmittedID = RequestID(rawValue: 0)
         /// The outcomes decided (a withdrawal that overtook a decided ending exchanges its count).

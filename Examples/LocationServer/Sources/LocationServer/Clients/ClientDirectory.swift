@@ -52,11 +52,13 @@ final class ClientDirectory: Sendable {
     func reload() -> TokenFileError? {
         guard case .tokens(let path) = mode else { return nil }
         do throws(TokenFileError) {
-            let loaded = try TokenFile.load(path: path)
+            // Read once: the text judged blank is the text parsed (a file replaced between two reads is not).
+            let text = try TokenFile.read(path: path)
+            let loaded = try TokenFile.parse(text, path: path)
             // An empty file is one being written (an editor, `: >` before the new text) or emptied by mistake:
             // taking it would lock every client out and end every stream. One that says something (a comment)
             // and names nobody is meant: that is how every client is revoked at once.
-            if loaded.clientCount == 0, Self.isBlank(path: path) {
+            if loaded.clientCount == 0, text.allSatisfy(\.isWhitespace) {
                 throw TokenFileError(
                     path: path, line: nil,
                     message: "is empty: the tokens before it stay in force (to revoke every client, leave a comment line in it; replace the file by renaming a complete one over it)")
@@ -68,14 +70,6 @@ final class ClientDirectory: Sendable {
             logger.error("clients: token file not taken, the tokens before it stay in force", metadata: ["error": "\(error)"])
             return error
         }
-    }
-}
-
-extension ClientDirectory {
-    /// Whether the file at `path` holds nothing but white space (or cannot be read now).
-    static func isBlank(path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return true }
-        return data.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 }
 

@@ -19,6 +19,12 @@ enum TokenFile {
     /// Reads the file at `path`.
     /// - Throws: ``TokenFileError`` naming the file, and the line when one is bad.
     static func load(path: String) throws(TokenFileError) -> ClientTable {
+        try parse(read(path: path), path: path)
+    }
+
+    /// The text of the file at `path`, read once.
+    /// - Throws: ``TokenFileError`` when it cannot be read, is larger than a token file can be, or is not UTF-8.
+    static func read(path: String) throws(TokenFileError) -> String {
         let data: Data
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -35,7 +41,7 @@ enum TokenFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TokenFileError(path: path, line: nil, message: "it is not UTF-8 text")
         }
-        return try parse(text, path: path)
+        return text
     }
 
     /// The largest token file read: 1 MiB, some 1,500 clients of the longest lines.

@@ -31,8 +31,9 @@ extension SchedulerStateMachine {
     /// over (``withdraw(_:_:now:at:)``, in its turn): if it is a cancel, no update or transition reaches the
     /// request meanwhile, and an ending decided meanwhile by anything but those commands (a fix, a timeout, a
     /// failure) becomes the cancel; theirs stand. The first withdrawal of a request is the one that counts.
+    /// It decides no action of its own: what it changes shows in the endings and deliveries decided later.
     /// - Complexity: O(1) amortised.
-    public mutating func withdrawHeld(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .midDelivery) -> Effects {
+    public mutating func withdrawHeld(_ id: RequestID, _ withdrawal: Withdrawal, now: EngineInstant, at moment: Moment = .midDelivery) {
         _ = tick(now)
         delivery.begin(at: moment)
         if requests.contains(id) || id > delivery.lastSubmittedID {
@@ -40,7 +41,6 @@ extension SchedulerStateMachine {
         } else {
             delivery.recordWithdrawal(id, withdrawal)
         }
-        return delivery.takeEffects()
     }
 
     @inline(__always)

@@ -146,7 +146,7 @@ extension CoreDriver {
             effects.append(contentsOf: machine.withdraw(pending.id, pending.withdrawal, now: now, at: .midDelivery))
         }
         for pending in withdrawals.held(from: max(0, taken - handedOver)) {
-            effects.append(contentsOf: machine.withdrawHeld(pending.id, pending.withdrawal, now: now))
+            machine.withdrawHeld(pending.id, pending.withdrawal, now: now)
         }
         return effects.isEmpty ? nil : effects
     }

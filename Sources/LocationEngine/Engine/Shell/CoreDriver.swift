@@ -190,7 +190,7 @@ struct CoreDriver {
             // Shown before the ready ones are handed over (their handlers may take more from the lane): between
             // events that order changes nothing, as a ready withdrawal of a held request clears what was held.
             for pending in withdrawals.held(from: taken) {
-                perform(machine.withdrawHeld(pending.id, pending.withdrawal, now: now, at: .betweenEvents))
+                machine.withdrawHeld(pending.id, pending.withdrawal, now: now, at: .betweenEvents)
             }
             while let pending = withdrawals.nextReady() { perform(machine.withdraw(pending.id, pending.withdrawal, now: now)) }
         }

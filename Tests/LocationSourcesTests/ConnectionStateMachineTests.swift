@@ -19,8 +19,8 @@ struct ConnectionStateMachineTests {
         #expect(machine.openFailed(attempt: 2, reason: "refused", now: .seconds(1)) == [.scheduleRetry(attempt: 3, delay: .milliseconds(500))])
         #expect(machine.retryDue(attempt: 3) == [.open(attempt: 3)])
         #expect(machine.opened(attempt: 3) == [.armAnswerTimeout(attempt: 3, delay: .seconds(5))])
-        #expect(machine.received(attempt: 3, now: .seconds(2)) == (true, [.reportConnected]))
-        #expect(machine.received(attempt: 3, now: .seconds(3)) == (true, []))
+        #expect(machine.answer(attempt: 3, now: .seconds(2)) == (true, [.reportConnected]))
+        #expect(machine.answer(attempt: 3, now: .seconds(3)) == (true, []))
         // The working link drops: told once, first retry after the initial delay again.
         #expect(machine.closed(attempt: 3, reason: nil, reopen: true, now: .seconds(100)) == [
             .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 4, delay: .milliseconds(250)),
@@ -57,10 +57,10 @@ struct ConnectionStateMachineTests {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()
         _ = machine.opened(attempt: 1)
-        _ = machine.received(attempt: 1, now: .zero)
+        _ = machine.answer(attempt: 1, now: .zero)
         #expect(machine.answerTimeout(attempt: 1, now: .seconds(9)) == [], "answered: the timer is moot")
         #expect(machine.stop() == [.close(attempt: 1, farewell: true)])
-        #expect(machine.received(attempt: 1, now: .zero) == (false, []))
+        #expect(machine.answer(attempt: 1, now: .zero) == (false, []))
         #expect(machine.closed(attempt: 1, reason: nil, reopen: true, now: .seconds(10)) == [])
         #expect(machine.start() == [.open(attempt: 2)])
         #expect(machine.stop() == [.close(attempt: 2, farewell: false)], "still connecting: nothing to say goodbye on")
@@ -71,7 +71,7 @@ struct ConnectionStateMachineTests {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()
         _ = machine.opened(attempt: 1)
-        _ = machine.received(attempt: 1, now: .zero)
+        _ = machine.answer(attempt: 1, now: .zero)
         #expect(machine.closed(attempt: 1, reason: nil, reopen: false, now: .zero) == [.reportEndOfStream])
         #expect(machine.isRunning)
     }
@@ -79,7 +79,7 @@ struct ConnectionStateMachineTests {
     @Test func dataBeforeTheOpenIsSeenCountsAndTheLateOpenIsHarmless() {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()
-        #expect(machine.received(attempt: 1, now: .zero) == (true, [.reportConnected]))
+        #expect(machine.answer(attempt: 1, now: .zero) == (true, [.reportConnected]))
         #expect(machine.opened(attempt: 1) == [], "already answered: no answer timer")
         #expect(machine.isCurrent(1))
         #expect(machine.stop() == [.close(attempt: 1, farewell: true)])
@@ -95,7 +95,7 @@ struct ConnectionStateMachineTests {
         var gaveUp = false
         for _ in 0..<50 where !gaveUp {
             _ = machine.opened(attempt: attempt)
-            _ = machine.received(attempt: attempt, now: now)
+            _ = machine.answer(attempt: attempt, now: now)
             now += .milliseconds(10)
             for action in machine.closed(attempt: attempt, reason: "reset", reopen: true, now: now) {
                 switch action {
@@ -117,14 +117,69 @@ struct ConnectionStateMachineTests {
         _ = steady.openFailed(attempt: 1, reason: "refused", now: .zero)
         _ = steady.retryDue(attempt: 2)
         _ = steady.opened(attempt: 2)
-        _ = steady.received(attempt: 2, now: .seconds(1))
+        _ = steady.answer(attempt: 2, now: .seconds(1))
         #expect(steady.closed(attempt: 2, reason: nil, reopen: true, now: .seconds(6)) == [
             .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 3, delay: .milliseconds(250)),
         ])
     }
 
+    @Test("bytes the source cannot read are no answer: the answer timeout closes the link as not understood, and a peer that sends them and hangs up is given up")
+    func bytesTheSourceCannotReadAreNoAnswer() {
+        var machine = Machine(policy: ReconnectPolicy(answerTimeout: .seconds(5), giveUpAfter: .seconds(30)))
+        _ = machine.start()
+        #expect(machine.opened(attempt: 1) == [.armAnswerTimeout(attempt: 1, delay: .seconds(5))])
+        let read = machine.received(attempt: 1)
+        #expect(read, "the input is still read: the source decides what it is")
+        #expect(machine.answerTimeout(attempt: 1, now: .seconds(5)) == [
+            .close(attempt: 1, farewell: false), .reportDisconnected(.notUnderstood), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
+        ])
+        // Bytes before the open was seen, none understood: the answer timer still starts at the open.
+        _ = machine.retryDue(attempt: 2)
+        let early = machine.received(attempt: 2)
+        #expect(early)
+        #expect(machine.opened(attempt: 2) == [.armAnswerTimeout(attempt: 2, delay: .seconds(5))])
+        #expect(machine.answerTimeout(attempt: 2, now: .seconds(11)) == [
+            .close(attempt: 2, farewell: false), .scheduleRetry(attempt: 3, delay: .milliseconds(500)),
+        ])
+        // A peer that sends what it cannot read and hangs up at once: the give-up clock runs on from the first failure.
+        var now = Duration.seconds(11)
+        var attempt: UInt64 = 3
+        var gaveUp: [ConnectionStateMachine.Action] = []
+        for _ in 0..<50 where gaveUp.isEmpty {
+            _ = machine.retryDue(attempt: attempt)
+            _ = machine.opened(attempt: attempt)
+            _ = machine.received(attempt: attempt)
+            now += .seconds(1)
+            for action in machine.closed(attempt: attempt, reason: "reset", reopen: true, now: now) {
+                switch action {
+                case .scheduleRetry(let next, let delay): (attempt, now) = (next, now + delay)
+                case .reportGaveUp: gaveUp.append(action)
+                default: break
+                }
+            }
+        }
+        #expect(gaveUp == [.reportGaveUp(failures: 8, lastFailure: .notUnderstood)], "at the first failure 30 s or more after the first (5 s, then 11 s to 40 s)")
+        // An answer the source understands, among the bytes, makes the link work.
+        var working = Machine(policy: ReconnectPolicy(answerTimeout: .seconds(5)))
+        _ = working.start()
+        _ = working.opened(attempt: 1)
+        let heard = working.received(attempt: 1)
+        #expect(heard)
+        #expect(working.understood(attempt: 1, now: .seconds(1)) == [.reportConnected])
+        #expect(working.understood(attempt: 1, now: .seconds(2)) == [], "told once")
+        #expect(working.answerTimeout(attempt: 1, now: .seconds(5)) == [], "answered: the timer is moot")
+    }
+
     @Test func aZeroInitialDelayStillBacksOff() {
         let policy = ReconnectPolicy(initialDelay: .zero, maximumDelay: .seconds(8))
         #expect((1...4).map { policy.delay(afterFailures: $0) } == [.zero, .milliseconds(20), .milliseconds(40), .milliseconds(80)])
+    }
+}
+
+extension ConnectionStateMachine {
+    /// The peer of `attempt` sends something the source understands, at `now`.
+    mutating func answer(attempt: UInt64, now: Duration) -> (accept: Bool, actions: [Action]) {
+        let accept = received(attempt: attempt)
+        return (accept, accept ? understood(attempt: attempt, now: now) : [])
     }
 }

@@ -46,6 +46,33 @@ struct GPSDFaultTests {
         await silent.close()
     }
 
+    @Test("a server that answers, but not as gpsd, is given up with a clear status, whether it stays connected or hangs up")
+    func aServerOfAnotherProtocolIsGivenUp() async throws {
+        for hangsUp in [false, true] {
+            let other = try await TestTCPServer.start { client in
+                client.send("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n<html>not gpsd</html>\n")
+                if hangsUp { client.close() }
+            }
+            let log = TestLog()
+            let source = GPSDLocationSource(configuration: GPSDConfiguration(port: other.port, reconnect: Self.fastPolicy), logger: log.logger)
+            let engine = makeEngine(source, log: log)
+            let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(20)) }
+            guard case .failed(let error) = result.status else {
+                Issue.record("expected gpsd.unreachable (hangs up: \(hangsUp)), got \(result)")
+                await engine.shutdown()
+                await other.close()
+                continue
+            }
+            #expect(error.code == "gpsd.unreachable")
+            #expect(error.message.contains("nothing received was understood"), "\(error.message)")
+            #expect(other.record.connections >= 2, "it retried before giving up")
+            #expect(source.statistics.connections == 0, "never counted as connected to gpsd")
+            #expect(!log.contains(.info, "connected to gpsd"))
+            await engine.shutdown()
+            await other.close()
+        }
+    }
+
     @Test func hostileInputIsCountedAndSkippedAndStopUnwatches() async throws {
         let tpv: @Sendable (Int, String) -> String = { second, lat in
             #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:0\#(second).000Z","lat":\#(lat),"lon":13.4,"eph":12.0}"# + "\n"

@@ -62,6 +62,22 @@ struct NMEAStreamTCPTests {
         await silent.close()
     }
 
+    @Test("a serial bridge whose receiver runs at another speed sends bytes that never decode: given up, not taken for a feed")
+    func aFeedOfBytesThatNeverDecodeEndsWithAClearFatalError() async throws {
+        // What 4,800 baud NMEA looks like read at 9,600: bytes, some of them `$`, none a sentence.
+        let noise: [UInt8] = (0..<600).map { index in index % 37 == 0 ? UInt8(ascii: "$") : UInt8(truncatingIfNeeded: index &* 131 &+ 7) }
+        let feed = try await TestTCPServer.start { client in
+            for _ in 0..<20 { client.send(noise) }
+        }
+        let error = try await fatalError(
+            of: .tcp(host: "127.0.0.1", port: feed.port),
+            reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .milliseconds(200), giveUpAfter: .milliseconds(500)))
+        #expect(error?.code == "nmea.unreachable")
+        #expect(error.map { $0.message.contains("127.0.0.1:\(feed.port)") && $0.message.contains("nothing received was understood") } == true, "\(String(describing: error))")
+        #expect(feed.record.connections >= 2, "it retried before giving up")
+        await feed.close()
+    }
+
     @Test(arguments: [70_000, -1])
     func aPortOutsideTCPsRangeEndsWithAClearFatalErrorNotATrap(port: Int) async throws {
         let error = try await fatalError(

@@ -73,10 +73,7 @@ public final class GPSDLocationSource: LocationSource {
             eventLoop: eventLoopGroup.next(),
             greeting: ByteBuffer(string: GPSDSession.watchCommand),
             farewell: ByteBuffer(string: GPSDSession.unwatchCommand),
-            onInput: { input in
-                session.receive(input)
-                return nil
-            },
+            onInput: { LinkInputOutcome(understood: session.receive($0)) },
             onReport: { report in session.report(report) }
         )
         session.attach(link)

@@ -97,8 +97,9 @@ final class GPSDSession: Sendable {
         logger.notice("receiver command not sent: the connection to gpsd is down", metadata: ["device": "\(receiverControl?.devicePath ?? "")"])
     }
 
-    /// One line (or an oversized one) from the current connection.
-    func receive(_ input: LinkInput) {
+    /// One line (or an oversized one) from the current connection. Returns whether it was one of gpsd's
+    /// reports (a JSON object with a class, whatever the class): only that makes a connection count as gpsd.
+    func receive(_ input: LinkInput) -> Bool {
         var setup: [ByteBuffer] = []
         var setupLink: ReconnectingLink?
         defer { for request in setup { setupLink?.send(request) } }
@@ -133,16 +134,17 @@ final class GPSDSession: Sendable {
             }
             return (outcome, state.sink, warn)
         }
+        defer { if case .skipped(let reason) = outcome { logSkipped(reason, input: input, warn: warn) } }
         switch outcome {
         case .fix(let location):
             logger.trace("fix", metadata: ["lat": "\(location.latitude)", "lon": "\(location.longitude)", "accuracy": "\(location.horizontalAccuracy)"])
             sink?.location(location)
         case .noFix:
             sink?.transientError(SourceError(code: "gpsd.noFix", message: "gpsd reports no fix (mode 0/1); waiting for the receiver to acquire one"))
-        case .skipped(let reason):
-            let size: Logger.MetadataValue
-            if case .oversizedLine(let count) = input { size = "\(count)" } else if case .line(let line) = input { size = "\(line.readableBytes)" } else { size = "?" }
-            logger.log(level: warn ? .warning : .debug, "skipped a line from gpsd", metadata: ["reason": "\(reason.rawValue)", "bytes": size])
+        case .skipped(.oversizedLine), .skipped(.malformedReport):
+            return false
+        case .skipped:
+            break
         case .gpsdError(let message):
             logger.warning("gpsd reported an error", metadata: ["message": "\(message)"])
         case .devices(let count):
@@ -150,6 +152,13 @@ final class GPSDSession: Sendable {
         case .duplicate, .stale, .ignored:
             break
         }
+        return true
+    }
+
+    private func logSkipped(_ reason: GPSDReportInterpreter.SkipReason, input: LinkInput, warn: Bool) {
+        let size: Logger.MetadataValue
+        if case .oversizedLine(let count) = input { size = "\(count)" } else if case .line(let line) = input { size = "\(line.readableBytes)" } else { size = "?" }
+        logger.log(level: warn ? .warning : .debug, "skipped a line from gpsd", metadata: ["reason": "\(reason.rawValue)", "bytes": size])
     }
 
     /// A connection event from the link.

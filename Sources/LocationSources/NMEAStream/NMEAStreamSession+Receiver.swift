@@ -38,7 +38,8 @@ extension NMEAStreamSession {
     func receiverLinkGaveUp() { drive { $0.linkGaveUp(now: $1) } }
 
     /// Splits a chunk from a commanded receiver: its replies go to the driver, NMEA to the decoder.
-    func receiveMixed(_ buffer: ByteBuffer) -> EventLoopFuture<Void>? {
+    func receiveMixed(_ buffer: ByteBuffer) -> LinkInputOutcome {
+        var understood = false
         var reports: [DriverAction] = []
         var confirmed: ([SourceEvent], SourceEventSink)?
         let delivery = decode { state, now, onEpoch in
@@ -51,18 +52,25 @@ extension NMEAStreamSession {
             }
             var pieces: [ReceiverStreamSplitter.Piece] = []
             receiver.splitter.feed(buffer.readableBytesView) { pieces.append($0) }
+            let sentencesBefore = state.decoder.sentencesDecoded
             for piece in pieces {
                 if case .line(let line) = piece, !line.starts(with: Self.pmtkPrefix) {
                     line.withUnsafeBytes { state.decoder.feed($0, onEpoch: onEpoch) }
                 }
                 guard let input = Self.driverInput(piece) else { continue }
+                switch input {
+                // A reply, or a UBX frame, whose checksum held (a text line counts once it decodes, below).
+                case .ubx, .pmtk, .output(fromUBX: true): understood = true
+                case .output(fromUBX: false), .garbled: break
+                }
                 reports += apply(receiver.driver.received(input, now: now), to: &receiver)
             }
+            if state.decoder.sentencesDecoded != sentencesBefore { understood = true }
             state.receiver = receiver
         }
         report(reports)
         if let (events, sink) = confirmed { for event in events { sink.send(event) } }
-        return delivery
+        return LinkInputOutcome(understood: understood, delivered: delivery)
     }
 
     /// What the driver believes of its receiver, as far as the engine hears it.

@@ -110,16 +110,21 @@ final class NMEAStreamSession: Sendable {
         logger.debug("closing NMEA stream")
     }
 
-    /// Decodes a chunk and delivers its fixes, now or (for a paced replay) when due. Returns a
-    /// future that completes when the last of them was delivered, or `nil` when all went at once.
-    func receive(_ input: LinkInput) -> EventLoopFuture<Void>? {
+    /// Decodes a chunk and delivers its fixes, now or (for a paced replay) when due. Returns whether the
+    /// chunk held a sentence that decoded (or a commanded receiver's reply), and a future that completes
+    /// when the last of its fixes was delivered, or `nil` when all went at once.
+    func receive(_ input: LinkInput) -> LinkInputOutcome {
         guard case .bytes(let buffer) = input else {
             preconditionFailure("NMEAStreamSession.receive: a line-framed link feeds an NMEA stream")
         }
         if commandsReceiver { return receiveMixed(buffer) }
-        return decode { state, _, onEpoch in
+        var understood = false
+        let delivered = decode { state, _, onEpoch in
+            let before = state.decoder.sentencesDecoded
             buffer.withUnsafeReadableBytes { state.decoder.feed($0, onEpoch: onEpoch) }
+            understood = state.decoder.sentencesDecoded != before
         }
+        return LinkInputOutcome(understood: understood, delivered: delivered)
     }
 
     /// A link's input ended: the open epoch is complete as far as it will get. A looped log's next pass

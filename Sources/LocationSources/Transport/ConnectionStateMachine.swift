@@ -12,6 +12,9 @@ struct ConnectionStateMachine: Sendable {
         case openFailed(String)
         /// The peer sent nothing within the answer timeout.
         case silent
+        /// The peer sent bytes, but nothing the source understands, within the answer timeout or before it
+        /// closed the link.
+        case notUnderstood
         /// The peer closed the link, or reading failed, with the reason when there was an error.
         case closed(String?)
     }
@@ -26,7 +29,7 @@ struct ConnectionStateMachine: Sendable {
         case close(attempt: UInt64, farewell: Bool)
         /// Fire ``retryDue(attempt:)`` after `delay`.
         case scheduleRetry(attempt: UInt64, delay: Duration)
-        /// The peer answered: the link works.
+        /// The peer answered in the source's protocol: the link works.
         case reportConnected
         /// A working link was lost, or the first attempt after one failed: requests should be told (once).
         case reportDisconnected(Failure)
@@ -49,10 +52,11 @@ struct ConnectionStateMachine: Sendable {
         case idle
         /// Attempt `attempt` is opening.
         case connecting(attempt: UInt64, streak: Streak?)
-        /// Attempt `attempt` is open, since the peer first answered at `answeredAt` (`nil`: not yet). Its
-        /// `streak` is cleared when the link closes after working for the policy's answer timeout: a peer that
-        /// answers and drops at once is no working connection, and its retries back off.
-        case connected(attempt: UInt64, streak: Streak?, answeredAt: Duration?)
+        /// Attempt `attempt` is open, since the peer first answered at `answeredAt` (`nil`: not yet), and
+        /// whether it has sent anything at all (`heard`: what it sent may not be what the source understands).
+        /// Its `streak` is cleared when the link closes after working for the policy's answer timeout: a peer
+        /// that answers and drops at once is no working connection, and its retries back off.
+        case connected(attempt: UInt64, streak: Streak?, answeredAt: Duration?, heard: Bool)
         /// Waiting to retry as `attempt`.
         case waiting(attempt: UInt64, streak: Streak)
         /// Gave up, or a finite stream ended; nothing happens until stopped and started again.
@@ -72,7 +76,7 @@ struct ConnectionStateMachine: Sendable {
     /// deliver its first bytes before the future of its open has been seen).
     func isCurrent(_ attempt: UInt64) -> Bool {
         switch state {
-        case .connecting(let current, _), .connected(let current, _, _): current == attempt
+        case .connecting(let current, _), .connected(let current, _, _, _): current == attempt
         case .idle, .waiting, .finished: false
         }
     }
@@ -80,7 +84,7 @@ struct ConnectionStateMachine: Sendable {
     /// The attempt whose link is open or opening, if any.
     var currentAttempt: UInt64? {
         switch state {
-        case .connecting(let current, _), .connected(let current, _, _): current
+        case .connecting(let current, _), .connected(let current, _, _, _): current
         case .idle, .waiting, .finished: nil
         }
     }
@@ -102,7 +106,7 @@ struct ConnectionStateMachine: Sendable {
         defer { state = .idle }
         switch state {
         case .connecting(let attempt, _): return [.close(attempt: attempt, farewell: false)]
-        case .connected(let attempt, _, _): return [.close(attempt: attempt, farewell: true)]
+        case .connected(let attempt, _, _, _): return [.close(attempt: attempt, farewell: true)]
         case .idle, .waiting, .finished: return []
         }
     }
@@ -111,11 +115,11 @@ struct ConnectionStateMachine: Sendable {
     mutating func opened(attempt: UInt64) -> [Action] {
         switch state {
         case .connecting(attempt, let streak):
-            state = .connected(attempt: attempt, streak: streak, answeredAt: nil)
+            state = .connected(attempt: attempt, streak: streak, answeredAt: nil, heard: false)
             return [.armAnswerTimeout(attempt: attempt, delay: policy.answerTimeout)]
-        case .connected(attempt, _, _):
-            // Its first data came before the open was seen: already answered.
-            return []
+        case .connected(attempt, _, let answeredAt, _):
+            // Its first data came before the open was seen: already answered, or the answer timer starts now.
+            return answeredAt == nil ? [.armAnswerTimeout(attempt: attempt, delay: policy.answerTimeout)] : []
         default:
             return [.close(attempt: attempt, farewell: false)]
         }
@@ -127,26 +131,42 @@ struct ConnectionStateMachine: Sendable {
         return fail(.openFailed(reason), streak: streak, now: now)
     }
 
-    /// The peer of `attempt` sent data at `now`. Returns whether that data is to be used (the attempt is current).
-    mutating func received(attempt: UInt64, now: Duration) -> (accept: Bool, actions: [Action]) {
+    /// The peer of `attempt` sent data. Returns whether that data is to be used (the attempt is current).
+    /// Data alone does not make the link work: only what the source understands does
+    /// (``understood(attempt:now:)``).
+    mutating func received(attempt: UInt64) -> Bool {
         switch state {
-        case .connected(attempt, _, .some):
-            return (true, [])
-        case .connected(attempt, let streak, nil), .connecting(attempt, let streak):
-            // The peer answers: the give-up clock starts again (a peer that answers is reachable), the backoff
-            // does not until the link has worked (``closed(attempt:reason:reopen:now:)``).
-            let restarted = streak.map { Streak(started: now, failures: $0.failures) }
-            state = .connected(attempt: attempt, streak: restarted, answeredAt: now)
-            return (true, [.reportConnected])
+        case .connected(attempt, let streak, nil, false), .connecting(attempt, let streak):
+            // (A link may deliver its first bytes before the future of its open has been seen.)
+            state = .connected(attempt: attempt, streak: streak, answeredAt: nil, heard: true)
+            return true
         default:
-            return (false, [])
+            return isCurrent(attempt)
+        }
+    }
+
+    /// The source understood what the peer of `attempt` sent, at `now` (a gpsd report, an NMEA sentence
+    /// that decoded): the peer speaks its protocol. The first time, the link works: the give-up clock
+    /// starts again (a peer that answers is reachable); the backoff does not until the link has worked
+    /// for the answer timeout (``closed(attempt:reason:reopen:now:)``). Bytes that are not the source's
+    /// protocol (another service on the port, a serial device at the wrong speed) never make it work.
+    mutating func understood(attempt: UInt64, now: Duration) -> [Action] {
+        switch state {
+        case .connected(attempt, _, .some, _):
+            return []
+        case .connected(attempt, let streak, nil, _), .connecting(attempt, let streak):
+            let restarted = streak.map { Streak(started: now, failures: $0.failures) }
+            state = .connected(attempt: attempt, streak: restarted, answeredAt: now, heard: true)
+            return [.reportConnected]
+        default:
+            return []
         }
     }
 
     /// The answer timer of `attempt` fired.
     mutating func answerTimeout(attempt: UInt64, now: Duration) -> [Action] {
-        guard case .connected(attempt, let streak, nil) = state else { return [] }
-        return [.close(attempt: attempt, farewell: false)] + fail(.silent, streak: streak, now: now)
+        guard case .connected(attempt, let streak, nil, let heard) = state else { return [] }
+        return [.close(attempt: attempt, farewell: false)] + fail(heard ? .notUnderstood : .silent, streak: streak, now: now)
     }
 
     /// The link of `attempt` closed. `reopen` is `false` for a finite stream that ended cleanly and is
@@ -154,10 +174,12 @@ struct ConnectionStateMachine: Sendable {
     mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, now: Duration) -> [Action] {
         let streak: Streak?
         let worked: Bool
+        var failure = Failure.closed(reason)
         switch state {
-        case .connected(attempt, let current, let answeredAt):
+        case .connected(attempt, let current, let answeredAt, let heard):
             streak = current
             worked = answeredAt.map { now - $0 >= policy.answerTimeout } ?? false
+            if answeredAt == nil && heard { failure = .notUnderstood }
         case .connecting(attempt, let current): (streak, worked) = (current, false)
         default: return []
         }
@@ -168,8 +190,9 @@ struct ConnectionStateMachine: Sendable {
         // A link that worked (answered, and stayed up for the answer timeout) and drops starts a fresh streak:
         // its first retry comes after the initial delay. One that answered and dropped at once goes on with the
         // streak before it: its retries back off (a peer that answers is reachable: the give-up clock restarted
-        // when it answered).
-        return fail(.closed(reason), streak: worked ? nil : streak, now: now)
+        // when it answered). One that never answered in the source's protocol is a failure like a refused
+        // connect, and its streak goes on towards giving up.
+        return fail(failure, streak: worked ? nil : streak, now: now)
     }
 
     /// The retry timer for `attempt` fired.
@@ -209,6 +232,8 @@ extension ConnectionStateMachine.Failure {
         switch self {
         case .openFailed(let reason): "open failed: \(reason)"
         case .silent: "connected, but nothing was received within the answer timeout"
+        case .notUnderstood:
+            "connected, but nothing received was understood (another service on that port, or a serial device at another speed?)"
         case .closed(let reason?): "connection lost: \(reason)"
         case .closed(nil): "the peer closed the connection"
         }

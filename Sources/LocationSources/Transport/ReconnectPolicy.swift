@@ -1,8 +1,11 @@
 /// How a source retries a connection (or a device it reopens) that failed or went away.
 ///
 /// After a failure the source waits ``initialDelay``, then twice as long after each further failure,
-/// never longer than ``maximumDelay``. A connection that stays silent for ``answerTimeout`` is closed and
-/// counted as a failure; one that answers and drops sooner than ``answerTimeout`` is a failure for the backoff
+/// never longer than ``maximumDelay``. A peer *answers* when it sends something the source understands (a
+/// gpsd report; an NMEA sentence that decodes, or a commanded receiver's reply): bytes of another protocol,
+/// or of a serial device read at the wrong speed, are no answer. A connection that does not answer within
+/// ``answerTimeout`` is closed and counted as a failure, and one that sends only such bytes and drops is a
+/// failure like a refused connect; one that answers and drops sooner than ``answerTimeout`` is a failure for the backoff
 /// (its retries wait longer each time) but shows the peer reachable; one that stays up longer has worked, and
 /// the next failure waits ``initialDelay`` again. When
 /// failures have gone on for ``giveUpAfter`` without a working connection in between, the source
@@ -12,7 +15,8 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var initialDelay: Duration
     /// The longest wait between two attempts. Default 8 s.
     public var maximumDelay: Duration
-    /// How long a new connection may stay silent before it is treated as failed. Default 5 s.
+    /// How long a new connection may go without answering (without sending anything the source
+    /// understands) before it is treated as failed. Default 5 s.
     public var answerTimeout: Duration
     /// How long failed attempts may go on, counted from the first failure since the last working
     /// connection, before the source gives up with a fatal error; `nil` retries for ever. Default 30 s.

@@ -5,7 +5,7 @@ import NIOCore
 enum LinkReport: Sendable {
     /// A link opened (before the peer has said anything): a receiver driver may write to it now.
     case opened
-    /// The peer answered: the link works.
+    /// The peer answered in the source's protocol: the link works.
     case connected
     /// The input of the working link ended (before any reconnect): flush partial state.
     case inputEnded
@@ -15,6 +15,21 @@ enum LinkReport: Sendable {
     case gaveUp(failures: Int, lastFailure: ConnectionStateMachine.Failure)
     /// A finite stream ended and is not replayed.
     case endOfStream
+}
+
+/// What a source made of one piece of its link's input.
+struct LinkInputOutcome: Sendable {
+    /// Whether the input held something in the source's protocol (a gpsd report, an NMEA sentence that
+    /// decoded, a receiver's reply): only that makes a new connection count as working.
+    var understood: Bool
+    /// Completes when the fixes the input held have been delivered, to hold the next read until then (a
+    /// paced replay); `nil` when they all went at once.
+    var delivered: EventLoopFuture<Void>?
+
+    init(understood: Bool, delivered: EventLoopFuture<Void>? = nil) {
+        self.understood = understood
+        self.delivered = delivered
+    }
 }
 
 /// Keeps one link to an endpoint open while started: opens it, greets the peer, reopens it with
@@ -36,7 +51,7 @@ final class ReconnectingLink: Sendable {
     private let greeting: ByteBuffer?
     private let farewell: ByteBuffer?
     private let replaysFiniteStreams: Bool
-    private let onInput: @Sendable (LinkInput) -> EventLoopFuture<Void>?
+    private let onInput: @Sendable (LinkInput) -> LinkInputOutcome
     private let onReport: @Sendable (LinkReport) -> Void
 
     /// Creates a stopped link.
@@ -45,7 +60,8 @@ final class ReconnectingLink: Sendable {
     ///   - greeting: written right after each connect (gpsd's `?WATCH`).
     ///   - farewell: written before a clean close on ``stop()`` (gpsd's un-watch).
     ///   - replaysFiniteStreams: reopen a finite stream (a file) when it ends, rather than report its end.
-    ///   - onInput: receives the input of the current link only, in order, on the event loop.
+    ///   - onInput: receives the input of the current link only, in order, on the event loop, and says
+    ///     whether the source understood it: a connection works only once it did.
     ///   - onReport: receives connection reports.
     init(
         opener: any LinkOpener,
@@ -55,7 +71,7 @@ final class ReconnectingLink: Sendable {
         greeting: ByteBuffer? = nil,
         farewell: ByteBuffer? = nil,
         replaysFiniteStreams: Bool = false,
-        onInput: @escaping @Sendable (LinkInput) -> EventLoopFuture<Void>?,
+        onInput: @escaping @Sendable (LinkInput) -> LinkInputOutcome,
         onReport: @escaping @Sendable (LinkReport) -> Void
     ) {
         self.state = NIOLockedValueBox(State(machine: ConnectionStateMachine(policy: policy)))
@@ -149,9 +165,10 @@ final class ReconnectingLink: Sendable {
     }
 
     private func received(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {
-        let (accept, actions) = state.withLockedValue { $0.machine.received(attempt: attempt, now: Self.now()) }
-        perform(actions)
-        return accept ? onInput(input) : nil
+        guard state.withLockedValue({ $0.machine.received(attempt: attempt) }) else { return nil }
+        let outcome = onInput(input)
+        if outcome.understood { perform(state.withLockedValue { $0.machine.understood(attempt: attempt, now: Self.now()) }) }
+        return outcome.delivered
     }
 
     private func closed(attempt: UInt64, error: (any Error)?) {

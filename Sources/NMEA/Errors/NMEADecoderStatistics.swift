@@ -40,9 +40,14 @@ struct NMEACounters: Sendable {
     var epochs = 0
     var discardedBytes = 0
     var sentencesWithoutChecksum = 0
+    /// Sentences decoded, all kinds together.
+    private(set) var sentences = 0
 
     /// Counts one decoded sentence. - Complexity: O(1), no allocation.
-    mutating func count(_ kind: NMEASentenceKind) { sentenceCounts[kind.ordinal] += 1 }
+    mutating func count(_ kind: NMEASentenceKind) {
+        sentenceCounts[kind.ordinal] += 1
+        sentences += 1
+    }
 
     /// Counts one rejected line. - Complexity: O(1), no allocation.
     mutating func count(_ kind: NMEAErrorKind) { errorCounts[kind.ordinal] += 1 }

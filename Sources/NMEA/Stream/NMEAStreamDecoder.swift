@@ -45,6 +45,10 @@ public struct NMEAStreamDecoder: Sendable {
     /// Sentences decoded by type and lines rejected by error kind, since creation.
     public var statistics: NMEADecoderStatistics { counters.statistics }
 
+    /// Sentences decoded successfully since creation, all types together: ``NMEADecoderStatistics/sentences``
+    /// without making the whole snapshot. - Complexity: O(1).
+    public var sentencesDecoded: Int { counters.sentences }
+
     /// Decodes a chunk of bytes, calling `onEpoch` for every epoch it completes.
     ///
     /// - Complexity: O(n) in the chunk length.

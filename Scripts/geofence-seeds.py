@@ -10,7 +10,10 @@ past the margin. One seed's p99 on foot is its slowest of about twenty transitio
 Exits 1 when the engine reported a false or duplicate transition at any responsiveness on any seed, or a polling design
 (on the engine's rules, its states held across each wait) at any interval.
 
-    Scripts/geofence-seeds.py LOCBENCH [--seeds 20] [--json-dir DIR]
+    Scripts/geofence-seeds.py LOCBENCH [--seeds 20] [--json-dir DIR] [--fix-error SCALE]
+
+--fix-error passes locbench's --geofence-fix-error: 0 puts every fix on the truth, to see what the receiver's noise
+alone costs each design.
 """
 import argparse
 import json
@@ -33,6 +36,7 @@ def main():
     parser.add_argument("locbench")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--json-dir")
+    parser.add_argument("--fix-error", type=float, default=1.0)
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="geofence-seeds-") as scratch:
         directory = arguments.json_dir or scratch
@@ -41,7 +45,8 @@ def main():
         for seed in range(1, arguments.seeds + 1):
             path = os.path.join(directory, f"seed-{seed}.json")
             subprocess.run(
-                [arguments.locbench, "--geofences", "1000", "--geofence-curve", "--seed", str(seed), "--json", path],
+                [arguments.locbench, "--geofences", "1000", "--geofence-curve", "--seed", str(seed), "--json", path,
+                 "--geofence-fix-error", str(arguments.fix_error)],
                 check=True, stdout=subprocess.DEVNULL)
             with open(path) as file:
                 runs.append(json.load(file))
@@ -66,7 +71,8 @@ def main():
                 if not miss["endsMissedExcursion"]:
                     misses.append((shape["shape"], run["seed"], miss, shape["marginMetres"]))
 
-    print(f"the geofence curve over {len(runs)} seeds (locbench --geofences 1000 --geofence-curve --seed 1…{len(runs)}): "
+    noise = "" if arguments.fix_error == 1 else f" --geofence-fix-error {arguments.fix_error:g}"
+    print(f"the geofence curve over {len(runs)} seeds (locbench --geofences 1000 --geofence-curve --seed 1…{len(runs)}{noise}): "
           "latency p99 from the decidable instant, s, and energy against the reach oracle, "
           "each as median / 90th percentile of the seeds / range; wrong (false + duplicate) and missed transitions summed")
     wrong_by_design = {}

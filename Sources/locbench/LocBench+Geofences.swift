@@ -15,7 +15,7 @@ extension LocBench {
             seed: seed, persona: ReceiverPersona(name: receiver)!, configuration: configuration,
             maximumSpeed: try GeofenceSpeed(parsing: geofenceMaxSpeed),
             responsiveness: .milliseconds(Int64((try DurationOptions.geofenceResponsiveness(parsing: geofenceResponsiveness) * 1000).rounded())),
-            curve: geofenceCurve)
+            curve: geofenceCurve, fixErrorScale: geofenceFixError)
         let showProgress = ProcessStats.stderrIsTerminal && json == nil
         let runs = try await bench.run { message in
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(message)".utf8)) }
@@ -23,7 +23,7 @@ extension LocBench {
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let report = GeofenceReport(
             command: CommandLine.arguments.joined(separator: " "), seed: seed, fences: count, receiver: receiver,
-            maximumSpeed: bench.maximumSpeed.description, responsiveness: bench.responsiveness,
+            maximumSpeed: bench.maximumSpeed.description, responsiveness: bench.responsiveness, fixErrorScale: bench.fixErrorScale,
             powerDown: configuration.powerDown.description, processWallSeconds: Double(processStart.duration(to: .now).saturatingNanoseconds) / 1e9,
             runs: runs)
         print(GeofenceTable.render(report))

@@ -43,6 +43,7 @@ extension LocBench {
         if let geofences {
             guard (1...20_000).contains(geofences) else { throw ValidationError("--geofences must be within 1…20,000 (got \(geofences))") }
             guard fixRate == 1 else { throw ValidationError("--geofences runs at one fix per second: leave out --fix-rate") }
+            guard (0...1).contains(geofenceFixError) else { throw ValidationError("--geofence-fix-error must be within 0…1 (got \(geofenceFixError))") }
             guard clock == "virtual", submitters == nil, authorization == nil else {
                 throw ValidationError("--geofences runs on the virtual clock and cannot be combined with --clock wall, --submitters or --authorization")
             }

@@ -128,6 +128,12 @@ struct LocBench: AsyncParsableCommand {
             discussion: "0, the engine's default, decides as soon as the fixes allow."))
     var geofenceResponsiveness: String = "0s"
 
+    @Option(
+        help: ArgumentHelp(
+            "With --geofences: how much of the receiver's position and velocity error its fixes carry, 0 to 1.",
+            discussion: "0 puts every fix on the truth (the reported accuracy and everything else stay the receiver's): what the noise alone costs each design."))
+    var geofenceFixError: Double = 1
+
     @Flag(
         help: ArgumentHelp(
             "With --geofences: sweep the engine's responsiveness (0 s to 5 min) and fixed-interval polling designs (a fix every 1 s to 5 min, standby between) on each trajectory.",

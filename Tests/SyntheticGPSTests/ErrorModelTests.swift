@@ -114,4 +114,24 @@ import Testing
         }
         #expect(abs(sumSquares / Double(count) - 1) < 0.03)
     }
+
+    @Test("a fix error scale of 0 puts every fix on the truth with its true speed, the reported accuracy unchanged; ½ halves the error")
+    func theFixErrorScaleScalesTheErrorAndNothingElse() {
+        let noisy = epochs(.drive(seed: 8), until: 600).filter { $0.fix != nil }
+        var clean = Scenario.drive(seed: 8)
+        clean.fixErrorScale = 0
+        var half = Scenario.drive(seed: 8)
+        half.fixErrorScale = 0.5
+        let exact = epochs(clean, until: 600).filter { $0.fix != nil }
+        let halved = epochs(half, until: 600).filter { $0.fix != nil }
+        #expect(noisy.count > 500 && exact.count == noisy.count && halved.count == noisy.count)
+        for (index, epoch) in exact.enumerated() {
+            #expect(epoch.horizontalError! < 1e-6, "fix \(index): \(epoch.horizontalError!) m from the truth")
+            #expect(abs((epoch.fix!.speed ?? .infinity) - epoch.truth.speed) < 1e-9)
+            #expect(epoch.fix!.horizontalAccuracy == noisy[index].fix!.horizontalAccuracy, "the receiver still reports its accuracy")
+            let error = noisy[index].horizontalError!
+            #expect(abs(halved[index].horizontalError! - error / 2) < 1e-3 + 1e-6 * error)
+        }
+        #expect(noisy.map { $0.horizontalError! }.max()! > 1, "the default carries the receiver's noise")
+    }
 }

@@ -1,6 +1,13 @@
 /// The sky the receiver tracks: which satellites are up, how strong they are, which ones buildings hide,
-/// and the DOPs of those used. Recomputed every ``refreshInterval`` seconds (satellites move about
-/// 0.5° per minute), so generating a fix costs nothing here most of the time.
+/// and the DOPs of those used. Recomputed once per ``refreshInterval`` window of the scenario's time
+/// (satellites move about 0.5° per minute), so generating a fix costs nothing here most of the time.
+///
+/// The windows are the scenario's, not the receiver's: a view is computed as of its window's start, whenever
+/// the receiver was switched on. Two receivers of one scenario that sample it differently (one tracking
+/// continuously, one sleeping between fixes) see the same satellites and DOPs in every window, so their fixes'
+/// accuracy differs only by what the receivers do (a restart's rougher first fixes), never by the phase of
+/// their sky's refresh. (The view is taken from where the receiver is when it computes: the few metres a
+/// device moves within a window move no satellite by a measurable angle.)
 struct SkyModel: Sendable {
     /// The current view: every tracked satellite, used ones flagged.
     private(set) var satellites: [SatelliteObservation] = []
@@ -12,7 +19,8 @@ struct SkyModel: Sendable {
     private let constellation = Constellation()
     private let environment: Environment
     private let seed: UInt64
-    private var computedAt = -Double.infinity
+    /// The ``refreshInterval`` window of the current view (`nil`: none computed).
+    private var computedWindow: Double?
     /// Seconds between recomputations.
     static let refreshInterval = 10.0
     /// Fewest dB-Hz for a satellite to be used.
@@ -25,24 +33,27 @@ struct SkyModel: Sendable {
         self.seed = seed
     }
 
-    /// Recomputes the view if it is older than ``refreshInterval``.
+    /// Recomputes the view, as of the start of the ``refreshInterval`` window `elapsed` is in, when the
+    /// current one is another window's.
     mutating func update(
         elapsed: Double, unixTime: Double, latitude: Double, longitude: Double, height: Double
     ) {
-        guard elapsed - computedAt >= Self.refreshInterval || elapsed < computedAt else { return }
-        computedAt = elapsed
+        let window = (elapsed / Self.refreshInterval).rounded(.down)
+        guard window != computedWindow else { return }
+        computedWindow = window
+        let start = window * Self.refreshInterval
         var view = constellation.visible(
-            unixTime: unixTime, latitude: latitude, longitude: longitude, height: height,
+            unixTime: unixTime - (elapsed - start), latitude: latitude, longitude: longitude, height: height,
             mask: environment.elevationMask
         )
-        let minute = UInt64(max(0, elapsed / 60))
+        let minute = UInt64(max(0, start / 60))
         for index in view.indices {
             let prn = UInt64(view[index].prn)
             let elevation = view[index].elevation
             // Stable per satellite and minute, so blockage does not flicker from one epoch to the next.
             let blocked = elevation < environment.canyonElevation
                 && Self.unit(hash(seed, prn, minute)) < environment.blockageProbability
-            let wobble = 2 * (Self.unit(hash(seed, prn, UInt64(max(0, elapsed / 10)))) - 0.5)
+            let wobble = 2 * (Self.unit(hash(seed, prn, UInt64(max(0, window)))) - 0.5)
             let clear = 30 + 18 * Math.sin(elevation * Math.radians) + 2 * wobble
             view[index].snr = (blocked ? clear - 14 : clear).rounded()
         }
@@ -59,7 +70,7 @@ struct SkyModel: Sendable {
         satellites = []
         dop = nil
         usedCount = 0
-        computedAt = -Double.infinity
+        computedWindow = nil
     }
 
     private static func unit(_ bits: UInt64) -> Double { Double(bits >> 11) * 0x1.0p-53 }

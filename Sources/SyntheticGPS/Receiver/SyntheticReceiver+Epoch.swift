@@ -81,18 +81,19 @@ extension SyntheticReceiver {
         let sigma = profile.rangeError * dop.horizontal / 2.0.squareRoot() * convergence
             * gnssErrors.multipathFactor(at: elapsed)
         let sigmaVertical = profile.rangeError * dop.vertical * convergence
-        let (east, north) = gnssErrors.horizontal(sigma: sigma)
+        let errorScale = scenario.fixErrorScale
+        let (east, north) = gnssErrors.horizontal(sigma: sigma * errorScale)
         var latitude = truth.latitude, longitude = truth.longitude
         scale.offset(latitude: &latitude, longitude: &longitude, east: east, north: north)
         let velocity = trajectory.velocity
-        let velocityError = gnssErrors.velocity(sigma: profile.velocitySigma * dop.horizontal * convergence)
+        let velocityError = gnssErrors.velocity(sigma: profile.velocitySigma * dop.horizontal * convergence * errorScale)
         let velocityEast = velocity.east + velocityError.east
         let velocityNorth = velocity.north + velocityError.north
         epoch.dop = dop
         epoch.satellitesUsed = sky.usedCount
         epoch.fix = SyntheticFix(
             latitude: latitude, longitude: longitude,
-            altitude: truth.altitude + gnssErrors.vertical(sigma: sigmaVertical),
+            altitude: truth.altitude + gnssErrors.vertical(sigma: sigmaVertical * errorScale),
             horizontalAccuracy: ErrorModel.confidenceScale * sigma, verticalAccuracy: sigmaVertical,
             speed: (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot(),
             course: Math.normalizedDegrees(Math.atan2(velocityEast, velocityNorth) * Math.degrees)

@@ -141,6 +141,8 @@ struct GeofenceReport: Codable, Sendable {
     var maximumSpeedRule: String
     /// Every monitor's responsiveness in the main run, seconds (`--geofence-responsiveness`).
     var responsivenessSeconds: Double
+    /// How much of the receiver's error the fixes carried (`--geofence-fix-error`): 1, the receiver's own.
+    var fixErrorScale: Double
     var durationSeconds: Double
     var fixIntervalSeconds: Double
     var processWallSeconds: Double
@@ -150,14 +152,14 @@ struct GeofenceReport: Codable, Sendable {
 
 extension GeofenceReport {
     init(
-        command: String, seed: UInt64, fences: Int, receiver: String, maximumSpeed: String, responsiveness: Duration, powerDown: String,
-        processWallSeconds: Double, runs: [GeofenceShapeRun]
+        command: String, seed: UInt64, fences: Int, receiver: String, maximumSpeed: String, responsiveness: Duration, fixErrorScale: Double = 1,
+        powerDown: String, processWallSeconds: Double, runs: [GeofenceShapeRun]
     ) {
         let shapes = runs.map(Self.shape)
         self.init(
             command: command, seed: seed, fences: fences, receiver: receiver, powerDown: powerDown, maximumSpeedRule: maximumSpeed,
             responsivenessSeconds: Double(responsiveness.components.seconds) + Double(responsiveness.components.attoseconds) / 1e18,
-            durationSeconds: runs.first?.path.duration ?? 0, fixIntervalSeconds: 1, processWallSeconds: processWallSeconds,
+            fixErrorScale: fixErrorScale, durationSeconds: runs.first?.path.duration ?? 0, fixIntervalSeconds: 1, processWallSeconds: processWallSeconds,
             shapes: shapes, figures: Self.figures(shapes))
     }
 

@@ -11,7 +11,9 @@ enum GeofenceTable {
                 report.fences, report.fences, duration(report.durationSeconds), report.receiver, report.powerDown, report.maximumSpeedRule,
                 duration(report.responsivenessSeconds), report.seed),
             "  the truth: the receiver's 1 s trajectory samples joined by straight lines, crossings bisected to 1 mm;"
-                + " the fixes carry the receiver's noise (its error model and sky)",
+                + (report.fixErrorScale == 1
+                    ? " the fixes carry the receiver's noise (its error model and sky)"
+                    : String(format: " the fixes carry %g × the receiver's position and velocity error (--geofence-fix-error), its reported accuracy and sky unchanged", report.fixErrorScale)),
         ]
         for shape in report.shapes {
             let placements = ["crossed", "touched", "far"].map { "\(shape.placements[$0] ?? 0) \($0)" }.joined(separator: ", ")

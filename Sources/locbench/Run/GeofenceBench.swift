@@ -50,12 +50,15 @@ struct GeofenceBench {
     var responsiveness: Duration
     /// Whether to sweep the curve (``GeofenceCurve``).
     var curve: Bool
+    /// How much of the receiver's error its fixes carry (``Scenario/fixErrorScale``), for every design alike.
+    var fixErrorScale: Double = 1
 
     func run(progress: (String) -> Void) async throws(LocbenchError) -> [GeofenceShapeRun] {
         var runs: [GeofenceShapeRun] = []
         for shape in shapes {
             progress("geofences: \(shape.rawValue): truth and \(count) fences")
-            let scenario = shape.scenario(seed: seed)
+            var scenario = shape.scenario(seed: seed)
+            scenario.fixErrorScale = fixErrorScale
             let path = TruthPath(scenario: scenario, duration: duration)
             let fences = FencePlacement.place(count: count, along: path, seed: seed)
             guard fences.count == count else {

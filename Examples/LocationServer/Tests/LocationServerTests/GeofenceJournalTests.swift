@@ -173,6 +173,36 @@ struct GeofenceJournalTests {
         await writer.value
     }
 
+    @Test("a write its waiter withdraws on failure is never stored, even by a retry that runs before the waiter undoes it", .timeLimit(.minutes(1)))
+    func withdrawnOnFailure() async throws {
+        let journal = try Self.journal()
+        let writer = Task { await journal.run() }
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+        let fence = StoredFence(id: 1, body: "{}", owner: "fleet", state: "unknown", since: nil, dwelled: false)
+        let sequence = journal.append([.fence(fence), .lastFenceID(1)])
+        // A creation answered 503: told so, its removal is in the backlog before anything can retry it.
+        await #expect(throws: GeofenceJournal.StoreFailed.self) {
+            try await journal.stored(sequence, withdrawingOnFailure: [.fenceRemoved(1)])
+        }
+        // The database takes writes again and another write commits the backlog before the caller has
+        // undone anything: the moment a crash would keep whatever that commit stored.
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
+        journal.appendEvent("transition", fence: 7, owner: "fleet", data: "{}")
+        try await journal.flush()
+        let (fences, lastFenceID, events) = try await journal.database.read { db in
+            (
+                try Int64.fetchAll(db, sql: "SELECT id FROM fence"),
+                try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_fence_id'"),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event")
+            )
+        }
+        #expect(fences.isEmpty, "the refused fence would come back after a restart")
+        #expect(lastFenceID == 1, "its id is not handed out again")
+        #expect(events == 1, "the writes behind it are stored")
+        journal.finish()
+        await writer.value
+    }
+
     @Test("once the writer has stopped, a write is refused at once rather than waited for", .timeLimit(.minutes(1)))
     func stoppedWriter() async throws {
         let journal = try Self.journal()

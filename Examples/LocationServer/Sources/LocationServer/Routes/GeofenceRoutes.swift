@@ -112,7 +112,8 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             throw HTTPError(end.httpStatus, headers: headers, message: "the fence ended at once: \(end.outcome)")
         }
         do {
-            try await registry.journal.stored(sequence)
+            // Withdrawn by the journal itself when its batch fails, so a retry cannot store it behind the 503.
+            try await registry.journal.stored(sequence, withdrawingOnFailure: [.fenceRemoved(id)])
         } catch {
             if let request = registry.abandon(id) { engine.cancel(request) }
             throw Self.notStored("the fence", error)

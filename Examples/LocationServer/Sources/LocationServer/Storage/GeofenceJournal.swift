@@ -22,6 +22,8 @@ final class GeofenceJournal: Sendable {
 
     struct Waiter {
         var sequence: UInt64
+        /// Writes that undo the awaited one, appended in the same step that tells the waiter its write failed.
+        var withdrawal: [StoreWrite]
         var continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -109,13 +111,17 @@ final class GeofenceJournal: Sendable {
     }
 
     /// Returns once the write numbered `sequence` (and every one before it) is stored.
+    ///
+    /// When that batch fails, `withdrawal` is appended behind it in the same step, before the writer can
+    /// try it again: a write whose failure the caller reports (a fence answered `503`) can then not be
+    /// committed by a retry that runs before the caller undoes it, and come back after a crash.
     /// - Throws: ``StoreFailed`` when the batch holding it could not be committed.
-    func stored(_ sequence: UInt64) async throws {
+    func stored(_ sequence: UInt64, withdrawingOnFailure withdrawal: [StoreWrite] = []) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let done: Bool? = state.withLockedValue { state in
                 guard state.stored < sequence else { return true }
                 guard !state.writerStopped else { return false }
-                state.waiters.append(Waiter(sequence: sequence, continuation: continuation))
+                state.waiters.append(Waiter(sequence: sequence, withdrawal: withdrawal, continuation: continuation))
                 return nil
             }
             switch done {
@@ -221,6 +227,8 @@ final class GeofenceJournal: Sendable {
             return nil
         }
         let (waiters, bells): ([Waiter], [AsyncStream<Void>.Continuation]) = state.withLockedValue { state in
+            let due = state.waiters.filter { $0.sequence <= batch.sequence }
+            state.waiters.removeAll { $0.sequence <= batch.sequence }
             switch result {
             case .success(let oldest):
                 state.lastWriteFailed = false
@@ -236,12 +244,13 @@ final class GeofenceJournal: Sendable {
                     state.recent.removeFirst(max(keep, state.recent.count - recentCapacity))
                 }
             case .failure:
-                // Tried again first, before anything appended since.
-                state.pending = batch.writes + state.pending
+                // Tried again first, before anything appended since; what the failed waiters withdraw goes
+                // with it, so no retry commits their writes alone (``StoreBacklog`` then drops both).
+                let withdrawals = due.flatMap(\.withdrawal)
+                state.pending = batch.writes + withdrawals + state.pending
+                state.appended += UInt64(withdrawals.count)
                 state.lastWriteFailed = true
             }
-            let due = state.waiters.filter { $0.sequence <= batch.sequence }
-            state.waiters.removeAll { $0.sequence <= batch.sequence }
             return (due, Array(state.bells.values))
         }
         switch result {

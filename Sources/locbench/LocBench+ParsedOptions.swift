@@ -43,11 +43,11 @@ extension LocBench {
         if let geofences {
             guard (1...20_000).contains(geofences) else { throw ValidationError("--geofences must be within 1…20,000 (got \(geofences))") }
             guard fixRate == 1 else { throw ValidationError("--geofences runs at one fix per second: leave out --fix-rate") }
-            guard (0...1).contains(geofenceFixError) else { throw ValidationError("--geofence-fix-error must be within 0…1 (got \(geofenceFixError))") }
             guard clock == "virtual", submitters == nil, authorization == nil else {
                 throw ValidationError("--geofences runs on the virtual clock and cannot be combined with --clock wall, --submitters or --authorization")
             }
         }
+        guard (0...1).contains(geofenceFixError) else { throw ValidationError("--geofence-fix-error must be within 0…1 (got \(geofenceFixError))") }
         if let submitters, !(1...64).contains(submitters) { throw ValidationError("--submitters must be within 1…64 (got \(submitters))") }
         if let repeats, !(1...20).contains(repeats) { throw ValidationError("--repeat must be within 1…20 (got \(repeats))") }
         guard (0...1).contains(noTimeoutFraction) else { throw ValidationError("--no-timeout-fraction must be within 0…1 (got \(noTimeoutFraction))") }

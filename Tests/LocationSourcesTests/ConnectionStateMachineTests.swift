@@ -48,7 +48,7 @@ struct ConnectionStateMachineTests {
         _ = machine.start()
         _ = machine.opened(attempt: 1)
         #expect(machine.answerTimeout(attempt: 1, now: .seconds(2)) == [
-            .close(attempt: 1, farewell: false), .reportDisconnected(.silent), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
+            .close(attempt: 1, farewell: false), .reportInputEnded, .reportDisconnected(.silent), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
         ])
         #expect(machine.closed(attempt: 1, reason: nil, reopen: true, now: .seconds(2)) == [], "the close of a replaced link is ignored")
     }
@@ -131,7 +131,7 @@ struct ConnectionStateMachineTests {
         let read = machine.received(attempt: 1)
         #expect(read, "the input is still read: the source decides what it is")
         #expect(machine.answerTimeout(attempt: 1, now: .seconds(5)) == [
-            .close(attempt: 1, farewell: false), .reportDisconnected(.notUnderstood), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
+            .close(attempt: 1, farewell: false), .reportInputEnded, .reportDisconnected(.notUnderstood(closed: nil)), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
         ])
         // Bytes before the open was seen, none understood: the answer timer still starts at the open.
         _ = machine.retryDue(attempt: 2)
@@ -139,7 +139,7 @@ struct ConnectionStateMachineTests {
         #expect(early)
         #expect(machine.opened(attempt: 2) == [.armAnswerTimeout(attempt: 2, delay: .seconds(5))])
         #expect(machine.answerTimeout(attempt: 2, now: .seconds(11)) == [
-            .close(attempt: 2, farewell: false), .scheduleRetry(attempt: 3, delay: .milliseconds(500)),
+            .close(attempt: 2, farewell: false), .reportInputEnded, .scheduleRetry(attempt: 3, delay: .milliseconds(500)),
         ])
         // A peer that sends what it cannot read and hangs up at once: the give-up clock runs on from the first failure.
         var now = Duration.seconds(11)
@@ -158,7 +158,7 @@ struct ConnectionStateMachineTests {
                 }
             }
         }
-        #expect(gaveUp == [.reportGaveUp(failures: 8, lastFailure: .notUnderstood)], "at the first failure 30 s or more after the first (5 s, then 11 s to 40 s)")
+        #expect(gaveUp == [.reportGaveUp(failures: 8, lastFailure: .notUnderstood(closed: "reset"))], "at the first failure 30 s or more after the first (5 s, then 11 s to 40 s)")
         // An answer the source understands, among the bytes, makes the link work.
         var working = Machine(policy: ReconnectPolicy(answerTimeout: .seconds(5)))
         _ = working.start()

@@ -115,7 +115,7 @@ import Testing
         #expect(abs(sumSquares / Double(count) - 1) < 0.03)
     }
 
-    @Test("a fix error scale of 0 puts every fix on the truth with its true speed, the reported accuracy unchanged; ½ halves the error")
+    @Test("a fix error scale of 0 puts every fix (the satellites' and the network locator's) on the truth with its true speed, the reported accuracy unchanged; ½ halves the error")
     func theFixErrorScaleScalesTheErrorAndNothingElse() {
         let noisy = epochs(.drive(seed: 8), until: 600).filter { $0.fix != nil }
         var clean = Scenario.drive(seed: 8)
@@ -133,5 +133,9 @@ import Testing
             #expect(abs(halved[index].horizontalError! - error / 2) < 1e-3 + 1e-6 * error)
         }
         #expect(noisy.map { $0.horizontalError! }.max()! > 1, "the default carries the receiver's noise")
+        // The network locator's fixes too.
+        let network = epochs(clean, mode: .low, until: 600).filter { $0.fix != nil }
+        #expect(network.count > 10)
+        #expect(network.allSatisfy { $0.horizontalError! < 1e-6 && $0.fix!.horizontalAccuracy > 100 })
     }
 }

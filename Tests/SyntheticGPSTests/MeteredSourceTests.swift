@@ -1,6 +1,7 @@
 @_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import TestSupport
+import NIOConcurrencyHelpers
 import Testing
 @testable import SyntheticGPS
 
@@ -167,6 +168,27 @@ import Testing
         #expect(meter.acquiringStarts == (fault == nil ? 3 : 1))
         let joules = ReceiverPowerPhase.allCases.map { meter.energy(in: $0) }.reduce(0, +)
         #expect(abs(joules - meter.energy) < 1e-9)
+    }
+}
+
+/// What a faulty receiver confirms, and in what order.
+@Suite struct FaultConfirmationTests {
+    @Test("a receiver whose waking bytes were lost is set up once, in the latest setting asked: a mode changed meanwhile is never confirmed before the older one")
+    func aWakeRetryConfirmsTheLatestSetting() {
+        let source = SyntheticLocationSource(scenario: .stationary(seed: 3), persona: .mediatek, fault: .losesWakingBytes)
+        let confirmed = NIOLockedValueBox<[(PowerMode, Duration)]>([])
+        source.start(mode: .best, events: SourceEventSink { event in
+            if case .receiverTracking(let mode, let age) = event { confirmed.withLockedValue { $0.append((mode, age)) } }
+        })
+        source.advance(to: .milliseconds(400))
+        source.setMode(.medium)
+        #expect(confirmed.withLockedValue { $0.isEmpty }, "nothing is set up before the driver's retry")
+        source.advance(to: .seconds(5))
+        let confirmations = confirmed.withLockedValue { $0 }
+        #expect(confirmations.map(\.0) == [.medium], "the setting the receiver tracks in, once")
+        // Once set up, a change is confirmed at once again.
+        source.setMode(.high)
+        #expect(confirmed.withLockedValue { $0.map(\.0) } == [.medium, .high])
     }
 }
 

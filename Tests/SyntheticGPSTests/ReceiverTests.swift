@@ -93,6 +93,31 @@ import Testing
         }
     }
 
+    @Test func aReceiverWokenMidWindowSeesTheSkyTheAlwaysOnOneSees() {
+        // Standing still, so that both are at one place: every satellite's strength, which ones are
+        // used and the DOPs then depend only on the scenario's time, not on when the receiver woke.
+        var scenario = Scenario.stationary(seed: 3)
+        scenario.environment = .urban
+        var alwaysOn = SyntheticReceiver(scenario: scenario)
+        var sky: [Double: SyntheticEpoch] = [:]
+        alwaysOn.epochs(through: 200) { sky[$0.elapsed] = $0 }
+        var sleeper = SyntheticReceiver(scenario: scenario)
+        var compared = 0
+        for (on, off) in [(0.0, 3.0), (17, 44), (58, 133), (141, 200)] {
+            sleeper.powerOn(mode: .best, at: on)
+            sleeper.epochs(through: off) { epoch in
+                let seen = sky[epoch.elapsed]!
+                #expect(epoch.satellites.map(\.snr) == seen.satellites.map(\.snr), "at \(epoch.elapsed) s")
+                if let dop = epoch.dop {
+                    #expect(dop == seen.dop && epoch.satellitesUsed == seen.satellitesUsed, "at \(epoch.elapsed) s")
+                    compared += 1
+                }
+            }
+            sleeper.powerOff(at: off)
+        }
+        #expect(compared > 100)
+    }
+
     @Test func moreSatellitesGiveALowerHDOP() {
         let open = epochs(.stationary(seed: 1), until: 3600).compactMap(\.dop).map(\.horizontal)
         var blocked = Scenario.stationary(seed: 1)

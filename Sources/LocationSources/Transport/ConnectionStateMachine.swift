@@ -12,9 +12,9 @@ struct ConnectionStateMachine: Sendable {
         case openFailed(String)
         /// The peer sent nothing within the answer timeout.
         case silent
-        /// The peer sent bytes, but nothing the source understands, within the answer timeout or before it
-        /// closed the link.
-        case notUnderstood
+        /// The peer sent bytes, but nothing the source understands, within the answer timeout or before the
+        /// link closed (with the reason when closing was an error: the system's word is kept).
+        case notUnderstood(closed: String?)
         /// The peer closed the link, or reading failed, with the reason when there was an error.
         case closed(String?)
     }
@@ -29,6 +29,9 @@ struct ConnectionStateMachine: Sendable {
         case close(attempt: UInt64, farewell: Bool)
         /// Fire ``retryDue(attempt:)`` after `delay`.
         case scheduleRetry(attempt: UInt64, delay: Duration)
+        /// The input of the link the source was reading ended, closed here (the answer timeout): flush what
+        /// it held, as when the peer closes it.
+        case reportInputEnded
         /// The peer answered in the source's protocol: the link works.
         case reportConnected
         /// A working link was lost, or the first attempt after one failed: requests should be told (once).
@@ -166,7 +169,8 @@ struct ConnectionStateMachine: Sendable {
     /// The answer timer of `attempt` fired.
     mutating func answerTimeout(attempt: UInt64, now: Duration) -> [Action] {
         guard case .connected(attempt, let streak, nil, let heard) = state else { return [] }
-        return [.close(attempt: attempt, farewell: false)] + fail(heard ? .notUnderstood : .silent, streak: streak, now: now)
+        return [.close(attempt: attempt, farewell: false), .reportInputEnded]
+            + fail(heard ? .notUnderstood(closed: nil) : .silent, streak: streak, now: now)
     }
 
     /// The link of `attempt` closed. `reopen` is `false` for a finite stream that ended cleanly and is
@@ -179,7 +183,7 @@ struct ConnectionStateMachine: Sendable {
         case .connected(attempt, let current, let answeredAt, let heard):
             streak = current
             worked = answeredAt.map { now - $0 >= policy.answerTimeout } ?? false
-            if answeredAt == nil && heard { failure = .notUnderstood }
+            if answeredAt == nil && heard { failure = .notUnderstood(closed: reason) }
         case .connecting(attempt, let current): (streak, worked) = (current, false)
         default: return []
         }
@@ -232,8 +236,9 @@ extension ConnectionStateMachine.Failure {
         switch self {
         case .openFailed(let reason): "open failed: \(reason)"
         case .silent: "connected, but nothing was received within the answer timeout"
-        case .notUnderstood:
+        case .notUnderstood(let reason):
             "connected, but nothing received was understood (another service on that port, or a serial device at another speed?)"
+                + (reason.map { "; then the connection was lost: \($0)" } ?? "")
         case .closed(let reason?): "connection lost: \(reason)"
         case .closed(nil): "the peer closed the connection"
         }

@@ -7,7 +7,8 @@ enum LinkReport: Sendable {
     case opened
     /// The peer answered in the source's protocol: the link works.
     case connected
-    /// The input of the working link ended (before any reconnect): flush partial state.
+    /// The input of the current link ended (before any reconnect), closed by the peer or, unanswered, by the
+    /// link itself: flush partial state.
     case inputEnded
     /// A working link was lost, or the first attempt after one failed. Retrying.
     case disconnected(ConnectionStateMachine.Failure)
@@ -129,6 +130,8 @@ final class ReconnectingLink: Sendable {
                     guard let self else { return }
                     perform(state.withLockedValue { $0.machine.retryDue(attempt: attempt) })
                 }
+            case .reportInputEnded:
+                onReport(.inputEnded)
             case .reportConnected:
                 onReport(.connected)
             case .reportDisconnected(let failure):

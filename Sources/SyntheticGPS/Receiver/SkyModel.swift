@@ -6,8 +6,10 @@
 /// the receiver was switched on. Two receivers of one scenario that sample it differently (one tracking
 /// continuously, one sleeping between fixes) see the same satellites and DOPs in every window, so their fixes'
 /// accuracy differs only by what the receivers do (a restart's rougher first fixes), never by the phase of
-/// their sky's refresh. (The view is taken from where the receiver is when it computes: the few metres a
-/// device moves within a window move no satellite by a measurable angle.)
+/// their sky's refresh. (The view is taken from where the receiver is when it computes, its first epoch in the
+/// window: a car moves a few hundred metres within a window, which turns a satellite by under a thousandth of
+/// a degree, so two receivers that computed at different places can differ only in a satellite whose strength
+/// lies that close to a rounding step. Standing still, they never differ.)
 struct SkyModel: Sendable {
     /// The current view: every tracked satellite, used ones flagged.
     private(set) var satellites: [SatelliteObservation] = []

@@ -24,7 +24,7 @@ extension SyntheticReceiver {
         } else if elapsed >= networkReadyAt {
             networkErrors.advance(to: elapsed)
             let sigma = profile.networkSigma
-            let (east, north) = networkErrors.horizontal(sigma: sigma)
+            let (east, north) = networkErrors.horizontal(sigma: sigma * scenario.fixErrorScale)
             var latitude = truth.latitude, longitude = truth.longitude
             scale.offset(latitude: &latitude, longitude: &longitude, east: east, north: north)
             epoch.fix = SyntheticFix(

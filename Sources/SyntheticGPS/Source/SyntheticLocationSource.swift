@@ -243,6 +243,16 @@ public final class SyntheticLocationSource: LocationSource {
         let late = fault == .answersLate ? ReceiverFault.lateBy : 0
         let due = instant + late
         let now = timeBase?.now() ?? state.virtualNow
+        if case .receiverTracking = event,
+            let setup = state.pendingReports.lastIndex(where: { report in
+                if case .receiverTracking = report.event { report.reached > instant } else { false }
+            })
+        {
+            // Not set up yet (its waking bytes lost): the receiver is set up once, when the driver reaches it
+            // again, in the latest setting asked — it cannot confirm this one first and the older one after.
+            state.pendingReports[setup].event = event
+            return Self.takeReports(&state, dueBy: now)
+        }
         // A receiver whose answer comes late took the command when it was sent (for a sleep: silent since
         // then): its confirmation is as old as that when it is sent.
         state.pendingReports.append((due, instant, event))

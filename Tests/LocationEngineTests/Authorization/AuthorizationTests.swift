@@ -355,6 +355,29 @@ struct AuthorizationTests {
         #expect(seen.withLockedValue { $0 } == Array(expected.dropFirst()))
     }
 
+    @Test("a cancel made in onAuthorizationChange takes effect before the change's endings are handed out, as from any handler: even the first recipient hears nothing")
+    func aCancelFromTheAuthorizationCallbackComesFirst() async {
+        let user = User(.init(initial: .authorizedAlways, changes: [.init(.restricted, after: .seconds(30))]))
+        let target = IDSlot()
+        let engineSlot = NIOLockedValueBox<LocationEngine<ManualClock>?>(nil)
+        let engine = makeEngine(user) { state in
+            guard state == .restricted, let id = target.id else { return }
+            engineSlot.withLockedValue { $0 }?.cancel(id)
+        }
+        engineSlot.withLockedValue { $0 = engine }
+        let first = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let second = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
+        target.set(first)
+        await engine.sync()
+        clock.advance(by: .seconds(30))
+        await engine.sync()
+        #expect(statuses([first]).isEmpty, "cancelled before the endings were handed out: its handler hears nothing")
+        #expect(statuses([second]) == [.unauthorized(.restricted)])
+        #expect(recorder.events(subscription) == [.ended(.unauthorized(.restricted))])
+        await engine.shutdown()
+    }
+
     @Test("revocation mid-flight: 10,000 pending requests and 1,000 subscriptions each end exactly once, as revoked")
     func revocationMidFlight() async {
         let user = User(.init(initial: .authorizedAlways, changes: [.init(.restricted, after: .seconds(30))]))

@@ -107,7 +107,9 @@ extension CoreDriver {
             case .confirmLocationButton(let current, let token):
                 authorization.askToConfirmLocationButton(current: current, token: token)
             case .authorizationChanged(let previous, let state):
+                // Runs the application's onAuthorizationChange: what it withdraws goes before the change's endings.
                 authorization.changed(from: previous, to: state)
+                if let interruption = afterHandler() { walk.interrupt(with: interruption) }
             case .tellProviderAuthorizationChanged(let state):
                 authorization.provider.engineDidChange(state)
             case .reportConfigurationError(let error):

@@ -42,8 +42,11 @@ final class Inbox: Sendable {
         var withdrawals = Deque<PendingWithdrawal>()
         /// Barrier commands appended so far (see ``EngineCommand/isBarrier``).
         var barriers: UInt64 = 0
-        /// The engine has shut down with this authorization picture: appends are refused.
+        /// The engine has shut down with this authorization picture: commands are refused.
         var closedWith: AuthorizationState?
+        /// The shutdown's endings have been handed out: withdrawals are refused too. (Until then a handler's
+        /// cancel or force-complete still reaches the core, before the next recipient.)
+        var withdrawalsClosed = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -86,7 +89,7 @@ final class Inbox: Sendable {
     func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
         state.withLockedValue { state in
             guard id.rawValue < state.nextID else { return .none }
-            guard state.closedWith == nil else { return .refused }
+            guard !state.withdrawalsClosed else { return .refused }
             state.withdrawals.append(PendingWithdrawal(id: id, withdrawal: withdrawal, afterBarriers: state.barriers))
             withdrawalCount.wrappingIncrement(ordering: .releasing)
             return Self.wake(&state)
@@ -109,8 +112,13 @@ final class Inbox: Sendable {
         }
     }
 
-    /// The engine has shut down with this authorization picture: later appends are refused, and a
-    /// parked loop wakes to see it.
+    /// The shutdown's endings have been handed out: later withdrawals are refused (every request has ended).
+    func closeWithdrawals() {
+        state.withLockedValue { $0.withdrawalsClosed = true }
+    }
+
+    /// The engine has shut down with this authorization picture: later commands are refused (withdrawals once
+    /// ``closeWithdrawals()`` is called), and a parked loop wakes to see it.
     func close(finalAuthorization picture: AuthorizationState) -> Wake {
         state.withLockedValue { state in
             state.closedWith = picture

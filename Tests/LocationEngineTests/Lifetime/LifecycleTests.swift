@@ -33,6 +33,36 @@ struct LifecycleTests: EngineTestCase {
         #expect(recorder.events(lateUpdates) == [.ended(.shutDown)])
     }
 
+    @Test("a handler that cancels or force-completes a later recipient of the shutdown's endings is heard, as in any delivery; after the shutdown a withdrawal changes nothing")
+    func aHandlersWithdrawalDuringShutdownIsHeard() async throws {
+        let engine = makeEngine(running: false)
+        let cancelled = IDSlot()
+        let forced = IDSlot()
+        let first = engine.location(accuracy: .room, timeout: nil) { result in
+            recorder.oneShot(result)
+            if let id = cancelled.id { engine.cancel(id) }
+            if let id = forced.id { engine.forceComplete(id) }
+        }
+        let second = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let third = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        let subscription = engine.updates(handler: recorder.subscription)
+        cancelled.set(second)
+        forced.set(third)
+        await engine.sync()
+        #expect(source.emit(fix(500)), "a fix not good enough for room: the best known so far")
+        await engine.sync()
+        await engine.shutdown()
+        #expect(recorder.results(first).map(\.status) == [.shutDown])
+        #expect(recorder.results(second).isEmpty, "cancelled before its ending was handed over")
+        #expect(recorder.results(third).map(\.status) == [.forceCompleted], "force-completed with the best fix known")
+        #expect(recorder.results(third).first?.location?.horizontalAccuracy == 500)
+        #expect(recorder.events(subscription).last == .ended(.shutDown))
+        engine.cancel(first)
+        engine.forceComplete(subscription)
+        await engine.sync()
+        #expect(recorder.results(first).count == 1 && recorder.events(subscription).last == .ended(.shutDown))
+    }
+
     @Test("cancelling the task running run() shuts the engine down at once")
     func cancellingRunShutsDown() async throws {
         let engine = makeEngine(running: false)

@@ -170,6 +170,9 @@ struct CoreDriver {
             guard let due = machine.advanceTimeIfDue(now: now) else { break }
             perform(due)
         }
+        // Shut down, its endings handed out (a handler's withdrawals among them reached the core): later ones
+        // have nothing left to end.
+        if machine.isShutDown { inbox.closeWithdrawals() }
         metrics.pending(oneShots: machine.pendingOneShots, subscriptions: machine.activeSubscriptions)
     }
 

@@ -38,6 +38,21 @@ struct AnswersInTimeTests {
         #expect(h.sourceCommands.last == .start(.lowest))
     }
 
+    @Test("under reduced accuracy a capped level that stays silent is passed over too: the cap saves power, it does not hold the source where it never answers")
+    func aSilentCapIsPassedOver() {
+        var h = MachineHarness(accuracy: .reduced, powerDown: .fixedLinger, sources: [Self.geoclue])
+        h.oneShot("city", .city, timeout: .seconds(30))
+        #expect(h.sourceCommands == [.start(.lowest)], "coarsened anyway: the cheapest mode")
+        h.advance(by: .seconds(4))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.best)], "silent at the cap: the level that answers")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 7.5))
+        #expect(h.onlyResult("city")?.status == .success)
+        // Within the silence's memory the next request runs where the source answers.
+        h.advance(by: .seconds(60))
+        h.subscribe("significant", SubscriptionOptions(kind: .significantChange))
+        #expect(h.sourceCommands.last == .start(.best))
+    }
+
     @Test("within the silence's memory, a request at the silent level runs the finest level at once")
     func rememberedSilence() {
         var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.geoclue])

@@ -108,8 +108,13 @@ struct PowerPlanner: Sendable {
         // The monitors' share is one more request in their mode.
         var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
         var before: PowerMode?
+        var cap = cap
         if isJudged {
             before = runningMode
+            // Capped first, then judged: the cap only saves power (every fix is coarsened anyway), so a capped
+            // mode known silent is passed over like any other, for one that answers.
+            if let limit = cap, let mode = demanded { demanded = min(mode, limit) }
+            cap = nil
             demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now)
         }
         let wasOn = policy.isOn

@@ -9,9 +9,12 @@ extension LocationEngine: Service {
     ///
     /// The loop, the one timer and the sources' own lifetimes (``LocationSource/run()``) run inside it, as its
     /// children; requests made before it starts wait for it. Without a service group, start it with `Task { try await engine.run() }`. An engine runs
-    /// once at a time: a second concurrent `run()` throws ``LocationEngineError``.
+    /// once at a time: a second concurrent `run()` throws ``LocationEngineError``. Once the engine has shut
+    /// down, `run()` returns at once, starting nothing.
     public func run() async throws {
         guard !isRunning else { throw LocationEngineError.alreadyRunning }
+        // Shut down already: nothing to run, and no source's lifetime (a connection) to begin and end again.
+        guard !driver.machine.isShutDown else { return }
         isRunning = true
         defer { isRunning = false }
         driver.authorization.startIfNeeded()
@@ -36,7 +39,14 @@ extension LocationEngine: Service {
     /// returns too). Works whether or not `run()` is active.
     public nonisolated func shutdown() async {
         submit(.shutdown)
-        await sync()
+        await settleShutdown()
+    }
+
+    /// ``sync()`` for a shutdown: the same work, but an authorization provider not started yet stays so (an
+    /// engine shut down before it ever ran starts nothing).
+    private func settleShutdown() {
+        driver.advance()
+        timer.arm(inspect { $0.nextWakeup })
     }
 
     /// The engine's one loop: drains the inbox, processes what is due, arms the one timer for the next

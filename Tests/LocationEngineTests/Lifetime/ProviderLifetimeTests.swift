@@ -52,4 +52,31 @@ struct ProviderLifetimeTests {
         await engine.shutdown()
         #expect(provider.calls == ["start", "stop"])
     }
+
+    /// A source that records each time its lifetime begins.
+    final class LifetimeRecordingSource: LocationSource {
+        let base = ScriptedLocationSource()
+        let runs = NIOLockedValueBox(0)
+        var capabilities: SourceCapabilities { base.capabilities }
+        func start(mode: PowerMode, events: SourceEventSink) { base.start(mode: mode, events: events) }
+        func setMode(_ mode: PowerMode) { base.setMode(mode) }
+        func stop() { base.stop() }
+        func run() async { runs.withLockedValue { $0 += 1 } }
+    }
+
+    @Test("an engine shut down before it ever ran starts nothing: not its provider at the shutdown, not its sources' lifetimes at a run() after it")
+    func shutDownBeforeRunning() async throws {
+        let provider = RecordingProvider()
+        let source = LifetimeRecordingSource()
+        let engine = LocationEngine(
+            source: source, clock: clock, configuration: .init(linger: .zero, authorizationProvider: provider), logger: quietLogger)
+        let pending = NIOLockedValueBox<[LocationStatus]>([])
+        engine.location(accuracy: .room, timeout: nil) { result in pending.withLockedValue { $0.append(result.status) } }
+        await engine.shutdown()
+        #expect(pending.withLockedValue { $0 } == [.shutDown], "a pending request still ends, once")
+        #expect(provider.calls.isEmpty)
+        try await engine.run()
+        #expect(source.runs.withLockedValue { $0 } == 0, "run() after the shutdown returns at once")
+        #expect(provider.calls.isEmpty)
+    }
 }

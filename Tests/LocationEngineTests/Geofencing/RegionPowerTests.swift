@@ -114,6 +114,24 @@ struct RegionPowerTests {
         #expect(h.transitions["depot"] == [.determined(.outside), .becameUnknown])
     }
 
+    @Test("under reduced accuracy, with a coarse source chosen beside a GNSS that does not run, a coarse fix plans no sleep on the GNSS: the states go unknown from the last fix, as on a source without a receiver profile")
+    func noSleepPlannedOnASourceNotChosen() {
+        let gnss = SourceCapabilities(providesCourse: true, powerProfile: .mt3339)
+        let coarse = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02))
+        var h = MachineHarness(accuracy: .reduced, sources: [gnss, coarse])
+        h.monitor("county", radius: 50_000)
+        #expect(h.allSourceCommands.map(\.source) == [1], "the coarse source serves coarsened fixes")
+        h.now = EngineInstant(.seconds(1))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 100), source: 1)
+        #expect(h.transitions["county"] == [.determined(.inside)])
+        let lastFix = h.now
+        h.advance(by: lastFix + .seconds(120) - .milliseconds(1) - h.now)
+        #expect(h.transitions["county"] == [.determined(.inside)])
+        h.advance(by: .milliseconds(1))
+        #expect(h.transitions["county"] == [.determined(.inside), .becameUnknown], "no sleep held the state")
+        #expect(h.machine.statistics(now: h.now).regionSleeps == 0)
+    }
+
     @Test("near the fence the source sleeps between fixes until the fence could be decided; a source without a receiver profile stays on")
     func nearSamplesByTheDecidableInstant() {
         var near = MachineHarness(powerProfile: .mt3339)

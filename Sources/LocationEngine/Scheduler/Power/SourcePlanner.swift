@@ -196,8 +196,10 @@ struct SourcePlanner: Sendable {
         records[source.index].lastError = (error, now)
     }
 
-    /// The source whose planner plans the monitors' sleep: the one their mode chooses.
-    var monitorSource: SourceID { choose(Geofences.demandedMode) ?? .first }
+    /// The source whose planner plans the monitors' sleep: the one chosen, which runs for them (under reduced
+    /// accuracy the one chosen for the cap, not the one their own mode would choose, which may not run at all),
+    /// else the one their mode chooses.
+    var monitorSource: SourceID { chosen ?? choose(Geofences.demandedMode) ?? .first }
 
     /// Why one-shots ending at `now` without what they asked for got nothing better than `best` (`age` old):
     /// fixes that did not reach their accuracy, a source's error since its last fix, a source still

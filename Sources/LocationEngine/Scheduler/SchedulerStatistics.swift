@@ -94,7 +94,8 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var receiverEnergy: Double?
 
     /// Times the region monitors let the source sleep: every region's state certain and no boundary
-    /// reachable before the source could be woken for it (see <doc:Geofences>).
+    /// reachable before the source could be woken for it (see <doc:Geofences>). With several sources, the
+    /// sleeps of whichever source was chosen for the monitors.
     public var regionSleeps = 0
     /// Total time the region monitors let the source sleep (whether or not other requests kept it on).
     public var regionSleepTime: Duration = .zero

@@ -132,6 +132,20 @@ struct RegionPowerTests {
         #expect(h.machine.statistics(now: h.now).regionSleeps == 0)
     }
 
+    @Test("the monitors' sleeps are counted on whichever source they sleep on, not the first one only")
+    func sleepsCountedOnTheirSource() {
+        let coarse = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02))
+        let gnss = SourceCapabilities(providesCourse: true, powerProfile: .mt3339)
+        var h = MachineHarness(sources: [coarse, gnss])
+        h.monitor("depot")
+        h.now = EngineInstant(.seconds(1))
+        let point = offset(MachineHarness.regionOrigin, north: 0, east: 5000)
+        h.fix(Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5), source: 1)
+        #expect(h.allSourceCommands.contains { $0.source == 1 && $0.command == .idle(.off) }, "the GNSS sleeps for the monitors")
+        let statistics = h.machine.statistics(now: h.now + .seconds(10))
+        #expect(statistics.regionSleeps == 1 && statistics.regionSleepTime == .seconds(10))
+    }
+
     @Test("near the fence the source sleeps between fixes until the fence could be decided; a source without a receiver profile stays on")
     func nearSamplesByTheDecidableInstant() {
         var near = MachineHarness(powerProfile: .mt3339)

@@ -52,5 +52,8 @@ extension SourcePlanner {
         statistics.sourceModesRefused = records.reduce(0) { $0 + $1.planner.policy.refusals }
         statistics.sourceOnTime = total.onTime
         statistics.receiverEnergy = total.receiverEnergy
+        // The monitors sleep on whichever source was chosen for them: every source's sleeps count.
+        statistics.regionSleeps = records.reduce(0) { $0 + $1.planner.monitors.sleeps }
+        statistics.regionSleepTime = records.reduce(.zero) { $0 + $1.planner.monitors.sleepTime(at: now) }
     }
 }

@@ -53,6 +53,21 @@ struct AnswersInTimeTests {
         #expect(h.sourceCommands.last == .start(.best))
     }
 
+    @Test("under reduced accuracy a one-shot that waits runs the cheapest mode expected to answer in time, as at full accuracy; a subscription alone runs at the cap")
+    func aSlowCapYieldsToAWaitingOneShot() {
+        let periodic = SourceCapabilities(
+            providesCourse: true,
+            firstFixByMode: [.lowest: .seconds(20), .low: .seconds(12), .medium: .seconds(2), .high: .milliseconds(2500), .best: .seconds(3)])
+        var h = MachineHarness(accuracy: .reduced, powerDown: .fixedLinger, sources: [periodic])
+        h.subscribe("coarse", SubscriptionOptions(kind: .significantChange))
+        #expect(h.sourceCommands == [.start(.lowest)], "nothing waits: the cap")
+        h.oneShot("city", .city, timeout: .seconds(30))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.medium)], "its lowest mode answers in 20 s, its medium one in 2 s")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 30))
+        #expect(h.onlyResult("city")?.status == .success)
+        #expect(h.sourceCommands.last == .setMode(.lowest), "answered: back to the cap")
+    }
+
     @Test("within the silence's memory, a request at the silent level runs the finest level at once")
     func rememberedSilence() {
         var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.geoclue])

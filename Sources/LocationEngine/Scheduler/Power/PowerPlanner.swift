@@ -112,7 +112,7 @@ struct PowerPlanner: Sendable {
         if isJudged {
             before = runningMode
             // Capped first, then judged: the cap only saves power (every fix is coarsened anyway), so a capped
-            // mode known silent is passed over like any other, for one that answers.
+            // mode known silent, or too slow for a one-shot that waits, is passed over like any other.
             if let limit = cap, let mode = demanded { demanded = min(mode, limit) }
             cap = nil
             demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now)

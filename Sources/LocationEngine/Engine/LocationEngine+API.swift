@@ -160,6 +160,13 @@ extension LocationEngine {
     /// without `run()`: advance the clock, then `sync()`.
     public func sync() {
         driver.authorization.startIfNeeded()
+        settle()
+    }
+
+    /// Processes everything queued and due, then arms the timer for the next live instant: ``sync()`` without
+    /// starting the authorization provider (a shutdown settles so: an engine shut down before it ran starts
+    /// nothing).
+    func settle() {
         driver.advance()
         timer.arm(inspect { $0.nextWakeup })
     }

@@ -39,14 +39,7 @@ extension LocationEngine: Service {
     /// returns too). Works whether or not `run()` is active.
     public nonisolated func shutdown() async {
         submit(.shutdown)
-        await settleShutdown()
-    }
-
-    /// ``sync()`` for a shutdown: the same work, but an authorization provider not started yet stays so (an
-    /// engine shut down before it ever ran starts nothing).
-    private func settleShutdown() {
-        driver.advance()
-        timer.arm(inspect { $0.nextWakeup })
+        await settle()
     }
 
     /// The engine's one loop: drains the inbox, processes what is due, arms the one timer for the next

@@ -33,8 +33,9 @@ public struct Scenario: Sendable, Hashable {
     public var outages: OutagePlan
     /// The receiver's memory at the first power-on.
     public var startCondition: StartCondition
-    /// How much of the error model's position and velocity error the fixes carry: `1` (the default) all of it,
-    /// `0` none — each fix then lies on the truth and gives the true velocity, while its reported accuracy
+    /// How much of the error model's position and velocity error the fixes carry (the satellites' fixes and the
+    /// network locator's alike): `1` (the default) all of it, `0` none — each fix then lies on the truth and
+    /// gives the true velocity, while its reported accuracy
     /// (and everything else: the sky, the restarts, the outages) stays the receiver's. Between, the error
     /// scaled. For measuring what the noise alone costs a design, not for a receiver's behaviour.
     public var fixErrorScale: Double = 1

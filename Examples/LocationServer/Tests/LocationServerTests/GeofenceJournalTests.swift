@@ -176,14 +176,15 @@ struct GeofenceJournalTests {
     @Test("a write its waiter withdraws on failure is never stored, even by a retry that runs before the waiter undoes it", .timeLimit(.minutes(1)))
     func withdrawnOnFailure() async throws {
         let journal = try Self.journal()
-        let writer = Task { await journal.run() }
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
         let fence = StoredFence(id: 1, body: "{}", owner: "fleet", state: "unknown", since: nil, dwelled: false)
         let sequence = journal.append([.fence(fence), .lastFenceID(1)])
+        // The waiter is in before the writer runs, so the first (refused) commit is the one that tells it.
+        let refused = Task { try await journal.stored(sequence, withdrawingOnFailure: [.fenceRemoved(1)]) }
+        while journal.state.withLockedValue({ $0.waiters.isEmpty }) { await Task.yield() }
+        let writer = Task { await journal.run() }
         // A creation answered 503: told so, its removal is in the backlog before anything can retry it.
-        await #expect(throws: GeofenceJournal.StoreFailed.self) {
-            try await journal.stored(sequence, withdrawingOnFailure: [.fenceRemoved(1)])
-        }
+        await #expect(throws: GeofenceJournal.StoreFailed.self) { try await refused.value }
         // The database takes writes again and another write commits the backlog before the caller has
         // undone anything: the moment a crash would keep whatever that commit stored.
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }

@@ -108,20 +108,21 @@ struct PowerPlanner: Sendable {
         // The monitors' share is one more request in their mode.
         var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
         var before: PowerMode?
-        var cap = cap
+        // A judged source is capped before it is judged, so the policy caps only one that is not.
+        var policyCap = cap
         if isJudged {
             before = runningMode
-            // Capped first, then judged: the cap only saves power (every fix is coarsened anyway), so a capped
-            // mode known silent, or too slow for a one-shot that waits, is passed over like any other.
-            if let limit = cap, let mode = demanded { demanded = min(mode, limit) }
-            cap = nil
+            // The cap only saves power (every fix is coarsened anyway): a capped mode known silent, or too slow
+            // for a one-shot that waits, is passed over like any other.
+            if let cap, let mode = demanded { demanded = min(mode, cap) }
+            policyCap = nil
             demanded = judgedMode(demanded, quickly: demand.oneShots > 0, now: now)
         }
         let wasOn = policy.isOn
         let command =
             idle == nil
-            ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: cap))
-            : reconcileRestartAware(demanded: demanded, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown)
+            ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: policyCap))
+            : reconcileRestartAware(demanded: demanded, now: now, cap: policyCap, monitoring: monitoring, isShutDown: isShutDown)
         account(command, now: now, wasOn: wasOn, before: before)
         return command
     }

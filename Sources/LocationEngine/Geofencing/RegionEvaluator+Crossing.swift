@@ -1,11 +1,14 @@
 import DequeModule
 
 extension RegionEvaluator {
-    /// A fix the evaluator took, kept to estimate when a boundary was crossed.
+    /// A fix the evaluator took, kept to estimate when a boundary was crossed: stamped `at` (its decisions'
+    /// instant, never before one already reported) and `taken` when it was taken (earlier for an aged fix
+    /// that arrived after a deadline reported).
     struct RecentFix: Sendable {
         var position: GeoPoint
         var decisionDistance: Double
         var at: EngineInstant
+        var taken: EngineInstant
     }
 
     /// The straight segment from the last fix to the one being taken, searched for regions it passes
@@ -37,7 +40,8 @@ extension RegionEvaluator {
     /// the noise of fixes that straddle the boundary, and the estimate is the last change of side of the
     /// averaged distances, placed between its two fixes in proportion to their distances. The last change,
     /// not the first: a device that waits at the boundary (a light, a queue) and then crosses is placed at
-    /// its crossing, not where the noise first flipped it over.
+    /// its crossing, not where the noise first flipped it over. When the average flattens every change of side
+    /// (a window of a few fixes, each averaged over nearly all of them), the distances themselves are read.
     /// - Complexity: O(w) distance computations for the w fixes in the window (at most ``recentFixLimit``),
     ///   only for a decided transition.
     func estimatedCrossing(_ slot: Int32, entering: Bool, position: GeoPoint, now: EngineInstant) -> EngineInstant? {
@@ -70,7 +74,15 @@ extension RegionEvaluator {
         }
         var index = window.count - 1
         while index > 0 && (smoothed[index - 1] > 0) == (smoothed[index] > 0) { index -= 1 }
-        guard index > 0 else { return window[0].at }
+        if index == 0 {
+            // The average flattened every change of side (a window of a few fixes, each averaged over all of
+            // them: fixes minutes apart under a latency budget): the distances themselves have one, the
+            // window's first fix on the old side and the deciding one on the new.
+            smoothed = window.map(\.distance)
+            index = window.count - 1
+            while index > 0 && (smoothed[index - 1] > 0) == (smoothed[index] > 0) { index -= 1 }
+            guard index > 0 else { return window[0].at }
+        }
         let before = abs(smoothed[index - 1]), after = abs(smoothed[index])
         let fraction = before / max(before + after, .leastNormalMagnitude)
         return window[index - 1].at + (window[index].at - window[index - 1].at) * fraction
@@ -79,7 +91,7 @@ extension RegionEvaluator {
     /// How many fixes the crossing estimate averages each fix's distance over (``estimatedCrossing``).
     static let crossingSmoothing = 5
 
-    /// Whether every way from the fix `from` to the one at `position`, `now`, that the device can have taken at
+    /// Whether every way from the fix `from` to the one at `position`, taken at `taken`, that the device can have taken at
     /// ``GeofenceConfiguration/maximumSpeed`` passes through region `slot`, whose boundary the straight line
     /// between them crosses.
     ///
@@ -93,9 +105,12 @@ extension RegionEvaluator {
     /// device faster than the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero; fixes a
     /// second apart leave `h` a few metres.
     /// - Complexity: O(64) distance computations, only for a crossing found between two fixes.
-    func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, now: EngineInstant) -> Bool {
+    func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, taken: EngineInstant) -> Bool {
         let region = records[Int(slot)]!.region
-        let gap = (now - from.at).components
+        // The time the device had between the two fixes, from when each was taken: their stamps can be
+        // closer (an aged fix stamped at a deadline reported after it was taken), which would shrink the
+        // ways it can have gone and make a crossing look certain.
+        let gap = (taken - from.taken).components
         let longest = configuration.maximumSpeed * (Double(gap.seconds) + Double(gap.attoseconds) * 1e-18)
         let apart = from.position.distance(to: position)
         guard apart < longest else { return true }

@@ -61,12 +61,12 @@ extension RegionEvaluator {
         // hashes): the transitions one fix decides, and the dwells it starts, come out the same in every run.
         if candidates.count > 1 { candidates.sort { records[Int($0)]!.id < records[Int($1)]!.id } }
         for slot in candidates {
-            evaluate(slot, position: position, reach: reach, segment: segment, now: now)
+            evaluate(slot, position: position, reach: reach, segment: segment, taken: taken, now: now)
         }
         // The restored regions this fix did not take up are far outside it: confirmed, if outside.
         if !restoredSlots.isEmpty { restoredSlots.formIntersection(candidates) }
         scratch = candidates
-        remember(RecentFix(position: position, decisionDistance: reach, at: now))
+        remember(RecentFix(position: position, decisionDistance: reach, at: now, taken: taken))
         Self.shrink(&insideSlots)
         Self.shrink(&unknownSlots)
         Self.shrink(&undecidedSlots)
@@ -77,9 +77,9 @@ extension RegionEvaluator {
         return true
     }
 
-    /// Decides one region from the fix at `position`.
+    /// Decides one region from the fix at `position`, taken at `taken` and stamped `now`.
     private mutating func evaluate(
-        _ slot: Int32, position: GeoPoint, reach: Double, segment: CrossingSegment?, now: EngineInstant
+        _ slot: Int32, position: GeoPoint, reach: Double, segment: CrossingSegment?, taken: EngineInstant, now: EngineInstant
     ) {
         let record = records[Int(slot)]!
         let distance = record.region.signedDistance(to: position)
@@ -91,7 +91,7 @@ extension RegionEvaluator {
             if record.state == .outside, let segment, !restoredSlots.contains(slot), record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
                 record.region.isCrossed(from: segment.from.position, to: position),
-                mustHavePassed(slot, from: segment.from, to: position, now: now)
+                mustHavePassed(slot, from: segment.from, to: position, taken: taken)
             {
                 let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
                 let restored = takeRestored(slot)
@@ -107,7 +107,7 @@ extension RegionEvaluator {
             // transition was owed before it, ``holdStates(until:)``).
             undecidedSlots.insert(slot)
             let certainUntil = max(last.at, statesHeldUntil ?? last.at)
-            records[Int(slot)]!.unknownToken = schedule(slot, at: certainUntil + unknownAfter, isDwell: false)
+            scheduleUnknown(slot, at: certainUntil + unknownAfter)
         }
     }
 
@@ -131,12 +131,14 @@ extension RegionEvaluator {
         records[index]!.state = decision
         if decision == .inside {
             insideSlots.insert(slot)
-            if let delay = records[index]!.loiteringDelay {
+            // Found inside again after an unknown stretch of a stay that dwelled: the same stay.
+            if let delay = records[index]!.loiteringDelay, !(old == .unknown && records[index]!.dwelled) {
                 records[index]!.dwellToken = schedule(slot, at: now + delay, isDwell: true)
             }
         } else {
             insideSlots.remove(slot)
             records[index]!.dwellToken = 0
+            records[index]!.dwelled = false
         }
     }
 

@@ -7,11 +7,14 @@ extension RegionEvaluator {
         while true {
             dropStaleDeadlines()
             let global = globalUnknownDeadline
-            if let top = deadlines.min, top.at <= now, global.map({ top.at <= $0 }) ?? true {
+            // A region's own unknown timeout at the global one's instant goes with the global batch, in the
+            // monitors' order; a dwell at that instant comes first (the region was inside until then).
+            if let top = deadlines.min, top.at <= now, global.map({ top.at < $0 || (top.at == $0 && top.isDwell) }) ?? true {
                 deadlines.removeMin()
                 deadlinesReportedUntil = max(deadlinesReportedUntil, top.at)
                 if top.isDwell {
                     records[Int(top.slot)]!.dwellToken = 0
+                    records[Int(top.slot)]!.dwelled = true
                     emit(top.slot, .dwelled, at: top.at)
                 } else {
                     becomeUnknown(top.slot, at: top.at)
@@ -19,10 +22,12 @@ extension RegionEvaluator {
             } else if let global, global <= now {
                 globalTimeoutPending = false
                 deadlinesReportedUntil = max(deadlinesReportedUntil, global)
-                // In the order the monitors were made, as a fix's transitions (slots are reused). Not a region with a
-                // timeout of its own still pending: one restored since the last fix holds its state for the
-                // unknown timeout from when it was added.
-                let known = records.indices.filter { records[$0].map { $0.state != .unknown && $0.unknownToken == 0 } ?? false }
+                // In the order the monitors were made, as a fix's transitions (slots are reused), with those whose
+                // own timeout falls at this instant. Not a region with a later timeout of its own: one restored
+                // since the last fix holds its state for the unknown timeout from when it was added.
+                let known = records.indices.filter {
+                    records[$0].map { $0.state != .unknown && ($0.unknownToken == 0 || $0.unknownAt == global) } ?? false
+                }
                 for slot in known.sorted(by: { records[$0]!.id < records[$1]!.id }) {
                     becomeUnknown(Int32(slot), at: global)
                 }
@@ -36,12 +41,20 @@ extension RegionEvaluator {
     /// against its state before it (``RegionReach/timeToDecidable``) plus the regions' latency budget (``GeofenceOptions/responsiveness``),
     /// so the unknown timeout of the known regions runs from `instant` rather than from the last fix — a
     /// receiver let sleep on purpose does not make them unknown — and so does that of a region the next
-    /// fix leaves undecided. Holds until the next fix; an earlier `instant` than the last fix changes nothing.
-    /// For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling design
-    /// waits between its fixes as the engine's sleeps do), not part of the engine's API.
-    /// - Complexity: O(1)
+    /// fix leaves undecided, and that of a region an earlier fix left undecided moves to it when that is later (a
+    /// timeout set before this hold would otherwise fall in the middle of it, and the region, unknown when the
+    /// receiver wakes, would keep it tracking). Holds until the next fix; an earlier `instant` than the last fix
+    /// changes nothing. For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling
+    /// design waits between its fixes as the engine's sleeps do), not part of the engine's API.
+    /// - Complexity: O(u log d) for the u regions left undecided and d deadlines.
     @_spi(Internals) public mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant
+        guard let unknownAfter = configuration.unknownAfter, !undecidedSlots.isEmpty else { return }
+        let until = instant + unknownAfter
+        // Not a restored region no fix has decided: it holds its state for the timeout from when it was added.
+        for slot in undecidedSlots where records[Int(slot)]!.unknownAt < until && !restoredSlots.contains(slot) {
+            scheduleUnknown(slot, at: until)
+        }
     }
 
     /// Region `slot` had no confident fix for the unknown timeout.

@@ -43,6 +43,12 @@ public struct RegionEvaluator: Sendable {
         var dwellToken: UInt64 = 0
         /// The token of its pending unknown timeout (0: none); set while fixes leave it undecided.
         var unknownToken: UInt64 = 0
+        /// When its pending unknown timeout falls (meaningful while ``unknownToken`` is set): a hold planned
+        /// since moves it later (``holdStates(until:)``).
+        var unknownAt = EngineInstant.zero
+        /// Whether it reported ``GeofenceTransition/dwelled`` for its stay inside: an unknown stretch does not
+        /// end the stay (no exit was seen), so a fix finding it inside again does not dwell it twice.
+        var dwelled = false
     }
 
     /// The last search for the nearest boundary: where from, what it found (`nil`: nothing within
@@ -170,7 +176,7 @@ public struct RegionEvaluator: Sendable {
         restore(slot, restored)
         if let now, let unknownAfter = configuration.unknownAfter {
             undecidedSlots.insert(slot)
-            records[Int(slot)]!.unknownToken = schedule(slot, at: now + unknownAfter, isDwell: false)
+            scheduleUnknown(slot, at: now + unknownAfter)
         }
     }
 
@@ -181,6 +187,7 @@ public struct RegionEvaluator: Sendable {
         restoredSlots.insert(slot)
         guard restored.state == .inside else { return }
         insideSlots.insert(slot)
+        records[index]!.dwelled = restored.dwelled
         if !restored.dwelled, let delay = records[index]!.loiteringDelay {
             records[index]!.dwellToken = schedule(slot, at: restored.since + delay, isDwell: true)
         }
@@ -247,6 +254,12 @@ public struct RegionEvaluator: Sendable {
         nextToken += 1
         deadlines.insert(Deadline(at: at, token: token, slot: slot, isDwell: isDwell))
         return token
+    }
+
+    /// Schedules the unknown timeout of `slot` at `at`, in place of any it had.
+    mutating func scheduleUnknown(_ slot: Int32, at: EngineInstant) {
+        records[Int(slot)]!.unknownToken = schedule(slot, at: at, isDwell: false)
+        records[Int(slot)]!.unknownAt = at
     }
 
     /// Drops every deadline that no longer applies. A stale one is otherwise dropped only when it reaches the

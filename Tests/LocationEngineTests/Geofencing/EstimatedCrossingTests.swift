@@ -89,4 +89,15 @@ struct EstimatedCrossingTests {
         #expect(h.events.filter { $0.transition == .dwelled || $0.transition == .becameUnknown }.allSatisfy { $0.estimatedCrossing == nil })
         #expect(h.events.first { $0.transition == .entered }?.estimatedCrossing != nil)
     }
+    @Test("two fixes a minute apart, the first far out: the entry is placed along the line between them, not at the first")
+    func sparseFixesAreReadAsTheyAre() throws {
+        let h = try EvaluatorHarness()
+        try h.circle()
+        h.fix(east: 1000)
+        h.advance(by: .seconds(60))
+        h.fix(east: 0)
+        let entered = try #require(h.events.first { $0.transition == .entered })
+        // 800 m outside at 0 s, 200 m inside at 60 s: the boundary at 800 / 1000 of the way, 48 s.
+        #expect(abs(seconds(entered.estimatedCrossing)! - 48) < 0.001)
+    }
 }

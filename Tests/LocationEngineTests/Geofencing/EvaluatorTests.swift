@@ -430,4 +430,75 @@ struct EvaluatorTests {
         #expect(circle.signedDistance(to: ends[0].along(to: ends[1], 0.5)) < 0)
         #expect(circle.isCrossed(from: ends[0], to: ends[1]))
     }
+    @Test("a region that dwelled, went unknown and is found inside again is the same stay: no second dwell; one that had not dwelled counts afresh")
+    func noSecondDwellAfterUnknown() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(loitering: .seconds(60))
+        h.fix(east: 0)
+        h.advance(by: .seconds(60))
+        h.advance(by: .seconds(60))
+        #expect(h.take() == [.determined(.inside), .dwelled, .becameUnknown])
+        h.fix(east: 0)
+        h.advance(by: .seconds(60))
+        #expect(h.take() == [.determined(.inside)], "found inside again, in the stay that dwelled")
+        // Out and in again: a new stay, which dwells.
+        h.fix(east: 1000)
+        h.fix(east: 0)
+        h.advance(by: .seconds(60))
+        #expect(h.take() == [.exited, .entered, .dwelled])
+
+        let g = try EvaluatorHarness()
+        try g.circle(loitering: .seconds(150))
+        g.fix(east: 0)
+        g.advance(by: .seconds(120))
+        // Fixes a minute apart from 120 s: inside again, its delay counted from there, due at 270 s.
+        for _ in 0..<2 {
+            g.fix(east: 0)
+            g.advance(by: .seconds(60))
+        }
+        g.fix(east: 0)
+        #expect(g.take() == [.determined(.inside), .becameUnknown, .determined(.inside)])
+        g.advance(by: .seconds(29))
+        #expect(g.take() == [], "not dwelled before its own delay from the fix that found it inside")
+        g.advance(by: .seconds(1))
+        #expect(g.take() == [.dwelled], "unknown before its dwell: counted afresh")
+    }
+
+    @Test("a region's own unknown timeout at the instant every region times out comes in the monitors' order with them")
+    func unknownAtOneInstantInMonitorOrder() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1, radius: 200)
+        try h.circle(2, radius: 100)
+        h.fix(east: 0)
+        // A second source's fix at the same instant leaves the small circle undecided: its own timeout runs from
+        // the fix that decided it, as every other region's does.
+        h.fix(east: 95)
+        h.events.removeAll()
+        h.advance(by: .seconds(120))
+        #expect(h.events.map(\.id.rawValue) == [1, 2])
+        #expect(h.events.allSatisfy { $0.transition == .becameUnknown })
+    }
+
+    @Test("an aged fix stamped at a deadline reported after it was taken: a crossing is read over the time the device had, not the stamps'")
+    func agedFixCrossingUsesTheTimeTaken() throws {
+        var configuration = GeofenceConfiguration()
+        configuration.unknownAfter = nil
+        let h = try EvaluatorHarness(configuration)
+        try h.circle(1, radius: 20)
+        try h.circle(2, radius: 5000, loitering: .seconds(30))
+        h.fix(east: -150)
+        h.advance(by: .seconds(30))
+        #expect(h.events.map(\.transition) == [.determined(.outside), .determined(.inside), .dwelled])
+        h.events.removeAll()
+        // Taken at 10 s, it arrives at 31 s and is stamped 30 s (the dwell reported then).
+        h.now = EngineInstant(.seconds(31))
+        let west = offset(h.origin, north: 0, east: -150)
+        h.evaluator.receiveFix(Location(latitude: west.latitude, longitude: west.longitude, horizontalAccuracy: 5), observedAt: EngineInstant(.seconds(10)), now: h.now)
+        h.drain()
+        h.now = EngineInstant(.seconds(35))
+        h.fix(east: 150)
+        // 300 m in 25 s: at 30 m/s the device can have gone 750 m, around a 20 m circle as well as through it
+        // (in the stamps' 5 s it could only have gone straight).
+        #expect(h.take(1) == [])
+    }
 }

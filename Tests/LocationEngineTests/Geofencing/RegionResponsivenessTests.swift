@@ -118,4 +118,11 @@ struct RegionResponsivenessTests {
         #expect(throws: GeofenceError.invalidOption("responsiveness")) { try GeofenceOptions(responsiveness: .seconds(301)).validate() }
         #expect(throws: Never.self) { try GeofenceOptions(responsiveness: GeofenceOptions.maximumResponsiveness).validate() }
     }
+    @Test("a long budget: a region a fix leaves undecided before a planned sleep does not go unknown in the middle of it, and the receiver keeps sleeping")
+    func undecidedRegionHoldsThroughTheSleep() throws {
+        // Far out, then standing 15 m outside a 200 m fence: undecided, the truth not decidable until it moves.
+        let run = Self.drive(budget: .seconds(300), seconds: 1300) { $0 < EngineInstant(.seconds(60)) ? 1000 : 215 }
+        #expect(run.log.transitions.map(\.0) == [.determined(.outside)])
+        #expect(run.gaps.dropFirst().allSatisfy { $0 > 250 }, "sleeps by the budget, not tracking: \(run.gaps)")
+    }
 }

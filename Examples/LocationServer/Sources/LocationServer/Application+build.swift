@@ -31,8 +31,12 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let authenticator = ClientAuthenticator(clients: clients)
         router.add(middleware: authenticator)
         if let clientRateLimit { router.add(middleware: RateLimitMiddleware(clientRateLimit, audit: audit)) }
-        LocationRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator).register(on: router)
-        UpdatesRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator).register(on: router)
+        // One for the server: every answer to an approximate client counts against the same interval.
+        let approximateAnswers = ApproximateAnswers()
+        LocationRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers)
+            .register(on: router)
+        UpdatesRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers)
+            .register(on: router)
         GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator).register(on: router)
         GeofenceRoutes(engine: engine, registry: geofences, audit: audit).register(on: router)
         ServiceRoutes(registry: registry, counters: counters).register(on: router)

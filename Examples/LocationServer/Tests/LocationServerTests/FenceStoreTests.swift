@@ -165,6 +165,28 @@ struct FenceStoreTests {
         }
     }
 
+    @Test("a DELETE sent while the first still waits for its write waits for the same write: 204 once stored, never 404", .timeLimit(.minutes(1)))
+    func secondDeleteWhileTheFirstWaits() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(database: path)
+            try await server.application.test(.router) { client in
+                #expect(try await Support.createDepot(on: server, with: client).status == .created)
+                // The first DELETE's first half: the fence leaves memory and its deletion is appended; the answer
+                // would now wait for the write (a slow disk, a busy database).
+                let removed = try #require(server.geofences.remove(1))
+                server.engine.cancel(removed.request)
+                #expect(try await client.execute(uri: "/geofences/1", method: .get).status == .notFound, "no longer monitored")
+                let again = try await client.execute(uri: "/geofences/1", method: .delete)
+                #expect(again.status == .noContent, "a restart before the write would bring the fence back: not 404")
+                let stored = try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") }
+                #expect(stored == 0)
+                #expect(server.geofences.unstoredDeletion(1) == nil, "forgotten once seen stored")
+                #expect(try await client.execute(uri: "/geofences/1", method: .delete).status == .notFound)
+                await server.geofences.close()
+            }
+        }
+    }
+
     @Test("listeners that heard a fence whose creation the database then refused hear it end", .timeLimit(.minutes(1)))
     func abandonedFenceEnds() async throws {
         try await Support.withDatabaseFile { path in

@@ -116,6 +116,21 @@ struct GeofenceJournalTests {
         #expect(oldest == 4)
     }
 
+    @Test("a reader paging from the database after a commit pruned every event, before the journal's state says so, is behind the next event", .timeLimit(.minutes(1)))
+    func readerMeetsAFullPruneNotYetInTheState() async throws {
+        let (database, journal) = try await Self.journalOverFiveEvents()
+        // A commit's pruning by age took every event; the journal's state still says 1 is the oldest.
+        try await database.write { try $0.execute(sql: "DELETE FROM event") }
+        // Closed: a reader that took the empty table for a gap would end quietly here, past events it never had.
+        journal.close()
+        var bell = journal.doorbell().makeAsyncIterator()
+        guard case .behind(let oldest)? = try await journal.page(after: 1, limit: 10, bell: &bell) else {
+            Issue.record("events 2 to 5 were pruned: the reader at 1 is behind, not past a gap")
+            return
+        }
+        #expect(oldest == 6)
+    }
+
     @Test("while the database refuses every write, the backlog is cut to what it would keep; it is all stored once it takes writes", .timeLimit(.minutes(1)))
     func backlogWhileRefused() async throws {
         let journal = try Self.journal(retention: EventStore.Retention(count: 10, age: 3600))

@@ -1,14 +1,18 @@
 import LocationEngine
 
 /// What an `approximate` client gets: the engine's reduced-accuracy coarsening (``ReducedAccuracyPolicy``,
-/// the one the engine applies under reduced accuracy authorization) on every fix before it is sent, and
-/// the engine asked for no more than that client can be given.
+/// the one the engine applies under reduced accuracy authorization) on every fix before it is sent, at most
+/// one newly measured coarse fix per the policy's interval for the whole server (``CoarseFixGate``), and the
+/// engine asked for no more than that client can be given. One for the server: its routes share the gate.
 struct ApproximateAnswers: Sendable {
     /// The engine's grid and its least time between coarse updates.
     let policy: ReducedAccuracyPolicy
+    /// The coarse fix shown last, which the next answers show until the policy's interval has passed.
+    let gate: CoarseFixGate
 
     init(policy: ReducedAccuracyPolicy = ReducedAccuracyPolicy()) {
         self.policy = policy
+        gate = CoarseFixGate(minimumInterval: policy.minimumInterval)
     }
 
     /// What to ask the engine for when an approximate client asks for `accuracy`: a fix whose coarse
@@ -20,16 +24,18 @@ struct ApproximateAnswers: Sendable {
         return .custom(metres: metres, maximumAge: accuracy.maximumAge)
     }
 
-    /// The one-shot's result as the client may see it: the fix coarsened, the level it achieves
-    /// recomputed from the coarse radius, a success that the coarse fix does not meet `asked` with
-    /// turned into `accuracy_reduced` (as the engine answers a request finer than reduced accuracy allows),
-    /// and a reason that described the measured fix describing the coarse one.
-    func result(_ result: LocationResult, asked: LocationAccuracy) -> LocationResult {
+    /// The one-shot's result, answered at `now`, as the client may see it: the fix coarsened — or, within the
+    /// policy's interval of the coarse fix shown last, that one, as old as it is — the level it achieves
+    /// recomputed from the coarse radius and its age, a success that the coarse fix does not meet `asked` with
+    /// turned into `accuracy_reduced` (as the engine answers a request finer than reduced accuracy allows: a
+    /// maximum age shorter than the interval is such a request), and a reason that described the measured fix
+    /// describing the coarse one.
+    func result(_ result: LocationResult, asked: LocationAccuracy, now: EngineInstant) -> LocationResult {
         guard let location = result.location else { return result }
-        let coarse = policy.coarsen(location)
-        let age = result.age ?? .zero
+        let (coarse, age) = gate.show(policy.coarsen(location), age: result.age ?? .zero, now: now)
         var answer = result
         answer.location = coarse
+        answer.age = age
         answer.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.horizontalAccuracy, age: age)
         if result.status == .success, !asked.isSatisfied(horizontalAccuracy: coarse.horizontalAccuracy, age: age) {
             answer.status = .accuracyReduced
@@ -56,11 +62,13 @@ struct ApproximateAnswers: Sendable {
         return options
     }
 
-    /// A stream's event as the client may see it: a location coarsened, its level recomputed.
-    func event(_ event: SubscriptionEvent) -> SubscriptionEvent {
+    /// A stream's event, sent at `now`, as the client may see it: a location coarsened (or the coarse fix shown
+    /// last, within the policy's interval of it: a stream opened every second would otherwise start with a new
+    /// one each time), its level recomputed.
+    func event(_ event: SubscriptionEvent, now: EngineInstant) -> SubscriptionEvent {
         guard case .location(let update) = event else { return event }
-        let coarse = policy.coarsen(update.location)
+        let (coarse, age) = gate.show(policy.coarsen(update.location), age: update.age, now: now)
         return .location(LocationUpdate(
-            location: coarse, age: update.age, achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: coarse.horizontalAccuracy, age: update.age)))
+            location: coarse, age: age, achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: coarse.horizontalAccuracy, age: age)))
     }
 }

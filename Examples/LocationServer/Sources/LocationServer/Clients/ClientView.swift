@@ -9,14 +9,16 @@ struct ClientView: Sendable {
     /// How fixes are coarsened for an `approximate` client; `nil` for a precise one.
     let approximate: ApproximateAnswers?
 
-    /// The view of `client`, whose permission must allow positions.
+    /// The view of `client`, whose permission must allow positions; `answers` is the server's, shared by every
+    /// route that answers positions (its gate holds the coarse fix shown last). A route that only checks the
+    /// permission (the fences') may leave it out: it answers no position.
     /// - Throws: `403` for a client with permission `none` (counted).
-    init(_ client: Client, audit: ClientAudit) throws(HTTPError) {
+    init(_ client: Client, audit: ClientAudit, answers: ApproximateAnswers? = nil) throws(HTTPError) {
         self.client = client
         self.audit = audit
         switch client.permission {
         case .precise: approximate = nil
-        case .approximate: approximate = ApproximateAnswers()
+        case .approximate: approximate = answers ?? ApproximateAnswers()
         case .none: throw Self.refuse(client, audit: audit, "client '\(client.name)' has permission none: it is given no position")
         }
     }
@@ -45,18 +47,18 @@ struct ClientView: Sendable {
             "client '\(client.name)' has permission approximate: \(what) need precise (a fence's transitions show when its boundary was crossed, to the metre)")
     }
 
-    /// The answer of a one-shot the client asked for `asked`, counted.
-    func answer(_ result: LocationResult, asked: LocationAccuracy) -> LocationResponse {
-        let seen = approximate?.result(result, asked: asked) ?? result
+    /// The answer at `now` of a one-shot the client asked for `asked`, counted.
+    func answer(_ result: LocationResult, asked: LocationAccuracy, now: EngineInstant) -> LocationResponse {
+        let seen = approximate?.result(result, asked: asked, now: now) ?? result
         var response = LocationResponse(seen)
         if approximate != nil { response.fix?.coarsened = true }
         audit.answered(client, route: "location", level: AccuracyLevelName(seen.location == nil ? nil : seen.achievedAccuracy))
         return response
     }
 
-    /// A stream's event as the client sees it, counted when it carries a fix.
-    func event(_ event: SubscriptionEvent) -> ServerSentEvent {
-        let seen = approximate?.event(event) ?? event
+    /// A stream's event, sent at `now`, as the client sees it, counted when it carries a fix.
+    func event(_ event: SubscriptionEvent, now: EngineInstant) -> ServerSentEvent {
+        let seen = approximate?.event(event, now: now) ?? event
         switch seen {
         case .location(let update): audit.answered(client, route: "updates", level: AccuracyLevelName(update.achievedAccuracy))
         case .heading(let heading):

@@ -54,26 +54,27 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     }
 
     /// `DELETE /geofences/{id}`: the fence stops being monitored at once, and the answer waits for the deletion to be
-    /// stored. One the database refused is retried with the next writes; a `DELETE` of it again waits for that
-    /// write (`204` once stored, `503` while it is not), rather than answer `404` for a fence a restart would bring back.
+    /// stored. One the database refused is retried with the next writes; a `DELETE` of it again — after that `503`, or
+    /// while the first still waits — waits for that write (`204` once stored, `503` while it is not), rather than
+    /// answer `404` for a fence a restart would bring back.
     /// Any client but one with permission `none` deletes its own fences (an approximate one too: that reveals nothing).
     func delete(_ context: ServerRequestContext) async throws -> HTTPResponse.Status {
         let client = try ClientView(try context.requireIdentity(), audit: audit).client
         let id = try Self.id(context)
         try refuseAfterShutdown()
-        let (owner, sequence): (String?, UInt64)
+        let sequence: UInt64
         if let fence = registry.fence(id), client.sees(owner: fence.owner), let removed = registry.remove(id) {
             engine.cancel(removed.request)
-            (owner, sequence) = (fence.owner, removed.sequence)
+            sequence = removed.sequence
         } else if let unstored = registry.unstoredDeletion(id), client.sees(owner: unstored.owner) {
-            (owner, sequence) = unstored
+            // Deleted by an earlier `DELETE` (which may still be waiting): the same write decides this answer.
+            sequence = unstored.sequence
         } else {
             throw Self.notFound(context)
         }
         do {
             try await registry.journal.stored(sequence)
         } catch {
-            registry.deletionNotStored(id, owner: owner, sequence: sequence)
             throw HTTPError(
                 .serviceUnavailable, headers: [.retryAfter: "5"],
                 message: "the deletion could not be stored yet (\(error)): the fence is no longer monitored and the write is retried; "

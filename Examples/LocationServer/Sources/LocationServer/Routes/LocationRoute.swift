@@ -39,13 +39,15 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
     /// Asked again once the engine answers: a request may wait up to a day, through a token taken out of the
     /// file, expired or given another permission.
     let authenticator: ClientAuthenticator
+    /// What approximate clients are shown, for the whole server.
+    let approximateAnswers: ApproximateAnswers
 
     func register(on router: Router<ServerRequestContext>) {
         router.get("location") { request, context in try await handle(request, context: context) }
     }
 
     func handle(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<LocationResponse> {
-        let view = try ClientView(try context.requireIdentity(), audit: audit)
+        let view = try ClientView(try context.requireIdentity(), audit: audit, answers: approximateAnswers)
         let query: LocationQuery
         do throws(QueryError) {
             query = try LocationQuery(QueryParameters(uri: request.uri, accepted: LocationQuery.accepted))
@@ -64,7 +66,7 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         succeeded = result.status == .success
         var headers = HTTPFields()
         if result.status == .shutDown { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }
-        let response = view.answer(result, asked: query.accuracy)
+        let response = view.answer(result, asked: query.accuracy, now: engine.currentInstant())
         return EditedResponse(status: result.status.httpStatus, headers: headers, response: response)
     }
 }

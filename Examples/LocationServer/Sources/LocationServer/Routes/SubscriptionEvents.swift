@@ -8,21 +8,28 @@ import LocationEngine
 /// every ending, so this bridges the engine's callback form, which hands over every ending exactly
 /// once. Ending the iteration early does not cancel the subscription: call ``cancel()``.
 struct SubscriptionEvents: AsyncSequence, Sendable {
-    typealias Element = SubscriptionEvent
+    /// An event, and the engine's instant when it was delivered (a reader may take it up later: the update's
+    /// age is counted to the delivery).
+    struct Delivered: Sendable {
+        let event: SubscriptionEvent
+        let at: EngineInstant
+    }
+
+    typealias Element = Delivered
 
     /// The subscription's ID.
     let id: RequestID
-    private let stream: AsyncStream<SubscriptionEvent>
-    private let continuation: AsyncStream<SubscriptionEvent>.Continuation
+    private let stream: AsyncStream<Delivered>
+    private let continuation: AsyncStream<Delivered>.Continuation
     private let cancelSubscription: @Sendable () -> Void
 
     /// Subscribes to `engine` with `options`; a slow reader keeps the newest `bufferingNewest` events
     /// (the ending is always the newest, so it is never dropped).
     init<C: Clock>(_ engine: LocationEngine<C>, options: SubscriptionOptions, bufferingNewest: Int = 64)
     where C.Duration == Duration {
-        let (stream, continuation) = AsyncStream<SubscriptionEvent>.makeStream(bufferingPolicy: .bufferingNewest(Swift.max(1, bufferingNewest)))
+        let (stream, continuation) = AsyncStream<Delivered>.makeStream(bufferingPolicy: .bufferingNewest(Swift.max(1, bufferingNewest)))
         let id = engine.updates(options) { _, event in
-            continuation.yield(event)
+            continuation.yield(Delivered(event: event, at: engine.currentInstant()))
             if case .ended = event { continuation.finish() }
         }
         self.id = id
@@ -38,5 +45,5 @@ struct SubscriptionEvents: AsyncSequence, Sendable {
         continuation.finish()
     }
 
-    func makeAsyncIterator() -> AsyncStream<SubscriptionEvent>.AsyncIterator { stream.makeAsyncIterator() }
+    func makeAsyncIterator() -> AsyncStream<Delivered>.AsyncIterator { stream.makeAsyncIterator() }
 }

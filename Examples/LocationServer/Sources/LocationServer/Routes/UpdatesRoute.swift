@@ -23,13 +23,15 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let audit: ClientAudit
     /// Asked again before each event: a client revoked or changed while its stream is open is not sent more.
     let authenticator: ClientAuthenticator
+    /// What approximate clients are shown, for the whole server.
+    let approximateAnswers: ApproximateAnswers
 
     func register(on router: Router<ServerRequestContext>) {
         router.get("updates") { request, context in try handle(request, context: context) }
     }
 
     func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
-        let view = try ClientView(try context.requireIdentity(), audit: audit)
+        let view = try ClientView(try context.requireIdentity(), audit: audit, answers: approximateAnswers)
         let check = try ClientCheck(authenticator, context: context)
         let query: UpdatesQuery
         do throws(QueryError) {
@@ -74,7 +76,8 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     ) async throws {
         var updates = 0
         var end: EndJSON?
-        for await event in events {
+        for await delivered in events {
+            let event = delivered.event
             let ending = if case .ended = event { true } else { false }
             if !ending, let why = check.revoked() {
                 // The caller cancels the subscription once this returns.
@@ -92,7 +95,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
                     end?.detail = await Self.whyNothing(query, engine: engine)
                 }
             }
-            try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? view.event(event).buffer)
+            try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? view.event(event, now: delivered.at).buffer)
         }
         if end == nil, shuttingDown.isSet {
             try await writer.write(ServerSentEvent(EndJSON(.shutDown, updates: updates)).buffer)

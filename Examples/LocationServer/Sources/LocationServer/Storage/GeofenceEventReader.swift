@@ -79,6 +79,8 @@ extension GeofenceJournal {
                 }
                 if events.first?.id == cursor + 1 { return .events(events) }
                 if let oldest, oldest > cursor + 1 { return .behind(oldest: oldest) }
+                // Every event pruned (by age, by a commit that added none): the oldest kept will be the next one.
+                if oldest == nil { return .behind(oldest: through + 1) }
                 // Pruned between the two looks: the next pass says how far.
                 if state.withLockedValue({ cursor < $0.oldestEventID - 1 }) { continue }
                 // A gap within what is kept: a database whose age pruning, before it kept to the oldest events

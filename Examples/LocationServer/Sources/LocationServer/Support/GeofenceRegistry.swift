@@ -60,8 +60,9 @@ final class GeofenceRegistry: Sendable {
 
     struct State {
         var fences: [UInt64: Fence] = [:]
-        /// Fences whose deletion a `DELETE` found not stored (its owner, its journal sequence): a `DELETE` again
-        /// waits for that write, and forgets it once stored. At most one per fence deleted.
+        /// Fences deleted whose deletion no `DELETE` has yet seen stored (its owner, its journal sequence), from the
+        /// removal on: a `DELETE` again, while the first still waits or after it gave up, waits for that write, and
+        /// it is forgotten once stored. At most one per fence deleted.
         var unstoredDeletions: [UInt64: (owner: String?, sequence: UInt64)] = [:]
         var lastID: UInt64
         /// The engine shut down (a fence ended `shut_down`): the fences left memory but not the database.
@@ -134,28 +135,27 @@ final class GeofenceRegistry: Sendable {
     }
 
     /// Removes the monitored fence `id`; returns its request to cancel and the journal's sequence number
-    /// for the removal (`nil`: no such fence).
+    /// for the removal (`nil`: no such fence). Until a `DELETE` sees that write stored (``deletionStored(_:)``),
+    /// ``unstoredDeletion(_:)`` gives it: a second `DELETE` sent while the first waits finds the fence gone from
+    /// memory, and must wait for the same write rather than answer `404` for a fence a restart would bring back.
     func remove(_ id: UInt64) -> (request: RequestID, sequence: UInt64)? {
         let removed: (RequestID, UInt64)? = state.withLockedValue { state in
             guard let fence = state.fences[id], let request = fence.request else { return nil }
             state.fences[id] = nil
             let end = ServerSentEvent(Event.ended(fence: id, reason: "cancelled"))
-            return (request, journal.appendEvent(end.name, fence: id, owner: fence.owner, data: end.data, then: [.fenceRemoved(id)]))
+            let sequence = journal.appendEvent(end.name, fence: id, owner: fence.owner, data: end.data, then: [.fenceRemoved(id)])
+            state.unstoredDeletions[id] = (owner: fence.owner, sequence: sequence)
+            return (request, sequence)
         }
         guard let removed else { return nil }
         counters.ended(deleted: true)
         return removed
     }
 
-    /// The deletion of fence `id` a `DELETE` could not see stored (the journal retries it): the fence's owner
-    /// and the write to wait for, until a `DELETE` sees it stored; `nil` if there is none.
+    /// The deletion of fence `id` no `DELETE` has seen stored yet (one may be waiting for it, or have given up
+    /// while the journal retries it): the fence's owner and the write to wait for; `nil` if there is none.
     func unstoredDeletion(_ id: UInt64) -> (owner: String?, sequence: UInt64)? {
         state.withLockedValue { $0.unstoredDeletions[id] }
-    }
-
-    /// A `DELETE` of fence `id`, owned by `owner`, found its deletion, write `sequence`, not stored.
-    func deletionNotStored(_ id: UInt64, owner: String?, sequence: UInt64) {
-        state.withLockedValue { $0.unstoredDeletions[id] = (owner: owner, sequence: sequence) }
     }
 
     /// A `DELETE` of fence `id` saw its deletion stored.

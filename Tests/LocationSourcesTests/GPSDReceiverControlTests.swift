@@ -41,6 +41,33 @@ struct GPSDReceiverControlTests {
         #expect(source.statistics.receiverCommandsNotSent == 1, "the standby command had no connection to go on")
     }
 
+    @Test("stopped while gpsd streams reports it has not read, the source ends the connection cleanly: gpsd reads the standby command and the un-watch, then the end, not a reset that drops them")
+    func theStandbyCommandReachesGpsdWhileItStreams() async throws {
+        let gpsd = try await TestTCPServer.start { client in
+            client.send(#"{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}"# + "\n")
+            // The first report sets the receiver up.
+            client.send(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-01-01T00:00:05.000Z","lat":52.5,"lon":13.4,"eph":3}"# + "\n")
+        }
+        let source = GPSDLocationSource(
+            configuration: GPSDConfiguration(port: gpsd.port, receiverControl: GPSDReceiverControl(devicePath: "/dev/ttyUSB0", model: .mediatek)),
+            logger: quietLogger())
+        source.start(mode: .high, events: SourceEventSink { _ in })
+        let setUp = #"24504d544b3232302c313030302a31460d0a"#   // $PMTK220,1000*1F, the last set-up command
+        try await withDeadline(seconds: 30) { await gpsd.waitUntil { $0.receivedText.contains(setUp) } }
+        // Megabytes of reports on their way as the source stops: far more than it reads before it closes.
+        let report = #"{"class":"SKY","device":"/dev/ttyUSB0","hdop":0.96,"nSat":9,"uSat":9}"# + "\n"
+        let burst = String(repeating: report, count: 65_536 / report.utf8.count)
+        for _ in 0..<64 { gpsd.broadcast(burst) }
+        source.stop()
+        try await withDeadline(seconds: 30) { await gpsd.waitUntil { $0.disconnections == 1 } }
+        let record = gpsd.record
+        #expect(record.errors.isEmpty, "the connection ended with \(record.errors), not an end")
+        let standby = #"24504d544b3136312c302a32380d0a"#   // $PMTK161,0*28
+        #expect(record.receivedText.contains(standby), "the standby command reached gpsd")
+        #expect(record.receivedText.hasSuffix(GPSDSession.unwatchCommand), "the un-watch came last")
+        await gpsd.close()
+    }
+
     @Test(.enabled(if: Tools.socat != nil && Tools.gpsd != nil, "needs socat and gpsd (Scripts/bootstrap.sh installs both)"))
     func aMediaTekBehindGpsdIsSetUpAndStoodByThroughGpsd() async throws {
         let terminals = try await PseudoTerminalPair.make()
@@ -52,7 +79,8 @@ struct GPSDReceiverControlTests {
             observer: { event in events.update { $0.append(event) } })
         let port = try await freeLoopbackPort()
         // -n: gpsd opens the device at once, before it drops root (the pseudo-terminal belongs to root).
-        let gpsd = try ChildProcess(Tools.gpsd!, ["-N", "-n", "-S", String(port), device])
+        // -D 2: gpsd says what it does with the device and its clients, kept for the report below.
+        let gpsd = try ChildProcess(Tools.gpsd!, ["-N", "-n", "-D", "2", "-S", String(port), device], keepingErrors: true)
         defer { gpsd.kill() }
         try await withDeadline(seconds: 20) {
             while (try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get().close()) == nil {
@@ -63,13 +91,17 @@ struct GPSDReceiverControlTests {
             configuration: GPSDConfiguration(port: port, receiverControl: GPSDReceiverControl(devicePath: device, model: .mediatek)),
             logger: quietLogger())
         source.start(mode: .high, events: SourceEventSink { _ in })
-        // What the receiver saw, printable, when a wait gives up.
+        // What the receiver saw, printable, and what became of gpsd, when a wait gives up.
         func report(_ error: any Error) -> any Error {
             let seen = events.value.map { event -> String in
                 guard case .received(let bytes) = event else { return "\(event)" }
                 return String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
             }
-            Issue.record("the receiver behind gpsd saw: \(seen.suffix(12)); the source counted \(source.statistics)")
+            Issue.record("""
+                the receiver behind gpsd saw: \(seen.suffix(12)); the source counted \(source.statistics); \
+                gpsd is \(gpsd.state) and last said:
+                \(gpsd.errorOutput(lastLines: 30))
+                """)
             return error
         }
         // Generous deadlines: the wait is for a real gpsd, which first probes the device for other receivers'

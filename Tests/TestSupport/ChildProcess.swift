@@ -35,27 +35,57 @@ public final class ChildProcess: @unchecked Sendable {
     // @unchecked: `Process` is not Sendable. It is configured and run in `init`; afterwards only its
     // immutable `processIdentifier` is read, and its termination handler touches only `exit`.
     private let process = Process()
-    private let exit = NIOLockedValueBox<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let exit = NIOLockedValueBox<(exited: Bool, how: String?, waiters: [CheckedContinuation<Void, Never>])>((false, nil, []))
+    /// Where the child's standard error goes when the test keeps it, removed when the process is released.
+    private let errorLog: URL?
 
-    /// Starts `path` with `arguments`, its output discarded; `environment` adds to the test's.
-    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `path` with `arguments`, its standard output discarded; `environment` adds to the test's. With
+    /// `keepingErrors`, its standard error goes to a file of its own that ``errorOutput(lastLines:)`` reads
+    /// (a file, not a pipe: a pipe nobody drains would stop a chatty child).
+    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:], keepingErrors: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if keepingErrors {
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).stderr")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+            errorLog = log
+        } else {
+            process.standardError = FileHandle.nullDevice
+            errorLog = nil
+        }
         let exit = self.exit
-        process.terminationHandler = { _ in
+        process.terminationHandler = { process in
+            let how = process.terminationReason == .uncaughtSignal
+                ? "killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
             let waiters = exit.withLockedValue { state in
                 state.exited = true
+                state.how = how
                 defer { state.waiters.removeAll() }
                 return state.waiters
             }
             for waiter in waiters { waiter.resume() }
         }
         try process.run()
+    }
+
+    deinit {
+        if let errorLog { try? FileManager.default.removeItem(at: errorLog) }
+    }
+
+    /// How the process ended ("exited with status 1", "killed by signal 9"), or "running".
+    public var state: String {
+        exit.withLockedValue { $0.how ?? "running" }
+    }
+
+    /// The last `lastLines` lines the process wrote to its standard error, when the test keeps them.
+    public func errorOutput(lastLines: Int = 20) -> String {
+        guard let errorLog, let data = FileManager.default.contents(atPath: errorLog.path) else { return "(not kept)" }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").suffix(lastLines).joined(separator: "\n")
     }
 
     /// Sends SIGKILL without waiting (a safety net for `defer`).

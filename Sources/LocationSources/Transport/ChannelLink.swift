@@ -3,19 +3,39 @@ import NIOCore
 /// A ``StreamLink`` over a NIO `Channel` (a TCP connection, a serial device, a pipe).
 struct ChannelLink: StreamLink {
     let channel: any Channel
+    /// Whether closing shuts the output first and reads on until the peer closes (``closingGrace`` at most):
+    /// for a TCP connection (``close(farewell:)``). A device or a pipe closes at once.
+    var shutsOutputFirst = false
+
+    /// How long a closing TCP link reads on after shutting its output, for the peer to read what was written
+    /// and close in turn (gpsd does at once); then it closes, whatever the peer does.
+    static let closingGrace = TimeAmount.seconds(1)
 
     func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?) {
         guard let failed else { return channel.writeAndFlush(bytes, promise: nil) }
         channel.writeAndFlush(bytes).whenFailure(failed)
     }
 
+    /// Writes `farewell` (if any) after what was sent, then closes.
+    ///
+    /// A TCP socket closed while input it has not read is waiting sends a reset instead of an end, and the
+    /// peer drops what it had received and not yet read: a receiver's standby command sent through gpsd just
+    /// before the source stopped was lost that way while gpsd streamed reports, and the receiver kept tracking.
+    /// So a TCP link shuts its output once everything written is on its way (the peer reads all of it, then
+    /// the end), reads on, discarding, until the peer closes too, and closes after ``closingGrace`` at the
+    /// latest. Written here: NIO offers the half-close, not the wait for the peer's.
     func close(farewell: ByteBuffer?) {
         let channel = self.channel
-        guard let farewell else {
+        if let farewell { channel.writeAndFlush(farewell, promise: nil) }
+        guard shutsOutputFirst else {
             channel.close(promise: nil)
             return
         }
-        channel.writeAndFlush(farewell).whenComplete { _ in channel.close(promise: nil) }
+        // NIO shuts the output once the pending writes are written.
+        channel.close(mode: .output).whenComplete { result in
+            guard case .success = result else { return channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: Self.closingGrace) { channel.close(promise: nil) }
+        }
     }
 
     /// Adds the handlers that cut input by `framing` and forward it to `events`.

@@ -35,7 +35,7 @@ struct TCPLinkOpener: LinkOpener {
                 }
             }
             .connect(host: host, port: port)
-            .map { ChannelLink(channel: $0) as any StreamLink }
+            .map { ChannelLink(channel: $0, shutsOutputFirst: true) as any StreamLink }
             .flatMapErrorThrowing { error in throw ConnectFailure(error) }
     }
 }

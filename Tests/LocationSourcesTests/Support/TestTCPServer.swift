@@ -12,6 +12,8 @@ final class TestTCPServer: Sendable {
         var connections = 0
         var disconnections = 0
         var active: Int { connections - disconnections }
+        /// The errors connections ended with (a reset: the client closed with input unread), in order.
+        var errors: [String] = []
         /// Everything clients sent, in arrival order (bounded to the first MiB).
         var received: [UInt8] = []
         var receivedText: String { String(decoding: received, as: UTF8.self) }
@@ -132,6 +134,7 @@ final class TestTCPServer: Sendable {
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            state.update { $0.record.errors.append("\(error)") }
             context.close(promise: nil)
         }
     }

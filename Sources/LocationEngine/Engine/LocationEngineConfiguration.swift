@@ -13,7 +13,8 @@ public struct LocationEngineConfiguration: Sendable {
     public var powerDown: PowerDownRule = .restartAware
     /// With several sources: how long the source chosen for the finest request may run without a fix
     /// before the cheapest other one is started beside it, so that requests carry its fix as their best
-    /// effort (see <doc:SeveralSources>). Default 30 s.
+    /// effort (see <doc:SeveralSources>). Default 30 s; zero runs the other source beside the chosen one
+    /// throughout, once the chosen one's first-fix time has passed.
     public var fallbackAfter: Duration = .seconds(30)
     /// Where the authorization picture comes from and who asks the user. Default: a
     /// ``StaticAuthorizationProvider`` granting always with full accuracy — a Linux deployment whose

@@ -14,7 +14,8 @@ extension SchedulerStateMachine {
         public var otherSources: [SourceCapabilities] = []
         /// With several sources: how long the source chosen for the finest request may run without a fix
         /// before the cheapest other one is started beside it, so that requests carry its fix as their best
-        /// effort (indoors, a GNSS receiver hears no satellite). Default 30 s.
+        /// effort (indoors, a GNSS receiver hears no satellite). Default 30 s; zero runs the other source
+        /// beside the chosen one throughout, once the chosen one's first-fix time has passed.
         public var fallbackAfter: Duration = .seconds(30)
         /// The authorization picture at start.
         public var authorization: AuthorizationState

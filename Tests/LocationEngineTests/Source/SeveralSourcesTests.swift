@@ -202,6 +202,22 @@ struct SeveralSourcesTests {
         #expect(Self.commands(h, of: 1) == [.start(.low), .stop, .start(.low)])
     }
 
+    @Test("a fallback time of zero: the coarse source starts beside the GNSS once its first-fix time has passed, and runs beside it throughout, fixes or not")
+    func zeroFallbackRunsBothThroughout() {
+        var h = Self.harness(fallbackAfter: .zero)
+        h.subscribe("precise", SubscriptionOptions(accuracy: .room))
+        h.advance(by: .seconds(4))
+        #expect(Self.commands(h, of: 1).isEmpty, "a receiver within its first-fix time is not indoors")
+        h.advance(by: .seconds(1))
+        #expect(Self.commands(h, of: 1) == [.start(.low)])
+        for _ in 0..<20 {
+            h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 3), source: 0)
+            h.advance(by: .seconds(1))
+        }
+        #expect(Self.commands(h, of: 1) == [.start(.low)], "not stopped at each GNSS fix and started again")
+        #expect(Self.commands(h, of: 0) == [.start(.best)])
+    }
+
     @Test("the GNSS fails for good: requests the coarse source can serve keep going and succeed; finer ones end with the error")
     func failover() {
         var h = Self.harness()

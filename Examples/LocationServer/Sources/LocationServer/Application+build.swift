@@ -39,7 +39,7 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
             .register(on: router)
         GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator).register(on: router)
         GeofenceRoutes(engine: engine, registry: geofences, audit: audit).register(on: router)
-        ServiceRoutes(registry: registry, counters: counters).register(on: router)
+        ServiceRoutes(registry: registry, counters: counters, audit: audit).register(on: router)
         // Last: it wraps only what no route above takes.
         router.add(middleware: UnknownRouteMiddleware())
         return Application(

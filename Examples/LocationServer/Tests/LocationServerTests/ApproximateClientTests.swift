@@ -142,6 +142,10 @@ struct ApproximateClientTests {
             let fence = try await ClientTestSupport.execute("/geofences", as: "weather", method: .post, body: GeofenceRoutesTests.depot, with: client)
             #expect(fence.status == .forbidden)
             #expect(try LocationRouteTests.errorMessage(fence.body).contains("precise"))
+            // The fences' transition counts move as the device crosses a boundary: /metrics is precise clients' too.
+            let metrics = try await ClientTestSupport.execute("/metrics", as: "weather", with: client)
+            #expect(metrics.status == .forbidden)
+            #expect(try LocationRouteTests.errorMessage(metrics.body).contains("metrics need precise"))
         }
     }
 }

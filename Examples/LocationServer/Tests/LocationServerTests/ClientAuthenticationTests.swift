@@ -33,7 +33,7 @@ struct ClientAuthenticationTests {
         #expect(server.counters.totals.locationRequestsStarted == 0)
     }
 
-    @Test("a client with permission none is refused the location routes (403) but may read /metrics")
+    @Test("a client with permission none is refused the location routes and /metrics (403), each refusal counted")
     func permissionNone() async throws {
         let server = try TestServer(clients: try ClientTestSupport.directory())
         try await server.application.test(.router) { client in
@@ -42,9 +42,10 @@ struct ClientAuthenticationTests {
                 #expect(answer.status == .forbidden, "\(uri)")
                 #expect(try LocationRouteTests.errorMessage(answer.body).contains("client 'blocked' has permission none"))
             }
-            let metrics = try await ClientTestSupport.execute("/metrics", as: "blocked", with: client)
+            #expect(try await ClientTestSupport.execute("/metrics", as: "blocked", with: client).status == .forbidden)
+            let metrics = try await ClientTestSupport.execute("/metrics", as: "fleet", with: client)
             #expect(metrics.status == .ok)
-            #expect(String(buffer: metrics.body).contains(#"locationserver_client_refusals{client="blocked",status="403"} 3"#))
+            #expect(String(buffer: metrics.body).contains(#"locationserver_client_refusals{client="blocked",status="403"} 4"#))
         }
         #expect(server.counters.totals.locationRequestsStarted == 0)
     }

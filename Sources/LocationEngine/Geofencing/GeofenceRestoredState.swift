@@ -6,7 +6,8 @@
 /// of ``GeofenceState/unknown``: the first fix that decides it reports nothing when the state is the
 /// same, and ``GeofenceTransition/entered`` or ``GeofenceTransition/exited`` (marked
 /// ``GeofenceEvent/againstRestoredState``) when it changed, never ``GeofenceTransition/determined(_:)``.
-/// A region restored ``GeofenceState/unknown`` starts as a new one does.
+/// A region restored ``GeofenceState/unknown`` starts as a new one does, except that one whose stay inside had
+/// dwelled before it became unknown (``dwelled``) does not dwell again when the first fix finds it inside.
 public struct GeofenceRestoredState: Sendable, Hashable {
     /// The state the region was in.
     public var state: GeofenceState
@@ -15,7 +16,8 @@ public struct GeofenceRestoredState: Sendable, Hashable {
     /// region with a loitering delay that has not dwelled dwells at this instant plus the delay — at once
     /// when that has passed.
     public var since: EngineInstant
-    /// Whether the region already reported ``GeofenceTransition/dwelled`` for this stay inside.
+    /// Whether the region already reported ``GeofenceTransition/dwelled`` for this stay inside — for a region
+    /// restored ``GeofenceState/unknown``, for the stay it was in before it became unknown.
     public var dwelled: Bool
 
     /// Creates a restored state.

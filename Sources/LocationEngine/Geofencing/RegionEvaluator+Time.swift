@@ -7,9 +7,8 @@ extension RegionEvaluator {
         while true {
             dropStaleDeadlines()
             let global = globalUnknownDeadline
-            // A region's own unknown timeout at the global one's instant goes with the global batch, in the
-            // monitors' order; a dwell at that instant comes first (the region was inside until then).
-            if let top = deadlines.min, top.at <= now, global.map({ top.at < $0 || (top.at == $0 && top.isDwell) }) ?? true {
+            // What falls at the global timeout's instant goes with it (below).
+            if let top = deadlines.min, top.at <= now, global.map({ top.at < $0 }) ?? true {
                 deadlines.removeMin()
                 deadlinesReportedUntil = max(deadlinesReportedUntil, top.at)
                 if top.isDwell {
@@ -20,6 +19,15 @@ extension RegionEvaluator {
                     becomeUnknown(top.slot, at: top.at)
                 }
             } else if let global, global <= now {
+                // The dwells due at this instant first (each region was inside until then), in the order they were
+                // started; a region's own unknown timeout at this instant joins the batch, in the monitors' order.
+                while let top = deadlines.min, top.at == global {
+                    deadlines.removeMin()
+                    guard isLive(top), top.isDwell else { continue }
+                    records[Int(top.slot)]!.dwellToken = 0
+                    records[Int(top.slot)]!.dwelled = true
+                    emit(top.slot, .dwelled, at: top.at)
+                }
                 globalTimeoutPending = false
                 deadlinesReportedUntil = max(deadlinesReportedUntil, global)
                 // In the order the monitors were made, as a fix's transitions (slots are reused), with those whose
@@ -43,16 +51,16 @@ extension RegionEvaluator {
     /// receiver let sleep on purpose does not make them unknown — and so does that of a region the next
     /// fix leaves undecided, and that of a region an earlier fix left undecided moves to it when that is later (a
     /// timeout set before this hold would otherwise fall in the middle of it, and the region, unknown when the
-    /// receiver wakes, would keep it tracking). Holds until the next fix; an earlier `instant` than the last fix
-    /// changes nothing. For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling
+    /// receiver wakes, would keep it tracking); one restored and left undecided by the fix as well. Holds until the
+    /// next fix; a timeout already later than `instant` plus the unknown timeout stays. For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling
     /// design waits between its fixes as the engine's sleeps do), not part of the engine's API.
     /// - Complexity: O(u log d) for the u regions left undecided and d deadlines.
     @_spi(Internals) public mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant
         guard let unknownAfter = configuration.unknownAfter, !undecidedSlots.isEmpty else { return }
         let until = instant + unknownAfter
-        // Not a restored region no fix has decided: it holds its state for the timeout from when it was added.
-        for slot in undecidedSlots where records[Int(slot)]!.unknownAt < until && !restoredSlots.contains(slot) {
+        // A restored region the fix left undecided too: the plan holds for it as for the others.
+        for slot in undecidedSlots where records[Int(slot)]!.unknownAt < until {
             scheduleUnknown(slot, at: until)
         }
     }

@@ -171,6 +171,8 @@ public struct RegionEvaluator: Sendable {
         grid.insert(slot, bounds: region.bounds)
         guard let restored = options.restoredState, restored.state != .unknown else {
             unknownSlots.insert(slot)
+            // Unknown after a stay that dwelled: found inside, it is the same stay.
+            if let restored = options.restoredState, restored.dwelled { records[Int(slot)]!.dwelled = true }
             return
         }
         restore(slot, restored)

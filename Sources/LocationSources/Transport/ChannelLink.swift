@@ -7,8 +7,9 @@ struct ChannelLink: StreamLink {
     /// for a TCP connection (``close(farewell:)``). A device or a pipe closes at once.
     var shutsOutputFirst = false
 
-    /// How long a closing TCP link reads on after shutting its output, for the peer to read what was written
-    /// and close in turn (gpsd does at once); then it closes, whatever the peer does.
+    /// How long a closing TCP link has, from the close, to write what is pending, shut its output and read on
+    /// until the peer closes in turn (gpsd does at once); then it closes, whatever the peer does (one that
+    /// stopped reading included).
     static let closingGrace = TimeAmount.seconds(1)
 
     func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?) {
@@ -31,11 +32,10 @@ struct ChannelLink: StreamLink {
             channel.close(promise: nil)
             return
         }
-        // NIO shuts the output once the pending writes are written.
-        channel.close(mode: .output).whenComplete { result in
-            guard case .success = result else { return channel.close(promise: nil) }
-            channel.eventLoop.scheduleTask(in: Self.closingGrace) { channel.close(promise: nil) }
-        }
+        // Armed first: NIO shuts the output only once the pending writes are written, which a peer that stopped
+        // reading never lets happen.
+        channel.eventLoop.scheduleTask(in: Self.closingGrace) { channel.close(promise: nil) }
+        channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
     }
 
     /// Adds the handlers that cut input by `framing` and forward it to `events`.

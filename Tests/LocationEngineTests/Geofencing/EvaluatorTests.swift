@@ -501,4 +501,48 @@ struct EvaluatorTests {
         // (in the stamps' 5 s it could only have gone straight).
         #expect(h.take(1) == [])
     }
+    @Test("a dwell due at the instant every region times out comes first, whichever deadline was scheduled first")
+    func dwellAtTheGlobalTimeoutComesFirst() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(1, radius: 200)
+        try h.circle(2, radius: 100)
+        let east = try GeofenceRegion.circle(centre: offset(h.origin, north: 0, east: 200), radius: 150)
+        h.evaluator.add(RequestID(rawValue: 3), region: east, options: GeofenceOptions(loiteringDelay: .seconds(120)))
+        h.fix(east: 0)
+        // At the same instant: the small circle left undecided (its own timeout at 120 s, scheduled first), the
+        // east one entered (its dwell at 120 s).
+        h.fix(east: 95)
+        h.events.removeAll()
+        h.advance(by: .seconds(120))
+        #expect(h.events.map(\.transition) == [.dwelled, .becameUnknown, .becameUnknown, .becameUnknown])
+        #expect(h.events.map(\.id.rawValue) == [3, 1, 2, 3])
+    }
+
+    @Test("a restored region a fix leaves undecided holds its state through the sleep planned after the fix, as any other")
+    func restoredUndecidedRegionHoldsThroughTheSleep() throws {
+        let h = try EvaluatorHarness()
+        let region = try GeofenceRegion.circle(centre: h.origin, radius: 200)
+        h.evaluator.add(
+            RequestID(rawValue: 1), region: region, options: GeofenceOptions(restoredState: GeofenceRestoredState(.outside, since: .zero)), at: .zero)
+        h.advance(by: .seconds(1))
+        h.fix(east: 215)
+        h.evaluator.holdStates(until: EngineInstant(.seconds(301)))
+        h.advance(by: .seconds(199))
+        #expect(h.take() == [], "no unknown timeout from the restart in the middle of the sleep")
+        h.advance(by: .seconds(221))
+        #expect(h.take() == [.becameUnknown], "from the sleep's end")
+    }
+
+    @Test("a region restored unknown after a stay that dwelled does not dwell again when a fix finds it inside; one that had not dwelled does")
+    func restoredUnknownAfterADwell() throws {
+        for dwelled in [true, false] {
+            let h = try EvaluatorHarness()
+            let region = try GeofenceRegion.circle(centre: h.origin, radius: 200)
+            let restored = GeofenceRestoredState(.unknown, since: .zero, dwelled: dwelled)
+            h.evaluator.add(RequestID(rawValue: 1), region: region, options: GeofenceOptions(loiteringDelay: .seconds(60), restoredState: restored))
+            h.fix(east: 0)
+            h.advance(by: .seconds(60))
+            #expect(h.take() == (dwelled ? [.determined(.inside)] : [.determined(.inside), .dwelled]), "dwelled before: \(dwelled)")
+        }
+    }
 }

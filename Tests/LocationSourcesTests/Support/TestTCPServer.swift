@@ -58,11 +58,13 @@ final class TestTCPServer: Sendable {
         self.state = state
     }
 
-    /// Starts a server; `onConnect` runs for every new client (on its event loop).
-    static func start(onConnect: @escaping @Sendable (Client) -> Void = { _ in }) async throws -> TestTCPServer {
+    /// Starts a server; `onConnect` runs for every new client (on its event loop). Without `reading`, it reads
+    /// nothing its clients send (a peer that stopped reading: their writes fill the buffers and wait).
+    static func start(reading: Bool = true, onConnect: @escaping @Sendable (Client) -> Void = { _ in }) async throws -> TestTCPServer {
         let state = Observed(State())
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: reading)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.addHandler(Handler(state: state, onConnect: onConnect))

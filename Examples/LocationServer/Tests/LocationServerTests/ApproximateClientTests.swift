@@ -31,8 +31,7 @@ struct ApproximateClientTests {
         try await server.application.test(.router) { client in
             var statuses: [String: Int] = [:]
             for index in 0..<10_000 {
-                let measured = Self.fix(index)
-                server.source.emit(measured)
+                server.source.emit(Self.fix(index))
                 await server.engine.sync(advancingBy: .seconds(1))
                 let accuracy = accuracies[index % accuracies.count]
                 let answer = try await ClientTestSupport.execute("/location?accuracy=\(accuracy)&timeout=1s", as: "weather", with: client)
@@ -45,7 +44,6 @@ struct ApproximateClientTests {
                 #expect(location == Self.policy.coarsen(Self.fix(shown)).withoutTime, "answer \(index)")
                 #expect(fix.age.map { abs($0 - Double(index - shown + 1)) < 0.001 } == true, "answer \(index): as old as the fix shown: \(String(describing: fix.age))")
                 #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil)
-                _ = measured
                 // Met only when the coarse fix, as old as it is, meets what was asked.
                 let asked = try LocationQuery(QueryParameters(uri: URI("/location?accuracy=\(accuracy)"), accepted: LocationQuery.accepted)).accuracy
                 let meets = asked.isSatisfied(horizontalAccuracy: fix.horizontalAccuracy, age: .seconds(fix.age ?? 0))
@@ -90,6 +88,24 @@ struct ApproximateClientTests {
             let update = try #require(GeofenceEventsTests.events(try await stream.body).first { $0.name == "location" })
             let fix = try JSONDecoder().decode(UpdateJSON.self, from: Data(update.data.utf8)).fix
             #expect(Location(latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy) == seen[0])
+        }
+    }
+
+    @Test("a stream's next coarse update comes the interval after the last one was shown, even when its fix arrived a second old", .timeLimit(.minutes(1)))
+    func aStreamsUpdatesAreSpacedByWhenTheyWereShown() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            async let stream = ClientTestSupport.execute("/updates?accuracy=city&maxUpdates=2", as: "weather", with: client)
+            await server.waitUntilPending(subscriptions: 1)
+            server.source.emit(Self.fix(0))
+            await server.engine.sync(advancingBy: .seconds(600))
+            // Measured a second before the interval's end, delivered at it.
+            server.source.emit(Self.fix(1), age: .seconds(1))
+            await server.engine.sync(advancingBy: .seconds(1))
+            let updates = try GeofenceEventsTests.events(try await stream.body).filter { $0.name == "location" }
+                .map { try JSONDecoder().decode(UpdateJSON.self, from: Data($0.data.utf8)).fix }
+            let shown = updates.map { Location(latitude: $0.latitude, longitude: $0.longitude, horizontalAccuracy: $0.horizontalAccuracy) }
+            #expect(shown == [Self.policy.coarsen(Self.fix(0)).withoutTime, Self.policy.coarsen(Self.fix(1)).withoutTime])
         }
     }
 

@@ -79,6 +79,38 @@ struct FenceStoreTests {
         }
     }
 
+    @Test("a fence that dwelled, went unknown and was found inside again is stored as a stay that dwelled: a restart does not dwell it again", .timeLimit(.minutes(1)))
+    func aStayThatDwelledKeepsItAcrossUnknownAndARestart() async throws {
+        try await Support.withDatabaseFile { path in
+            let one = try TestServer(database: path)
+            try await one.application.test(.router) { client in
+                let body = #"{"circle": {"latitude": 48.137, "longitude": 11.575, "radius": 200}, "loiteringDelay": "30s", "name": "depot"}"#
+                #expect(try await GeofenceRoutesTests.post(body, with: client).status == .created)
+                await one.waitUntil { $0.activeSubscriptions >= 1 }
+                await Support.fix(one)
+                await one.engine.sync(advancingBy: .seconds(30))
+                // No fix for the unknown timeout, then inside again: the same stay.
+                await one.engine.sync(advancingBy: .seconds(120))
+                await Support.fix(one)
+                try await one.geofences.journal.flush()
+                let state = try await one.geofences.journal.database.read { try String.fetchOne($0, sql: "SELECT state FROM fence WHERE id = 1") }
+                let dwelled = try await one.geofences.journal.database.read { try Bool.fetchOne($0, sql: "SELECT dwelled FROM fence WHERE id = 1") }
+                #expect(state == "inside" && dwelled == true, "stored \(String(describing: state)), dwelled \(String(describing: dwelled))")
+            }
+            let two = try TestServer(database: path)
+            try await two.application.test(.router) { client in
+                await two.waitUntilPending(subscriptions: 1)
+                async let stream = client.execute(uri: "/geofences/events", method: .get)
+                await GeofenceEventsTests.waitForListeners(1, on: two)
+                await Support.fix(two)
+                await two.engine.sync(advancingBy: .seconds(60))
+                await two.geofences.close()
+                let names = try Support.stored(try await stream.body).filter { $0.name == "transition" }.map { try Support.transition($0.data).transition }
+                #expect(!names.contains("dwelled"), "\(names)")
+            }
+        }
+    }
+
     @Test("a database that cannot be used stops the start with an error that names the file and the problem")
     func unusableDatabase() async throws {
         try await Support.withDatabaseFile { path in

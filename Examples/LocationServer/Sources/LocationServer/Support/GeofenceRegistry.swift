@@ -43,7 +43,7 @@ final class GeofenceRegistry: Sendable {
         var state = GeofenceState.unknown
         /// Since when it is in that state, Unix seconds (`nil`: never decided).
         var since: Double?
-        /// Whether it dwelled since it became inside.
+        /// Whether its stay inside dwelled (kept through an unknown stretch of the stay).
         var dwelled = false
         /// Restored at start, and no transition since.
         var restored = false
@@ -176,7 +176,13 @@ final class GeofenceRegistry: Sendable {
                     fence.since = state.timelineOrigin + change.at.sinceEpoch.secondsValue
                 }
                 fence.state = change.transition.state
-                fence.dwelled = change.transition == .dwelled
+                switch change.transition {
+                case .dwelled: fence.dwelled = true
+                // The stay goes on through an unknown stretch (no exit was seen): the engine does not dwell it
+                // again, and a restart must not either.
+                case .becameUnknown, .determined(.inside): break
+                default: fence.dwelled = false
+                }
                 fence.restored = false
                 state.fences[id] = fence
                 journal.appendEvent(

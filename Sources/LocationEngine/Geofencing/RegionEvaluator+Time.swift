@@ -46,13 +46,15 @@ extension RegionEvaluator {
     }
 
     /// No transition of the states the last fix left is owed before `instant`: no region can be decided
-    /// against its state before it (``RegionReach/timeToDecidable``) plus the regions' latency budget (``GeofenceOptions/responsiveness``),
-    /// so the unknown timeout of the known regions runs from `instant` rather than from the last fix — a
-    /// receiver let sleep on purpose does not make them unknown — and so does that of a region the next
-    /// fix leaves undecided, and that of a region an earlier fix left undecided moves to it when that is later (a
-    /// timeout set before this hold would otherwise fall in the middle of it, and the region, unknown when the
-    /// receiver wakes, would keep it tracking); one restored and left undecided by the fix as well. Holds until the
-    /// next fix; a timeout already later than `instant` plus the unknown timeout stays. For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling
+    /// against its state before it (``RegionReach/timeToDecidable``) plus the regions' latency budget
+    /// (``GeofenceOptions/responsiveness``).
+    ///
+    /// So the unknown timeout of the known regions runs from `instant` rather than from the last fix (a receiver
+    /// let sleep on purpose does not make them unknown), and so does that of a region the next fix leaves
+    /// undecided. A region a fix already left undecided, restored ones included, has its pending timeout moved
+    /// to `instant` plus the unknown timeout when that is later: set before this hold, it would fall in the
+    /// middle of it, and the region, unknown when the receiver wakes, would keep it tracking. Holds until the
+    /// next fix. For the package's own tools (`@_spi(Internals) import LocationEngine`: a benchmark's polling
     /// design waits between its fixes as the engine's sleeps do), not part of the engine's API.
     /// - Complexity: O(u log d) for the u regions left undecided and d deadlines.
     @_spi(Internals) public mutating func holdStates(until instant: EngineInstant) {

@@ -35,10 +35,12 @@ final class EvaluatorHarness {
         return events.filter { $0.id == RequestID(rawValue: id) }.map(\.transition)
     }
 
-    /// A circle of `radius` metres around the origin, as request `id`.
-    func circle(_ id: UInt64 = 1, radius: Double = 200, loitering: Duration? = nil) throws {
+    /// A circle of `radius` metres around the origin, as request `id`, in the state `restored` gives it, added at `at`.
+    func circle(
+        _ id: UInt64 = 1, radius: Double = 200, loitering: Duration? = nil, restored: GeofenceRestoredState? = nil, at: EngineInstant? = nil
+    ) throws {
         let region = try GeofenceRegion.circle(centre: origin, radius: radius)
-        evaluator.add(RequestID(rawValue: id), region: region, options: GeofenceOptions(loiteringDelay: loitering))
+        evaluator.add(RequestID(rawValue: id), region: region, options: GeofenceOptions(loiteringDelay: loitering, restoredState: restored), at: at)
     }
 }
 
@@ -521,9 +523,7 @@ struct EvaluatorTests {
     @Test("a restored region a fix leaves undecided holds its state through the sleep planned after the fix, as any other")
     func restoredUndecidedRegionHoldsThroughTheSleep() throws {
         let h = try EvaluatorHarness()
-        let region = try GeofenceRegion.circle(centre: h.origin, radius: 200)
-        h.evaluator.add(
-            RequestID(rawValue: 1), region: region, options: GeofenceOptions(restoredState: GeofenceRestoredState(.outside, since: .zero)), at: .zero)
+        try h.circle(restored: GeofenceRestoredState(.outside, since: .zero), at: .zero)
         h.advance(by: .seconds(1))
         h.fix(east: 215)
         h.evaluator.holdStates(until: EngineInstant(.seconds(301)))
@@ -537,9 +537,7 @@ struct EvaluatorTests {
     func restoredUnknownAfterADwell() throws {
         for dwelled in [true, false] {
             let h = try EvaluatorHarness()
-            let region = try GeofenceRegion.circle(centre: h.origin, radius: 200)
-            let restored = GeofenceRestoredState(.unknown, since: .zero, dwelled: dwelled)
-            h.evaluator.add(RequestID(rawValue: 1), region: region, options: GeofenceOptions(loiteringDelay: .seconds(60), restoredState: restored))
+            try h.circle(loitering: .seconds(60), restored: GeofenceRestoredState(.unknown, since: .zero, dwelled: dwelled))
             h.fix(east: 0)
             h.advance(by: .seconds(60))
             #expect(h.take() == (dwelled ? [.determined(.inside)] : [.determined(.inside), .dwelled]), "dwelled before: \(dwelled)")

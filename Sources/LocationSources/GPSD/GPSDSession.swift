@@ -102,7 +102,7 @@ final class GPSDSession: Sendable {
     func receive(_ input: LinkInput) -> Bool {
         var setup: [ByteBuffer] = []
         var setupLink: ReconnectingLink?
-        defer { for request in setup { setupLink?.send(request) } }
+        defer { for request in setup where setupLink?.send(request) != true { receiverCommandNotSent() } }
         let (outcome, sink, warn) = state.withLockedValue { state -> (GPSDReportInterpreter.Outcome, SourceEventSink?, Bool) in
             let outcome: GPSDReportInterpreter.Outcome
             switch input {

@@ -43,6 +43,9 @@ final class ReconnectingLink: Sendable {
     private struct State {
         var machine: ConnectionStateMachine
         var links: [UInt64: any StreamLink] = [:]
+        /// Input of an attempt whose open has not been seen yet (a connection's first bytes can come before the
+        /// future of its connect), held so the source sees it after the open, in order.
+        var early: [UInt64: [LinkInput]] = [:]
     }
 
     private let state: NIOLockedValueBox<State>
@@ -153,33 +156,52 @@ final class ReconnectingLink: Sendable {
             guard let self else { return }
             switch result {
             case .success(let link):
-                let (actions, accepted) = state.withLockedValue { state in
+                let (actions, accepted, early) = state.withLockedValue { state in
                     state.links[attempt] = link
                     let actions = state.machine.opened(attempt: attempt)
-                    return (actions, state.machine.isCurrent(attempt))
+                    return (actions, state.machine.isCurrent(attempt), state.early.removeValue(forKey: attempt) ?? [])
                 }
                 if accepted, let greeting { link.send(greeting, failed: nil) }
                 perform(actions)
-                if accepted { onReport(.opened) }
+                guard accepted else { return }
+                onReport(.opened)
+                for input in early where state.withLockedValue({ $0.machine.isCurrent(attempt) }) { _ = use(input, attempt: attempt) }
             case .failure(let error):
-                perform(state.withLockedValue { $0.machine.openFailed(attempt: attempt, reason: "\(error)", now: Self.now()) })
+                perform(state.withLockedValue { state in
+                    state.early[attempt] = nil
+                    return state.machine.openFailed(attempt: attempt, reason: "\(error)", now: Self.now())
+                })
             }
         }
     }
 
     private func received(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {
-        guard state.withLockedValue({ $0.machine.received(attempt: attempt) }) else { return nil }
+        let current = state.withLockedValue { state -> Bool in
+            guard state.machine.received(attempt: attempt) else { return false }
+            guard state.links[attempt] != nil else {
+                state.early[attempt, default: []].append(input)
+                return false
+            }
+            return true
+        }
+        return current ? use(input, attempt: attempt) : nil
+    }
+
+    /// Hands input of the current attempt to the source.
+    private func use(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {
         let outcome = onInput(input)
         if outcome.understood { perform(state.withLockedValue { $0.machine.understood(attempt: attempt, now: Self.now()) }) }
         return outcome.delivered
     }
 
     private func closed(attempt: UInt64, error: (any Error)?) {
-        let wasCurrent = state.withLockedValue { state in
+        let (wasCurrent, early) = state.withLockedValue { state in
             state.links.removeValue(forKey: attempt)
-            return state.machine.isCurrent(attempt)
+            return (state.machine.isCurrent(attempt), state.early.removeValue(forKey: attempt) ?? [])
         }
         guard wasCurrent else { return }
+        // A link that ended before its open was seen: what it said still counts, before its end.
+        for input in early { _ = use(input, attempt: attempt) }
         onReport(.inputEnded)
         let reopen = !opener.isFinite || error != nil || replaysFiniteStreams
         perform(state.withLockedValue {

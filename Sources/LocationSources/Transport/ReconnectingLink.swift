@@ -148,6 +148,15 @@ final class ReconnectingLink: Sendable {
     }
 
     private func open(_ attempt: UInt64) {
+        // Opened on the loop, the open's callbacks are registered at once rather than through a hop behind the
+        // link's first reads (a file link's first chunk then never comes before its open is seen).
+        guard eventLoop.inEventLoop else {
+            eventLoop.execute { [self] in
+                guard state.withLockedValue({ $0.machine.isCurrent(attempt) }) else { return }
+                open(attempt)
+            }
+            return
+        }
         let events = LinkEvents(
             received: { [weak self] input in self?.received(input, attempt: attempt) },
             closed: { [weak self] error in self?.closed(attempt: attempt, error: error) }
@@ -201,7 +210,8 @@ final class ReconnectingLink: Sendable {
         }
         guard wasCurrent else { return }
         // A link that ended before its open was seen: what it said still counts, before its end.
-        for input in early { _ = use(input, attempt: attempt) }
+        for input in early where state.withLockedValue({ $0.machine.isCurrent(attempt) }) { _ = use(input, attempt: attempt) }
+        guard state.withLockedValue({ $0.machine.isCurrent(attempt) }) else { return }
         onReport(.inputEnded)
         let reopen = !opener.isFinite || error != nil || replaysFiniteStreams
         perform(state.withLockedValue {

@@ -27,6 +27,18 @@ struct ConnectionStateMachineTests {
         ])
     }
 
+    @Test("an open that fails after its link delivered input is a failure like any other: retried, not left connected with no link")
+    func anOpenThatFailsAfterInputIsRetried() {
+        var machine = Machine(policy: ReconnectPolicy())
+        _ = machine.start()
+        let used = machine.received(attempt: 1)
+        #expect(used, "input before the open is seen is the current attempt's")
+        #expect(machine.openFailed(attempt: 1, reason: "gone", now: .seconds(0)) == [
+            .reportDisconnected(.openFailed("gone")), .scheduleRetry(attempt: 2, delay: .milliseconds(250)),
+        ])
+        #expect(machine.retryDue(attempt: 2) == [.open(attempt: 2)])
+    }
+
     @Test func givesUpWhenFailuresLastLongerThanTheLimit() {
         var machine = Machine(policy: ReconnectPolicy(giveUpAfter: .seconds(10)))
         _ = machine.start()

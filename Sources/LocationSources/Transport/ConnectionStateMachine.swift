@@ -128,10 +128,15 @@ struct ConnectionStateMachine: Sendable {
         }
     }
 
-    /// Attempt `attempt` could not be opened.
+    /// Attempt `attempt` could not be opened. It may have delivered input first (a link can read before its
+    /// open settles): it fails all the same.
     mutating func openFailed(attempt: UInt64, reason: String, now: Duration) -> [Action] {
-        guard case .connecting(attempt, let streak) = state else { return [] }
-        return fail(.openFailed(reason), streak: streak, now: now)
+        switch state {
+        case .connecting(attempt, let streak), .connected(attempt, let streak, _, _):
+            return fail(.openFailed(reason), streak: streak, now: now)
+        default:
+            return []
+        }
     }
 
     /// The peer of `attempt` sent data. Returns whether that data is to be used (the attempt is current).

@@ -54,9 +54,12 @@ struct GPSDFaultTests {
                 if hangsUp { client.close() }
             }
             let log = TestLog()
-            let source = GPSDLocationSource(configuration: GPSDConfiguration(port: other.port, reconnect: Self.fastPolicy), logger: log.logger)
+            // An answer timeout of seconds: the answer is sent as each connection opens, and under ThreadSanitizer
+            // among the other suites 300 ms once passed before it was read (the attempt then counted as silent).
+            let policy = ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .seconds(2), giveUpAfter: .seconds(3))
+            let source = GPSDLocationSource(configuration: GPSDConfiguration(port: other.port, reconnect: policy), logger: log.logger)
             let engine = makeEngine(source, log: log)
-            let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(20)) }
+            let result = try await withDeadline(seconds: 120) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }
             guard case .failed(let error) = result.status else {
                 Issue.record("expected gpsd.unreachable (hangs up: \(hangsUp)), got \(result)")
                 await engine.shutdown()

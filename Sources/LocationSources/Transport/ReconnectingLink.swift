@@ -152,7 +152,7 @@ final class ReconnectingLink: Sendable {
         // link's first reads (a file link's first chunk then never comes before its open is seen).
         guard eventLoop.inEventLoop else {
             eventLoop.execute { [self] in
-                guard state.withLockedValue({ $0.machine.isCurrent(attempt) }) else { return }
+                guard isCurrent(attempt) else { return }
                 open(attempt)
             }
             return
@@ -174,7 +174,7 @@ final class ReconnectingLink: Sendable {
                 perform(actions)
                 guard accepted else { return }
                 onReport(.opened)
-                for input in early where state.withLockedValue({ $0.machine.isCurrent(attempt) }) { _ = use(input, attempt: attempt) }
+                for input in early where isCurrent(attempt) { _ = use(input, attempt: attempt) }
             case .failure(let error):
                 perform(state.withLockedValue { state in
                     state.early[attempt] = nil
@@ -196,6 +196,10 @@ final class ReconnectingLink: Sendable {
         return current ? use(input, attempt: attempt) : nil
     }
 
+    private func isCurrent(_ attempt: UInt64) -> Bool {
+        state.withLockedValue { $0.machine.isCurrent(attempt) }
+    }
+
     /// Hands input of the current attempt to the source.
     private func use(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {
         let outcome = onInput(input)
@@ -209,9 +213,11 @@ final class ReconnectingLink: Sendable {
             return (state.machine.isCurrent(attempt), state.early.removeValue(forKey: attempt) ?? [])
         }
         guard wasCurrent else { return }
-        // A link that ended before its open was seen: what it said still counts, before its end.
-        for input in early where state.withLockedValue({ $0.machine.isCurrent(attempt) }) { _ = use(input, attempt: attempt) }
-        guard state.withLockedValue({ $0.machine.isCurrent(attempt) }) else { return }
+        if !early.isEmpty {
+            // A link that ended before its open was seen: what it said still counts, before its end.
+            for input in early where isCurrent(attempt) { _ = use(input, attempt: attempt) }
+            guard isCurrent(attempt) else { return }
+        }
         onReport(.inputEnded)
         let reopen = !opener.isFinite || error != nil || replaysFiniteStreams
         perform(state.withLockedValue {

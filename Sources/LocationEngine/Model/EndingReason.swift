@@ -41,11 +41,17 @@ public struct EndingReason: Sendable, Hashable, CustomStringConvertible {
     /// No source ran long enough to give a fix (the request's timeout came before any could start or answer).
     public static let noFix = EndingReason(code: "no_fix", message: "no source has given a fix yet")
 
+    /// A distance in whole metres, to the nearest 100 m from a kilometre on. A fix's accuracy or a source's reach
+    /// is any finite figure a source gave; one past a million kilometres (no distance on Earth) is said as such
+    /// rather than made an integer it may not fit.
     private static func metres(_ value: Double) -> String {
-        value >= 1000 ? "\(Int((value / 100).rounded()) * 100) m" : "\(Int(value.rounded())) m"
+        guard value < 1e9 else { return "over 1,000,000 km" }
+        return value >= 1000 ? "\(Int((value / 100).rounded()) * 100) m" : "\(Int(value.rounded())) m"
     }
 
+    /// A duration in seconds to a tenth; one past a million years is said as such.
     private static func seconds(_ duration: Duration) -> String {
+        guard duration < .seconds(31_557_600_000_000) else { return "over a million years" }
         let tenths = Int((Double(duration.components.seconds) * 10 + Double(duration.components.attoseconds) / 1e17).rounded())
         return "\(tenths / 10).\(tenths % 10) s"
     }

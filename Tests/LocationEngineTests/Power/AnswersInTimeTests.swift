@@ -210,6 +210,26 @@ struct AnswersInTimeTests {
         #expect(h.onlyResult("acquiring")?.status == .timedOut && coarseOnly.results.values.allSatisfy { $0.count == 1 })
     }
 
+    @Test("a fix whose accuracy, or a source whose reach, is finite but absurd is reported in words when a one-shot times out, not converted into an integer it does not fit")
+    func absurdFiguresInReasons() {
+        let vast = SourceCapabilities(providesCourse: false, reach: 1e300, cost: SourceCost(watts: 0.02), firstFixTime: .seconds(2))
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [vast])
+        h.oneShot("room", .room, timeout: .seconds(10))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 1e19))
+        h.advance(by: .seconds(10))
+        let reason = h.onlyResult("room")?.reason
+        #expect(reason?.code == "accuracy_not_reached")
+        #expect(
+            reason?.message
+                == "the best fix (±over 1,000,000 km, 10.0 s old) did not meet the accuracy or age asked for; the finest any source reaches is about over 1,000,000 km")
+        #expect(h.machine.whyNoAnswer(now: h.now).message == reason?.message, "asked with no request waiting, the same words")
+        // The figures a reason is built from are public: the bounds hold there too.
+        let far = EndingReason.accuracyNotReached(
+            best: Location(latitude: 0, longitude: 0, horizontalAccuracy: .greatestFiniteMagnitude), age: .seconds(Int64.max), finestReach: 5e8)
+        #expect(far.message == "the best fix (±over 1,000,000 km, over a million years old) did not meet the accuracy or age asked for; the finest any source reaches is about 500000000 m")
+        #expect(EndingReason.acquiring(for: .seconds(Int64.max)).message.hasPrefix("the source started over a million years ago"))
+    }
+
     @Test("one position, no jumps: a coarse fix whose circle holds a fresh precise one is kept out and counted; one that excludes it replaces it")
     func supersedeRule() {
         var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue])

@@ -14,6 +14,9 @@ threads, and kills the server at a random moment. After each restart it checks:
   - no fence that had a known state before a restart is `determined` again after it; the ones whose
     state changed are `entered`/`exited` with `whileStopped`.
 
+While the first server runs, a second one started on the same file must be refused ("another server has
+the database open"); every restart after a kill shows the killed server's claim on the file gone with it.
+
 The last cycle ends with SIGTERM instead: the server must exit 0 and the reader's stream end with
 `shut_down`. Prints one JSON line with the figures; exits 1 on any violation.
 
@@ -23,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import threading
@@ -119,6 +123,14 @@ def main():
                 model.deleting = set()
                 model.creating = 0
             restarts_checked += cycle > 0
+            if cycle == 0:
+                # A second server on the same file is refused at start, while the first runs (each restart
+                # below shows the lock of a killed server gone with it).
+                second = subprocess.run(
+                    [arguments.server, "--host", "127.0.0.1", "--port", "0", "--database", database, "--log-level", "warning"],
+                    capture_output=True, text=True, timeout=60)
+                if second.returncode == 0 or "another server has the database open" not in second.stderr + second.stdout:
+                    failures.append(f"a second server on the same database was not refused (exit {second.returncode}): {(second.stderr + second.stdout)[-300:]}")
             known_before = {fence for fence, state in states.items() if state in ("inside", "outside") and fence in listed}
 
             reader = EventReader(server.port, after=events[-1][0] if events else None)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import LocationEngine
@@ -122,6 +123,59 @@ struct FenceStoreTests {
         let missing = "/nonexistent-\(UUID().uuidString)/fences.sqlite"
         let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: missing) }
         #expect(error.problem == .cannotOpen)
+    }
+
+    @Test("a second server process on the same database file is refused at start, naming the process that holds it; once that one has ended, the file opens", .timeLimit(.minutes(1)))
+    func databaseInUse() async throws {
+        try await Support.withDatabaseFile { path in
+            // Another process holding the file's lock, as a running server does (a POSIX record lock, as Python's lockf takes).
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            holder.arguments = [
+                "python3", "-c",
+                "import fcntl, sys; f = open(sys.argv[1], 'w'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB); print('locked', flush=True); sys.stdin.read()",
+                path + ".lock",
+            ]
+            let output = Pipe()
+            let input = Pipe()
+            holder.standardOutput = output
+            holder.standardInput = input
+            try holder.run()
+            defer { if holder.isRunning { holder.terminate() } }
+            let said = output.fileHandleForReading.availableData
+            #expect(String(decoding: said, as: UTF8.self).hasPrefix("locked"))
+            let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: path) }
+            #expect(error.problem == .inUse)
+            #expect(error.description.contains("another server has the database open: held by process \(holder.processIdentifier)"), "\(error)")
+            #expect(error.description.contains("stop that server first"), "\(error)")
+            #expect(error.description.contains("--database \(path)") && error.description.contains("Refusing to start"))
+            // The holder ends (as a killed server does): its lock goes with it.
+            try input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+            let server = try TestServer(runningEngine: false, database: path)
+            #expect(server.geofences.journal.fileLock?.path == path + ".lock")
+        }
+    }
+
+    @Test("a database a newer server migrated is refused at start, naming the migrations this server does not know, and left as it was")
+    func databaseOfANewerServer() async throws {
+        try await Support.withDatabaseFile { path in
+            do {
+                let database = try ServerDatabase.open(path: path)
+                try await database.write { db in
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: from the future')")
+                    try db.execute(sql: "INSERT INTO fence (id, body, state) VALUES (3, '{\"circle\": {\"latitude\": 48, \"longitude\": 11, \"radius\": 50}}', 'inside')")
+                }
+                try database.close()
+            }
+            let error = try #require(throws: DatabaseStartError.self) { try ServerDatabase.open(path: path) }
+            #expect(error.problem == .cannotMigrate)
+            #expect(error.description.contains("migrated by a newer server (v9: from the future)"), "\(error)")
+            #expect(error.description.contains("--database \(path)") && error.description.contains("Refusing to start"))
+            let database = try DatabaseQueue(path: path)
+            let kept = try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence WHERE id = 3") }
+            #expect(kept == 1)
+        }
     }
 
     @Test("a stored fence that no longer reads stops the start, naming the fence")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import NIOConcurrencyHelpers
 import Prometheus
 import Testing
 
@@ -10,13 +11,49 @@ import Testing
 /// that has stopped.
 @Suite("Geofence journal")
 struct GeofenceJournalTests {
-    static func journal(retention: EventStore.Retention = EventStore.Retention(count: 100, age: 3600)) throws -> GeofenceJournal {
+    static func journal(
+        retention: EventStore.Retention = EventStore.Retention(count: 100, age: 3600),
+        retryDelay: @escaping @Sendable () async -> Void = { try? await Task.sleep(for: .seconds(1)) }
+    ) throws -> GeofenceJournal {
         let database = try ServerDatabase.open(path: ServerDatabase.inMemory)
         let contents = try database.read { try EventStore.contents($0) }
         return GeofenceJournal(
             database: database, contents: contents, retention: retention,
             counters: GeofenceCounters(registry: PrometheusCollectorRegistry()), logger: Logger(label: "journal") { _ in SwiftLogNoOpLogHandler() },
-            now: { 1_800_000_000 })
+            now: { 1_800_000_000 }, retryDelay: retryDelay)
+    }
+
+    @Test("while the database refuses writes, one retry waits, however many appends fail meanwhile; it is armed again once it has run", .timeLimit(.minutes(1)))
+    func oneRetryAtATime() async throws {
+        // Each retry's wait is held until the test lets it go, and counted.
+        let held = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
+        let journal = try Self.journal(retryDelay: { await withCheckedContinuation { continuation in held.withLockedValue { $0.append(continuation) } } })
+        let writer = Task { await journal.run() }
+        try await journal.flush()
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+        // Each append wakes the writer, whose attempt fails: five failed attempts.
+        for fence in 1...5 as ClosedRange<UInt64> {
+            let sequence = journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}")
+            await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.stored(sequence) }
+        }
+        #expect(journal.counters.totals.storeFailures == 5)
+        // The writer handles one wake-up at a time: once it has stored a write appended after the fifth failure,
+        // it has armed (or not) every retry it was going to.
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
+        try await journal.flush()
+        #expect(held.withLockedValue { $0.count } == 1, "one retry timer, not one per failed attempt")
+        // The one retry runs (nothing left to store), and a later failure arms a new one.
+        for continuation in held.withLockedValue({ state in defer { state.removeAll() }; return state }) { continuation.resume() }
+        while journal.state.withLockedValue({ $0.retryArmed }) { await Task.yield() }
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+        let sequence = journal.appendEvent("transition", fence: 6, owner: "fleet", data: "{}")
+        await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.stored(sequence) }
+        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
+        try await journal.flush()
+        #expect(held.withLockedValue { $0.count } == 1, "the retry that ran no longer counts as waiting: the new failure armed one")
+        for continuation in held.withLockedValue({ state in defer { state.removeAll() }; return state }) { continuation.resume() }
+        journal.finish()
+        await writer.value
     }
 
     @Test("what accumulates while the writer is busy commits in one transaction", .timeLimit(.minutes(1)))

@@ -11,7 +11,7 @@ enum StorageTestSupport {
     static func withDatabaseFile(_ body: (String) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("location-server-test-\(UUID().uuidString).sqlite").path
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         try await body(path)
     }

@@ -46,6 +46,9 @@ final class GeofenceJournal: Sendable {
         var finishing = false
         /// The last write failed: what is pending is cut before it is tried again (``StoreBacklog``).
         var lastWriteFailed = false
+        /// A retry after a failed write is waiting: appends during an outage wake the writer too, and each of
+        /// their failed attempts would otherwise arm one more timer, the retries growing with the appends.
+        var retryArmed = false
         /// Readers end once they have read every stored event.
         var closed = false
         /// The writer has returned: nothing appended from now on is stored.
@@ -59,14 +62,21 @@ final class GeofenceJournal: Sendable {
     let recentCapacity: Int
     let counters: GeofenceCounters
     let logger: Logger
+    /// Waits before a failed batch is tried again on its own (a second; tests pass a wait they end).
+    let retryDelay: @Sendable () async -> Void
+    /// The server's claim on the database file, held as long as the journal writes to it.
+    let fileLock: DatabaseFileLock?
     let state: NIOLockedValueBox<State>
     private let writerBell = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     init(
         database: any DatabaseWriter, contents: EventStore.Contents, retention: EventStore.Retention, counters: GeofenceCounters,
-        logger: Logger, recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        logger: Logger, recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        retryDelay: @escaping @Sendable () async -> Void = { try? await Task.sleep(for: .seconds(1)) }, fileLock: DatabaseFileLock? = nil
     ) {
         self.database = database
+        self.retryDelay = retryDelay
+        self.fileLock = fileLock
         self.retention = retention
         self.counters = counters
         self.logger = logger
@@ -139,7 +149,8 @@ final class GeofenceJournal: Sendable {
     // MARK: Writing
 
     /// Stores what is appended, batch after batch, until ``finish()`` and everything is stored; a batch
-    /// that fails is tried again with the next write, or a second later.
+    /// that fails is tried again with the next write, or a second later (one timer at a time, however many
+    /// writes fail meanwhile).
     func run() async {
         defer { stopWriting() }
         for await _ in writerBell.stream {
@@ -149,9 +160,16 @@ final class GeofenceJournal: Sendable {
                     logger.error("geofence store: giving up at shutdown", metadata: ["unstored": "\(batch.writes.count)"])
                     return
                 }
-                Task { [writerBell] in
-                    try? await Task.sleep(for: .seconds(1))
-                    writerBell.continuation.yield()
+                let arm = state.withLockedValue { state in
+                    defer { state.retryArmed = true }
+                    return !state.retryArmed
+                }
+                if arm {
+                    Task { [writerBell, retryDelay, state] in
+                        await retryDelay()
+                        state.withLockedValue { $0.retryArmed = false }
+                        writerBell.continuation.yield()
+                    }
                 }
                 break
             }

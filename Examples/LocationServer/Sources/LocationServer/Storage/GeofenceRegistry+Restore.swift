@@ -86,6 +86,7 @@ extension GeofenceRegistry {
         recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         restoringInto engine: LocationEngine<C>
     ) throws -> GeofenceRegistry where C.Duration == Duration {
+        let claim = try ServerDatabase.claim(path: path)
         let database = try ServerDatabase.open(path: path, sync: sync)
         let contents: EventStore.Contents
         do {
@@ -95,7 +96,7 @@ extension GeofenceRegistry {
         }
         let journal = GeofenceJournal(
             database: database, contents: contents, retention: retention, counters: counters, logger: logger, recentCapacity: recentCapacity,
-            now: now)
+            now: now, fileLock: claim)
         let registry = GeofenceRegistry(maximumFences: maximumFences, journal: journal, lastFenceID: contents.lastFenceID)
         try registry.restore(contents.fences, into: engine)
         return registry

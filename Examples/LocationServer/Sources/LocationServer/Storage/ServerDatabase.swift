@@ -15,6 +15,13 @@ enum ServerDatabase {
     /// The default file, in the working directory.
     static let defaultPath = "location-server.sqlite"
 
+    /// This process's claim on the database file at `path` (``DatabaseFileLock``), to hold while the server
+    /// runs; `nil` for an in-memory database, which nothing else can open.
+    /// - Throws: ``DatabaseStartError`` when another server holds the file.
+    static func claim(path: String) throws(DatabaseStartError) -> DatabaseFileLock? {
+        path == inMemory ? nil : try DatabaseFileLock(database: path)
+    }
+
     /// Opens, checks and migrates the database at `path`, its commits reaching the disk as `sync` says.
     /// - Throws: ``DatabaseStartError`` saying what is wrong with the file and what to do.
     static func open(path: String, sync: DatabaseSync = .normal) throws(DatabaseStartError) -> any DatabaseWriter {
@@ -35,7 +42,20 @@ enum ServerDatabase {
             throw DatabaseStartError(path: path, problem: .notADatabase, underlying: error)
         }
         do {
-            try StorageMigrations.migrator.migrate(writer)
+            // A file a newer server migrated holds a schema this one does not know (GRDB's migrator would skip
+            // the migrations it has not registered and go on): refused, not written with the wrong shape.
+            let migrator = StorageMigrations.migrator
+            let unknown = try writer.read { db in
+                try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+            }
+            guard unknown.isEmpty else {
+                throw DatabaseStartError(
+                    path: path, problem: .cannotMigrate, underlying: nil,
+                    detail: "it was migrated by a newer server (\(unknown.joined(separator: ", ")))")
+            }
+            try migrator.migrate(writer)
+        } catch let error as DatabaseStartError {
+            throw error
         } catch {
             throw DatabaseStartError(path: path, problem: .cannotMigrate, underlying: error)
         }
@@ -63,7 +83,8 @@ enum ServerDatabase {
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.label = "location-server"
-        // A second server on the same file waits a little for the first's write, then fails clearly.
+        // A write of another connection (a reader's checkpoint, a tool such as sqlite3 on the file) is waited for
+        // a little; a second server is refused before it opens the file (``DatabaseFileLock``).
         configuration.busyMode = .timeout(5)
         return configuration
     }
@@ -87,7 +108,7 @@ enum DatabaseSync: String, CaseIterable, Sendable {
 struct DatabaseStartError: Error, CustomStringConvertible {
     /// What went wrong.
     enum Problem: Sendable {
-        case cannotOpen, notADatabase, damaged, cannotMigrate, cannotWrite
+        case cannotOpen, notADatabase, damaged, cannotMigrate, cannotWrite, inUse
     }
 
     var path: String
@@ -108,9 +129,12 @@ struct DatabaseStartError: Error, CustomStringConvertible {
         case .cannotMigrate:
             what = "the database's schema could not be brought up to date (a file of a newer server, or damaged)"
         case .cannotWrite:
-            what = "the database cannot be written (a read-only file or folder, a full disk, or another server writing it)"
+            what = "the database cannot be written (a read-only file or folder, or a full disk)"
+        case .inUse:
+            what = "another server has the database open"
         }
-        return "--database \(path): \(what): \(cause). Refusing to start rather than forget the fences: move the file aside, "
+        let advice = problem == .inUse ? "stop that server first" : "move the file aside"
+        return "--database \(path): \(what): \(cause). Refusing to start rather than forget the fences: \(advice), "
             + "or name another with --database."
     }
 }

@@ -73,4 +73,21 @@ struct ShutdownTests {
             }
         }
     }
+
+    @Test("a fence the engine ends as it is created (here: shut down) is never written to the database: a crash before its removal could have brought it back to a creator told 503", .timeLimit(.minutes(1)))
+    func fenceEndedAtCreationIsNotStored() async throws {
+        try await StorageTestSupport.withDatabaseFile { path in
+            // The fence store's writer is not running: what the creation appended stays pending, to be read.
+            let server = try TestServer(runningEngine: false, database: path)
+            await server.engine.shutdown()
+            try await server.application.test(.router) { client in
+                let answer = try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client)
+                #expect(answer.status == .serviceUnavailable)
+                #expect(String(buffer: answer.body).contains("ended at once: shut_down"))
+            }
+            let pending = server.geofences.journal.state.withLockedValue { $0.pending }
+            #expect(!pending.contains { if case .fence = $0 { true } else { false } }, "\(pending)")
+            #expect(pending.contains { if case .lastFenceID(1) = $0 { true } else { false } }, "its id is never handed out again: \(pending)")
+        }
+    }
 }

@@ -98,16 +98,18 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             throw HTTPError(.badRequest, message: "body: more than \(GeofenceBody.maximumBytes) bytes, or unreadable (\(error))")
         }
         let id: UInt64
-        let sequence: UInt64
         do throws(GeofenceRegistry.Full) {
-            (id, sequence) = try registry.reserve(body, owner: view.client.name)
+            id = try registry.reserve(body, owner: view.client.name)
         } catch {
             throw HTTPError(
                 .conflict, message: "the server monitors its maximum of \(error.maximum) fences (--max-geofences): delete one first")
         }
         let registry = registry
         let monitor = engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: id) }
-        if let end = registry.claim(id, request: monitor) {
+        let sequence: UInt64
+        switch registry.claim(id, request: monitor) {
+        case .monitored(let stored): sequence = stored
+        case .ended(let end):
             var headers = HTTPFields()
             if case .shutDown = end { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }
             throw HTTPError(end.httpStatus, headers: headers, message: "the fence ended at once: \(end.outcome)")

@@ -88,35 +88,46 @@ final class GeofenceRegistry: Sendable {
 
     // MARK: Fences
 
-    /// Reserves a fence for `body`, owned by the client named `owner`, and returns its ID and the
-    /// journal's sequence number for it.
+    /// Reserves a fence for `body`, owned by the client named `owner`, and returns its ID. Only the ID is
+    /// stored yet (never handed out again, whatever happens next); the fence itself is once the engine
+    /// monitors it (``claim(_:request:)``).
     /// - Throws: ``Full`` when ``maximumFences`` are monitored or reserved.
-    func reserve(_ body: GeofenceBody, owner: String) throws(Full) -> (id: UInt64, sequence: UInt64) {
-        let reserved: (UInt64, UInt64)? = state.withLockedValue { state in
+    func reserve(_ body: GeofenceBody, owner: String) throws(Full) -> UInt64 {
+        let reserved: UInt64? = state.withLockedValue { state in
             guard state.fences.count < maximumFences else { return nil }
             state.lastID += 1
-            let fence = Fence(id: state.lastID, body: body, owner: owner)
-            state.fences[state.lastID] = fence
-            return (state.lastID, journal.append([.fence(fence.stored), .lastFenceID(state.lastID)]))
+            state.fences[state.lastID] = Fence(id: state.lastID, body: body, owner: owner)
+            journal.append([.lastFenceID(state.lastID)])
+            return state.lastID
         }
         guard let reserved else { throw Full(maximum: maximumFences) }
         return reserved
     }
 
-    /// Records the engine's request for the fence reserved as `id`; returns the end it already had (it
-    /// is gone then), or `nil` when it is monitored.
-    func claim(_ id: UInt64, request: RequestID) -> SubscriptionEnd? {
-        let end: SubscriptionEnd? = state.withLockedValue { state in
-            guard let end = state.fences[id]?.earlyEnd else {
-                state.fences[id]?.request = request
-                return nil
+    /// What became of a reserved fence once the engine had its request.
+    enum Claim: Equatable {
+        /// Monitored: its row is appended, as the journal's write numbered `sequence`.
+        case monitored(sequence: UInt64)
+        /// The engine ended it at once (refused, unauthorized, shut down): it is gone, and was never stored, so
+        /// no restart brings back a fence its creator was told failed.
+        case ended(SubscriptionEnd)
+    }
+
+    /// Records the engine's request for the fence reserved as `id`, and stores the fence (with any state the
+    /// engine decided meanwhile) unless the engine had already ended it.
+    func claim(_ id: UInt64, request: RequestID) -> Claim {
+        let claim: Claim = state.withLockedValue { state in
+            guard var fence = state.fences[id] else { return .ended(.rejected(reason: "the fence was removed before it was monitored")) }
+            if let end = fence.earlyEnd {
+                state.fences[id] = nil
+                return .ended(end)
             }
-            state.fences[id] = nil
-            journal.append([.fenceRemoved(id)])
-            return end
+            fence.request = request
+            state.fences[id] = fence
+            return .monitored(sequence: journal.append([.fence(fence.stored)]))
         }
-        if end == nil { counters.created() }
-        return end
+        if case .monitored = claim { counters.created() }
+        return claim
     }
 
     /// Whether the engine has shut down: the fences it ended are kept for the next start, so what is in memory

@@ -11,6 +11,8 @@ struct GeoBounds: Sendable, Hashable {
     /// A box around `centre` reaching `metres` in every direction (clamped to the poles; a full turn of
     /// longitude when it reaches one).
     init(around centre: GeoPoint, metres: Double) {
+        // A distance that is not a number covers the world (a query then misses nothing); a negative one, none.
+        let metres = metres.isNaN ? .infinity : max(0, metres)
         let latitudeReach = metres / metresPerDegree
         minLatitude = max(-90, centre.latitude - latitudeReach)
         maxLatitude = min(90, centre.latitude + latitudeReach)

@@ -49,6 +49,14 @@ public struct RegionReach: Sendable, Hashable {
     /// no further (the search grows with the distance) and counts as an hour away, so one sleep lasts at
     /// most about an hour, well within the two hours or so a receiver's ephemerides stay valid.
     public static let horizon = Duration.seconds(3600)
+
+    /// A travel time in seconds as a duration within zero and the ``RegionReach/horizon``. Whatever the arithmetic
+    /// gave: a time that is not a number is taken as none (look again at once, never sleep past a boundary), and
+    /// one past the horizon as the horizon, before any conversion to an integer that could not hold it.
+    static func duration(seconds: Double) -> Duration {
+        let bounded = min(1e9, max(0, seconds))
+        return min(RegionReach.horizon, .nanoseconds(Int64((bounded * 1e9).rounded(.down))))
+    }
 }
 
 extension RegionEvaluator {
@@ -80,10 +88,7 @@ extension RegionEvaluator {
         let distance = distanceToNearestBoundary(from: position, within: limit) ?? limit
         let slack = max(0, distance - decision)
         let decisionSlack = min(distance + margin, doubt)
-        func time(_ distance: Double) -> Duration {
-            let seconds = configuration.timeToTravel(distance, from: fix.speed)
-            return min(RegionReach.horizon, .nanoseconds(Int64((min(seconds, 1e9) * 1e9).rounded(.down))))
-        }
+        func time(_ distance: Double) -> Duration { RegionReach.duration(seconds: configuration.timeToTravel(distance, from: fix.speed)) }
         return RegionReach(distance: distance, slack: slack, timeToReach: time(slack), decisionSlack: decisionSlack, timeToDecidable: time(decisionSlack))
     }
 

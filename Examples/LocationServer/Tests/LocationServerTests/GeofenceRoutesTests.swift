@@ -40,6 +40,12 @@ struct GeofenceRoutesTests {
             #expect(try await client.execute(uri: "/geofences/1", method: .get).status == .notFound)
             #expect(try await client.execute(uri: "/geofences/one", method: .delete).status == .badRequest)
             #expect(try await client.execute(uri: "/geofences/-1", method: .get).status == .badRequest)
+            // All digits, but past any id (UInt64's largest + 1): an unknown fence, not a malformed one.
+            for method in [HTTPRequest.Method.get, .delete] {
+                let past = try await client.execute(uri: "/geofences/18446744073709551616", method: method)
+                #expect(past.status == .notFound, "\(method)")
+                #expect(String(buffer: past.body).contains("no fence 18446744073709551616"))
+            }
             #expect(String(buffer: try await client.execute(uri: "/geofences", method: .get).body).contains(#""geofences":[]"#))
             #expect(String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains("\nlocationserver_geofences 0"))
         }

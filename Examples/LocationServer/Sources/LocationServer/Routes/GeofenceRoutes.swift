@@ -128,9 +128,11 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     /// The `{id}` of the path.
     static func id(_ context: ServerRequestContext) throws -> UInt64 {
         let text = context.parameters.get("id") ?? ""
-        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let id = UInt64(text) else {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw HTTPError(.badRequest, message: "id: expected a fence number such as 3 (got '\(text)')")
         }
+        // A number past any id the server hands out names no fence: 404, as any other unknown id.
+        guard let id = UInt64(text) else { throw notFound(context) }
         return id
     }
 

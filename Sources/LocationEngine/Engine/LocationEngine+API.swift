@@ -78,7 +78,9 @@ extension LocationEngine {
         let id = submit {
             Self.oneShotCommand($0, accuracy, timeout, madeAt, delayUntilAuthorized, purposeKey, .request(slot))
         }
-        return LocationRequest(id: id, slot: slot, cancel: { [weak self] in self?.cancel(id) })
+        // The handle holds the engine, as an awaited `location(...)` does: an engine released while a handle is kept
+        // would drop the request unanswered, its waiters never resumed.
+        return LocationRequest(id: id, slot: slot, cancel: { self.cancel(id) })
     }
 
     @inline(__always)

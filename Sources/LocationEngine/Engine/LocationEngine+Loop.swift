@@ -42,6 +42,11 @@ extension LocationEngine: Service {
         await settle()
     }
 
+    /// Whether the engine has shut down (``shutdown()``, a graceful shutdown, or ``run()``'s task cancelled): every
+    /// request made from now on ends at once with ``LocationStatus/shutDown`` / ``SubscriptionEnd/shutDown``. A
+    /// server can answer a new request "unavailable" by it, rather than open a response the engine ends at once.
+    public var isShutDown: Bool { driver.machine.isShutDown }
+
     /// The engine's one loop: drains the inbox, processes what is due, arms the one timer for the next
     /// live instant, and parks until a command or the timer wakes it; returns once the engine has
     /// shut down.

@@ -14,7 +14,8 @@ public struct GeofenceRestoredState: Sendable, Hashable {
     /// Since when it was in that state, on the new engine's timeline (an instant before the engine
     /// started is negative: ``EngineInstant/init(nanoseconds:)``). A restored ``GeofenceState/inside``
     /// region with a loitering delay that has not dwelled dwells at this instant plus the delay — at once
-    /// when that has passed.
+    /// when that has passed. An instant after the region is monitored (a wall clock set back between the runs)
+    /// counts as that moment.
     public var since: EngineInstant
     /// Whether the region already reported ``GeofenceTransition/dwelled`` for this stay inside — for a region
     /// restored ``GeofenceState/unknown``, for the stay it was in before it became unknown.

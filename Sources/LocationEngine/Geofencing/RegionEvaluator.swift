@@ -175,7 +175,11 @@ public struct RegionEvaluator: Sendable {
             if let restored = options.restoredState, restored.dwelled { records[Int(slot)]!.dwelled = true }
             return
         }
-        restore(slot, restored)
+        var restoredNow = restored
+        // A stay that began after now (a wall clock set back between the runs that stored and restored it) began now:
+        // its dwell is not put off by the clock's error.
+        if let now, restored.since > now { restoredNow.since = now }
+        restore(slot, restoredNow)
         if let now, let unknownAfter = configuration.unknownAfter {
             undecidedSlots.insert(slot)
             scheduleUnknown(slot, at: now + unknownAfter)

@@ -33,9 +33,12 @@ public struct EngineInstant: Sendable, Hashable, Comparable, CustomStringConvert
         lhs + (Duration.zero - rhs)
     }
 
-    /// The duration from `rhs` to `lhs`.
+    /// The duration from `rhs` to `lhs`, exact for any two instants (the span between the ends of the range does
+    /// not fit in `Int64` nanoseconds: those few pay for `Duration`'s 128-bit subtraction).
     @inlinable public static func - (lhs: EngineInstant, rhs: EngineInstant) -> Duration {
-        .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
+        let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
+        if _fastPath(!overflow) { return .nanoseconds(difference) }
+        return .nanoseconds(lhs.nanoseconds) - .nanoseconds(rhs.nanoseconds)
     }
 
     public var description: String { "t+\(sinceEpoch)" }

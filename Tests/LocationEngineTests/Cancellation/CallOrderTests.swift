@@ -63,6 +63,18 @@ struct CallOrderTests: EngineTestCase {
         #expect(try await request.result().status == .forceCompleted)
     }
 
+    @Test("a request's handle holds its engine: the caller's last reference to the engine gone, the request still ends once")
+    func handleHoldsTheEngine() async throws {
+        var engine: LocationEngine<ManualClock>? = makeEngine(running: false)
+        weak let released = engine
+        let request = engine!.locationRequest(accuracy: .block, timeout: .seconds(5))
+        engine = nil
+        let held = try #require(released, "the handle keeps the engine that must answer it")
+        clock.advance(by: .seconds(5))
+        await held.sync()
+        #expect(try await request.result().status == .timedOut)
+    }
+
     @Test("an authorization change, then a cancel, from one caller: the request ends unauthorized, not cancelled")
     func authorizationChangeThenCancel() async {
         let user = ManyEnginesStressTests.PushedAuthorization()

@@ -118,6 +118,18 @@ struct RestoredStateTests {
         #expect(done.evaluator.nextDeadline == nil)
     }
 
+    @Test("a stay restored as beginning after the region is monitored (a wall clock set back) began then: its dwell is not put off")
+    func restoredStayFromTheFuture() throws {
+        let h = try EvaluatorHarness()
+        h.now = EngineInstant.zero + .seconds(100)
+        let future = GeofenceRestoredState(.inside, since: .zero + .seconds(86_400))
+        let options = GeofenceOptions(loiteringDelay: .seconds(30), restoredState: future)
+        h.evaluator.add(Self.one, region: try .circle(centre: h.origin, radius: 200), options: options, at: h.now)
+        #expect(h.evaluator.nextDeadline == .zero + .seconds(130))
+        h.advance(by: .seconds(30))
+        #expect(h.events.map(\.transition) == [.dwelled] && h.events.first?.at == .zero + .seconds(130))
+    }
+
     @Test("a region restored unknown starts as a new one: determined by the first confident fix")
     func restoredUnknownIsNew() throws {
         let h = try EvaluatorHarness()

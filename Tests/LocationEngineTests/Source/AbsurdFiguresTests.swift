@@ -28,4 +28,13 @@ struct AbsurdFiguresTests {
             #expect(h.machine.statistics(now: h.now).activeSubscriptions == 4)
         }
     }
+
+    @Test("the span between any two instants of the timeline is exact, the ends of the range too (it wrapped)")
+    func spanBetweenTheEnds() {
+        let first = EngineInstant(nanoseconds: .min), last = EngineInstant(nanoseconds: .max)
+        #expect(last - first == .nanoseconds(Int64.max) * 2 + .nanoseconds(1))
+        #expect(first - last == .zero - (.nanoseconds(Int64.max) * 2 + .nanoseconds(1)))
+        #expect(last - EngineInstant(nanoseconds: 1) == .nanoseconds(Int64.max - 1))
+        #expect(EngineInstant.zero + .seconds(-1e12) - last < .zero)
+    }
 }

@@ -73,6 +73,10 @@ struct QueryParametersTests {
             ("/location?timeout=0", "timeout=0: zero; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"),
             ("/location?timeout=2d", "timeout=2d: longer than 1 day; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"),
             (
+                "/location?timeout=0.0001",
+                "timeout=0.0001: shorter than 1 millisecond, the smallest step; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"
+            ),
+            (
                 "/location?maxAge=abc",
                 "maxAge=abc: not a duration (a number of seconds, or numbers with units ms, s, m, h, d); expected a duration (0 to 1 day) such as 2.5, 250ms, 2s or 1m"
             ),

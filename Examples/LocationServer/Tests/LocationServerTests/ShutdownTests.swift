@@ -60,7 +60,8 @@ struct ShutdownTests {
                 await server.waitUntilPending(subscriptions: 1)
                 await server.engine.shutdown()
                 #expect(server.geofences.isShutDown)
-                for (uri, method) in [("/geofences", HTTPRequest.Method.get), ("/geofences/1", .get), ("/geofences/1", .delete)] {
+                let routes = [("/geofences", HTTPRequest.Method.get), ("/geofences/1", .get), ("/geofences/1", .delete), ("/geofences/events", .get)]
+                for (uri, method) in routes {
                     let answer = try await client.execute(uri: uri, method: method)
                     #expect(answer.status == .serviceUnavailable, "\(method) \(uri)")
                     #expect(answer.headers[.retryAfter] == "5")
@@ -72,6 +73,20 @@ struct ShutdownTests {
                 await server.geofences.close()
             }
         }
+    }
+
+    @Test("a stream asked for once the engine has shut down is answered 503 shut_down, not 200 with an end alone", .timeLimit(.minutes(1)))
+    func updatesAfterShutdown() async throws {
+        let server = try TestServer(runningEngine: false)
+        try await server.application.test(.router) { client in
+            await server.engine.shutdown()
+            let answer = try await client.execute(uri: "/updates?accuracy=city", method: .get)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.headers[.retryAfter] == "5")
+            #expect(answer.headers[.contentType] != "text/event-stream")
+            #expect(String(buffer: answer.body).contains("shut_down: the server is stopping"), "\(String(buffer: answer.body))")
+        }
+        #expect(server.counters.totals.streamsOpened == 0)
     }
 
     @Test("a fence the engine ends as it is created (here: shut down) is never written to the database: a crash before its removal could have brought it back to a creator told 503", .timeLimit(.minutes(1)))

@@ -30,6 +30,22 @@ struct UpdatesRouteTests {
         #expect(server.counters.totals.streamsClosed == 1)
     }
 
+    @Test(
+        "a request for a stream that carries a body is refused: behind a body it never reads, the stream would not see its client go",
+        .timeLimit(.minutes(1)),
+        arguments: [("/updates?accuracy=city", "GET /updates"), ("/geofences/events", "GET /geofences/events")],
+        [true, false])
+    func streamWithABody(uri: (path: String, name: String), chunked: Bool) async throws {
+        let server = try TestServer()
+        try await server.application.test(.router) { client in
+            let headers: HTTPFields = chunked ? [.transferEncoding: "chunked"] : [.contentLength: "5"]
+            let answer = try await client.execute(uri: uri.path, method: .get, headers: headers, body: ByteBuffer(string: "hello"))
+            #expect(answer.status == .badRequest)
+            #expect(String(buffer: answer.body).contains("\(uri.name): a stream takes no request body"), "\(String(buffer: answer.body))")
+        }
+        #expect(server.counters.totals.streamsOpened == 0 && server.geofences.counters.totals.listenersOpened == 0)
+    }
+
     @Test("a subscription ending abnormally sends its reason")
     func endsWithReason() async throws {
         let server = try TestServer()

@@ -40,8 +40,8 @@ extension QueryValue where Value == Duration {
     static var maximumDuration: Duration { .seconds(86_400) }
 
     /// A duration of at most a day: seconds (`2.5`) or with units (`250ms`, `2s`, `1m`, `1h30m`);
-    /// zero only when `allowingZero`. A refusal says what was wrong (negative, zero, longer than a day,
-    /// not a duration) beside what is accepted.
+    /// zero only when `allowingZero`. A refusal says what was wrong (negative, zero, under a millisecond,
+    /// longer than a day, not a duration) beside what is accepted.
     static func duration(allowingZero: Bool) -> Self {
         QueryValue { text throws(Invalid) in
             let range = allowingZero ? "0 to 1 day" : "more than 0, up to 1 day"
@@ -51,8 +51,17 @@ extension QueryValue where Value == Duration {
                 throw Invalid(expected: expected, problem: "not a duration (a number of seconds, or numbers with units ms, s, m, h, d)")
             }
             if let duration = duration(seconds: seconds, allowingZero: allowingZero) { return duration }
-            throw Invalid(expected: expected, problem: seconds == 0 ? "zero" : seconds.isFinite ? "longer than 1 day" : "not finite")
+            throw Invalid(expected: expected, problem: refusal(seconds: seconds))
         }
+    }
+
+    /// Why `seconds` (not negative) gave no duration: zero, under the millisecond that durations are kept in
+    /// (so it would be zero), not finite, or longer than a day.
+    private static func refusal(seconds: Double) -> String {
+        if seconds == 0 { return "zero" }
+        if !seconds.isFinite { return "not finite" }
+        if seconds < maximumDuration / .seconds(1) { return "shorter than 1 millisecond, the smallest step" }
+        return "longer than 1 day"
     }
 
     /// `seconds` in whole milliseconds, when that lies within 0 to 1 day (above 0 unless `allowingZero`); `nil`

@@ -17,8 +17,8 @@ import NIOCore
 /// oldest id kept; one newer than any event `400`. A reader that falls behind is paged from the store;
 /// if it falls behind the retention itself, the stream ends with an `end` of reason `behind_retention`
 /// and the oldest id kept. On graceful shutdown the engine ends every fence (`shut_down`), and once
-/// every event is sent the stream ends with an `end` without a fence, reason `shut_down`. A client that
-/// disconnects only stops listening.
+/// every event is sent the stream ends with an `end` without a fence, reason `shut_down`; a stream asked for
+/// after that is answered `503 shut_down`. A client that disconnects only stops listening.
 ///
 /// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others', and
 /// after others' events a record with an id alone (which fires no event) moves its `Last-Event-ID` past them. It
@@ -40,8 +40,11 @@ struct GeofenceEventsRoute {
     func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
         let view = try ClientView(try context.requireIdentity(), audit: audit)
         try view.requirePrecise("fences' events")
+        try request.refuseBody(of: "GET /geofences/events")
         let client = view.client
         let check = try ClientCheck(authenticator, context: context)
+        // Every fence has ended and every stream is closing: a new one would be an end alone.
+        if registry.isShutDown { throw HTTPError.shutDown("the fences are kept for the next start; listen again then") }
         let journal = registry.journal
         let counters = registry.counters
         // Fixed before the head is sent: a client that has the head hears every later event.

@@ -41,9 +41,7 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     /// would be empty and a fence `404`, as if deleted. Answered `503 shut_down` instead, as every request then.
     func refuseAfterShutdown() throws {
         guard registry.isShutDown else { return }
-        throw HTTPError(
-            .serviceUnavailable, headers: [.retryAfter: "\(LocationStatus.retryAfterShutdownSeconds)"],
-            message: "shut_down: the server is stopping; its fences are kept for the next start")
+        throw HTTPError.shutDown("its fences are kept for the next start")
     }
 
     /// The fence of the path's `{id}`, if `client` sees it.

@@ -12,7 +12,8 @@ import ServiceLifecycle
 /// `reason` is the engine's outcome name for the ending (`maximum_updates_reached`,
 /// `duration_elapsed`, `shut_down`, `failed`…), with the number of updates delivered and a `detail`
 /// saying why when the end was abnormal or the duration elapsed with nothing delivered. The subscription is
-/// cancelled when the client disconnects. A client with permission `none` is refused (403); an
+/// cancelled when the client disconnects; one asked for once the engine has shut down is answered
+/// `503 shut_down`. A client with permission `none` is refused (403); an
 /// `approximate` one gets every fix coarsened and at most one per the reduced-accuracy policy's interval
 /// (``ClientView``), and no heading (403). A client whose token is taken out of the token file, expires, or
 /// changes permission while its stream is open gets an `end` of reason `unauthorized` before the next event
@@ -27,12 +28,13 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let approximateAnswers: ApproximateAnswers
 
     func register(on router: Router<ServerRequestContext>) {
-        router.get("updates") { request, context in try handle(request, context: context) }
+        router.get("updates") { request, context in try await handle(request, context: context) }
     }
 
-    func handle(_ request: Request, context: ServerRequestContext) throws -> Response {
+    func handle(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let view = try ClientView(try context.requireIdentity(), audit: audit, answers: approximateAnswers)
         let check = try ClientCheck(authenticator, context: context)
+        try request.refuseBody(of: "GET /updates")
         let query: UpdatesQuery
         do throws(QueryError) {
             query = try UpdatesQuery(QueryParameters(uri: request.uri, accepted: UpdatesQuery.accepted))
@@ -40,6 +42,8 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             throw error.httpError
         }
         let options = try view.engineOptions(query.options)
+        // The subscription would end before its first event: answered as the one-shots are then.
+        if await engine.isShutDown { throw HTTPError.shutDown("subscribe again once it is back") }
         let engine = engine
         let counters = counters
         let body = ResponseBody { writer in

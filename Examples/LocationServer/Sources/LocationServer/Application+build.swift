@@ -17,6 +17,10 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     var clients = ClientDirectory.open()
     /// How many requests a second each client may make (`nil`: no limit).
     var clientRateLimit: RateLimit?
+    /// How many requests each client may have open at once (`nil`: no limit).
+    var clientMaxOpen: Int?
+    /// Each client's open requests, counted when ``clientMaxOpen`` is set.
+    var openRequests = OpenRequests()
 
     /// The HTTP application alone, listening per `configuration`, without the engine among its
     /// services: whoever builds it runs the engine (``serviceGroup(configuration:logger:gracefulShutdownSignals:onServerRunning:)``
@@ -31,6 +35,9 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let authenticator = ClientAuthenticator(clients: clients)
         router.add(middleware: authenticator)
         if let clientRateLimit { router.add(middleware: RateLimitMiddleware(clientRateLimit, audit: audit)) }
+        if let clientMaxOpen {
+            router.add(middleware: OpenRequestLimitMiddleware(maximum: clientMaxOpen, openRequests: openRequests, audit: audit))
+        }
         // One for the server: every answer to an approximate client counts against the same interval.
         let approximateAnswers = ApproximateAnswers()
         LocationRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers)

@@ -76,6 +76,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Requests a client may make at once after a pause (with --client-rate-limit; default: one second's worth, at least 1).")
     var clientRateBurst: Double?
 
+    @Option(help: "Requests each client may have open at once: each /location until it is answered, each stream until it ends (past it: 429). Default: no limit.")
+    var clientMaxOpen: Int?
+
     @Option(help: "Also write the exit report (one JSON line) to this file.")
     var exitReport: String?
 
@@ -103,6 +106,9 @@ struct LocationServerCommand: AsyncParsableCommand {
                     + "or listen on 127.0.0.1.")
         }
         _ = try rateLimit()
+        if let clientMaxOpen, clientMaxOpen < 1 {
+            throw ValidationError("--client-max-open must be 1 or more requests open at once (got \(clientMaxOpen))")
+        }
     }
 
     /// The per-client rate limit the options name, if any.
@@ -199,7 +205,8 @@ struct LocationServerCommand: AsyncParsableCommand {
             clients = .open(logger: logger)
         }
         let application = LocationServerApplication(
-            engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: try rateLimit())
+            engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: try rateLimit(),
+            clientMaxOpen: clientMaxOpen)
         let heapIdle = NIOLockedValueBox<UInt64>(0)
         let services = application.serviceGroup(
             configuration: .init(address: try bindAddress(), serverName: "location-server"), logger: logger

@@ -114,4 +114,49 @@ struct ClientAuthenticationTests {
             #expect(metrics.contains(#"locationserver_client_refusals{client="fleet",status="429"} 30"#))
         }
     }
+
+    @Test(
+        "a client with its maximum of requests open (a pending /location, an open stream) is answered 429 until one ends; another client is served as before",
+        .timeLimit(.minutes(1)))
+    func openRequestLimit() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory(), clientMaxOpen: 2)
+        try await server.application.test(.router) { client in
+            async let stream = ClientTestSupport.execute("/updates?maxUpdates=2", as: "fleet", with: client)
+            async let oneShot = ClientTestSupport.execute("/location?accuracy=block&timeout=1h", as: "fleet", with: client)
+            await server.waitUntilPending(oneShots: 1, subscriptions: 1)
+            #expect(server.openRequests.count(of: "fleet") == 2)
+
+            let refused = try await ClientTestSupport.execute("/geofences", as: "fleet", with: client)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "1")
+            #expect(try LocationRouteTests.errorMessage(refused.body).contains("client 'fleet' has 2 requests open, its limit"))
+            #expect(try await ClientTestSupport.execute("/geofences", as: "courier", with: client).status == .ok)
+
+            // The fix answers the one-shot and is the stream's first update: the stream stays open, holding its place.
+            server.source.emit(TestServer.fix(metres: 10))
+            #expect(try await oneShot.status == .ok)
+            while server.openRequests.count(of: "fleet") > 1 { await Task.yield() }
+            #expect(try await ClientTestSupport.execute("/geofences", as: "fleet", with: client).status == .ok)
+            #expect(server.openRequests.count(of: "fleet") == 1, "the stream is still open")
+
+            server.source.emit(TestServer.fix(metres: 10, latitude: 48.2))
+            #expect(try await stream.status == .ok)
+            while server.openRequests.count(of: "fleet") > 0 { await Task.yield() }
+            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "courier", with: client).body)
+            #expect(metrics.contains(#"locationserver_client_refusals{client="fleet",status="429"} 1"#))
+        }
+        #expect(server.openRequests.count(of: "courier") == 0)
+    }
+
+    @Test("a request refused or answered at once holds no place: a client at its limit of one asks again and again")
+    func placesComeBack() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory(), clientMaxOpen: 1)
+        try await server.application.test(.router) { client in
+            for uri in ["/geofences", "/geofences/99", "/nowhere", "/location?accuracy=nonsense", "/geofences"] {
+                let answer = try await ClientTestSupport.execute(uri, as: "fleet", with: client)
+                #expect(answer.status != .tooManyRequests, "\(uri)")
+                while server.openRequests.count(of: "fleet") > 0 { await Task.yield() }
+            }
+        }
+    }
 }

@@ -47,6 +47,15 @@ struct ClientStartTests {
         }
     }
 
+    @Test("a limit of requests open at once is 1 or more")
+    func maxOpenOption() throws {
+        #expect(try LocationServerCommand.parse(["--client-max-open", "64"]).clientMaxOpen == 64)
+        #expect(try LocationServerCommand.parse([]).clientMaxOpen == nil)
+        for value in ["0", "-3", "many"] {
+            #expect(throws: (any Error).self, "\(value)") { _ = try LocationServerCommand.parse(["--client-max-open", value]) }
+        }
+    }
+
     @Test("the README's token file reads as the clients it describes")
     func readmeTokenFile() throws {
         let text = ReadmeExampleTests.readmes[1].text

@@ -22,6 +22,9 @@ struct TestServer {
     let geofences: GeofenceRegistry
     let clients: ClientDirectory
     let clientRateLimit: RateLimit?
+    let clientMaxOpen: Int?
+    /// Each client's open requests (counted with `clientMaxOpen`).
+    let openRequests = OpenRequests()
     /// What the engine logged (kept, not printed: a passing test prints nothing above `info`).
     let log = InMemoryLogHandler()
 
@@ -29,12 +32,14 @@ struct TestServer {
     /// router tests, unless `runningEngine` is false: a test of ``serviceGroup(onServerRunning:)`` leaves
     /// that to the group. Its database is `database` (a file restores the fences it keeps), in memory
     /// by default; `wallClock` is the store's time (Unix seconds); its clients those of `clients` (none: the
-    /// local client), each limited to `clientRateLimit`.
+    /// local client), each limited to `clientRateLimit` and to `clientMaxOpen` requests open at once.
     init(
         runningEngine: Bool = true, maximumFences: Int = 100, database: String = ServerDatabase.inMemory,
         retention: EventStore.Retention = EventStore.Retention(count: 100_000, age: 86_400), recentCapacity: Int = 16_384,
-        wallClock: WallClock = WallClock(), clients: ClientDirectory = .open(), clientRateLimit: RateLimit? = nil
+        wallClock: WallClock = WallClock(), clients: ClientDirectory = .open(), clientRateLimit: RateLimit? = nil,
+        clientMaxOpen: Int? = nil
     ) throws {
+        self.clientMaxOpen = clientMaxOpen
         counters = ServerCounters(registry: registry)
         self.clients = clients
         self.clientRateLimit = clientRateLimit
@@ -54,7 +59,8 @@ struct TestServer {
 
     var serverApplication: LocationServerApplication<ManualClock> {
         LocationServerApplication(
-            engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: clientRateLimit)
+            engine: engine, registry: registry, counters: counters, geofences: geofences, clients: clients, clientRateLimit: clientRateLimit,
+            clientMaxOpen: clientMaxOpen, openRequests: openRequests)
     }
 
     var application: some ApplicationProtocol {

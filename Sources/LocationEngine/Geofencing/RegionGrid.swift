@@ -133,7 +133,9 @@ struct RegionGrid: Sendable {
         }
         for level in 0..<Self.levels where !members[level].isEmpty {
             let ranges = Self.cellRanges(of: query, level: level)
-            if ranges.rows.count * ranges.columns.count > members[level].count {
+            // The cells a world-wide query covers at the finest level number about 3 × 10^10: past a 32-bit `Int`.
+            let (covered, overflow) = ranges.rows.count.multipliedReportingOverflow(by: ranges.columns.count)
+            if overflow || covered > members[level].count {
                 for slot in members[level] { visit(slot) }
             } else {
                 Self.forEachCell(ranges, level: level) { key in

@@ -63,7 +63,7 @@ struct CallOrderTests: EngineTestCase {
         #expect(try await request.result().status == .forceCompleted)
     }
 
-    @Test("a request's handle holds its engine: the caller's last reference to the engine gone, the request still ends once")
+    @Test("a request's handle holds its engine: the caller's last reference to the engine gone, the request still ends once", .timeLimit(.minutes(1)))
     func handleHoldsTheEngine() async throws {
         var engine: LocationEngine<ManualClock>? = makeEngine(running: false)
         weak let released = engine

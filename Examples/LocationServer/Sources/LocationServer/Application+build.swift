@@ -40,8 +40,12 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         }
         // One for the server: every answer to an approximate client counts against the same interval.
         let approximateAnswers = ApproximateAnswers()
-        LocationRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers)
-            .register(on: router)
+        // Each connection's pipeline tells it when the client stops sending: a `/location` waiting then is cancelled.
+        let connections = ConnectionRequests { [engine] in engine.cancel($0) }
+        LocationRoute(
+            engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers,
+            connections: connections
+        ).register(on: router)
         UpdatesRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers)
             .register(on: router)
         GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator).register(on: router)
@@ -50,7 +54,8 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         // Last: it wraps only what no route above takes.
         router.add(middleware: UnknownRouteMiddleware())
         return Application(
-            router: router, configuration: configuration,
+            router: router, server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionInputWatcher(connections)])),
+            configuration: configuration,
             onServerRunning: { channel in
                 authenticator.listener.listening(on: channel)
                 await onServerRunning(channel)

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LocationEngine
 import Logging
+import NIOPosix
 import Testing
 
 @testable import LocationServer
@@ -135,28 +136,48 @@ struct ClientAuthenticationTests {
             // The fix answers the one-shot and is the stream's first update: the stream stays open, holding its place.
             server.source.emit(TestServer.fix(metres: 10))
             #expect(try await oneShot.status == .ok)
-            while server.openRequests.count(of: "fleet") > 1 { await Task.yield() }
+            #expect(server.openRequests.count(of: "fleet") == 1, "the one-shot's answer is written")
             #expect(try await ClientTestSupport.execute("/geofences", as: "fleet", with: client).status == .ok)
             #expect(server.openRequests.count(of: "fleet") == 1, "the stream is still open")
 
             server.source.emit(TestServer.fix(metres: 10, latitude: 48.2))
             #expect(try await stream.status == .ok)
-            while server.openRequests.count(of: "fleet") > 0 { await Task.yield() }
+            #expect(server.openRequests.count(of: "fleet") == 0)
             let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "courier", with: client).body)
             #expect(metrics.contains(#"locationserver_client_refusals{client="fleet",status="429"} 1"#))
         }
         #expect(server.openRequests.count(of: "courier") == 0)
     }
 
-    @Test("a request refused or answered at once holds no place: a client at its limit of one asks again and again")
+    @Test("a request refused or answered at once holds no place: a client at its limit of one asks again and again", .timeLimit(.minutes(1)))
     func placesComeBack() async throws {
         let server = try TestServer(clients: try ClientTestSupport.directory(), clientMaxOpen: 1)
         try await server.application.test(.router) { client in
             for uri in ["/geofences", "/geofences/99", "/nowhere", "/location?accuracy=nonsense", "/geofences"] {
                 let answer = try await ClientTestSupport.execute(uri, as: "fleet", with: client)
                 #expect(answer.status != .tooManyRequests, "\(uri)")
-                while server.openRequests.count(of: "fleet") > 0 { await Task.yield() }
+                #expect(server.openRequests.count(of: "fleet") == 0, "\(uri): its answer is written")
             }
+        }
+    }
+
+    @Test("a /location whose client disconnects is cancelled at once, and gives its place back: it does not wait out its timeout", .timeLimit(.minutes(1)))
+    func disconnectedOneShotEnds() async throws {
+        let server = try TestServer(clientMaxOpen: 1)
+        try await server.application.test(.live) { client in
+            let port = try #require(client.port)
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+            let request = "GET /location?accuracy=block&timeout=1h HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            try await channel.writeAndFlush(ByteBuffer(string: request)).get()
+            await server.waitUntilPending(oneShots: 1)
+            #expect(server.openRequests.count(of: "local") == 1)
+            #expect(try await client.execute(uri: "/geofences", method: .get).status == .tooManyRequests)
+
+            try await channel.close().get()
+            await server.waitUntil { $0.pendingOneShots == 0 }
+            #expect(await server.engine.statistics().oneShotsCancelled == 1)
+            while server.openRequests.count(of: "local") > 0 { await Task.yield() }
+            #expect(try await client.execute(uri: "/geofences", method: .get).status == .ok)
         }
     }
 }

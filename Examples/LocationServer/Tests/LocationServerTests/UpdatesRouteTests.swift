@@ -38,8 +38,10 @@ struct UpdatesRouteTests {
     func streamWithABody(uri: (path: String, name: String), chunked: Bool) async throws {
         let server = try TestServer()
         try await server.application.test(.router) { client in
-            let headers: HTTPFields = chunked ? [.transferEncoding: "chunked"] : [.contentLength: "5"]
-            let answer = try await client.execute(uri: uri.path, method: .get, headers: headers, body: ByteBuffer(string: "hello"))
+            // The router's test client gives any body a Content-Length: the chunked case sends the header alone.
+            let answer = chunked
+                ? try await client.execute(uri: uri.path, method: .get, headers: [.transferEncoding: "chunked"])
+                : try await client.execute(uri: uri.path, method: .get, headers: [.contentLength: "5"], body: ByteBuffer(string: "hello"))
             #expect(answer.status == .badRequest)
             #expect(String(buffer: answer.body).contains("\(uri.name): a stream takes no request body"), "\(String(buffer: answer.body))")
         }

@@ -31,7 +31,8 @@ struct ReasonJSON: Codable, Equatable {
 /// except a source failure or a shutdown (503; a shutdown with `Retry-After`) and an authorization
 /// refusal (403). A client with permission `none` is refused (403); an `approximate` one gets the fix
 /// coarsened (``ClientView``). A client whose token was taken out, expired or changed permission while the
-/// request waited is answered `401` without the fix.
+/// request waited is answered `401` without the fix. A client that disconnects cancels its request at once
+/// (``ConnectionRequests``).
 struct LocationRoute<C: Clock> where C.Duration == Duration {
     let engine: LocationEngine<C>
     let counters: ServerCounters
@@ -41,6 +42,8 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
     let authenticator: ClientAuthenticator
     /// What approximate clients are shown, for the whole server.
     let approximateAnswers: ApproximateAnswers
+    /// The requests waiting on each connection: cancelled once their client stops sending.
+    let connections: ConnectionRequests
 
     func register(on router: Router<ServerRequestContext>) {
         router.get("location") { request, context in try await handle(request, context: context) }
@@ -59,8 +62,11 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         let started = ContinuousClock.now
         var succeeded = false
         defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
-        // Cancelling the handler's task cancels the request (and throws).
-        let result = try await engine.location(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
+        // Its connection closing, or the handler's task cancelled, cancels the request (and throws).
+        let pending = engine.locationRequest(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
+        connections.began(pending.id, on: context.channel)
+        defer { connections.ended(pending.id, on: context.channel) }
+        let result = try await pending.result()
         // The client that asked must still be what it asked as when the answer goes: else no fix, 401.
         if let why = try ClientCheck(authenticator, context: context).revoked() { throw ClientAuthenticator.unauthorized(why) }
         succeeded = result.status == .success

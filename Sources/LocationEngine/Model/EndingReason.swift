@@ -19,10 +19,24 @@ public struct EndingReason: Sendable, Hashable, CustomStringConvertible {
 
     /// Fixes arrived, but none met the accuracy and age asked for: the result carries the best of them.
     public static func accuracyNotReached(best: Location, age: Duration, finestReach: Double) -> EndingReason {
-        let reach = finestReach > 0 ? "; the finest any source reaches is about \(metres(finestReach))" : ""
-        return EndingReason(
-            code: "accuracy_not_reached",
-            message: "the best fix (±\(metres(best.horizontalAccuracy)), \(seconds(age)) old) did not meet the accuracy or age asked for\(reach)")
+        let reach = finestReach > 0 ? "\(reachClause)\(metres(finestReach))" : ""
+        return EndingReason(code: accuracyNotReachedCode, message: bestFixClause(best, age: age) + reach)
+    }
+
+    /// This reason told of `best`, `age` old, instead of the fix it named: an ``accuracyNotReached(best:age:finestReach:)``
+    /// whose fix was coarsened after it was decided (accuracy became reduced), so that its words cannot give the
+    /// measured error back. Any other reason is unchanged.
+    func telling(of best: Location, age: Duration) -> EndingReason {
+        guard code == Self.accuracyNotReachedCode else { return self }
+        let reach = message.indices.first { message[$0...].hasPrefix(Self.reachClause) }.map { String(message[$0...]) } ?? ""
+        return EndingReason(code: code, message: Self.bestFixClause(best, age: age) + reach)
+    }
+
+    private static let accuracyNotReachedCode = "accuracy_not_reached"
+    private static let reachClause = "; the finest any source reaches is about "
+
+    private static func bestFixClause(_ best: Location, age: Duration) -> String {
+        "the best fix (±\(metres(best.horizontalAccuracy)), \(seconds(age)) old) did not meet the accuracy or age asked for"
     }
 
     /// A source reported an error and no fix came since: the error says why.

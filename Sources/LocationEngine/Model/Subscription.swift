@@ -34,8 +34,9 @@ public struct SubscriptionOptions: Sendable, Hashable {
     /// instead of ending with ``SubscriptionEnd/accuracyReduced``.
     public var purposeKey: String?
 
-    /// Creates options. Invalid values (negative or non-finite distances, `maximumUpdates < 1`,
-    /// negative durations) make the subscription end at once with ``SubscriptionEnd/rejected(reason:)``.
+    /// Creates options. Invalid values (a negative or non-finite `distanceFilter`, a `significantDistance` that
+    /// is not positive and finite, a negative `minimumInterval`, `maximumUpdates < 1`, a `duration` that is not
+    /// positive) make the subscription end at once with ``SubscriptionEnd/rejected(reason:)``.
     public init(
         kind: SubscriptionKind = .standard,
         accuracy: LocationAccuracy? = nil,
@@ -70,10 +71,13 @@ public struct SubscriptionOptions: Sendable, Hashable {
     /// Whether coarsened fixes can never serve this subscription: it filters for finer accuracy than
     /// `policy` leaves, or wants course (which reduced accuracy withholds).
     func needsFullAccuracy(_ policy: ReducedAccuracyPolicy) -> Bool {
-        if kind == .heading { return true }
+        if wantsCourse { return true }
         if let accuracy { return policy.cannotSatisfy(accuracy) }
         return false
     }
+
+    /// Whether this subscription wants the course: among several sources, it is served by one that gives it.
+    var wantsCourse: Bool { kind == .heading }
 
     /// The power this subscription asks of the source, or `nil` when it never powers it.
     var powerDemand: PowerMode? {

@@ -33,10 +33,17 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
         accuracy.horizontalAccuracy < gridSpacing
     }
 
-    /// The coarsened form of `location` (which must be valid: finite, in range).
+    /// The coarsened form of `location` (which must be valid: finite, in range). A location already coarse
+    /// (``isCoarse(_:)``) is its own coarsened form: coarsening a remembered fix again, as each new reduction of
+    /// accuracy does, leaves it as it is rather than growing its radius.
     /// - Complexity: O(1)
     public func coarsen(_ location: Location) -> Location {
         let cell = cell(containing: location.latitude, location.longitude)
+        let step = gridSpacing / 4
+        // A radius on the quarter-grid steps too, so that a precise fix that merely sits on a centre is coarsened.
+        if isCoarse(location, in: cell), (location.horizontalAccuracy / step).rounded(.up) * step == location.horizontalAccuracy {
+            return location
+        }
         let centre = Location(latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: 0)
         var farthestCorner = 0.0
         for latitude in [cell.south, cell.north] {
@@ -46,7 +53,6 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
             }
         }
         // Rounded up to a quarter of the grid, so the measured error cannot be read back from it.
-        let step = gridSpacing / 4
         let accuracy = max(gridSpacing, ((location.horizontalAccuracy + farthestCorner) / step).rounded(.up) * step)
         var coarse = Location(
             latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: accuracy,
@@ -65,21 +71,30 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
             achievedAccuracy: AccuracyLevel.achieved(horizontalAccuracy: location.horizontalAccuracy, age: update.age))
     }
 
-    /// `result` with its fix, if any, coarsened and the level it achieves read again.
+    /// `result` with its fix, if any, coarsened, the level it achieves read again, and a reason that named the
+    /// fix's accuracy telling of the coarse one.
     /// - Complexity: O(1)
     func coarsened(_ result: LocationResult) -> LocationResult {
         guard let location = result.location else { return result }
+        let coarseLocation = coarsen(location)
         var coarse = result
-        coarse.location = coarsen(location)
-        coarse.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.location!.horizontalAccuracy, age: result.age ?? .zero)
+        coarse.location = coarseLocation
+        coarse.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarseLocation.horizontalAccuracy, age: result.age ?? .zero)
+        coarse.reason = result.reason?.telling(of: coarseLocation, age: result.age ?? .zero)
         return coarse
     }
 
     /// Whether `location` is already coarse: its position is a cell centre and it carries nothing finer
     /// than the grid (the property the tests check of everything delivered under reduced accuracy).
+    /// An invalid location (not finite, out of range) is not coarse.
     public func isCoarse(_ location: Location) -> Bool {
-        let cell = cell(containing: location.latitude, location.longitude)
-        return location.latitude == cell.centreLatitude && location.longitude == cell.centreLongitude
+        guard location.isValid else { return false }
+        return isCoarse(location, in: cell(containing: location.latitude, location.longitude))
+    }
+
+    /// Whether `location`, which lies in `cell`, is already coarse.
+    private func isCoarse(_ location: Location, in cell: Cell) -> Bool {
+        location.latitude == cell.centreLatitude && location.longitude == cell.centreLongitude
             && location.horizontalAccuracy >= gridSpacing && location.altitude == nil
             && location.ellipsoidalAltitude == nil && location.verticalAccuracy == nil
             && location.speed == nil && location.course == nil
@@ -100,14 +115,21 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
         let metresPerDegree = 6_371_008.8 * Double.pi / 180
         let bandHeight = gridSpacing / metresPerDegree
         let bands = Int((180 / bandHeight).rounded(.up))
-        let band = min(bands - 1, max(0, Int(((latitude + 90) / bandHeight).rounded(.down))))
+        let band = Self.index(((latitude + 90) / bandHeight).rounded(.down), below: bands)
         let south = -90 + Double(band) * bandHeight
         let north = min(90, south + bandHeight)
         let centre = (south + north) / 2
         let idealWidth = bandHeight / max(_cos(centre * Double.pi / 180), 1e-9)
         let columns = max(1, min(Int(360 / bandHeight), Int((360 / idealWidth).rounded(.down))))
         let width = 360 / Double(columns)
-        let column = min(columns - 1, max(0, Int(((longitude + 180) / width).rounded(.down))))
+        let column = Self.index(((longitude + 180) / width).rounded(.down), below: columns)
         return Cell(south: south, north: north, west: -180 + Double(column) * width, width: width)
+    }
+
+    /// `position` as an index in `0..<count`, clamped while still a `Double`: a coordinate out of range or not a
+    /// number (outside the engine, which drops such fixes) lands in an edge cell instead of trapping the conversion.
+    private static func index(_ position: Double, below count: Int) -> Int {
+        guard position > 0 else { return 0 }
+        return position >= Double(count - 1) ? count - 1 : Int(position)
     }
 }

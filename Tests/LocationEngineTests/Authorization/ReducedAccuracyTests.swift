@@ -269,4 +269,54 @@ struct ReducedAccuracyTests {
         }
         #expect(checked > 50, "the property was exercised (\(checked) deliveries checked)")
     }
+
+    @Test("precise accuracy turned on and off again and again: the remembered fix stays as coarse as it was, and serves city requests from the cache")
+    func recoarseningLeavesTheCacheAsItWas() throws {
+        var h = MachineHarness(accuracy: .reduced)
+        h.oneShot("first", .city, timeout: nil)
+        h.fix(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 5))
+        let remembered = try #require(h.machine.lastKnownLocation(now: h.now)?.location)
+        for _ in 0..<3 {
+            h.setAccuracy(.full)
+            h.setAccuracy(.reduced)
+        }
+        #expect(h.machine.lastKnownLocation(now: h.now)?.location == remembered, "grew from \(remembered.horizontalAccuracy) m")
+        h.oneShot("again", .city, timeout: nil)
+        #expect(h.onlyResult("again")?.status == .success && h.onlyResult("again")?.location == remembered)
+        // A coarse location is its own coarsened form; a precise one that merely sits on a cell's centre is not.
+        let policy = ReducedAccuracyPolicy()
+        #expect(policy.coarsen(remembered) == remembered)
+        var onTheCentre = remembered
+        onTheCentre.horizontalAccuracy = 3001
+        #expect(policy.coarsen(onTheCentre).horizontalAccuracy > 3001)
+    }
+
+    @Test("a one-shot that timed out and is reached after accuracy became reduced tells of the coarse fix, not the measured error")
+    func timedOutReasonCoarsened() throws {
+        var h = MachineHarness()
+        h.oneShot("first", .room, timeout: .seconds(10))
+        h.oneShot("second", .room, timeout: .seconds(10))
+        h.fix(50)
+        h.receive(MachineHarness.picture(.authorized, .reduced), after: .seconds(11))
+        // The first handler takes two seconds: the reduction falls due before the second ending is reached.
+        h.whileDelivering = { tag in tag == "first" ? ([], .seconds(2)) : nil }
+        h.advance(by: .seconds(10))
+        let first = try #require(h.onlyResult("first"))
+        #expect(first.reason?.message.contains("±50 m") == true, "reached before the change: as decided")
+        let second = try #require(h.onlyResult("second"))
+        #expect(second.location.map(ReducedAccuracyPolicy().isCoarse) == true)
+        #expect(second.reason?.code == "accuracy_not_reached")
+        #expect(second.reason?.message.contains("±50 m") == false, "\(String(describing: second.reason))")
+        #expect(second.reason?.message.contains("±\(Int(second.location!.horizontalAccuracy)) m") == true)
+    }
+
+    @Test("whether a location is coarse is answered for any input: a position that is no number or out of range is not")
+    func isCoarseOfAnything() {
+        let policy = ReducedAccuracyPolicy()
+        for (latitude, longitude) in [(Double.nan, 0.0), (0, .nan), (.infinity, 0), (0, -.infinity), (1e300, 1e300), (-1e300, 0), (91, 0)] {
+            #expect(!policy.isCoarse(Location(latitude: latitude, longitude: longitude, horizontalAccuracy: 3000)))
+        }
+        // Coarsening such a position does not trap either (the engine drops such fixes before it would).
+        _ = policy.coarsen(Location(latitude: .nan, longitude: .infinity, horizontalAccuracy: 5))
+    }
 }

@@ -101,7 +101,8 @@ struct RequestsPartTests {
         }
         _ = requests.place(Self.id(3), "monitor", gate: .authorized)
         let fanOut = requests.offer(Self.fix(accuracy: 5, at: .zero), now: .zero)
-        #expect(fanOut.locations.map(\.handler) == ["once"])
+        #expect(fanOut.runs.map(\.heading) == [false])
+        #expect(fanOut.runs.flatMap(\.recipients).map(\.handler) == ["once"])
         #expect(fanOut.exhausted.map(\.handler) == ["once"])
         #expect(!requests.contains(Self.id(1)))
         #expect(requests.contains(Self.id(3)))

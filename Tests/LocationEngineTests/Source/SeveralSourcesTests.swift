@@ -47,6 +47,31 @@ struct SeveralSourcesTests {
         #expect(coarseOnly.ends("heading") == [.headingUnavailable])
     }
 
+    @Test("a heading subscription at a coarse accuracy runs the source that gives the course, not a cheaper one without it; its course arrives")
+    func coarseHeadingRunsTheCourseSource() {
+        var h = Self.harness()
+        h.subscribe("heading", SubscriptionOptions(kind: .heading, accuracy: .neighborhood))
+        #expect(Self.commands(h, of: 0) == [.start(.low)] && Self.commands(h, of: 1).isEmpty)
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5, course: 90), source: 0)
+        #expect(h.events["heading"]?.count == 1)
+        // A city subscription beside it is served by the same source; once the heading subscription ends, the
+        // cheaper source is chosen.
+        h.subscribe("city", SubscriptionOptions(accuracy: .city))
+        #expect(Self.commands(h, of: 1).isEmpty)
+        h.cancel("heading")
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)], "\(h.allSourceCommands)")
+    }
+
+    @Test("when the only source that gives the course fails, heading subscriptions end with its error; the others go on with the source left")
+    func courseSourceFails() {
+        var h = Self.harness()
+        h.subscribe("heading", SubscriptionOptions(kind: .heading, accuracy: .city))
+        h.subscribe("city", SubscriptionOptions(accuracy: .city))
+        h.fatalError("gnss.gone", source: 0)
+        #expect(h.ends("heading") == [.failed(SourceError(code: "gnss.gone", message: "scripted"))])
+        #expect(h.ends("city").isEmpty && Self.commands(h, of: 1) == [.start(.lowest)], "\(h.allSourceCommands)")
+    }
+
     @Test("between two sources alike in cost the quicker to a first fix runs")
     func quickerFirstFix() {
         let slow = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.01), firstFixTime: .seconds(20))

@@ -130,4 +130,20 @@ struct SubscriptionTests {
         h.transientError()
         #expect(h.notificationOrder == expected)
     }
+
+    @Test("a fix with a course reaches heading and location subscriptions together in the order they were made")
+    func headingsInSubmissionOrder() {
+        var h = MachineHarness()
+        h.subscribe("heading 1", SubscriptionOptions(kind: .heading))
+        h.subscribe("location 2")
+        h.subscribe("location 3")
+        h.subscribe("heading 4", SubscriptionOptions(kind: .heading))
+        h.subscribe("location 5")
+        h.fix(5, course: 90)
+        #expect(h.notificationOrder == ["heading 1", "location 2", "location 3", "heading 4", "location 5"])
+        // A fix without a course passes the location subscriptions only, still in order.
+        h.notificationOrder = []
+        h.fix(5, latitude: 48.1)
+        #expect(h.notificationOrder == ["location 2", "location 3", "location 5"])
+    }
 }

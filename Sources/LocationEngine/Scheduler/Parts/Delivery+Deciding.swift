@@ -78,17 +78,20 @@ extension SchedulerStateMachine.Delivery {
         emit(.notifyMonitors(recipients, event))
     }
 
-    /// Decides what a fix brought the subscriptions (``Requests/offer(_:now:)``): grouped location and
-    /// heading updates, then the ends of those it exhausted, which the updates still reach (they were
-    /// decided with them live).
+    /// Decides what a fix brought the subscriptions (``Requests/offer(_:now:)``): its location and heading
+    /// updates, one delivery per run of one kind, so that the subscriptions hear the fix in the order they were
+    /// made; then the ends of those it exhausted, which the updates still reach (they were decided with them live).
     mutating func emit(_ fanOut: SchedulerStateMachine.Requests.FanOut, of fix: StampedFix, now: EngineInstant) {
         for recipient in fanOut.exhausted { subscriptionEnded(recipient.id) }
-        if !fanOut.locations.isEmpty {
-            let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
-            emitSubscribers(fanOut.locations, .location(update))
-        }
-        if !fanOut.headings.isEmpty, let course = fix.location.course {
-            emitSubscribers(fanOut.headings, .heading(HeadingUpdate(course: course, location: fix.location)))
+        for run in fanOut.runs {
+            if run.heading {
+                // Only a fix with a course passes a heading subscription's filter.
+                guard let course = fix.location.course else { continue }
+                emitSubscribers(run.recipients, .heading(HeadingUpdate(course: course, location: fix.location)))
+            } else {
+                let update = LocationUpdate(location: fix.location, age: fix.age(at: now), achievedAccuracy: fix.achieved(at: now))
+                emitSubscribers(run.recipients, .location(update))
+            }
         }
         emitSubscribers(fanOut.exhausted, .ended(.maximumUpdatesReached))
     }

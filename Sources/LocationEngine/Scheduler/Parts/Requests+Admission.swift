@@ -156,7 +156,7 @@ extension SchedulerStateMachine.Requests {
                 request.phase = .held
                 store(id, request)
             } else if var subscription = subscriptions[id] {
-                if let mode = subscription.options.powerDemand { demand.remove(mode) }
+                if let mode = subscription.options.powerDemand { demand.remove(mode, course: subscription.options.wantsCourse) }
                 subscription.phase = .held
                 store(id, subscription)
             }

@@ -1,11 +1,29 @@
 extension SchedulerStateMachine.Requests {
-    /// Who a fix reaches among the subscriptions: the recipients of its location update and of its
-    /// heading update, and the subscriptions it brought to their maximum number of updates (already
-    /// removed: they get the update, then their end).
+    /// Who a fix reaches among the subscriptions: the recipients of its updates in submission order, in runs
+    /// of one kind (a location update or a heading update), and the subscriptions it brought to their maximum
+    /// number of updates (already removed: they get the update, then their end).
     struct FanOut {
-        var locations: [Recipient<SubscriptionHandler>] = []
-        var headings: [Recipient<SubscriptionHandler>] = []
+        /// Recipients next to each other in submission order that hear the same kind of update: one delivery.
+        struct Run {
+            /// Whether they hear the fix's heading rather than its location.
+            var heading: Bool
+            var recipients: [Recipient<SubscriptionHandler>]
+        }
+
+        /// The runs, in submission order (one run while every subscription reached wants locations).
+        var runs: [Run] = []
         var exhausted: [Recipient<SubscriptionHandler>] = []
+
+        /// Adds `recipient` after those already reached.
+        /// - Complexity: amortised O(1)
+        @inline(__always)
+        mutating func append(_ recipient: Recipient<SubscriptionHandler>, heading: Bool) {
+            if let last = runs.indices.last, runs[last].heading == heading {
+                runs[last].recipients.append(recipient)
+            } else {
+                runs.append(Run(heading: heading, recipients: [recipient]))
+            }
+        }
     }
 
     /// Offers `fix` to every admitted subscription through its filters, in submission order, records
@@ -19,12 +37,7 @@ extension SchedulerStateMachine.Requests {
             guard subscription.phase == .admitted, Self.accepts(fix, subscription, coarsened: coarsened, grid: grid, now: now) else { return }
             subscription.lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now, coarse: coarsened)
             subscription.delivered += 1
-            let recipient = Recipient(id, subscription.handler)
-            if subscription.options.kind == .heading {
-                fanOut.headings.append(recipient)
-            } else {
-                fanOut.locations.append(recipient)
-            }
+            fanOut.append(Recipient(id, subscription.handler), heading: subscription.options.kind == .heading)
             if let maximum = subscription.options.maximumUpdates, subscription.delivered >= maximum {
                 exhausted.append(id)
             }

@@ -154,7 +154,7 @@ extension SchedulerStateMachine.Requests {
     mutating func admit(_ id: RequestID, _ subscription: inout Subscription) {
         subscription.phase = .admitted
         store(id, subscription)
-        if let mode = subscription.options.powerDemand { demand.add(mode) }
+        if let mode = subscription.options.powerDemand { demand.add(mode, course: subscription.options.wantsCourse) }
     }
 
     /// Removes the request with this ID, of whatever kind, and its share of the demand. Its entries in the
@@ -171,7 +171,9 @@ extension SchedulerStateMachine.Requests {
                 assertionFailure("subscription \(id) had an entry and no state")
                 return nil
             }
-            if subscription.phase == .admitted, let mode = subscription.options.powerDemand { demand.remove(mode) }
+            if subscription.phase == .admitted, let mode = subscription.options.powerDemand {
+                demand.remove(mode, course: subscription.options.wantsCourse)
+            }
             return .subscription(subscription.handler)
         case .monitor?:
             guard let monitor = monitors.removeValue(forKey: id) else {
@@ -231,12 +233,14 @@ extension SchedulerStateMachine.Requests {
     mutating func removeAll(onlyAdmitted: Bool) -> Removed { removeAll(onlyAdmitted: onlyAdmitted, unservedBy: []) }
 
     /// Removes the pending requests (only those admitted, if `onlyAdmitted`) that none of `sources` serves
-    /// (see ``SourceCapabilities/serves(_:)``): with no source, every one. Requests demanding no power (passive
-    /// subscriptions, monitors) are served by any source.
+    /// (see ``SourceCapabilities/serves(_:)``), or, for a heading subscription, none gives the course: with no
+    /// source, every one. Requests demanding no power (passive subscriptions, monitors) are served by any source.
     /// - Complexity: O(n log n).
     mutating func removeAll(onlyAdmitted: Bool, unservedBy sources: [SourceCapabilities]) -> Removed {
-        func unservable(_ mode: PowerMode?) -> Bool {
+        let givesCourse = sources.contains(where: \.providesCourse)
+        func unservable(_ mode: PowerMode?, course: Bool = false) -> Bool {
             guard !sources.isEmpty else { return true }
+            if course && !givesCourse { return true }
             return mode.map { mode in !sources.contains { $0.serves(mode) } } ?? false
         }
         var ids: [RequestID] = []
@@ -246,8 +250,10 @@ extension SchedulerStateMachine.Requests {
             }
         }
         ids.sort()
-        ids += subscriptions.lazy.filter { (!onlyAdmitted || $0.value.phase == .admitted) && unservable($0.value.options.powerDemand) }
-            .map(\.id)
+        ids += subscriptions.lazy.filter {
+            (!onlyAdmitted || $0.value.phase == .admitted) && unservable($0.value.options.powerDemand, course: $0.value.options.wantsCourse)
+        }
+        .map(\.id)
         // A monitor demands no power of its own: only no source at all leaves it unserved.
         if sources.isEmpty { ids += monitors.lazy.filter { !onlyAdmitted || $0.value.phase == .admitted }.map(\.id) }
         if !onlyAdmitted {

@@ -9,6 +9,9 @@ struct PowerDemand: Sendable, Equatable {
     private var counts = InlineArray<5, Int>(repeating: 0)
     /// How many of the requests are one-shots, which wait for a fix (the power planner answers them quickly).
     private(set) var oneShots = 0
+    /// How many of the requests want the course (heading subscriptions): among several sources, one that gives
+    /// it is chosen.
+    private(set) var courses = 0
 
     /// A request demanding `mode` became active.
     /// - Complexity: O(1)
@@ -42,6 +45,25 @@ struct PowerDemand: Sendable, Equatable {
         oneShots -= 1
     }
 
+    /// A subscription demanding `mode` became active; `course`: it wants the course (a heading subscription).
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func add(_ mode: PowerMode, course: Bool) {
+        add(mode)
+        if course { courses += 1 }
+    }
+
+    /// A subscription demanding `mode` ended (or is held back); `course` as it was added.
+    /// - Complexity: O(1)
+    @inline(__always)
+    mutating func remove(_ mode: PowerMode, course: Bool) {
+        remove(mode)
+        if course { courses -= 1 }
+    }
+
+    /// Whether any of the requests wants the course.
+    var wantsCourse: Bool { courses > 0 }
+
     /// The mode of the most demanding request, if any.
     /// - Complexity: O(1) (five counters).
     var mode: PowerMode? {
@@ -58,6 +80,6 @@ struct PowerDemand: Sendable, Equatable {
     func count(in mode: PowerMode) -> Int { counts[mode.rawValue] }
 
     static func == (lhs: PowerDemand, rhs: PowerDemand) -> Bool {
-        lhs.oneShots == rhs.oneShots && PowerMode.allCases.allSatisfy { lhs.counts[$0.rawValue] == rhs.counts[$0.rawValue] }
+        lhs.oneShots == rhs.oneShots && lhs.courses == rhs.courses && PowerMode.allCases.allSatisfy { lhs.counts[$0.rawValue] == rhs.counts[$0.rawValue] }
     }
 }

@@ -4,7 +4,8 @@
 /// One record per source, for one source as for several; on every reconciliation:
 /// - **the choice**: the finest mode demanded (the requests', and the monitors' while any region is
 ///   monitored) goes to the cheapest source that serves it (``SourceCapabilities/serves(_:)``, then
-///   ``SourceCapabilities/cost``; the earlier on a tie); when none does, to the one that reaches finest. The
+///   ``SourceCapabilities/cost``; the earlier on a tie); when none does, to the one that reaches finest; while a
+///   heading subscription is admitted, among the sources that give the course (``SourceCapabilities/providesCourse``). The
 ///   only source left is chosen without weighing anything. That source's planner gets the whole demand — a
 ///   finer source's fixes serve coarser requests too — and the others none, so they linger and power down by
 ///   their own rules;
@@ -39,6 +40,8 @@ struct SourcePlanner: Sendable {
     struct Choice: Sendable {
         /// The mode it was made for.
         var mode: PowerMode
+        /// Whether it was made for requests that want the course.
+        var course: Bool
         /// The source chosen (`nil` when every source failed).
         var chosen: SourceID?
         /// The cheapest other source left beside it: the fallback when one falls due (`nil` when no other source
@@ -103,7 +106,7 @@ struct SourcePlanner: Sendable {
         let demanded = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
         // Under reduced accuracy no source runs finer than the cap: the choice is the cheapest that serves it.
         let wanted = cap.map { cap in demanded.map { min($0, cap) } } ?? demanded
-        choose(for: wanted, now: now)
+        choose(for: wanted, course: demand.wantsCourse, now: now)
         var next: EngineInstant?
         for index in records.indices {
             let source = SourceID(index)
@@ -216,19 +219,19 @@ struct SourcePlanner: Sendable {
 
     // MARK: The choice
 
-    /// Makes the choice for the finest mode demanded, `wanted` (`nil`: none), unless it stands, and decides whether
-    /// the spare beside the chosen source runs as a fallback. Without demand, the sources that failed may be chosen
-    /// again.
+    /// Makes the choice for the finest mode demanded, `wanted` (`nil`: none), and whether a request wants the
+    /// `course`, unless it stands, and decides whether the spare beside the chosen source runs as a fallback. Without
+    /// demand, the sources that failed may be chosen again.
     /// - Complexity: O(1) while the choice stands and no other source is left, else O(s) for s sources.
     @inline(__always)
-    private mutating func choose(for wanted: PowerMode?, now: EngineInstant) {
+    private mutating func choose(for wanted: PowerMode?, course: Bool, now: EngineInstant) {
         guard let wanted else {
             for index in records.indices { records[index].planner.recoverFromFailure() }
             choice = nil
             fallback = nil
             return
         }
-        if choice?.mode != wanted { choice = makeChoice(for: wanted) }
+        if choice?.mode != wanted || choice?.course != course { choice = makeChoice(for: wanted, course: course) }
         guard let chosen = choice?.chosen, let spare = choice?.spare else {
             fallback = nil
             return
@@ -239,27 +242,34 @@ struct SourcePlanner: Sendable {
         fallback = fallbackIsDue(beside: chosen, now: now) ? spare : nil
     }
 
-    /// The choice for `mode`: the source chosen, and the cheapest other one left beside it.
+    /// The choice for `mode` (and the `course`, if wanted): the source chosen, and the cheapest other one left
+    /// beside it.
     @inline(never)
-    private func makeChoice(for mode: PowerMode) -> Choice {
-        let chosen = choose(mode)
-        return Choice(mode: mode, chosen: chosen, spare: chosen.flatMap(cheapestOther))
+    private func makeChoice(for mode: PowerMode, course: Bool) -> Choice {
+        let chosen = choose(mode, course: course)
+        return Choice(mode: mode, course: course, chosen: chosen, spare: chosen.flatMap(cheapestOther))
     }
 
     /// The cheapest source left that serves `mode` (the quicker to a first fix on a tie, then the earlier), else the
-    /// one left that reaches finest, else none. The only source left is chosen without weighing anything.
+    /// one left that reaches finest, else none. The only source left is chosen without weighing anything. When a
+    /// request wants the `course`, the choice keeps to the sources left that give it, while there is one (a
+    /// cheaper source without it would leave a heading subscription waiting for ever).
     /// - Complexity: O(s) for s sources, without allocating (it runs for every fix while monitors wait).
-    func choose(_ mode: PowerMode) -> SourceID? {
+    func choose(_ mode: PowerMode, course: Bool = false) -> SourceID? {
+        let keepToCourse = course && records.contains { !$0.planner.hasFailed && $0.capabilities.providesCourse }
+        func isCandidate(_ index: Int) -> Bool {
+            !records[index].planner.hasFailed && (!keepToCourse || records[index].capabilities.providesCourse)
+        }
         var left = 0
         var last = 0
-        for index in records.indices where !records[index].planner.hasFailed {
+        for index in records.indices where isCandidate(index) {
             left += 1
             last = index
         }
         guard left > 1 else { return left == 1 ? SourceID(last) : nil }
         var cheapest: Int?
         var finest: Int?
-        for index in records.indices where !records[index].planner.hasFailed {
+        for index in records.indices where isCandidate(index) {
             let source = records[index].capabilities
             if source.serves(mode) {
                 if cheapest.map({ (source.cost, source.firstFixTime) < (records[$0].capabilities.cost, records[$0].capabilities.firstFixTime) })

@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "LocationSources",
             dependencies: [
-                "LocationEngine", "NMEA", "ReceiverControl",
+                "LocationEngine", "NMEA", "ReceiverControl", "CPollability",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -146,6 +146,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Whether epoll can watch a descriptor, for the NMEA sources (Swift's Glibc module lacks <sys/epoll.h>).
+        .target(name: "CPollability"),
         // libdbus-1, the reference D-Bus client library (Debian's libdbus-1-dev), for the GeoClue source.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // The GeoClue2 source: a client of the system location service over D-Bus. A module of its own, so

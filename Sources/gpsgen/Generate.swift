@@ -45,7 +45,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
     var outage: [String] = []
 
-    @Option(help: "Start position LAT,LON in degrees (default: Berlin).")
+    @Option(parsing: .unconditional, help: "Start position LAT,LON in degrees, e.g. -33.9,18.4 (default: Berlin; a pole excluded).")
     var origin: String?
 
     @Option(help: "Behave like a real receiver on the line: mtk, ublox or plain (obeys power commands, meters its current).")
@@ -183,6 +183,11 @@ struct GenerateOptions: ParsableArguments {
             (-90...90).contains(latitude), (-180...180).contains(longitude)
         else {
             throw ValidationError("bad --origin '\(text)'; write LAT,LON in degrees, e.g. 52.52,13.405")
+        }
+        // At a pole every direction is south (or north) and the scenarios' east-west legs have no meaning: the
+        // positions computed from one are not coordinates.
+        guard abs(latitude) < 90 else {
+            throw ValidationError("--origin \(text) is a pole, where a moving scenario has no east or west; start at most 89.999 degrees from the equator")
         }
         return Coordinate(latitude: latitude, longitude: longitude)
     }

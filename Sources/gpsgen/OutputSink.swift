@@ -6,18 +6,21 @@ struct OutputSink {
     /// Flush once this many UTF-8 bytes are pending.
     static let chunkSize = 1 << 16
 
-    /// Standard output when `path` is `nil` or `-`, otherwise a new (truncated) file.
+    /// Standard output when `path` is `nil` or `-`, otherwise the file at `path`, opened as a shell's `>` opens it:
+    /// a regular file created or truncated, a symbolic link followed, a named pipe, a pseudo-terminal or a device
+    /// written to as it is (a pipe waits for its reader). `FileManager.createFile` is not used: it writes a new
+    /// file and renames it over the path, which replaced a pipe, a device or a link with a regular file.
     init(path: String?) throws {
         guard let path, path != "-" else {
             handle = .standardOutput
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let file = FileHandle(forWritingAtPath: path)
-        else {
-            throw GPSGenError("cannot create output file '\(path)'; check the directory exists and is writable")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw GPSGenError("cannot open output file '\(path)': \(reason); check the directory exists and is writable")
         }
-        handle = file
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// Writes `text` now.

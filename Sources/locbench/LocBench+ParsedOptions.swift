@@ -19,7 +19,7 @@ extension LocBench {
         guard Scenario.names.contains(scenario) else {
             throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
         }
-        guard fixRate.isFinite, fixRate > 0, fixRate <= 100 else { throw ValidationError("--fix-rate must be in (0, 100] (got \(fixRate))") }
+        guard Scenario.fixRates.contains(fixRate) else { throw ValidationError("--fix-rate must be from 0.001 (a fix every 1,000 s) to 100 (got \(fixRate))") }
         if let arrivalRate, !(arrivalRate.isFinite && arrivalRate > 0) {
             throw ValidationError("--arrival-rate must be a positive number (got \(arrivalRate))")
         }
@@ -50,6 +50,9 @@ extension LocBench {
         guard (0...1).contains(geofenceFixError) else { throw ValidationError("--geofence-fix-error must be within 0…1 (got \(geofenceFixError))") }
         if let submitters, !(1...64).contains(submitters) { throw ValidationError("--submitters must be within 1…64 (got \(submitters))") }
         if let repeats, !(1...20).contains(repeats) { throw ValidationError("--repeat must be within 1…20 (got \(repeats))") }
+        // Checked before the run, which may take minutes, rather than when its figures are written.
+        if let json, let problem = Self.unwritable(json) { throw ValidationError("--json \(json): \(problem)") }
+        if let report, let problem = Self.unwritable(report) { throw ValidationError("--report \(report): \(problem)") }
         guard (0...1).contains(noTimeoutFraction) else { throw ValidationError("--no-timeout-fraction must be within 0…1 (got \(noTimeoutFraction))") }
         if let baseline, baseline != "naive" && baseline != "none" { throw ValidationError("--baseline must be naive or none (got '\(baseline)')") }
         if baseline == "naive" && authorization != nil {
@@ -75,14 +78,30 @@ extension LocBench {
         }
     }
 
+    /// Why a file could not be written at `path` at the end of the run (a directory, a file or a directory that may
+    /// not be written, a directory that does not exist), or `nil`.
+    static func unwritable(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        if let values = try? url.resourceValues(forKeys: [.isDirectoryKey]) {
+            if values.isDirectory == true { return "it is a directory: name a file" }
+            return FileManager.default.isWritableFile(atPath: path) ? nil : "the file may not be written"
+        }
+        let directory = url.deletingLastPathComponent()
+        guard (try? directory.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true else { return "\(directory.path) is no directory" }
+        return FileManager.default.isWritableFile(atPath: directory.path) ? nil : "\(directory.path) may not be written"
+    }
+
     /// The parsed `--source`.
     func sourceKind() throws -> SourceKind {
         switch source.first {
         case "synthetic" where source.count == 1:
             return .synthetic
         case "nmea" where source.count == 2:
-            guard FileManager.default.isReadableFile(atPath: source[1]) else {
-                throw ValidationError("--source nmea: cannot read the NMEA log '\(source[1])'")
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.isReadableFile(atPath: source[1]),
+                FileManager.default.fileExists(atPath: source[1], isDirectory: &isDirectory), !isDirectory.boolValue
+            else {
+                throw ValidationError("--source nmea: cannot read the NMEA log '\(source[1])'\(isDirectory.boolValue ? ": it is a directory" : "")")
             }
             return .nmea(path: source[1])
         case "gpsd" where source.count == 2:

@@ -31,7 +31,7 @@ struct LocBench: AsyncParsableCommand {
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")); tunnel is a drive with a 60 s outage every 5 minutes.")
     var scenario: String = "drive"
 
-    @Option(parsing: .unconditional, help: "Synthetic fixes per second in the finest modes (more than 0, at most 100).")
+    @Option(parsing: .unconditional, help: "Synthetic fixes per second in the finest modes (0.001 to 100).")
     var fixRate: Double = 1
 
     @Option(name: .customLong("mix"), help: "Operation weights as comma-separated name=weight: oneshot, subscription, cancel, force (default \(Mix.standard.description); oneshot=1 for --shape trickle).")
@@ -78,7 +78,7 @@ struct LocBench: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "How long the source lingers after the last request needing it (e.g. 5s).")
     var linger: String = "5s"
 
-    @Option(help: "Seed of the workload and of the synthetic GPS.")
+    @Option(parsing: .unconditional, help: "Seed of the workload and of the synthetic GPS.")
     var seed: UInt64 = 42
 
     @Option(help: "The design run beside the engine on the same workload: naive (one Task sleeping per request, a locked array scanned per fix, the source in its best mode whenever a request exists) or none. Default: naive up to 100,000 operations without --authorization, else none.")
@@ -88,7 +88,7 @@ struct LocBench: AsyncParsableCommand {
         help: "With --clock wall: keep a bare thread sleeping to deadlines 1 ms apart through the runs and print how late it woke, the operating system's floor under the timeout lateness (its wake-ups cost CPU time, counted in the runs' figures).")
     var timerFloor = false
 
-    @Option(name: .customLong("repeat"), help: "Runs of each design, interleaved; wall and CPU figures are their median (default 3 up to 100,000 operations, else 1).")
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Runs of each design, interleaved; wall and CPU figures are their median (default 3 up to 100,000 operations, else 1).")
     var repeats: Int?
 
     @Option(
@@ -98,12 +98,14 @@ struct LocBench: AsyncParsableCommand {
     var authorization: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Measure concurrent submission instead of running the workload: --requests one-shots submitted by one thread, then by this many threads at once (1-64), each on a fresh engine.",
             discussion: "Reports each run's aggregate submissions and processed requests per second and checks that every request ended exactly once."))
     var submitters: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Measure geofence monitoring instead of running the workload: N fences (1-20,000) along each --geofence-shapes trajectory, a monitor per fence on the engine, and the naive design beside it.",
             discussion: "Reports missed, duplicate and false transitions against the ground truth, latency from the true crossing, and the receiver's energy against always-on and the reach oracle."))
@@ -129,6 +131,7 @@ struct LocBench: AsyncParsableCommand {
     var geofenceResponsiveness: String = "0s"
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --geofences: how much of the receiver's position and velocity error its fixes carry, 0 to 1.",
             discussion: "0 puts every fix on the truth (the reported accuracy and everything else stay the receiver's): what the noise alone costs each design."))

@@ -133,5 +133,47 @@ struct NMEAStreamFileTests {
         #expect(log.contains(.error, "giving up on the NMEA stream"))
         await engine.shutdown()
     }
-}
 
+    @Test("a device the poller cannot watch, given as a log file, is read as a file: /dev/null is an empty log that ends, not a trap in the event loop")
+    func aDeviceThePollerRefusesIsReadAsAFile() async throws {
+        let (events, statistics) = try await replay("/dev/null", pacing: .asFastAsPossible)
+        #expect(events.compactMap(\.location).isEmpty && statistics.fixesDelivered == 0)
+        #expect(events.last?.sourceErrorCode == "nmea.endOfStream")
+    }
+
+    @Test func aDirectoryIsAClearFatalError() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-directory-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(
+                endpoint: .file(path: directory, pacing: .asFastAsPossible),
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), giveUpAfter: .milliseconds(100))),
+            logger: quietLogger())
+        let engine = makeEngine(source)
+        let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }
+        guard case .failed(let error) = result.status else {
+            Issue.record("expected a fatal error, got \(result)")
+            return
+        }
+        #expect(error.code == "nmea.unreachable")
+        #expect(error.message.contains("cannot open \(directory): Is a directory"), "\(error.message)")
+        await engine.shutdown()
+    }
+
+    @Test("whether the poller can watch a descriptor: a pipe yes; /dev/null and a regular file no")
+    func pollability() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(Pollability.canPoll(ends[0]))
+        let null = open("/dev/null", O_RDONLY)
+        defer { close(null) }
+        #expect(null >= 0 && !Pollability.canPoll(null))
+        let path = try temporaryLog("$GPGGA\r\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = open(path, O_RDONLY)
+        defer { close(file) }
+        #expect(file >= 0 && !Pollability.canPoll(file))
+    }
+}

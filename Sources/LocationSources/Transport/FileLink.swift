@@ -20,13 +20,19 @@ struct FileLinkOpener: LinkOpener {
     var isFinite: Bool { true }
 
     /// Opens without blocking: a named pipe with no writer would otherwise block the caller (and the event
-    /// loop, on a retry) in `open` until one came. A regular file is read on the thread pool; anything else
-    /// (a named pipe, a character device) through NIO's pipe channel, as standard input is.
+    /// loop, on a retry) in `open` until one came. A regular file, or a device the poller cannot watch
+    /// (`/dev/null`), is read on the thread pool; anything else (a named pipe, a terminal) through NIO's pipe
+    /// channel, as standard input is. A directory is refused.
     func open(on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents) -> EventLoopFuture<any StreamLink> {
         let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return eventLoop.makeFailedFuture(DeviceOpenError.openFile(path, errno: errno)) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        let type = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : 0
+        if type == S_IFDIR {
+            closeDescriptor(descriptor)
+            return eventLoop.makeFailedFuture(DeviceOpenError.openFile(path, errno: EISDIR))
+        }
+        guard type == S_IFREG || !Pollability.canPoll(descriptor) else {
             return PipeLink.open(descriptor: descriptor, writable: false, on: eventLoop, framing: framing, events: events)
         }
         let flags = fcntl(descriptor, F_GETFL)

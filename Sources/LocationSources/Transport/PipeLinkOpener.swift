@@ -33,8 +33,8 @@ struct SerialLinkOpener: LinkOpener {
 }
 
 /// Opens the process's standard input: a pipe or terminal through NIO's pipe channel, a redirected
-/// regular file by plain reads on the thread pool. The descriptor is duplicated, so closing the
-/// link leaves the process's standard input alone.
+/// regular file (or a device the poller cannot watch, as `< /dev/null`) by plain reads on the thread pool. The
+/// descriptor is duplicated, so closing the link leaves the process's standard input alone.
 struct StandardInputLinkOpener: LinkOpener {
     let threadPool: NIOThreadPool
 
@@ -46,7 +46,7 @@ struct StandardInputLinkOpener: LinkOpener {
         let descriptor = dup(STDIN_FILENO)
         guard descriptor >= 0 else { return eventLoop.makeFailedFuture(DeviceOpenError.duplicate(errno: errno)) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG || !Pollability.canPoll(descriptor) {
             return eventLoop.makeSucceededFuture(
                 FileLink.start(descriptor: descriptor, threadPool: threadPool, eventLoop: eventLoop, events: events))
         }

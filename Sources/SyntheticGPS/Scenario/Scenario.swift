@@ -25,6 +25,10 @@ public struct Scenario: Sendable, Hashable {
     public var startTime: Double
     /// Seconds between epochs in the finest power modes (`1` = 1 Hz).
     public var fixInterval: Double
+
+    /// The fix rates the tools run a synthetic receiver at, in fixes per second: from one every 1,000 s to 100 a
+    /// second (``fixInterval`` is one over the rate).
+    public static let fixRates: ClosedRange<Double> = 0.001...100
     /// The seed of every random choice.
     public var seed: UInt64
     /// The antenna's surroundings.

@@ -91,7 +91,8 @@ public final class SyntheticLocationSource: LocationSource {
         var times: [PowerMode: Duration] = [:]
         for mode in PowerMode.allCases {
             let ready = PowerModeProfile.standard(mode).usesSatellites ? StartCondition.hot.timeToFirstFix.upperBound : SyntheticReceiver.networkReadiness.upperBound
-            times[mode] = .seconds(ready + max(0, fixInterval))
+            // Bounded by a year: an interval no tool allows must still not trap the conversion to a Duration.
+            times[mode] = .seconds(ready + min(max(0, fixInterval), 31_557_600))
         }
         return times
     }

@@ -144,7 +144,12 @@ struct Runner {
             if state.nextOperation < plan.operations.count { wait = min(wait, max(0, plan.operations[state.nextOperation].at - time)) }
             try? await Task.sleep(for: .nanoseconds(wait))
         }
+        // Let the linger (or the restart-aware policy's stay-on, at most a few break-evens) pass, as on the virtual
+        // clock, bounded alike; the source must end off. A fixed linger's wait alone ended small runs while the
+        // restart-aware policy still kept the receiver on.
+        let deadline = ContinuousClock.now + max(linger, .seconds(120)) + .seconds(1)
         try? await Task.sleep(for: linger + .milliseconds(500))
+        while recording.currentMode != nil, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
         let metered = (source as? SyntheticLocationSource)?.energyMeter?.energy
         return await state.finish(recording: recording, end: now(), checkAgainstFixes: false, meteredJoules: metered)
     }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# gpsgen's --output opens its path as a shell's `>` does: a regular file is created or truncated, a named pipe
+# is written through (its reader gets the NMEA) and stays a pipe, a symbolic link is followed and stays a link,
+# a directory is refused with a message naming it. Usage: Scripts/check-gpsgen-output.sh [GPSGEN]
+set -euo pipefail
+gpsgen="${1:-.build/release/gpsgen}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check-gpsgen-output: $*" >&2; exit 1; }
+
+"$gpsgen" --duration 5s --output "$work/plain.nmea"
+grep -q '^\$G[PN]RMC' "$work/plain.nmea" || fail "a new file got no NMEA"
+"$gpsgen" --duration 2s --output "$work/plain.nmea"
+[ "$(grep -c 'RMC' "$work/plain.nmea")" -le 3 ] || fail "an existing file was not truncated"
+
+mkfifo "$work/pipe"
+timeout 60 cat "$work/pipe" > "$work/from-pipe" &
+reader=$!
+timeout 60 "$gpsgen" --duration 5s --output "$work/pipe"
+wait "$reader"
+[ -p "$work/pipe" ] || fail "the named pipe was replaced"
+grep -q 'RMC' "$work/from-pipe" || fail "the pipe's reader got no NMEA"
+
+touch "$work/target"
+ln -s "$work/target" "$work/link"
+"$gpsgen" --duration 5s --output "$work/link"
+[ -L "$work/link" ] || fail "the symbolic link was replaced"
+grep -q 'RMC' "$work/target" || fail "the link's target got no NMEA"
+
+mkdir "$work/directory"
+if "$gpsgen" --duration 5s --output "$work/directory" 2> "$work/error"; then fail "a directory was accepted as output"; fi
+grep -q "cannot open output file '$work/directory'" "$work/error" || fail "unclear refusal: $(cat "$work/error")"
+[ -d "$work/directory" ] || fail "the directory was replaced"
+echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would"

@@ -19,7 +19,7 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on. Beyond loopback (127.0.0.0/8, ::1) the server needs --tokens.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port to listen on (0: any free port, printed at start).")
+    @Option(parsing: .unconditional, help: "Port to listen on (0: any free port, printed at start).")
     var port = 8080
 
     @Option(help: "Listen on a Unix-domain socket at PATH instead of --host and --port: a request without a token is its peer's user (uid:N lines of --tokens; without them each user its own client). The socket file's mode says who may connect.")
@@ -43,13 +43,13 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
     var scenario = "drive"
 
-    @Option(help: "Synthetic fixes per second.")
+    @Option(help: "Synthetic fixes per second (0.001 to 100).")
     var fixRate = 1.0
 
     @Option(help: "Synthetic receiver seed.")
     var seed: UInt64 = 42
 
-    @Option(help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms; at most 24h).")
+    @Option(parsing: .unconditional, help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms; at most 24h).")
     var linger = "5s"
 
     @Option(help: "The most geofences monitored at once (POST /geofences answers 409 past it).")
@@ -109,6 +109,23 @@ struct LocationServerCommand: AsyncParsableCommand {
         if let clientMaxOpen, clientMaxOpen < 1 {
             throw ValidationError("--client-max-open must be 1 or more requests open at once (got \(clientMaxOpen))")
         }
+        if let exitReport { try Self.checkCanWrite(exitReport, option: "--exit-report") }
+    }
+
+    /// Refuses at start a file that could not be written at the end: a directory, a file that may not be written,
+    /// or one whose directory does not exist or may not be written.
+    static func checkCanWrite(_ path: String, option: String) throws {
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw ValidationError("\(option) \(path) is a directory: name a file") }
+            guard files.isWritableFile(atPath: path) else { throw ValidationError("\(option): \(path) may not be written") }
+            return
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard files.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue, files.isWritableFile(atPath: parent) else {
+            throw ValidationError("\(option): cannot create \(path): the directory \(parent) does not exist or may not be written")
+        }
     }
 
     /// The per-client rate limit the options name, if any.
@@ -136,7 +153,12 @@ struct LocationServerCommand: AsyncParsableCommand {
             choices.append(.gpsd(address))
         }
         if let path = nmea {
-            guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("--nmea: cannot read the NMEA log '\(path)'") }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.isReadableFile(atPath: path), FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else {
+                throw ValidationError("--nmea: cannot read the NMEA log '\(path)'\(isDirectory.boolValue ? ": it is a directory" : "")")
+            }
             choices.append(.nmea(path: path))
         }
         if geoclue {
@@ -154,8 +176,8 @@ struct LocationServerCommand: AsyncParsableCommand {
         guard Scenario.names.contains(scenario) else {
             throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
         }
-        guard fixRate.isFinite, fixRate > 0, fixRate <= 100 else {
-            throw ValidationError("--fix-rate must be in (0, 100] (got \(fixRate))")
+        guard Scenario.fixRates.contains(fixRate) else {
+            throw ValidationError("--fix-rate must be from 0.001 (a fix every 1,000 s) to 100 (got \(fixRate))")
         }
         return [.synthetic(scenario: scenario, fixRate: fixRate, seed: seed)]
     }
@@ -223,7 +245,13 @@ struct LocationServerCommand: AsyncParsableCommand {
             http: counters.totals, geofences: geofences.counters.totals, engine: ExitReport.Engine(await engine.statistics()),
             heapIdleBytes: heapIdle.withLockedValue { $0 }, heapAtExitBytes: counters.sampleHeap(), cpuSeconds: processCPUSeconds())
         print(report.json)
-        if let exitReport { try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: exitReport)) }
+        if let exitReport {
+            do {
+                try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: exitReport))
+            } catch {
+                throw ValidationError("--exit-report: cannot write \(exitReport): \(error.localizedDescription)")
+            }
+        }
     }
 }
 

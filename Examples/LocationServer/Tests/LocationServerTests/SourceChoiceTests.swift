@@ -45,6 +45,36 @@ import Testing
         }
     }
 
+    @Test("--fix-rate runs from a fix every 1,000 s to 100 a second; below, above or no number, it is refused with a message, never a trap")
+    func fixRateRange() throws {
+        #expect(try LocationServerCommand.parse(["--fix-rate", "0.001"]).sourceChoices() == [.synthetic(scenario: "drive", fixRate: 0.001, seed: 42)])
+        for rate in ["1e-300", "0.0009", "0", "-1", "100.5", "nan", "inf"] {
+            #expect(throws: (any Error).self, "\(rate)") { _ = try LocationServerCommand.parse(["--fix-rate", rate]).sourceChoices() }
+        }
+    }
+
+    @Test("--nmea names a file to read: a directory is refused with a message saying so")
+    func nmeaDirectoryRefused() throws {
+        #expect {
+            _ = try LocationServerCommand.parse(["--nmea", "/tmp"]).sourceChoices()
+        } throws: { error in
+            "\(error)".contains("it is a directory")
+        }
+    }
+
+    @Test("--exit-report is checked at start: a directory, or a file in a directory that does not exist, is refused before the server runs")
+    func exitReportCheckedAtStart() throws {
+        #expect(throws: (any Error).self) { _ = try LocationServerCommand.parse(["--exit-report", "/tmp"]) }
+        #expect(throws: (any Error).self) { _ = try LocationServerCommand.parse(["--exit-report", "/nonexistent/report.json"]) }
+        _ = try LocationServerCommand.parse(["--exit-report", "/tmp/location-server-report-\(UInt32.random(in: 0...UInt32.max)).json"])
+    }
+
+    @Test("a negative --port or --linger is read as the option's value and refused with its range, not taken for a missing value")
+    func negativeValuesAreValues() {
+        #expect { _ = try LocationServerCommand.parse(["--port", "-1"]) } throws: { "\(LocationServerCommand.message(for: $0))".contains("0...65535") }
+        #expect { _ = try LocationServerCommand.parse(["--linger", "-1s"]) } throws: { !"\(LocationServerCommand.message(for: $0))".contains("Missing value") }
+    }
+
     @Test func twoReceiversAreRefused() {
         #expect(throws: (any Error).self) { try LocationServerCommand.parse(["--gpsd", "127.0.0.1:2947", "--nmea", "/dev/null"]).sourceChoices() }
     }

@@ -69,6 +69,9 @@ struct TokenFileTests {
             ("\(weather) fleet none", "tokens line 2: client 'fleet' has another permission on line 1"),
             ("\(fleet) other precise", "tokens line 2: the same token as line 1"),
             ("\(weather) weather approximate admin", "tokens line 2: admin sees every client's fences and their events: it needs permission precise"),
+            ("\(weather) local precise", "tokens line 2: client 'local': local is the name of the server's one client without a token file"),
+            ("\(weather) uid-1000 precise", "tokens line 2: client 'uid-1000': uid-1000 is the name the server gives user 1000"),
+            ("uid:1001 uid-1000 precise", "tokens line 2: client 'uid-1000': uid-1000 is the name the server gives user 1000"),
         ])
     func badLine(line: String, message: String) {
         let text = "\(Self.fleet) fleet precise\n\(line)\n"
@@ -77,6 +80,13 @@ struct TokenFileTests {
         } throws: { error in
             "\(error)".hasPrefix("--tokens \(message)")
         }
+    }
+
+    @Test("a user's uid:N line may keep the name uid-N the server gave it without a token file; names like it that are no user's are free")
+    func reservedNames() throws {
+        let table = try TokenFile.parse("uid:1000 uid-1000 precise\n\(Self.fleet) uid-01 precise\n\(Self.weather) uid-x approximate\n", path: "tokens")
+        #expect(table.lookup(user: 1000, at: .distantPast) == .client(Client(name: "uid-1000", permission: .precise)))
+        #expect(table.clients[Self.fleet]?.name == "uid-01" && table.clients[Self.weather]?.name == "uid-x")
     }
 
     @Test("a file saved with Windows line endings is read line by line, not as one line")

@@ -78,6 +78,14 @@ enum TokenFile {
                 throw bad("the token must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (optionally ending in =); this one is \(token.count) characters long or holds others")
             }
             guard isClientName(name) else { throw bad("client '\(name)': a name is 1 to 64 characters of A-Z a-z 0-9 - . _") }
+            switch reservation(of: name) {
+            case .some(.none):
+                throw bad("client '\(name)': local is the name of the server's one client without a token file, so that the fences stored under it stay its own")
+            case .some(.some(let owner)) where owner != user:
+                throw bad("client '\(name)': uid-\(owner) is the name the server gives user \(owner) without a token file: only its uid:\(owner) line may take it, so that the fences stored under it stay the user's")
+            default:
+                break
+            }
             guard let permission = ClientPermission(rawValue: permissionText) else {
                 throw bad("permission '\(permissionText)': expected precise, approximate or none")
             }
@@ -137,6 +145,16 @@ enum TokenFile {
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"): true
         default: isAlphanumeric(byte)
         }
+    }
+
+    /// Whether `name` is one the server gives a client of its own without a token file: `.some(nil)` for
+    /// `local` (every request over TCP), `.some(N)` for `uid-N` (user N over the Unix socket); `nil` for any other.
+    /// Fences are owned by name: such a name in a token file would hand the fences stored under it in a run
+    /// without one to another client.
+    static func reservation(of name: String) -> UInt32?? {
+        if name == Client.local.name { return .some(nil) }
+        guard name.hasPrefix("uid-"), let user = UInt32(name.dropFirst("uid-".count)), name == "uid-\(user)" else { return nil }
+        return .some(user)
     }
 
     /// Whether `name` can name a client (and stand in a metric label and a log line as it is).

@@ -48,6 +48,26 @@ extension LocBench {
             }
         }
         guard (0...1).contains(geofenceFixError) else { throw ValidationError("--geofence-fix-error must be within 0…1 (got \(geofenceFixError))") }
+        if geofences == nil {
+            // Options of the geofence measurement, given without it, would be ignored without a word.
+            let given = [
+                ("--geofence-shapes", geofenceShapes != "drive,walk,commute"), ("--geofence-duration", geofenceDuration != "1h"),
+                ("--geofence-max-speed", geofenceMaxSpeed != "trajectory"), ("--geofence-responsiveness", geofenceResponsiveness != "0s"),
+                ("--geofence-fix-error", geofenceFixError != 1), ("--geofence-curve", geofenceCurve),
+            ].filter(\.1).map(\.0)
+            if let first = given.first { throw ValidationError("\(first) applies to --geofences N: add it, or leave \(first) out") }
+        }
+        if severalSources {
+            guard geofences == nil, submitters == nil, clock == "virtual", source == ["synthetic"], authorization == nil else {
+                throw ValidationError(
+                    "--several-sources runs the synthetic receiver on the virtual clock, on its own: it cannot be combined with --geofences, --submitters, --clock wall, --source or --authorization")
+            }
+        }
+        if submitters != nil {
+            guard geofences == nil, source == ["synthetic"], authorization == nil else {
+                throw ValidationError("--submitters measures submission on fresh engines of its own: it cannot be combined with --geofences, --source or --authorization")
+            }
+        }
         if let submitters, !(1...64).contains(submitters) { throw ValidationError("--submitters must be within 1…64 (got \(submitters))") }
         if let repeats, !(1...20).contains(repeats) { throw ValidationError("--repeat must be within 1…20 (got \(repeats))") }
         // Checked before the run, which may take minutes, rather than when its figures are written.
@@ -65,7 +85,7 @@ extension LocBench {
             let span = try arrivalModel().expectedSpan(of: requests)
             guard span <= OnOffArrivals.longestSpan else {
                 throw LocbenchError.badArgument(
-                    "--arrival-rate \(arrivalRate ?? 0): \(requests) operations would take about \(Int(min(span, 1e15) / 86_400 / 365)) years of "
+                    "--arrival-rate \(arrivalRate ?? 0): \(requests) operations would take \(span < 1e15 ? "about \(Int(span / 86_400 / 365))" : "more than 30 million") years of "
                         + "virtual time; the longest run is about 3 years (1e8 s): raise the rate or lower --requests")
             }
             if let authorization { _ = try AuthorizationScript(parsing: authorization) }

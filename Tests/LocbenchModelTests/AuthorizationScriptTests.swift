@@ -33,6 +33,7 @@ import Testing
         ("answer=deny@1e308s", "bad time '1e308s' (e.g. 2s, 10m; at most 24h) in 'answer=deny@1e308s'"),
         ("answer=deny@1e308", "bad time '1e308' (e.g. 2s, 10m; at most 24h) in 'answer=deny@1e308'"),
         ("answer=deny@-2s", "bad time '-2s' (e.g. 2s, 10m; at most 24h) in 'answer=deny@-2s'"),
+        ("answer=always@", "'answer=always@' should be answer=ANSWER[@DELAY] in 'answer=always@'"),
     ])
     func rejectsWithAMessage(text: String, message: String) {
         let error = #expect(throws: LocbenchError.self) { try AuthorizationScript(parsing: text) }

@@ -8,14 +8,15 @@ import Testing
         #expect(try GeofenceSpeed(parsing: "default") == .fixed(GeofenceConfiguration().maximumSpeed))
         #expect(try GeofenceSpeed(parsing: "12.5") == .fixed(12.5))
         #expect(try GeofenceSpeed(parsing: "1000") == .fixed(1000))
+        #expect(try GeofenceSpeed(parsing: "0.1") == .fixed(0.1))
     }
 
-    @Test(arguments: ["0", "-3", "1000.5", "nan", "inf", "", "fast", "30 m/s"])
+    @Test(arguments: ["0", "-3", "1000.5", "nan", "inf", "", "fast", "30 m/s", "1e-300", "0.09", "0x10", "1e2"])
     func rejectsWhatIsNotASpeedWithinBounds(text: String) {
         let error = #expect(throws: LocbenchError.self) { try GeofenceSpeed(parsing: text) }
         #expect(
             error?.description
-                == "error: --geofence-max-speed must be 'trajectory', 'default' or a speed in m/s within (0, 1000] (got '\(text)')")
+                == "error: --geofence-max-speed must be 'trajectory', 'default' or a speed in m/s from 0.1 to 1000 (got '\(text)')")
     }
 
     @Test func aTrajectorysOwnSpeedAndAccelerationOrOneSpeedWithoutABound() {

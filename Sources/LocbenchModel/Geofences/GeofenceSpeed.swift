@@ -10,14 +10,15 @@ public enum GeofenceSpeed: Sendable, Hashable {
     /// This speed, m/s, for every trajectory.
     case fixed(Double)
 
-    /// Parses `trajectory`, `default` (the engine's default, 30 m/s) or a speed in m/s within (0, 1000].
+    /// Parses `trajectory`, `default` (the engine's default, 30 m/s) or a speed in m/s from 0.1 (slower than anyone
+    /// walks: a smaller one would let the receiver sleep for days) to 1000, written in decimal.
     public init(parsing text: String) throws(LocbenchError) {
         switch text {
         case "trajectory": self = .trajectory
         case "default": self = .fixed(GeofenceConfiguration().maximumSpeed)
         default:
-            guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 1000 else {
-                throw .badArgument("--geofence-max-speed must be 'trajectory', 'default' or a speed in m/s within (0, 1000] (got '\(text)')")
+            guard text.allSatisfy({ $0.isNumber || $0 == "." }), let speed = Double(text), (0.1...1000).contains(speed) else {
+                throw .badArgument("--geofence-max-speed must be 'trajectory', 'default' or a speed in m/s from 0.1 to 1000 (got '\(text)')")
             }
             self = .fixed(speed)
         }

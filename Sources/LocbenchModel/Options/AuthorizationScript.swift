@@ -34,8 +34,10 @@ public struct AuthorizationScript: Sendable, CustomStringConvertible {
             case "start":
                 script.initial = try Self.state(parts[1], text)
             case "answer":
-                let answerParts = parts[1].split(separator: "@", maxSplits: 1).map(String.init)
-                guard !answerParts.isEmpty else { throw Self.error("'\(item)' should be answer=ANSWER[@DELAY]", text) }
+                let answerParts = parts[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                guard !answerParts[0].isEmpty, answerParts.count == 1 || !answerParts[1].isEmpty else {
+                    throw Self.error("'\(item)' should be answer=ANSWER[@DELAY]", text)
+                }
                 let delay = try answerParts.count == 2 ? Self.duration(answerParts[1], text) : .zero
                 let answer: SimulatedAuthorizationProvider.Answer =
                     switch answerParts[0] {

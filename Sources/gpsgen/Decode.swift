@@ -17,6 +17,10 @@ struct Decode: ParsableCommand {
         if file == "-" {
             input = .standardInput
         } else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw GPSGenError("cannot decode '\(file)': it is a directory; name an NMEA log")
+            }
             guard let handle = FileHandle(forReadingAtPath: file) else {
                 throw GPSGenError("cannot open '\(file)'; check the path and permissions")
             }

@@ -98,6 +98,11 @@ struct LocationServerCommand: AsyncParsableCommand {
             guard !unixSocket.isEmpty, unixSocket.utf8.count < 108 else {
                 throw ValidationError("--unix-socket must be a path of 1 to 107 bytes (a Unix socket's limit; got \(unixSocket.utf8.count))")
             }
+            var isDirectory: ObjCBool = false
+            let directory = URL(fileURLWithPath: unixSocket).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--unix-socket \(unixSocket): the directory \(directory) does not exist; create it first")
+            }
         } else if tokens == nil, !ListenScope.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) reaches beyond this machine, and without --tokens the server would give the device's position to anyone "

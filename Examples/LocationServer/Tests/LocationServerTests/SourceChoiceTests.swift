@@ -69,6 +69,13 @@ import Testing
         _ = try LocationServerCommand.parse(["--exit-report", "/tmp/location-server-report-\(UInt32.random(in: 0...UInt32.max)).json"])
     }
 
+    @Test("--unix-socket in a directory that does not exist is refused at start, naming the directory")
+    func unixSocketDirectoryChecked() {
+        #expect { _ = try LocationServerCommand.parse(["--unix-socket", "/nonexistent/location.sock"]) } throws: {
+            "\(LocationServerCommand.message(for: $0))".contains("the directory /nonexistent does not exist")
+        }
+    }
+
     @Test("a negative --port or --linger is read as the option's value and refused with its range, not taken for a missing value")
     func negativeValuesAreValues() {
         #expect { _ = try LocationServerCommand.parse(["--port", "-1"]) } throws: { "\(LocationServerCommand.message(for: $0))".contains("0...65535") }

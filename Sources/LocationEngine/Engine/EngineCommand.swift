@@ -27,15 +27,22 @@ enum EngineCommand: Sendable {
 extension EngineCommand {
     /// Ends the request this command would have made, as the engine ends every request once it has
     /// shut down: a one-shot gets ``LocationStatus/shutDown``, a subscription
-    /// ``SubscriptionEnd/shutDown``, an authorization observer hears the final picture and finishes.
-    func endAfterShutdown(authorization picture: AuthorizationState) {
+    /// ``SubscriptionEnd/shutDown``, an authorization observer hears the final picture and finishes. The
+    /// metrics count the request as submitted and ended, as every other.
+    func endAfterShutdown(authorization picture: AuthorizationState, metrics: EngineMetrics) {
         let shutDown = LocationResult(status: .shutDown, location: nil, age: nil, achievedAccuracy: nil)
         switch self {
         case .oneShot(let id, _, _, _, let handler), .oneShotWithOptions(let id, _, _, _, _, _, let handler):
+            metrics.submitted(.oneShot)
+            metrics.ended(LocationStatus.shutDown, count: 1)
             handler.deliver(shutDown, to: id)
         case .subscribe(let id, _, _, let handler):
+            metrics.submitted(.subscription)
+            metrics.ended(SubscriptionEnd.shutDown, count: 1)
             handler.deliver(.ended(.shutDown), to: id)
         case .monitor(let id, _, _, _, let handler):
+            metrics.submitted(.subscription)
+            metrics.ended(SubscriptionEnd.shutDown, count: 1)
             handler.deliver(.ended(.shutDown), to: id)
         case .observeAuthorization(_, let continuation):
             continuation.yield(picture)
@@ -47,6 +54,16 @@ extension EngineCommand {
 }
 
 extension EngineCommand {
+    /// The kind of request this command makes, as the metrics count it (a region monitor as a subscription), or
+    /// `nil` for a command that makes none.
+    var requestKind: EngineMetrics.Kind? {
+        switch self {
+        case .oneShot, .oneShotWithOptions: .oneShot
+        case .subscribe, .monitor: .subscription
+        case .source, .authorization, .endSession, .locationButton, .observeAuthorization, .stopObservingAuthorization, .shutdown: nil
+        }
+    }
+
     /// Whether this command can decide how pending requests end, other than by submitting one: a
     /// cancel or force-complete made after it must not reach the core before it (see ``Inbox``).
     var isBarrier: Bool {

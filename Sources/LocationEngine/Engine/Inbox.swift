@@ -47,6 +47,10 @@ final class Inbox: Sendable {
         /// The shutdown's endings have been handed out: withdrawals are refused too. (Until then a handler's
         /// cancel or force-complete still reaches the core, before the next recipient.)
         var withdrawalsClosed = false
+        /// Requests refused once the engine had shut down (each ended ``LocationStatus/shutDown`` on its caller's
+        /// thread): one-shots, and subscriptions with region monitors, for the engine's statistics.
+        var refusedOneShots = 0
+        var refusedSubscriptions = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -66,10 +70,23 @@ final class Inbox: Sendable {
         state.withLockedValue { state in
             let id = RequestID(rawValue: state.nextID)
             state.nextID += 1
-            if let picture = state.closedWith { return (id, .refused, (make(id), picture)) }
+            if let picture = state.closedWith {
+                let command = make(id)
+                switch command.requestKind {
+                case .oneShot?: state.refusedOneShots += 1
+                case .subscription?: state.refusedSubscriptions += 1
+                case nil: break
+                }
+                return (id, .refused, (command, picture))
+            }
             state.commands.append(make(id))
             return (id, Self.wake(&state), nil)
         }
+    }
+
+    /// The one-shots, and the subscriptions with region monitors, refused once the engine had shut down.
+    var refusedAfterShutdown: (oneShots: Int, subscriptions: Int) {
+        state.withLockedValue { ($0.refusedOneShots, $0.refusedSubscriptions) }
     }
 
     /// Appends a command that needs no ID (dropped when the inbox is closed).

@@ -186,6 +186,12 @@ extension LocationEngine {
         var statistics = inspect { $0.statistics(now: now) }
         statistics.timerWakeups = timerWakeups.load(ordering: .relaxed)
         statistics.loopWakeups = inbox.parks.load(ordering: .relaxed)
+        // Requests made after the shutdown ended on their callers' threads, never reaching the core.
+        let refused = inbox.refusedAfterShutdown
+        statistics.oneShotsSubmitted += refused.oneShots
+        statistics.oneShotsFailed += refused.oneShots
+        statistics.subscriptionsSubmitted += refused.subscriptions
+        statistics.subscriptionsEnded += refused.subscriptions
         return statistics
     }
 

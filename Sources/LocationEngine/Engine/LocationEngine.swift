@@ -121,7 +121,7 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     @inline(__always)
     nonisolated func submit(_ make: (RequestID) -> EngineCommand) -> RequestID {
         let (id, wake, refused) = inbox.append(make)
-        if let (command, picture) = refused { command.endAfterShutdown(authorization: picture) } else { wake.carryOut() }
+        if let (command, picture) = refused { command.endAfterShutdown(authorization: picture, metrics: metrics) } else { wake.carryOut() }
         return id
     }
 

@@ -99,15 +99,15 @@ extension RegionEvaluator {
                 emit(slot, .exited, at: now, crossedAt: passage.exited, againstRestoredState: restored)
             }
             decide(slot, .outside, position: position, now: now)
-        } else if record.state != .unknown && !undecidedSlots.contains(slot), let unknownAfter = configuration.unknownAfter,
-            let last = lastFix
-        {
-            // Known, and confidently so at the last fix (near it, or too far from it to be in doubt):
-            // its unknown timeout runs from there, or from the end of the hold that fix planned (no
-            // transition was owed before it, ``holdStates(until:)``).
+        } else if record.state != .unknown && !undecidedSlots.contains(slot), let last = lastFix {
+            // Known, and confidently so at the last fix (near it, or too far from it to be in doubt): in doubt now,
+            // whether or not it ever becomes unknown; its unknown timeout, if any, runs from that fix, or from the
+            // end of the hold that fix planned (no transition was owed before it, ``holdStates(until:)``).
             undecidedSlots.insert(slot)
-            let certainUntil = max(last.at, statesHeldUntil ?? last.at)
-            scheduleUnknown(slot, at: certainUntil + unknownAfter)
+            if let unknownAfter = configuration.unknownAfter {
+                let certainUntil = max(last.at, statesHeldUntil ?? last.at)
+                scheduleUnknown(slot, at: certainUntil + unknownAfter)
+            }
         }
     }
 

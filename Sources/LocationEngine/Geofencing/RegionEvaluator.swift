@@ -180,9 +180,10 @@ public struct RegionEvaluator: Sendable {
         // its dwell is not put off by the clock's error.
         if let now, restored.since > now { restoredNow.since = now }
         restore(slot, restoredNow)
-        if let now, let unknownAfter = configuration.unknownAfter {
+        // In doubt until a fix decides it, whether or not it ever becomes unknown.
+        if let now {
             undecidedSlots.insert(slot)
-            scheduleUnknown(slot, at: now + unknownAfter)
+            if let unknownAfter = configuration.unknownAfter { scheduleUnknown(slot, at: now + unknownAfter) }
         }
     }
 

@@ -46,19 +46,24 @@ struct FixHistory: Sendable {
         return latest
     }
 
-    /// The newest fix satisfying `accuracy` at `now`, if any (used to complete requests from the cache).
+    /// The newest fix satisfying `accuracy` at `now`, if any (used to complete requests from the cache). For a
+    /// standard level, exactly: its slot holds the newest fix accurate enough. For a custom accuracy, the newest
+    /// of two: the latest fix, and the newest that meets the coarsest level within the custom radius (a less
+    /// accurate fix after a good one does not hide it). A fix between that level's radius and the custom one,
+    /// older than the latest, is not remembered on its own.
     /// - Complexity: O(1)
     func cached(satisfying accuracy: LocationAccuracy, at now: EngineInstant) -> StampedFix? {
-        let candidate: StampedFix?
-        if let level = accuracy.level {
-            candidate = newestMeeting[level.rawValue]
-        } else {
-            candidate = latest
+        func satisfying(_ candidate: StampedFix?) -> StampedFix? {
+            guard let candidate, accuracy.isSatisfied(horizontalAccuracy: candidate.location.horizontalAccuracy, age: candidate.age(at: now))
+            else { return nil }
+            return candidate
         }
-        guard let candidate,
-            accuracy.isSatisfied(horizontalAccuracy: candidate.location.horizontalAccuracy, age: candidate.age(at: now))
-        else { return nil }
-        return candidate
+        if let level = accuracy.level { return satisfying(newestMeeting[level.rawValue]) }
+        let newest = satisfying(latest)
+        guard let within = AccuracyLevel.allCases.first(where: { $0.horizontalAccuracy <= accuracy.horizontalAccuracy }),
+            let remembered = satisfying(newestMeeting[within.rawValue])
+        else { return newest }
+        return newest.map { $0.observedAt >= remembered.observedAt ? $0 : remembered } ?? remembered
     }
 
     /// Replaces every remembered fix by its coarsened form (accuracy just became reduced: nothing

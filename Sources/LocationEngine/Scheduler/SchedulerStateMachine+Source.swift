@@ -24,8 +24,10 @@ extension SchedulerStateMachine {
         // A source is judged by what it delivers: an invalid fix (a NaN position, a negative accuracy, one
         // from the future) is no delivery, so a receiver that emits only those still falls back.
         if Access.isValid(location, age: age) { power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now) }
+        let supersededBefore = access.counts.fixesSuperseded
         guard let fix = access.receive(location, age: age, now: now, source: source) else {
-            emit(.fixProcessed(accepted: false))
+            // A fix another source's better one supersedes is counted as that (`fixes_superseded`), not as dropped.
+            if access.counts.fixesSuperseded == supersededBefore { emit(.fixProcessed(accepted: false)) }
             return
         }
         emit(.fixProcessed(accepted: true))

@@ -57,7 +57,7 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var pendingOneShots = 0
     /// Subscriptions active now.
     public var activeSubscriptions = 0
-    /// The source's mode now, or `nil` when off.
+    /// The source's mode now (with several sources, the finest running), or `nil` when every source is off.
     public var sourceMode: PowerMode?
     /// Times the engine's timer fired (its loop woke on its own). The timer is always armed for a live
     /// instant, so this never counts a wake-up for a request that had already ended. Always 0 from the

@@ -10,7 +10,7 @@ import NMEA
 /// | `locationsource_connections`, `locationsource_disconnections` | counter | `source` |
 /// | `locationsource_fixes` | counter | `source`, `result`: `delivered`, the drops `duplicate`, `invalid`, `stale` (see ``DroppedFixes``), and `no_fix`, `no_position`, `no_accuracy` |
 /// | `locationsource_input_skipped` | counter | `source`, `reason`: `oversized_line`, `malformed`, `unexpected_class`, `rejected_sentence` |
-/// | `locationsource_receiver_commands` | counter | `source`, `command`: `identify`, `tracking`, `rate`, `power_save`, `standby`, `backup`; `result`: `acknowledged`, `confirmed_by_silence`, `refused`, `unanswered`, `garbled`, `link_lost` |
+/// | `locationsource_receiver_commands` | counter | `source`, `command`: `identify`, `tracking`, `rate`, `power_save`, `standby`, `backup`; `result`: `acknowledged`, `acknowledged_late`, `confirmed_by_silence`, `refused`, `unanswered`, `garbled`, `link_lost` |
 /// | `locationsource_receiver_fallbacks` | counter | `source`, `fallback`: `close_port`, `keep_setting`, `plain`, `sleep_on_reconnect` |
 struct SourceMetrics: Sendable {
     enum FixResult: String, CaseIterable {
@@ -47,7 +47,8 @@ struct SourceMetrics: Sendable {
         makeCounter = { label, extra in Counter(label: label, dimensions: base + extra, factory: factory) }
     }
 
-    /// Counts a receiver command's outcome (created on first use: most sources never command a receiver).
+    /// Counts a receiver command's outcome. The counter is made at each use through the factory, which hands back
+    /// the one it made for these labels: commands come a few a minute at most, and most sources never send one.
     func receiverCommand(_ kind: ReceiverCommand.Kind, _ outcome: ReceiverDriverStateMachine.Outcome) {
         makeCounter("locationsource_receiver_commands", [("command", kind.rawValue), ("result", outcome.rawValue)]).increment()
     }
@@ -66,9 +67,4 @@ struct SourceMetrics: Sendable {
         guard count > 0 else { return }
         skipped[reason]!.increment(by: count)
     }
-}
-
-extension NMEADecoderStatistics {
-    /// Lines the decoder rejected so far, whatever the reason.
-    var rejectedLines: Int { errors.values.reduce(0, +) }
 }

@@ -141,9 +141,10 @@ final class NMEAStreamSession: Sendable {
         let now = Duration.nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds))
         let (events, generation) = state.withLockedValue { state -> ([(SourceEvent, Duration?)], UInt64) in
             var epochs: [NMEAEpoch] = []
-            let rejectedBefore = state.decoder.statistics.rejectedLines
+            // O(1) counts: the snapshot of every kind made two dictionaries for every chunk read.
+            let rejectedBefore = state.decoder.linesRejected
             body(&state, now) { epochs.append($0) }
-            metrics.skipped(.rejectedSentence, count: state.decoder.statistics.rejectedLines - rejectedBefore)
+            metrics.skipped(.rejectedSentence, count: state.decoder.linesRejected - rejectedBefore)
             var events: [(SourceEvent, Duration?)] = []
             for epoch in epochs {
                 let due = state.pacer?.due(recordedAt: epoch.unixTime ?? epoch.secondsOfDay, now: now)

@@ -49,8 +49,14 @@ struct NMEACounters: Sendable {
         sentences += 1
     }
 
+    /// Lines rejected, all kinds together.
+    private(set) var rejected = 0
+
     /// Counts one rejected line. - Complexity: O(1), no allocation.
-    mutating func count(_ kind: NMEAErrorKind) { errorCounts[kind.ordinal] += 1 }
+    mutating func count(_ kind: NMEAErrorKind) {
+        errorCounts[kind.ordinal] += 1
+        rejected += 1
+    }
 
     /// A snapshot as public statistics. - Complexity: O(number of kinds).
     var statistics: NMEADecoderStatistics {

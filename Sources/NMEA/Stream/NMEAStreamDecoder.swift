@@ -49,6 +49,10 @@ public struct NMEAStreamDecoder: Sendable {
     /// without making the whole snapshot. - Complexity: O(1).
     public var sentencesDecoded: Int { counters.sentences }
 
+    /// Lines rejected since creation, every kind together: ``NMEADecoderStatistics/totalErrors`` without making
+    /// the whole snapshot. - Complexity: O(1).
+    public var linesRejected: Int { counters.rejected }
+
     /// Decodes a chunk of bytes, calling `onEpoch` for every epoch it completes.
     ///
     /// - Complexity: O(n) in the chunk length.

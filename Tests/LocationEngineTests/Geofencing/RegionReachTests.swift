@@ -117,6 +117,24 @@ struct RegionReachTests {
         #expect(reach(h, east: 210) == nil, "no region")
     }
 
+    @Test("a region the last fix left undecided is in doubt without an unknown timeout too: the receiver is not let sleep, restored or decided")
+    func doubtWithoutUnknownTimeout() throws {
+        let h = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        try h.circle(radius: 200)
+        h.fix(east: 1000)
+        #expect(reach(h, east: 1000) != nil)
+        h.fix(east: 210)
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
+        #expect(reach(h, east: 210) == nil, "undecided by the last fix")
+        #expect(h.evaluator.hasRegionInDoubt)
+        h.fix(east: 1000)
+        #expect(!h.evaluator.hasRegionInDoubt && reach(h, east: 1000) != nil, "decided again")
+        let restored = try EvaluatorHarness(GeofenceConfiguration(unknownAfter: nil))
+        try restored.circle(restored: GeofenceRestoredState(.outside, since: .zero), at: .zero)
+        #expect(restored.evaluator.hasRegionInDoubt, "a restored state no fix has confirmed")
+        #expect(restored.evaluator.nextDeadline == nil, "and it never becomes unknown")
+    }
+
     /// A 200 m circle decided outside by a fix 5 km away at 0 s, its state held until 300 s.
     func heldFromAfar() throws -> EvaluatorHarness {
         let h = try EvaluatorHarness()

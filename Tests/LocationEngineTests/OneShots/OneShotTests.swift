@@ -156,6 +156,22 @@ struct OneShotTests {
         #expect(h.onlyResult("c50")?.status == .success)
     }
 
+    @Test("a custom accuracy is answered from a remembered fix that meets it, though a worse one came after")
+    func customAccuracyFromTheCache() {
+        var h = MachineHarness()
+        h.fix(10)
+        h.advance(by: .seconds(1))
+        h.fix(500)
+        h.advance(by: .seconds(1))
+        h.oneShot("c20", .custom(metres: 20, maximumAge: .seconds(60)), timeout: .seconds(10))
+        let result = h.onlyResult("c20")
+        #expect(result?.status == .success && result?.location?.horizontalAccuracy == 10 && result?.age == .seconds(2))
+        #expect(h.machine.statistics(now: h.now).oneShotsFromCache == 1)
+        // Too old for its own maximum age: not answered from the cache.
+        h.oneShot("c20 recent", .custom(metres: 20, maximumAge: .seconds(1)), timeout: .seconds(10))
+        #expect(h.results["c20 recent"] == nil)
+    }
+
     @Test("timeout nil or zero means no timeout")
     func noTimeout() {
         var h = MachineHarness()

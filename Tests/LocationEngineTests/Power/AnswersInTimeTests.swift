@@ -208,6 +208,13 @@ struct AnswersInTimeTests {
         coarseOnly.advance(by: .seconds(10))
         #expect(coarseOnly.onlyResult("room")?.reason?.message.hasSuffix("the finest any source reaches is about 1000 m") == true)
         #expect(h.onlyResult("acquiring")?.status == .timedOut && coarseOnly.results.values.allSatisfy { $0.count == 1 })
+        // A source's error since its last fix is why a finer one did not come, whatever older fix is carried.
+        h.oneShot("error after a fix", .room, timeout: .seconds(10))
+        h.transientError("gpsd.unreachable")
+        h.advance(by: .seconds(10))
+        let afterAFix = h.onlyResult("error after a fix")
+        #expect(afterAFix?.reason == EndingReason(code: "gpsd.unreachable", message: "scripted"), "\(String(describing: afterAFix))")
+        #expect(afterAFix?.location?.horizontalAccuracy == 40, "the older fix is carried still")
     }
 
     @Test("a fix whose accuracy, or a source whose reach, is finite but absurd is reported in words when a one-shot times out, not converted into an integer it does not fit")
@@ -241,11 +248,12 @@ struct AnswersInTimeTests {
         let near = Location(latitude: 52.52 + 92 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
         #expect((near.distance(to: precise) - 92).magnitude < 1)
         h.fix(near, source: 1)
-        #expect(h.fixesProcessed == [true, false] && h.machine.statistics(now: h.now).fixesSuperseded == 1)
+        // Counted as superseded only: not also as a dropped fix.
+        #expect(h.fixesProcessed == [true] && h.machine.statistics(now: h.now).fixesSuperseded == 1)
         #expect(h.machine.lastKnownLocation(now: h.now)?.location == precise)
         // 3 km away, ±1 km: the precise fix lies outside its circle, so it is news.
         let far = Location(latitude: 52.52 + 3000 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
         h.fix(far, source: 1)
-        #expect(h.fixesProcessed == [true, false, true] && h.machine.lastKnownLocation(now: h.now)?.location == far)
+        #expect(h.fixesProcessed == [true, true] && h.machine.lastKnownLocation(now: h.now)?.location == far)
     }
 }

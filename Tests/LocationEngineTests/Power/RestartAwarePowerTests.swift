@@ -39,6 +39,21 @@ struct RestartAwarePowerTests {
         #expect(stats.predictedGap == .seconds(1))
     }
 
+    @Test("with a coarse source first and the receiver second, the engine's power-down figures are the receiver's: summed over the sources, not the first one's")
+    func figuresOfAReceiverThatIsNotTheFirstSource() {
+        let coarse = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.005))
+        let receiver = SourceCapabilities(providesCourse: true, powerProfile: Self.profile)
+        var h = MachineHarness(linger: .seconds(5), powerDown: .restartAware(trust: 1), sources: [coarse, receiver])
+        h.advance(by: .seconds(10))
+        h.oneShot("house", .house, timeout: nil)
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 12), source: 1)
+        #expect(h.onlyResult("house")?.status == .success)
+        h.advance(by: Self.breakEven)
+        let stats = h.machine.statistics(now: h.now)
+        #expect(stats.powerDownsToStandby == 1 && stats.idleState == .standby && stats.lastPowerDown?.rule == .breakEven, "\(stats)")
+        #expect(stats.sources.map(\.stops) == [0, 1] && stats.sourceMode == nil)
+    }
+
     @Test("at the break-even the receiver goes to standby, not a nanosecond before")
     func atBreakEven() {
         var h = Self.afterDemand()

@@ -113,7 +113,12 @@ extension CoreDriver {
             case .tellProviderAuthorizationChanged(let state):
                 authorization.provider.engineDidChange(state)
             case .reportConfigurationError(let error):
-                logger.error("\(error)")
+                if loggedConfigurationErrors.contains(error) {
+                    logger.debug("\(error)")
+                } else {
+                    logger.error("\(error)")
+                    if loggedConfigurationErrors.count < Self.loggedErrorsKept { loggedConfigurationErrors.insert(error) }
+                }
             }
         }
         return deliveredAny

@@ -28,6 +28,10 @@ struct CoreDriver {
     var handlersRun = 0
     /// The sources' growing figures, published while they run.
     var live = LiveSourceMetrics()
+    /// The configuration errors logged so far: each is logged once at `error`, again at `debug` (every request
+    /// made while nothing is declared reports one). Up to ``loggedErrorsKept`` distinct errors are remembered.
+    var loggedConfigurationErrors: Set<ConfigurationError> = []
+    static let loggedErrorsKept = 64
     let inbox: Inbox
     /// The current instant on the engine's timeline.
     let now: @Sendable () -> EngineInstant

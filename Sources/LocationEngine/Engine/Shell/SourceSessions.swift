@@ -9,12 +9,16 @@ struct SourceSessions {
     /// The sources, in the order the engine was given them (``SourceID`` is the place in it).
     let sources: [any LocationSource]
     private var generations: [UInt64]
+    /// The mode each source was last started in or set to (what it runs in while it runs): for the engine-wide
+    /// gauges, which say whether any source runs and the finest mode running.
+    private var modes: [PowerMode]
     private let metrics: EngineMetrics
     private let logger: Logger
 
     init(_ sources: [any LocationSource], metrics: EngineMetrics, logger: Logger) {
         self.sources = sources
         self.generations = Array(repeating: 0, count: sources.count)
+        self.modes = Array(repeating: .lowest, count: sources.count)
         self.metrics = metrics
         self.logger = logger
     }
@@ -37,14 +41,16 @@ struct SourceSessions {
         logger.debug("starting location source", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
         metrics.sourceStarts.increment()
         metrics.sources[source.index].starts.increment()
-        metrics.source(mode: mode)
+        modes[source.index] = mode
+        publishRunningMode()
         sources[source.index].start(mode: mode, events: events(generations[source.index]))
     }
 
     /// Changes the mode `source` runs in.
-    func setMode(_ source: SourceID, _ mode: PowerMode) {
+    mutating func setMode(_ source: SourceID, _ mode: PowerMode) {
         logger.debug("changing location source mode", metadata: ["source": "\(source.index)", "mode": "\(mode)"])
-        metrics.source(mode: mode)
+        modes[source.index] = mode
+        publishRunningMode()
         sources[source.index].setMode(mode)
     }
 
@@ -76,6 +82,15 @@ struct SourceSessions {
         metrics.sourceStops.increment()
         metrics.sources[source.index].stops.increment()
         metrics.sources[source.index].onSeconds.record(Double(onTime.saturatingNanoseconds) / 1e9)
-        metrics.source(mode: nil)
+        publishRunningMode()
+    }
+
+    /// The engine-wide gauges: whether any source runs, and the finest mode among those running (a fallback
+    /// beside the chosen source, or one lingering while the next starts, runs too).
+    /// - Complexity: O(s) for s sources.
+    private func publishRunningMode() {
+        var finest: PowerMode?
+        for index in sources.indices where generations[index] & 1 == 1 { finest = max(finest ?? modes[index], modes[index]) }
+        metrics.source(mode: finest)
     }
 }

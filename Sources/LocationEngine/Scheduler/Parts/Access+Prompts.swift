@@ -49,11 +49,12 @@ extension SchedulerStateMachine.Access {
     }
 
     /// The one authorization request of a not-determined period, when a request must wait for
-    /// authorization: `nil` when it was made already.
+    /// authorization: `nil` when it was made already. Counted when it is made: with nothing declared none is.
     mutating func requestAuthorizationOnce() -> AuthorizationAsk? {
         guard authorizationRequest == .notMade else { return nil }
-        counts.authorizationRequests += 1
-        return askForAuthorization()
+        let ask = askForAuthorization()
+        if case .nothingDeclared = ask {} else { counts.authorizationRequests += 1 }
+        return ask
     }
 
     /// Asks for authorization at the level the application declared (see

@@ -24,11 +24,17 @@ extension SourcePlanner {
         self[monitorSource].planMonitorSleep(due: due, now: now)
     }
 
-    /// Writes the planners' figures into `statistics`: the sums over the sources (the mode and power-down
-    /// figures the first source's), and, with several, each source's in ``SchedulerStatistics/sources`` (with
-    /// one, the sums are its own figures, and the list stays empty as documented).
+    /// Writes the planners' figures into `statistics`: the sums over the sources (counts of power-downs among
+    /// them), the finest mode running, the receiver's state (idle state, last step down, restart, predicted gap) as
+    /// the first source with a receiver profile has it, and, with several, each source's figures in
+    /// ``SchedulerStatistics/sources`` (with one, the sums are its own figures, and the list stays empty as
+    /// documented).
     func addStatistics(to statistics: inout SchedulerStatistics, now: EngineInstant) {
-        records[0].planner.addStatistics(to: &statistics, now: now)
+        records[records.firstIndex { $0.planner.idle != nil } ?? 0].planner.addStatistics(to: &statistics, now: now)
+        statistics.sourceMode = records.compactMap(\.planner.runningMode).max()
+        statistics.gapsBridgedOn = records.reduce(0) { $0 + ($1.planner.idle?.gapsBridgedOn ?? 0) }
+        statistics.powerDownsToStandby = records.reduce(0) { $0 + ($1.planner.idle?.stepsToStandby ?? 0) }
+        statistics.powerDownsToOff = records.reduce(0) { $0 + ($1.planner.idle?.stepsToOff ?? 0) }
         statistics.delivery = records.map(\.planner.delivery.figures)
         var total = SchedulerStatistics.SourceFigures()
         let figures = records.indices.map { index in

@@ -204,15 +204,15 @@ struct SourcePlanner: Sendable {
     /// else the one their mode chooses.
     var monitorSource: SourceID { chosen ?? choose(Geofences.demandedMode) ?? .first }
 
-    /// Why one-shots ending at `now` without what they asked for got nothing better than `best` (`age` old):
-    /// fixes that did not reach their accuracy, a source's error since its last fix, a source still
-    /// waiting for its first fix, or no fix at all.
+    /// Why one-shots ending at `now` without what they asked for got nothing better than `best` (`age` old): a
+    /// source's error since its last fix (what kept a better fix from coming, whatever fix is remembered), fixes
+    /// that did not reach their accuracy, a source still waiting for its first fix, or no fix at all.
     func reason(best: Location?, age: Duration?, now: EngineInstant) -> EndingReason {
+        if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
         if let best {
             let finest = records.filter { !$0.planner.hasFailed }.map(\.capabilities.reach).min() ?? 0
             return .accuracyNotReached(best: best, age: age ?? .zero, finestReach: finest)
         }
-        if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
         if let started = records.compactMap(\.planner.runningSince).min() { return .acquiring(for: now - started) }
         return .noFix
     }

@@ -47,10 +47,6 @@ final class Inbox: Sendable {
         /// The shutdown's endings have been handed out: withdrawals are refused too. (Until then a handler's
         /// cancel or force-complete still reaches the core, before the next recipient.)
         var withdrawalsClosed = false
-        /// Requests refused once the engine had shut down (each ended ``LocationStatus/shutDown`` on its caller's
-        /// thread): one-shots, and subscriptions with region monitors, for the engine's statistics.
-        var refusedOneShots = 0
-        var refusedSubscriptions = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -70,23 +66,25 @@ final class Inbox: Sendable {
         state.withLockedValue { state in
             let id = RequestID(rawValue: state.nextID)
             state.nextID += 1
-            if let picture = state.closedWith {
-                let command = make(id)
-                switch command.requestKind {
-                case .oneShot?: state.refusedOneShots += 1
-                case .subscription?: state.refusedSubscriptions += 1
-                case nil: break
-                }
-                return (id, .refused, (command, picture))
-            }
+            if let picture = state.closedWith { return (id, .refused, (make(id), picture)) }
             state.commands.append(make(id))
             return (id, Self.wake(&state), nil)
         }
     }
 
-    /// The one-shots, and the subscriptions with region monitors, refused once the engine had shut down.
-    var refusedAfterShutdown: (oneShots: Int, subscriptions: Int) {
-        state.withLockedValue { ($0.refusedOneShots, $0.refusedSubscriptions) }
+    /// Requests refused once the engine had shut down (each ended ``LocationStatus/shutDown`` on its caller's
+    /// thread, never reaching the core): one-shots, and subscriptions with region monitors, for the engine's
+    /// statistics. Counted off the inbox's lock, on the refused path only.
+    let refusedOneShots = ManagedAtomic<Int>(0)
+    let refusedSubscriptions = ManagedAtomic<Int>(0)
+
+    /// Counts `command`, refused once the engine had shut down, if it made a request.
+    func countRefused(_ command: EngineCommand) {
+        switch command.requestKind {
+        case .oneShot?: refusedOneShots.wrappingIncrement(ordering: .relaxed)
+        case .subscription?: refusedSubscriptions.wrappingIncrement(ordering: .relaxed)
+        case nil: break
+        }
     }
 
     /// Appends a command that needs no ID (dropped when the inbox is closed).

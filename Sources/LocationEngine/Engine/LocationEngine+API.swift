@@ -187,11 +187,12 @@ extension LocationEngine {
         statistics.timerWakeups = timerWakeups.load(ordering: .relaxed)
         statistics.loopWakeups = inbox.parks.load(ordering: .relaxed)
         // Requests made after the shutdown ended on their callers' threads, never reaching the core.
-        let refused = inbox.refusedAfterShutdown
-        statistics.oneShotsSubmitted += refused.oneShots
-        statistics.oneShotsFailed += refused.oneShots
-        statistics.subscriptionsSubmitted += refused.subscriptions
-        statistics.subscriptionsEnded += refused.subscriptions
+        let refusedOneShots = inbox.refusedOneShots.load(ordering: .relaxed)
+        let refusedSubscriptions = inbox.refusedSubscriptions.load(ordering: .relaxed)
+        statistics.oneShotsSubmitted += refusedOneShots
+        statistics.oneShotsFailed += refusedOneShots
+        statistics.subscriptionsSubmitted += refusedSubscriptions
+        statistics.subscriptionsEnded += refusedSubscriptions
         return statistics
     }
 

@@ -121,8 +121,16 @@ public actor LocationEngine<C: Clock> where C.Duration == Duration {
     @inline(__always)
     nonisolated func submit(_ make: (RequestID) -> EngineCommand) -> RequestID {
         let (id, wake, refused) = inbox.append(make)
-        if let (command, picture) = refused { command.endAfterShutdown(authorization: picture, metrics: metrics) } else { wake.carryOut() }
+        if let (command, picture) = refused { endAfterShutdown(command, authorization: picture) } else { wake.carryOut() }
         return id
+    }
+
+    /// Ends `command`'s request, refused once the engine had shut down, counted as every request is; out of line,
+    /// off every submission's way.
+    @inline(never)
+    nonisolated func endAfterShutdown(_ command: EngineCommand, authorization picture: AuthorizationState) {
+        inbox.countRefused(command)
+        command.endAfterShutdown(authorization: picture, metrics: metrics)
     }
 
     /// Appends a command and wakes the loop if it was parked (dropped once the engine has shut down).

@@ -62,7 +62,9 @@ public struct GeofenceRegion: Sendable, Hashable {
             if vertex != ring.last { ring.append(vertex) }
         }
         if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
-        guard ring.count >= 3 else { throw .tooFewVertices(ring.count) }
+        // Distinct vertices, not only neighbours: a ring that goes a, b, a, b has two.
+        let distinct = Set(ring).count
+        guard distinct >= 3 else { throw .tooFewVertices(distinct) }
         guard ring.count <= maximumVertices else { throw .tooManyVertices(ring.count) }
         guard ring.allSatisfy({ abs($0.latitude) <= maximumLatitude }) else { throw .tooCloseToPole }
         let bounds = GeoBounds(enclosing: ring)

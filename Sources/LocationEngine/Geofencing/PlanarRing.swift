@@ -20,12 +20,13 @@ struct PlanarRing: Sendable, Hashable {
             let a1 = points[i], a2 = points[(i + 1) % n]
             // The next edge doubling back along this one (a spike) touches it along a stretch.
             let a3 = points[(i + 2) % n]
-            if PlanarPoint.cross(a2 - a1, a3 - a2) == 0 && PlanarPoint.dot(a2 - a1, a3 - a2) < 0 {
+            let edge = a2 - a1, next = a3 - a2
+            if abs(PlanarPoint.cross(edge, next)) < Self.touchingDistance * edge.length && PlanarPoint.dot(edge, next) < 0 {
                 throw .selfIntersecting(edge: i, other: (i + 1) % n)
             }
             var j = i + 2
             while j < n {
-                if !(i == 0 && j == n - 1), segmentsIntersect(a1, a2, points[j], points[(j + 1) % n]) {
+                if !(i == 0 && j == n - 1), Self.edgesTouch(a1, a2, points[j], points[(j + 1) % n]) {
                     throw .selfIntersecting(edge: i, other: j)
                 }
                 j += 1
@@ -67,6 +68,19 @@ struct PlanarRing: Sendable, Hashable {
 
     /// Whether the segment `a`–`b` meets an edge.
     /// - Complexity: O(n)
+    /// How near two edges that are not neighbours may come, or an edge fold back along the one before it, before
+    /// the ring counts as touching itself: 1 cm, the width under which a ring has no area. Exact tests missed a
+    /// touch or a spike along a diagonal, whose projected vertex lands a few nanometres off the edge it lies on.
+    static let touchingDistance = 0.01
+
+    /// Whether edges `a1`–`a2` and `b1`–`b2` cross, or come within ``touchingDistance`` of each other.
+    private static func edgesTouch(_ a1: PlanarPoint, _ a2: PlanarPoint, _ b1: PlanarPoint, _ b2: PlanarPoint) -> Bool {
+        segmentsIntersect(a1, a2, b1, b2)
+            || min(
+                min(distance(from: a1, toSegment: b1, b2), distance(from: a2, toSegment: b1, b2)),
+                min(distance(from: b1, toSegment: a1, a2), distance(from: b2, toSegment: a1, a2))) < touchingDistance
+    }
+
     func isCrossed(from a: PlanarPoint, to b: PlanarPoint) -> Bool {
         var previous = points[points.count - 1]
         for current in points {

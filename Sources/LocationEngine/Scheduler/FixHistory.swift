@@ -47,18 +47,29 @@ struct FixHistory: Sendable {
     }
 
     /// The newest fix satisfying `accuracy` at `now`, if any (used to complete requests from the cache). For a
-    /// standard level, exactly: its slot holds the newest fix accurate enough. For a custom accuracy, the newest
-    /// of two: the latest fix, and the newest that meets the coarsest level within the custom radius (a less
-    /// accurate fix after a good one does not hide it). A fix between that level's radius and the custom one,
-    /// older than the latest, is not remembered on its own.
+    /// standard level, exactly: its slot holds the newest fix accurate enough. For a custom accuracy, see
+    /// ``cached(satisfyingCustom:at:)``.
     /// - Complexity: O(1)
     func cached(satisfying accuracy: LocationAccuracy, at now: EngineInstant) -> StampedFix? {
+        guard let level = accuracy.level else { return cached(satisfyingCustom: accuracy, at: now) }
+        guard let candidate = newestMeeting[level.rawValue],
+            accuracy.isSatisfied(horizontalAccuracy: candidate.location.horizontalAccuracy, age: candidate.age(at: now))
+        else { return nil }
+        return candidate
+    }
+
+    /// For a custom accuracy, the newest of two fixes that satisfy it: the latest fix, and the newest that meets
+    /// the coarsest level within the custom radius (so that a less accurate fix after a good one does not hide
+    /// it). A fix between that level's radius and the custom one, older than the latest, is not remembered on its
+    /// own. Out of line: a standard level's way, every request's, stays small.
+    /// - Complexity: O(1)
+    @inline(never)
+    private func cached(satisfyingCustom accuracy: LocationAccuracy, at now: EngineInstant) -> StampedFix? {
         func satisfying(_ candidate: StampedFix?) -> StampedFix? {
             guard let candidate, accuracy.isSatisfied(horizontalAccuracy: candidate.location.horizontalAccuracy, age: candidate.age(at: now))
             else { return nil }
             return candidate
         }
-        if let level = accuracy.level { return satisfying(newestMeeting[level.rawValue]) }
         let newest = satisfying(latest)
         guard let within = AccuracyLevel.allCases.first(where: { $0.horizontalAccuracy <= accuracy.horizontalAccuracy }),
             let remembered = satisfying(newestMeeting[within.rawValue])

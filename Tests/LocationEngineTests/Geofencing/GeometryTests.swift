@@ -46,6 +46,28 @@ struct GeometryTests {
         #expect(throws: GeofenceError.tooCloseToPole) { try GeofenceRegion.circle(centre: GeoPoint(latitude: -90, longitude: 0), radius: 10) }
     }
 
+    @Test("a spike or a touch along a diagonal edge is refused too, though its vertex lands a few nanometres off the edge once projected")
+    func diagonalSpikesAndTouches() {
+        for i in 0..<50 {
+            let a = GeoPoint(latitude: 50 + 0.01 * Double(i), longitude: 10)
+            let b = GeoPoint(latitude: a.latitude + 0.002, longitude: 10.002)
+            let middle = GeoPoint(latitude: a.latitude + 0.001, longitude: 10.001)
+            let d = GeoPoint(latitude: a.latitude - 0.002, longitude: 10.002)
+            #expect(throws: GeofenceError.self, "spike \(i)") { try GeofenceRegion.polygon([a, b, middle, d]) }
+            // The middle of edge 0 as a vertex further on: the ring touches itself there.
+            let touching = [a, b, GeoPoint(latitude: a.latitude + 0.002, longitude: 9.998), middle, GeoPoint(latitude: a.latitude + 0.0015, longitude: 9.999)]
+            #expect(throws: GeofenceError.self, "touch \(i)") { try GeofenceRegion.polygon(touching) }
+        }
+        // A ring whose edges come no nearer than a metre is simple.
+        let corner = GeoPoint(latitude: 50, longitude: 10)
+        #expect(throws: Never.self) {
+            try GeofenceRegion.polygon([
+                corner, GeoPoint(latitude: 50.002, longitude: 10.002), GeoPoint(latitude: 50.002, longitude: 9.998),
+                GeoPoint(latitude: 50.00101, longitude: 10.001),
+            ])
+        }
+    }
+
     @Test("bad rings are rejected with a typed error, an absurd one before any work")
     func badRings() {
         let a = berlin, b = offset(berlin, north: 0, east: 100), c = offset(berlin, north: 100, east: 100), d = offset(berlin, north: 100, east: 0)
@@ -64,6 +86,8 @@ struct GeometryTests {
         #expect(throws: GeofenceError.self) {
             try GeofenceRegion.polygon([a, b, c, offset(berlin, north: 0, east: 50), d])
         }
+        // Two distinct vertices, repeated but not next to each other.
+        #expect(throws: GeofenceError.tooFewVertices(2)) { try GeofenceRegion.polygon([a, b, a, b]) }
         let million = Array(repeating: a, count: 1_000_000)
         #expect(throws: GeofenceError.tooManyVertices(1_000_000)) { try GeofenceRegion.polygon(million) }
         let tooMany = (0..<1025).map { i in offset(berlin, north: 1000 * _sin(Double(i) * 2 * .pi / 1025), east: 1000 * _cos(Double(i) * 2 * .pi / 1025)) }

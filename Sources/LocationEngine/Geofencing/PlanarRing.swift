@@ -16,18 +16,28 @@ struct PlanarRing: Sendable, Hashable {
         let axis = farthest - first
         let spread = points.reduce(0.0) { max($0, abs(PlanarPoint.cross($1 - first, axis))) }
         if axis.length < 0.01 || spread / axis.length < 0.01 { throw .degenerateRing }
-        for i in 0..<n {
-            let a1 = points[i], a2 = points[(i + 1) % n]
+        // A vertex within a centimetre of the one kept before it is the same vertex to these checks (GIS exports
+        // repeat a vertex a few millimetres off): an edge shorter than that is no stretch two others could touch
+        // along. The ring keeps every vertex; an error names the first of the edges a checked one stands for.
+        var kept: [Int] = []
+        for index in 0..<n where kept.last.map({ (points[index] - points[$0]).length >= Self.touchingDistance }) ?? true {
+            kept.append(index)
+        }
+        while kept.count > 1, (points[kept[kept.count - 1]] - points[kept[0]]).length < Self.touchingDistance { kept.removeLast() }
+        guard kept.count >= 3 else { throw .degenerateRing }
+        let m = kept.count
+        for i in 0..<m {
+            let a1 = points[kept[i]], a2 = points[kept[(i + 1) % m]]
             // The next edge doubling back along this one (a spike) touches it along a stretch.
-            let a3 = points[(i + 2) % n]
+            let a3 = points[kept[(i + 2) % m]]
             let edge = a2 - a1, next = a3 - a2
             if abs(PlanarPoint.cross(edge, next)) < Self.touchingDistance * edge.length && PlanarPoint.dot(edge, next) < 0 {
-                throw .selfIntersecting(edge: i, other: (i + 1) % n)
+                throw .selfIntersecting(edge: kept[i], other: kept[(i + 1) % m])
             }
             var j = i + 2
-            while j < n {
-                if !(i == 0 && j == n - 1), Self.edgesTouch(a1, a2, points[j], points[(j + 1) % n]) {
-                    throw .selfIntersecting(edge: i, other: j)
+            while j < m {
+                if !(i == 0 && j == m - 1), Self.edgesTouch(a1, a2, points[kept[j]], points[kept[(j + 1) % m]]) {
+                    throw .selfIntersecting(edge: kept[i], other: kept[j])
                 }
                 j += 1
             }
@@ -66,8 +76,6 @@ struct PlanarRing: Sendable, Hashable {
         return best
     }
 
-    /// Whether the segment `a`–`b` meets an edge.
-    /// - Complexity: O(n)
     /// How near two edges that are not neighbours may come, or an edge fold back along the one before it, before
     /// the ring counts as touching itself: 1 cm, the width under which a ring has no area. Exact tests missed a
     /// touch or a spike along a diagonal, whose projected vertex lands a few nanometres off the edge it lies on.
@@ -81,6 +89,8 @@ struct PlanarRing: Sendable, Hashable {
                 min(distance(from: b1, toSegment: a1, a2), distance(from: b2, toSegment: a1, a2))) < touchingDistance
     }
 
+    /// Whether the segment `a`–`b` meets an edge.
+    /// - Complexity: O(n)
     func isCrossed(from a: PlanarPoint, to b: PlanarPoint) -> Bool {
         var previous = points[points.count - 1]
         for current in points {

@@ -39,11 +39,6 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
     /// - Complexity: O(1)
     public func coarsen(_ location: Location) -> Location {
         let cell = cell(containing: location.latitude, location.longitude)
-        let step = gridSpacing / 4
-        // A radius on the quarter-grid steps too, so that a precise fix that merely sits on a centre is coarsened.
-        if isCoarse(location, in: cell), (location.horizontalAccuracy / step).rounded(.up) * step == location.horizontalAccuracy {
-            return location
-        }
         let centre = Location(latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: 0)
         var farthestCorner = 0.0
         for latitude in [cell.south, cell.north] {
@@ -51,6 +46,16 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
                 let corner = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: 0)
                 farthestCorner = max(farthestCorner, centre.distance(to: corner))
             }
+        }
+        let step = gridSpacing / 4
+        // Already as coarsening leaves a fix — a centre, nothing finer than the grid, a radius on the steps and at
+        // least the cell's farthest corner — it is left as it is, so that coarsening again changes nothing; a
+        // precise fix that merely sits on a centre with a smaller radius, or one off the steps, is coarsened.
+        let radius = location.horizontalAccuracy
+        if isCoarse(location, in: cell), radius >= max(gridSpacing, (farthestCorner / step).rounded(.up) * step),
+            (radius / step).rounded(.up) * step == radius
+        {
+            return location
         }
         // Rounded up to a quarter of the grid, so the measured error cannot be read back from it.
         let accuracy = max(gridSpacing, ((location.horizontalAccuracy + farthestCorner) / step).rounded(.up) * step)

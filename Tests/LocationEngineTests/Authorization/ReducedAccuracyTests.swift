@@ -287,8 +287,10 @@ struct ReducedAccuracyTests {
         let policy = ReducedAccuracyPolicy()
         #expect(policy.coarsen(remembered) == remembered)
         var onTheCentre = remembered
-        onTheCentre.horizontalAccuracy = 3001
-        #expect(policy.coarsen(onTheCentre).horizontalAccuracy > 3001)
+        for radius in [5.0, 750, 2250, 3001] {
+            onTheCentre.horizontalAccuracy = radius
+            #expect(policy.coarsen(onTheCentre).horizontalAccuracy >= radius + 2000, "\(radius) m on a centre")
+        }
     }
 
     @Test("a one-shot that timed out and is reached after accuracy became reduced tells of the coarse fix, not the measured error")

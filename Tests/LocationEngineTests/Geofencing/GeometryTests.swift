@@ -58,6 +58,13 @@ struct GeometryTests {
             let touching = [a, b, GeoPoint(latitude: a.latitude + 0.002, longitude: 9.998), middle, GeoPoint(latitude: a.latitude + 0.0015, longitude: 9.999)]
             #expect(throws: GeofenceError.self, "touch \(i)") { try GeofenceRegion.polygon(touching) }
         }
+        // A vertex repeated a few millimetres off (as GIS exports have them) is no touch: an edge shorter than a
+        // centimetre is no stretch.
+        let square = [
+            GeoPoint(latitude: 50, longitude: 10), GeoPoint(latitude: 50, longitude: 10.001), GeoPoint(latitude: 50.00000003, longitude: 10.001),
+            GeoPoint(latitude: 50.001, longitude: 10.001), GeoPoint(latitude: 50.001, longitude: 10), GeoPoint(latitude: 50.00000002, longitude: 10.00000002),
+        ]
+        #expect(throws: Never.self) { try GeofenceRegion.polygon(square) }
         // A ring whose edges come no nearer than a metre is simple.
         let corner = GeoPoint(latitude: 50, longitude: 10)
         #expect(throws: Never.self) {

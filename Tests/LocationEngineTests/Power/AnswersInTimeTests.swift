@@ -217,6 +217,22 @@ struct AnswersInTimeTests {
         #expect(afterAFix?.location?.horizontalAccuracy == 40, "the older fix is carried still")
     }
 
+    @Test("the error of a source that stopped since (the demand moved to another) is not why a one-shot timed out: the fixes short of its accuracy are")
+    func staleErrorOfAStoppedSource() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue])
+        h.oneShot("city", .city, timeout: .seconds(60))
+        h.transientError("geoclue.agent", source: 1)
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 900), source: 1)
+        #expect(h.onlyResult("city")?.status == .success)
+        // Reported as the coarse source stops: kept as its last error.
+        h.transientError("geoclue.agent", source: 1)
+        h.oneShot("room", .room, timeout: .seconds(10))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 30), source: 0)
+        h.advance(by: .seconds(10))
+        let room = h.onlyResult("room")
+        #expect(room?.reason?.code == "accuracy_not_reached", "\(String(describing: room))")
+    }
+
     @Test("a fix whose accuracy, or a source whose reach, is finite but absurd is reported in words when a one-shot times out, not converted into an integer it does not fit")
     func absurdFiguresInReasons() {
         let vast = SourceCapabilities(providesCourse: false, reach: 1e300, cost: SourceCost(watts: 0.02), firstFixTime: .seconds(2))

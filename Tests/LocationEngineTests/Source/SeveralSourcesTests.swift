@@ -72,6 +72,23 @@ struct SeveralSourcesTests {
         #expect(h.ends("city").isEmpty && Self.commands(h, of: 1) == [.start(.lowest)], "\(h.allSourceCommands)")
     }
 
+    @Test("a heading subscription made once the only source that gives the course has failed tries that source again, and ends with its error if it fails again")
+    func headingAfterTheCourseSourceFailed() {
+        var h = Self.harness()
+        h.subscribe("city", SubscriptionOptions(accuracy: .city))
+        h.subscribe("first heading", SubscriptionOptions(kind: .heading, accuracy: .city))
+        h.fatalError("gnss.gone", source: 0)
+        #expect(h.ends("first heading") == [.failed(SourceError(code: "gnss.gone", message: "scripted"))])
+        let startsBefore = Self.commands(h, of: 0).filter { if case .start = $0 { true } else { false } }.count
+        h.subscribe("heading", SubscriptionOptions(kind: .heading, accuracy: .city))
+        let starts = Self.commands(h, of: 0).filter { if case .start = $0 { true } else { false } }.count
+        #expect(starts == startsBefore + 1, "the GNSS is tried again: \(h.allSourceCommands)")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5, course: 90), source: 0)
+        #expect(h.events["heading"]?.contains { if case .heading = $0 { true } else { false } } == true)
+        h.fatalError("gnss.gone", source: 0)
+        #expect(h.ends("heading") == [.failed(SourceError(code: "gnss.gone", message: "scripted"))] && h.ends("city").isEmpty)
+    }
+
     @Test("between two sources alike in cost the quicker to a first fix runs")
     func quickerFirstFix() {
         let slow = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.01), firstFixTime: .seconds(20))

@@ -205,14 +205,18 @@ struct SourcePlanner: Sendable {
     var monitorSource: SourceID { chosen ?? choose(Geofences.demandedMode) ?? .first }
 
     /// Why one-shots ending at `now` without what they asked for got nothing better than `best` (`age` old): a
-    /// source's error since its last fix (what kept a better fix from coming, whatever fix is remembered), fixes
-    /// that did not reach their accuracy, a source still waiting for its first fix, or no fix at all.
+    /// running source's error since its last fix (what kept a better fix from coming, whatever fix is remembered),
+    /// fixes that did not reach their accuracy, any source's error since its last fix, a source still waiting for
+    /// its first fix, or no fix at all.
     func reason(best: Location?, age: Duration?, now: EngineInstant) -> EndingReason {
-        if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
+        // A running source's error first: one that stopped since (the demand moved to another) kept nothing back.
+        let running = records.filter { $0.planner.runningSince != nil }
+        if let error = running.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
         if let best {
             let finest = records.filter { !$0.planner.hasFailed }.map(\.capabilities.reach).min() ?? 0
             return .accuracyNotReached(best: best, age: age ?? .zero, finestReach: finest)
         }
+        if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
         if let started = records.compactMap(\.planner.runningSince).min() { return .acquiring(for: now - started) }
         return .noFix
     }
@@ -231,7 +235,10 @@ struct SourcePlanner: Sendable {
             fallback = nil
             return
         }
-        if choice?.mode != wanted || choice?.course != course { choice = makeChoice(for: wanted, course: course) }
+        if choice?.mode != wanted || choice?.course != course {
+            if course { recoverCourseSourcesIfNoneLeft() }
+            choice = makeChoice(for: wanted, course: course)
+        }
         guard let chosen = choice?.chosen, let spare = choice?.spare else {
             fallback = nil
             return
@@ -240,6 +247,15 @@ struct SourcePlanner: Sendable {
         // reconciliation.
         if records[chosen.index].planner.isJudged { _ = records[chosen.index].planner.delivery.look(now: now) }
         fallback = fallbackIsDue(beside: chosen, now: now) ? spare : nil
+    }
+
+    /// A heading subscription admitted once every source that gives the course had failed (made after the failure,
+    /// or waiting for access through it) would be served by none and wait for ever: those sources are tried again,
+    /// as the next request after demand ends would; failing again, they end it with their error.
+    @inline(never)
+    private mutating func recoverCourseSourcesIfNoneLeft() {
+        guard !records.contains(where: { !$0.planner.hasFailed && $0.capabilities.providesCourse }) else { return }
+        for index in records.indices where records[index].capabilities.providesCourse { records[index].planner.recoverFromFailure() }
     }
 
     /// The choice for `mode` (and the `course`, if wanted): the source chosen, and the cheapest other one left

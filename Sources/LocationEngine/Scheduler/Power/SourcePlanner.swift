@@ -209,14 +209,17 @@ struct SourcePlanner: Sendable {
     /// fixes that did not reach their accuracy, any source's error since its last fix, a source still waiting for
     /// its first fix, or no fix at all.
     func reason(best: Location?, age: Duration?, now: EngineInstant) -> EndingReason {
+        // The newest error since its source's last fix, among the running sources only, or among all.
+        func newestError(runningOnly: Bool) -> SourceError? {
+            records.filter { !runningOnly || $0.planner.runningSince != nil }.compactMap(\.lastError).max { $0.at < $1.at }?.error
+        }
         // A running source's error first: one that stopped since (the demand moved to another) kept nothing back.
-        let running = records.filter { $0.planner.runningSince != nil }
-        if let error = running.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
+        if let error = newestError(runningOnly: true) { return .sourceError(error) }
         if let best {
             let finest = records.filter { !$0.planner.hasFailed }.map(\.capabilities.reach).min() ?? 0
             return .accuracyNotReached(best: best, age: age ?? .zero, finestReach: finest)
         }
-        if let error = records.compactMap(\.lastError).max(by: { $0.at < $1.at }) { return .sourceError(error.error) }
+        if let error = newestError(runningOnly: false) { return .sourceError(error) }
         if let started = records.compactMap(\.planner.runningSince).min() { return .acquiring(for: now - started) }
         return .noFix
     }

@@ -64,8 +64,18 @@ struct GPSDInterpreterTests {
             #"{"class":"ERROR","message":"Unrecognized request '?FOO'"}"#,
             #"{"class":"SKY","satellites":[]}"#,
         ])
-        #expect(outcomes == [.ignored, .noFix, .noFix, .devices(0), .gpsdError("Unrecognized request '?FOO'"), .ignored])
+        #expect(outcomes == [.ignored, .noFix, .noFix, .devices(0, identified: []), .gpsdError("Unrecognized request '?FOO'"), .ignored])
         #expect(statistics.noFixReports == 2 && statistics.errorReports == 1 && statistics.totalSkipped == 0)
+    }
+
+    @Test("DEVICES and DEVICE say which devices gpsd has identified (a driver named): the receiver set-up waits for its own")
+    func identifiedDevicesAreNamed() {
+        let (outcomes, _) = run([
+            #"{"class":"DEVICES","devices":[{"path":"/dev/ttyUSB0","driver":"MTK-3301","activated":"2026-01-01T00:00:00.000Z"},{"path":"/dev/ttyUSB1"},{"path":"/dev/ttyUSB2","driver":""}]}"#,
+            #"{"class":"DEVICE","path":"/dev/ttyUSB1","driver":"u-blox"}"#,
+            #"{"class":"DEVICE","path":"/dev/ttyUSB2","activated":0}"#,
+        ])
+        #expect(outcomes == [.devices(3, identified: ["/dev/ttyUSB0"]), .deviceIdentified("/dev/ttyUSB1"), .ignored])
     }
 
     @Test func aMeaninglessErrorEstimateOrADateThatDoesNotExistSkipsTheFix() {

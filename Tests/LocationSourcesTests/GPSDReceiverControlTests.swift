@@ -41,6 +41,29 @@ struct GPSDReceiverControlTests {
         #expect(source.statistics.receiverCommandsNotSent == 1, "the standby command had no connection to go on")
     }
 
+    /// A gpsd source commanding a MediaTek at /dev/ttyUSB0, started in high, once `gpsd` has received its set-up.
+    private func startedSettingUp(through gpsd: TestTCPServer) async throws -> GPSDLocationSource {
+        let source = GPSDLocationSource(
+            configuration: GPSDConfiguration(port: gpsd.port, receiverControl: GPSDReceiverControl(devicePath: "/dev/ttyUSB0", model: .mediatek)),
+            logger: quietLogger())
+        source.start(mode: .high, events: SourceEventSink { _ in })
+        let setUp = #"24504d544b3232302c313030302a31460d0a"#   // $PMTK220,1000*1F, the last set-up command
+        try await withDeadline(seconds: 30) { await gpsd.waitUntil { $0.receivedText.contains(setUp) } }
+        return source
+    }
+
+    @Test("a receiver gpsd still holds, asleep and silent, is woken on gpsd's DEVICES entry for it: no TPV will come to wait for")
+    func aSleepingReceiverGpsdStillHoldsIsWokenOnItsDevicesEntry() async throws {
+        let gpsd = try await TestTCPServer.start { client in
+            client.send(#"{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}"# + "\n")
+            client.send(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyUSB0","driver":"MTK-3301","activated":"2026-01-01T00:00:00.000Z"}]}"# + "\n")
+            client.send(#"{"class":"WATCH","enable":true,"json":true}"# + "\n")
+        }
+        let source = try await startedSettingUp(through: gpsd)
+        source.stop()
+        await gpsd.close()
+    }
+
     @Test("stopped while gpsd streams reports it has not read, the source ends the connection cleanly: gpsd reads the standby command and the un-watch, then the end, not a reset that drops them")
     func theStandbyCommandReachesGpsdWhileItStreams() async throws {
         let gpsd = try await TestTCPServer.start { client in
@@ -48,12 +71,7 @@ struct GPSDReceiverControlTests {
             // The first report sets the receiver up.
             client.send(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-01-01T00:00:05.000Z","lat":52.5,"lon":13.4,"eph":3}"# + "\n")
         }
-        let source = GPSDLocationSource(
-            configuration: GPSDConfiguration(port: gpsd.port, receiverControl: GPSDReceiverControl(devicePath: "/dev/ttyUSB0", model: .mediatek)),
-            logger: quietLogger())
-        source.start(mode: .high, events: SourceEventSink { _ in })
-        let setUp = #"24504d544b3232302c313030302a31460d0a"#   // $PMTK220,1000*1F, the last set-up command
-        try await withDeadline(seconds: 30) { await gpsd.waitUntil { $0.receivedText.contains(setUp) } }
+        let source = try await startedSettingUp(through: gpsd)
         // Megabytes of reports on their way as the source stops: far more than it reads before it closes.
         let report = #"{"class":"SKY","device":"/dev/ttyUSB0","hdop":0.96,"nSat":9,"uSat":9}"# + "\n"
         let burst = String(repeating: report, count: 65_536 / report.utf8.count)

@@ -115,23 +115,35 @@ struct NMEAStreamFileTests {
         #expect(pass.count >= 3 && Array(times.prefix(3 * pass.count)) == Array(repeating: pass, count: 3).flatMap { $0 })
     }
 
-    @Test func aMissingFileIsAClearFatalError() async throws {
-        let log = TestLog()
+    /// The fatal error a city one-shot ends with when `endpoint` cannot be opened (retried for 100 ms).
+    private func fatalError(opening endpoint: NMEAStreamEndpoint, log: TestLog = TestLog()) async throws -> SourceError? {
         let source = NMEAStreamSource(
             configuration: NMEAStreamConfiguration(
-                endpoint: .file(path: "/nonexistent/track.nmea", pacing: .asFastAsPossible),
-                reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), giveUpAfter: .milliseconds(100))),
+                endpoint: endpoint, reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), giveUpAfter: .milliseconds(100))),
             logger: log.logger)
         let engine = makeEngine(source, log: log)
         let result = try await withDeadline(seconds: 30) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }
+        await engine.shutdown()
         guard case .failed(let error) = result.status else {
             Issue.record("expected a fatal error, got \(result)")
-            return
+            return nil
         }
-        #expect(error.code == "nmea.unreachable")
-        #expect(error.message.contains("/nonexistent/track.nmea does not exist"))
+        return error
+    }
+
+    @Test func aMissingFileIsAClearFatalError() async throws {
+        let log = TestLog()
+        let error = try await fatalError(opening: .file(path: "/nonexistent/track.nmea", pacing: .asFastAsPossible), log: log)
+        #expect(error?.code == "nmea.unreachable")
+        #expect(error?.message.contains("/nonexistent/track.nmea does not exist") == true)
         #expect(log.contains(.error, "giving up on the NMEA stream"))
-        await engine.shutdown()
+    }
+
+    @Test("a device the poller cannot watch, given as a serial device, is refused with a clear error, not trapped in the event loop")
+    func aSerialPathThePollerRefusesIsAClearFatalError() async throws {
+        let error = try await fatalError(opening: .serial(path: "/dev/null", baudRate: 9600))
+        #expect(error?.code == "nmea.unreachable")
+        #expect(error?.message.contains("/dev/null is not a serial device") == true)
     }
 
     @Test("a device the poller cannot watch, given as a log file, is read as a file: /dev/null is an empty log that ends, not a trap in the event loop")

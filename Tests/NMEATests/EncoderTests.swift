@@ -85,4 +85,20 @@ struct EncoderTests {
             #expect(epochs.first?.secondsOfDay == epoch.secondsOfDay)
         }
     }
+
+    @Test func valuesTooLargeForAFieldAreWrittenEmptyNotTrapped() throws {
+        var epoch = NMEAEpoch()
+        epoch.mode = .threeD
+        epoch.secondsOfDay = 1e16
+        epoch.latitude = 1e300
+        epoch.longitude = 10
+        epoch.altitudeMSL = 1e19
+        epoch.hdop = 1
+        epoch.satellites = [NMEASatellite(prn: 3, elevation: 1e300, azimuth: 10, snr: 40)]
+        let text = NMEAEncoder.encode(epoch, sentences: [.gga, .rmc, .gsv])
+        let lines = text.split(separator: "\r\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("$GPGGA,235959.999,,,"))
+        for line in lines { #expect(try NMEASentenceParser.parse(String(line)).checksum == .valid) }
+    }
 }

@@ -52,6 +52,70 @@ struct GpsdRuleTests {
         #expect(result[1].track == 90)
     }
 
+    @Test func timesWithinTenMillisecondsAreOneCycle() {
+        // A Magellan prints GLL's time to the millisecond and GGA's and RMC's to the centisecond (magellan315.log).
+        let result = epochs([
+            "GPGLL,3908.8199,N,00023.0832,W,120824.758,A",
+            "GPGGA,120824.76,3908.8199,N,00023.0832,W,1,06,2.1,00176,M,,,,",
+            "GPRMC,120824.76,A,3908.8199,N,00023.0832,W,00.0,000.0,130305,01.,W",
+            "GPGLL,3908.8199,N,00023.0832,W,120825.758,A",
+        ])
+        #expect(result.count == 2)
+        #expect(result[0].mode == .threeD)
+        #expect(result[0].hdop == 2.1)
+        #expect(result[1].mode == .twoD)
+    }
+
+    @Test func aCourseLeftEmptyBesideAReportedSpeedIsNotDerived() {
+        // A u-blox standing still prints its speed and leaves the course empty (ublox-zed-f9p-nmea.log):
+        // a bearing between fixes 2 cm apart would be jitter.
+        let result = epochs([
+            "GNRMC,003957.00,A,4807.00000,N,01131.00000,E,0.061,,120419,,,A",
+            "GNRMC,003958.00,A,4807.00001,N,01131.00001,E,0.061,,120419,,,A",
+        ])
+        #expect(result.count == 2)
+        #expect(result[1].track == nil)
+        #expect(!result[1].derived.contains(.track) && !result[1].derived.contains(.speed))
+        #expect(abs((result[1].speed ?? 0) - 0.061 * 1852 / 3600) < 1e-9)
+    }
+
+    @Test func aZeroDilutionIsNoEstimate() {
+        // Receivers print 0.0 for a DOP they do not know: the accuracy is unknown, not 0 m.
+        let result = epochs([
+            "GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.0,545.4,M,46.9,M,,",
+            "GPGSA,A,3,04,05,09,12,,,,,,,,,0.0,0.0,0.0",
+        ])
+        #expect(result.count == 1)
+        #expect(result[0].horizontalAccuracy == nil)
+        #expect(result[0].verticalAccuracy == nil)
+        var epoch = result[0]
+        epoch.estimatedHorizontalError = 0
+        epoch.gstLatitudeError = 0
+        epoch.gstLongitudeError = 0
+        epoch.hdop = 1.0
+        #expect(epoch.horizontalAccuracy == 19)
+    }
+
+    @Test func aDifferentialFixScalesTheVerticalDilutionAsGpsdDoes() {
+        // skytraq-dgps.log: VDOP 2.2 with GGA quality 2 is gpsd's epv 12.65 (5.75 m per unit), not 50.6.
+        let result = epochs([
+            "GPGGA,120000.00,4807.038,N,01131.000,E,2,08,1.2,545.4,M,46.9,M,,",
+            "GPGSA,A,3,09,23,08,11,27,28,,,,,,,2.5,1.2,2.2",
+        ])
+        #expect(abs((result[0].verticalAccuracy ?? 0) - 12.65) < 1e-9)
+    }
+
+    @Test func anInvalidRMCGivesNoPositionBesideAValidGGA() {
+        let result = epochs([
+            "GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+            "GPRMC,120000.00,V,4000.000,N,00100.000,E,0.0,,010124,,,N",
+        ])
+        #expect(result.count == 1)
+        #expect(result[0].mode == .threeD)
+        #expect(abs((result[0].latitude ?? 0) - 48.1173) < 1e-4)
+        #expect(abs((result[0].longitude ?? 0) - 11.516_667) < 1e-4)
+    }
+
     @Test func aFixWithZeroSatellitesUsedIsKeptWithItsCount() {
         // Some receivers print 00 satellites with a valid quality (dead reckoning, a count they do not track).
         let result = epochs(["GPGGA,120000.00,4807.000,N,01131.000,E,1,00,0.9,500.0,M,46.9,M,,"])

@@ -142,4 +142,20 @@ struct SentenceParserTests {
         #expect(error.description.contains("GGA field 2"))
         for kind in NMEAErrorKind.allCases { #expect(!NMEAError(kind).description.isEmpty) }
     }
+
+    @Test func pqIsQZSSsTalkerBesideTheProprietaryPrefix() throws {
+        let sentence = try NMEASentenceParser.parse(Sentences.nmea("PQGSV,1,1,01,193,66,330,23"))
+        #expect(sentence.talker == NMEATalker("PQ"))
+        guard case .gsv(let gsv) = sentence.body else { Issue.record("not a GSV: \(sentence.body)"); return }
+        #expect(gsv.satellites.first?.prn == 193)
+        #expect(throws: NMEAError.self) { try NMEASentenceParser.parse(Sentences.nmea("PQXYZ,1,2")) }
+    }
+
+    @Test func aHexadecimalSignalIDIsRead() throws {
+        // NMEA 4.11 signal IDs run to F (u-blox prints BeiDou B2I as `B`).
+        let sentence = try NMEASentenceParser.parse(Sentences.nmea("GBGSV,1,1,01,12,66,330,23,B"))
+        guard case .gsv(let gsv) = sentence.body else { Issue.record("not a GSV"); return }
+        #expect(gsv.signalID == 11)
+        #expect(throws: NMEAError.self) { try NMEASentenceParser.parse(Sentences.nmea("GBGSV,1,1,01,12,66,330,23,G")) }
+    }
 }

@@ -36,6 +36,10 @@ struct GPSDReport: Decodable, Sendable {
     var release: String?
     /// DEVICE: the device path.
     var path: String?
+    /// DEVICE: the driver gpsd identified the device with (absent until it has).
+    var driver: String?
+    /// TPV: the device the report came from.
+    var device: String?
     /// DEVICES: the devices gpsd knows.
     var devices: [Device]?
 
@@ -43,6 +47,8 @@ struct GPSDReport: Decodable, Sendable {
     struct Device: Decodable, Sendable {
         /// The device path.
         var path: String?
+        /// The driver gpsd identified the device with (absent until it has).
+        var driver: String?
     }
 }
 

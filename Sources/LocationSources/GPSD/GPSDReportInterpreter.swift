@@ -17,8 +17,10 @@ struct GPSDReportInterpreter: Sendable {
         case stale
         /// gpsd complained (an `ERROR` report), with its message.
         case gpsdError(String)
-        /// A DEVICES report listing this many devices.
-        case devices(Int)
+        /// A DEVICES report listing this many devices, with the paths of those gpsd has identified (a driver named).
+        case devices(Int, identified: [String])
+        /// A DEVICE report: gpsd identified the device at this path (a driver named).
+        case deviceIdentified(String)
         /// A report that needs nothing done (VERSION, WATCH, SKY, …).
         case ignored
         /// The line was skipped for `reason` and counted.
@@ -37,6 +39,8 @@ struct GPSDReportInterpreter: Sendable {
     ]
 
     private(set) var statistics = GPSDStatistics()
+    /// The device the last TPV named, `nil` when it named none.
+    private(set) var lastReportDevice: String?
     /// The fixes of this session, for de-duplication; a new session starts with none.
     private var recent = RecentFixTimes()
     private var lastUntimed: (latitude: Double, longitude: Double)?
@@ -94,12 +98,17 @@ struct GPSDReportInterpreter: Sendable {
         }
         switch report.class {
         case "TPV":
+            lastReportDevice = report.device
             return tpv(report)
         case "ERROR":
             statistics.errorReports += 1
             return .gpsdError(report.message ?? "(no message)")
         case "DEVICES":
-            return .devices(report.devices?.count ?? 0)
+            let devices = report.devices ?? []
+            return .devices(devices.count, identified: devices.compactMap { $0.driver?.isEmpty == false ? $0.path : nil })
+        case "DEVICE":
+            guard let path = report.path, report.driver?.isEmpty == false else { return .ignored }
+            return .deviceIdentified(path)
         case let name where Self.ignoredClasses.contains(name):
             return .ignored
         default:

@@ -23,8 +23,10 @@ final class GPSDSession: Sendable {
         var mode: PowerMode?
         /// The link, for the receiver commands sent when it opens.
         var link: ReconnectingLink?
-        /// The receiver set-up waits for gpsd's first report of it on this connection: gpsd writes `hexdata`
-        /// only to a device whose type it has identified ("Type of … is unknown" otherwise).
+        /// The receiver set-up waits for gpsd to say it has identified the device on this connection (a
+        /// DEVICES or DEVICE report naming its driver, or a TPV from it): gpsd writes `hexdata` only to a
+        /// device whose type it has identified ("Type of … is unknown" otherwise). A receiver left asleep
+        /// sends nothing, so a device gpsd still holds is woken on its DEVICES entry, not its first TPV.
         var setupPending = false
     }
 
@@ -112,12 +114,18 @@ final class GPSDSession: Sendable {
             }
             metrics.record(outcome)
             if state.setupPending, let receiverControl, let mode = state.mode {
+                let identified: Bool
                 switch outcome {
                 case .fix, .noFix, .duplicate:
+                    identified = state.interpreter.lastReportDevice.map { $0 == receiverControl.devicePath } ?? true
+                case .devices(_, let paths): identified = paths.contains(receiverControl.devicePath)
+                case .deviceIdentified(let path): identified = path == receiverControl.devicePath
+                default: identified = false
+                }
+                if identified {
                     state.setupPending = false
                     setup = receiverControl.wakeAndSetUp(mode)
                     setupLink = state.link
-                default: break
                 }
             }
             var warn = false
@@ -129,7 +137,7 @@ final class GPSDSession: Sendable {
                 state.noFixReported = true
             case .skipped(let reason):
                 warn = state.warned.insert(reason.rawValue).inserted
-            case .duplicate, .stale, .gpsdError, .devices, .ignored:
+            case .duplicate, .stale, .gpsdError, .devices, .deviceIdentified, .ignored:
                 break
             }
             return (outcome, state.sink, warn)
@@ -147,9 +155,9 @@ final class GPSDSession: Sendable {
             break
         case .gpsdError(let message):
             logger.warning("gpsd reported an error", metadata: ["message": "\(message)"])
-        case .devices(let count):
+        case .devices(let count, _):
             if count == 0 { logger.notice("gpsd has no receiver attached yet; fixes will start when one appears") }
-        case .duplicate, .stale, .ignored:
+        case .duplicate, .stale, .deviceIdentified, .ignored:
             break
         }
         return true
@@ -201,7 +209,7 @@ extension SourceMetrics {
         case .skipped(.oversizedLine): skipped(.oversizedLine)
         case .skipped(.malformedReport): skipped(.malformed)
         case .skipped(.unexpectedClass): skipped(.unexpectedClass)
-        case .gpsdError, .devices, .ignored: break
+        case .gpsdError, .devices, .deviceIdentified, .ignored: break
         }
     }
 }

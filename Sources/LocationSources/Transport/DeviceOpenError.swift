@@ -14,6 +14,7 @@ struct DeviceOpenError: Error, Sendable, Hashable, CustomStringConvertible {
         case termios(errno: Int32)
         case unsupportedBaudRate(Int)
         case duplicate(errno: Int32)
+        case notSerial
     }
 
     private let code: Code
@@ -33,6 +34,8 @@ struct DeviceOpenError: Error, Sendable, Hashable, CustomStringConvertible {
     static func termios(_ path: String, errno: Int32) -> Self { Self(.termios(errno: errno), path: path) }
     /// The baud rate is not one termios knows.
     static func unsupportedBaudRate(_ path: String, _ rate: Int) -> Self { Self(.unsupportedBaudRate(rate), path: path) }
+    /// The path opened but is neither a terminal nor anything the poller can watch (`/dev/null`, a file).
+    static func notSerial(_ path: String) -> Self { Self(.notSerial, path: path) }
     /// `dup(2)` of standard input failed.
     static func duplicate(errno: Int32) -> Self { Self(.duplicate(errno: errno), path: "standard input") }
 
@@ -55,6 +58,8 @@ struct DeviceOpenError: Error, Sendable, Hashable, CustomStringConvertible {
             "cannot set \(path) to raw mode: \(Self.text(number))"
         case .unsupportedBaudRate(let rate):
             "\(rate) baud is not supported for \(path); use 4800, 9600, 19200, 38400, 57600, 115200, 230400 or 460800"
+        case .notSerial:
+            "\(path) is not a serial device (nor a pipe): read a recorded log as a file instead"
         case .duplicate(let number):
             "cannot read standard input: \(Self.text(number))"
         }

@@ -16,7 +16,16 @@ enum SerialPort {
         guard let speed = speed(for: baudRate) else { throw .unsupportedBaudRate(path, baudRate) }
         let fd = openDescriptor(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .openDevice(path, errno: errno) }
-        guard isatty(fd) == 1 else { return fd }
+        guard isatty(fd) == 1 else {
+            // A named pipe or a pseudo-terminal pair's other end is read as it is; a device the poller cannot
+            // watch (`/dev/null`, a regular file) is no serial device: refused, not handed to the pipe channel,
+            // which traps on it.
+            guard Pollability.canPoll(fd) else {
+                closeDescriptor(fd)
+                throw .notSerial(path)
+            }
+            return fd
+        }
         var attributes = termios()
         guard tcgetattr(fd, &attributes) == 0 else {
             let number = errno

@@ -98,9 +98,9 @@ public enum NMEAEncoder {
             writer.field(satellites.count, digits: 2)
             for satellite in satellites.dropFirst(message * 4).prefix(4) {
                 writer.field(satellite.prn, digits: 2)
-                writer.field(satellite.elevation.map { Int($0.rounded()) }, digits: 2)
-                writer.field(satellite.azimuth.map { Int($0.rounded()) }, digits: 3)
-                writer.field(satellite.snr.map { Int($0.rounded()) }, digits: 2)
+                writer.field(satellite.elevation.flatMap { Int(exactly: $0.rounded()) }, digits: 2)
+                writer.field(satellite.azimuth.flatMap { Int(exactly: $0.rounded()) }, digits: 3)
+                writer.field(satellite.snr.flatMap { Int(exactly: $0.rounded()) }, digits: 2)
             }
             return writer.finish()
         }

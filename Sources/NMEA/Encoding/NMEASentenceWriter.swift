@@ -40,7 +40,7 @@ struct NMEASentenceWriter {
     mutating func time(_ seconds: Double?) {
         comma()
         guard let seconds, seconds.isFinite else { return }
-        let milliseconds = min(max(Int64((seconds * 1000).rounded()), 0), 86_399_999)
+        let milliseconds = Int64(min(max((seconds * 1000).rounded(), 0), 86_399_999))
         let whole = milliseconds / 1000
         appendInteger(whole / 3600, digits: 2)
         appendInteger(whole / 60 % 60, digits: 2)
@@ -61,7 +61,7 @@ struct NMEASentenceWriter {
     /// Appends an angle as `ddmm.mmmmmm,H` (latitude) or `dddmm.mmmmmm,H` (longitude); two empty fields for `nil`.
     mutating func angle(_ degrees: Double?, degreeDigits: Int, positive: UInt8, negative: UInt8) {
         comma()
-        guard let degrees, degrees.isFinite else { comma(); return }
+        guard let degrees, degrees.isFinite, abs(degrees) <= 180 else { comma(); return }
         let microMinutes = Int64((abs(degrees) * 60_000_000).rounded())
         appendInteger(microMinutes / 60_000_000, digits: degreeDigits)
         appendInteger(microMinutes % 60_000_000 / 1_000_000, digits: 2)
@@ -83,9 +83,13 @@ struct NMEASentenceWriter {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes nothing for a value too large for the field's fixed point (beyond 10¹⁸ units of its last
+    /// digit: no receiver prints one), which an empty field says better than a trap.
     private mutating func appendFixed(_ value: Double, decimals: Int, integerDigits: Int) {
         let scale = Int64(NMEADecimal.powersOfTen(decimals))
-        let scaled = Int64((abs(value) * Double(scale)).rounded())
+        let product = (abs(value) * Double(scale)).rounded()
+        guard product < 1e18 else { return }
+        let scaled = Int64(product)
         if value < 0 && scaled != 0 { bytes.append(0x2D) }
         appendInteger(scaled / scale, digits: integerDigits)
         guard decimals > 0 else { return }

@@ -27,7 +27,7 @@ extension NMEAEpochAssembler {
     public mutating func add(_ rmc: NMEARMC, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.rmc, time: rmc.time, onEpoch: onEpoch)
         setTalker(talker)
-        setPosition(rmc.latitude, rmc.longitude)
+        if Self.isValidData(rmc.isValid, faaMode: rmc.faaMode) { setPosition(rmc.latitude, rmc.longitude) }
         setStatus(rmc.isValid, faaMode: rmc.faaMode)
         if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
         current.track = rmc.track ?? current.track
@@ -65,7 +65,7 @@ extension NMEAEpochAssembler {
     public mutating func add(_ gll: NMEAGLL, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.gll, time: gll.time, onEpoch: onEpoch)
         setTalker(talker)
-        setPosition(gll.latitude, gll.longitude)
+        if Self.isValidData(gll.isValid, faaMode: gll.faaMode) { setPosition(gll.latitude, gll.longitude) }
         setStatus(gll.isValid, faaMode: gll.faaMode)
     }
 
@@ -145,6 +145,12 @@ extension NMEAEpochAssembler {
         guard let latitude, let longitude else { return }
         current.latitude = latitude
         current.longitude = longitude
+    }
+
+    /// Whether an RMC's or GLL's position may be used: not when its status says `V` or its FAA mode `N`
+    /// (gpsd takes their position only from valid data; a GGA of the cycle may have a fix beside it).
+    private static func isValidData(_ valid: Bool?, faaMode: UInt8?) -> Bool {
+        valid != false && faaMode != 0x4E
     }
 
     /// RMC/GLL status: `A` is a fix unless the FAA mode says `N` (not valid); `S` marks simulated data.

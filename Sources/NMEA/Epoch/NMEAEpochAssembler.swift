@@ -2,15 +2,16 @@
 ///
 /// Rules:
 /// - A sentence that carries a time of day (GGA, RMC, GLL, GNS, GST, ZDA, `$PSRFEPE`)
-///   with a time different from the open epoch's closes that epoch and opens a new
-///   one. A time-bearing sentence whose time field is empty closes a timed epoch
+///   with a time 10 ms or more from the open epoch's closes that epoch and opens a new
+///   one (times closer are one cycle printed to different precisions, as gpsd takes them). A time-bearing sentence whose time field is empty closes a timed epoch
 ///   too, and closes an untimed one when the same sentence type was already seen
 ///   in it (receivers without a fix print one empty GGA per cycle).
 /// - Sentences without time (GSA, GSV, VTG, HDT, `$PGRME`, `$PGRMZ`) join the open epoch.
-/// - Position: the latest of the cycle (GGA, RMC, GLL, GNS) wins, as in gpsd.
+/// - Position: the latest of the cycle (GGA, RMC, GLL, GNS) wins, as in gpsd; an RMC or GLL
+///   whose status or FAA mode says its data is not valid gives none.
 /// - Mode: see `finalize()`; a simulated fix (GGA quality 8, FAA mode `S`) is no fix.
-/// - Speed, track and climb the receiver did not report are derived from the
-///   previous fix and marked in ``NMEAEpoch/derived``.
+/// - Speed and track, when the receiver reported no speed, and climb are derived
+///   from the previous fix and marked in ``NMEAEpoch/derived``.
 /// - The date (RMC, ZDA) carries over to later epochs that have none, moving to
 ///   the next day when the time of day wraps past midnight; epochs before the
 ///   first date have none. With a roll-over pivot, dates before it move forward
@@ -98,7 +99,7 @@ public struct NMEAEpochAssembler: Sendable {
         if evidence.hasContent {
             let boundary: Bool
             if let epochTime = evidence.time {
-                boundary = time != epochTime
+                boundary = time.map { !$0.isSameCycle(as: epochTime) } ?? true
             } else if time != nil {
                 boundary = evidence.timedKinds != 0
             } else {
@@ -108,8 +109,10 @@ public struct NMEAEpochAssembler: Sendable {
         }
         evidence.hasContent = true
         evidence.timedKinds |= 1 << kind.ordinal
-        if evidence.time == nil, let time {
-            evidence.time = time
+        if let time {
+            // The cycle's latest time is its time (RMC's, printed last, as gpsd reports it); the first one
+            // still decides which later times belong to the cycle.
+            if evidence.time == nil { evidence.time = time }
             current.secondsOfDay = time.seconds
         }
     }

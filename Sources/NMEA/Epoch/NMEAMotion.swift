@@ -26,19 +26,22 @@ enum NMEAMotion {
 
     /// Fills the speed, track and climb the receiver left out, marking them in ``NMEAEpoch/derived``.
     ///
-    /// `seconds` is the epoch's time on the same scale as `previous.seconds`.
+    /// A track is derived only with the speed: a receiver that reports its speed and leaves the course empty
+    /// (a u-blox standing still does) says it cannot tell the course, and a bearing between two fixes
+    /// centimetres apart would be jitter. `seconds` is the epoch's time on the same scale as `previous.seconds`.
     static func derive(_ epoch: inout NMEAEpoch, seconds: Double, from previous: Fix) {
         guard let latitude = epoch.latitude, let longitude = epoch.longitude else { return }
         let elapsed = seconds - previous.seconds
         guard elapsed > 0, elapsed.isFinite else { return }
-        guard epoch.speed == nil || epoch.track == nil || epoch.climb == nil else { return }
+        let reportedSpeed = epoch.speed != nil
+        guard !reportedSpeed || epoch.climb == nil else { return }
         let (distance, bearing) = geodesic(from: (previous.latitude, previous.longitude), to: (latitude, longitude))
         guard distance / elapsed <= fastestDerivedSpeed else { return }
         if epoch.speed == nil {
             epoch.speed = distance / elapsed
             epoch.derived.insert(.speed)
         }
-        if epoch.track == nil, distance > 0 {
+        if !reportedSpeed, epoch.track == nil, distance > 0 {
             epoch.track = bearing
             epoch.derived.insert(.track)
         }

@@ -92,26 +92,30 @@ public struct NMEAEpoch: Sendable, Hashable {
     /// The receiver's own estimate when it printed one (`$PGRME`, `$PSRFEPE`); else, with GST errors,
     /// `2 × √(σlat² + σlon²)` (2DRMS, 95–98 % of fixes fall inside); otherwise HDOP × 19 m, or HDOP × 4.75 m
     /// for a differential fix (GGA quality 2), exactly what gpsd 3.22 reports as `eph`. `nil` without any.
+    /// A value of 0 is no estimate (receivers print `0.0` for a DOP or an error they do not know): the next
+    /// source in that order is used.
     public var horizontalAccuracy: Double? {
-        if let estimatedHorizontalError { return estimatedHorizontalError }
+        if let estimatedHorizontalError, estimatedHorizontalError > 0 { return estimatedHorizontalError }
         if let gstLatitudeError, let gstLongitudeError {
-            return 2 * (gstLatitudeError * gstLatitudeError + gstLongitudeError * gstLongitudeError).squareRoot()
+            let error = 2 * (gstLatitudeError * gstLatitudeError + gstLongitudeError * gstLongitudeError).squareRoot()
+            if error > 0 { return error }
         }
         return hdopHorizontalError
     }
 
     /// gpsd 3.22's `eph` from the HDOP alone: HDOP × 19 m, or × 4.75 m for a differential (DGPS) fix.
     public var hdopHorizontalError: Double? {
-        guard let hdop else { return nil }
+        guard let hdop, hdop > 0 else { return nil }
         return hdop * (ggaQuality == 2 ? NMEAEpoch.hdopToDifferentialHorizontalError : NMEAEpoch.hdopToHorizontalError)
     }
 
-    /// Vertical accuracy in metres: the receiver's estimate, else `2 × σalt` from GST, else VDOP × 23 m (gpsd 3.22's `epv`).
+    /// Vertical accuracy in metres: the receiver's estimate, else `2 × σalt` from GST, else VDOP × 23 m, or
+    /// VDOP × 5.75 m for a differential fix (gpsd 3.22's `epv`).
     public var verticalAccuracy: Double? {
-        if let estimatedVerticalError { return estimatedVerticalError }
-        if let gstAltitudeError { return 2 * gstAltitudeError }
-        guard let vdop else { return nil }
-        return vdop * NMEAEpoch.vdopToVerticalError
+        if let estimatedVerticalError, estimatedVerticalError > 0 { return estimatedVerticalError }
+        if let gstAltitudeError, gstAltitudeError > 0 { return 2 * gstAltitudeError }
+        guard let vdop, vdop > 0 else { return nil }
+        return vdop * (ggaQuality == 2 ? NMEAEpoch.vdopToDifferentialVerticalError : NMEAEpoch.vdopToVerticalError)
     }
 
     /// The factor from HDOP to gpsd's `eph`, in metres.
@@ -120,6 +124,8 @@ public struct NMEAEpoch: Sendable, Hashable {
     public static let hdopToDifferentialHorizontalError = 4.75
     /// The factor from VDOP to gpsd's `epv`, in metres.
     public static let vdopToVerticalError = 23.0
+    /// The factor from VDOP to gpsd's `epv` for a differential fix, in metres.
+    public static let vdopToDifferentialVerticalError = 5.75
 }
 
 /// The motion values of an epoch that the decoder derived from two successive fixes, as gpsd does,

@@ -23,6 +23,17 @@ struct NMEAField {
         return bytes[0]
     }
 
+    /// One hexadecimal digit (`0`–`9`, `A`–`F`, either case) as its value, `nil` when empty.
+    func hexadecimalDigit() throws(NMEAError) -> Int? {
+        guard let byte = try character() else { return nil }
+        switch byte {
+        case 0x30...0x39: return Int(byte - 0x30)
+        case 0x41...0x46: return Int(byte - 0x41 + 10)
+        case 0x61...0x66: return Int(byte - 0x61 + 10)
+        default: throw error(.invalidField)
+        }
+    }
+
     /// A non-negative decimal integer, `nil` when empty.
     @inline(__always)
     func integer() throws(NMEAError) -> Int? {
@@ -101,4 +112,15 @@ public struct NMEATimeOfDay: Sendable, Hashable, Comparable {
 
     /// Orders times within one day.
     public static func < (lhs: NMEATimeOfDay, rhs: NMEATimeOfDay) -> Bool { lhs.microseconds < rhs.microseconds }
+
+    /// How far apart two sentences' times may be and still belong to one navigation cycle: 10 ms, as gpsd
+    /// takes them (receivers print one cycle's time to different precisions, `120824.758` beside `120824.76`).
+    public static let sameCycleTolerance: Int64 = 10_000
+
+    /// Whether `other` is this time within ``sameCycleTolerance``, across midnight too.
+    public func isSameCycle(as other: NMEATimeOfDay) -> Bool {
+        let day: Int64 = 86_400_000_000
+        let apart = abs(microseconds - other.microseconds)
+        return min(apart, day - apart) < NMEATimeOfDay.sameCycleTolerance
+    }
 }

@@ -57,11 +57,15 @@ public enum NMEASentenceParser {
         var addressIsWellFormed = addressEnd > 1
         for offset in 1..<max(1, addressEnd) where !isAddressCharacter(line[offset]) { addressIsWellFormed = false }
         guard addressIsWellFormed else { throw NMEAError(cut ? .truncated : .malformedAddress) }
-        // Other proprietary ($P…), query and other formatters are well-formed but not ours.
+        // Other proprietary ($P…), query and other formatters are well-formed but not ours. `PQ` is both a
+        // proprietary prefix and QZSS's talker (`$PQGSV`): a proprietary sentence we know wins, then PQ's
+        // standard formatters.
+        let standard: NMEASentenceKind? = addressEnd == 6 ? NMEASentenceKind(formatter: line[3], line[4], line[5]) : nil
         let recognised: NMEASentenceKind? =
             line[1] == 0x50
             ? NMEASentenceKind(proprietary: UnsafeRawBufferPointer(rebasing: line[1..<addressEnd]))
-            : addressEnd == 6 ? NMEASentenceKind(formatter: line[3], line[4], line[5]) : nil
+                ?? (line[2] == 0x51 ? standard : nil)
+            : standard
         guard let kind = recognised else { throw NMEAError(cut ? .truncated : .unsupportedSentence) }
 
         // Checksum rule.

@@ -10,7 +10,7 @@ public struct NMEAGSV: Sendable, Hashable {
     public var satellitesInView: Int?
     /// The satellites of this sentence (at most four; blocks with an empty PRN are skipped).
     public var satellites: NMEASatelliteQuad
-    /// NMEA 4.10 signal ID, when present.
+    /// NMEA 4.10 signal ID, when present: one hexadecimal digit (NMEA 4.11 uses `A`–`F`, BeiDou B2I is `B`).
     public var signalID: Int?
 
     /// Decodes the data fields: three header fields, then blocks of four, then an optional signal ID.
@@ -32,7 +32,7 @@ public struct NMEAGSV: Sendable, Hashable {
             satellites.append(NMEASatellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: snr))
         }
         if fields.remaining == 1 {
-            signalID = try fields.next().integer()
+            signalID = try fields.next().hexadecimalDigit()
         } else if fields.remaining > 0 {
             throw NMEAError(.truncated, sentence: .gsv)
         }

@@ -60,7 +60,6 @@ enum GpsdDeviation: Hashable, CaseIterable {
         "rst39.log": [.noGeoidModel],
         "skytraq-dgps.log": [.receiverErrorEstimates],
         "skytraq-fixB.log": [.receiverErrorEstimates],
-        "tomtom-mkII.log": [.receiverErrorEstimates],
         "ublox-lea-4h.log": [.valuesFromEarlierCycles],
         "ublox-zed-f9p-nmea.log": [.receiverErrorEstimates],
     ]

@@ -24,10 +24,21 @@ extension SchedulerStateMachine {
         // A source is judged by what it delivers: an invalid fix (a NaN position, a negative accuracy, one
         // from the future) is no delivery, so a receiver that emits only those still falls back.
         if Access.isValid(location, age: age) { power.fixArrived(from: source, accuracy: location.horizontalAccuracy, now: now) }
-        let supersededBefore = access.counts.fixesSuperseded
-        guard let fix = access.receive(location, age: age, now: now, source: source) else {
-            // A fix another source's better one supersedes is counted as that (`fixes_superseded`), not as dropped.
-            if access.counts.fixesSuperseded == supersededBefore { emit(.fixProcessed(accepted: false)) }
+        let fix: StampedFix
+        switch access.receive(location, age: age, now: now, source: source) {
+        case .accepted(let accepted):
+            fix = accepted
+        case .superseded(let superseded):
+            // Counted as superseded (`fixes_superseded`), not as dropped; it leaves the position and the
+            // subscriptions alone, but a one-shot it satisfies and no remembered fix does is answered by it.
+            if access.accuracy == .full, let (recipients, result) = requests.complete(with: superseded, now: now) {
+                delivery.emitOneShots(recipients, result)
+                requests.afterRemovals()
+                askPower(at: now)
+            }
+            return
+        case .dropped:
+            emit(.fixProcessed(accepted: false))
             return
         }
         emit(.fixProcessed(accepted: true))

@@ -253,12 +253,18 @@ struct AnswersInTimeTests {
         #expect(EndingReason.acquiring(for: .seconds(Int64.max)).message.hasPrefix("the source started over a million years ago"))
     }
 
+    /// A receiver and a coarse source, a subscription "all", and a fix of `metres` from the receiver.
+    private static func subscribedAfterAPreciseFix(metres: Double) -> (MachineHarness, Location) {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [gnss, geoclue])
+        h.subscribe("all", SubscriptionOptions())
+        let precise = Location(latitude: 52.52, longitude: 13.405, horizontalAccuracy: metres)
+        h.fix(precise, source: 0)
+        return (h, precise)
+    }
+
     @Test("one position, no jumps: a coarse fix whose circle holds a fresh precise one is kept out and counted; one that excludes it replaces it")
     func supersedeRule() {
-        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue])
-        h.subscribe("all", SubscriptionOptions())
-        let precise = Location(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 2.3)
-        h.fix(precise, source: 0)
+        var (h, precise) = Self.subscribedAfterAPreciseFix(metres: 2.3)
         h.advance(by: .milliseconds(500))
         // 92 m away, ±1 km: it says nothing the precise fix does not (GeoClue's rule; the old rule let it jump).
         let near = Location(latitude: 52.52 + 92 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
@@ -271,5 +277,22 @@ struct AnswersInTimeTests {
         let far = Location(latitude: 52.52 + 3000 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
         h.fix(far, source: 1)
         #expect(h.fixesProcessed == [true, true] && h.machine.lastKnownLocation(now: h.now)?.location == far)
+    }
+
+    @Test("a fix kept out by a precise one still answers a one-shot the precise one has grown too old for: it does not time out beside fresh fixes that meet it")
+    func aSupersededFixAnswersAOneShotTheLatestIsTooOldFor() {
+        var (h, precise) = Self.subscribedAfterAPreciseFix(metres: 3)
+        h.advance(by: .seconds(5))
+        // 2 km, but no older than 3 s: the precise fix, 5 s old, is too old.
+        h.oneShot("fresh", .custom(metres: 2000, maximumAge: .seconds(3)), timeout: .seconds(20))
+        #expect(h.results["fresh"] == nil)
+        h.advance(by: .seconds(1))
+        let coarse = Location(latitude: 52.52 + 100 / 111_195, longitude: 13.405, horizontalAccuracy: 1000)
+        h.fix(coarse, source: 1)
+        #expect(h.onlyResult("fresh")?.status == .success && h.onlyResult("fresh")?.location == coarse)
+        // Still kept out of the position and the subscriptions.
+        #expect(h.machine.statistics(now: h.now).fixesSuperseded == 1)
+        #expect(h.machine.lastKnownLocation(now: h.now)?.location == precise)
+        #expect(h.deliveredAccuracies("all") == [3])
     }
 }

@@ -117,13 +117,16 @@ extension SchedulerStateMachine.Access {
     /// and lies inside the new fix's circle: GeoClue's rule — the new fix says nothing the current one
     /// contradicts, so a coarse source beside a precise one does not make the position jump, while a coarse
     /// fix that excludes the current position replaces it) and not held back by the throttle
-    /// (see ``remember(_:age:now:)``).
+    /// (see ``remember(_:age:now:)``). A superseded fix is not remembered and does not become the latest, but
+    /// is still handed back as `superseded`: under full accuracy it may answer a one-shot the latest, grown too
+    /// old for it, no longer does (a city request made seconds after a precise fix, whose maximum age the
+    /// precise fix has outlived, takes the fresh coarse fix rather than timing out beside it).
     /// - Complexity: O(1)
-    mutating func receive(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) -> StampedFix? {
+    mutating func receive(_ location: Location, age: Duration, now: EngineInstant, source: SourceID) -> Reception {
         counts.fixesReceived += 1
         guard Self.isValid(location, age: age) else {
             counts.invalidFixes += 1
-            return nil
+            return .dropped
         }
         // An age beyond a century (a source's "unknown" as `Int64.max` seconds) is a century: stale for every
         // request, and far enough from the ends of the engine's timeline that `now - age` and ages read from it
@@ -140,17 +143,29 @@ extension SchedulerStateMachine.Access {
                     && latest.location.distance(to: location) <= location.horizontalAccuracy)
         {
             counts.fixesSuperseded += 1
-            return nil
+            return .superseded(StampedFix(location: location, observedAt: observedAt))
         }
         let becomesLatest = history.latest.map { observedAt >= $0.observedAt } ?? true
         guard let fix = remember(location, age: age, now: now) else {
             counts.fixesThrottled += 1
-            return nil
+            return .dropped
         }
         // The source of the newest fix, which the next fixes of other sources are weighed against: a fix
         // remembered without becoming the newest (an older one) does not change it.
         if becomesLatest { latestSource = source }
-        return fix
+        return .accepted(fix)
+    }
+
+    /// What became of a fix a source reported.
+    enum Reception {
+        /// Remembered: it reaches every request that accepts it.
+        case accepted(StampedFix)
+        /// Kept out by a more accurate latest fix from another source: under full accuracy it may answer
+        /// one-shots, never subscriptions (under reduced accuracy, where every fix is coarsened and throttled
+        /// first, nothing).
+        case superseded(StampedFix)
+        /// Invalid, or held back by the reduced-accuracy throttle.
+        case dropped
     }
 
     /// Whether a fix `age` old is one at all: finite and in range, not from the future.

@@ -275,15 +275,25 @@ struct SeveralSourcesTests {
         #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop, .start(.low)])
         h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 700), source: 1)
         #expect(h.onlyResult("city")?.status == .success)
-        // While demand lasts the failed source is not chosen again, even for a request only it could serve.
-        h.oneShot("room", .room, timeout: .seconds(5))
+        // While demand lasts the failed source is not chosen again for what the coarse source serves.
+        h.oneShot("city again", .city, timeout: .seconds(5))
         #expect(Self.commands(h, of: 0) == [.start(.high), .stop])
         #expect(h.machine.statistics(now: h.now).sources.map(\.failed) == [true, false])
-        // Once no request needs a source, a later one starts the GNSS afresh.
+        // A request only it serves tries it again, once (demand that never ends, as geofences', would otherwise
+        // leave it waiting for ever); failing again, the GNSS ends it with its error, and is not tried in a loop.
+        h.oneShot("room", .room)
+        #expect(Self.commands(h, of: 0) == [.start(.high), .stop, .start(.best)])
+        h.fatalError("gnss.still.gone", source: 0)
+        #expect(h.onlyResult("room")?.status == .failed(SourceError(code: "gnss.still.gone", message: "scripted")))
+        #expect(Self.commands(h, of: 0) == [.start(.high), .stop, .start(.best), .stop])
         h.advance(by: .seconds(5))
+        #expect(Self.commands(h, of: 0).count == 4)
+        // Once no request needs a source, a later one starts the GNSS afresh, and back, it serves.
         h.cancel("coarse updates")
         h.oneShot("room again", .room, timeout: .seconds(5))
         #expect(Self.commands(h, of: 0).last == .start(.best))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 3), source: 0)
+        #expect(h.onlyResult("room again")?.status == .success)
     }
 
     /// What an event's effects did, in order: the one-shots they ended and the source commands.

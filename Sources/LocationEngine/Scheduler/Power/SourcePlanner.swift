@@ -240,6 +240,8 @@ struct SourcePlanner: Sendable {
         }
         if choice?.mode != wanted || choice?.course != course {
             if course { recoverCourseSourcesIfNoneLeft() }
+            // Right after a failure (no choice) the requests left are the ones the sources left serve.
+            if choice != nil { recoverSourcesIfNoneLeftServes(wanted) }
             choice = makeChoice(for: wanted, course: course)
         }
         guard let chosen = choice?.chosen, let spare = choice?.spare else {
@@ -259,6 +261,16 @@ struct SourcePlanner: Sendable {
     private mutating func recoverCourseSourcesIfNoneLeft() {
         guard !records.contains(where: { !$0.planner.hasFailed && $0.capabilities.providesCourse }) else { return }
         for index in records.indices where records[index].capabilities.providesCourse { records[index].planner.recoverFromFailure() }
+    }
+
+    /// A request finer than every source left serves, made while demand lasts (geofences keep it for ever),
+    /// would wait for ever on a source that failed earlier (a gpsd that was down for a while, back since):
+    /// the sources that serve it are tried again; failing again, they end it with their error, and demand
+    /// falls back to what the others serve. Each such request tries them once, never in a loop.
+    @inline(never)
+    private mutating func recoverSourcesIfNoneLeftServes(_ mode: PowerMode) {
+        guard !records.contains(where: { !$0.planner.hasFailed && $0.capabilities.serves(mode) }) else { return }
+        for index in records.indices where records[index].capabilities.serves(mode) { records[index].planner.recoverFromFailure() }
     }
 
     /// The choice for `mode` (and the `course`, if wanted): the source chosen, and the cheapest other one left

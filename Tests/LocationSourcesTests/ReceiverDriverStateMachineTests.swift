@@ -288,10 +288,31 @@ struct ReceiverDriverStateMachineTests {
         #expect(written(lost).isEmpty && machine.state == .tracking)
         let late = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3))
         #expect(late.contains(.resolved(.powerSave, .acknowledgedLate, fallback: nil)))
-        #expect(written(late) == [pm2], "the setting is sent through again")
-        let rxm = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3) + .milliseconds(50))
-        #expect(written(rxm) == [UBXCommand.receiverManagement(powerSave: true).bytes])
+        // The rest of the setting follows; CFG-PM2 is not sent again (a receiver that answers it late each time
+        // would have it sent for ever).
+        #expect(written(late) == [UBXCommand.receiverManagement(powerSave: true).bytes])
         _ = machine.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x11)), now: .seconds(3) + .milliseconds(100))
+        #expect(machine.state == .powerSave)
+    }
+
+    @Test("a receiver that answers every step later than its timeout has each step sent once, not in a loop")
+    func stepsAnsweredLateEachTimeAreNotSentInALoop() throws {
+        var (machine, _) = running(.ublox, answer: .ubx(Self.m8))
+        tracking(&machine, .ublox)
+        var writes: [[UInt8]] = []
+        var actions = machine.setMode(.medium, now: .seconds(1))
+        var now = Duration.seconds(1)
+        for _ in 0..<10 {
+            writes += written(actions)
+            guard let sent = token(actions), let (messageClass, messageID) = writes.last.map({ ($0[2], $0[3]) }) else { break }
+            now += .milliseconds(1500)
+            writes += written(machine.deadline(sent, now: now))
+            now += .milliseconds(500)
+            actions = machine.received(.ubx(.acknowledged(messageClass: messageClass, messageID: messageID)), now: now)
+        }
+        writes += written(actions)
+        let pm2 = UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true, version2: true)).bytes
+        #expect(writes == [pm2, UBXCommand.receiverManagement(powerSave: true).bytes], "\(writes.count) writes")
         #expect(machine.state == .powerSave)
     }
 
@@ -507,10 +528,10 @@ struct ReceiverDriverStateMachineTests {
         var actions = ublox.deadline(try #require(token(powerSave)), now: .seconds(3))
         #expect(actions.contains(.resolved(.powerSave, .unanswered, fallback: .keepSetting)))
         // A late CFG-PM2 answer confirms the settings, which change no mode by themselves: the state stays, and
-        // the setting is sent through again (the CFG-RXM that enables it was dropped when CFG-PM2 counted as lost).
+        // the rest of the setting is sent (the CFG-RXM that enables it was dropped when CFG-PM2 counted as lost).
         actions = ublox.received(.ubx(.acknowledged(messageClass: 0x06, messageID: 0x3B)), now: .seconds(3) + .milliseconds(100))
         #expect(actions.first == .resolved(.powerSave, .acknowledgedLate, fallback: nil))
-        #expect(written(actions) == [UBXCommand.powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true, version2: true)).bytes])
+        #expect(written(actions) == [UBXCommand.receiverManagement(powerSave: true).bytes])
         #expect(ublox.state == .tracking)
     }
 

@@ -373,9 +373,13 @@ struct ReceiverDriverStateMachine: Sendable {
         var actions: [Action] = [.resolved(late.kind, .acknowledgedLate, fallback: nil)]
         if late.resultingState == nil, case .running(let mode) = goal, late.mode == mode, queue.isEmpty, inFlight == nil {
             // A step of a setting (u-blox's CFG-PM2 ahead of the CFG-RXM that enables it) was taken after all: the
-            // rest of the setting, dropped when the step counted as refused, is sent now.
+            // rest of the setting, dropped when the step counted as refused, is sent now — the steps after this
+            // one only: sending it again would be answered late again, and again, for as long as the receiver
+            // answers later than the timeout.
             applied = nil
-            queue = plan(for: mode)
+            var rest = plan(for: mode)
+            if let step = rest.firstIndex(of: late) { rest.removeFirst(step + 1) }
+            queue = rest
             actions += advance(now: now)
         }
         return actions

@@ -22,6 +22,12 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     /// Each client's open requests, counted when ``clientMaxOpen`` is set.
     var openRequests = OpenRequests()
 
+    /// How long a connection may sit with no request in progress before it is closed: a keep-alive connection
+    /// between requests, or one whose request line has not arrived (connections trickling a byte a minute would
+    /// otherwise pile up before any client is known, and use up the descriptors). A request in progress, a
+    /// `/location` waiting a day or a stream, is never cut by it.
+    var idleConnectionTimeout: TimeAmount = .seconds(60)
+
     /// The HTTP application alone, listening per `configuration`, without the engine among its
     /// services: whoever builds it runs the engine (``serviceGroup(configuration:logger:gracefulShutdownSignals:onServerRunning:)``
     /// does; tests start `engine.run()` beside it).
@@ -46,15 +52,19 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
             engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers,
             connections: connections
         ).register(on: router)
-        UpdatesRoute(engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers)
+        UpdatesRoute(
+            engine: engine, counters: counters, audit: audit, authenticator: authenticator, approximateAnswers: approximateAnswers,
+            connections: connections)
             .register(on: router)
-        GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator).register(on: router)
+        GeofenceEventsRoute(registry: geofences, audit: audit, authenticator: authenticator, connections: connections).register(on: router)
         GeofenceRoutes(engine: engine, registry: geofences, audit: audit).register(on: router)
         ServiceRoutes(registry: registry, counters: counters, audit: audit).register(on: router)
         // Last: it wraps only what no route above takes.
         router.add(middleware: UnknownRouteMiddleware())
         return Application(
-            router: router, server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionInputWatcher(connections)])),
+            router: router,
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [ConnectionInputWatcher(connections)], idleTimeout: idleConnectionTimeout)),
             configuration: configuration,
             onServerRunning: { channel in
                 authenticator.listener.listening(on: channel)

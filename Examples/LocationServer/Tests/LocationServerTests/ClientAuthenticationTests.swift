@@ -3,6 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import LocationEngine
 import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
 import NIOPosix
 import Testing
 
@@ -179,5 +182,69 @@ struct ClientAuthenticationTests {
             while server.openRequests.count(of: "local") > 0 { await Task.yield() }
             #expect(try await client.execute(uri: "/geofences", method: .get).status == .ok)
         }
+    }
+
+    /// Sends `text` on a new connection to `client`'s server, waits until `sent` holds, then closes the connection.
+    private static func send(_ text: String, to client: some TestClientProtocol, thenCloseOnce sent: () async -> Void) async throws {
+        let port = try #require(client.port)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+        try await channel.writeAndFlush(ByteBuffer(string: text)).get()
+        await sent()
+        try await channel.close().get()
+    }
+
+    @Test(
+        "a quiet stream whose client sent another request behind it, then disconnected, ends: the subscription is cancelled and the client's place given back",
+        .timeLimit(.minutes(1)))
+    func aPipelinedStreamEndsWhenItsClientLeaves() async throws {
+        let server = try TestServer(clientMaxOpen: 1)
+        try await server.application.test(.live) { client in
+            // A 1 cm filter: nothing is ever written, so no failed write would tell the stream its client has gone.
+            let pipelined = "GET /updates?accuracy=0.01 HTTP/1.1\r\nHost: localhost\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            try await Self.send(pipelined, to: client) { await server.waitUntilPending(subscriptions: 1) }
+            await server.waitUntil { $0.activeSubscriptions == 0 }
+            while server.openRequests.count(of: "local") > 0 { await Task.yield() }
+        }
+    }
+
+    @Test("a /geofences/events stream whose client sent another request behind it, then disconnected, ends", .timeLimit(.minutes(1)))
+    func aPipelinedEventStreamEndsWhenItsClientLeaves() async throws {
+        let server = try TestServer()
+        try await server.application.test(.live) { client in
+            let pipelined = "GET /geofences/events HTTP/1.1\r\nHost: localhost\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            try await Self.send(pipelined, to: client) { await GeofenceEventsTests.waitForListeners(1, on: server) }
+            while server.geofences.counters.totals.listenersClosed < 1 { await Task.yield() }
+        }
+    }
+
+    @Test("something that begins to wait on a connection already reset is cancelled once the connection is closed, not left to its timeout")
+    func aRequestOnAResetConnectionIsCancelled() async throws {
+        let cancelled = NIOLockedValueBox<[Int]>([])
+        let requests = ConnectionRequests { _ in }
+        let channel = EmbeddedChannel()
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+        requests.closed(channel)
+        _ = try await channel.close()
+        #expect(requests.watch(on: channel) { cancelled.withLockedValue { $0.append(7) } } == nil)
+        channel.embeddedEventLoop.run()
+        #expect(cancelled.withLockedValue { $0 } == [7])
+        // A channel never active (a router test's) is not cancelled: it never closes.
+        _ = requests.watch(on: EmbeddedChannel()) { cancelled.withLockedValue { $0.append(8) } }
+        #expect(cancelled.withLockedValue { $0 } == [7])
+    }
+
+    @Test("a connection that never finishes its request line is closed after the idle timeout, before any client is known", .timeLimit(.minutes(1)))
+    func aTricklingConnectionIsClosed() async throws {
+        let server = try TestServer()
+        var application = server.serverApplication
+        application.idleConnectionTimeout = .milliseconds(200)
+        try await application.build(configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: Logger(label: "test"))
+            .test(.live) { client in
+                let port = try #require(client.port)
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+                try await channel.writeAndFlush(ByteBuffer(string: "GET /loca")).get()
+                // Closed by the server: the test's time limit is what fails it otherwise.
+                try await channel.closeFuture.get()
+            }
     }
 }

@@ -88,6 +88,10 @@ struct EventResumeTests {
             let ahead = try await client.execute(uri: "/geofences/events?lastEventId=4", method: .get)
             #expect(ahead.status == .badRequest && String(buffer: ahead.body).contains("the newest is 3"))
             #expect(try await client.execute(uri: "/geofences/events?lastEventId=x", method: .get).status == .badRequest)
+            // Digits only, in either place, and a malformed one is refused even beside a good one.
+            #expect(try await client.execute(uri: "/geofences/events", method: .get, headers: [.lastEventID: "+1"]).status == .badRequest)
+            #expect(try await client.execute(uri: "/geofences/events?lastEventId=-0", method: .get).status == .badRequest)
+            #expect(try await client.execute(uri: "/geofences/events?lastEventId=x", method: .get, headers: [.lastEventID: "1"]).status == .badRequest)
             async let kept = client.execute(uri: "/geofences/events", method: .get, headers: [.lastEventID: "1"])
             await GeofenceEventsTests.waitForListeners(1, on: server)
             await server.geofences.close()

@@ -76,6 +76,15 @@ struct QueryParametersTests {
                 "/location?timeout=0.0001",
                 "timeout=0.0001: shorter than 1 millisecond, the smallest step; expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"
             ),
+            // Zero is allowed for a maximum age, but a nonzero one under a millisecond is not taken as zero.
+            (
+                "/location?maxAge=0.0004",
+                "maxAge=0.0004: shorter than 1 millisecond, the smallest step; expected a duration (0 to 1 day) such as 2.5, 250ms, 2s or 1m"
+            ),
+            (
+                "/location?timeout=%205",
+                "timeout= 5: not a duration (a number of seconds, or numbers with units ms, s, m, h, d); expected a duration (more than 0, up to 1 day) such as 2.5, 250ms, 2s or 1m"
+            ),
             (
                 "/location?maxAge=abc",
                 "maxAge=abc: not a duration (a number of seconds, or numbers with units ms, s, m, h, d); expected a duration (0 to 1 day) such as 2.5, 250ms, 2s or 1m"

@@ -47,7 +47,8 @@ extension QueryValue where Value == Duration {
             let range = allowingZero ? "0 to 1 day" : "more than 0, up to 1 day"
             let expected = "a duration (\(range)) such as 2.5, 250ms, 2s or 1m"
             if text.hasPrefix("-") { throw Invalid(expected: expected, problem: "negative") }
-            guard let seconds = try? DurationText.seconds(parsing: text) else {
+            // No spaces (the command line's reader trims them; a number parameter refuses them too).
+            guard !text.contains(" "), let seconds = try? DurationText.seconds(parsing: text) else {
                 throw Invalid(expected: expected, problem: "not a duration (a number of seconds, or numbers with units ms, s, m, h, d)")
             }
             if let duration = duration(seconds: seconds, allowingZero: allowingZero) { return duration }
@@ -69,7 +70,8 @@ extension QueryValue where Value == Duration {
     static func duration(seconds: Double, allowingZero: Bool) -> Duration? {
         guard seconds.isFinite, seconds >= 0 else { return nil }
         let duration = Duration.milliseconds(Int64((min(seconds, 86_401) * 1000).rounded()))
-        guard duration <= maximumDuration, allowingZero || duration > .zero else { return nil }
+        // Zero only when it was asked for: a nonzero duration under a millisecond is refused, not taken as zero.
+        guard duration <= maximumDuration, duration > .zero || (allowingZero && seconds == 0) else { return nil }
         return duration
     }
 }

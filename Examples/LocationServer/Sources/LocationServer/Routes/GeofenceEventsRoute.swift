@@ -18,7 +18,8 @@ import NIOCore
 /// if it falls behind the retention itself, the stream ends with an `end` of reason `behind_retention`
 /// and the oldest id kept. On graceful shutdown the engine ends every fence (`shut_down`), and once
 /// every event is sent the stream ends with an `end` without a fence, reason `shut_down`; a stream asked for
-/// after that is answered `503 shut_down`. A client that disconnects only stops listening.
+/// after that is answered `503 shut_down`. A client that disconnects only stops listening (its stream ends, even
+/// one it made before another request on the same connection).
 ///
 /// A client hears the events of its own fences (an admin every fence's); the ids it sees skip the others', and
 /// after others' events a record with an id alone (which fires no event) moves its `Last-Event-ID` past them. It
@@ -30,6 +31,8 @@ struct GeofenceEventsRoute {
     let audit: ClientAudit
     /// Asked again before each page: a client revoked or changed while its stream is open is not sent more.
     let authenticator: ClientAuthenticator
+    /// What waits on each connection: a stream ends once its client stops sending.
+    let connections: ConnectionRequests
     /// Events sent per page read.
     static let pageSize = 512
 
@@ -49,10 +52,14 @@ struct GeofenceEventsRoute {
         let counters = registry.counters
         // Fixed before the head is sent: a client that has the head hears every later event.
         let start = try Self.resumePoint(request, journal: journal)
+        let connections = connections
+        let channel = context.channel
         let body = ResponseBody { writer in
             counters.listenerOpened()
             defer { counters.listenerClosed() }
-            try await request.body.consumeWithCancellationOnInboundClose { _ in
+            // Hummingbird stops watching for the client's leaving once it sends another request on the connection;
+            // the connection's watch does not.
+            try await request.body.consumeWithCancellationOnInboundClose { _ in try await connections.untilClientLeaves(channel) {
                 let bell = journal.doorbell()
                 var ringing = bell.makeAsyncIterator()
                 var cursor = start
@@ -89,7 +96,7 @@ struct GeofenceEventsRoute {
                         break pages
                     }
                 }
-            }
+            } }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
@@ -103,10 +110,18 @@ struct GeofenceEventsRoute {
         } catch {
             throw error.httpError
         }
-        guard let text = request.headers[.lastEventID] ?? query.text("lastEventId") else { return try journal.resumePoint(after: nil) }
-        guard let id = Int64(text), id >= 0 else {
-            throw HTTPError(.badRequest, message: "Last-Event-ID: expected an event id, a whole number 0 or more (got '\(text)')")
+        // Both are checked, whichever is used (the header wins): a malformed one is refused, not passed over.
+        func eventID(_ text: String?, named name: String) throws -> Int64? {
+            guard let text else { return nil }
+            // Digits only: `Int64` alone would also take `+5`.
+            guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int64(text) else {
+                throw HTTPError(.badRequest, message: "\(name): expected an event id, a whole number 0 or more (got '\(text)')")
+            }
+            return id
         }
+        let header = try eventID(request.headers[.lastEventID], named: "Last-Event-ID")
+        let parameter = try eventID(query.text("lastEventId"), named: "lastEventId")
+        guard let id = header ?? parameter else { return try journal.resumePoint(after: nil) }
         do throws(GeofenceJournal.ResumeError) {
             return try journal.resumePoint(after: id)
         } catch .gone(let oldest) {

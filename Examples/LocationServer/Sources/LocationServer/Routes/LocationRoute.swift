@@ -64,8 +64,8 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
         // Its connection closing, or the handler's task cancelled, cancels the request (and throws).
         let pending = engine.locationRequest(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
-        connections.began(pending.id, on: context.channel)
-        defer { connections.ended(pending.id, on: context.channel) }
+        let watch = connections.began(pending.id, on: context.channel)
+        defer { connections.end(watch) }
         let result = try await pending.result()
         // The client that asked must still be what it asked as when the answer goes: else no fix, 401.
         if let why = try ClientCheck(authenticator, context: context).revoked() { throw ClientAuthenticator.unauthorized(why) }

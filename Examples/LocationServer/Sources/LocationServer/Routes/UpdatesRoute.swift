@@ -26,6 +26,8 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     let authenticator: ClientAuthenticator
     /// What approximate clients are shown, for the whole server.
     let approximateAnswers: ApproximateAnswers
+    /// What waits on each connection: a stream ends once its client stops sending.
+    let connections: ConnectionRequests
 
     func register(on router: Router<ServerRequestContext>) {
         router.get("updates") { request, context in try await handle(request, context: context) }
@@ -46,6 +48,8 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
         if await engine.isShutDown { throw HTTPError.shutDown("subscribe again once it is back") }
         let engine = engine
         let counters = counters
+        let connections = connections
+        let channel = context.channel
         let body = ResponseBody { writer in
             counters.streamOpened()
             defer { counters.streamClosed() }
@@ -55,13 +59,17 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             defer { events.cancel() }
             let shuttingDown = ShutdownFlag()
             try await request.body.consumeWithCancellationOnInboundClose { _ in
-                // Normally the engine shuts down first and ends the stream with `shut_down`; this
-                // covers a server shut down on its own.
-                try await withGracefulShutdownHandler {
-                    try await Self.stream(events, query: query, view: view, check: check, engine: engine, shuttingDown: shuttingDown, to: &writer)
-                } onGracefulShutdown: {
-                    shuttingDown.set()
-                    events.cancel()
+                // Hummingbird stops watching for the client's leaving once it sends another request on the
+                // connection; the connection's watch does not.
+                try await connections.untilClientLeaves(channel) {
+                    // Normally the engine shuts down first and ends the stream with `shut_down`; this
+                    // covers a server shut down on its own.
+                    try await withGracefulShutdownHandler {
+                        try await Self.stream(events, query: query, view: view, check: check, engine: engine, shuttingDown: shuttingDown, to: &writer)
+                    } onGracefulShutdown: {
+                        shuttingDown.set()
+                        events.cancel()
+                    }
                 }
             }
             try await writer.finish(nil)

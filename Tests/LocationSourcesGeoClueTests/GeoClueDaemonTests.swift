@@ -165,6 +165,18 @@ extension GeoClueDaemonTests {
         }
     }
 
+    @Test("no agent for a long while: the unanswered calls do not pile up in the bus past its limit (LimitsExceeded at the 129th), the hint keeps coming")
+    func noAgentForLong() async throws {
+        try await Self.withBed(agent: false, callTimeout: .milliseconds(20)) { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            try await bed.waitFor("200 unanswered calls") { source.statistics.agentWaits >= 200 }
+            let codes = Set(events.value.transientErrors.map(\.code))
+            #expect(codes == ["geoclue.agent"], "\(events.value.transientErrors.filter { $0.code != "geoclue.agent" }.prefix(3))")
+            try await bed.startAgent()
+            await events.waitUntil { !$0.fixes.isEmpty }
+        }
+    }
+
     @Test("the user's agent has location off: a fatal error (geoclue.denied) when the engine does not use GeoClue's authorization")
     func deniedByTheAgent() async throws {
         try await Self.withBed(agent: false) { bed, source, events in

@@ -27,9 +27,16 @@ final class GeoClueSession: Sendable {
         case denied(DBusFailure)
         /// GeoClue answered with an error: ask again after a pause.
         case failed(DBusFailure)
+        /// The connection holds as many unanswered calls as the bus should keep waiting for: connect again at once.
+        case renew
         /// The engine stopped the source.
         case stopped
     }
+
+    /// How many unanswered `GetClient` calls one connection asks before it is replaced. A call that times out here
+    /// still waits in the bus (dbus-daemon keeps a reply pending for ever by default, and refuses a connection's
+    /// 129th with `LimitsExceeded`); closing the connection drops them all.
+    static let unansweredCallsPerConnection = 32
 
     static let service = "org.freedesktop.GeoClue2"
     private static let managerPath = "/org/freedesktop/GeoClue2/Manager"
@@ -104,6 +111,8 @@ final class GeoClueSession: Sendable {
             } catch .denied(let failure) {
                 denied(failure)
                 return
+            } catch .renew {
+                continue
             } catch {
                 return  // stopped: the other troubles are handled while serving
             }
@@ -259,6 +268,7 @@ final class GeoClueSession: Sendable {
                     "geoclue.agent",
                     "GeoClue has not answered GetClient for \(configuration.callTimeout * waited): it waits for an agent to authorize '\(configuration.desktopId)'. GeoClue answers no client of a user without one: run one for this user (a desktop shell, or on a headless machine GeoClue's demo agent, /usr/libexec/geoclue-2.0/demos/agent)"
                 )
+                if waited % Self.unansweredCallsPerConnection == 0 { throw .renew }
                 continue
             } catch {
                 throw Self.classify(error)

@@ -66,9 +66,10 @@ extension GeoClueDaemonTests {
     static func withBed(
         geoclue: Bool = true, agent: Bool = true, activatable: Bool = false, runsSource: Bool = true, desktopId: String = "locationengine-tests", callTimeout: Duration = .seconds(5),
         fixInterval: Double = 1, seconds: Double = 40, accuracyClasses: [Double: Double] = GeoClueConfiguration.nmeaAccuracyClasses,
+        busLimits: [String: Int] = [:],
         _ body: @escaping @Sendable (GeoClueTestBed, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
     ) async throws {
-        let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, activatable: activatable, fixInterval: fixInterval)
+        let bed = try await GeoClueTestBed.start(geoclue: geoclue, agent: agent, activatable: activatable, fixInterval: fixInterval, busLimits: busLimits)
         let source = source(bed, desktopId: desktopId, callTimeout: callTimeout, accuracyClasses: accuracyClasses)
         let events = Observed(RecordedEvents())
         let lifetime = runsSource ? Task { await source.run() } : nil
@@ -174,6 +175,16 @@ extension GeoClueDaemonTests {
             #expect(codes == ["geoclue.agent"], "\(events.value.transientErrors.filter { $0.code != "geoclue.agent" }.prefix(3))")
             try await bed.startAgent()
             await events.waitUntil { !$0.fixes.isEmpty }
+        }
+    }
+
+    @Test("the bus refuses the source's match rule (a limit): a transient error, and it tries again, rather than going silent")
+    func aRefusedMatchRuleIsSaidAndRetried() async throws {
+        try await Self.withBed(busLimits: ["max_match_rules_per_connection": 0]) { bed, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            await events.waitUntil { $0.transientErrors.filter { $0.code == "geoclue.call" }.count >= 2 }
+            #expect(events.value.transientErrors.first?.message.contains("refused to watch for GeoClue") == true)
+            #expect(source.statistics.clientStarts == 0 && events.value.fatalErrors.isEmpty)
         }
     }
 

@@ -113,6 +113,12 @@ final class GeoClueSession: Sendable {
                 return
             } catch .renew {
                 continue
+            } catch .failed(let failure) {
+                // The bus refused what the connection needs before any client (its match rule for GeoClue's
+                // comings and goings: a limit, no memory): said, and tried again on a new connection.
+                failures += 1
+                transient("geoclue.call", "the system bus refused to watch for GeoClue (\(failure)); connecting again")
+                try? pause(retryDelay(afterFailures: failures))
             } catch {
                 return  // stopped: the other troubles are handled while serving
             }

@@ -33,7 +33,8 @@ final class GeoClueTestBed: @unchecked Sendable {
     /// told not to. With `activatable`, the bus starts GeoClue on demand, as a stock system does (a D-Bus
     /// service file for its name); the bus stops it when it stops.
     static func start(
-        geoclue startGeoClue: Bool = true, agent startAgent: Bool = true, activatable: Bool = false, fixInterval: Double = 1
+        geoclue startGeoClue: Bool = true, agent startAgent: Bool = true, activatable: Bool = false, fixInterval: Double = 1,
+        busLimits: [String: Int] = [:]
     ) async throws -> GeoClueTestBed {
         // A short path: a Unix socket's path holds at most 107 bytes.
         var template = Array("/tmp/geoclue-test-XXXXXX".utf8CString)
@@ -59,6 +60,7 @@ final class GeoClueTestBed: @unchecked Sendable {
               <listen>unix:path=\(directory)/bus</listen>
               <auth>EXTERNAL</auth>
               \(services)
+              \(busLimits.map { "<limit name=\"\($0.key)\">\($0.value)</limit>" }.joined())
               <policy context="default">
                 <allow user="*"/>
                 <allow own="*"/>

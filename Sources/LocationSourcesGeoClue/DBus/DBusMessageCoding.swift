@@ -5,23 +5,36 @@ enum DBusMessageCoding {
     // libdbus's type codes are C macros of character literals (`((int) 's')`), which Swift does not import.
     static func code(_ character: Unicode.Scalar) -> Int32 { Int32(character.value) }
 
+    /// The most values one message's arguments are read into. GeoClue's largest answer (a location's
+    /// properties) is a few dozen; a bus message may be 32 MiB, and any local user may address a signal to the
+    /// source's connection, so an array of millions of bytes is refused rather than turned into millions of
+    /// values (half a gigabyte of them, read before the sender is even looked at).
+    static let maximumValues = 4096
+
     /// Every argument of `message`.
+    /// - Throws: a malformed-message failure for more than ``maximumValues`` values, nesting deeper than
+    ///   ``DBusValue/maximumDepth``, or a type the reader does not know.
     static func arguments(of message: OpaquePointer) throws(DBusFailure) -> [DBusValue] {
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
-        return try values(&iterator, depth: 0)
+        var budget = maximumValues
+        return try values(&iterator, depth: 0, budget: &budget)
     }
 
-    private static func values(_ iterator: inout DBusMessageIter, depth: Int) throws(DBusFailure) -> [DBusValue] {
+    private static func values(_ iterator: inout DBusMessageIter, depth: Int, budget: inout Int) throws(DBusFailure) -> [DBusValue] {
         var result: [DBusValue] = []
         while dbus_message_iter_get_arg_type(&iterator) != 0 {  // DBUS_TYPE_INVALID
-            result.append(try value(&iterator, depth: depth))
+            guard budget > 0 else {
+                throw DBusFailure(name: DBusFailure.Name.malformed, message: "more than \(maximumValues) values in one message")
+            }
+            budget -= 1
+            result.append(try value(&iterator, depth: depth, budget: &budget))
             dbus_message_iter_next(&iterator)
         }
         return result
     }
 
-    private static func value(_ iterator: inout DBusMessageIter, depth: Int) throws(DBusFailure) -> DBusValue {
+    private static func value(_ iterator: inout DBusMessageIter, depth: Int, budget: inout Int) throws(DBusFailure) -> DBusValue {
         let type = dbus_message_iter_get_arg_type(&iterator)
         var basic = DBusBasicValue()
         func read() { dbus_message_iter_get_basic(&iterator, &basic) }
@@ -47,7 +60,7 @@ enum DBusMessageCoding {
             }
             var inner = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &inner)
-            let contents = try values(&inner, depth: depth + 1)
+            let contents = try values(&inner, depth: depth + 1, budget: &budget)
             switch type {
             case code("v"):
                 guard contents.count == 1 else { throw DBusFailure(name: DBusFailure.Name.malformed, message: "a variant without one value") }

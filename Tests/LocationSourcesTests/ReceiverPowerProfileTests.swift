@@ -11,6 +11,12 @@ struct ReceiverPowerProfileTests {
         }
         let mediatek = try #require(profile(.mediatek))
         #expect(mediatek.off == mediatek.standby, "the MediaTek driver goes no deeper than standby")
+        // Its power-save modes as the driver's periodic standby draws them: a 2 s run at tracking power every 5, 20
+        // and 60 s, in standby between (the metered persona's figures).
+        for (mode, milliwatts) in [(PowerMode.medium, 30.36), (.low, 12.54), (.lowest, 8.58)] {
+            #expect(abs(mediatek.trackingPower(mode) - milliwatts) < 0.01, "\(mode): \(mediatek.trackingPower(mode))")
+        }
+        #expect(mediatek.trackingPower(.high) == ReceiverPowerProfile.mt3339.trackingPower(.high))
         #expect(profile(.ublox) == .samM8Q)
         #expect(profile(.ublox, .tcp(host: "127.0.0.1", port: 4711)) == .samM8Q, "a TCP feed (gpsgen --persona) is commanded too")
         #expect(profile(.plain) == nil && profile(.autodetect) == nil)

@@ -109,6 +109,14 @@ enum ReceiverDialect: Sendable, Hashable {
         }
     }
 
+    /// How long a MediaTek in periodic standby runs each cycle: 2 s, LOCOSYS's recommended minimum.
+    static let mediatekPeriodicRun = Duration.seconds(2)
+
+    /// How long a MediaTek in periodic standby sleeps each cycle of `interval`: the rest of it, 1 s at least.
+    static func mediatekPeriodicSleep(interval: Duration) -> Duration {
+        max(.seconds(1), interval - mediatekPeriodicRun)
+    }
+
     private func steps(for profile: ReceiverProfile) -> [ReceiverCommand] {
         switch (self, profile) {
         case (.mediatek, .tracking(let interval)):
@@ -119,8 +127,8 @@ enum ReceiverDialect: Sendable, Hashable {
             ]
         case (.mediatek, .powerSave(let interval)):
             // Periodic standby: 2 s on (LOCOSYS's recommended minimum) and the rest of the interval asleep.
-            let run = 2000
-            let sleep = max(1000, Int(interval.milliseconds) - run)
+            let run = Int(Self.mediatekPeriodicRun.milliseconds)
+            let sleep = Int(Self.mediatekPeriodicSleep(interval: interval).milliseconds)
             let cycle = PMTKDutyCycle(run: run, sleep: sleep, secondRun: 0, secondSleep: 0)
             return [pmtk(.periodic(.periodicStandby(cycle)), .powerSave, state: .powerSave)]
         case (.ubloxLegacy, .tracking(let interval)):

@@ -106,8 +106,12 @@ struct MetricsTests {
         await engine.sync()
         #expect(coarse.isRunning && !gnss.isRunning)
         #expect(try metrics.expectGauge("locationengine_source_mode", []).lastValue == Double(PowerMode.lowest.rawValue))
-        // A room request moves the demand to the GNSS; the coarse source, with none left, stops at once.
+        // A room request moves the demand to the GNSS; the coarse source goes on while the GNSS acquires, and once
+        // its fix answers the city request, with none left, stops at once.
         engine.location(accuracy: .room, timeout: nil) { _ in }
+        await engine.sync()
+        #expect(gnss.isRunning && coarse.isRunning)
+        coarse.emit(Location(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 900))
         await engine.sync()
         #expect(gnss.isRunning && !coarse.isRunning)
         #expect(try metrics.expectGauge("locationengine_source_on", []).lastValue == 1, "the GNSS runs")

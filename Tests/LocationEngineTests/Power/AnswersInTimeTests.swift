@@ -295,4 +295,18 @@ struct AnswersInTimeTests {
         #expect(h.machine.lastKnownLocation(now: h.now)?.location == precise)
         #expect(h.deliveredAccuracies("all") == [3])
     }
+
+    @Test("a city request beside a house request does not wait out the receiver's cold start: the coarse source, quicker, answers it; a receiver that starts hot has no spare beside it")
+    func aCoarseRequestIsAnsweredWhileTheReceiverAcquires() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, Self.geoclue])
+        h.oneShot("house", .house, timeout: .seconds(120))
+        h.advance(by: .seconds(1))
+        h.oneShot("city", .city, timeout: .seconds(30))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)])
+        h.advance(by: .seconds(2))
+        h.fix(Location(latitude: 52.52, longitude: 13.405, horizontalAccuracy: 800), source: 1)
+        #expect(h.onlyResult("city")?.status == .success && h.results["house"] == nil)
+        // Its request answered, the coarse source stops; the receiver goes on for the house request.
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop])
+    }
 }

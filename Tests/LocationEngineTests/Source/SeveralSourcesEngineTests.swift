@@ -45,11 +45,12 @@ struct SeveralSourcesEngineTests: EngineTestCase {
     func fallbackAndFailover() async {
         let engine = makeEngine()
         let house = engine.location(accuracy: .house, timeout: .seconds(120), handler: recorder.oneShot)
-        let neighbourhood = engine.location(accuracy: .neighborhood, timeout: .seconds(120), handler: recorder.oneShot)
         await engine.sync()
         #expect(source.isRunning && !coarse.isRunning)
         await engine.sync(advancingTo: clock.now.advanced(by: .seconds(25)))
         #expect(coarse.isRunning, "the fallback after the first-fix time and 20 s more without a fix")
+        let neighbourhood = engine.location(accuracy: .neighborhood, timeout: .seconds(120), handler: recorder.oneShot)
+        await engine.sync()
         source.emitFatalError(SourceError(code: "gnss.gone", message: "unplugged"))
         await engine.sync()
         #expect(recorder.results(house).map(\.status) == [.failed(SourceError(code: "gnss.gone", message: "unplugged"))])

@@ -223,9 +223,21 @@ struct PowerPlanner: Sendable {
         policy.receiverConfirmed(mode, since: now - age, now: now)
     }
 
+    /// How long the run in progress was expected, when it started, to take to its first fix; `nil` once it gave one
+    /// (``SourcePlanner`` clears it), or while the source is down.
+    var expectedAcquisition: Duration?
+
+    /// How long the source, started at `now`, is expected to take to its first fix.
+    func expectedRestartDelay(startingAt now: EngineInstant) -> Duration { restartDelay(startingAt: now) }
+
     /// Counts what a command does to the receiver's energy; `wasOn` is whether the policy ran the source before it
     /// (a step down is from running, or deeper from where the receiver waits).
     private mutating func account(_ command: Command?, now: EngineInstant, wasOn: Bool, before: PowerMode? = nil) {
+        switch command {
+        case .start?: expectedAcquisition = restartDelay(startingAt: now)
+        case .stop?, .idle?: expectedAcquisition = nil
+        case .setMode?, nil: break
+        }
         if isJudged, let command { noteRun(command, now: now, before: before) }
         guard let command, energy != nil else { return }
         switch command {

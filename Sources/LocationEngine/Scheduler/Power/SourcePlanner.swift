@@ -106,7 +106,7 @@ struct SourcePlanner: Sendable {
         let demanded = monitoring ? max(demand.mode ?? Geofences.demandedMode, Geofences.demandedMode) : demand.mode
         // Under reduced accuracy no source runs finer than the cap: the choice is the cheapest that serves it.
         let wanted = cap.map { cap in demanded.map { min($0, cap) } } ?? demanded
-        choose(for: wanted, course: demand.wantsCourse, now: now)
+        choose(for: wanted, course: demand.wantsCourse, demand: demand, now: now)
         var next: EngineInstant?
         for index in records.indices {
             let source = SourceID(index)
@@ -115,7 +115,7 @@ struct SourcePlanner: Sendable {
                     share: demand, now: now, cap: cap, monitoring: monitoring, isShutDown: isShutDown, into: &commands, as: source,
                     nextWakeup: &next)
             } else {
-                reconcile(beside: source, wanted: wanted, quickly: demand.oneShots > 0, now: now, cap: cap, isShutDown: isShutDown,
+                reconcile(beside: source, demand: demand, wanted: wanted, now: now, cap: cap, isShutDown: isShutDown,
                     into: &commands, nextWakeup: &next)
             }
         }
@@ -126,20 +126,23 @@ struct SourcePlanner: Sendable {
     /// the chosen source's way stays small (with one source, the only way taken while anything is demanded).
     @inline(never)
     private mutating func reconcile(
-        beside source: SourceID, wanted: PowerMode?, quickly: Bool, now: EngineInstant, cap: PowerMode?, isShutDown: Bool,
+        beside source: SourceID, demand: PowerDemand, wanted: PowerMode?, now: EngineInstant, cap: PowerMode?, isShutDown: Bool,
         into commands: inout SourceCommands, nextWakeup: inout EngineInstant?
     ) {
-        let share = share(of: source, wanted: wanted, quickly: quickly)
+        let share = share(of: source, demand: demand, wanted: wanted, quickly: demand.oneShots > 0)
         records[source.index].reconcile(
             share: share, now: now, cap: cap, monitoring: false, isShutDown: isShutDown, into: &commands, as: source, nextWakeup: &nextWakeup)
     }
 
-    /// What `source`, not chosen, is demanded: nothing, or as the fallback, what is demanded (`wanted`) as far as
-    /// it reaches, answered as quickly as the chosen source's would be.
-    private func share(of source: SourceID, wanted: PowerMode?, quickly: Bool) -> PowerDemand {
+    /// What `source`, not chosen, is demanded: nothing, or as the fallback the finest mode demanded (up to `wanted`)
+    /// that it serves — else what is demanded as far as it reaches — answered as quickly as the chosen source's would be.
+    private func share(of source: SourceID, demand: PowerDemand, wanted: PowerMode?, quickly: Bool) -> PowerDemand {
         var share = PowerDemand()
         guard source == fallback, let wanted else { return share }
-        let mode = min(wanted, records[source.index].capabilities.finestServedMode)
+        let capabilities = records[source.index].capabilities
+        let mode =
+            PowerMode.allCases.reversed().first { $0 <= wanted && demand.count(in: $0) > 0 && capabilities.serves($0) }
+            ?? min(wanted, capabilities.finestServedMode)
         if quickly { share.addOneShot(mode) } else { share.add(mode) }
         return share
     }
@@ -191,6 +194,7 @@ struct SourcePlanner: Sendable {
     mutating func fixArrived(from source: SourceID, accuracy: Double, now: EngineInstant) {
         if records[source.index].lastError != nil { records[source.index].lastError = nil }
         records[source.index].lastFix = now
+        if records[source.index].planner.expectedAcquisition != nil { records[source.index].planner.expectedAcquisition = nil }
         records[source.index].planner.fixArrived(accuracy: accuracy, now: now)
     }
 
@@ -231,7 +235,7 @@ struct SourcePlanner: Sendable {
     /// demand, the sources that failed may be chosen again.
     /// - Complexity: O(1) while the choice stands and no other source is left, else O(s) for s sources.
     @inline(__always)
-    private mutating func choose(for wanted: PowerMode?, course: Bool, now: EngineInstant) {
+    private mutating func choose(for wanted: PowerMode?, course: Bool, demand: PowerDemand, now: EngineInstant) {
         guard let wanted else {
             for index in records.indices { records[index].planner.recoverFromFailure() }
             choice = nil
@@ -251,7 +255,30 @@ struct SourcePlanner: Sendable {
         // A run past its window marks its mode silent first: a silent chosen source gets its fallback in this same
         // reconciliation.
         if records[chosen.index].planner.isJudged { _ = records[chosen.index].planner.delivery.look(now: now) }
-        fallback = fallbackIsDue(beside: chosen, now: now) ? spare : nil
+        fallback = fallbackIsDue(beside: chosen, now: now) || answersSooner(spare, beside: chosen, demand: demand, now: now) ? spare : nil
+    }
+
+    /// Whether `spare` runs beside `chosen` while `chosen` acquires (about to start, or started with no fix since):
+    /// when `chosen` is expected to take longer to its first fix than `spare`, and `spare` serves some request. A
+    /// city request beside a house request does not wait out a receiver's 35 s cold start (past its 30 s timeout):
+    /// the coarse source answers it in seconds, and stops again at the receiver's first fix. A receiver that
+    /// restarts hot, quicker than the spare, has no spare beside it.
+    @inline(never)
+    private func answersSooner(_ spare: SourceID, beside chosen: SourceID, demand: PowerDemand, now: EngineInstant) -> Bool {
+        let planner = records[chosen.index].planner
+        let expected: Duration
+        if planner.runningSince != nil {
+            guard let acquisition = planner.expectedAcquisition else { return false }
+            expected = acquisition
+        } else {
+            expected = planner.expectedRestartDelay(startingAt: now)
+        }
+        let capabilities = records[spare.index].capabilities
+        guard expected > capabilities.firstFixTime else { return false }
+        // Heading subscriptions are served only by fixes with a course: a spare without it serves none of them
+        // (taken, at worst, to be among the modes it serves).
+        let served = PowerMode.allCases.reduce(0) { $0 + (capabilities.serves($1) ? demand.count(in: $1) : 0) }
+        return served > (capabilities.providesCourse ? 0 : demand.courses)
     }
 
     /// A heading subscription admitted once every source that gives the course had failed (made after the failure,

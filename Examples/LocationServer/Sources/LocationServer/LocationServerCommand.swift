@@ -262,7 +262,7 @@ struct LocationServerCommand: AsyncParsableCommand {
 
 extension LocationServerCommand {
     /// Where the server listens: `--unix-socket`'s path (a socket file left there by an earlier run is
-    /// replaced; any other file is refused), else `--host` and `--port`.
+    /// replaced; one a running server still listens on, or any other file, is refused), else `--host` and `--port`.
     func bindAddress() throws -> BindAddress {
         guard let unixSocket else { return .hostname(host, port: port) }
         var status = stat()
@@ -270,9 +270,31 @@ extension LocationServerCommand {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
                 throw ValidationError("--unix-socket \(unixSocket): a file that is not a socket is there; the server does not replace it")
             }
+            guard !Self.isListening(unixSocket) else {
+                throw ValidationError("--unix-socket \(unixSocket): a running server listens there; stop it first, or choose another path")
+            }
             unlink(unixSocket)
         }
         return .unixDomainSocket(path: unixSocket)
+    }
+
+    /// Whether something accepts connections on the Unix socket at `path` (a socket file left by a run that ended
+    /// refuses them).
+    static func isListening(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import NIOCore
+import NIOPosix
 import Foundation
 import Hummingbird
 import Testing
@@ -35,6 +37,21 @@ struct ClientStartTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
         #expect(throws: (any Error).self) { _ = try command.bindAddress() }
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+    }
+
+    @Test("--unix-socket refuses the socket a running server listens on, and replaces one left by a run that ended")
+    func unixSocketInUse() async throws {
+        let path = FileManager.default.temporaryDirectory.path + "/location-server-live-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(path) }
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(unixDomainSocketPath: path).get()
+        let command = try LocationServerCommand.parse(["--unix-socket", path])
+        #expect {
+            _ = try command.bindAddress()
+        } throws: { error in
+            "\(error)".contains("a running server listens there")
+        }
+        try await listener.close().get()
+        #expect(try command.bindAddress() == .unixDomainSocket(path: path))
     }
 
     @Test("a rate limit is a number of requests a second more than 0; a burst needs a limit")

@@ -84,6 +84,17 @@ struct PersonaTests {
         let refused = receiver.receive(valset([(UBXConfigValue.rateMeasurementKey, 5000), (0x1091_0001, 1)]), at: 65)
         #expect(refused == UBXReply.notAcknowledged(messageClass: 0x06, messageID: 0x8A).frame.bytes)
         #expect(fixes(receiver.output(through: 125)) >= 55)
+        // The M8's CFG messages are refused, as a real u-blox 10 refuses them: a driver that fell back to them
+        // would be told so here too, not believed.
+        let legacy: [UBXCommand] = [
+            .rate(UBXRate(measurementMilliseconds: 5000)), .receiverManagement(powerSave: true),
+            .powerManagement(UBXPowerManagement(updatePeriodMilliseconds: 5000, cyclicTracking: true)),
+        ]
+        for command in legacy {
+            let frame = try UBXFrame.decode(command.bytes)
+            #expect(receiver.receive(command.bytes, at: 125) == UBXReply.notAcknowledged(messageClass: frame.messageClass, messageID: frame.messageID).frame.bytes)
+        }
+        #expect(fixes(receiver.output(through: 185)) >= 55, "nothing of them applied")
     }
 
     @Test func aUbloxAnswersItsVersionObeysCFGAndGoesToBackupWithoutAnswering() throws {

@@ -21,7 +21,8 @@ public struct CommandedReceiver: Sendable {
     /// and not the next. Default none.
     public var commandBehaviors: [ReceiverCommandClass: AcknowledgementBehavior] = [:]
     /// Which u-blox generation a ``ReceiverPersona/ublox`` persona is: the M8 (UBX CFG messages; CFG-VALSET
-    /// refused) or the M10 (protocol 34: configuration keys through CFG-VALSET). Default ``UbloxGeneration/m8``.
+    /// refused) or the M10 (protocol 34: configuration keys through CFG-VALSET; CFG-RATE, CFG-PM2 and CFG-RXM
+    /// refused). Default ``UbloxGeneration/m8``.
     public var ubloxGeneration = UbloxGeneration.m8
     /// Whether a ``ReceiverPersona/ublox`` persona is attached by its own USB port, as a u-blox on `/dev/ttyACM…` is:
     /// a forced RXM-PMREQ then disables USB — the receiver goes to backup and *vanishes*: it reads and answers
@@ -232,6 +233,10 @@ public struct CommandedReceiver: Sendable {
         }
         let accepted: Bool
         switch command {
+        case .rate where ubloxGeneration == .m10, .powerManagement where ubloxGeneration == .m10,
+            .receiverManagement where ubloxGeneration == .m10:
+            // A u-blox 10 no longer takes CFG-RATE, CFG-PM2 or CFG-RXM: configuration keys only.
+            accepted = false
         case .rate(let rate) where rate.measurementMilliseconds >= 25:
             fixInterval = Double(rate.measurementMilliseconds) / 1000
             accepted = true

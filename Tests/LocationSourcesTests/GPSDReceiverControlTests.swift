@@ -39,6 +39,13 @@ struct GPSDReceiverControlTests {
         source.start(mode: .high, events: SourceEventSink { _ in })
         source.stop()
         #expect(source.statistics.receiverCommandsNotSent == 1, "the standby command had no connection to go on")
+        // Again while stopped, nothing changes; a stop into `on` then into standby sends the standby.
+        source.stop()
+        #expect(source.statistics.receiverCommandsNotSent == 1)
+        source.start(mode: .high, events: SourceEventSink { _ in })
+        source.stop(into: .on)
+        source.stop(into: .standby)
+        #expect(source.statistics.receiverCommandsNotSent == 2)
     }
 
     /// A gpsd source commanding a MediaTek at /dev/ttyUSB0, started in high, once `gpsd` has received its set-up.

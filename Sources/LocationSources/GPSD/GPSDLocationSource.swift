@@ -73,8 +73,9 @@ public final class GPSDLocationSource: LocationSource {
             eventLoop: eventLoopGroup.next(),
             greeting: ByteBuffer(string: GPSDSession.watchCommand),
             farewell: ByteBuffer(string: GPSDSession.unwatchCommand),
-            onInput: { LinkInputOutcome(understood: session.receive($0)) },
-            onReport: { report in session.report(report) }
+            // Weakly: the session holds the link (for the receiver's commands), and a source let go must free both.
+            onInput: { [weak session] in LinkInputOutcome(understood: session?.receive($0) ?? false) },
+            onReport: { [weak session] report in session?.report(report) }
         )
         session.attach(link)
     }

@@ -28,6 +28,9 @@ final class GPSDSession: Sendable {
         /// device whose type it has identified ("Type of … is unknown" otherwise). A receiver left asleep
         /// sends nothing, so a device gpsd still holds is woken on its DEVICES entry, not its first TPV.
         var setupPending = false
+        /// The sleep the last stop sent (empty for a stop into `on`), until the next start: a stop again into the
+        /// same changes nothing.
+        var sleepSent: [ByteBuffer]?
     }
 
     private let receiverControl: GPSDReceiverControl?
@@ -57,6 +60,7 @@ final class GPSDSession: Sendable {
     func started(sink: SourceEventSink, mode: PowerMode) {
         state.withLockedValue {
             $0.sink = sink
+            $0.sleepSent = nil
             $0.noFixReported = false
             $0.interpreter.startSession()
             $0.mode = mode
@@ -81,13 +85,18 @@ final class GPSDSession: Sendable {
 
     /// The requests that put the receiver in `idle` (none without receiver control, or for `on`).
     func stopped(into idle: ReceiverPowerProfile.IdleState) -> [ByteBuffer] {
-        state.withLockedValue {
-            $0.sink = nil
-            $0.mode = nil
-            $0.interpreter.endSession()
+        let sleep = receiverControl?.sleep(into: idle) ?? []
+        let repeated = state.withLockedValue { state -> Bool in
+            state.sink = nil
+            state.mode = nil
+            state.interpreter.endSession()
+            // Stopped again into what the last stop sent: nothing to send, nothing to count.
+            defer { state.sleepSent = sleep }
+            return state.sleepSent == sleep
         }
+        if repeated { return [] }
         logger.debug("un-watching gpsd and closing")
-        guard let sleep = receiverControl?.sleep(into: idle), !sleep.isEmpty else { return [] }
+        guard !sleep.isEmpty else { return [] }
         logger.debug("sending the receiver to sleep through gpsd", metadata: ["device": "\(receiverControl?.devicePath ?? "")"])
         return sleep
     }

@@ -82,8 +82,9 @@ public final class NMEAStreamSource: LocationSource {
         self.link = ReconnectingLink(
             opener: opener, framing: .bytes, policy: configuration.reconnect, eventLoop: eventLoop,
             replaysFiniteStreams: configuration.loopsFile,
-            onInput: { session.receive($0) },
-            onReport: { session.report($0) }
+            // Weakly: the session holds the link (for the receiver's commands), and a source let go must free both.
+            onInput: { [weak session] in session?.receive($0) ?? LinkInputOutcome(understood: false) },
+            onReport: { [weak session] in session?.report($0) }
         )
         session.attach(link)
     }

@@ -299,6 +299,21 @@ struct SeveralSourcesTests {
         #expect(h.onlyResult("room again")?.status == .success)
     }
 
+    @Test("a receiver restarting warm after hours off is given its restart before the fallback: the coarse source does not start while it is expected to acquire")
+    func theFallbackWaitsOutARestart() {
+        var h = Self.harness(fallbackAfter: .seconds(10))
+        h.oneShot("house", .house, timeout: .seconds(120))
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5), source: 0)
+        #expect(h.onlyResult("house")?.status == .success)
+        h.advance(by: .seconds(3 * 3600))
+        h.oneShot("house again", .house, timeout: .seconds(120))
+        #expect(Self.commands(h, of: 0).last == .start(.high))
+        h.advance(by: .seconds(25))
+        #expect(Self.commands(h, of: 1).isEmpty, "the receiver is still in its warm start (about 33 s)")
+        h.advance(by: .seconds(25))
+        #expect(Self.commands(h, of: 1) == [.start(.low)], "silent past its restart and 10 s more: the fallback")
+    }
+
     /// What an event's effects did, in order: the one-shots they ended and the source commands.
     static func endingsAndCommands(_ effects: MachineHarness.Machine.Effects) -> [String] {
         effects.actions.compactMap { action -> String? in

@@ -343,11 +343,12 @@ struct SourcePlanner: Sendable {
     }
 
     /// When the chosen source, started at `since`, has gone without a fix long enough for a fallback:
-    /// ``fallbackAfter`` after its last fix, or after its start; when it never gave a fix (it starts cold), after
-    /// its first-fix time and ``fallbackAfter``.
+    /// ``fallbackAfter`` after its last fix, or after the restart its receiver needed from its start (a receiver
+    /// off for hours starts warm, half a minute); when it never gave a fix (it starts cold), after its first-fix
+    /// time and ``fallbackAfter``.
     private func fallbackInstant(of source: SourceID, since: EngineInstant) -> EngineInstant {
         guard let last = records[source.index].lastFix else { return since + records[source.index].capabilities.firstFixTime + fallbackAfter }
-        return max(since, last) + fallbackAfter
+        return max(since + (records[source.index].planner.expectedAcquisition ?? .zero), last) + fallbackAfter
     }
 
     /// When the chosen source, running without a fix, falls due for a fallback beside it (never while no other

@@ -29,6 +29,12 @@ struct TCPLinkOpener: LinkOpener {
         return ClientBootstrap(group: eventLoop)
             .connectTimeout(connectTimeout.timeAmount)
             .channelOption(.socketOption(.so_keepalive), value: 1)
+            // A connection whose peer vanished without a word (a network drop, a remote gpsd's host powered off)
+            // is found out in about 25 s: probes after 10 s of silence, every 5 s, 3 unanswered. The kernel's
+            // defaults take over two hours, while requests time out without a `disconnected` to say why.
+            .channelOption(Self.keepaliveIdle, value: Self.keepalive.idle)
+            .channelOption(Self.keepaliveInterval, value: Self.keepalive.interval)
+            .channelOption(Self.keepaliveCount, value: Self.keepalive.count)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try ChannelLink.configure(channel, framing: framing, events: events)
@@ -38,6 +44,14 @@ struct TCPLinkOpener: LinkOpener {
             .map { ChannelLink(channel: $0, shutsOutputFirst: true) as any StreamLink }
             .flatMapErrorThrowing { error in throw ConnectFailure(error) }
     }
+}
+
+extension TCPLinkOpener {
+    /// The keepalive: seconds of silence before the first probe, seconds between probes, probes unanswered.
+    static let keepalive: (idle: SocketOptionValue, interval: SocketOptionValue, count: SocketOptionValue) = (10, 5, 3)
+    static let keepaliveIdle = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: CInt(TCP_KEEPIDLE)))
+    static let keepaliveInterval = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: CInt(TCP_KEEPINTVL)))
+    static let keepaliveCount = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: CInt(TCP_KEEPCNT)))
 }
 
 /// A failed connect, described by the system's reason alone (NIO wraps it in one entry per address tried).

@@ -198,8 +198,11 @@ extension GeoClueDaemonTests {
     func aRefusedMatchRuleIsSaidAndRetried() async throws {
         try await Self.withBed(busLimits: ["max_match_rules_per_connection": 0]) { bed, source, events in
             source.start(mode: .best, events: RecordedEvents.sink(into: events))
-            await events.waitUntil { $0.transientErrors.filter { $0.code == "geoclue.call" }.count >= 2 }
+            await events.waitUntil { $0.transientErrors.filter { $0.code == "geoclue.call" }.count >= 4 }
             #expect(events.value.transientErrors.first?.message.contains("refused to watch for GeoClue") == true)
+            // The pause grows with the refusals in a row, each on a new connection (the test bed retries from 50 ms).
+            let pauses = events.value.transientErrors.prefix(4).map { $0.message.components(separatedBy: "connecting again in ").last ?? "" }
+            #expect(pauses == ["0.05 seconds", "0.1 seconds", "0.2 seconds", "0.4 seconds"])
             #expect(source.statistics.clientStarts == 0 && events.value.fatalErrors.isEmpty)
         }
     }

@@ -6,8 +6,9 @@ extension SchedulerStateMachine {
     /// arriving after a revocation was due reaches anyone. Under reduced accuracy the fix is throttled and
     /// coarsened (``ReducedAccuracyPolicy``). Then every one-shot whose accuracy and recency it meets
     /// completes with it, and subscriptions get it through their filters. Invalid fixes (non-finite or
-    /// out-of-range values) are counted and dropped, as is a fix from another source less accurate than the
-    /// latest and inside its circle (<doc:SeveralSources>).
+    /// out-of-range values) are counted and dropped; a fix from another source less accurate than the latest and
+    /// inside its circle is kept out of the position and the subscriptions, and answers only one-shots no
+    /// remembered fix does (<doc:SeveralSources>).
     /// - Complexity: O(s + e log L) for s subscriptions, e expired deadlines over L deadline lanes; the
     ///   one-shots it completes cost O(1) each.
     @_specialize(exported: true, where OneShotHandler == ClosureOneShotHandler, SubscriptionHandler == ClosureSubscriptionHandler, MonitorHandler == ClosureMonitorHandler)

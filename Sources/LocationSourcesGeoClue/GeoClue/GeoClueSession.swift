@@ -88,6 +88,8 @@ final class GeoClueSession: Sendable {
     /// Serves the run until it is stopped or GeoClue denies access; called once, on the worker thread.
     func run() {
         var failures = 0
+        // Refusals of the match rule in a row: each on a new connection, so not reset by connecting.
+        var refusals = 0
         var reportedBusTrouble = false
         while !isStopped {
             let address = configuration.busAddress ?? DBusConnection.systemBusAddress
@@ -100,7 +102,7 @@ final class GeoClueSession: Sendable {
                 }
                 failures = 0
                 reportedBusTrouble = false
-                try serve(bus)
+                try serve(bus, refusals: &refusals)
             } catch .bus(let failure) {
                 failures += 1
                 if !reportedBusTrouble {
@@ -116,21 +118,24 @@ final class GeoClueSession: Sendable {
             } catch .failed(let failure) {
                 // The bus refused what the connection needs before any client (its match rule for GeoClue's
                 // comings and goings: a limit, no memory): said, and tried again on a new connection.
-                failures += 1
-                transient("geoclue.call", "the system bus refused to watch for GeoClue (\(failure)); connecting again")
-                try? pause(retryDelay(afterFailures: failures))
+                refusals += 1
+                let delay = retryDelay(afterFailures: refusals)
+                transient("geoclue.call", "the system bus refused to watch for GeoClue (\(failure)); connecting again in \(delay)")
+                try? pause(delay)
             } catch {
                 return  // stopped: the other troubles are handled while serving
             }
         }
     }
 
-    /// Serves on one connection until the bus fails, GeoClue denies access, or the engine stops the source.
-    private func serve(_ bus: DBusConnection) throws(Trouble) {
+    /// Serves on one connection until the bus fails, GeoClue denies access, or the engine stops the source;
+    /// `refusals` (of the match rule, in a row) is reset once the bus takes it.
+    private func serve(_ bus: DBusConnection, refusals: inout Int) throws(Trouble) {
         try call { () throws(DBusFailure) in
             try bus.addMatch(
                 "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'")
         }
+        refusals = 0
         var failures = 0
         while true {
             do {

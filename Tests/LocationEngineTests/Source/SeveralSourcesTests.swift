@@ -314,6 +314,50 @@ struct SeveralSourcesTests {
         #expect(Self.commands(h, of: 1) == [.start(.low)], "silent past its restart and 10 s more: the fallback")
     }
 
+    @Test("beside geofences (their demand never ends, their mode always the finest), a room request after the GNSS failed tries it again, once")
+    func aFailedSourceIsTriedAgainBesideMonitors() {
+        var h = Self.harness()
+        h.monitor("depot")
+        #expect(Self.commands(h, of: 0) == [.start(.best)])
+        h.fatalError("gnss.gone", source: 0)
+        #expect(Self.commands(h, of: 0) == [.start(.best), .stop] && Self.commands(h, of: 1).count == 1)
+        h.oneShot("room", .room)
+        #expect(Self.commands(h, of: 0) == [.start(.best), .stop, .start(.best)])
+        h.fatalError("gnss.still.gone", source: 0)
+        #expect(h.onlyResult("room")?.status == .failed(SourceError(code: "gnss.still.gone", message: "scripted")))
+        h.advance(by: .seconds(60))
+        #expect(Self.commands(h, of: 0).count == 4, "not tried in a loop")
+    }
+
+    @Test("the spare beside an acquiring receiver is judged by its slowest declared first fix, and the receiver's next start by its restart: a hot restart has nothing beside it")
+    func aHotRestartHasNoSpareBesideIt() {
+        let geoclue = SourceCapabilities(
+            providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02),
+            firstFixByMode: Dictionary(uniqueKeysWithValues: PowerMode.allCases.map { ($0, Duration.seconds(2)) }))
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, geoclue])
+        h.oneShot("house", .house, timeout: .seconds(120))
+        h.oneShot("city", .city, timeout: .seconds(30))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)], "beside the receiver's cold start")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 5), source: 0)
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop])
+        h.advance(by: .seconds(600))
+        h.oneShot("house again", .house, timeout: .seconds(120))
+        h.oneShot("city again", .custom(metres: 1000, maximumAge: .seconds(1)), timeout: .seconds(30))
+        #expect(Self.commands(h, of: 0).last == .start(.high))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .stop], "a hot restart (1 s) is quicker than GeoClue's 2 s")
+    }
+
+    @Test("indoors, the fallback runs as fine as it reaches for the finer request, whatever coarse request is beside it")
+    func theSilenceFallbackRunsAsFineAsItReaches() {
+        let wifi = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02), reachByMode: [.medium: 40])
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, wifi], fallbackAfter: .seconds(10))
+        h.oneShot("house", .house, timeout: .seconds(600))
+        h.subscribe("city", SubscriptionOptions(accuracy: .city))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest)], "beside the receiver's cold start, for the city subscription")
+        h.advance(by: .seconds(20))
+        #expect(Self.commands(h, of: 1) == [.start(.lowest), .setMode(.medium)], "silent past its cold start and 10 s: as fine as it reaches")
+    }
+
     /// What an event's effects did, in order: the one-shots they ended and the source commands.
     static func endingsAndCommands(_ effects: MachineHarness.Machine.Effects) -> [String] {
         effects.actions.compactMap { action -> String? in

@@ -278,10 +278,11 @@ extension LocationServerCommand {
         return .unixDomainSocket(path: unixSocket)
     }
 
-    /// Whether something accepts connections on the Unix socket at `path` (a socket file left by a run that ended
-    /// refuses them).
+    /// Whether something may still listen on the Unix socket at `path`: only a refused connection (a socket file
+    /// left by a run that ended) says nothing does; a socket we may not connect to, or whose backlog is full, is
+    /// taken as in use. Non-blocking: a busy server does not hold the start.
     static func isListening(_ path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = sockaddr_un()
@@ -292,9 +293,10 @@ extension LocationServerCommand {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
         }
+        return connected || (errno != ECONNREFUSED && errno != ENOENT)
     }
 }
 

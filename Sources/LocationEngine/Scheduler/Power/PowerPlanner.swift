@@ -227,8 +227,12 @@ struct PowerPlanner: Sendable {
     /// (``SourcePlanner`` clears it), or while the source is down.
     var expectedAcquisition: Duration?
 
-    /// How long the source, started at `now`, is expected to take to its first fix.
-    func expectedRestartDelay(startingAt now: EngineInstant) -> Duration { restartDelay(startingAt: now) }
+    /// How long the source, off, would take to its first fix if started at `now`: its cold start the first time,
+    /// after that the restart from where it waits (``restartDelay(startingAt:)`` as that start will count it).
+    func expectedRestartDelay(startingAt now: EngineInstant) -> Duration {
+        guard policy.starts > 0 else { return coldStart }
+        return energy?.restartDelay(startingAt: now) ?? .zero
+    }
 
     /// Counts what a command does to the receiver's energy; `wasOn` is whether the policy ran the source before it
     /// (a step down is from running, or deeper from where the receiver waits).

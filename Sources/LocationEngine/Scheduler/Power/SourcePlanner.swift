@@ -10,11 +10,14 @@
 ///   finer source's fixes serve coarser requests too — and the others none, so they linger and power down by
 ///   their own rules;
 /// - **fallback**: when the chosen source has run ``SchedulerStateMachine/Configuration/fallbackAfter``
-///   without a fix (since it started or since its last fix), or — judged by what it delivers — stayed silent
-///   past its window since it started, the cheapest other source is demanded in the mode demanded, as far as
-///   its reach goes, until the chosen one delivers again;
-/// - **failover**: a source that failed for good (``PowerDown/failed(_:)``) is chosen no more until a
-///   reconciliation finds no request needing any source (the next request starts it afresh).
+///   without a fix (since it started, after the restart its receiver needed, or since its last fix), or — judged
+///   by what it delivers — stayed silent past its window since it started, the cheapest other source is demanded
+///   in the mode demanded, as far as its reach goes, until the chosen one delivers again; and while the chosen
+///   source acquires, expected to take longer to its first fix than that other source, the other runs beside it
+///   for the requests it serves, in the finest of their modes, until the chosen one's first fix;
+/// - **failover**: a source that failed for good (``PowerDown/failed(_:)``) is chosen no more for what the
+///   others serve until a reconciliation finds no request needing any source (the next request starts it
+///   afresh); a request that no source left serves tries it again, once.
 ///
 /// Every call that can command a source returns what the sources must do (``SourceCommands``); none sets
 /// an alarm: the core's settle step reads ``nextWakeup`` into the power alarm once the call returns.
@@ -33,6 +36,12 @@ struct SourcePlanner: Sendable {
     private(set) var choice: Choice?
     /// The source started beside the chosen one as a fallback.
     private(set) var fallback: SourceID?
+    /// Whether ``fallback`` runs only while the chosen source acquires (for the requests it serves), rather than
+    /// for a chosen source gone silent.
+    private var fallbackAnswersSooner = false
+    /// The finest mode the requests (not the monitors) demanded at the last reconciliation: a request finer than
+    /// every source left serves is seen as this changes.
+    private var requestedMode: PowerMode?
     /// The power-down the event in progress decided, carried out first at its reconciliation.
     private var pendingDown: PowerDown?
 
@@ -122,7 +131,7 @@ struct SourcePlanner: Sendable {
         return (commands, earliest(next, fallbackDue))
     }
 
-    /// Brings `source`, not chosen, in line with its share (``share(of:wanted:quickly:)``); out of line, so that
+    /// Brings `source`, not chosen, in line with its share (``share(of:demand:wanted:quickly:)``); out of line, so that
     /// the chosen source's way stays small (with one source, the only way taken while anything is demanded).
     @inline(never)
     private mutating func reconcile(
@@ -134,15 +143,18 @@ struct SourcePlanner: Sendable {
             share: share, now: now, cap: cap, monitoring: false, isShutDown: isShutDown, into: &commands, as: source, nextWakeup: &nextWakeup)
     }
 
-    /// What `source`, not chosen, is demanded: nothing, or as the fallback the finest mode demanded (up to `wanted`)
-    /// that it serves — else what is demanded as far as it reaches — answered as quickly as the chosen source's would be.
+    /// What `source`, not chosen, is demanded: nothing; as the fallback for a silent chosen source, what is demanded
+    /// (`wanted`) as far as it reaches (the best it can do for the finer requests too); beside a chosen source still
+    /// acquiring, the finest mode demanded that it serves. Answered as quickly as the chosen source's would be.
     private func share(of source: SourceID, demand: PowerDemand, wanted: PowerMode?, quickly: Bool) -> PowerDemand {
         var share = PowerDemand()
         guard source == fallback, let wanted else { return share }
         let capabilities = records[source.index].capabilities
+        let asFarAsItReaches = min(wanted, capabilities.finestServedMode)
         let mode =
-            PowerMode.allCases.reversed().first { $0 <= wanted && demand.count(in: $0) > 0 && capabilities.serves($0) }
-            ?? min(wanted, capabilities.finestServedMode)
+            fallbackAnswersSooner
+            ? PowerMode.allCases.reversed().first { $0 <= wanted && demand.count(in: $0) > 0 && capabilities.serves($0) } ?? asFarAsItReaches
+            : asFarAsItReaches
         if quickly { share.addOneShot(mode) } else { share.add(mode) }
         return share
     }
@@ -240,12 +252,18 @@ struct SourcePlanner: Sendable {
             for index in records.indices { records[index].planner.recoverFromFailure() }
             choice = nil
             fallback = nil
+            requestedMode = nil
             return
+        }
+        if demand.mode != requestedMode {
+            // The requests' own mode, not `wanted`: while regions are monitored that is the finest whatever is
+            // asked. Right after a failure the requests left are the ones the sources left serve, so this tries
+            // nothing then.
+            if let requested = demand.mode, recoverSourcesIfNoneLeftServes(requested) { choice = nil }
+            requestedMode = demand.mode
         }
         if choice?.mode != wanted || choice?.course != course {
             if course { recoverCourseSourcesIfNoneLeft() }
-            // Right after a failure (no choice) the requests left are the ones the sources left serve.
-            if choice != nil { recoverSourcesIfNoneLeftServes(wanted) }
             choice = makeChoice(for: wanted, course: course)
         }
         guard let chosen = choice?.chosen, let spare = choice?.spare else {
@@ -255,7 +273,15 @@ struct SourcePlanner: Sendable {
         // A run past its window marks its mode silent first: a silent chosen source gets its fallback in this same
         // reconciliation.
         if records[chosen.index].planner.isJudged { _ = records[chosen.index].planner.delivery.look(now: now) }
-        fallback = fallbackIsDue(beside: chosen, now: now) || answersSooner(spare, beside: chosen, demand: demand, now: now) ? spare : nil
+        if fallbackIsDue(beside: chosen, now: now) {
+            fallback = spare
+            fallbackAnswersSooner = false
+        } else if answersSooner(spare, beside: chosen, demand: demand, now: now) {
+            fallback = spare
+            fallbackAnswersSooner = true
+        } else {
+            fallback = nil
+        }
     }
 
     /// Whether `spare` runs beside `chosen` while `chosen` acquires (about to start, or started with no fix since):
@@ -274,7 +300,9 @@ struct SourcePlanner: Sendable {
             expected = planner.expectedRestartDelay(startingAt: now)
         }
         let capabilities = records[spare.index].capabilities
-        guard expected > capabilities.firstFixTime else { return false }
+        // The spare's slowest declared first fix (GeoClue declares its by mode): a receiver restarting hot is
+        // quicker than it.
+        guard expected > capabilities.firstFixByMode.values.reduce(capabilities.firstFixTime, max) else { return false }
         // Heading subscriptions are served only by fixes with a course: a spare without it serves none of them
         // (taken, at worst, to be among the modes it serves).
         let served = PowerMode.allCases.reduce(0) { $0 + (capabilities.serves($1) ? demand.count(in: $1) : 0) }
@@ -294,10 +322,16 @@ struct SourcePlanner: Sendable {
     /// would wait for ever on a source that failed earlier (a gpsd that was down for a while, back since):
     /// the sources that serve it are tried again; failing again, they end it with their error, and demand
     /// falls back to what the others serve. Each such request tries them once, never in a loop.
+    /// Returns whether any was.
     @inline(never)
-    private mutating func recoverSourcesIfNoneLeftServes(_ mode: PowerMode) {
-        guard !records.contains(where: { !$0.planner.hasFailed && $0.capabilities.serves(mode) }) else { return }
-        for index in records.indices where records[index].capabilities.serves(mode) { records[index].planner.recoverFromFailure() }
+    private mutating func recoverSourcesIfNoneLeftServes(_ mode: PowerMode) -> Bool {
+        guard records.count > 1, !records.contains(where: { !$0.planner.hasFailed && $0.capabilities.serves(mode) }) else { return false }
+        var recovered = false
+        for index in records.indices where records[index].planner.hasFailed && records[index].capabilities.serves(mode) {
+            records[index].planner.recoverFromFailure()
+            recovered = true
+        }
+        return recovered
     }
 
     /// The choice for `mode` (and the `course`, if wanted): the source chosen, and the cheapest other one left

@@ -240,7 +240,7 @@ private struct Decoded: Decodable {
         let expected = "expected a duration (0 to 1 day): seconds as a number, or text such as \"250ms\", \"2s\" or \"1m\""
         if let seconds = try? fields.decode(Double.self, forKey: FieldKey(name)) {
             guard let duration = QueryValue<Duration>.duration(seconds: seconds, allowingZero: true) else {
-                throw GeofenceBodyError(field: name, "\(seconds < 0 ? "negative" : "longer than 1 day"); \(expected)")
+                throw GeofenceBodyError(field: name, "\(seconds < 0 ? "negative" : QueryValue<Duration>.refusal(seconds: seconds)); \(expected)")
             }
             return duration
         }

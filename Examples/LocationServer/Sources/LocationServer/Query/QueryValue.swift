@@ -58,7 +58,7 @@ extension QueryValue where Value == Duration {
 
     /// Why `seconds` (not negative) gave no duration: zero, under the millisecond that durations are kept in
     /// (so it would be zero), not finite, or longer than a day.
-    private static func refusal(seconds: Double) -> String {
+    static func refusal(seconds: Double) -> String {
         if seconds == 0 { return "zero" }
         if !seconds.isFinite { return "not finite" }
         if seconds < maximumDuration / .seconds(1) { return "shorter than 1 millisecond, the smallest step" }

@@ -38,6 +38,19 @@ struct OneShotAPITests: EngineTestCase {
         #expect(recorder.results(first).map(\.status) == [.timedOut] && recorder.results(second).map(\.status) == [.timedOut])
     }
 
+    @Test("a fix's age counts from when its source reported it: one that waited 20 s to be processed is 20 s old, not fresh")
+    func aFixAgesWhileItWaits() async {
+        let engine = makeEngine(running: false)
+        let room = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(source.emit(fix(40)))
+        clock.advance(by: .seconds(20))
+        await engine.sync()
+        #expect(await engine.lastKnownLocation()?.age == .seconds(20))
+        engine.cancel(room)
+        await engine.sync()
+    }
+
     @Test("async API: returns the result; a timeout is a result, not an error")
     func asyncLocation() async throws {
         let engine = makeEngine()

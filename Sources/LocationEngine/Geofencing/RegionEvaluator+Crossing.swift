@@ -102,10 +102,12 @@ extension RegionEvaluator {
     /// points along it). Between fixes far apart — a sleep the monitors planned, or a source's own gap (an
     /// outage, a tunnel, a source that gives a fix a minute) — a device slower than the maximum speed could
     /// have gone around a region the line cuts through (a road skirting it): that crossing would be false. A
-    /// device faster than the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero; fixes a
-    /// second apart leave `h` a few metres.
+    /// device at the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero; fixes a second apart
+    /// leave `h` a few metres. Fixes farther apart than twice `L` and both fixes' decision distances (`reach`, the
+    /// new one's) are not a passage at all: no device went that fast, one of the two is wrong (a multipath jump,
+    /// two sources that disagree at one instant), and the line between them says nothing.
     /// - Complexity: O(64) distance computations, only for a crossing found between two fixes.
-    func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, taken: EngineInstant) -> Bool {
+    func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, reach newReach: Double, taken: EngineInstant) -> Bool {
         let region = records[Int(slot)]!.region
         // The time the device had between the two fixes, from when each was taken: their stamps can be
         // closer (an aged fix stamped at a deadline reported after it was taken), which would shrink the
@@ -113,7 +115,7 @@ extension RegionEvaluator {
         let gap = (taken - from.taken).components
         let longest = configuration.maximumSpeed * (Double(gap.seconds) + Double(gap.attoseconds) * 1e-18)
         let apart = from.position.distance(to: position)
-        guard apart < longest else { return true }
+        guard apart < longest else { return apart <= 2 * longest + from.decisionDistance + newReach }
         let reach = (longest * longest - apart * apart).squareRoot() / 2
         let steps = 64
         var deepest = 0.0

@@ -91,7 +91,7 @@ extension RegionEvaluator {
             if record.state == .outside, let segment, !restoredSlots.contains(slot), record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
                 record.region.isCrossed(from: segment.from.position, to: position),
-                mustHavePassed(slot, from: segment.from, to: position, taken: taken)
+                mustHavePassed(slot, from: segment.from, to: position, reach: reach, taken: taken)
             {
                 let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
                 let restored = takeRestored(slot)

@@ -293,9 +293,11 @@ struct EvaluatorTests {
         #expect(h.events.count == 4)
         #expect(h.take(2) == [.entered, .exited])
         h.fix(east: 1000, north: 0)
+        h.advance(by: .seconds(60))
         h.fix(east: -1000, north: 0)
         #expect(h.take(1) == [.entered, .exited])
         // A segment that misses the circles.
+        h.advance(by: .seconds(60))
         h.fix(east: 1000, north: 600)
         #expect(h.take() == [])
     }
@@ -311,8 +313,23 @@ struct EvaluatorTests {
         h.fix(east: -1000)
         #expect(h.take() == [])
         h.fix(east: -250)
+        h.advance(by: .seconds(10))
         h.fix(east: 250)
         #expect(h.take() == [.entered, .exited])
+    }
+
+    @Test("two fixes no device could join (one of them wrong: two sources at one instant, a multipath jump) report no crossing, nor does the fix after")
+    func inconsistentFixesAreNoPassage() throws {
+        let h = try EvaluatorHarness()
+        try h.circle(radius: 100)
+        h.fix(east: -1000)
+        #expect(h.take() == [.determined(.outside)])
+        h.fix(east: 1000)   // the same instant, 2 km away
+        #expect(h.take() == [])
+        h.advance(by: .seconds(1))
+        h.fix(east: -1000)  // back, a second later
+        #expect(h.take() == [])
+        #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
     }
 
     @Test("between fixes far apart, a cross only where every way at the maximum speed passes through the region")

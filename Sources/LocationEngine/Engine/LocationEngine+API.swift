@@ -116,7 +116,7 @@ extension LocationEngine {
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination { self?.cancel(id) }
         }
-        return LocationUpdates(id: id, stream: stream, epochs: privacy)
+        return LocationUpdates(id: id, stream: stream, epochs: privacy) { [weak self] in self?.cancel(id) }
     }
 
     /// Subscribes to continuous updates with a callback. Returns the ID at once; `handler` receives,

@@ -41,7 +41,7 @@ extension LocationEngine {
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination { self?.cancel(id) }
         }
-        return RegionUpdates(id: id, stream: stream, epochs: privacy)
+        return RegionUpdates(id: id, stream: stream, epochs: privacy) { [weak self] in self?.cancel(id) }
     }
 
     /// The engine's instant now, on the timeline of ``GeofenceEvent/at``: to place a stored instant of

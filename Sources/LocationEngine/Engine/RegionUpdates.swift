@@ -24,11 +24,15 @@ public struct RegionUpdates: AsyncSequence, Sendable {
     public let id: RequestID
     let stream: AsyncThrowingStream<RegionSink.Stamped, any Error>
     let epochs: PrivacyEpochs
+    /// Cancels the request: run when an iterator made from this sequence goes.
+    let cancel: @Sendable () -> Void
 
     /// The iterator.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<RegionSink.Stamped, any Error>.AsyncIterator
         let epochs: PrivacyEpochs
+        /// Cancels the request when the iterator goes (the loop over it left early).
+        let lease: IterationLease
 
         public mutating func next() async throws -> GeofenceEvent? {
             while let stamped = try await base.next() {
@@ -39,6 +43,6 @@ public struct RegionUpdates: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator(), epochs: epochs)
+        AsyncIterator(base: stream.makeAsyncIterator(), epochs: epochs, lease: IterationLease(cancel: cancel))
     }
 }

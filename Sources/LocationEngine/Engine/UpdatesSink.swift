@@ -60,11 +60,15 @@ public struct LocationUpdates: AsyncSequence, Sendable {
     public let id: RequestID
     let stream: AsyncThrowingStream<UpdatesSink.Stamped, any Error>
     let epochs: PrivacyEpochs
+    /// Cancels the request: run when an iterator made from this sequence goes.
+    let cancel: @Sendable () -> Void
 
     /// The iterator.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<UpdatesSink.Stamped, any Error>.AsyncIterator
         let epochs: PrivacyEpochs
+        /// Cancels the request when the iterator goes (the loop over it left early).
+        let lease: IterationLease
 
         public mutating func next() async throws -> SubscriptionEvent? {
             while let stamped = try await base.next() {
@@ -75,6 +79,6 @@ public struct LocationUpdates: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator(), epochs: epochs)
+        AsyncIterator(base: stream.makeAsyncIterator(), epochs: epochs, lease: IterationLease(cancel: cancel))
     }
 }

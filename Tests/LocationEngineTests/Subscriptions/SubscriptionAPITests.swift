@@ -57,6 +57,22 @@ struct SubscriptionAPITests: EngineTestCase {
         #expect(!source.isRunning)
     }
 
+    @Test("leaving the loop cancels the subscription even while the sequence is still held in a variable")
+    func leavingTheLoopCancelsWhileTheSequenceLives() async throws {
+        let engine = makeEngine()
+        let updates = engine.updates()
+        await eventually("the subscription is active") { await engine.statistics().activeSubscriptions == 1 }
+        source.emit(fix(10))
+        await engine.sync()
+        for try await _ in updates { break }
+        await eventually("the subscription is cancelled") {
+            await engine.sync()
+            return await engine.statistics().subscriptionsCancelled == 1
+        }
+        #expect(!source.isRunning)
+        withExtendedLifetime(updates) {}
+    }
+
     @Test("cancel by ID finishes a subscription's sequence")
     func cancelFinishesSequence() async throws {
         let engine = makeEngine()

@@ -71,7 +71,7 @@ extension RegionEvaluator {
         Self.shrink(&unknownSlots)
         Self.shrink(&undecidedSlots)
         statesHeldUntil = nil
-        globalTimeoutPending = configuration.unknownAfter != nil && unknownSlots.count < slots.count
+        globalTimeoutPending = unknownAfter != nil && unknownSlots.count < slots.count
         // A dwell of zero delay, or one counted from an aged fix, may be due at once.
         advanceTime(now: arrival)
         return true
@@ -104,7 +104,7 @@ extension RegionEvaluator {
             // whether or not it ever becomes unknown; its unknown timeout, if any, runs from that fix, or from the
             // end of the hold that fix planned (no transition was owed before it, ``holdStates(until:)``).
             undecidedSlots.insert(slot)
-            if let unknownAfter = configuration.unknownAfter {
+            if let unknownAfter {
                 let certainUntil = max(last.at, statesHeldUntil ?? last.at)
                 scheduleUnknown(slot, at: certainUntil + unknownAfter)
             }

@@ -59,7 +59,7 @@ extension RegionEvaluator {
     /// - Complexity: O(u log d) for the u regions left undecided and d deadlines.
     @_spi(Internals) public mutating func holdStates(until instant: EngineInstant) {
         statesHeldUntil = instant
-        guard let unknownAfter = configuration.unknownAfter, !undecidedSlots.isEmpty else { return }
+        guard let unknownAfter, !undecidedSlots.isEmpty else { return }
         let until = instant + unknownAfter
         // A restored region the fix left undecided too: the plan holds for it as for the others.
         for slot in undecidedSlots where records[Int(slot)]!.unknownAt < until {

@@ -62,6 +62,14 @@ public struct RegionEvaluator: Sendable {
 
     /// The rules.
     public let configuration: GeofenceConfiguration
+    /// How far apart fixes are held by design, beyond any source's doing: under reduced accuracy, the engine's
+    /// throttle (one coarse fix per ``ReducedAccuracyPolicy/minimumInterval``). Unknown timeouts run this much
+    /// longer, so that a region the throttled fixes keep deciding does not go unknown and come back every cycle
+    /// (losing its dwell each time).
+    var heldFixGap: Duration = .zero
+
+    /// The unknown timeout in force: ``GeofenceConfiguration/unknownAfter`` and ``heldFixGap``.
+    var unknownAfter: Duration? { configuration.unknownAfter.map { $0 + heldFixGap } }
     var records: [Record?] = []
     var freeSlots: [Int32] = []
     var slots: [RequestID: Int32] = [:]
@@ -142,7 +150,7 @@ public struct RegionEvaluator: Sendable {
     /// When every known region becomes unknown if no fix comes before, or `nil`.
     @inline(__always)
     var globalUnknownDeadline: EngineInstant? {
-        guard globalTimeoutPending, let lastFix, let unknownAfter = configuration.unknownAfter else { return nil }
+        guard globalTimeoutPending, let lastFix, let unknownAfter else { return nil }
         return max(lastFix.at, statesHeldUntil ?? lastFix.at) + unknownAfter
     }
 
@@ -183,7 +191,7 @@ public struct RegionEvaluator: Sendable {
         // In doubt until a fix decides it, whether or not it ever becomes unknown.
         if let now {
             undecidedSlots.insert(slot)
-            if let unknownAfter = configuration.unknownAfter { scheduleUnknown(slot, at: now + unknownAfter) }
+            if let unknownAfter { scheduleUnknown(slot, at: now + unknownAfter) }
         }
     }
 

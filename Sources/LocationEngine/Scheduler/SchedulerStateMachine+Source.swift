@@ -49,6 +49,9 @@ extension SchedulerStateMachine {
             delivery.emit(offered, of: fix, now: now)
         }
         if geofences.evaluator.count > 0 {
+            // Under reduced accuracy the throttle holds fixes apart by design: unknown timeouts allow for it.
+            let held = access.accuracy == .reduced ? access.reducedAccuracy.minimumInterval : .zero
+            if geofences.evaluator.heldFixGap != held { geofences.evaluator.heldFixGap = held }
             geofences.decide(by: fix, power: &power, besides: requests.demand, now: now)
             delivery.emitTransitions(from: &geofences.evaluator, of: requests)
         }

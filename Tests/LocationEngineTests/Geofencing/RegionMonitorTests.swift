@@ -154,6 +154,18 @@ struct RegionMonitorTests {
         #expect(h.end("small") == nil, "kept, unknown")
     }
 
+    @Test("reduced accuracy: a region the throttled fixes keep deciding does not go unknown between them, and dwells")
+    func reducedAccuracyDoesNotFlap() {
+        var h = MachineHarness(accuracy: .reduced)  // one coarse fix per 10 minutes
+        h.monitor("county", radius: 40_000, options: GeofenceOptions(loiteringDelay: .seconds(300)))
+        h.fix(east: 0)
+        for _ in 0..<1500 {
+            h.advance(by: .seconds(1))
+            h.fix(east: 0)
+        }
+        #expect(h.transitions["county"] == [.determined(.inside), .dwelled])
+    }
+
     @Test("a transient source error reaches monitors, which keep running")
     func transientError() {
         var h = MachineHarness()

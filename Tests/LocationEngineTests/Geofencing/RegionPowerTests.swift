@@ -125,7 +125,9 @@ struct RegionPowerTests {
         h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 100), source: 1)
         #expect(h.transitions["county"] == [.determined(.inside)])
         let lastFix = h.now
-        h.advance(by: lastFix + .seconds(120) - .milliseconds(1) - h.now)
+        // The unknown timeout allows for the throttle's ten minutes between coarse fixes.
+        let unknownAt = lastFix + .seconds(120) + ReducedAccuracyPolicy().minimumInterval
+        h.advance(by: unknownAt - .milliseconds(1) - h.now)
         #expect(h.transitions["county"] == [.determined(.inside)])
         h.advance(by: .milliseconds(1))
         #expect(h.transitions["county"] == [.determined(.inside), .becameUnknown], "no sleep held the state")

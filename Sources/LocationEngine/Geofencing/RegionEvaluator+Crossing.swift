@@ -103,9 +103,9 @@ extension RegionEvaluator {
     /// outage, a tunnel, a source that gives a fix a minute) — a device slower than the maximum speed could
     /// have gone around a region the line cuts through (a road skirting it): that crossing would be false. A
     /// device at the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero; fixes a second apart
-    /// leave `h` a few metres. Fixes farther apart than twice `L` and both fixes' decision distances (`reach`, the
-    /// new one's) are not a passage at all: no device went that fast, one of the two is wrong (a multipath jump,
-    /// two sources that disagree at one instant), and the line between them says nothing.
+    /// leave `h` a few metres. Fixes farther apart than four times `L` and both fixes' decision distances (`reach`,
+    /// the new one's) are not a passage at all: no device goes four times its maximum speed, one of the two is
+    /// wrong (a multipath jump, two sources that disagree at one instant), and the line between them says nothing.
     /// - Complexity: O(64) distance computations, only for a crossing found between two fixes.
     func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, reach newReach: Double, taken: EngineInstant) -> Bool {
         let region = records[Int(slot)]!.region
@@ -115,7 +115,7 @@ extension RegionEvaluator {
         let gap = (taken - from.taken).components
         let longest = configuration.maximumSpeed * (Double(gap.seconds) + Double(gap.attoseconds) * 1e-18)
         let apart = from.position.distance(to: position)
-        guard apart < longest else { return apart <= 2 * longest + from.decisionDistance + newReach }
+        guard apart < longest else { return apart <= 4 * longest + from.decisionDistance + newReach }
         let reach = (longest * longest - apart * apart).squareRoot() / 2
         let steps = 64
         var deepest = 0.0

@@ -71,6 +71,7 @@ extension RegionEvaluator {
         Self.shrink(&unknownSlots)
         Self.shrink(&undecidedSlots)
         statesHeldUntil = nil
+        unknownAfterAtLastFix = unknownAfter
         globalTimeoutPending = unknownAfter != nil && unknownSlots.count < slots.count
         // A dwell of zero delay, or one counted from an aged fix, may be due at once.
         advanceTime(now: arrival)

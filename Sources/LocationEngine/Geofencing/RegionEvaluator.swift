@@ -70,6 +70,10 @@ public struct RegionEvaluator: Sendable {
 
     /// The unknown timeout in force: ``GeofenceConfiguration/unknownAfter`` and ``heldFixGap``.
     var unknownAfter: Duration? { configuration.unknownAfter.map { $0 + heldFixGap } }
+    /// The unknown timeout in force when the last fix was taken, which the timeout of every region runs by until
+    /// the next: a change of ``heldFixGap`` meanwhile (accuracy full again) moves no deadline already planned,
+    /// and never one back into the past.
+    var unknownAfterAtLastFix: Duration?
     var records: [Record?] = []
     var freeSlots: [Int32] = []
     var slots: [RequestID: Int32] = [:]
@@ -150,7 +154,7 @@ public struct RegionEvaluator: Sendable {
     /// When every known region becomes unknown if no fix comes before, or `nil`.
     @inline(__always)
     var globalUnknownDeadline: EngineInstant? {
-        guard globalTimeoutPending, let lastFix, let unknownAfter else { return nil }
+        guard globalTimeoutPending, let lastFix, let unknownAfter = unknownAfterAtLastFix else { return nil }
         return max(lastFix.at, statesHeldUntil ?? lastFix.at) + unknownAfter
     }
 

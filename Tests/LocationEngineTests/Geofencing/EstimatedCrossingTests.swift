@@ -66,15 +66,14 @@ struct EstimatedCrossingTests {
         try h.circle()
         h.fix(east: -400)
         h.events.removeAll()
-        h.advance(by: .seconds(20))
+        h.advance(by: .seconds(10))
         h.fix(east: 400)
         let entered = try #require(h.events.first { $0.transition == .entered })
         let exited = try #require(h.events.first { $0.transition == .exited })
-        // 40 m/s along the line, faster than the 30 m/s maximum (so straight): in at 200 m (5 s), out at 600 m
-        // (15 s); read every 20/64 s.
-        #expect(abs(seconds(entered.estimatedCrossing)! - 5) <= 20.0 / 64)
-        #expect(abs(seconds(exited.estimatedCrossing)! - 15) <= 20.0 / 64)
-        #expect(seconds(entered.at) == 20 && seconds(exited.at) == 20)
+        // 80 m/s along the line: in at 200 m (2.5 s), out at 600 m (7.5 s); read every 10/64 s.
+        #expect(abs(seconds(entered.estimatedCrossing)! - 2.5) <= 10.0 / 64)
+        #expect(abs(seconds(exited.estimatedCrossing)! - 7.5) <= 10.0 / 64)
+        #expect(seconds(entered.at) == 10 && seconds(exited.at) == 10)
     }
 
     @Test("a dwell and a region going unknown carry no estimate")

@@ -166,6 +166,25 @@ struct RegionMonitorTests {
         #expect(h.transitions["county"] == [.determined(.inside), .dwelled])
     }
 
+    @Test("the unknown timeout planned under reduced accuracy stands when full accuracy returns, and is never moved into the past")
+    func theReducedAccuracyAllowanceMovesNoPlannedDeadline() {
+        var h = MachineHarness(accuracy: .reduced)
+        h.monitor("county", radius: 40_000, options: GeofenceOptions(loiteringDelay: .seconds(300)))
+        h.fix(east: 0)
+        h.advance(by: .seconds(10))
+        h.setAccuracy(.full)
+        h.advance(by: .seconds(190))
+        h.fix(east: 0)
+        #expect(h.transitions["county"] == [.determined(.inside)], "no unknown stamped in the past, no second determined")
+        // An aged fix the regions refuse (older than the last) under reduced accuracy leaves the planned deadline,
+        // and the engine's alarm, as they were.
+        h.setAccuracy(.reduced)
+        h.advance(by: .seconds(2))
+        h.fix(east: 0, age: .seconds(5))
+        h.advance(by: .seconds(1))
+        #expect(h.transitions["county"] == [.determined(.inside)])
+    }
+
     @Test("a transient source error reaches monitors, which keep running")
     func transientError() {
         var h = MachineHarness()

@@ -47,6 +47,12 @@ struct OneShotAPITests: EngineTestCase {
         clock.advance(by: .seconds(20))
         await engine.sync()
         #expect(await engine.lastKnownLocation()?.age == .seconds(20))
+        // A fix from the future (its source's clock ahead) stays invalid however long it waited.
+        #expect(source.emit(fix(3), age: .seconds(-5)))
+        clock.advance(by: .seconds(10))
+        await engine.sync()
+        #expect(await engine.statistics().invalidFixes == 1)
+        #expect(recorder.results(room).isEmpty)
         engine.cancel(room)
         await engine.sync()
     }

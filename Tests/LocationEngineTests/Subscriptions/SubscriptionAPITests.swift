@@ -71,6 +71,17 @@ struct SubscriptionAPITests: EngineTestCase {
         }
         #expect(!source.isRunning)
         withExtendedLifetime(updates) {}
+        // A monitor's transitions likewise.
+        let transitions = engine.monitor(try GeofenceRegion.circle(centre: GeoPoint(latitude: 48, longitude: 11), radius: 100))
+        await eventually("the monitor is active") { await engine.statistics().activeSubscriptions == 1 }
+        source.emit(fix(5))
+        await engine.sync()
+        for try await _ in transitions { break }
+        await eventually("the monitor is cancelled") {
+            await engine.sync()
+            return await engine.statistics().activeSubscriptions == 0
+        }
+        withExtendedLifetime(transitions) {}
     }
 
     @Test("cancel by ID finishes a subscription's sequence")

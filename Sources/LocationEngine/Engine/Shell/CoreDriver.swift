@@ -113,23 +113,25 @@ struct CoreDriver {
             return machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let source, let generation, let event, let madeAt):
             // An age counts from when the source measured it: the time the event waited to be processed (a busy
-            // engine, a slow handler) is added, so a fix reported 20 s ago is not taken for a fresh one.
+            // engine, a slow handler) is added, so a fix reported 20 s ago is not taken for a fresh one. A negative
+            // age (a fix from the future: a source's clock ahead) stays as reported, invalid however long it waited.
             let waited = max(.zero, now - madeAt)
+            func aged(_ age: Duration) -> Duration { age < .zero ? age : age + waited }
             switch event {
             case .receiverState(let state, let age):
                 // The latest session's, running or just stopped: a power-down is confirmed after the stop.
                 if sources.isCurrent(generation, of: source, orJustEnded: true) {
-                    return machine.receiveReceiverState(state, age: age + waited, now: now, source: source)
+                    return machine.receiveReceiverState(state, age: aged(age), now: now, source: source)
                 }
             case .receiverTracking(let mode, let age):
                 // The latest session's, running or just stopped: a setting may be confirmed after the stop.
                 if sources.isCurrent(generation, of: source, orJustEnded: true) {
-                    return machine.receiveReceiverTracking(mode, age: age + waited, now: now, source: source)
+                    return machine.receiveReceiverTracking(mode, age: aged(age), now: now, source: source)
                 }
             case .location(let location, let age):
                 guard sources.isCurrent(generation, of: source), machine.isOn(source) else { return Effects() }
                 metrics.sources[source.index].fixes.increment()
-                let effects = machine.receiveFix(location, age: age + waited, now: now, source: source)
+                let effects = machine.receiveFix(location, age: aged(age), now: now, source: source)
                 if live.isDue(now: now) { _ = publishLive() }
                 fixMadeAt = madeAt
                 return effects

@@ -57,31 +57,30 @@ struct SubscriptionAPITests: EngineTestCase {
         #expect(!source.isRunning)
     }
 
-    @Test("leaving the loop cancels the subscription even while the sequence is still held in a variable")
-    func leavingTheLoopCancelsWhileTheSequenceLives() async throws {
-        let engine = makeEngine()
-        let updates = engine.updates()
-        await eventually("the subscription is active") { await engine.statistics().activeSubscriptions == 1 }
-        source.emit(fix(10))
+    /// Waits until `sequence`'s request is active, gives it a fix of `metres`, leaves a loop over it at its first
+    /// element, and waits until the engine holds no subscription or monitor: `sequence` itself is kept alive.
+    private func leaveTheLoop<S: AsyncSequence>(over sequence: S, fix metres: Double, on engine: LocationEngine<ManualClock>) async throws {
+        await eventually("the request is active") { await engine.statistics().activeSubscriptions == 1 }
+        source.emit(fix(metres))
         await engine.sync()
-        for try await _ in updates { break }
-        await eventually("the subscription is cancelled") {
-            await engine.sync()
-            return await engine.statistics().subscriptionsCancelled == 1
-        }
-        #expect(!source.isRunning)
-        withExtendedLifetime(updates) {}
-        // A monitor's transitions likewise.
-        let transitions = engine.monitor(try GeofenceRegion.circle(centre: GeoPoint(latitude: 48, longitude: 11), radius: 100))
-        await eventually("the monitor is active") { await engine.statistics().activeSubscriptions == 1 }
-        source.emit(fix(5))
-        await engine.sync()
-        for try await _ in transitions { break }
-        await eventually("the monitor is cancelled") {
+        for try await _ in sequence { break }
+        await eventually("the request is cancelled") {
             await engine.sync()
             return await engine.statistics().activeSubscriptions == 0
         }
-        withExtendedLifetime(transitions) {}
+        withExtendedLifetime(sequence) {}
+    }
+
+    @Test("leaving the loop cancels the subscription, or the monitor, even while the sequence is still held in a variable")
+    func leavingTheLoopCancelsWhileTheSequenceLives() async throws {
+        let engine = makeEngine()
+        let updates = engine.updates()
+        try await leaveTheLoop(over: updates, fix: 10, on: engine)
+        #expect(await engine.statistics().subscriptionsCancelled == 1)
+        #expect(!source.isRunning)
+        let transitions = engine.monitor(try GeofenceRegion.circle(centre: GeoPoint(latitude: 48, longitude: 11), radius: 100))
+        try await leaveTheLoop(over: transitions, fix: 5, on: engine)
+        withExtendedLifetime((updates, transitions)) {}
     }
 
     @Test("cancel by ID finishes a subscription's sequence")

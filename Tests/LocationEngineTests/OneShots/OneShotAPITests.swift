@@ -38,11 +38,17 @@ struct OneShotAPITests: EngineTestCase {
         #expect(recorder.results(first).map(\.status) == [.timedOut] && recorder.results(second).map(\.status) == [.timedOut])
     }
 
-    @Test("a fix's age counts from when its source reported it: one that waited 20 s to be processed is 20 s old, not fresh")
+    @Test("a fix's age counts from when its source reported it: one that waited 20 s to be processed is 20 s old, not fresh; one processed within a second keeps its age")
     func aFixAgesWhileItWaits() async {
         let engine = makeEngine(running: false)
         let room = engine.location(accuracy: .room, timeout: nil, handler: recorder.oneShot)
         await engine.sync()
+        let fresh = engine.location(accuracy: .custom(metres: 100, maximumAge: .zero), timeout: nil, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(source.emit(fix(40)))
+        clock.advance(by: .milliseconds(500))
+        await engine.sync()
+        #expect(recorder.results(fresh).map(\.status) == [.success], "a maximum age of zero is met by a fix processed at once")
         #expect(source.emit(fix(40)))
         clock.advance(by: .seconds(20))
         await engine.sync()

@@ -32,6 +32,9 @@ struct CoreDriver {
     /// made while nothing is declared reports one). Up to ``loggedErrorsKept`` distinct errors are remembered.
     var loggedConfigurationErrors: Set<ConfigurationError> = []
     static let loggedErrorsKept = 64
+    /// How long a source's event may wait to be processed and still count as processed when reported: its
+    /// age is its own below this, and grows by the whole wait above it.
+    static let promptProcessing = Duration.seconds(1)
     let inbox: Inbox
     /// The current instant on the engine's timeline.
     let now: @Sendable () -> EngineInstant
@@ -112,10 +115,12 @@ struct CoreDriver {
             metrics.submitted(.subscription)
             return machine.monitor(id, region: region, options: options, madeAt: madeAt, handler: handler, now: now)
         case .source(let source, let generation, let event, let madeAt):
-            // An age counts from when the source measured it: the time the event waited to be processed (a busy
-            // engine, a slow handler) is added, so a fix reported 20 s ago is not taken for a fresh one. A negative
-            // age (a fix from the future: a source's clock ahead) stays as reported, invalid however long it waited.
-            let waited = max(.zero, now - madeAt)
+            // An age counts from when the source measured it: the time the event waited to be processed is added
+            // once it passes a second (a busy engine, a slow handler), so a fix reported 20 s ago is not taken for a
+            // fresh one — and a fix processed at once, microseconds after its report on the wall clock, still meets
+            // a maximum age of zero. A negative age (a fix from the future: a source's clock ahead) stays as
+            // reported, invalid however long it waited.
+            let waited = now - madeAt > Self.promptProcessing ? now - madeAt : .zero
             func aged(_ age: Duration) -> Duration { age < .zero ? age : age + waited }
             switch event {
             case .receiverState(let state, let age):

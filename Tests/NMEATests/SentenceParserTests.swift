@@ -149,6 +149,10 @@ struct SentenceParserTests {
         guard case .gsv(let gsv) = sentence.body else { Issue.record("not a GSV: \(sentence.body)"); return }
         #expect(gsv.satellites.first?.prn == 193)
         #expect(throws: NMEAError.self) { try NMEASentenceParser.parse(Sentences.nmea("PQXYZ,1,2")) }
+        // A bare `$P` (a line cut after it) is refused, not read past its end (the fuzzer found it).
+        for line in ["$P", "$P\r\n", "$PQ", "$PQGS"] {
+            #expect(throws: NMEAError.self) { try NMEASentenceParser.parse(line) }
+        }
     }
 
     @Test func aHexadecimalSignalIDIsRead() throws {

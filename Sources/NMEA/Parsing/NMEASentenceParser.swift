@@ -64,7 +64,7 @@ public enum NMEASentenceParser {
         let recognised: NMEASentenceKind? =
             line[1] == 0x50
             ? NMEASentenceKind(proprietary: UnsafeRawBufferPointer(rebasing: line[1..<addressEnd]))
-                ?? (line[2] == 0x51 ? standard : nil)
+                ?? (addressEnd == 6 && line[2] == 0x51 ? standard : nil)
             : standard
         guard let kind = recognised else { throw NMEAError(cut ? .truncated : .unsupportedSentence) }
 

@@ -1,4 +1,3 @@
-import CDBus
 import Foundation
 import LocationEngine
 import TestSupport
@@ -121,21 +120,6 @@ extension GeoClueDaemonTests {
             await events.waitUntil { !$0.fixes.isEmpty }
             #expect(source.statistics.activations == 1 && events.value.transientErrors.isEmpty && events.value.fatalErrors.isEmpty)
         }
-    }
-
-    @Test("a message of more values than any GeoClue answer has (a byte array any local peer may send the source) is refused, not read into millions of values")
-    func aMessageOfTooManyValuesIsRefused() throws {
-        func signal(bytes count: Int) throws -> OpaquePointer {
-            let message = try #require(dbus_message_new_signal("/a", "org.example.Peer", "Flood"))
-            try DBusMessageCoding.append([.array(Array(repeating: .byte(7), count: count))], to: message)
-            return message
-        }
-        let flood = try signal(bytes: DBusMessageCoding.maximumValues)
-        defer { dbus_message_unref(flood) }
-        #expect(throws: DBusFailure.self) { try DBusMessageCoding.arguments(of: flood) }
-        let small = try signal(bytes: 100)
-        defer { dbus_message_unref(small) }
-        #expect(try DBusMessageCoding.arguments(of: small) == [.array(Array(repeating: .byte(7), count: 100))])
     }
 
     @Test("a call to a path a peer made up (a signal's argument) is refused with an error, not libdbus's abort of the process")

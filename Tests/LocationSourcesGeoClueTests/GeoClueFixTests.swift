@@ -1,3 +1,4 @@
+import CDBus
 import LocationEngine
 import Testing
 @testable import LocationSourcesGeoClue
@@ -136,5 +137,20 @@ struct GeoClueFixTests {
         #expect(DBusValue.array([.dictionaryEntry(.uint32(1), .double(1))]).stringKeyedDictionary == nil)
         #expect(DBusValue.double(1).stringKeyedDictionary == nil)
         #expect(DBusValue.variant(.variant(.objectPath("/a"))).text == "/a")
+    }
+
+    @Test("a message of more values than any GeoClue answer has (a byte array any local peer may send the source) is refused, not read into millions of values")
+    func aMessageOfTooManyValuesIsRefused() throws {
+        func signal(bytes count: Int) throws -> OpaquePointer {
+            let message = try #require(dbus_message_new_signal("/a", "org.example.Peer", "Flood"))
+            try DBusMessageCoding.append([.array(Array(repeating: .byte(7), count: count))], to: message)
+            return message
+        }
+        let flood = try signal(bytes: DBusMessageCoding.maximumValues)
+        defer { dbus_message_unref(flood) }
+        #expect(throws: DBusFailure.self) { try DBusMessageCoding.arguments(of: flood) }
+        let small = try signal(bytes: 100)
+        defer { dbus_message_unref(small) }
+        #expect(try DBusMessageCoding.arguments(of: small) == [.array(Array(repeating: .byte(7), count: 100))])
     }
 }

@@ -113,10 +113,11 @@ extension LocationEngine {
         let sink = UpdatesSink(continuation: continuation, epochs: privacy)
         let madeAt = now()
         let id = submit { .subscribe($0, options, madeAt: madeAt, .stream(sink)) }
-        continuation.onTermination = { [weak self] termination in
-            if case .cancelled = termination { self?.cancel(id) }
+        let cancelRequest: @Sendable () -> Void = { [weak self] in self?.cancel(id) }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { cancelRequest() }
         }
-        return LocationUpdates(id: id, stream: stream, epochs: privacy) { [weak self] in self?.cancel(id) }
+        return LocationUpdates(id: id, stream: stream, epochs: privacy, cancel: cancelRequest)
     }
 
     /// Subscribes to continuous updates with a callback. Returns the ID at once; `handler` receives,

@@ -38,10 +38,11 @@ extension LocationEngine {
         let sink = RegionSink(continuation: continuation, epochs: privacy)
         let madeAt = now()
         let id = submit { .monitor($0, region, options, madeAt: madeAt, .stream(sink)) }
-        continuation.onTermination = { [weak self] termination in
-            if case .cancelled = termination { self?.cancel(id) }
+        let cancelRequest: @Sendable () -> Void = { [weak self] in self?.cancel(id) }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { cancelRequest() }
         }
-        return RegionUpdates(id: id, stream: stream, epochs: privacy) { [weak self] in self?.cancel(id) }
+        return RegionUpdates(id: id, stream: stream, epochs: privacy, cancel: cancelRequest)
     }
 
     /// The engine's instant now, on the timeline of ``GeofenceEvent/at``: to place a stored instant of

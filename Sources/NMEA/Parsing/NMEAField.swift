@@ -26,12 +26,8 @@ struct NMEAField {
     /// One hexadecimal digit (`0`–`9`, `A`–`F`, either case) as its value, `nil` when empty.
     func hexadecimalDigit() throws(NMEAError) -> Int? {
         guard let byte = try character() else { return nil }
-        switch byte {
-        case 0x30...0x39: return Int(byte - 0x30)
-        case 0x41...0x46: return Int(byte - 0x41 + 10)
-        case 0x61...0x66: return Int(byte - 0x61 + 10)
-        default: throw error(.invalidField)
-        }
+        guard let value = NMEASentenceParser.hexValue(byte) else { throw error(.invalidField) }
+        return Int(value)
     }
 
     /// A non-negative decimal integer, `nil` when empty.

@@ -5,6 +5,7 @@ import LocationEngine
 import LocationSourcesGeoClue
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import Prometheus
 import SyntheticGPS
 
@@ -285,18 +286,15 @@ extension LocationServerCommand {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
-        return connected || (errno != ECONNREFUSED && errno != ENOENT)
+        guard let address = try? SocketAddress(unixDomainSocketPath: path) else { return false }
+        let connected = address.withSockAddr { connect(descriptor, $0, socklen_t($1)) == 0 }
+        return connected || isInUse(afterConnectFailedWith: errno)
+    }
+
+    /// Whether a Unix socket whose `connect` failed with `number` may still be in use: only a refusal (nothing
+    /// listens) or no such file says it is not.
+    static func isInUse(afterConnectFailedWith number: Int32) -> Bool {
+        number != ECONNREFUSED && number != ENOENT
     }
 }
 

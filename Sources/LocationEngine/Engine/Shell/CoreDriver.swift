@@ -120,7 +120,8 @@ struct CoreDriver {
             // fresh one — and a fix processed at once, microseconds after its report on the wall clock, still meets
             // a maximum age of zero. A negative age (a fix from the future: a source's clock ahead) stays as
             // reported, invalid however long it waited.
-            let waited = now - madeAt > Self.promptProcessing ? now - madeAt : .zero
+            let wait = now - madeAt
+            let waited = wait > Self.promptProcessing ? wait : .zero
             func aged(_ age: Duration) -> Duration { age < .zero ? age : age + waited }
             switch event {
             case .receiverState(let state, let age):

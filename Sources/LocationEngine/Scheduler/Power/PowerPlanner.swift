@@ -155,6 +155,7 @@ struct PowerPlanner: Sendable {
     /// answered (see ``SourceDelivery``).
     @inline(__always)
     mutating func fixArrived(accuracy: Double, now: EngineInstant) {
+        if expectedAcquisition != nil { expectedAcquisition = nil }
         guard isJudged, let mode = runningMode else { return }
         delivery.fixArrived(in: mode, accuracy: accuracy, now: now)
     }
@@ -170,7 +171,7 @@ struct PowerPlanner: Sendable {
     @inline(never)
     private mutating func noteRun(_ command: Command, now: EngineInstant, before: PowerMode?) {
         switch command {
-        case .start(let mode): delivery.started(mode, now: now, restart: restartDelay(startingAt: now))
+        case .start(let mode): delivery.started(mode, now: now, restart: expectedAcquisition ?? restartDelay(startingAt: now))
         case .setMode(let mode): delivery.changed(from: before, to: mode, now: now)
         case .stop, .idle: delivery.stopped()
         }
@@ -180,7 +181,12 @@ struct PowerPlanner: Sendable {
     /// first time; after that the restart from where it waited for as long as it was down, as its energy account
     /// costs it (a receiver off for hours starts warm, whatever the power-down rule); nothing without a profile.
     private func restartDelay(startingAt now: EngineInstant) -> Duration {
-        guard policy.starts > 1 else { return coldStart }
+        restartDelay(startingAt: now, afterStarts: policy.starts - 1)
+    }
+
+    /// The restart after `earlier` starts: the cold start before any, else from where the receiver waits.
+    private func restartDelay(startingAt now: EngineInstant, afterStarts earlier: Int) -> Duration {
+        guard earlier > 0 else { return coldStart }
         return energy?.restartDelay(startingAt: now) ?? .zero
     }
 
@@ -224,14 +230,13 @@ struct PowerPlanner: Sendable {
     }
 
     /// How long the run in progress was expected, when it started, to take to its first fix; `nil` once it gave one
-    /// (``SourcePlanner`` clears it), or while the source is down.
-    var expectedAcquisition: Duration?
+    /// (``fixArrived(accuracy:now:)`` clears it), or while the source is down.
+    private(set) var expectedAcquisition: Duration?
 
     /// How long the source, off, would take to its first fix if started at `now`: its cold start the first time,
     /// after that the restart from where it waits (``restartDelay(startingAt:)`` as that start will count it).
     func expectedRestartDelay(startingAt now: EngineInstant) -> Duration {
-        guard policy.starts > 0 else { return coldStart }
-        return energy?.restartDelay(startingAt: now) ?? .zero
+        restartDelay(startingAt: now, afterStarts: policy.starts)
     }
 
     /// Counts what a command does to the receiver's energy; `wasOn` is whether the policy ran the source before it

@@ -206,7 +206,6 @@ struct SourcePlanner: Sendable {
     mutating func fixArrived(from source: SourceID, accuracy: Double, now: EngineInstant) {
         if records[source.index].lastError != nil { records[source.index].lastError = nil }
         records[source.index].lastFix = now
-        if records[source.index].planner.expectedAcquisition != nil { records[source.index].planner.expectedAcquisition = nil }
         records[source.index].planner.fixArrived(accuracy: accuracy, now: now)
     }
 

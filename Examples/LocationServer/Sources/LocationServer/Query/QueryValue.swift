@@ -92,7 +92,7 @@ extension QueryValue where Value == Int {
     /// A whole number of 1 or more.
     static var count: Self {
         QueryValue { text throws(Invalid) in
-            guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            guard QueryNumber.isDigits(text) else {
                 throw Invalid(expected: "a whole number of 1 or more")
             }
             guard let value = Int(text), value > 0 else {
@@ -124,6 +124,11 @@ extension QueryValue where Value == SubscriptionKind {
 enum QueryNumber {
     /// Half the Earth's circumference: no distance or accuracy radius on it is larger.
     static let maximumMetres = 20_000_000.0
+
+    /// Whether `text` is one or more decimal digits and nothing else (no sign, no space).
+    static func isDigits(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
 
     /// `text` as a finite decimal number (`25`, `12.5`, `1e3`), or `nil`: no hexadecimal, `nan`,
     /// `inf`, spaces or signs other than an exponent's.

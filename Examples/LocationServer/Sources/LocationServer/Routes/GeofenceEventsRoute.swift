@@ -114,7 +114,7 @@ struct GeofenceEventsRoute {
         func eventID(_ text: String?, named name: String) throws -> Int64? {
             guard let text else { return nil }
             // Digits only: `Int64` alone would also take `+5`.
-            guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = Int64(text) else {
+            guard QueryNumber.isDigits(text), let id = Int64(text) else {
                 throw HTTPError(.badRequest, message: "\(name): expected an event id, a whole number 0 or more (got '\(text)')")
             }
             return id

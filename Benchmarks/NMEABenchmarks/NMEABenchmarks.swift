@@ -141,8 +141,9 @@ enum BenchmarkInput {
             epoch.geoidSeparation = 46.9
             epoch.speed = 10
             epoch.track = 90
-            epoch.usedPRNs = [4, 5, 9, 12, 24, 25, 29, 31]
-            epoch.satellites = epoch.usedPRNs.map { NMEASatellite(prn: $0, elevation: 40, azimuth: Double($0 * 11), snr: 42, used: true) }
+            let used = [4, 5, 9, 12, 24, 25, 29, 31]
+            epoch.usedSatellites = used.map { NMEASatelliteID(constellation: .gps, number: $0) }
+            epoch.satellites = used.map { NMEASatellite(prn: $0, elevation: 40, azimuth: Double($0 * 11), snr: 42, used: true) }
             (epoch.hdop, epoch.vdop, epoch.pdop) = (0.9, 1.4, 1.7)
             return NMEAEncoder.encode(epoch, sentences: [.gga, .gsa, .gsv, .rmc, .vtg])
                 .split(separator: "\r\n").map { Array($0.utf8) + [0x0D, 0x0A] }

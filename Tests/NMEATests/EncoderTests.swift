@@ -18,7 +18,7 @@ struct EncoderTests {
         epoch.speed = 12.345
         epoch.track = 181.39
         epoch.satellitesUsed = 14
-        epoch.usedPRNs = Array(1...14)
+        epoch.usedSatellites = (1...14).map { NMEASatelliteID(constellation: .gps, number: $0) }
         epoch.satellites = (1...14).map { NMEASatellite(prn: $0, elevation: Double($0 * 5), azimuth: Double($0 * 20), snr: $0 == 3 ? nil : 40, used: true) }
         (epoch.hdop, epoch.vdop, epoch.pdop) = (0.87, 1.25, 1.52)
         (epoch.gstLatitudeError, epoch.gstLongitudeError, epoch.gstAltitudeError) = (1.234, 0.987, 2.5)
@@ -43,7 +43,7 @@ struct EncoderTests {
         #expect(decoded.altitudeMSL == 59.93 && decoded.geoidSeparation == 23.7)
         #expect(abs(decoded.speed! - original.speed!) < 1e-3)
         #expect(decoded.track == 181.39)
-        #expect(decoded.usedPRNs == original.usedPRNs && decoded.satellitesUsed == 14)
+        #expect(decoded.usedSatellites == original.usedSatellites && decoded.satellitesUsed == 14)
         #expect(decoded.satellites == original.satellites)
         #expect(decoded.hdop == 0.87 && decoded.vdop == 1.25 && decoded.pdop == 1.52)
         #expect(decoded.gstLatitudeError == 1.234 && decoded.gstAltitudeError == 2.5)

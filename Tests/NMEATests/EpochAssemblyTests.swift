@@ -17,7 +17,7 @@ struct EpochAssemblyTests {
         #expect(abs(epoch.speed! - 22.4 * 1852 / 3600) < 1e-9)
         #expect(epoch.track == 84.4)
         #expect(epoch.satellitesUsed == 8)
-        #expect(epoch.usedPRNs == [4, 5, 9, 12, 24])
+        #expect(epoch.usedSatellites == [4, 5, 9, 12, 24].map { NMEASatelliteID(constellation: .gps, number: $0) })
         #expect(epoch.satellites.map(\.prn) == [4, 5, 9, 12, 24])
         #expect(epoch.satellites.allSatisfy { $0.used })
         #expect(epoch.hdop == 0.9 && epoch.vdop == 2.1 && epoch.pdop == 2.5)
@@ -42,9 +42,9 @@ struct EpochAssemblyTests {
         var decoder = NMEAStreamDecoder()
         var epochs: [NMEAEpoch] = []
         decoder.feed(Array(text.utf8)) { epochs.append($0) }
-        #expect(epochs.count == 1 && epochs[0].usedPRNs.count == 5)
+        #expect(epochs.count == 1 && epochs[0].usedSatellites.count == 5)
         decoder.finish { epochs.append($0) }
-        #expect(epochs.count == 2 && epochs[1].secondsOfDay == 2 && epochs[1].usedPRNs.isEmpty)
+        #expect(epochs.count == 2 && epochs[1].secondsOfDay == 2 && epochs[1].usedSatellites.isEmpty)
     }
 
     @Test(arguments: [
@@ -95,8 +95,61 @@ struct EpochAssemblyTests {
             + Sentences.nmea("GLGSV,1,1,03,65,45,120,42,66,30,200,38,67,10,310,")
         let (epochs, _) = Sentences.decode(text)
         #expect(epochs.first?.talker == "GN")
-        #expect(epochs.first?.usedPRNs == [4, 5, 9, 65, 66])
+        #expect(epochs.first?.usedSatellites.map(\.extendedNumber) == [4, 5, 9, 65, 66])
+        #expect(epochs.first?.usedSatellites.map(\.constellation) == [.gps, .gps, .gps, .glonass, .glonass])
         #expect(epochs.first?.satellites.filter(\.used).map(\.prn) == [4, 5, 9, 65, 66])
         #expect(epochs.first?.satellites.count == 6)
+    }
+
+    /// A multi-constellation receiver prints GPS 13, Galileo 13 and BeiDou 13 in one cycle: three satellites,
+    /// each used only when the GSA of its own system lists it (a u-blox F9P's cycle, shortened).
+    @Test func oneNumberInSeveralSystemsIsSeveralSatellites() throws {
+        let text = Sentences.nmea("GNGGA,120000.00,4807.038,N,01131.000,E,1,05,0.9,545.4,M,46.9,M,,")
+            + Sentences.nmea("GNGSA,A,3,13,16,,,,,,,,,,,1.05,0.64,0.83,1")
+            + Sentences.nmea("GNGSA,A,3,82,,,,,,,,,,,,1.05,0.64,0.83,2")
+            + Sentences.nmea("GNGSA,A,3,12,33,,,,,,,,,,,1.05,0.64,0.83,3")
+            + Sentences.nmea("GNGSA,A,3,13,,,,,,,,,,,,1.05,0.64,0.83,4")
+            + Sentences.nmea("GPGSV,1,1,03,12,24,284,34,13,37,124,29,16,11,248,10,1")
+            + Sentences.nmea("GPGSV,1,1,02,13,37,124,,16,11,248,,6")
+            + Sentences.nmea("GLGSV,1,1,01,82,13,214,33,1")
+            + Sentences.nmea("GAGSV,1,1,03,12,61,237,31,13,20,100,,33,62,034,08,7")
+            + Sentences.nmea("GBGSV,1,1,02,12,66,330,23,13,23,233,17,1")
+        let (epochs, _) = Sentences.decode(text)
+        let epoch = try #require(epochs.first)
+        let gps = { NMEASatelliteID(constellation: .gps, number: $0) }
+        let galileo = { NMEASatelliteID(constellation: .galileo, number: $0) }
+        let beidou = { NMEASatelliteID(constellation: .beidou, number: $0) }
+        #expect(epoch.usedSatellites == [gps(13), gps(16), NMEASatelliteID(constellation: .glonass, number: 18), galileo(12), galileo(33), beidou(13)])
+        // Nine satellites, eleven satellite-signals (GPS 13 and 16 on L1 and L2).
+        #expect(Set(epoch.satellites.map(\.id)).count == 9 && epoch.satellites.count == 11)
+        #expect(epoch.satellites.filter(\.used).map(\.id) == [gps(13), gps(16), gps(13), gps(16), NMEASatelliteID(constellation: .glonass, number: 18), galileo(12), galileo(33), beidou(13)])
+        #expect(epoch.satellites.filter { $0.id == gps(13) }.map(\.signalID) == [1, 6])
+        #expect(epoch.satellitesUsed == 5, "the GGA's count stays")
+    }
+
+    /// Without a system ID, the talker tells the system for numbers up to 64; beyond, NMEA's ranges do,
+    /// whatever the talker (a SiRF's `$BDGSA` prints BeiDou 14 as 214, a `$GPGSV` SBAS 120 as 33).
+    @Test(arguments: [
+        ("GP", 13, NMEAConstellation.gps, 13), ("GN", 13, .gps, 13), ("GP", 33, .sbas, 120), ("GP", 138, .sbas, 138),
+        ("GL", 5, .glonass, 5), ("GN", 70, .glonass, 6), ("GL", 70, .glonass, 6), ("GA", 36, .galileo, 36),
+        ("GN", 305, .galileo, 5), ("GB", 40, .beidou, 40), ("BD", 214, .beidou, 14), ("PQ", 7, .beidou, 7),
+        ("GN", 412, .beidou, 12), ("QZ", 193, .qzss, 1), ("GQ", 2, .qzss, 2), ("GI", 3, .navic, 3), ("IM", 174, .imes, 2), ("GA", 103, .galileo, 3),
+    ])
+    func satelliteNumbersFollowTalkerAndRanges(talker: String, prn: Int, constellation: NMEAConstellation, number: Int) throws {
+        let id = NMEASatelliteID(prn: prn, talker: try #require(NMEATalker(talker)))
+        #expect(id == NMEASatelliteID(constellation: constellation, number: number))
+        if constellation != .navic {
+            // The extended number reads back as the same satellite under GN.
+            #expect(NMEASatelliteID(prn: id.extendedNumber, talker: .gnss) == id)
+        }
+    }
+
+    @Test func aNumberNoSystemPlacesKeepsNoConstellation() {
+        #expect(NMEASatelliteID(prn: 100, talker: .gps) == NMEASatelliteID(constellation: nil, number: 100))
+        #expect(NMEASatelliteID(prn: 100, talker: .gps).extendedNumber == 100)
+        // A system ID decides over the talker and the ranges.
+        #expect(NMEASatelliteID(prn: 12, talker: .gnss, systemID: 4) == NMEASatelliteID(constellation: .beidou, number: 12))
+        #expect(NMEASatelliteID(prn: 82, talker: .gnss, systemID: 2) == NMEASatelliteID(constellation: .glonass, number: 18))
+        #expect(NMEASatelliteID(prn: 194, talker: .gnss, systemID: 1) == NMEASatelliteID(constellation: .qzss, number: 2))
     }
 }

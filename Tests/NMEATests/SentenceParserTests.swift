@@ -143,11 +143,14 @@ struct SentenceParserTests {
         for kind in NMEAErrorKind.allCases { #expect(!NMEAError(kind).description.isEmpty) }
     }
 
-    @Test func pqIsQZSSsTalkerBesideTheProprietaryPrefix() throws {
-        let sentence = try NMEASentenceParser.parse(Sentences.nmea("PQGSV,1,1,01,193,66,330,23"))
+    @Test func pqIsATalkerBesideTheProprietaryPrefix() throws {
+        let sentence = try NMEASentenceParser.parse(Sentences.nmea("PQGSV,1,1,01,13,66,330,23"))
         #expect(sentence.talker == NMEATalker("PQ"))
         guard case .gsv(let gsv) = sentence.body else { Issue.record("not a GSV: \(sentence.body)"); return }
-        #expect(gsv.satellites.first?.prn == 193)
+        #expect(gsv.satellites.first?.prn == 13)
+        // Quectel's modems print BeiDou under it, as gpsd reads it.
+        let (epochs, _) = Sentences.decode(Sentences.nmea("PQGSV,1,1,01,13,66,330,23"))
+        #expect(epochs.first?.satellites.first?.id == NMEASatelliteID(constellation: .beidou, number: 13))
         #expect(throws: NMEAError.self) { try NMEASentenceParser.parse(Sentences.nmea("PQXYZ,1,2")) }
         // A bare `$P` (a line cut after it) is refused, not read past its end (the fuzzer found it).
         for line in ["$P", "$P\r\n", "$PQ", "$PQGS"] {

@@ -33,7 +33,7 @@ import Testing
             #expect(angleDifference(nmea.track!, fix.course!) < 0.006)
             #expect(abs(nmea.hdop! - epoch.dop!.horizontal) <= 0.005 + 1e-9)
             #expect(abs(nmea.gstLatitudeError! - fix.axisSigma) <= 0.0005 + 1e-9)
-            #expect(nmea.usedPRNs == epoch.satellites.filter(\.used).map(\.prn))
+            #expect(nmea.usedSatellites.map(\.number) == epoch.satellites.filter(\.used).map(\.prn))
             #expect(nmea.satellites.count == epoch.satellites.count)
         }
     }

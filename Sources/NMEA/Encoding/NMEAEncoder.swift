@@ -6,8 +6,10 @@
 public enum NMEAEncoder {
     /// Full sentences, each `"$...*HH\r\n"`, for one epoch, in the order given.
     ///
-    /// GSA may produce several sentences (twelve PRNs each) and GSV one per four
-    /// satellites; GST is skipped when the epoch has no GST errors.
+    /// GSA may produce several sentences (twelve satellites each) and GSV one per four
+    /// satellites; GST is skipped when the epoch has no GST errors. Satellites are numbered in NMEA's
+    /// extended ranges (``NMEASatelliteID/extendedNumber``), so a `GP` or `GN` epoch of several systems
+    /// reads back as the same satellites; signal IDs are not written.
     /// - Complexity: O(sentences + satellites).
     public static func encode(_ epoch: NMEAEpoch, sentences: [NMEASentenceKind]) -> String {
         var output = ""
@@ -42,7 +44,7 @@ public enum NMEAEncoder {
         writer.angle(epoch.latitude, degreeDigits: 2, positive: 0x4E, negative: 0x53)
         writer.angle(epoch.longitude, degreeDigits: 3, positive: 0x45, negative: 0x57)
         writer.field(epoch.ggaQuality ?? (hasFix(epoch) ? 1 : 0))
-        writer.field(epoch.satellitesUsed ?? (epoch.usedPRNs.isEmpty ? nil : epoch.usedPRNs.count), digits: 2)
+        writer.field(epoch.satellitesUsed ?? (epoch.usedSatellites.isEmpty ? nil : epoch.usedSatellites.count), digits: 2)
         writer.field(epoch.hdop, decimals: 2)
         // A 2D fix carries no altitude: the decoder reads "GGA with altitude" as 3D.
         writer.field(epoch.mode == .twoD ? nil : epoch.altitudeMSL, decimals: 2)
@@ -70,8 +72,9 @@ public enum NMEAEncoder {
     }
 
     private static func gsa(_ epoch: NMEAEpoch) -> [String] {
-        var chunks: [ArraySlice<Int>] = stride(from: 0, to: epoch.usedPRNs.count, by: 12).map {
-            epoch.usedPRNs[$0..<min($0 + 12, epoch.usedPRNs.count)]
+        let numbers = epoch.usedSatellites.map(\.extendedNumber)
+        var chunks: [ArraySlice<Int>] = stride(from: 0, to: numbers.count, by: 12).map {
+            numbers[$0..<min($0 + 12, numbers.count)]
         }
         if chunks.isEmpty { chunks = [[]] }
         return chunks.map { prns in
@@ -97,7 +100,7 @@ public enum NMEAEncoder {
             writer.field(message + 1)
             writer.field(satellites.count, digits: 2)
             for satellite in satellites.dropFirst(message * 4).prefix(4) {
-                writer.field(satellite.prn, digits: 2)
+                writer.field(satellite.id.extendedNumber, digits: 2)
                 writer.field(satellite.elevation.flatMap { Int(exactly: $0.rounded()) }, digits: 2)
                 writer.field(satellite.azimuth.flatMap { Int(exactly: $0.rounded()) }, digits: 3)
                 writer.field(satellite.snr.flatMap { Int(exactly: $0.rounded()) }, digits: 2)

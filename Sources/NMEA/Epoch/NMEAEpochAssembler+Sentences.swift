@@ -34,25 +34,29 @@ extension NMEAEpochAssembler {
         setDate(rmc.date)
     }
 
-    /// Adds a GSA: fix type, used PRNs (accumulated over the GSAs of a multi-constellation epoch), DOPs.
+    /// Adds a GSA: fix type, used satellites (accumulated over the GSAs of a multi-constellation epoch), DOPs.
     @inline(__always)
-    public mutating func add(_ gsa: NMEAGSA, onEpoch: (NMEAEpoch) -> Void) {
+    public mutating func add(_ gsa: NMEAGSA, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.gsa, time: nil, onEpoch: onEpoch)
         evidence.gsaFixType = gsa.fixType ?? evidence.gsaFixType
-        for prn in gsa.usedPRNs where !current.usedPRNs.contains(prn) {
-            current.usedPRNs.append(prn)
+        for prn in gsa.usedPRNs {
+            let id = NMEASatelliteID(prn: prn, talker: talker, systemID: gsa.systemID)
+            if !current.usedSatellites.contains(id) { current.usedSatellites.append(id) }
         }
         current.pdop = gsa.pdop ?? current.pdop
         current.vdop = gsa.vdop ?? current.vdop
         if !evidence.hdopFromGGA { current.hdop = gsa.hdop ?? current.hdop }
     }
 
-    /// Adds a GSV: satellites in view; a PRN reported again replaces its earlier entry.
+    /// Adds a GSV: satellites in view, each read with the sentence's talker and signal ID; a satellite
+    /// reported again on the same signal replaces its earlier entry.
     @inline(__always)
-    public mutating func add(_ gsv: NMEAGSV, onEpoch: (NMEAEpoch) -> Void) {
+    public mutating func add(_ gsv: NMEAGSV, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.gsv, time: nil, onEpoch: onEpoch)
-        for satellite in gsv.satellites {
-            if let index = current.satellites.firstIndex(where: { $0.prn == satellite.prn }) {
+        for var satellite in gsv.satellites {
+            satellite.id = NMEASatelliteID(prn: satellite.prn, talker: talker)
+            satellite.signalID = gsv.signalID
+            if let index = current.satellites.firstIndex(where: { $0.id == satellite.id && $0.signalID == satellite.signalID }) {
                 current.satellites[index] = satellite
             } else {
                 current.satellites.append(satellite)

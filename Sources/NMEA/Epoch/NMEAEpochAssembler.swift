@@ -74,8 +74,8 @@ public struct NMEAEpochAssembler: Sendable {
         switch sentence.body {
         case .gga(let gga): add(gga, talker: sentence.talker, onEpoch: onEpoch)
         case .rmc(let rmc): add(rmc, talker: sentence.talker, onEpoch: onEpoch)
-        case .gsa(let gsa): add(gsa, onEpoch: onEpoch)
-        case .gsv(let gsv): add(gsv, onEpoch: onEpoch)
+        case .gsa(let gsa): add(gsa, talker: sentence.talker, onEpoch: onEpoch)
+        case .gsv(let gsv): add(gsv, talker: sentence.talker, onEpoch: onEpoch)
         case .gll(let gll): add(gll, talker: sentence.talker, onEpoch: onEpoch)
         case .vtg(let vtg): add(vtg, onEpoch: onEpoch)
         case .gst(let gst): add(gst, onEpoch: onEpoch)
@@ -139,9 +139,9 @@ public struct NMEAEpochAssembler: Sendable {
         // Hand the arrays' buffers to the next epoch: unique again now that the callback returned.
         var next = NMEAEpoch()
         swap(&next.satellites, &current.satellites)
-        swap(&next.usedPRNs, &current.usedPRNs)
+        swap(&next.usedSatellites, &current.usedSatellites)
         next.satellites.removeAll(keepingCapacity: true)
-        next.usedPRNs.removeAll(keepingCapacity: true)
+        next.usedSatellites.removeAll(keepingCapacity: true)
         next.talker = cachedTalkerString
         current = next
         evidence = Evidence()
@@ -177,10 +177,10 @@ public struct NMEAEpochAssembler: Sendable {
             current.track = nil
         }
         for index in current.satellites.indices {
-            current.satellites[index].used = current.usedPRNs.contains(current.satellites[index].prn)
+            current.satellites[index].used = current.usedSatellites.contains(current.satellites[index].id)
         }
-        if current.satellitesUsed == nil, evidence.gsaFixType != nil || !current.usedPRNs.isEmpty {
-            current.satellitesUsed = current.usedPRNs.count
+        if current.satellitesUsed == nil, evidence.gsaFixType != nil || !current.usedSatellites.isEmpty {
+            current.satellitesUsed = current.usedSatellites.count
         }
         carryDate()
         deriveMotion()

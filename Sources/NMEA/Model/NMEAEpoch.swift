@@ -41,12 +41,14 @@ public struct NMEAEpoch: Sendable, Hashable {
     /// True heading in degrees (HDT): where the vessel points, which differs from ``track`` in a current,
     /// a crosswind or when reversing. Only heading sentences set it; course over ground never does.
     public var heading: Double?
-    /// Number of satellites used in the fix (GGA, else the count of GSA PRNs).
+    /// Number of satellites used in the fix (GGA, else the count of ``usedSatellites``).
     public var satellitesUsed: Int?
-    /// Satellites in view (GSV), in the order first reported, each marked `used` from GSA.
+    /// Satellites in view (GSV), one entry per satellite and signal, in the order first reported, each marked
+    /// `used` when a GSA lists it.
     public var satellites: [NMEASatellite]
-    /// PRNs the GSA sentences of the epoch list as used, in the order reported, without duplicates.
-    public var usedPRNs: [Int]
+    /// The satellites the GSA sentences of the epoch list as used, in the order reported, without duplicates:
+    /// GPS 13 and BeiDou 13 are two (``NMEASatelliteID``).
+    public var usedSatellites: [NMEASatelliteID]
     /// Horizontal dilution of precision (GGA, else GSA).
     public var hdop: Double?
     /// Vertical dilution of precision (GSA).
@@ -69,7 +71,7 @@ public struct NMEAEpoch: Sendable, Hashable {
         talker = "GP"
         mode = .unknown
         satellites = []
-        usedPRNs = []
+        usedSatellites = []
     }
 
     /// Height above the WGS-84 ellipsoid in metres: ``altitudeMSL`` + ``geoidSeparation``.

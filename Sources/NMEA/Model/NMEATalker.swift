@@ -2,8 +2,8 @@
 ///
 /// Every pair of upper-case letters is accepted; the ones seen in practice are
 /// `GP` (GPS), `GN` (multi-constellation), `GL` (GLONASS), `GA` (Galileo),
-/// `GB`/`BD` (BeiDou), `GQ`/`QZ`/`PQ` (QZSS) and `GI` (NavIC). A `$P…` address is proprietary, except
-/// `PQ` followed by a standard formatter (`$PQGSV`), which is QZSS's talker.
+/// `GB`/`BD`/`PQ` (BeiDou), `GQ`/`QZ` (QZSS), `GI` (NavIC) and `IM` (IMES). A `$P…` address is proprietary,
+/// except `PQ` followed by a standard formatter (`$PQGSV`): Quectel's modems print BeiDou so.
 public struct NMEATalker: Sendable, Hashable {
     /// The first letter, as an ASCII byte.
     public var first: UInt8

@@ -58,7 +58,7 @@ public enum NMEASentenceParser {
         for offset in 1..<max(1, addressEnd) where !isAddressCharacter(line[offset]) { addressIsWellFormed = false }
         guard addressIsWellFormed else { throw NMEAError(cut ? .truncated : .malformedAddress) }
         // Other proprietary ($P…), query and other formatters are well-formed but not ours. `PQ` is both a
-        // proprietary prefix and QZSS's talker (`$PQGSV`): a proprietary sentence we know wins, then PQ's
+        // proprietary prefix and the BeiDou talker of Quectel's modems (`$PQGSV`): a proprietary sentence we know wins, then PQ's
         // standard formatters.
         let standard: NMEASentenceKind? = addressEnd == 6 ? NMEASentenceKind(formatter: line[3], line[4], line[5]) : nil
         let recognised: NMEASentenceKind? =

@@ -140,11 +140,11 @@ public struct NMEAStreamDecoder: Sendable {
             case .gsa:
                 let gsa = try NMEAGSA(&frame.fields)
                 onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gsa(gsa)))
-                assembler.add(gsa, onEpoch: countingEpochs)
+                assembler.add(gsa, talker: talker, onEpoch: countingEpochs)
             case .gsv:
                 let gsv = try NMEAGSV(&frame.fields)
                 onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gsv(gsv)))
-                assembler.add(gsv, onEpoch: countingEpochs)
+                assembler.add(gsv, talker: talker, onEpoch: countingEpochs)
             case .gll:
                 let gll = try NMEAGLL(&frame.fields)
                 onSentence?(NMEASentence(talker: talker, checksum: frame.checksum, body: .gll(gll)))

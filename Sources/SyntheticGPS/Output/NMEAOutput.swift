@@ -16,7 +16,7 @@ extension SyntheticEpoch {
         nmea.satellites = satellites.map {
             NMEASatellite(prn: $0.prn, elevation: $0.elevation.rounded(), azimuth: $0.azimuth.rounded(), snr: $0.snr, used: $0.used)
         }
-        nmea.usedPRNs = satellites.filter(\.used).map(\.prn)
+        nmea.usedSatellites = satellites.filter(\.used).map { NMEASatelliteID(prn: $0.prn, talker: .gps) }
         guard let fix else {
             nmea.mode = .noFix
             nmea.ggaQuality = 0

@@ -85,6 +85,9 @@ extension SchedulerStateMachine {
                     // Full again later in the same delivery: what is decided after that is as precise as it may be.
                     delivery.reducedMidDelivery = state.accuracy == .reduced ? access.reducedAccuracy : nil
                 }
+                if delivery.moment == .midDelivery, previous.gate == .authorized, state.gate != .authorized {
+                    delivery.accessLostMidDelivery = true
+                }
                 emit(.authorizationChanged(from: previous, to: state))
             case .tellProvider(let state): emit(.tellProviderAuthorizationChanged(state))
             case .askForAuthorization(let prompt, let token): emit(.requestAuthorization(prompt, prompt: token))
@@ -99,7 +102,12 @@ extension SchedulerStateMachine {
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: powerDown(.all, at: now)
-            case .holdUnservable(let mayWait): holdForFullAccuracy(requests.holdUnservable(rules: access.rules), mayWait: mayWait, now: now)
+            case .holdUnservable(let mayWait):
+                let held = requests.holdUnservable(rules: access.rules)
+                // Mid-delivery, an update decided for a subscription now held (a coarsened fix cannot pass its
+                // accuracy filter) skips it, as if it had ended.
+                for id in held { delivery.subscriptionEnded(id) }
+                holdForFullAccuracy(held, mayWait: mayWait, now: now)
             case .admitAwaitingFullAccuracy: requests.admitAwaitingFullAccuracy(now: now)
             case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
             case .reconcilePower: askPower(at: now)

@@ -34,11 +34,16 @@ extension SchedulerStateMachine {
     /// The owner reached `recipient` with `event` decided for it. An update or notice skips a
     /// subscription that ended or was withdrawn since; an ending that a withdrawal overtook becomes the
     /// withdrawal's, as for one-shots. After accuracy became reduced mid-delivery, a precise location update
-    /// is coarsened and a heading skipped (a course is finer than any grid).
+    /// is coarsened and a heading skipped (a course is finer than any grid); after access was lost, both are
+    /// skipped.
     /// - Complexity: O(1)
     public mutating func reached(subscriber recipient: Recipient<SubscriptionHandler>, receiving event: SubscriptionEvent) -> Reach {
         guard case .ended(let end) = event else {
-            if !delivery.hasEndedMidDelivery(recipient.id) {
+            let isUpdate = switch event {
+            case .location, .heading: true
+            case .sourceError, .ended: false
+            }
+            if !delivery.hasEndedMidDelivery(recipient.id), !(isUpdate && delivery.accessLostMidDelivery) {
                 guard let policy = delivery.reducedMidDelivery else { return .asDecided }
                 switch event {
                 case .location(let update) where !policy.isCoarse(update.location):
@@ -47,10 +52,7 @@ extension SchedulerStateMachine {
                 case .location, .sourceError, .ended: return .asDecided
                 }
             }
-            switch event {
-            case .location, .heading: delivery.counts.subscriptionUpdates -= 1
-            case .sourceError, .ended: break
-            }
+            if isUpdate { delivery.counts.subscriptionUpdates -= 1 }
             return .skip
         }
         switch delivery.takeWithdrawal(overtaking: end, of: recipient.id) {

@@ -153,6 +153,38 @@ struct DeliveryTests {
         #expect(h.machine.statistics(now: h.now).subscriptionUpdates == 1)
     }
 
+    @Test("access lost mid-delivery: no update reaches a subscription after the change is announced, not even one the fix exhausted")
+    func revocationMidDeliveryReachesNoExhaustedSubscription() {
+        var h = MachineHarness()
+        h.subscribe("a")
+        h.subscribe("x", SubscriptionOptions(maximumUpdates: 1))
+        h.subscribe("heading", SubscriptionOptions(kind: .heading, maximumUpdates: 1))
+        h.receive(MachineHarness.picture(.unauthorized(.denied), .full), after: .seconds(1))
+        // The first subscriber's handler takes two seconds: the denial falls due before the others are reached.
+        h.whileDelivering = { tag in tag == "a" ? ([], .seconds(2)) : nil }
+        h.fix(5, course: 90)
+        #expect(h.pictures.last == MachineHarness.picture(.unauthorized(.denied), .full))
+        #expect(h.deliveredAccuracies("a") == [5], "reached before the change: as decided")
+        #expect(h.deliveredAccuracies("x").isEmpty, "\(h.events["x"] ?? [])")
+        #expect(!(h.events["heading"] ?? []).contains { if case .heading = $0 { true } else { false } })
+        #expect(h.ends("x") == [.maximumUpdatesReached] && h.ends("heading") == [.maximumUpdatesReached])
+        #expect(h.machine.statistics(now: h.now).subscriptionUpdates == 1)
+    }
+
+    @Test("accuracy reduced mid-delivery: a subscription held for full accuracy hears no coarsened update its filter refuses")
+    func reductionMidDeliveryReachesNoHeldSubscription() {
+        var h = MachineHarness(purposeKeys: ["Navigation"])
+        h.subscribe("first")
+        h.subscribe("house", SubscriptionOptions(accuracy: .house, purposeKey: "Navigation"))
+        h.receive(MachineHarness.picture(.authorized, .reduced), after: .seconds(1))
+        h.whileDelivering = { tag in tag == "first" ? ([], .seconds(2)) : nil }
+        h.fix(5)
+        #expect(h.deliveredAccuracies("first") == [5])
+        #expect(h.deliveredAccuracies("house").isEmpty, "\(h.events["house"] ?? [])")
+        #expect(h.ends("house").isEmpty, "held, waiting for temporary full accuracy")
+        #expect(h.machine.statistics(now: h.now).subscriptionUpdates == 1)
+    }
+
     @Test("accuracy reduced and full again within one slow handler: what is reached after the second change is as decided")
     func reductionUndoneMidDelivery() {
         let policy = ReducedAccuracyPolicy()

@@ -19,13 +19,15 @@ extension SchedulerStateMachine.Delivery {
     /// Whether an event mid-delivery may have overtaken a decided delivery still ahead of the owner.
     @inline(__always)
     private var hasOvertakenMidDelivery: Bool {
-        !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil || !barrierEnded.isEmpty
+        !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil || accessLostMidDelivery
+            || !barrierEnded.isEmpty
     }
 
     private mutating func forgetOvertaken() {
         overtaken = [:]
         endedMidDelivery = []
         reducedMidDelivery = nil
+        accessLostMidDelivery = false
         barrierEnded = []
     }
 

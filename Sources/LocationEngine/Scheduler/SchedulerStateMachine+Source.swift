@@ -31,9 +31,20 @@ extension SchedulerStateMachine {
             fix = accepted
         case .superseded(let superseded):
             // Counted as superseded (`fixes_superseded`), not as dropped; it leaves the position and the
-            // subscriptions alone, but a one-shot it satisfies and no remembered fix does is answered by it.
-            if access.accuracy == .full, let (recipients, result) = requests.complete(with: superseded, now: now) {
+            // subscriptions alone, but a one-shot it satisfies and no remembered fix does is answered by it, and
+            // its course reaches heading subscriptions (the more accurate fix beside it may carry none).
+            guard access.accuracy == .full else { return }
+            var removed = false
+            if let (recipients, result) = requests.complete(with: superseded, now: now) {
                 delivery.emitOneShots(recipients, result)
+                removed = true
+            }
+            if superseded.location.course != nil, !requests.subscriptions.isEmpty {
+                let offered = requests.offer(superseded, headingsOnly: true, now: now)
+                delivery.emit(offered, of: superseded, now: now)
+                removed = removed || !offered.exhausted.isEmpty
+            }
+            if removed {
                 requests.afterRemovals()
                 askPower(at: now)
             }

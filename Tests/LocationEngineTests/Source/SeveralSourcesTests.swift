@@ -47,6 +47,22 @@ struct SeveralSourcesTests {
         #expect(coarseOnly.ends("heading") == [.headingUnavailable])
     }
 
+    @Test("a course on a fix kept out of the position (a more accurate fix of another source beside it) still reaches heading subscriptions, and nothing else")
+    func supersededCourseReachesHeadings() {
+        let wifi = SourceCapabilities(providesCourse: false, reach: 1000, cost: SourceCost(watts: 0.02), reachByMode: [.medium: 40])
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.gnss, wifi])
+        h.subscribe("heading", SubscriptionOptions(kind: .heading, maximumUpdates: 1))
+        h.subscribe("updates")
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 40), source: 1)
+        h.advance(by: .seconds(1))
+        // Less accurate, inside the Wi-Fi fix's circle, within the superseding window: kept out of the position.
+        h.fix(Location(latitude: 48.0001, longitude: 11, horizontalAccuracy: 60, course: 90), source: 0)
+        #expect(h.machine.statistics(now: h.now).fixesSuperseded == 1)
+        #expect(h.events["heading"]?.contains { if case .heading(let update) = $0 { update.course == 90 } else { false } } == true)
+        #expect(h.ends("heading") == [.maximumUpdatesReached])
+        #expect(h.deliveredAccuracies("updates") == [40], "the position's subscribers hear the more accurate fix only")
+    }
+
     @Test("a heading subscription at a coarse accuracy runs the source that gives the course, not a cheaper one without it; its course arrives")
     func coarseHeadingRunsTheCourseSource() {
         var h = Self.harness()

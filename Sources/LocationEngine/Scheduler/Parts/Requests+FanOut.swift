@@ -28,13 +28,19 @@ extension SchedulerStateMachine.Requests {
 
     /// Offers `fix` to every admitted subscription through its filters, in submission order, records
     /// the delivery in those it passes, and removes those it exhausts. `coarsened` says whether the fix is
-    /// a cell centre of `grid` (accuracy is reduced).
+    /// a cell centre of `grid` (accuracy is reduced); `headingsOnly`, that only heading subscriptions hear it
+    /// (a fix kept out of the position that carries the only course).
     /// - Complexity: O(s) for s subscriptions.
-    mutating func offer(_ fix: StampedFix, coarsened: Bool = false, grid: ReducedAccuracyPolicy = ReducedAccuracyPolicy(), now: EngineInstant) -> FanOut {
+    mutating func offer(
+        _ fix: StampedFix, coarsened: Bool = false, grid: ReducedAccuracyPolicy = ReducedAccuracyPolicy(), headingsOnly: Bool = false,
+        now: EngineInstant
+    ) -> FanOut {
         var fanOut = FanOut()
         var exhausted: [RequestID] = []
         subscriptions.updateEach { id, subscription in
-            guard subscription.phase == .admitted, Self.accepts(fix, subscription, coarsened: coarsened, grid: grid, now: now) else { return }
+            guard subscription.phase == .admitted, !headingsOnly || subscription.options.kind == .heading,
+                Self.accepts(fix, subscription, coarsened: coarsened, grid: grid, now: now)
+            else { return }
             subscription.lastDelivery = Subscription.LastDelivery(position: Position(fix.location), time: now, coarse: coarsened)
             subscription.delivered += 1
             fanOut.append(Recipient(id, subscription.handler), heading: subscription.options.kind == .heading)

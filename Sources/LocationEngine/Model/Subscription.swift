@@ -83,7 +83,9 @@ public struct SubscriptionOptions: Sendable, Hashable {
     var powerDemand: PowerMode? {
         switch kind {
         case .passive: nil
-        case .significantChange: .lowest
+        // The cheapest mode, unless its accuracy filter asks for a finer one: a source run in the cheapest
+        // mode that never meets the filter would deliver nothing, and nothing would end the subscription.
+        case .significantChange: accuracy?.requiredPowerMode ?? .lowest
         case .standard, .heading: accuracy?.requiredPowerMode ?? .best
         }
     }

@@ -139,7 +139,7 @@ struct WorkloadPlan: Sendable {
         let options = options(of: request)
         switch options.kind {
         case .passive: return nil
-        case .significantChange: return .lowest
+        case .significantChange: return options.accuracy?.requiredPowerMode ?? .lowest
         case .standard, .heading: return options.accuracy?.requiredPowerMode ?? .best
         }
     }

@@ -63,6 +63,16 @@ struct SeveralSourcesTests {
         #expect(h.deliveredAccuracies("updates") == [40], "the position's subscribers hear the more accurate fix only")
     }
 
+    @Test("a significant-change subscription filtering for block accuracy runs a source that reaches it, not the cheapest one that never would")
+    func significantChangeWithAnAccuracyFilter() {
+        var h = Self.harness()
+        h.subscribe("significant", SubscriptionOptions(kind: .significantChange, accuracy: .block))
+        #expect(Self.commands(h, of: 0) == [.start(.medium)] && Self.commands(h, of: 1).isEmpty)
+        var plain = Self.harness()
+        plain.subscribe("significant", SubscriptionOptions(kind: .significantChange))
+        #expect(Self.commands(plain, of: 1) == [.start(.lowest)] && Self.commands(plain, of: 0).isEmpty)
+    }
+
     @Test("a heading subscription at a coarse accuracy runs the source that gives the course, not a cheaper one without it; its course arrives")
     func coarseHeadingRunsTheCourseSource() {
         var h = Self.harness()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpsgen's --output opens its path as a shell's `>` does: a regular file is created or truncated, a named pipe
 # is written through (its reader gets the NMEA) and stays a pipe, a symbolic link is followed and stays a link,
-# a directory is refused with a message naming it. Usage: Scripts/check-gpsgen-output.sh [GPSGEN]
+# a directory is refused with a message naming it; a --rate with no finite fix interval is refused. Usage: Scripts/check-gpsgen-output.sh [GPSGEN]
 set -euo pipefail
 gpsgen="${1:-.build/release/gpsgen}"
 work="$(mktemp -d)"
@@ -31,4 +31,7 @@ mkdir "$work/directory"
 if "$gpsgen" --duration 5s --output "$work/directory" 2> "$work/error"; then fail "a directory was accepted as output"; fi
 grep -q "cannot open output file '$work/directory'" "$work/error" || fail "unclear refusal: $(cat "$work/error")"
 [ -d "$work/directory" ] || fail "the directory was replaced"
+# A rate too small for a finite fix interval is refused, not run into an empty output and a zero exit.
+if "$gpsgen" --duration 10s --rate 1e-310 > /dev/null 2> "$work/error"; then fail "--rate 1e-310 was accepted"; fi
+grep -q -- "--rate must be" "$work/error" || fail "unclear refusal of --rate: $(cat "$work/error")"
 echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would"

@@ -15,7 +15,7 @@ struct GenerateOptions: ParsableArguments {
     /// The longest `--duration`, in seconds: ten years.
     static let longestDuration = 3650 * 86_400.0
 
-    @Option(parsing: .unconditional, help: "Fixes per second in the finest power modes (> 0, at most 50).")
+    @Option(parsing: .unconditional, help: "Fixes per second in the finest power modes (0.001 to 50).")
     var rate = 1.0
 
     @Option(help: "Seed of every random choice; the same seed gives the same output (42, as locbench's and the example server's).")
@@ -107,8 +107,10 @@ struct GenerateOptions: ParsableArguments {
     private func configuration() throws -> Settings {
         do {
             var scenario = try Scenario.named(self.scenario, seed: seed)
-            guard rate.isFinite, rate > 0, rate <= 50 else {
-                throw ValidationError("--rate must be more than 0 and at most 50 fixes per second (got \(rate))")
+            // Not below a fix every 1,000 s: a rate so small that a fix interval is not finite (1e-310) gave no
+            // fix at all and a zero exit.
+            guard rate.isFinite, rate >= Scenario.fixRates.lowerBound, rate <= 50 else {
+                throw ValidationError("--rate must be from 0.001 to 50 fixes per second (got \(rate))")
             }
             scenario.fixInterval = 1 / rate
             guard let condition = StartCondition(rawValue: start.lowercased()) else {

@@ -6,12 +6,14 @@ import Testing
         #expect(try DurationOptions.timeoutRange(parsing: "100ms-1s") == .milliseconds(100)...(.seconds(1)))
         #expect(try DurationOptions.timeoutRange(parsing: "30-30") == .seconds(30)...(.seconds(30)))
         #expect(try DurationOptions.timeoutRange(parsing: "1m-24h") == .seconds(60)...(.seconds(86_400)))
+        #expect(try DurationOptions.timeoutRange(parsing: "1ms-2ms") == .milliseconds(1)...(.milliseconds(2)))
     }
 
-    @Test(arguments: ["30s", "0s-1s", "30s-1s", "1s-25h", "1s-x", "1s--2s", "1s-99999999999999999999s", "-1s-5s", "-1s", "1s-"])
+    // Timeouts are whole milliseconds: 0.5ms would be drawn as zero, no timeout at all.
+    @Test(arguments: ["30s", "0s-1s", "0.5ms-0.9ms", "0.9ms-3ms", "30s-1s", "1s-25h", "1s-x", "1s--2s", "1s-99999999999999999999s", "-1s-5s", "-1s", "1s-"])
     func rejectsBadTimeoutRanges(text: String) {
         let error = #expect(throws: LocbenchError.self) { try DurationOptions.timeoutRange(parsing: text) }
-        #expect(error?.description == "error: --timeouts must be MIN-MAX with 0 < MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")
+        #expect(error?.description == "error: --timeouts must be MIN-MAX with 1ms <= MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")
     }
 
     @Test func parsesLingerFromZeroToAnHour() throws {
@@ -56,5 +58,12 @@ import Testing
             let error = #expect(throws: LocbenchError.self) { try DurationOptions.geofenceResponsiveness(parsing: text) }
             #expect(error?.description == "error: --geofence-responsiveness must be a duration from 0s to 5m, e.g. 30s (got '\(text)')")
         }
+    }
+
+    @Test func thePendingTimelineReservesNoMoreThanEventsCanFill() {
+        // Arrivals a hundred million seconds apart: one point per 100 ms would be 16 GB reserved and never used.
+        #expect(PendingTimeline.capacity(span: 100_000_000 * 1_000_000_000, operations: 1_000) == 4_000 + 4_096)
+        #expect(PendingTimeline.capacity(span: 60 * 1_000_000_000, operations: 1_000_000) == 600 + 4_096)
+        #expect(PendingTimeline.capacity(span: 0, operations: 0) == 4_096)
     }
 }

@@ -3,13 +3,14 @@ import SyntheticGPS
 
 /// locbench's duration options, read with ``DurationText`` (`90s`, `10m`, `250ms`, `1h30m`, or plain seconds).
 public enum DurationOptions {
-    /// `--timeouts MIN-MAX`: the range one-shot timeouts are drawn from, with 0 < MIN <= MAX <= 24h.
+    /// `--timeouts MIN-MAX`: the range one-shot timeouts are drawn from, with 1ms <= MIN <= MAX <= 24h. Timeouts
+    /// are drawn in whole milliseconds: a shorter one would be zero, which the engine reads as no timeout.
     public static func timeoutRange(parsing text: String) throws(LocbenchError) -> ClosedRange<Duration> {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let low = seconds(parts[0], within: 0...86_400), low > 0,
+        guard parts.count == 2, let low = seconds(parts[0], within: 0.001...86_400),
             let high = seconds(parts[1], within: low...86_400)
         else {
-            throw .badArgument("--timeouts must be MIN-MAX with 0 < MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")
+            throw .badArgument("--timeouts must be MIN-MAX with 1ms <= MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")
         }
         return .seconds(low)...(.seconds(high))
     }

@@ -38,9 +38,10 @@ struct RunState {
         self.design = design
         self.label = label
         self.ids = Array(repeating: nil, count: ledger.plan.requestCount)
-        // The timeline's samples (one per 100 ms of virtual time, at most) are reserved before the heap
-        // baseline, so that their growth does not count as memory of pending requests.
-        self.timeline.reserveCapacity(Int((ledger.plan.operations.last?.at ?? 0) / 100_000_000) + 4_096)
+        // The timeline's samples are reserved before the heap baseline, so that their growth does not count as
+        // memory of pending requests.
+        self.timeline.reserveCapacity(
+            PendingTimeline.capacity(span: ledger.plan.operations.last?.at ?? 0, operations: ledger.plan.operations.count))
         self.heapBaseline = ProcessStats.heap()
         self.lastOperationAt = ledger.plan.operations.last?.at ?? 0
         self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000
@@ -97,7 +98,7 @@ struct RunState {
     /// sample in a 100 ms bucket, the larger pending count for a later one.
     mutating func sample(at time: Int64, pending observed: Int? = nil) async {
         await notePending(observed)
-        let bucket = time / 100_000_000
+        let bucket = time / PendingTimeline.bucketNanoseconds
         if bucket == timelineBucket, !timeline.isEmpty {
             timeline[timeline.count - 1].pending = max(timeline[timeline.count - 1].pending, pending)
         } else {

@@ -58,23 +58,22 @@ struct FixHistory: Sendable {
         return candidate
     }
 
-    /// For a custom accuracy, the newest of two fixes that satisfy it: the latest fix, and the newest that meets
-    /// the coarsest level within the custom radius (so that a less accurate fix after a good one does not hide
-    /// it). A fix between that level's radius and the custom one, older than the latest, is not remembered on its
-    /// own. Out of line: a standard level's way, every request's, stays small.
-    /// - Complexity: O(1)
+    /// For a custom accuracy, the newest of the remembered fixes that satisfies it: the latest, and each level's
+    /// newest (so that a less accurate fix after a good one does not hide it — a 30 m fix, then a 200 m one,
+    /// answers a 50 m request from the block level's slot). A fix that is neither the latest nor any level's
+    /// newest is not remembered on its own. Out of line: a standard level's way, every request's, stays small.
+    /// - Complexity: O(1) (at most six fixes)
     @inline(never)
     private func cached(satisfyingCustom accuracy: LocationAccuracy, at now: EngineInstant) -> StampedFix? {
-        func satisfying(_ candidate: StampedFix?) -> StampedFix? {
+        var newest: StampedFix?
+        func consider(_ candidate: StampedFix?) {
             guard let candidate, accuracy.isSatisfied(horizontalAccuracy: candidate.location.horizontalAccuracy, age: candidate.age(at: now))
-            else { return nil }
-            return candidate
+            else { return }
+            if newest.map({ candidate.observedAt > $0.observedAt }) ?? true { newest = candidate }
         }
-        let newest = satisfying(latest)
-        guard let within = AccuracyLevel.allCases.first(where: { $0.horizontalAccuracy <= accuracy.horizontalAccuracy }),
-            let remembered = satisfying(newestMeeting[within.rawValue])
-        else { return newest }
-        return newest.map { $0.observedAt >= remembered.observedAt ? $0 : remembered } ?? remembered
+        consider(latest)
+        for candidate in newestMeeting { consider(candidate) }
+        return newest
     }
 
     /// Replaces every remembered fix by its coarsened form (accuracy just became reduced: nothing

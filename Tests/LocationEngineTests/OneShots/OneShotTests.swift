@@ -172,6 +172,21 @@ struct OneShotTests {
         #expect(h.results["c20 recent"] == nil)
     }
 
+    @Test("a custom accuracy between two levels is answered from a remembered fix of the coarser level's accuracy, without the source")
+    func customAccuracyBetweenLevelsFromTheCache() {
+        var h = MachineHarness()
+        h.fix(30)
+        h.advance(by: .seconds(1))
+        h.fix(200)
+        h.advance(by: .seconds(10))
+        let commands = h.sourceCommands.count
+        // 30 m meets 50 m; it is the block level's newest fix, not the house level's (15 m).
+        h.oneShot("c50", .custom(metres: 50, maximumAge: .seconds(60)), timeout: .seconds(10))
+        let result = h.onlyResult("c50")
+        #expect(result?.status == .success && result?.location?.horizontalAccuracy == 30 && result?.age == .seconds(11))
+        #expect(h.sourceCommands.count == commands, "answered without powering the source")
+    }
+
     @Test("timeout nil or zero means no timeout")
     func noTimeout() {
         var h = MachineHarness()

@@ -23,34 +23,39 @@ struct GeofenceJournalTests {
             now: { 1_800_000_000 }, retryDelay: retryDelay)
     }
 
-    @Test("while the database refuses writes, one retry waits, however many appends fail meanwhile; it is armed again once it has run", .timeLimit(.minutes(1)))
+    @Test("while the database refuses writes, each awaited write is tried once and one retry waits, however many writes fail meanwhile; writes no one awaits wait for it", .timeLimit(.minutes(1)))
     func oneRetryAtATime() async throws {
         // Each retry's wait is held until the test lets it go, and counted.
         let held = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
         let journal = try Self.journal(retryDelay: { await withCheckedContinuation { continuation in held.withLockedValue { $0.append(continuation) } } })
         let writer = Task { await journal.run() }
-        try await journal.flush()
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
-        // Each append wakes the writer, whose attempt fails: five failed attempts.
+        // Each awaited write is tried once, and fails: its waiter is in before it is appended, so however the
+        // writer's wake-ups fall, the count is exact after each.
         for fence in 1...5 as ClosedRange<UInt64> {
-            let sequence = journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}")
-            await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.stored(sequence) }
+            let refused = Task { try await journal.stored(fence) }
+            while journal.state.withLockedValue({ $0.waiters.isEmpty }) { await Task.yield() }
+            #expect(journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}") == fence)
+            await #expect(throws: GeofenceJournal.StoreFailed.self) { try await refused.value }
+            #expect(journal.counters.totals.storeFailures == fence)
         }
+        while held.withLockedValue({ $0.isEmpty }) { await Task.yield() }
+        #expect(held.withLockedValue { $0.count } == 1 && journal.state.withLockedValue { $0.retryArmed }, "one retry timer, not one per failed attempt")
+        // Writes no one awaits (a fix's transitions) wait for the retry: not one attempt each, rerunning the backlog.
+        for fence in 6...55 as ClosedRange<UInt64> { journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}") }
+        for _ in 0..<1_000 { await Task.yield() }
         #expect(journal.counters.totals.storeFailures == 5)
-        // The writer handles one wake-up at a time: once it has stored a write appended after the fifth failure,
-        // it has armed (or not) every retry it was going to.
-        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
-        try await journal.flush()
-        #expect(held.withLockedValue { $0.count } == 1, "one retry timer, not one per failed attempt")
-        // The one retry runs (nothing left to store), and a later failure arms a new one.
+        // The retry runs: one more attempt, still refused, which arms the next retry.
         for continuation in held.withLockedValue({ state in defer { state.removeAll() }; return state }) { continuation.resume() }
-        while journal.state.withLockedValue({ $0.retryArmed }) { await Task.yield() }
-        try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
-        let sequence = journal.appendEvent("transition", fence: 6, owner: "fleet", data: "{}")
-        await #expect(throws: GeofenceJournal.StoreFailed.self) { try await journal.stored(sequence) }
+        while journal.counters.totals.storeFailures < 6 { await Task.yield() }
+        while held.withLockedValue({ $0.isEmpty }) { await Task.yield() }
+        #expect(held.withLockedValue { $0.count } == 1)
+        // The database takes writes again: the next awaited write stores everything waiting.
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
         try await journal.flush()
-        #expect(held.withLockedValue { $0.count } == 1, "the retry that ran no longer counts as waiting: the new failure armed one")
+        #expect(journal.counters.totals.storeFailures == 6)
+        let stored = try await journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM event") }
+        #expect(stored == 55)
         for continuation in held.withLockedValue({ state in defer { state.removeAll() }; return state }) { continuation.resume() }
         journal.finish()
         await writer.value

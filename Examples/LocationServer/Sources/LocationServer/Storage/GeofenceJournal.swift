@@ -46,9 +46,11 @@ final class GeofenceJournal: Sendable {
         var finishing = false
         /// The last write failed: what is pending is cut before it is tried again (``StoreBacklog``).
         var lastWriteFailed = false
-        /// A retry after a failed write is waiting: appends during an outage wake the writer too, and each of
-        /// their failed attempts would otherwise arm one more timer, the retries growing with the appends.
+        /// A retry after a failed write is waiting: a failed attempt for an awaited write would otherwise arm one
+        /// more timer, the retries growing with the writes.
         var retryArmed = false
+        /// The retry timer has fired since the last failed attempt: the writer tries again.
+        var retryDue = false
         /// Readers end once they have read every stored event.
         var closed = false
         /// The writer has returned: nothing appended from now on is stored.
@@ -137,7 +139,8 @@ final class GeofenceJournal: Sendable {
             switch done {
             case true?: continuation.resume()
             case false?: continuation.resume(throwing: StoreFailed(description: "the server is shutting down"))
-            case nil: break
+            // After a failed write the writer waits for its timer, or for a write someone waits on: this one.
+            case nil: writerBell.continuation.yield()
             }
         }
     }
@@ -148,9 +151,11 @@ final class GeofenceJournal: Sendable {
 
     // MARK: Writing
 
-    /// Stores what is appended, batch after batch, until ``finish()`` and everything is stored; a batch
-    /// that fails is tried again with the next write, or a second later (one timer at a time, however many
-    /// writes fail meanwhile).
+    /// Stores what is appended, batch after batch, until ``finish()`` and everything is stored. After a batch
+    /// fails, the writer tries again a second later (one timer at a time), or at once for a write someone
+    /// waits on (a request's answer, a flush) once it is appended — one attempt for each — but not for every
+    /// write no one awaits: the events of fixes during an outage would otherwise each rerun the whole
+    /// backlog's transaction.
     func run() async {
         defer { stopWriting() }
         for await _ in writerBell.stream {
@@ -167,7 +172,10 @@ final class GeofenceJournal: Sendable {
                 if arm {
                     Task { [writerBell, retryDelay, state] in
                         await retryDelay()
-                        state.withLockedValue { $0.retryArmed = false }
+                        state.withLockedValue { state in
+                            state.retryArmed = false
+                            state.retryDue = true
+                        }
                         writerBell.continuation.yield()
                     }
                 }
@@ -201,11 +209,17 @@ final class GeofenceJournal: Sendable {
 
     /// What is pending, as one batch; after a failed write, cut to what the database would keep
     /// (``StoreBacklog``), so that a database refusing writes for hours holds the server's memory to that,
-    /// and a fence given up with its 503 no longer holds back the writes that would fit.
+    /// and a fence given up with its 503 no longer holds back the writes that would fit. After a failed
+    /// write, `nil` until the retry timer fired, a write someone waits on is appended, or shutdown.
     private func takeBatch() -> Batch? {
         let taken: (batch: Batch, compact: Bool)? = state.withLockedValue { state in
             // A backlog cut to nothing whose commit then failed still has waiters: it is committed again (empty).
             guard !state.pending.isEmpty || (state.lastWriteFailed && state.stored < state.appended) else { return nil }
+            if state.lastWriteFailed {
+                let awaited = state.waiters.contains { $0.sequence <= state.appended }
+                guard state.retryDue || awaited || state.finishing else { return nil }
+                state.retryDue = false
+            }
             defer { state.pending = [] }
             return (Batch(writes: state.pending, sequence: state.appended, lastEventID: state.lastEventID), state.lastWriteFailed)
         }
@@ -250,6 +264,7 @@ final class GeofenceJournal: Sendable {
             switch result {
             case .success(let oldest):
                 state.lastWriteFailed = false
+                state.retryDue = false
                 state.stored = batch.sequence
                 state.storedEventID = batch.lastEventID
                 state.oldestEventID = oldest

@@ -47,11 +47,27 @@ struct ClientAuthenticationTests {
                 #expect(try LocationRouteTests.errorMessage(answer.body).contains("client 'blocked' has permission none"))
             }
             #expect(try await ClientTestSupport.execute("/metrics", as: "blocked", with: client).status == .forbidden)
-            let metrics = try await ClientTestSupport.execute("/metrics", as: "fleet", with: client)
+            let metrics = try await ClientTestSupport.execute("/metrics", as: "ops", with: client)
             #expect(metrics.status == .ok)
             #expect(String(buffer: metrics.body).contains(#"locationserver_client_refusals{client="blocked",status="403"} 4"#))
         }
         #expect(server.counters.totals.locationRequestsStarted == 0)
+    }
+
+    @Test("/metrics for a precise client that is not an admin leaves out the fences and the other clients' activity; an admin sees them")
+    func metricsOfOtherClientsAreAdmins() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            _ = try await ClientTestSupport.execute("/location", as: "blocked", with: client)
+            #expect(try await ClientTestSupport.execute("/geofences", as: "ops", method: .post, body: GeofenceRoutesTests.depot, with: client).status == .created)
+            let fleet = String(buffer: try await ClientTestSupport.execute("/metrics", as: "fleet", with: client).body)
+            #expect(fleet.contains("locationengine_requests_submitted") && fleet.contains("locationserver_heap_in_use_bytes"))
+            #expect(!fleet.contains("locationserver_geofence") && !fleet.contains(#"client="blocked""#), "\(fleet)")
+            #expect(fleet.hasSuffix("\n"))
+            let ops = String(buffer: try await ClientTestSupport.execute("/metrics", as: "ops", with: client).body)
+            #expect(ops.contains("locationserver_geofences 1") && ops.contains(#"locationserver_client_refusals{client="blocked",status="403"} 1"#))
+            #expect(ops.contains("# TYPE locationserver_geofence_transitions"))
+        }
     }
 
     @Test("a precise client gets the fix as measured; the answer is counted per client and level")
@@ -114,7 +130,7 @@ struct ClientAuthenticationTests {
                 #expect(refused.headers[.retryAfter].flatMap { Int($0) }.map { (900...1000).contains($0) } == true, "the next request is due in about 1,000 s, less the seconds this test has taken")
             }
             #expect(try await ClientTestSupport.execute("/geofences", as: "courier", with: client).status == .ok)
-            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "courier", with: client).body)
+            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "ops", with: client).body)
             #expect(metrics.contains(#"locationserver_client_refusals{client="fleet",status="429"} 30"#))
         }
     }
@@ -146,7 +162,7 @@ struct ClientAuthenticationTests {
             server.source.emit(TestServer.fix(metres: 10, latitude: 48.2))
             #expect(try await stream.status == .ok)
             #expect(server.openRequests.count(of: "fleet") == 0)
-            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "courier", with: client).body)
+            let metrics = String(buffer: try await ClientTestSupport.execute("/metrics", as: "ops", with: client).body)
             #expect(metrics.contains(#"locationserver_client_refusals{client="fleet",status="429"} 1"#))
         }
         #expect(server.openRequests.count(of: "courier") == 0)

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTesting
 import LocationEngine
+import LocationEngineTestKit
 import NIOCore
 import NIOPosix
 import Testing
@@ -108,6 +110,19 @@ struct UpdatesRouteTests {
             // The engine's own reason: its source (scripted here, stopped with the stream) never gave a fix.
             #expect(end.detail?.hasPrefix("no fix arrived before the end (no source has given a fix yet)") == true, "\(end)")
         }
+    }
+
+    @Test("why a stream got nothing: the engine's words for a precise client; for an approximate one, never the best fix's radius")
+    func whyNothingKeepsTheRadiusFromApproximateClients() throws {
+        let query = try UpdatesQuery(QueryParameters(uri: URI("/updates?duration=5s&accuracy=city"), accepted: UpdatesQuery.accepted))
+        let measured = EndingReason.accuracyNotReached(best: Location(latitude: 48, longitude: 11, horizontalAccuracy: 4), age: .milliseconds(200), finestReach: 3)
+        for approximate in [false, true] {
+            let detail = UpdatesRoute<ManualClock>.whyNothing(query, reason: measured, approximate: approximate)
+            #expect(detail == "no fix passing accuracy city arrived while the subscription ran")
+        }
+        #expect(UpdatesRoute<ManualClock>.whyNothing(query, reason: .noFix, approximate: false).contains("(no source has given a fix yet)"))
+        let coarse = UpdatesRoute<ManualClock>.whyNothing(query, reason: .noFix, approximate: true)
+        #expect(coarse.hasPrefix("no fix arrived before the end;") && !coarse.contains("("))
     }
 
     @Test("the end's reason is the engine's outcome name, as in the metrics")

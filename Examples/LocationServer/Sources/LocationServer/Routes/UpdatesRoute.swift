@@ -104,7 +104,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             case .ended(let reason):
                 end = EndJSON(reason, updates: updates)
                 if updates == 0, reason == .durationElapsed {
-                    end?.detail = await Self.whyNothing(query, engine: engine)
+                    end?.detail = Self.whyNothing(query, reason: await engine.whyNoAnswer(), approximate: view.approximate != nil)
                 }
             }
             try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? view.event(event, now: delivered.at).buffer)
@@ -114,15 +114,15 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Why a subscription ended without delivering anything.
-    static func whyNothing(_ query: UpdatesQuery, engine: LocationEngine<C>) async -> String {
-        let known = await engine.lastKnownLocation()
+    /// Why a subscription ended without delivering anything, from the engine's one reason (`reason`, read
+    /// once: a fix arriving between two reads could otherwise put its measured radius in a no-fix wording). An
+    /// approximate client is not told the engine's words, which name the best fix's radius.
+    static func whyNothing(_ query: UpdatesQuery, reason: EndingReason, approximate: Bool) -> String {
         let filters = query.options.accuracy.map { "accuracy \($0)" } ?? "its filters"
-        guard known?.location != nil else {
-            return "no fix arrived before the end (\(await engine.whyNoAnswer().message)); "
-                + "a subscription gets the fixes that arrive while it runs, not the last known one"
-        }
-        return "no fix passing \(filters) arrived while the subscription ran"
+        // A fix is known, but not one passing the filters.
+        guard reason.code != EndingReason.accuracyNotReachedCode else { return "no fix passing \(filters) arrived while the subscription ran" }
+        return "no fix arrived before the end\(approximate ? "" : " (\(reason.message))"); "
+            + "a subscription gets the fixes that arrive while it runs, not the last known one"
     }
 }
 

@@ -82,6 +82,18 @@ struct TokenFileTests {
         }
     }
 
+    @Test("an error names a field that could be a token (a second token on the line) by its length only: errors are logged")
+    func secretsStayOutOfErrors() {
+        for line in ["\(Self.fleet) fleet precise \(Self.weather)", "\(Self.fleet) fleet \(Self.weather)", "\(Self.fleet) fleet/x \(Self.weather) precise"] {
+            #expect {
+                _ = try TokenFile.parse(line + "\n", path: "tokens")
+            } throws: { error in
+                !"\(error)".contains(Self.weather) && "\(error)".contains("\(Self.weather.count) characters, not shown")
+                    || "\(error)".contains("client 'fleet/x'") && !"\(error)".contains(Self.weather)
+            }
+        }
+    }
+
     @Test("a user's uid:N line may keep the name uid-N the server gave it without a token file; names like it that are no user's are free")
     func reservedNames() throws {
         let table = try TokenFile.parse("uid:1000 uid-1000 precise\n\(Self.fleet) uid-01 precise\n\(Self.weather) uid-x approximate\n", path: "tokens")

@@ -63,6 +63,9 @@ enum TokenFile {
         for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             func bad(_ message: String) -> TokenFileError { TokenFileError(path: path, line: number, message: message) }
+            // A field in the wrong place may be a secret (a second token on the line, a name left out): an error,
+            // which is logged, names a value that could be a token only by its length.
+            func shown(_ field: String) -> String { isToken(field) ? "<\(field.count) characters, not shown: a token's>" : "'\(field)'" }
             let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -77,7 +80,7 @@ enum TokenFile {
             guard user != nil || isToken(token) else {
                 throw bad("the token must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (optionally ending in =); this one is \(token.count) characters long or holds others")
             }
-            guard isClientName(name) else { throw bad("client '\(name)': a name is 1 to 64 characters of A-Z a-z 0-9 - . _") }
+            guard isClientName(name) else { throw bad("client \(shown(name)): a name is 1 to 64 characters of A-Z a-z 0-9 - . _") }
             switch reservation(of: name) {
             case .some(.none):
                 throw bad("client '\(name)': local is the name of the server's one client without a token file, so that the fences stored under it stay its own")
@@ -87,7 +90,7 @@ enum TokenFile {
                 break
             }
             guard let permission = ClientPermission(rawValue: permissionText) else {
-                throw bad("permission '\(permissionText)': expected precise, approximate or none")
+                throw bad("permission \(shown(permissionText)): expected precise, approximate or none")
             }
             var client = Client(name: name, permission: permission)
             for option in fields.dropFirst(3) {
@@ -99,7 +102,7 @@ enum TokenFile {
                     }
                     client.expires = date
                 } else {
-                    throw bad("'\(option)': expected admin or expires=DATE after the permission")
+                    throw bad("\(shown(option)): expected admin or expires=DATE after the permission")
                 }
             }
             if client.isAdmin, client.permission != .precise {
@@ -108,7 +111,7 @@ enum TokenFile {
             if let user, let earlier = userLines[user] { throw bad("user id \(user) is on line \(earlier) too: each user is one client") }
             if let earlier = tokenLines[token] { throw bad("the same token as line \(earlier): each token names one client") }
             if let earlier = named[name], earlier.client.permission != client.permission || earlier.client.isAdmin != client.isAdmin {
-                throw bad("client '\(name)' has another permission on line \(earlier.line): a client's tokens share one")
+                throw bad("client \(shown(name)) has another permission on line \(earlier.line): a client's tokens share one")
             }
             named[name] = named[name] ?? (client, number)
             if let user {

@@ -124,10 +124,11 @@ struct GeofenceEventsRoute {
         guard let id = header ?? parameter else { return try journal.resumePoint(after: nil) }
         do throws(GeofenceJournal.ResumeError) {
             return try journal.resumePoint(after: id)
-        } catch .gone(let oldest) {
+        } catch .gone(let oldest, let kept) {
             throw HTTPError(
                 .gone,
-                message: "Last-Event-ID \(id): the events after it are no longer kept; the oldest kept is \(oldest). "
+                message: "Last-Event-ID \(id): the events after it are no longer kept; "
+                    + (kept ? "the oldest kept is \(oldest). " : "no event is kept; the next will be \(oldest). ")
                     + "Reconnect without Last-Event-ID and read GET /geofences for the fences' states.")
         } catch .ahead(let newest) {
             throw HTTPError(.badRequest, message: "Last-Event-ID \(id): newer than any event; the newest is \(newest)")

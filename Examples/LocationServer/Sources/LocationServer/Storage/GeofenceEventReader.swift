@@ -6,8 +6,9 @@ import GRDB
 extension GeofenceJournal {
     /// A `Last-Event-ID` the server cannot resume from.
     enum ResumeError: Error, Equatable {
-        /// Older than the retention: the events after it are gone; `oldest` is the oldest kept.
-        case gone(oldest: Int64)
+        /// Older than the retention: the events after it are gone; `oldest` is the oldest kept (when none is,
+        /// the next to be stored: `kept` is false).
+        case gone(oldest: Int64, kept: Bool)
         /// Newer than any event the server has recorded.
         case ahead(newest: Int64)
     }
@@ -28,7 +29,9 @@ extension GeofenceJournal {
         let result: Result<Int64, ResumeError> = state.withLockedValue { state in
             guard let id = lastEventID else { return .success(state.lastEventID) }
             if id > state.lastEventID { return .failure(.ahead(newest: state.lastEventID)) }
-            if id < state.oldestEventID - 1 { return .failure(.gone(oldest: state.oldestEventID)) }
+            if id < state.oldestEventID - 1 {
+                return .failure(.gone(oldest: state.oldestEventID, kept: state.oldestEventID <= state.storedEventID))
+            }
             return .success(id)
         }
         return try result.get()

@@ -157,6 +157,35 @@ struct FenceStoreTests {
         }
     }
 
+    @Test("two claims of one process on a database file share its lock: the first let go, the second still holds the file")
+    func claimsOfOneProcessShareTheLock() async throws {
+        try await Support.withDatabaseFile { path in
+            var first: DatabaseFileLock? = try DatabaseFileLock(database: path)
+            var second: DatabaseFileLock? = try DatabaseFileLock(database: path)
+            #expect(try first != nil && second != nil && Self.isLockedForOthers(path + ".lock"))
+            first = nil
+            #expect(try Self.isLockedForOthers(path + ".lock"), "the first claim's going dropped the process's lock")
+            second = nil
+            #expect(try first == nil && second == nil && !Self.isLockedForOthers(path + ".lock"))
+        }
+    }
+
+    /// Whether another process would be refused the write lock of `path` (Python's lockf, a POSIX record lock).
+    static func isLockedForOthers(_ path: String) throws -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = [
+            "python3", "-c",
+            "import fcntl, sys\nf = open(sys.argv[1], 'a')\ntry:\n    fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\n    print('free')\nexcept OSError:\n    print('held')",
+            path,
+        ]
+        let output = Pipe()
+        probe.standardOutput = output
+        try probe.run()
+        probe.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("held")
+    }
+
     @Test("a database a newer server migrated is refused at start, naming the migrations this server does not know, and left as it was")
     func databaseOfANewerServer() async throws {
         try await Support.withDatabaseFile { path in

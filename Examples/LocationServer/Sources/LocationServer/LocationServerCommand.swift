@@ -56,6 +56,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Option(help: "The most geofences monitored at once (POST /geofences answers 409 past it).")
     var maxGeofences = 1000
 
+    @Option(help: "The most geofences one client has at once (default: --max-geofences; 409 past it).")
+    var maxGeofencesPerClient: Int?
+
     @Option(help: "The SQLite file that keeps the fences and their events across restarts (created on first start; :memory: keeps nothing).")
     var database = ServerDatabase.defaultPath
 
@@ -90,6 +93,9 @@ struct LocationServerCommand: AsyncParsableCommand {
         _ = try sourceChoices()
         _ = try lingerDuration()
         guard maxGeofences >= 0 else { throw ValidationError("--max-geofences must be 0 or more (got \(maxGeofences))") }
+        if let maxGeofencesPerClient, maxGeofencesPerClient < 0 {
+            throw ValidationError("--max-geofences-per-client must be 0 or more (got \(maxGeofencesPerClient))")
+        }
         guard eventRetentionCount >= 1 else { throw ValidationError("--event-retention-count must be 1 or more (got \(eventRetentionCount))") }
         guard eventRetentionAge.isFinite, eventRetentionAge > 0 else {
             throw ValidationError("--event-retention-age must be a number of seconds more than 0 (got \(eventRetentionAge))")
@@ -223,7 +229,8 @@ struct LocationServerCommand: AsyncParsableCommand {
 
         let geofences = try GeofenceRegistry.open(
             database: database, sync: databaseSync, retention: EventStore.Retention(count: eventRetentionCount, age: eventRetentionAge),
-            maximumFences: maxGeofences, counters: GeofenceCounters(registry: registry), logger: logger, restoringInto: engine)
+            maximumFences: maxGeofences, maximumFencesPerClient: maxGeofencesPerClient, counters: GeofenceCounters(registry: registry), logger: logger,
+            restoringInto: engine)
         // A token file the server cannot use stops it here, naming the file and the line.
         let clients: ClientDirectory
         if let tokens {

@@ -95,4 +95,24 @@ struct GeofenceRoutesTests {
             #expect(again.status == .created && again.headers[.location] == "/geofences/3")
         }
     }
+
+    @Test("past its own share a client's fence is refused with 409 naming its cap, while another client still creates its own")
+    func capPerClient() async throws {
+        let server = try TestServer(maximumFences: 3, maximumFencesPerClient: 2, clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            for _ in 0..<2 {
+                #expect(try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: Self.depot, with: client).status == .created)
+            }
+            let refused = try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: Self.depot, with: client)
+            #expect(refused.status == .conflict)
+            #expect(String(buffer: refused.body).contains("client 'fleet' has its maximum of 2 fences (--max-geofences-per-client)"))
+            #expect(try await ClientTestSupport.execute("/geofences", as: "courier", method: .post, body: Self.depot, with: client).status == .created)
+            // The server's own cap still holds: 3 in all.
+            let full = try await ClientTestSupport.execute("/geofences", as: "courier", method: .post, body: Self.depot, with: client)
+            #expect(full.status == .conflict && String(buffer: full.body).contains("the server monitors its maximum of 3 fences"))
+            // A deletion frees the client's place.
+            #expect(try await ClientTestSupport.execute("/geofences/1", as: "fleet", method: .delete, with: client).status == .noContent)
+            #expect(try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: Self.depot, with: client).status == .created)
+        }
+    }
 }

@@ -34,7 +34,7 @@ struct TestServer {
     /// by default; `wallClock` is the store's time (Unix seconds); its clients those of `clients` (none: the
     /// local client), each limited to `clientRateLimit` and to `clientMaxOpen` requests open at once.
     init(
-        runningEngine: Bool = true, maximumFences: Int = 100, database: String = ServerDatabase.inMemory,
+        runningEngine: Bool = true, maximumFences: Int = 100, maximumFencesPerClient: Int? = nil, database: String = ServerDatabase.inMemory,
         retention: EventStore.Retention = EventStore.Retention(count: 100_000, age: 86_400), recentCapacity: Int = 16_384,
         wallClock: WallClock = WallClock(), clients: ClientDirectory = .open(), clientRateLimit: RateLimit? = nil,
         clientMaxOpen: Int? = nil
@@ -48,7 +48,8 @@ struct TestServer {
         let engine = LocationEngine(source: source, clock: clock, configuration: configuration, logger: Logger(label: "engine") { [log] _ in log })
         self.engine = engine
         geofences = try GeofenceRegistry.open(
-            database: database, retention: retention, maximumFences: maximumFences, counters: GeofenceCounters(registry: registry),
+            database: database, retention: retention, maximumFences: maximumFences, maximumFencesPerClient: maximumFencesPerClient,
+            counters: GeofenceCounters(registry: registry),
             logger: Logger(label: "geofences") { [log] _ in log }, recentCapacity: recentCapacity, now: { wallClock.now },
             restoringInto: engine)
         if runningEngine {

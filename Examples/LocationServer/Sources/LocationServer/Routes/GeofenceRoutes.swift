@@ -100,7 +100,10 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             id = try registry.reserve(body, owner: view.client.name)
         } catch {
             throw HTTPError(
-                .conflict, message: "the server monitors its maximum of \(error.maximum) fences (--max-geofences): delete one first")
+                .conflict,
+                message: error.perClient
+                    ? "client '\(view.client.name)' has its maximum of \(error.maximum) fences (--max-geofences-per-client): delete one first"
+                    : "the server monitors its maximum of \(error.maximum) fences (--max-geofences): delete one first")
         }
         let registry = registry
         let monitor = engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: id) }

@@ -82,7 +82,8 @@ extension GeofenceRegistry {
     /// says), with every fence it keeps monitored again on `engine`.
     /// - Throws: ``DatabaseStartError`` or ``RestoreError``: the server must not start.
     static func open<C: Clock>(
-        database path: String, sync: DatabaseSync = .normal, retention: EventStore.Retention, maximumFences: Int, counters: GeofenceCounters, logger: Logger,
+        database path: String, sync: DatabaseSync = .normal, retention: EventStore.Retention, maximumFences: Int,
+        maximumFencesPerClient: Int? = nil, counters: GeofenceCounters, logger: Logger,
         recentCapacity: Int = 16_384, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         restoringInto engine: LocationEngine<C>
     ) throws -> GeofenceRegistry where C.Duration == Duration {
@@ -97,7 +98,8 @@ extension GeofenceRegistry {
         let journal = GeofenceJournal(
             database: database, contents: contents, retention: retention, counters: counters, logger: logger, recentCapacity: recentCapacity,
             now: now, fileLock: claim)
-        let registry = GeofenceRegistry(maximumFences: maximumFences, journal: journal, lastFenceID: contents.lastFenceID)
+        let registry = GeofenceRegistry(
+            maximumFences: maximumFences, maximumFencesPerClient: maximumFencesPerClient, journal: journal, lastFenceID: contents.lastFenceID)
         try registry.restore(contents.fences, into: engine)
         return registry
     }

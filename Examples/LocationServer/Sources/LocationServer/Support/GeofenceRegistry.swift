@@ -23,6 +23,8 @@ final class GeofenceRegistry: Sendable {
     /// Refusal of a new fence: the server monitors its maximum.
     struct Full: Error {
         var maximum: Int
+        /// The client's own share is full (``maximumFencesPerClient``), not the server's.
+        var perClient: Bool
     }
 
     /// What listeners hear.
@@ -59,7 +61,7 @@ final class GeofenceRegistry: Sendable {
     }
 
     struct State {
-        var fences: [UInt64: Fence] = [:]
+        var fences = FenceTable()
         /// Fences deleted whose deletion no `DELETE` has yet seen stored (its owner, its journal sequence), from the
         /// removal on: a `DELETE` again, while the first still waits or after it gave up, waits for that write, and
         /// it is forgotten once stored. At most one per fence deleted.
@@ -74,13 +76,16 @@ final class GeofenceRegistry: Sendable {
 
     /// The most fences monitored at once.
     let maximumFences: Int
+    /// The most fences one client has at once: so that one client cannot take every place.
+    let maximumFencesPerClient: Int
     let counters: GeofenceCounters
     /// The database's writer and the events' reader.
     let journal: GeofenceJournal
     let state: NIOLockedValueBox<State>
 
-    init(maximumFences: Int, journal: GeofenceJournal, lastFenceID: UInt64) {
+    init(maximumFences: Int, maximumFencesPerClient: Int? = nil, journal: GeofenceJournal, lastFenceID: UInt64) {
         self.maximumFences = maximumFences
+        self.maximumFencesPerClient = min(maximumFencesPerClient ?? maximumFences, maximumFences)
         self.journal = journal
         counters = journal.counters
         state = NIOLockedValueBox(State(lastID: lastFenceID, timelineOrigin: journal.now()))
@@ -91,17 +96,20 @@ final class GeofenceRegistry: Sendable {
     /// Reserves a fence for `body`, owned by the client named `owner`, and returns its ID. Only the ID is
     /// stored yet (never handed out again, whatever happens next); the fence itself is once the engine
     /// monitors it (``claim(_:request:)``).
-    /// - Throws: ``Full`` when ``maximumFences`` are monitored or reserved.
+    /// - Throws: ``Full`` when `owner` has ``maximumFencesPerClient`` fences, or ``maximumFences`` are monitored
+    ///   or reserved.
     func reserve(_ body: GeofenceBody, owner: String) throws(Full) -> UInt64 {
-        let reserved: UInt64? = state.withLockedValue { state in
-            guard state.fences.count < maximumFences else { return nil }
+        let reserved: Result<UInt64, Full> = state.withLockedValue { state in
+            guard state.fences.count(ownedBy: owner) < maximumFencesPerClient else {
+                return .failure(Full(maximum: maximumFencesPerClient, perClient: true))
+            }
+            guard state.fences.count < maximumFences else { return .failure(Full(maximum: maximumFences, perClient: false)) }
             state.lastID += 1
             state.fences[state.lastID] = Fence(id: state.lastID, body: body, owner: owner)
             journal.append([.lastFenceID(state.lastID)])
-            return state.lastID
+            return .success(state.lastID)
         }
-        guard let reserved else { throw Full(maximum: maximumFences) }
-        return reserved
+        return try reserved.get()
     }
 
     /// What became of a reserved fence once the engine had its request.

@@ -109,7 +109,7 @@ extension SchedulerStateMachine {
                 for id in held { delivery.subscriptionEnded(id) }
                 holdForFullAccuracy(held, mayWait: mayWait, now: now)
             case .admitAwaitingFullAccuracy: requests.admitAwaitingFullAccuracy(now: now)
-            case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), now: now)
+            case .endAwaitingFullAccuracy: holdForFullAccuracy(replace(&requests.awaitingFullAccuracy, with: []), mayWait: false, now: now)
             case .reconcilePower: askPower(at: now)
             }
         }

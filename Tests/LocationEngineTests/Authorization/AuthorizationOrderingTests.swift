@@ -38,6 +38,29 @@ struct AuthorizationOrderingTests {
         #expect(await engine.authorizationState == .notDetermined)
     }
 
+    @Test("the end of a session closes its open full-accuracy prompt: the requests waiting for it end, the next session asks anew, and the old prompt's late grant is ignored")
+    func sessionEndClosesTheFullAccuracyPrompt() async {
+        let user = User(.init(
+            initial: .authorizedWhenInUse(accuracy: .reduced),
+            fullAccuracyAnswers: [.init(true, after: .seconds(3)), .init(false, after: .seconds(60))]))
+        let engine = makeEngine(user)
+        let old = engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts == [.temporaryFullAccuracy(purposeKey: "Navigation")])
+        clock.advance(by: .seconds(1))
+        engine.endSession()
+        await engine.sync()
+        #expect(statuses([old]) == [.accuracyReduced])
+        let new = engine.location(accuracy: .house, timeout: nil, purposeKey: "Navigation", handler: recorder.oneShot)
+        await engine.sync()
+        #expect(user.prompts == [.temporaryFullAccuracy(purposeKey: "Navigation"), .temporaryFullAccuracy(purposeKey: "Navigation")])
+        // The first prompt's grant comes 3 s after it was shown: that session is over.
+        clock.advance(by: .seconds(2))
+        await engine.sync()
+        #expect(await engine.authorizationState == .authorizedWhenInUse(accuracy: .reduced))
+        #expect(statuses([new]).isEmpty, "still waiting for its own prompt's answer")
+    }
+
     @Test("a full-accuracy answer arriving after a revocation cannot bring access back")
     func lateAnswerAfterRevocation() async {
         let user = User(.init(

@@ -28,7 +28,8 @@ extension SchedulerStateMachine.Access {
         case holdUnservable(mayWait: Bool)
         /// Full accuracy: the requests waiting for it are admitted.
         case admitAwaitingFullAccuracy
-        /// Temporary full accuracy was refused: the requests waiting for it end.
+        /// Temporary full accuracy was refused, or the session that asked for it ended: the requests waiting
+        /// for it end, none asking again.
         case endAwaitingFullAccuracy
         /// What the requests need of the source may have changed.
         case reconcilePower
@@ -77,11 +78,17 @@ extension SchedulerStateMachine.Access {
         }
     }
 
-    /// The application's session of use ended (see ``endSession()``); the provider hears of the change.
+    /// The application's session of use ended (see ``endSession()``); the provider hears of the change. A
+    /// temporary-full-accuracy prompt still open closes with the session: its answer would grant (or refuse)
+    /// the next session what only this one asked for, and the requests waiting for it end with
+    /// `accuracyReduced`, as those a grant served would.
     mutating func sessionEnded() -> [Consequence] {
         let next = endSession()
-        guard next != timeline.picture else { return [] }
-        return replace(with: next, askingForFullAccuracy: false) + [.tellProvider(next)]
+        guard next == timeline.picture else { return replace(with: next, askingForFullAccuracy: false) + [.tellProvider(next)] }
+        guard temporaryFullAccuracy == .asked else { return [] }
+        timeline.openPrompts = timeline.openPrompts.filter { $0.value != .temporaryFullAccuracy }
+        temporaryFullAccuracy = .notAsked
+        return [.endAwaitingFullAccuracy, .reconcilePower]
     }
 
     /// The user pressed a location button (see ``pressLocationButton()``).

@@ -25,7 +25,8 @@ public final class SimulatedAuthorizationProvider: AuthorizationProvider {
     public struct Scripted<Value: Sendable & Hashable>: Sendable, Hashable {
         /// The value.
         public var value: Value
-        /// The delay: after the prompt for answers, after the engine's creation for changes.
+        /// The delay: after the prompt for answers; for changes, after the provider is started (the engine's
+        /// first `run()` or `sync()`).
         public var after: Duration
 
         /// Creates a scripted value.
@@ -55,7 +56,8 @@ public final class SimulatedAuthorizationProvider: AuthorizationProvider {
         public var fullAccuracyAnswers: [Scripted<Bool>]
         /// Answers to location-button confirmations (`true`: confirmed).
         public var locationButtonAnswers: [Scripted<Bool>]
-        /// Changes the user makes on their own, at times after the engine's creation.
+        /// Changes the user makes on their own, at times after the provider is started (the engine's first
+        /// `run()` or `sync()`).
         public var changes: [Scripted<AuthorizationState>]
 
         /// Creates a script.

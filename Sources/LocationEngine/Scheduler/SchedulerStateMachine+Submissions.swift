@@ -44,6 +44,7 @@ extension SchedulerStateMachine {
         let placement = requests.place(
             id, request, timeout: timeout, from: min(madeAt ?? now, now), delayUntilAuthorized: delayUntilAuthorized, gate: access.gate,
             rules: access.rules)
+        if endedOnArrival(id, now: now) { return }
         placed(id, placement, now: now)
     }
 
@@ -106,7 +107,20 @@ extension SchedulerStateMachine {
             return delivery.emitSubscribers([Recipient(id, handler)], .ended(refusal))
         }
         let subscription = Subscription(handler: handler, options: options)
-        placed(id, requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules), now: now)
+        let placement = requests.place(id, subscription, from: min(madeAt ?? now, now), gate: access.gate, rules: access.rules)
+        if endedOnArrival(id, now: now) { return }
+        placed(id, placement, now: now)
+    }
+
+    /// Whether the request `id`, just placed, ended at once: its timeout or duration ran out before it arrived
+    /// (made long before the core took it — before `run()`, behind a backlog). It then ends as one expiring
+    /// does, timed out with its reason, having asked nothing of the source or the user.
+    /// - Complexity: O(1) unless a deadline is due.
+    @inline(__always)
+    private mutating func endedOnArrival(_ id: RequestID, now: EngineInstant) -> Bool {
+        guard let earliest = requests.deadlines.earliest, earliest <= now else { return false }
+        expireDeadlines(now: now)
+        return !isPending(id)
     }
 
     /// A request took its place: the waiting ones ask for access, the admitted ones for the source (a

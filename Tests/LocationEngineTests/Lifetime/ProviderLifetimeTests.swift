@@ -13,12 +13,16 @@ struct ProviderLifetimeTests {
     /// Records the engine's calls to start and stop, and pushes changes while started.
     final class RecordingProvider: AuthorizationProvider {
         private let state = NIOLockedValueBox<(calls: [String], sink: AuthorizationChangeSink?)>(([], nil))
-        func currentState() -> AuthorizationState { .authorizedAlways }
+        let initial: AuthorizationState
+        init(initial: AuthorizationState = .authorizedAlways) { self.initial = initial }
+        func currentState() -> AuthorizationState { initial }
         func start(changes: AuthorizationChangeSink) { state.withLockedValue { $0.calls.append("start"); $0.sink = changes } }
         func stop() { state.withLockedValue { $0.calls.append("stop"); $0.sink = nil } }
-        func requestAuthorization(_ prompt: AuthorizationPrompt, reply: AuthorizationReply) {}
-        func requestTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, reply: AuthorizationReply) {}
-        func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) {}
+        func requestAuthorization(_ prompt: AuthorizationPrompt, reply: AuthorizationReply) { state.withLockedValue { $0.calls.append("prompt") } }
+        func requestTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, reply: AuthorizationReply) {
+            state.withLockedValue { $0.calls.append("full accuracy prompt") }
+        }
+        func confirmLocationButton(current: AuthorizationState, reply: AuthorizationReply) { state.withLockedValue { $0.calls.append("button") } }
         var calls: [String] { state.withLockedValue { $0.calls } }
         func push(_ change: AuthorizationState) { state.withLockedValue { $0.sink }?(change) }
     }
@@ -78,5 +82,19 @@ struct ProviderLifetimeTests {
         try await engine.run()
         #expect(source.runs.withLockedValue { $0 } == 0, "run() after the shutdown returns at once")
         #expect(provider.calls.isEmpty)
+    }
+
+    @Test("an engine shut down before it ran, with a request that would prompt queued before the shutdown, shows no dialog: its provider was never started")
+    func shutDownBeforeRunningPromptsNothing() async throws {
+        let provider = RecordingProvider(initial: .notDetermined)
+        let engine = LocationEngine(
+            source: LifetimeRecordingSource(), clock: clock,
+            configuration: .init(linger: .zero, authorizationProvider: provider, usage: UsageDeclarations(whenInUse: "tests")), logger: quietLogger)
+        let pending = NIOLockedValueBox<[LocationStatus]>([])
+        engine.location(accuracy: .room, timeout: nil) { result in pending.withLockedValue { $0.append(result.status) } }
+        engine.locationButtonPressed()
+        await engine.shutdown()
+        #expect(pending.withLockedValue { $0 } == [.shutDown])
+        #expect(provider.calls.isEmpty, "\(provider.calls)")
     }
 }

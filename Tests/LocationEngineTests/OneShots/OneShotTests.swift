@@ -187,6 +187,28 @@ struct OneShotTests {
         #expect(h.sourceCommands.count == commands, "answered without powering the source")
     }
 
+    @Test("a request whose timeout ran out before the core took it (made before run(), behind a backlog) times out at once, asking nothing of the source or the user")
+    func expiredOnArrival() {
+        for gate in [AuthorizationGate.authorized, .notDetermined] {
+            var h = MachineHarness(authorization: gate)
+            h.now = EngineInstant(nanoseconds: 10_000_000_000)
+            let id = h.newID("late")
+            h.carryOut(h.machine.submitOneShot(
+                id, accuracy: .room, timeout: .seconds(5), delayUntilAuthorized: false, purposeKey: nil, madeAt: .zero, handler: "late", now: h.now))
+            #expect(h.onlyResult("late")?.status == .timedOut)
+            #expect(h.sourceCommands.isEmpty && h.authorizationRequests == 0, "\(gate)")
+            let subscription = h.newID("expired")
+            h.carryOut(h.machine.subscribe(subscription, options: SubscriptionOptions(duration: .seconds(5)), madeAt: .zero, handler: "expired", now: h.now))
+            #expect(h.ends("expired") == [.durationElapsed])
+            #expect(h.sourceCommands.isEmpty && h.authorizationRequests == 0, "\(gate)")
+            // One made 5 s ago with 10 s left is placed as ever.
+            h.carryOut(h.machine.submitOneShot(
+                h.newID("on time"), accuracy: .room, timeout: .seconds(10), delayUntilAuthorized: false, purposeKey: nil,
+                madeAt: EngineInstant(nanoseconds: 5_000_000_000), handler: "on time", now: h.now))
+            #expect(h.results["on time"] == nil)
+        }
+    }
+
     @Test("timeout nil or zero means no timeout")
     func noTimeout() {
         var h = MachineHarness()

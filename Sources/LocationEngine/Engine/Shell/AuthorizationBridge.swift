@@ -82,20 +82,27 @@ struct AuthorizationBridge {
     }
 
     // MARK: Prompts the core decided
+    //
+    // Only a started provider is asked. The one way the core decides a prompt before then is an engine shut
+    // down before it ran, working through what was queued before the shutdown that ends it all: a dialog
+    // shown then would be one nothing answers, from a provider never started.
 
     func askForAuthorization(_ prompt: AuthorizationPrompt, token: UInt64) {
+        guard case .started = lifetime else { return }
         logger.debug("asking for authorization", metadata: ["level": "\(prompt.level)"])
         metrics.prompted(.authorization)
         provider.requestAuthorization(prompt, reply: reply(token))
     }
 
     func askForTemporaryFullAccuracy(_ prompt: FullAccuracyPrompt, token: UInt64) {
+        guard case .started = lifetime else { return }
         logger.debug("asking for temporary full accuracy", metadata: ["purpose": "\(prompt.purposeKey)"])
         metrics.prompted(.temporaryFullAccuracy)
         provider.requestTemporaryFullAccuracy(prompt, reply: reply(token))
     }
 
     func askToConfirmLocationButton(current: AuthorizationState, token: UInt64) {
+        guard case .started = lifetime else { return }
         metrics.prompted(.locationButton)
         provider.confirmLocationButton(current: current, reply: reply(token))
     }

@@ -4,7 +4,8 @@ import NIOConcurrencyHelpers
 import SyntheticGPS
 
 /// A fixed-interval polling design: the receiver takes a fix every `interval` seconds and waits in standby
-/// between (restarted so that its fix comes on time, restarts paid by the meter; at one second it never stops),
+/// between (``PollingSchedule``: restarted so that its fix comes on time, restarts paid by the meter; an interval
+/// within the longest restart keeps it tracking and takes every `interval`-th second's fix),
 /// and every fence is decided by the engine's own rules (``RegionEvaluator``: confidence, hysteresis, dwell, and
 /// across a wait the crossing rule and the held states the engine's sleeps get), so that it differs from the
 /// engine only in when it takes fixes.
@@ -22,10 +23,10 @@ enum PollingGeofenceMonitor {
         for (index, fence) in fences.enumerated() {
             evaluator.add(RequestID(rawValue: UInt64(index)), region: fence.region, options: GeofenceOptions(loiteringDelay: loiteringDelay))
         }
-        // The receiver is restarted this long before a fix is due (the time to first fix after waiting in standby).
-        let restartLead = persona.powerProfile.map { profile in
-            Int((Double(profile.restartDelay(after: .seconds(interval), in: .standby).saturatingNanoseconds) / 1e9).rounded(.up))
-        } ?? 1
+        // The receiver is restarted this long before a fix is due: its longest time to first fix after standby
+        // (ephemerides kept: a hot start), so that the fix is on time whatever this restart takes.
+        let restartLead = persona.powerProfile == nil ? 1 : Int(SyntheticGPS.StartCondition.hot.timeToFirstFix.upperBound.rounded(.up))
+        var schedule = PollingSchedule(interval: interval, lead: restartLead)
         let seconds = Int(duration)
         var reports: [ReportedTransition] = []
         var fixes = [GeoPoint?](repeating: nil, count: seconds + 1)
@@ -53,20 +54,24 @@ enum PollingGeofenceMonitor {
                 defer { batch.removeAll(keepingCapacity: true) }
                 return batch
             }
-            for location in batch {
+            var took = false
+            for location in batch where schedule.take(fixAt: second) {
                 fixes[second] = GeoPoint(location)
                 fixAccuracies[second] = location.horizontalAccuracy
                 fixCount += 1
                 evaluator.receiveFix(location, now: now)
                 take()
+                took = true
             }
-            if !batch.isEmpty, interval > restartLead {
-                source.stop(into: .standby)
-                restartAt = second + interval - restartLead
+            if took, let due = schedule.due {
+                if let restart = schedule.restart(after: second) {
+                    source.stop(into: .standby)
+                    restartAt = restart
+                }
                 // As the engine's monitors do when they let the receiver sleep: the next fix is due then, so the
-                // states hold until it, and a crossing read off the straight line across the sleep is reported
+                // states hold until it, and a crossing read off the straight line across the wait is reported
                 // only when every way at the maximum speed passes through the region.
-                evaluator.holdStates(until: EngineInstant(.seconds(second + interval)))
+                if due > second + 1 { evaluator.holdStates(until: EngineInstant(.seconds(due))) }
             }
             if restartAt == second {
                 restartAt = nil

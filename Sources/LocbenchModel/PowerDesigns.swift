@@ -36,9 +36,11 @@ public struct DesignCharge: Sendable, Hashable {
     /// What `design` spends on the demand `segments` (disjoint, in order, at levels that are ``PowerMode`` raw
     /// values; see ``PowerOracle/segments``) over `[0, end)` nanoseconds, for a receiver described by `profile`.
     ///
-    /// Tracking is charged at the mode's power (best for gpsd and always-on), every start at acquisition power
-    /// over its time to first fix (the first one `firstStart`, later ones by how long the receiver waited and where),
-    /// idle time at the deepest idle state's power. The receiver waits in that state before the first demand.
+    /// Tracking is charged at the mode's power (best for gpsd and always-on) through every demand, and every start
+    /// at what acquiring costs above tracking over its time to first fix (the first one `firstStart`, later ones
+    /// by how long the receiver waited and where): the receiver acquires in place of tracking, as the metered
+    /// receiver does, not on top of it. Idle time is charged at the deepest idle state's power. The receiver
+    /// waits in that state before the first demand.
     /// - Complexity: O(n) for n segments.
     public init(
         _ design: PowerDesign, segments: [Demand], end: Int64, profile: ReceiverPowerProfile, firstStart: ReceiverPowerProfile.StartCondition = .cold
@@ -46,20 +48,22 @@ public struct DesignCharge: Sendable, Hashable {
         let seconds = { (nanoseconds: Int64) in Double(nanoseconds) / 1e9 }
         let deepest = ReceiverPowerProfile.IdleState.allCases.min { profile.idlePower($0, mode: .best) < profile.idlePower($1, mode: .best) }!
         let idlePower = profile.idlePower(deepest, mode: .best)
-        let coldStart = profile.acquisition * seconds((profile.timeToFirstFix[firstStart] ?? .zero).saturatingNanoseconds)
         let mode = { (level: Int) -> PowerMode in
             design == .stopImmediately ? PowerMode(rawValue: min(max(level, 0), PowerMode.best.rawValue))! : .best
+        }
+        let firstStartExtra = { (mode: PowerMode) in
+            max(0, profile.acquisition - profile.trackingPower(mode)) * seconds((profile.timeToFirstFix[firstStart] ?? .zero).saturatingNanoseconds)
         }
         guard let first = segments.first else {
             self.init(joules: design == .alwaysOn ? 0 : idlePower * seconds(end) / 1000, restarts: 0, restartDelays: [])
             return
         }
         if design == .alwaysOn {
-            self.init(joules: (coldStart + profile.trackingPower(.best) * seconds(end)) / 1000, restarts: 0, restartDelays: [])
+            self.init(joules: (firstStartExtra(.best) + profile.trackingPower(.best) * seconds(end)) / 1000, restarts: 0, restartDelays: [])
             return
         }
         let linger: Int64 = design == .gpsdRelease ? 60_000_000_000 : 0
-        var millijoules = idlePower * seconds(first.interval.start) + coldStart
+        var millijoules = idlePower * seconds(first.interval.start) + firstStartExtra(mode(first.level))
         var delays: [Duration] = []
         for (index, segment) in segments.enumerated() {
             let tracking = profile.trackingPower(mode(segment.level))
@@ -69,9 +73,9 @@ public struct DesignCharge: Sendable, Hashable {
             guard gap > 0 else { continue }
             let on = min(gap, linger)
             millijoules += tracking * seconds(on) + idlePower * seconds(gap - on)
-            if next != nil, gap > linger {
+            if index + 1 < segments.count, gap > linger {
                 let down = Duration.nanoseconds(gap - linger)
-                millijoules += profile.restartEnergy(after: down, in: deepest)
+                millijoules += profile.restartExtraEnergy(after: down, in: deepest, mode: mode(segments[index + 1].level))
                 delays.append(profile.restartDelay(after: down, in: deepest))
             }
         }

@@ -26,18 +26,33 @@ struct PowerDesignsTests {
     @Test func stopImmediatelyPaysEveryRestartAndItsDelay() {
         let segments = [segment(10, 20, .high), segment(30, 40, .high)]
         let charge = DesignCharge(.stopImmediately, segments: segments, end: 50_000_000_000, profile: Self.profile)
-        // Deepest state: off (0 mW), cold every time (30 s × 100 mW), so: 2 cold starts + 20 s tracking.
+        // Deepest state: off (0 mW), cold every time (30 s): acquiring costs what tracking in high does, so 20 s
+        // of tracking and nothing more.
         #expect(charge.restarts == 1 && charge.restartDelays == [.seconds(30)])
-        #expect(abs(charge.joules - (3 + 2 + 3)) < 1e-9)
+        #expect(abs(charge.joules - 2) < 1e-9)
+    }
+
+    @Test("a start is charged what acquiring costs above tracking, over its time to first fix: the receiver acquires in place of tracking")
+    func aStartCostsAcquisitionAboveTracking() {
+        let profile = ReceiverPowerProfile(
+            acquisition: 120, tracking: [.best: 100, .high: 100], standby: 10, off: 0,
+            timeToFirstFix: [.hot: .seconds(2), .warm: .seconds(30), .cold: .seconds(30)], ephemerisValidity: .seconds(7200),
+            offKeepsEphemerides: true)
+        let segments = [segment(0, 10, .high), segment(100, 110, .high)]
+        // 20 s tracking (2 J), two hot starts at 20 mW above tracking for 2 s (0.04 J each): 2.08 J, not 2.48 J.
+        let charge = DesignCharge(.stopImmediately, segments: segments, end: 110_000_000_000, profile: profile, firstStart: .hot)
+        #expect(abs(charge.joules - 2.08) < 1e-9 && charge.restartDelays == [.seconds(2)])
+        #expect(abs(DesignCharge(.alwaysOn, segments: segments, end: 110_000_000_000, profile: profile, firstStart: .hot).joules - 11.04) < 1e-9)
     }
 
     @Test func gpsdBridgesGapsUnderAMinuteInTheBestMode() {
         let segments = [segment(10, 20, .medium), segment(30, 40, .medium), segment(200, 210, .medium)]
         let charge = DesignCharge(.gpsdRelease, segments: segments, end: 300_000_000_000, profile: Self.profile)
         #expect(charge.restarts == 1)
-        // Tracking 30 s + the 10 s gap + 60 s after each of the last two stretches, at best (100 mW).
-        #expect(abs(charge.joules - (3 + (30 + 10 + 60 + 60) * 0.1 + 3)) < 1e-9)
-        #expect(abs(DesignCharge(.alwaysOn, segments: segments, end: 300_000_000_000, profile: Self.profile).joules - (3 + 30)) < 1e-9)
+        // Tracking 30 s + the 10 s gap + 60 s after each of the last two stretches, at best (100 mW); acquiring costs
+        // no more than that.
+        #expect(abs(charge.joules - (30 + 10 + 60 + 60) * 0.1) < 1e-9)
+        #expect(abs(DesignCharge(.alwaysOn, segments: segments, end: 300_000_000_000, profile: Self.profile).joules - 30) < 1e-9)
     }
 
     @Test func aCommuteDayHasItsWindowsAndGapsOfHours() {

@@ -1,8 +1,8 @@
 /// A rule by which the decoder deliberately reports something other than gpsd 3.22.
 ///
 /// The conformance test accepts a difference only when a rule listed for that log explains it, and checks
-/// that it is exactly that difference (e.g. gpsd's value is the one of the previous cycle). The README's
-/// decoding section tells users why each rule gives them the better answer.
+/// that it is exactly that difference (e.g. gpsd's value is the one of the previous cycle). The NMEA module's
+/// GpsdConformance article tells users why each rule gives them the better answer.
 enum GpsdDeviation: Hashable, CaseIterable {
     /// gpsd reports some cycles before their last sentences arrive, and keeps values of earlier cycles
     /// that a cycle does not repeat (mode, HDOP, altitude), so its report can carry the previous cycle's

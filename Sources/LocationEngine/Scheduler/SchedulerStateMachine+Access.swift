@@ -85,9 +85,6 @@ extension SchedulerStateMachine {
                     // Full again later in the same delivery: what is decided after that is as precise as it may be.
                     delivery.reducedMidDelivery = state.accuracy == .reduced ? access.reducedAccuracy : nil
                 }
-                if delivery.moment == .midDelivery, previous.gate == .authorized, state.gate != .authorized {
-                    delivery.accessLostMidDelivery = true
-                }
                 emit(.authorizationChanged(from: previous, to: state))
             case .tellProvider(let state): emit(.tellProviderAuthorizationChanged(state))
             case .askForAuthorization(let prompt, let token): emit(.requestAuthorization(prompt, prompt: token))
@@ -100,7 +97,10 @@ extension SchedulerStateMachine {
                 let admitted = requests.admitAwaitingAuthorization(rules: access.rules, now: now)
                 geofences.admit(admitted.monitors, power: &power, now: now)
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
-            case .endEverything(let status, let end): endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
+            case .endEverything(let status, let end):
+                // Mid-delivery, what is still ahead of the owner was decided with access: it ends as the pending did.
+                if delivery.moment == .midDelivery { delivery.accessLostMidDelivery = status }
+                endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: powerDown(.all, at: now)
             case .holdUnservable(let mayWait):
                 let held = requests.holdUnservable(rules: access.rules)

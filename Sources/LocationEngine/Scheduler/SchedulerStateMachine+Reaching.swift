@@ -13,10 +13,16 @@ extension SchedulerStateMachine {
     /// The owner reached `recipient` with `result` decided for it. A withdrawal that overtook it
     /// mid-delivery takes effect instead — unless the decided ending was itself a withdrawal's (the first
     /// withdrawal made is the one that takes effect); the counters follow. After accuracy became reduced
-    /// mid-delivery, a precise fix in the result is coarsened.
+    /// mid-delivery, a precise fix in the result is coarsened; after access was lost, a result with a fix
+    /// becomes the ending the loss gave the one-shots it found pending, without the fix.
     /// - Complexity: O(1)
     public mutating func reached(oneShot recipient: Recipient<OneShotHandler>, receiving result: LocationResult) -> Reach {
         guard result.status != .forceCompleted, let withdrawal = delivery.takeWithdrawal(overtaking: recipient.id) else {
+            if let status = delivery.accessLostMidDelivery, result.location != nil {
+                delivery.counts.count(OneShotTally(result.status), -1)
+                delivery.counts.count(OneShotTally(status))
+                return .instead(.completeOneShots([recipient], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)))
+            }
             guard let policy = delivery.reducedMidDelivery, let location = result.location, !policy.isCoarse(location) else { return .asDecided }
             return .instead(.completeOneShots([recipient], policy.coarsened(result)))
         }
@@ -43,7 +49,7 @@ extension SchedulerStateMachine {
             case .location, .heading: true
             case .sourceError, .ended: false
             }
-            if !delivery.hasEndedMidDelivery(recipient.id), !(isUpdate && delivery.accessLostMidDelivery) {
+            if !delivery.hasEndedMidDelivery(recipient.id), !(isUpdate && delivery.accessLostMidDelivery != nil) {
                 guard let policy = delivery.reducedMidDelivery else { return .asDecided }
                 switch event {
                 case .location(let update) where !policy.isCoarse(update.location):

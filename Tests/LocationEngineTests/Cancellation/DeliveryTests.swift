@@ -118,7 +118,7 @@ struct DeliveryTests {
         #expect(h.machine.delivery.ahead.isEmpty)
     }
 
-    @Test("an authorization change due mid-delivery finds the fix's one-shots ended: they succeed")
+    @Test("an authorization change due mid-delivery: the fix's one-shots reached before it succeed; those reached after end as the change ended the pending, without the fix")
     func authorizationChangeMidDelivery() {
         var h = MachineHarness()
         for index in 0..<30 { h.oneShot("r\(index)", .block) }
@@ -126,9 +126,15 @@ struct DeliveryTests {
         h.receive(MachineHarness.picture(.unauthorized(.denied), .full), after: .seconds(1))
         h.whileDelivering = { tag in tag == "r3" ? ([], .seconds(2)) : nil }
         h.fix(50)
-        for index in 0..<30 { #expect(h.onlyResult("r\(index)")?.status == .success) }
+        for index in 0..<4 { #expect(h.onlyResult("r\(index)")?.status == .success) }
+        for index in 4..<30 {
+            let result = h.onlyResult("r\(index)")
+            #expect(result?.status == .unauthorized(.denied) && result?.location == nil, "r\(index): \(String(describing: result))")
+        }
         #expect(h.onlyResult("room")?.status == .unauthorized(.denied))
         #expect(h.pictures.last == MachineHarness.picture(.unauthorized(.denied), .full))
+        let statistics = h.machine.statistics(now: h.now)
+        #expect(statistics.oneShotsSucceeded == 4 && statistics.oneShotsFailed == 27)
     }
 
     @Test("accuracy reduced mid-delivery: after the change is announced, nothing precise reaches anyone — results and updates coarsened, headings dropped")

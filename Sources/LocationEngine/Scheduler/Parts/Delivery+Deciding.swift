@@ -19,7 +19,7 @@ extension SchedulerStateMachine.Delivery {
     /// Whether an event mid-delivery may have overtaken a decided delivery still ahead of the owner.
     @inline(__always)
     private var hasOvertakenMidDelivery: Bool {
-        !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil || accessLostMidDelivery
+        !overtaken.isEmpty || !endedMidDelivery.isEmpty || reducedMidDelivery != nil || accessLostMidDelivery != nil
             || !barrierEnded.isEmpty
     }
 
@@ -27,7 +27,7 @@ extension SchedulerStateMachine.Delivery {
         overtaken = [:]
         endedMidDelivery = []
         reducedMidDelivery = nil
-        accessLostMidDelivery = false
+        accessLostMidDelivery = nil
         barrierEnded = []
     }
 

@@ -40,10 +40,12 @@ extension SchedulerStateMachine {
         /// still ahead of the owner was decided from a precise fix, and is coarsened by this policy (headings
         /// dropped) as it reaches its recipient. Forgotten at the next event between events.
         var reducedMidDelivery: ReducedAccuracyPolicy?
-        /// Access was lost mid-delivery (the change is announced before the delivery resumes): no location or
-        /// heading update still ahead of the owner reaches a subscription — not even one the fix had exhausted,
-        /// which the revocation no longer finds pending. Forgotten at the next event between events.
-        var accessLostMidDelivery = false
+        /// Access was lost mid-delivery (the change is announced before the delivery resumes), with this ending
+        /// for the one-shots it found pending: a one-shot still ahead of the owner whose result carries a fix
+        /// ends so instead, without it, and no location or heading update reaches a subscription — not even one
+        /// the fix had exhausted, which the revocation no longer finds pending. Forgotten at the next event
+        /// between events.
+        var accessLostMidDelivery: LocationStatus?
         /// Withdrawals naming IDs not submitted yet: the request ends so as it arrives. The first
         /// withdrawal of an ID is the one kept.
         var ahead: [RequestID: Withdrawal] = [:]

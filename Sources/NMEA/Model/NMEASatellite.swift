@@ -3,7 +3,8 @@ public struct NMEASatellite: Sendable, Hashable {
     /// The satellite number as the receiver prints it (NMEA numbering: GPS 1–32, SBAS 33–64, GLONASS 65–96, …;
     /// Galileo and BeiDou 1–36 and 1–63 under their own talkers).
     public var prn: Int
-    /// Which satellite the number means, read with the talker of its GSV (``NMEASatelliteID``).
+    /// Which satellite the number means (``NMEASatelliteID``): in an epoch, read with the talker of its GSV; in a
+    /// GSV decoded on its own, which does not know its talker, read as a `GP` talker's.
     public var id: NMEASatelliteID
     /// The NMEA 4.10 signal ID of its GSV (`1` GPS L1 C/A, `6` L2 CL, …), when printed: a receiver tracking
     /// two signals of one satellite reports it once per signal.

@@ -18,11 +18,13 @@ public enum NMEAConstellation: Sendable, Hashable, CaseIterable {
 /// NMEA prints one number per satellite, and the same number means different satellites in different
 /// systems: a multi-constellation receiver prints GPS 13, Galileo 13 and BeiDou 13 in one cycle. What the
 /// number means comes, first that applies, from the NMEA 4.10 system ID of a GSA, from a talker that names
-/// one system (`GL`, `GA`, `GB`/`BD`/`PQ`, `GQ`/`QZ`, `GI`, `IM`) for numbers up to 64 (and `GA`'s 101–136,
-/// Galileo 1–36 as Quectel's LC79D numbers them), and otherwise from
-/// the NMEA numbering ranges (GPS 1–32, SBAS 33–64 and 120–158, GLONASS 65–96, IMES 173–182, QZSS 193–199,
-/// BeiDou 201–237 and 401–463, Galileo 301–356). A number none of them places keeps a `nil` constellation:
-/// it is still one satellite, the same wherever that number is printed with the same talker.
+/// one system (`GL`, `GA`, `GB`/`BD`/`PQ`, `GQ`/`QZ`, `GI`, `IM`) for numbers up to 64 and that system's own
+/// extended ranges (`GA`'s 101–136 too, Galileo 1–36 as Quectel's LC79D numbers them; a SiRF `BD`'s 201–237),
+/// and otherwise from the NMEA numbering ranges (GPS 1–32, SBAS 33–64 and 120–158, GLONASS 65–96, IMES
+/// 173–182, QZSS 193–202, BeiDou 203–237 and 401–463, Galileo 301–356). gpsd 3.22 trusts a talker up to 32
+/// only, reading 33–64 as SBAS; BeiDou (up to 63) and Galileo (up to 36) number satellites there. A number
+/// none of them places keeps a `nil` constellation: it is still one satellite, the same wherever that number
+/// is printed with the same talker.
 public struct NMEASatelliteID: Sendable, Hashable {
     /// The system, when the sentence tells it.
     public var constellation: NMEAConstellation?
@@ -44,33 +46,38 @@ public struct NMEASatelliteID: Sendable, Hashable {
     ///   - systemID: the NMEA 4.10 GNSS system ID of a GSA (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou,
     ///     5 QZSS, 6 NavIC), when present.
     public init(prn: Int, talker: NMEATalker, systemID: Int? = nil) {
-        let byTalker = Self.system(talker: talker)
-        let named =
-            systemID.flatMap(Self.system(id:))
-            ?? (prn <= 64 || (byTalker == .galileo && (101...136).contains(prn)) ? byTalker : nil)
-        switch named {
+        // A talker's system decides its numbers up to 64 and its own extended ranges (a `$BDGSA`'s 214 is
+        // BeiDou 14, though 201 and 202 are QZSS under `GN`).
+        let byTalker = Self.system(talker: talker).flatMap { prn <= 64 || Self.number(of: prn, in: $0) != nil ? $0 : nil }
+        switch systemID.flatMap(Self.system(id:)) ?? byTalker {
         case .gps?, nil:
             // GPS's system ID 1 also covers SBAS and QZSS: the ranges tell them apart.
-            self = Self.ranges(prn) ?? NMEASatelliteID(constellation: named, number: prn)
-        case .glonass?:
-            self.init(constellation: .glonass, number: (65...96).contains(prn) ? prn - 64 : prn)
-        case .galileo?:
-            let number = (301...356).contains(prn) ? prn - 300 : (101...136).contains(prn) ? prn - 100 : prn
-            self.init(constellation: .galileo, number: number)
-        case .beidou?:
-            let number = (401...463).contains(prn) ? prn - 400 : (201...237).contains(prn) ? prn - 200 : prn
-            self.init(constellation: .beidou, number: number)
-        case .qzss?:
-            self.init(constellation: .qzss, number: (193...199).contains(prn) ? prn - 192 : prn)
-        case .navic?, .imes?, .sbas?:
-            self.init(constellation: named, number: prn)
+            self = Self.ranges(prn) ?? NMEASatelliteID(constellation: systemID.flatMap(Self.system(id:)), number: prn)
+        case let system?:
+            self.init(constellation: system, number: Self.number(of: prn, in: system) ?? prn)
+        }
+    }
+
+    /// The number within `system` of `prn` when it lies in one of that system's extended ranges.
+    private static func number(of prn: Int, in system: NMEAConstellation) -> Int? {
+        switch (system, prn) {
+        case (.glonass, 65...96): prn - 64
+        case (.galileo, 101...136): prn - 100  // Quectel's LC79D
+        case (.galileo, 301...356): prn - 300
+        case (.beidou, 201...237): prn - 200  // SiRF
+        case (.beidou, 401...463): prn - 400
+        case (.qzss, 193...202): prn - 192
+        case (.imes, 173...182): prn - 172
+        case (.sbas, 33...64): prn + 87
+        default: nil
         }
     }
 
     /// The number in NMEA's extended numbering, which the ranges above read back as this satellite under any
     /// `GP` or `GN` talker: GPS 1–32, SBAS 33–64 (PRN 120–151) or 152–158, GLONASS 65–96, IMES 173–182,
-    /// QZSS 193–199, Galileo 301–356, BeiDou 401–463. NavIC has no range and keeps its PRN, as does a
-    /// satellite of no known system.
+    /// QZSS 193–202, Galileo 301–356, BeiDou 401–463. NavIC has no range and keeps its PRN, which reads back
+    /// as GPS: an epoch with NavIC satellites round-trips only under its `GI` talker. So does a satellite of
+    /// no known system.
     public var extendedNumber: Int {
         switch constellation {
         case .gps?, .navic?, nil: number
@@ -118,8 +125,8 @@ public struct NMEASatelliteID: Sendable, Hashable {
         case 65...96: NMEASatelliteID(constellation: .glonass, number: prn - 64)
         case 120...158: NMEASatelliteID(constellation: .sbas, number: prn)
         case 173...182: NMEASatelliteID(constellation: .imes, number: prn - 172)
-        case 193...199: NMEASatelliteID(constellation: .qzss, number: prn - 192)
-        case 201...237: NMEASatelliteID(constellation: .beidou, number: prn - 200)
+        case 193...202: NMEASatelliteID(constellation: .qzss, number: prn - 192)
+        case 203...237: NMEASatelliteID(constellation: .beidou, number: prn - 200)
         case 301...356: NMEASatelliteID(constellation: .galileo, number: prn - 300)
         case 401...463: NMEASatelliteID(constellation: .beidou, number: prn - 400)
         default: nil

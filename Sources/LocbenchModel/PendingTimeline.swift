@@ -4,14 +4,14 @@ public enum PendingTimeline {
     public static let bucketNanoseconds: Int64 = 100_000_000
 
     /// The points to reserve before the heap baseline (so their growth does not count as memory of pending
-    /// requests): one per bucket of the span, but no more than events can fill — samples are taken at
-    /// operations and deliveries, never in an empty bucket, and a run whose arrivals are years apart would
-    /// otherwise reserve gigabytes it never uses.
-    /// - Parameters:
-    ///   - span: nanoseconds from the start to the last operation.
-    ///   - operations: the plan's operations.
-    public static func capacity(span: Int64, operations: Int) -> Int {
-        let buckets = max(0, span) / bucketNanoseconds
-        return Int(min(buckets, Int64(operations) * 4)) + 4_096
+    /// requests): one per bucket of the span — the run samples every bucket while anything is pending or the
+    /// source is on — but at most ``maximumReserved`` (32 MiB): a run whose arrivals are years apart would
+    /// otherwise reserve gigabytes, where it samples only its busy stretches.
+    /// - Parameter span: nanoseconds from the start to the last operation.
+    public static func capacity(span: Int64) -> Int {
+        Int(min(max(0, span) / bucketNanoseconds, Int64(maximumReserved))) + 4_096
     }
+
+    /// The most points reserved ahead: 2²¹, a day at 100 ms and more.
+    public static let maximumReserved = 1 << 21
 }

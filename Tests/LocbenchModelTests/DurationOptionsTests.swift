@@ -60,10 +60,11 @@ import Testing
         }
     }
 
-    @Test func thePendingTimelineReservesNoMoreThanEventsCanFill() {
-        // Arrivals a hundred million seconds apart: one point per 100 ms would be 16 GB reserved and never used.
-        #expect(PendingTimeline.capacity(span: 100_000_000 * 1_000_000_000, operations: 1_000) == 4_000 + 4_096)
-        #expect(PendingTimeline.capacity(span: 60 * 1_000_000_000, operations: 1_000_000) == 600 + 4_096)
-        #expect(PendingTimeline.capacity(span: 0, operations: 0) == 4_096)
+    @Test func thePendingTimelineReservesAPointPer100msUpTo32MiB() {
+        // A day of commuting: every bucket, as the run may sample each while busy.
+        #expect(PendingTimeline.capacity(span: 86_400 * 1_000_000_000) == 864_000 + 4_096)
+        // Arrivals a hundred million seconds apart: one point per 100 ms would be 16 GB reserved.
+        #expect(PendingTimeline.capacity(span: 100_000_000 * 1_000_000_000) == (1 << 21) + 4_096)
+        #expect(PendingTimeline.capacity(span: 0) == 4_096)
     }
 }

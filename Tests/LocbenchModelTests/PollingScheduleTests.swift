@@ -6,25 +6,28 @@ import Testing
     func restartsKeepTheGrid() {
         var schedule = PollingSchedule(interval: 5, lead: 3)
         #expect(!schedule.keepsTracking)
-        do { let took = schedule.take(fixAt: 10); #expect(took && schedule.due == 15 && schedule.restart(after: 10) == 12) }
+        do { let took = schedule.take(fixAt: 10); #expect(took && schedule.due == 15 && schedule.restartAt == 12) }
         // The restart's fix comes after 2 s of the 3 allowed: a second early, and the grid holds.
-        do { let took = schedule.take(fixAt: 14); #expect(took && schedule.due == 20 && schedule.restart(after: 14) == 17) }
+        do { let took = schedule.take(fixAt: 14); #expect(took && schedule.due == 20 && schedule.restartAt == 17) }
         // A fix before the restart window is not the design's.
         do { let took = schedule.take(fixAt: 16); #expect(!took) }
         do { let took = schedule.take(fixAt: 20); #expect(took && schedule.due == 25) }
         // Late past a whole interval (an outage): the next grid point after it.
-        do { let took = schedule.take(fixAt: 31); #expect(took && schedule.due == 35 && schedule.restart(after: 31) == 32) }
+        do { let took = schedule.take(fixAt: 31); #expect(took && schedule.due == 35 && schedule.restartAt == 32) }
         do { let took = schedule.take(fixAt: 34); #expect(took && schedule.due == 40) }
-        // A late fix whose next restart would be now keeps the receiver tracking to it.
-        do { let took = schedule.take(fixAt: 41); #expect(took && schedule.due == 45 && schedule.restart(after: 41) == 42) }
+        // Late by one second: the next restart is still ahead.
+        do { let took = schedule.take(fixAt: 41); #expect(took && schedule.due == 45 && schedule.restartAt == 42) }
         var early = PollingSchedule(interval: 5, lead: 3)
         _ = early.take(fixAt: 0)
-        do { let took = early.take(fixAt: 3); #expect(took && early.due == 10 && early.restart(after: 3) == 7) }
+        do { let took = early.take(fixAt: 3); #expect(took && early.due == 10 && early.restartAt == 7) }
         do { let took = early.take(fixAt: 8); #expect(took && early.due == 15) }
         do { let took = early.take(fixAt: 13); #expect(took && early.due == 20) }
         var edge = PollingSchedule(interval: 5, lead: 3)
         _ = edge.take(fixAt: 0)
-        do { let took = edge.take(fixAt: 7); #expect(took && edge.due == 10 && edge.restart(after: 7) == nil, "restart due at 7: tracking on") }
+        do { let took = edge.take(fixAt: 7); #expect(took && edge.due == 10 && edge.restartAt == nil, "restart due at 7: tracking on") }
+        // Kept tracking after that late fix, the next is taken when due, not early.
+        do { let took = edge.take(fixAt: 8); #expect(!took) }
+        do { let took = edge.take(fixAt: 10); #expect(took && edge.due == 15 && edge.restartAt == 12) }
     }
 
     @Test("an interval within the lead keeps the receiver tracking and takes the fix of every interval-th second")
@@ -33,7 +36,7 @@ import Testing
         #expect(schedule.keepsTracking)
         let taken = (5...15).filter { schedule.take(fixAt: $0) }
         #expect(taken == [5, 7, 9, 11, 13, 15])
-        #expect(schedule.restart(after: 15) == nil)
+        #expect(schedule.restartAt == nil)
         var everySecond = PollingSchedule(interval: 1, lead: 3)
         var all: [Int] = []
         for second in 0...4 where everySecond.take(fixAt: second) { all.append(second) }
@@ -60,7 +63,7 @@ import Testing
                 guard tracking, fixAt.map({ second >= $0 }) ?? true else { continue }
                 if schedule.take(fixAt: second) {
                     taken += 1
-                    if let restart = schedule.restart(after: second) {
+                    if let restart = schedule.restartAt {
                         tracking = false
                         restartAt = restart
                     }

@@ -119,7 +119,8 @@ extension SchedulerStateMachine {
     @inline(__always)
     private mutating func endedOnArrival(_ id: RequestID, now: EngineInstant) -> Bool {
         guard let earliest = requests.deadlines.earliest, earliest <= now else { return false }
-        expireDeadlines(now: now)
+        // Past a power step still due (the caller's settle step takes it), as the timeline's own pass does.
+        expireDeadlines(now: now, skippingPower: true)
         return !isPending(id)
     }
 

@@ -10,6 +10,9 @@ public struct PollingSchedule: Sendable, Hashable {
     public let lead: Int
     /// When the next fix is due (`nil` before the first).
     public private(set) var due: Int?
+    /// When to restart the receiver for the next fix, stopping it after the fix just taken; `nil` when it keeps
+    /// tracking (its interval is within the lead, or the restart would be now or past: a fix came late).
+    public private(set) var restartAt: Int?
 
     public init(interval: Int, lead: Int) {
         self.interval = max(1, interval)
@@ -19,26 +22,19 @@ public struct PollingSchedule: Sendable, Hashable {
     /// Whether the receiver keeps tracking between fixes.
     public var keepsTracking: Bool { interval <= lead }
 
-    /// A fix arrived at `second`: whether the design takes it. It takes the first; then, tracking, the first
-    /// fix from the second it is due; restarting, the first from the restart on (early by up to the lead,
-    /// or late). The next fix is due an interval after the one taken was due (or, after a fix more than an
+    /// A fix arrived at `second`: whether the design takes it. It takes the first; then the first fix from the
+    /// second the next is due, or, after a restart, the first the restart gives (early by up to the lead, or
+    /// late). The next fix is due an interval after the one taken was due (or, after a fix more than an
     /// interval late — an outage — the first grid point after it).
     public mutating func take(fixAt second: Int) -> Bool {
-        guard let due else {
-            self.due = second + interval
-            return true
+        var next = second + interval
+        if let due {
+            guard second >= (restartAt != nil ? due - lead : due) else { return false }
+            next = due + interval
+            while next <= second { next += interval }
         }
-        guard second >= due - (keepsTracking ? 0 : lead) else { return false }
-        var next = due + interval
-        while next <= second { next += interval }
-        self.due = next
+        due = next
+        restartAt = !keepsTracking && next - lead > second ? next - lead : nil
         return true
-    }
-
-    /// When to restart the receiver for the next fix, stopping it now (the fix just taken at `second`); `nil`
-    /// when it keeps tracking (its interval is within the lead, or the next restart would be now or past).
-    public func restart(after second: Int) -> Int? {
-        guard !keepsTracking, let due, due - lead > second else { return nil }
-        return due - lead
     }
 }

@@ -64,7 +64,7 @@ enum PollingGeofenceMonitor {
                 took = true
             }
             if took, let due = schedule.due {
-                if let restart = schedule.restart(after: second) {
+                if let restart = schedule.restartAt {
                     source.stop(into: .standby)
                     restartAt = restart
                 }

@@ -40,8 +40,7 @@ struct RunState {
         self.ids = Array(repeating: nil, count: ledger.plan.requestCount)
         // The timeline's samples are reserved before the heap baseline, so that their growth does not count as
         // memory of pending requests.
-        self.timeline.reserveCapacity(
-            PendingTimeline.capacity(span: ledger.plan.operations.last?.at ?? 0, operations: ledger.plan.operations.count))
+        self.timeline.reserveCapacity(PendingTimeline.capacity(span: ledger.plan.operations.last?.at ?? 0))
         self.heapBaseline = ProcessStats.heap()
         self.lastOperationAt = ledger.plan.operations.last?.at ?? 0
         self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000

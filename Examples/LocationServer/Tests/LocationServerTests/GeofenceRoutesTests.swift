@@ -106,6 +106,9 @@ struct GeofenceRoutesTests {
             let refused = try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: Self.depot, with: client)
             #expect(refused.status == .conflict)
             #expect(String(buffer: refused.body).contains("client 'fleet' has its maximum of 2 fences (--max-geofences-per-client)"))
+            let list = try JSONDecoder().decode(
+                GeofenceListJSON.self, from: Data(buffer: try await ClientTestSupport.execute("/geofences", as: "fleet", with: client).body))
+            #expect(list.geofences.count == 2 && list.maximum == 3 && list.maximumPerClient == 2)
             #expect(try await ClientTestSupport.execute("/geofences", as: "courier", method: .post, body: Self.depot, with: client).status == .created)
             // The server's own cap still holds: 3 in all.
             let full = try await ClientTestSupport.execute("/geofences", as: "courier", method: .post, body: Self.depot, with: client)

@@ -117,11 +117,14 @@ struct UpdatesRouteTests {
         let query = try UpdatesQuery(QueryParameters(uri: URI("/updates?duration=5s&accuracy=city"), accepted: UpdatesQuery.accepted))
         let measured = EndingReason.accuracyNotReached(best: Location(latitude: 48, longitude: 11, horizontalAccuracy: 4), age: .milliseconds(200), finestReach: 3)
         for approximate in [false, true] {
-            let detail = UpdatesRoute<ManualClock>.whyNothing(query, reason: measured, approximate: approximate)
+            let detail = UpdatesRoute<ManualClock>.whyNothing(query, known: false, reason: measured, approximate: approximate)
             #expect(detail == "no fix passing accuracy city arrived while the subscription ran")
         }
-        #expect(UpdatesRoute<ManualClock>.whyNothing(query, reason: .noFix, approximate: false).contains("(no source has given a fix yet)"))
-        let coarse = UpdatesRoute<ManualClock>.whyNothing(query, reason: .noFix, approximate: true)
+        #expect(UpdatesRoute<ManualClock>.whyNothing(query, known: false, reason: .noFix, approximate: false).contains("(no source has given a fix yet)"))
+        // A fix refused by the filters, then a source's error: the error is the engine's reason, but a fix was known.
+        let failing = EndingReason(code: "gpsd.disconnected", message: "gpsd closed the connection")
+        #expect(UpdatesRoute<ManualClock>.whyNothing(query, known: true, reason: failing, approximate: false) == "no fix passing accuracy city arrived while the subscription ran")
+        let coarse = UpdatesRoute<ManualClock>.whyNothing(query, known: false, reason: .noFix, approximate: true)
         #expect(coarse.hasPrefix("no fix arrived before the end;") && !coarse.contains("("))
     }
 

@@ -38,6 +38,8 @@ struct GeofenceListJSON: ResponseCodable, Equatable {
     var geofences: [GeofenceJSON]
     /// The most fences the server monitors at once.
     var maximum: Int
+    /// The most fences one client has at once (`--max-geofences-per-client`).
+    var maximumPerClient: Int
 }
 
 /// The data of a `transition` event on `GET /geofences/events`: the fence, the engine's name for the

@@ -26,7 +26,9 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
             let view = try ClientView(try context.requireIdentity(), audit: audit)
             try view.requirePrecise("fences' states")
             try refuseAfterShutdown()
-            return GeofenceListJSON(geofences: registry.fences(of: view.client).map(GeofenceJSON.init), maximum: registry.maximumFences)
+            return GeofenceListJSON(
+                geofences: registry.fences(of: view.client).map(GeofenceJSON.init), maximum: registry.maximumFences,
+                maximumPerClient: registry.maximumFencesPerClient)
         }
         router.get("geofences/:id") { _, context in
             let view = try ClientView(try context.requireIdentity(), audit: audit)

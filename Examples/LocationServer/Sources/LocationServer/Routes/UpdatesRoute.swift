@@ -104,7 +104,8 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             case .ended(let reason):
                 end = EndJSON(reason, updates: updates)
                 if updates == 0, reason == .durationElapsed {
-                    end?.detail = Self.whyNothing(query, reason: await engine.whyNoAnswer(), approximate: view.approximate != nil)
+                    let known = await engine.lastKnownLocation()?.location != nil
+                    end?.detail = Self.whyNothing(query, known: known, reason: await engine.whyNoAnswer(), approximate: view.approximate != nil)
                 }
             }
             try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? view.event(event, now: delivered.at).buffer)
@@ -114,13 +115,12 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Why a subscription ended without delivering anything, from the engine's one reason (`reason`, read
-    /// once: a fix arriving between two reads could otherwise put its measured radius in a no-fix wording). An
-    /// approximate client is not told the engine's words, which name the best fix's radius.
-    static func whyNothing(_ query: UpdatesQuery, reason: EndingReason, approximate: Bool) -> String {
+    /// Why a subscription ended without delivering anything: a fix was `known` (or the engine's `reason` says
+    /// one was, should it have come between the two reads), but none passing the filters; or none arrived, and
+    /// the engine says why — but not to an approximate client, whose answers never name a measured radius.
+    static func whyNothing(_ query: UpdatesQuery, known: Bool, reason: EndingReason, approximate: Bool) -> String {
         let filters = query.options.accuracy.map { "accuracy \($0)" } ?? "its filters"
-        // A fix is known, but not one passing the filters.
-        guard reason.code != EndingReason.accuracyNotReachedCode else { return "no fix passing \(filters) arrived while the subscription ran" }
+        guard !known, reason.code != EndingReason.accuracyNotReachedCode else { return "no fix passing \(filters) arrived while the subscription ran" }
         return "no fix arrived before the end\(approximate ? "" : " (\(reason.message))"); "
             + "a subscription gets the fixes that arrive while it runs, not the last known one"
     }

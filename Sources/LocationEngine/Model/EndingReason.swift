@@ -32,8 +32,7 @@ public struct EndingReason: Sendable, Hashable, CustomStringConvertible {
         return EndingReason(code: code, message: Self.bestFixClause(best, age: age) + reach)
     }
 
-    /// The code of ``accuracyNotReached(best:age:finestReach:)``: a fix is known, none accurate or recent enough.
-    public static let accuracyNotReachedCode = "accuracy_not_reached"
+    private static let accuracyNotReachedCode = "accuracy_not_reached"
     private static let reachClause = "; the finest any source reaches is about "
 
     private static func bestFixClause(_ best: Location, age: Duration) -> String {

@@ -99,7 +99,8 @@ extension SchedulerStateMachine {
                 if !admitted.needingFullAccuracy.isEmpty { holdForFullAccuracy(admitted.needingFullAccuracy, now: now) }
             case .endEverything(let status, let end):
                 // Mid-delivery, what is still ahead of the owner was decided with access: it ends as the pending did.
-                if delivery.moment == .midDelivery { delivery.accessLostMidDelivery = status }
+                // The first loss is the one the pending ended by (a lapse, then a denial, within one delivery).
+                if delivery.moment == .midDelivery, delivery.accessLostMidDelivery == nil { delivery.accessLostMidDelivery = status }
                 endEverything(oneShotStatus: status, subscriptionEnd: end, onlyAdmitted: false, now: now)
             case .powerOff: powerDown(.all, at: now)
             case .holdUnservable(let mayWait):

@@ -13,13 +13,18 @@ extension SchedulerStateMachine {
     /// The owner reached `recipient` with `result` decided for it. A withdrawal that overtook it
     /// mid-delivery takes effect instead — unless the decided ending was itself a withdrawal's (the first
     /// withdrawal made is the one that takes effect); the counters follow. After accuracy became reduced
-    /// mid-delivery, a precise fix in the result is coarsened; after access was lost, a result with a fix
-    /// becomes the ending the loss gave the one-shots it found pending, without the fix.
+    /// mid-delivery, a precise fix in the result is coarsened; after access was lost, a success becomes the
+    /// ending the loss gave the one-shots it found pending, and any other ending loses its fix.
     /// - Complexity: O(1)
     public mutating func reached(oneShot recipient: Recipient<OneShotHandler>, receiving result: LocationResult) -> Reach {
         guard result.status != .forceCompleted, let withdrawal = delivery.takeWithdrawal(overtaking: recipient.id) else {
             if let status = delivery.accessLostMidDelivery, result.location != nil {
-                delivery.counts.count(OneShotTally(result.status), -1)
+                // A success decided with access ends as the loss ended the pending; another ending stays what it
+                // was (a timeout, a force-completion made before), without its fix.
+                guard result.status == .success else {
+                    return .instead(.completeOneShots([recipient], LocationResult(status: result.status, location: nil, age: nil, achievedAccuracy: nil)))
+                }
+                delivery.counts.count(.succeeded, -1)
                 delivery.counts.count(OneShotTally(status))
                 return .instead(.completeOneShots([recipient], LocationResult(status: status, location: nil, age: nil, achievedAccuracy: nil)))
             }

@@ -21,7 +21,7 @@ public enum NMEAConstellation: Sendable, Hashable, CaseIterable {
 /// one system (`GL`, `GA`, `GB`/`BD`/`PQ`, `GQ`/`QZ`, `GI`, `IM`) for numbers up to 64 and that system's own
 /// extended ranges (`GA`'s 101–136 too, Galileo 1–36 as Quectel's LC79D numbers them; a SiRF `BD`'s 201–237),
 /// and otherwise from the NMEA numbering ranges (GPS 1–32, SBAS 33–64 and 120–158, GLONASS 65–96, IMES
-/// 173–182, QZSS 193–202, BeiDou 203–237 and 401–463, Galileo 301–356). gpsd 3.22 trusts a talker up to 32
+/// 173–182, QZSS 193–200, BeiDou 201–237 as SiRF prints it and 401–463, Galileo 301–356). gpsd 3.22 trusts a talker up to 32
 /// only, reading 33–64 as SBAS; BeiDou (up to 63) and Galileo (up to 36) number satellites there. A number
 /// none of them places keeps a `nil` constellation: it is still one satellite, the same wherever that number
 /// is printed with the same talker.
@@ -46,8 +46,8 @@ public struct NMEASatelliteID: Sendable, Hashable {
     ///   - systemID: the NMEA 4.10 GNSS system ID of a GSA (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou,
     ///     5 QZSS, 6 NavIC), when present.
     public init(prn: Int, talker: NMEATalker, systemID: Int? = nil) {
-        // A talker's system decides its numbers up to 64 and its own extended ranges (a `$BDGSA`'s 214 is
-        // BeiDou 14, though 201 and 202 are QZSS under `GN`).
+        // A talker's system decides its numbers up to 64 and its own extended ranges (a `$QZGSV`'s 201 is QZSS 9,
+        // though BeiDou 1 under `GN`).
         let byTalker = Self.system(talker: talker).flatMap { prn <= 64 || Self.number(of: prn, in: $0) != nil ? $0 : nil }
         switch systemID.flatMap(Self.system(id:)) ?? byTalker {
         case .gps?, nil:
@@ -75,9 +75,9 @@ public struct NMEASatelliteID: Sendable, Hashable {
 
     /// The number in NMEA's extended numbering, which the ranges above read back as this satellite under any
     /// `GP` or `GN` talker: GPS 1–32, SBAS 33–64 (PRN 120–151) or 152–158, GLONASS 65–96, IMES 173–182,
-    /// QZSS 193–202, Galileo 301–356, BeiDou 401–463. NavIC has no range and keeps its PRN, which reads back
-    /// as GPS: an epoch with NavIC satellites round-trips only under its `GI` talker. So does a satellite of
-    /// no known system.
+    /// QZSS 193–202, Galileo 301–356, BeiDou 401–463. QZSS 9 and 10 (201, 202) read back as BeiDou 1 and 2
+    /// under `GN` (SiRF prints BeiDou so, and gpsd reads it), and NavIC, which keeps its PRN, as GPS: those
+    /// round-trip only under their own talkers (`GQ`, `GI`). So does a satellite of no known system.
     public var extendedNumber: Int {
         switch constellation {
         case .gps?, .navic?, nil: number
@@ -125,8 +125,8 @@ public struct NMEASatelliteID: Sendable, Hashable {
         case 65...96: NMEASatelliteID(constellation: .glonass, number: prn - 64)
         case 120...158: NMEASatelliteID(constellation: .sbas, number: prn)
         case 173...182: NMEASatelliteID(constellation: .imes, number: prn - 172)
-        case 193...202: NMEASatelliteID(constellation: .qzss, number: prn - 192)
-        case 203...237: NMEASatelliteID(constellation: .beidou, number: prn - 200)
+        case 193...200: NMEASatelliteID(constellation: .qzss, number: prn - 192)
+        case 201...237: NMEASatelliteID(constellation: .beidou, number: prn - 200)
         case 301...356: NMEASatelliteID(constellation: .galileo, number: prn - 300)
         case 401...463: NMEASatelliteID(constellation: .beidou, number: prn - 400)
         default: nil

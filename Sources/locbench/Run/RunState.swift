@@ -38,12 +38,12 @@ struct RunState {
         self.design = design
         self.label = label
         self.ids = Array(repeating: nil, count: ledger.plan.requestCount)
-        // The timeline's samples are reserved before the heap baseline, so that their growth does not count as
-        // memory of pending requests.
-        self.timeline.reserveCapacity(PendingTimeline.capacity(span: ledger.plan.operations.last?.at ?? 0))
-        self.heapBaseline = ProcessStats.heap()
         self.lastOperationAt = ledger.plan.operations.last?.at ?? 0
         self.longestTimeout = Int64(ledger.plan.requests.lazy.map(\.timeoutMilliseconds).max() ?? 0) * 1_000_000
+        // The timeline's samples (to the last operation and the longest wait after it) are reserved before the
+        // heap baseline, so that their growth does not count as memory of pending requests.
+        self.timeline.reserveCapacity(PendingTimeline.capacity(span: lastOperationAt.addingReportingOverflow(longestTimeout).partialValue))
+        self.heapBaseline = ProcessStats.heap()
     }
 
     /// Submits every operation due at `time`, settling every 10,000 so the inbox stays small. Each

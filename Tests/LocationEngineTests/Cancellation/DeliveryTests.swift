@@ -137,6 +137,22 @@ struct DeliveryTests {
         #expect(statistics.oneShotsSucceeded == 4 && statistics.oneShotsFailed == 27)
     }
 
+    @Test("access lost while timeouts are handed out: the one-shots reached after it still timed out, without the best fix")
+    func revocationMidDeliveryStripsTimeouts() {
+        var h = MachineHarness()
+        for index in 0..<10 { h.oneShot("t\(index)", .room, timeout: .seconds(5)) }
+        h.fix(500)
+        h.receive(MachineHarness.picture(.unauthorized(.denied), .full), after: .seconds(6))
+        h.whileDelivering = { tag in tag == "t0" ? ([], .seconds(2)) : nil }
+        h.advance(by: .seconds(5))
+        #expect(h.onlyResult("t0")?.status == .timedOut && h.onlyResult("t0")?.location != nil)
+        for index in 1..<10 {
+            let result = h.onlyResult("t\(index)")
+            #expect(result?.status == .timedOut && result?.location == nil && result?.reason == nil, "t\(index): \(String(describing: result))")
+        }
+        #expect(h.machine.statistics(now: h.now).oneShotsTimedOut == 10)
+    }
+
     @Test("accuracy reduced mid-delivery: after the change is announced, nothing precise reaches anyone — results and updates coarsened, headings dropped")
     func reductionMidDelivery() {
         let policy = ReducedAccuracyPolicy()

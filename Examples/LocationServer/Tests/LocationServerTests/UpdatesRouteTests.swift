@@ -112,14 +112,34 @@ struct UpdatesRouteTests {
         }
     }
 
+    @Test("a stream that got nothing, with only a fix from before it known, is told no fix arrived and why")
+    func anOldFixIsNotOneThatArrived() async throws {
+        let server = try TestServer()
+        try await server.application.test(.router) { client in
+            _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
+                server.source.emit(TestServer.fix(metres: 100))
+                await server.engine.sync()
+            }
+            await server.engine.sync(advancingBy: .seconds(60))
+            let answer = try await server.get("/updates?duration=3s&accuracy=city", with: client, subscriptions: 1) {
+                await server.engine.sync(advancingBy: .seconds(3))
+            }
+            let data = try #require(String(buffer: answer.body).components(separatedBy: "data: ").last)
+            let end = try JSONDecoder().decode(EndJSON.self, from: Data(data.utf8))
+            #expect(end.detail?.hasPrefix("no fix arrived before the end (") == true, "\(end)")
+        }
+    }
+
     @Test("why a stream got nothing: the engine's words for a precise client; for an approximate one, never the best fix's radius")
     func whyNothingKeepsTheRadiusFromApproximateClients() throws {
         let query = try UpdatesQuery(QueryParameters(uri: URI("/updates?duration=5s&accuracy=city"), accepted: UpdatesQuery.accepted))
         let measured = EndingReason.accuracyNotReached(best: Location(latitude: 48, longitude: 11, horizontalAccuracy: 4), age: .milliseconds(200), finestReach: 3)
         for approximate in [false, true] {
-            let detail = UpdatesRoute<ManualClock>.whyNothing(query, known: false, reason: measured, approximate: approximate)
+            let detail = UpdatesRoute<ManualClock>.whyNothing(query, known: true, reason: measured, approximate: approximate)
             #expect(detail == "no fix passing accuracy city arrived while the subscription ran")
         }
+        // A fix read between the two reads: the engine's words name its radius, which only a precise client hears.
+        #expect(!UpdatesRoute<ManualClock>.whyNothing(query, known: false, reason: measured, approximate: true).contains("±"))
         #expect(UpdatesRoute<ManualClock>.whyNothing(query, known: false, reason: .noFix, approximate: false).contains("(no source has given a fix yet)"))
         // A fix refused by the filters, then a source's error: the error is the engine's reason, but a fix was known.
         let failing = EndingReason(code: "gpsd.disconnected", message: "gpsd closed the connection")

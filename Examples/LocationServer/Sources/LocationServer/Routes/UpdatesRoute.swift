@@ -104,7 +104,9 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             case .ended(let reason):
                 end = EndJSON(reason, updates: updates)
                 if updates == 0, reason == .durationElapsed {
-                    let known = await engine.lastKnownLocation()?.location != nil
+                    // A fix arrived while the stream ran (it ran its whole duration): the last known is younger.
+                    let last = await engine.lastKnownLocation()
+                    let known = last?.location != nil && (last?.age ?? .zero) < (query.options.duration ?? .zero)
                     end?.detail = Self.whyNothing(query, known: known, reason: await engine.whyNoAnswer(), approximate: view.approximate != nil)
                 }
             }
@@ -115,12 +117,12 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Why a subscription ended without delivering anything: a fix was `known` (or the engine's `reason` says
-    /// one was, should it have come between the two reads), but none passing the filters; or none arrived, and
-    /// the engine says why — but not to an approximate client, whose answers never name a measured radius.
+    /// Why a subscription ended without delivering anything: a fix arrived while it ran (`known`), but none
+    /// passing the filters; or none arrived, and the engine says why (`reason`) — but not to an approximate
+    /// client, whose answers never name a measured radius.
     static func whyNothing(_ query: UpdatesQuery, known: Bool, reason: EndingReason, approximate: Bool) -> String {
         let filters = query.options.accuracy.map { "accuracy \($0)" } ?? "its filters"
-        guard !known, reason.code != EndingReason.accuracyNotReachedCode else { return "no fix passing \(filters) arrived while the subscription ran" }
+        guard !known else { return "no fix passing \(filters) arrived while the subscription ran" }
         return "no fix arrived before the end\(approximate ? "" : " (\(reason.message))"); "
             + "a subscription gets the fixes that arrive while it runs, not the last known one"
     }

@@ -19,10 +19,7 @@ struct ServiceRoutesTests {
     func metrics() async throws {
         let server = try TestServer()
         try await server.application.test(.router) { client in
-            _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
-                server.source.emit(TestServer.fix(metres: 100))
-                await server.engine.sync()
-            }
+            try await server.answerACityRequest(with: client)
 
             let answer = try await client.execute(uri: "/metrics", method: .get)
             #expect(answer.status == .ok)

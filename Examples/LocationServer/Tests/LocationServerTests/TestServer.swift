@@ -119,6 +119,14 @@ struct TestServer {
         return try await response
     }
 
+    /// A city `/location` answered by a 100 m fix: the engine then knows a fix.
+    func answerACityRequest(with client: some TestClientProtocol) async throws {
+        _ = try await get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
+            source.emit(TestServer.fix(metres: 100))
+            await engine.sync()
+        }
+    }
+
     /// A fix of `metres` accuracy at a fixed place.
     static func fix(metres: Double, latitude: Double = 48.137) -> Location {
         Location(latitude: latitude, longitude: 11.575, horizontalAccuracy: metres)

@@ -116,10 +116,7 @@ struct UpdatesRouteTests {
     func anOldFixIsNotOneThatArrived() async throws {
         let server = try TestServer()
         try await server.application.test(.router) { client in
-            _ = try await server.get("/location?accuracy=city&timeout=5", with: client, oneShots: 1) {
-                server.source.emit(TestServer.fix(metres: 100))
-                await server.engine.sync()
-            }
+            try await server.answerACityRequest(with: client)
             await server.engine.sync(advancingBy: .seconds(60))
             let answer = try await server.get("/updates?duration=3s&accuracy=city", with: client, subscriptions: 1) {
                 await server.engine.sync(advancingBy: .seconds(3))

@@ -48,11 +48,12 @@ public struct NMEASatelliteID: Sendable, Hashable {
     public init(prn: Int, talker: NMEATalker, systemID: Int? = nil) {
         // A talker's system decides its numbers up to 64 and its own extended ranges (a `$QZGSV`'s 201 is QZSS 9,
         // though BeiDou 1 under `GN`).
+        let bySystemID = systemID.flatMap(Self.system(id:))
         let byTalker = Self.system(talker: talker).flatMap { prn <= 64 || Self.number(of: prn, in: $0) != nil ? $0 : nil }
-        switch systemID.flatMap(Self.system(id:)) ?? byTalker {
+        switch bySystemID ?? byTalker {
         case .gps?, nil:
             // GPS's system ID 1 also covers SBAS and QZSS: the ranges tell them apart.
-            self = Self.ranges(prn) ?? NMEASatelliteID(constellation: systemID.flatMap(Self.system(id:)), number: prn)
+            self = Self.ranges(prn) ?? NMEASatelliteID(constellation: bySystemID, number: prn)
         case let system?:
             self.init(constellation: system, number: Self.number(of: prn, in: system) ?? prn)
         }
@@ -68,7 +69,6 @@ public struct NMEASatelliteID: Sendable, Hashable {
         case (.beidou, 401...463): prn - 400
         case (.qzss, 193...202): prn - 192
         case (.imes, 173...182): prn - 172
-        case (.sbas, 33...64): prn + 87
         default: nil
         }
     }

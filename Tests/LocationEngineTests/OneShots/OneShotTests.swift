@@ -156,35 +156,24 @@ struct OneShotTests {
         #expect(h.onlyResult("c50")?.status == .success)
     }
 
-    @Test("a custom accuracy is answered from a remembered fix that meets it, though a worse one came after")
-    func customAccuracyFromTheCache() {
+    @Test(
+        "a custom accuracy is answered from a remembered fix that meets it, though a worse one came after, without the source — also between two levels (30 m is the block level's newest, not the house level's)",
+        arguments: [(10.0, 500.0, 20.0), (30.0, 200.0, 50.0)])
+    func customAccuracyFromTheCache(remembered: Double, worse: Double, metres: Double) {
         var h = MachineHarness()
-        h.fix(10)
+        h.fix(remembered)
         h.advance(by: .seconds(1))
-        h.fix(500)
+        h.fix(worse)
         h.advance(by: .seconds(1))
-        h.oneShot("c20", .custom(metres: 20, maximumAge: .seconds(60)), timeout: .seconds(10))
-        let result = h.onlyResult("c20")
-        #expect(result?.status == .success && result?.location?.horizontalAccuracy == 10 && result?.age == .seconds(2))
-        #expect(h.machine.statistics(now: h.now).oneShotsFromCache == 1)
-        // Too old for its own maximum age: not answered from the cache.
-        h.oneShot("c20 recent", .custom(metres: 20, maximumAge: .seconds(1)), timeout: .seconds(10))
-        #expect(h.results["c20 recent"] == nil)
-    }
-
-    @Test("a custom accuracy between two levels is answered from a remembered fix of the coarser level's accuracy, without the source")
-    func customAccuracyBetweenLevelsFromTheCache() {
-        var h = MachineHarness()
-        h.fix(30)
-        h.advance(by: .seconds(1))
-        h.fix(200)
-        h.advance(by: .seconds(10))
         let commands = h.sourceCommands.count
-        // 30 m meets 50 m; it is the block level's newest fix, not the house level's (15 m).
-        h.oneShot("c50", .custom(metres: 50, maximumAge: .seconds(60)), timeout: .seconds(10))
-        let result = h.onlyResult("c50")
-        #expect(result?.status == .success && result?.location?.horizontalAccuracy == 30 && result?.age == .seconds(11))
+        h.oneShot("custom", .custom(metres: metres, maximumAge: .seconds(60)), timeout: .seconds(10))
+        let result = h.onlyResult("custom")
+        #expect(result?.status == .success && result?.location?.horizontalAccuracy == remembered && result?.age == .seconds(2))
+        #expect(h.machine.statistics(now: h.now).oneShotsFromCache == 1)
         #expect(h.sourceCommands.count == commands, "answered without powering the source")
+        // Too old for its own maximum age: not answered from the cache.
+        h.oneShot("recent", .custom(metres: metres, maximumAge: .seconds(1)), timeout: .seconds(10))
+        #expect(h.results["recent"] == nil)
     }
 
     @Test("a request whose timeout ran out before the core took it (made before run(), behind a backlog) times out at once, asking nothing of the source or the user")

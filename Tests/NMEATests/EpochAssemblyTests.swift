@@ -38,13 +38,73 @@ struct EpochAssemblyTests {
     @Test func newTimeOfDayStartsANewEpochAndFinishFlushesTheLast() {
         let text = Sentences.nmea("GPGGA,000001.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
             + Sentences.nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")
-            + Sentences.nmea("GPGGA,000002.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+            + Sentences.nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")
         var decoder = NMEAStreamDecoder()
         var epochs: [NMEAEpoch] = []
         decoder.feed(Array(text.utf8)) { epochs.append($0) }
-        #expect(epochs.count == 1 && epochs[0].usedSatellites.count == 5)
+        #expect(epochs.isEmpty, "where a cycle ends is not known yet")
+        decoder.feed(Array(Sentences.nmea("GPGGA,000002.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,").utf8)) {
+            epochs.append($0)
+        }
+        #expect(epochs.count == 2 && epochs[0].usedSatellites.count == 5)
+        #expect(epochs[1].secondsOfDay == 2, "the GGA ended the first cycle: it ends the second at once")
+        decoder.feed(Array(Sentences.nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1").utf8)) { epochs.append($0) }
         decoder.finish { epochs.append($0) }
-        #expect(epochs.count == 2 && epochs[1].secondsOfDay == 2 && epochs[1].usedSatellites.isEmpty)
+        #expect(epochs.count == 3 && epochs[2].secondsOfDay == nil && epochs[2].usedSatellites.count == 5)
+    }
+
+    /// A live receiver prints a cycle, then nothing until the next: the epoch goes out at the sentence that
+    /// ended the cycles before, not a cycle later (at 1 Hz a second; in a power-save mode, a minute).
+    @Test func anEpochGoesOutAtTheSentenceThatEndsItsCycle() {
+        func cycle(_ second: Int) -> String {
+            let time = "00000\(second).00"
+            return Sentences.nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+                + Sentences.nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")
+                + Sentences.nmea("GPGSV,1,1,02,04,45,120,40,05,30,200,38")
+                + Sentences.nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
+                + Sentences.nmea("GPGSV,1,1,01,09,10,010,30")
+        }
+        var decoder = NMEAStreamDecoder()
+        var epochs: [NMEAEpoch] = []
+        var afterEachCycle: [Int] = []
+        for second in 1...4 {
+            decoder.feed(Array(cycle(second).utf8)) { epochs.append($0) }
+            afterEachCycle.append(epochs.count)
+        }
+        // The first cycle goes out when the second starts; from the second on, each at its RMC.
+        #expect(afterEachCycle == [0, 2, 3, 4])
+        #expect(epochs.map(\.secondsOfDay) == [1, 2, 3, 4])
+        #expect(epochs.allSatisfy { $0.speed != nil && $0.track != nil && $0.mode == .threeD })
+        // The GSV printed after the RMC joins the next epoch, as gpsd reports it (the first cycle's was still
+        // its own: that cycle went out when the next began).
+        #expect(epochs.map(\.satellites.count) == [3, 2, 3, 3])
+        #expect(decoder.statistics.sentencesAfterTheirEpoch == 0)
+    }
+
+    /// A receiver printing GGA at 10 Hz and RMC after each whole second's GGA: the GGA learned as the end
+    /// sends the whole second's epoch out before its RMC once; the RMC is left out, counted, and the GGA ends
+    /// no cycle again, so the next whole second has its RMC.
+    @Test func aTimedSentenceAfterItsEpochIsLeftOutOnceAndItsTypeEndsNoCycleAgain() {
+        var text = ""
+        for tenth in 7...21 {
+            let time = "00000\(tenth / 10).\(tenth % 10)0"
+            text += Sentences.nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+            if tenth % 10 == 0 {
+                text += Sentences.nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
+            }
+        }
+        var decoder = NMEAStreamDecoder()
+        var epochs: [NMEAEpoch] = []
+        decoder.feed(Array(text.utf8)) { epochs.append($0) }
+        decoder.finish { epochs.append($0) }
+        let seconds = epochs.compactMap(\.secondsOfDay)
+        #expect(seconds == (7...21).map { Double($0) / 10 }, "every cycle once, in order")
+        let whole = epochs.filter { $0.secondsOfDay == 1 || $0.secondsOfDay == 2 }
+        #expect(whole.count == 2)
+        #expect(whole[0].derived.contains(.speed), "the first whole second's RMC came after its epoch")
+        #expect(whole[1].speed.map { abs($0 - 22.4 * NMEAUnits.metresPerSecondPerKnot) < 1e-9 } == true)
+        #expect(whole[1].year == 1994)
+        #expect(decoder.statistics.sentencesAfterTheirEpoch == 1)
     }
 
     @Test(arguments: [

@@ -1,13 +1,14 @@
 /// What each sentence type contributes to the open epoch.
 ///
 /// Each `add` first lets ``NMEAEpochAssembler/join(_:time:onEpoch:)`` decide
-/// whether the sentence starts a new epoch, then copies its fields in. Values a
+/// whether the sentence starts a new epoch, then copies its fields in, then (a timed
+/// sentence) lets `ended(_:talker:onEpoch:)` emit the epoch if the sentence ends its cycle. Values a
 /// sentence leaves empty never overwrite what another sentence of the epoch said.
 extension NMEAEpochAssembler {
     /// Adds a GGA: position, quality, satellites used, HDOP (which wins over GSA's), altitude, geoid separation.
     @inline(__always)
     public mutating func add(_ gga: NMEAGGA, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        join(.gga, time: gga.time, onEpoch: onEpoch)
+        guard join(.gga, time: gga.time, onEpoch: onEpoch) else { return ended(.gga, talker: talker, onEpoch: onEpoch) }
         setTalker(talker)
         setPosition(gga.latitude, gga.longitude)
         evidence.ggaQuality = gga.quality ?? evidence.ggaQuality
@@ -20,18 +21,20 @@ extension NMEAEpochAssembler {
         }
         current.altitudeMSL = gga.altitudeMSL ?? current.altitudeMSL
         current.geoidSeparation = gga.geoidSeparation ?? current.geoidSeparation
+        ended(.gga, talker: talker, onEpoch: onEpoch)
     }
 
     /// Adds an RMC: position, status, speed, track, date.
     @inline(__always)
     public mutating func add(_ rmc: NMEARMC, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        join(.rmc, time: rmc.time, onEpoch: onEpoch)
+        guard join(.rmc, time: rmc.time, onEpoch: onEpoch) else { return ended(.rmc, talker: talker, onEpoch: onEpoch) }
         setTalker(talker)
         if Self.isValidData(rmc.isValid, faaMode: rmc.faaMode) { setPosition(rmc.latitude, rmc.longitude) }
         setStatus(rmc.isValid, faaMode: rmc.faaMode)
         if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
         current.track = rmc.track ?? current.track
         setDate(rmc.date)
+        ended(.rmc, talker: talker, onEpoch: onEpoch)
     }
 
     /// Adds a GSA: fix type, used satellites (accumulated over the GSAs of a multi-constellation epoch), DOPs.
@@ -67,41 +70,45 @@ extension NMEAEpochAssembler {
     /// Adds a GLL: position and status (no fix when its FAA mode says `N`, not valid).
     @inline(__always)
     public mutating func add(_ gll: NMEAGLL, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        join(.gll, time: gll.time, onEpoch: onEpoch)
+        guard join(.gll, time: gll.time, onEpoch: onEpoch) else { return ended(.gll, talker: talker, onEpoch: onEpoch) }
         setTalker(talker)
         if Self.isValidData(gll.isValid, faaMode: gll.faaMode) { setPosition(gll.latitude, gll.longitude) }
         setStatus(gll.isValid, faaMode: gll.faaMode)
+        ended(.gll, talker: talker, onEpoch: onEpoch)
     }
 
     /// Adds a VTG: track and speed (ignored when its FAA mode says `N`, not valid).
     @inline(__always)
     public mutating func add(_ vtg: NMEAVTG, onEpoch: (NMEAEpoch) -> Void) {
         join(.vtg, time: nil, onEpoch: onEpoch)
-        guard vtg.faaMode != 0x4E else { return }
-        current.track = vtg.trackTrue ?? current.track
-        current.speed = vtg.speed ?? current.speed
+        if vtg.faaMode != 0x4E {
+            current.track = vtg.trackTrue ?? current.track
+            current.speed = vtg.speed ?? current.speed
+        }
     }
 
     /// Adds a GST: 1-sigma latitude, longitude and altitude errors.
     @inline(__always)
     public mutating func add(_ gst: NMEAGST, onEpoch: (NMEAEpoch) -> Void) {
-        join(.gst, time: gst.time, onEpoch: onEpoch)
+        guard join(.gst, time: gst.time, onEpoch: onEpoch) else { return ended(.gst, onEpoch: onEpoch) }
         current.gstLatitudeError = gst.latitudeError ?? current.gstLatitudeError
         current.gstLongitudeError = gst.longitudeError ?? current.gstLongitudeError
         current.gstAltitudeError = gst.altitudeError ?? current.gstAltitudeError
+        ended(.gst, onEpoch: onEpoch)
     }
 
     /// Adds a ZDA: the date.
     @inline(__always)
     public mutating func add(_ zda: NMEAZDA, onEpoch: (NMEAEpoch) -> Void) {
-        join(.zda, time: zda.time, onEpoch: onEpoch)
+        guard join(.zda, time: zda.time, onEpoch: onEpoch) else { return ended(.zda, onEpoch: onEpoch) }
         setDate(zda.date)
+        ended(.zda, onEpoch: onEpoch)
     }
 
     /// Adds a GNS: position, per-constellation mode, satellites used, HDOP, altitude, geoid separation.
     @inline(__always)
     public mutating func add(_ gns: NMEAGNS, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        join(.gns, time: gns.time, onEpoch: onEpoch)
+        guard join(.gns, time: gns.time, onEpoch: onEpoch) else { return ended(.gns, talker: talker, onEpoch: onEpoch) }
         setTalker(talker)
         if gns.modes.utf8.contains(0x53) { evidence.simulated = true }
         if !gns.modes.isEmpty { evidence.gnsFix = (evidence.gnsFix ?? false) || gns.hasFix }
@@ -110,6 +117,7 @@ extension NMEAEpochAssembler {
         if let hdop = gns.hdop, !evidence.hdopFromGGA { current.hdop = hdop }
         current.altitudeMSL = current.altitudeMSL ?? gns.altitudeMSL
         current.geoidSeparation = current.geoidSeparation ?? gns.geoidSeparation
+        ended(.gns, talker: talker, onEpoch: onEpoch)
     }
 
     /// Adds an HDT: true heading (kept apart from the course over ground).
@@ -138,10 +146,12 @@ extension NMEAEpochAssembler {
     /// Adds a SiRF `$PSRFEPE`: the receiver's estimated errors for the fix of its time (when valid).
     @inline(__always)
     public mutating func add(_ epe: NMEAPSRFEPE, onEpoch: (NMEAEpoch) -> Void) {
-        join(.psrfepe, time: epe.time, onEpoch: onEpoch)
-        guard epe.isValid == true else { return }
-        current.estimatedHorizontalError = epe.horizontalError ?? current.estimatedHorizontalError
-        current.estimatedVerticalError = epe.verticalError ?? current.estimatedVerticalError
+        guard join(.psrfepe, time: epe.time, onEpoch: onEpoch) else { return ended(.psrfepe, onEpoch: onEpoch) }
+        if epe.isValid == true {
+            current.estimatedHorizontalError = epe.horizontalError ?? current.estimatedHorizontalError
+            current.estimatedVerticalError = epe.verticalError ?? current.estimatedVerticalError
+        }
+        ended(.psrfepe, onEpoch: onEpoch)
     }
 
     /// The latest position of the cycle wins, as in gpsd: receivers print the freshest solution last.

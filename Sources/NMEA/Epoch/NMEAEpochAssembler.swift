@@ -16,6 +16,12 @@
 ///   the next day when the time of day wraps past midnight; epochs before the
 ///   first date have none. With a roll-over pivot, dates before it move forward
 ///   by 1024 weeks (receivers hit by the GPS week roll-over).
+/// - A cycle ends at the timed sentence the receiver printed last before the time of day changed
+///   (learned as it goes: see `NMEACycleEnd`): the open epoch is emitted when that sentence arrives,
+///   not a cycle later when the next one starts. Until it is learned, and whenever a cycle does not
+///   end with it, the next cycle's first timed sentence closes the epoch as above. A timed sentence
+///   that arrives after its cycle's epoch went out is left out of every epoch, and the type that ended
+///   that epoch too early ends none again (so at most once per type and stream).
 /// - ``finish(onEpoch:)`` emits the last open epoch.
 ///
 /// Pure state: no I/O, no clock. Steady state it allocates nothing: the epoch's
@@ -29,6 +35,7 @@ public struct NMEAEpochAssembler: Sendable {
     private var lastDate: NMEADate?
     private var lastTime: NMEATimeOfDay?
     private var lastFix: NMEAMotion.Fix?
+    private var cycleEnd = NMEACycleEnd()
     /// Dates before this one are moved forward by 1024 weeks (`nil`: dates are used as printed).
     public let rolloverPivot: NMEADate?
 
@@ -56,6 +63,12 @@ public struct NMEAEpochAssembler: Sendable {
         var simulated = false
         /// `$PGRMZ` fix dimension, when one was seen.
         var pgrmzDimension: Int?
+        /// Sentences of each ``NMEASentenceKind/ordinal`` that joined the epoch (at most 255 counted).
+        var kindCounts = SIMD16<UInt8>()
+
+        mutating func count(_ kind: NMEASentenceKind) {
+            if kindCounts[kind.ordinal] < .max { kindCounts[kind.ordinal] += 1 }
+        }
     }
 
     /// Creates an assembler with no open epoch.
@@ -89,12 +102,22 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// Starts a new epoch if a sentence of `kind` with `time` does not belong to the open one,
-    /// then records the sentence as part of the (possibly new) open epoch.
-    @inline(__always)
-    mutating func join(_ kind: NMEASentenceKind, time: NMEATimeOfDay?, onEpoch: (NMEAEpoch) -> Void) {
+    /// then records the sentence as part of the (possibly new) open epoch. Returns `false`, recording
+    /// nothing, for a timed sentence whose epoch was already emitted at its cycle's end.
+    @inline(__always) @discardableResult
+    mutating func join(_ kind: NMEASentenceKind, time: NMEATimeOfDay?, onEpoch: (NMEAEpoch) -> Void) -> Bool {
         guard kind.carriesTime else {
             evidence.hasContent = true
-            return
+            evidence.count(kind)
+            return true
+        }
+        if let time, let reference = evidence.time ?? cycleEnd.emittedTime {
+            if !time.isSameCycle(as: reference) {
+                cycleEnd.timeChanged(cycleHadPosition: evidence.time != nil ? current.latitude != nil : cycleEnd.emittedHadPosition)
+            } else if evidence.time == nil {
+                cycleEnd.strayed()
+                return false
+            }
         }
         if evidence.hasContent {
             let boundary: Bool
@@ -109,13 +132,33 @@ public struct NMEAEpochAssembler: Sendable {
         }
         evidence.hasContent = true
         evidence.timedKinds |= 1 << kind.ordinal
+        evidence.count(kind)
         if let time {
             // The cycle's latest time is its time (RMC's, printed last, as gpsd reports it); the first one
             // still decides which later times belong to the cycle.
             if evidence.time == nil { evidence.time = time }
             current.secondsOfDay = time.seconds
         }
+        return true
     }
+
+    /// Notes the timed sentence just added and, when it is the one that ends a cycle, emits the open epoch.
+    ///
+    /// - Parameter talker: the sentence's talker, for the types whose add has one.
+    @inline(__always)
+    mutating func ended(_ kind: NMEASentenceKind, talker: NMEATalker? = nil, onEpoch: (NMEAEpoch) -> Void) {
+        let sentence = NMEACycleEnd.Sentence(kind: UInt8(kind.ordinal), talker: talker, occurrence: evidence.kindCounts[kind.ordinal])
+        cycleEnd.added(sentence)
+        guard sentence == cycleEnd.ender, let time = evidence.time else { return }
+        cycleEnd.emittedHadPosition = current.latitude != nil
+        emit(onEpoch)
+        cycleEnd.emittedTime = time
+    }
+
+    /// Timed sentences left out of every epoch because they arrived after the epoch of their time had been
+    /// emitted at the sentence learned to end its cycle (at most one per sentence type: that type ends no
+    /// cycle again).
+    public var sentencesAfterTheirEpoch: Int { cycleEnd.leftOut }
 
     /// Emits the open epoch, if any sentence joined it. Call at end of stream.
     public mutating func finish(onEpoch: (NMEAEpoch) -> Void) {

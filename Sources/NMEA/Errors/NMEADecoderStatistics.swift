@@ -12,6 +12,9 @@ public struct NMEADecoderStatistics: Sendable, Hashable {
     public var discardedBytes: Int
     /// Decoded sentences that had no checksum and were accepted under the checksum policy.
     public var sentencesWithoutChecksum: Int
+    /// Timed sentences left out because they arrived after their cycle's epoch had been emitted at the
+    /// sentence learned to end the receiver's cycle (see ``NMEAEpochAssembler/sentencesAfterTheirEpoch``).
+    public var sentencesAfterTheirEpoch: Int
 
     /// Creates empty statistics.
     public init() {
@@ -21,6 +24,7 @@ public struct NMEADecoderStatistics: Sendable, Hashable {
         epochs = 0
         discardedBytes = 0
         sentencesWithoutChecksum = 0
+        sentencesAfterTheirEpoch = 0
     }
 
     /// The count for one error kind, 0 when never seen.

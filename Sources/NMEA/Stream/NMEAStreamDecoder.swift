@@ -43,7 +43,11 @@ public struct NMEAStreamDecoder: Sendable {
     public var bufferedByteCount: Int { framer.bufferedByteCount }
 
     /// Sentences decoded by type and lines rejected by error kind, since creation.
-    public var statistics: NMEADecoderStatistics { counters.statistics }
+    public var statistics: NMEADecoderStatistics {
+        var statistics = counters.statistics
+        statistics.sentencesAfterTheirEpoch = assembler.sentencesAfterTheirEpoch
+        return statistics
+    }
 
     /// Sentences decoded successfully since creation, all types together: ``NMEADecoderStatistics/sentences``
     /// without making the whole snapshot. - Complexity: O(1).

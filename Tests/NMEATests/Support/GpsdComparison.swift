@@ -11,6 +11,8 @@ struct GpsdComparison {
     private(set) var explained: [GpsdDeviation: Int] = [:]
 
     private let deviations: Set<GpsdDeviation>
+    /// Speeds and tracks that ``GpsdDeviation/sentenceAfterLearnedCycleEnd`` may still explain.
+    private var leftOutMotion: Int
     /// Values the decoder reported in earlier epochs, for ``GpsdDeviation/valuesFromEarlierCycles``.
     private var earlier = Earlier()
 
@@ -51,6 +53,7 @@ struct GpsdComparison {
 
     init(log: String, decoded: Decoded, reports: [GpsdTPV], deviations: Set<GpsdDeviation>) {
         self.deviations = deviations
+        leftOutMotion = 2 * decoded.statistics.sentencesAfterTheirEpoch
         cyclePositions = decoded.positions
         pgrmzAltitudes = decoded.pgrmzAltitudes
         let epochs = decoded.epochs
@@ -123,12 +126,18 @@ struct GpsdComparison {
         let derivable = derivableMotion(to: millis)
         if epoch.speed == nil, gpsd.speed != nil, motionMissing, accept(.noMotionAcrossTimeStepBack) {
         } else if let speed = gpsd.speed, abs((epoch.speed ?? .infinity) - speed) > 6e-4,
+            epoch.speed == nil || epoch.derived.contains(.speed), acceptLeftOutMotion()
+        {
+        } else if let speed = gpsd.speed, abs((epoch.speed ?? .infinity) - speed) > 6e-4,
             derivable.contains(where: { abs($0.speed - speed) <= 6e-4 }), accept(.reportedBeforeCycleEnd)
         {
         } else {
             check("speed", epoch.speed, gpsd.speed, 6e-4, at: place)
         }
         if epoch.track == nil, gpsd.track != nil, motionMissing, accept(.noMotionAcrossTimeStepBack) {
+        } else if let track = gpsd.track, abs((epoch.track ?? .infinity) - track) > 1e-4,
+            epoch.track == nil || epoch.derived.contains(.track), acceptLeftOutMotion()
+        {
         } else if let track = gpsd.track, abs((epoch.track ?? .infinity) - track) > 1e-4,
             derivable.contains(where: { abs($0.track - track) <= 1e-4 })
                 // gpsd saw no movement between its two reports (derived speed 0), so its track is not a
@@ -147,6 +156,14 @@ struct GpsdComparison {
         } else {
             check("eph", epoch.horizontalAccuracy, gpsd.eph, 0.01, at: place)
         }
+    }
+
+    /// Accepts one speed or track under ``GpsdDeviation/sentenceAfterLearnedCycleEnd`` while the sentences
+    /// the decoder left out can explain one more.
+    private mutating func acceptLeftOutMotion() -> Bool {
+        guard leftOutMotion > 0, accept(.sentenceAfterLearnedCycleEnd) else { return false }
+        leftOutMotion -= 1
+        return true
     }
 
     /// Speeds and tracks gpsd may have derived for the cycle at `millis`: from a position of the previous

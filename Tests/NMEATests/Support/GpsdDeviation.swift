@@ -31,6 +31,14 @@ enum GpsdDeviation: Hashable, CaseIterable {
     /// decoder keeps the date and derives no motion across the step; gpsd assumes a day passed and derives a
     /// speed over it. Accepted: ours absent, gpsd's present, on the epoch after the step.
     case noMotionAcrossTimeStepBack
+    /// The decoder emits a cycle's epoch at the timed sentence it learned ends the receiver's cycles, so that
+    /// a live fix is not held until the next cycle. A receiver whose cycles end differently (a 10 Hz GGA with
+    /// a 1 Hz RMC after the whole second's; a multiplexer that prints the last second's GGA first) sends a
+    /// timed sentence after that epoch went out, once per sentence type: it is left out, and the type ends no
+    /// cycle again. gpsd reports the cycle again with it. Accepted: the decoder left sentences out
+    /// (``NMEADecoderStatistics/sentencesAfterTheirEpoch``), at most a speed and a track per sentence left
+    /// out differ, and ours are derived from the previous fix or absent.
+    case sentenceAfterLearnedCycleEnd
 
     /// The deviations that apply to one corpus log.
     static func applying(to log: String) -> Set<GpsdDeviation> {
@@ -41,7 +49,7 @@ enum GpsdDeviation: Hashable, CaseIterable {
         "GPSmap-76S.log": [.simulatedFixIsNoFix],
         "ais-nmea.log": [.valuesFromEarlierCycles],
         "bt451.log": [.valuesFromEarlierCycles, .noMotionAcrossTimeStepBack],
-        "bundg_zeus_9.log": [.valuesFromEarlierCycles, .reportedBeforeCycleEnd],
+        "bundg_zeus_9.log": [.valuesFromEarlierCycles, .reportedBeforeCycleEnd, .sentenceAfterLearnedCycleEnd],
         "com-1289.log": [.valuesFromEarlierCycles],
         "eXplorist210.log": [.valuesFromEarlierCycles, .noGeoidModel],
         "foretrex-201.log": [.receiverErrorEstimates, .preciseAltitudeOverPGRMZ],
@@ -57,7 +65,7 @@ enum GpsdDeviation: Hashable, CaseIterable {
         "nl551e.log": [.valuesFromEarlierCycles],
         "polarx2.log": [.receiverErrorEstimates],
         "quectelLC79D-1.log": [.valuesFromEarlierCycles, .noGeoidModel],
-        "rst39.log": [.noGeoidModel],
+        "rst39.log": [.noGeoidModel, .sentenceAfterLearnedCycleEnd],
         "skytraq-dgps.log": [.receiverErrorEstimates],
         "skytraq-fixB.log": [.receiverErrorEstimates],
         "ublox-lea-4h.log": [.valuesFromEarlierCycles],

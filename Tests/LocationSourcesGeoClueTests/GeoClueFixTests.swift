@@ -54,12 +54,15 @@ struct GeoClueFixTests {
         // Without a class for 0, GeoClue's 0 is unknown: nothing finer than the coarsest class.
         let unknown = try GeoClueFix.location(from: Self.properties(accuracy: 0), accuracyClasses: [:])
         #expect(unknown.horizontalAccuracy == 300 && unknown.horizontalAccuracyIsEstimated)
+        // −1 is GeoClue's own "accuracy unknown" (an NMEA feed of RMC alone): a fix of the coarsest class.
+        let noHDOP = try GeoClueFix.location(from: Self.properties(accuracy: -1), accuracyClasses: classes)
+        #expect(noHDOP.horizontalAccuracy == 300 && noHDOP.horizontalAccuracyIsEstimated)
     }
 
     @Test("absurd values reject the fix, naming the property", arguments: [
         ("Latitude", Self.properties(latitude: .nan)), ("Latitude", Self.properties(latitude: 90.0001)),
         ("Longitude", Self.properties(longitude: -.infinity)), ("Longitude", Self.properties(longitude: 180.5)),
-        ("Accuracy", Self.properties(accuracy: -1)), ("Accuracy", Self.properties(accuracy: .infinity)),
+        ("Accuracy", Self.properties(accuracy: -2)), ("Accuracy", Self.properties(accuracy: -0.5)), ("Accuracy", Self.properties(accuracy: .infinity)),
         ("Accuracy", Self.properties(accuracy: .nan)), ("Altitude", Self.properties(altitude: .nan)),
         ("Speed", Self.properties(speed: .infinity)), ("Heading", Self.properties(heading: .nan)),
         ("Timestamp", Self.properties(timestamp: (1, 1_000_000))),

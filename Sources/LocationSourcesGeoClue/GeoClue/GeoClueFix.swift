@@ -6,8 +6,10 @@ import LocationEngine
 /// GeoClue marks what it does not know: an altitude of `-Double.greatestFiniteMagnitude`, a speed or heading
 /// of −1. Those become unknown (`nil`). Its NMEA source reports accuracy as a class of the HDOP (0 for the
 /// best, not a perfect fix): a reported accuracy found in ``GeoClueConfiguration/accuracyClasses`` becomes the
-/// radius it maps to, marked as estimated. Anything else that cannot be a fix — a latitude or longitude that is missing, not a number,
-/// not finite or out of range, an accuracy that is negative or not finite, a speed, heading or altitude
+/// radius it maps to, marked as estimated. An accuracy of −1 (GeoClue's "unknown": an NMEA feed of RMC alone
+/// has no HDOP) becomes the coarsest class's radius, estimated.
+/// Anything else that cannot be a fix — a latitude or longitude that is missing, not a number,
+/// not finite or out of range, an accuracy that is negative (other than −1) or not finite, a speed, heading or altitude
 /// that is NaN or infinite — rejects the whole fix with the reason; the source counts it and delivers
 /// nothing.
 enum GeoClueFix {
@@ -25,13 +27,17 @@ enum GeoClueFix {
     static func location(from properties: [String: DBusValue], accuracyClasses: [Double: Double]) throws(Rejection) -> Location {
         let latitude = try required("Latitude", in: properties, range: -90...90)
         let longitude = try required("Longitude", in: properties, range: -180...180)
-        let reported = try required("Accuracy", in: properties, range: 0...Double.greatestFiniteMagnitude)
+        // −1 is GeoClue's "accuracy unknown" (every new location starts with it; an RMC-only NMEA feed keeps it).
+        let reported = try required("Accuracy", in: properties, range: -1...Double.greatestFiniteMagnitude)
+        guard reported >= 0 || reported == -1 else {
+            throw Rejection(property: "Accuracy", reason: "\(reported) is negative and not GeoClue's unknown (-1)")
+        }
         var location = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: reported)
-        if let radius = accuracyClasses[reported] {
+        if reported >= 0, let radius = accuracyClasses[reported] {
             location.horizontalAccuracy = radius
             location.horizontalAccuracyIsEstimated = true
-        } else if reported == 0 {
-            // GeoClue's "unknown": no class says what it means, so nothing finer than the coarsest class.
+        } else if reported <= 0 {
+            // Unknown (−1, or a 0 no class maps): nothing finer than the coarsest class.
             location.horizontalAccuracy = GeoClueConfiguration.nmeaAccuracyClasses[300]!
             location.horizontalAccuracyIsEstimated = true
         }

@@ -86,6 +86,18 @@ struct EncoderTests {
         }
     }
 
+    /// NMEA's bearings run 0–359: a track or an azimuth just short of north that rounds up to 360 is printed 0.
+    @Test func aBearingThatRoundsToThreeHundredSixtyIsPrintedNorth() throws {
+        var epoch = Self.sampleEpoch()
+        epoch.track = 359.996
+        epoch.satellites = [NMEASatellite(prn: 3, elevation: 40, azimuth: 359.6, snr: 40, used: true)]
+        let text = NMEAEncoder.encode(epoch, sentences: [.gga, .rmc, .gsv, .vtg])
+        let decoded = try #require(Sentences.decode(text).0.first)
+        #expect(decoded.track == 0 && decoded.satellites.first?.azimuth == 0)
+        epoch.track = 359.994
+        #expect(try #require(Sentences.decode(NMEAEncoder.encode(epoch, sentences: [.gga, .rmc])).0.first).track == 359.99)
+    }
+
     @Test func valuesTooLargeForAFieldAreWrittenEmptyNotTrapped() throws {
         var epoch = NMEAEpoch()
         epoch.mode = .threeD

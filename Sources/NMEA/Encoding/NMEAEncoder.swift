@@ -38,6 +38,12 @@ public enum NMEAEncoder {
 
     private static func hasFix(_ epoch: NMEAEpoch) -> Bool { epoch.mode == .twoD || epoch.mode == .threeD }
 
+    /// The track as printed to 0.01°: one that rounds up to 360 is north, 0 (NMEA's range is 0–359.99).
+    private static func track(_ epoch: NMEAEpoch) -> Double? {
+        guard let track = epoch.track else { return nil }
+        return (track * 100).rounded() >= 36_000 ? 0 : track
+    }
+
     private static func gga(_ epoch: NMEAEpoch) -> String {
         var writer = NMEASentenceWriter(talker: epoch.talker, kind: .gga)
         writer.time(epoch.secondsOfDay)
@@ -63,7 +69,7 @@ public enum NMEAEncoder {
         writer.angle(epoch.latitude, degreeDigits: 2, positive: 0x4E, negative: 0x53)
         writer.angle(epoch.longitude, degreeDigits: 3, positive: 0x45, negative: 0x57)
         writer.field(epoch.speed.map { $0 / NMEAUnits.metresPerSecondPerKnot }, decimals: 3)
-        writer.field(epoch.track, decimals: 2)
+        writer.field(track(epoch), decimals: 2)
         writer.date(year: epoch.year, month: epoch.month, day: epoch.day)
         writer.empty()
         writer.empty()
@@ -102,7 +108,8 @@ public enum NMEAEncoder {
             for satellite in satellites.dropFirst(message * 4).prefix(4) {
                 writer.field(satellite.id.extendedNumber, digits: 2)
                 writer.field(satellite.elevation.flatMap { Int(exactly: $0.rounded()) }, digits: 2)
-                writer.field(satellite.azimuth.flatMap { Int(exactly: $0.rounded()) }, digits: 3)
+                // An azimuth that rounds up to 360 is north, printed 0 (NMEA's range is 0–359).
+                writer.field(satellite.azimuth.flatMap { Int(exactly: $0.rounded()) }.map { $0 % 360 }, digits: 3)
                 writer.field(satellite.snr.flatMap { Int(exactly: $0.rounded()) }, digits: 2)
             }
             return writer.finish()
@@ -121,7 +128,7 @@ public enum NMEAEncoder {
 
     private static func vtg(_ epoch: NMEAEpoch) -> String {
         var writer = NMEASentenceWriter(talker: epoch.talker, kind: .vtg)
-        writer.field(epoch.track, decimals: 2)
+        writer.field(track(epoch), decimals: 2)
         writer.field("T")
         writer.empty()
         writer.field("M")

@@ -45,6 +45,19 @@ import Testing
         #expect(top > 15 && top < 80 / 3.6 * 1.07)
     }
 
+    /// Beside a pole (the most the command line allows), a metre east is thousands of degrees of longitude:
+    /// every position is still a coordinate.
+    @Test func aDriveBesideAPoleStaysOnTheGlobe() {
+        for seed in UInt64(1)...8 {
+            var scenario = Scenario.drive(seed: seed)
+            scenario.origin = Coordinate(latitude: 89.999, longitude: 0)
+            let samples = truth(scenario, seconds: 900)
+            #expect(samples.allSatisfy { (-90...90).contains($0.latitude) })
+            let outside = samples.filter { !(-180..<180).contains($0.longitude) }
+            #expect(outside.count == 0, "seed \(seed): \(outside.count) longitudes off the globe, e.g. \(outside.first?.longitude ?? 0)")
+        }
+    }
+
     @Test func turnsAreSmoothWhenDriving() {
         let samples = truth(.drive(seed: 12), seconds: 1800)
         for (previous, next) in zip(samples, samples.dropFirst()) where previous.speed > 1 {

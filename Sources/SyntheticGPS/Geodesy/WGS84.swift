@@ -12,7 +12,11 @@ struct LocalScale: Sendable {
         if !(abs(lat - latitude) < 0.001) { refresh(at: lat) }
         lat = min(90, max(-90, lat + north * degreesPerMetreNorth))
         lon += east * degreesPerMetreEast
-        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        // Near a pole a metre east is many degrees: wrap by as many turns as it takes, not one.
+        if !(-180..<180).contains(lon) {
+            lon = (lon + 180).truncatingRemainder(dividingBy: 360)
+            lon += lon < 0 ? 180 : -180
+        }
     }
 
     private mutating func refresh(at lat: Double) {

@@ -38,17 +38,17 @@ struct LocationServerCommand: AsyncParsableCommand {
     @Flag(help: "Read positions from GeoClue2, the system location service, on the system bus: a coarse source beside --gpsd/--nmea (the engine wakes the receiver only for requests finer than GeoClue reaches), or alone.")
     var geoclue = false
 
-    @Option(help: "The desktop ID the server gives GeoClue (GeoClue's configuration and agent decide by it).")
-    var geoclueDesktopId = "location-server"
+    @Option(help: "The desktop ID the server gives GeoClue (GeoClue's configuration and agent decide by it; with --geoclue, default location-server).")
+    var geoclueDesktopId: String?
 
-    @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")).")
-    var scenario = "drive"
+    @Option(help: "Synthetic scenario: \(Scenario.names.joined(separator: ", ")) (default drive; only for the synthetic receiver).")
+    var scenario: String?
 
-    @Option(help: "Synthetic fixes per second (0.001 to 100).")
-    var fixRate = 1.0
+    @Option(help: "Synthetic fixes per second (0.001 to 100; default 1; only for the synthetic receiver).")
+    var fixRate: Double?
 
-    @Option(help: "Synthetic receiver seed.")
-    var seed: UInt64 = 42
+    @Option(help: "Synthetic receiver seed (default 42; only for the synthetic receiver).")
+    var seed: UInt64?
 
     @Option(parsing: .unconditional, help: "How long the source keeps running after the last request needing it (e.g. 5s, 500ms; at most 24h).")
     var linger = "5s"
@@ -174,8 +174,11 @@ struct LocationServerCommand: AsyncParsableCommand {
             choices.append(.nmea(path: path))
         }
         if geoclue {
-            guard !geoclueDesktopId.isEmpty else { throw ValidationError("--geoclue-desktop-id must not be empty: GeoClue requires one") }
-            choices.append(.geoclue(desktopId: geoclueDesktopId))
+            let desktopId = geoclueDesktopId ?? "location-server"
+            guard !desktopId.isEmpty else { throw ValidationError("--geoclue-desktop-id must not be empty: GeoClue requires one") }
+            choices.append(.geoclue(desktopId: desktopId))
+        } else if geoclueDesktopId != nil {
+            throw ValidationError("--geoclue-desktop-id names the server to GeoClue: give it with --geoclue, or leave it out")
         }
         if let text = staticLocation {
             do {
@@ -184,14 +187,25 @@ struct LocationServerCommand: AsyncParsableCommand {
                 throw ValidationError("--static: \(error)")
             }
         }
-        if !choices.isEmpty { return choices }
+        if !choices.isEmpty {
+            // The synthetic receiver's settings would be dropped without a word: a typo, or a source missing.
+            let synthetic = [scenario.map { _ in "--scenario" }, fixRate.map { _ in "--fix-rate" }, seed.map { _ in "--seed" }].compactMap { $0 }
+            guard synthetic.isEmpty else {
+                throw ValidationError(
+                    "\(synthetic.joined(separator: ", ")) set the synthetic receiver, which --gpsd, --nmea, --geoclue and --static replace: "
+                        + "leave \(synthetic.count == 1 ? "it" : "them") out")
+            }
+            return choices
+        }
+        let scenario = scenario ?? "drive"
         guard Scenario.names.contains(scenario) else {
             throw ValidationError("--scenario must be one of \(Scenario.names.joined(separator: ", ")) (got '\(scenario)')")
         }
+        let fixRate = fixRate ?? 1
         guard Scenario.fixRates.contains(fixRate) else {
             throw ValidationError("--fix-rate must be from 0.001 (a fix every 1,000 s) to 100 (got \(fixRate))")
         }
-        return [.synthetic(scenario: scenario, fixRate: fixRate, seed: seed)]
+        return [.synthetic(scenario: scenario, fixRate: fixRate, seed: seed ?? 42)]
     }
 
     /// The longest `--linger` taken: a day (a source kept running longer than that is one never let go).

@@ -30,7 +30,7 @@ struct ReadmeExampleTests {
     @Test("the geofence example is a circle the default synthetic receiver is inside for its first two hours")
     func geofenceExampleIsWhereTheReceiverDrives() throws {
         let command = try LocationServerCommand.parse([])
-        var receiver = SyntheticReceiver(scenario: try Scenario.named(command.scenario, seed: command.seed))
+        var receiver = SyntheticReceiver(scenario: try Scenario.named(command.scenario ?? "drive", seed: command.seed ?? 42))
         var fixes: [GeoPoint] = []
         while let epoch = receiver.nextEpoch(), epoch.elapsed <= 2 * 3600 {
             if let fix = epoch.fix { fixes.append(GeoPoint(latitude: fix.latitude, longitude: fix.longitude)) }

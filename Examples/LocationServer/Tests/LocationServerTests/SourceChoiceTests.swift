@@ -53,6 +53,24 @@ import Testing
         }
     }
 
+    @Test("the synthetic receiver's settings beside another source, or a GeoClue desktop ID without GeoClue, are refused naming them, not dropped")
+    func settingsOfAnAbsentSourceAreRefused() throws {
+        for arguments in [
+            ["--gpsd", "127.0.0.1:2947", "--fix-rate", "1000"], ["--static", "52.52,13.405,25", "--scenario", "nope"],
+            ["--geoclue", "--seed", "7"], ["--gpsd", "127.0.0.1:2947", "--scenario", "walk", "--fix-rate", "2"],
+        ] {
+            #expect("\(arguments)") { _ = try LocationServerCommand.parse(arguments) } throws: { error in
+                let message = "\(LocationServerCommand.message(for: error))"
+                return message.contains("set the synthetic receiver") && arguments.filter { $0.hasPrefix("--") && $0 != "--gpsd" && $0 != "--static" && $0 != "--geoclue" }.allSatisfy(message.contains)
+            }
+        }
+        #expect { _ = try LocationServerCommand.parse(["--geoclue-desktop-id", "x"]) } throws: {
+            "\(LocationServerCommand.message(for: $0))".contains("give it with --geoclue")
+        }
+        #expect(try LocationServerCommand.parse(["--geoclue", "--geoclue-desktop-id", "x"]).sourceChoices() == [.geoclue(desktopId: "x")])
+        #expect(try LocationServerCommand.parse(["--scenario", "walk", "--seed", "7"]).sourceChoices() == [.synthetic(scenario: "walk", fixRate: 1, seed: 7)])
+    }
+
     @Test("--nmea names a file to read: a directory is refused with a message saying so")
     func nmeaDirectoryRefused() throws {
         #expect {

@@ -13,6 +13,21 @@ struct ApproximateClientTests {
     static let policy = ReducedAccuracyPolicy()
 
     /// A fix somewhere on Earth (away from the poles), its radius 2 to 50 m: the `index`-th of a fixed sequence.
+    /// The `location` events of a stream's body.
+    static func locations(in body: ByteBuffer) throws -> [UpdateJSON] {
+        try GeofenceEventsTests.events(body).filter { $0.name == "location" }.map { try JSONDecoder().decode(UpdateJSON.self, from: Data($0.data.utf8)) }
+    }
+
+    /// A server whose source a precise listener keeps running, so each request is answered from the newest fix,
+    /// for the length of `body`.
+    static func withTheSourceKeptRunning(_ body: (TestServer) async throws -> Void) async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        let keep = server.engine.updates(SubscriptionOptions()) { _, _ in }
+        defer { server.engine.cancel(keep) }
+        await server.waitUntilPending(subscriptions: 1)
+        try await body(server)
+    }
+
     static func fix(_ index: Int) -> Location {
         var generator = SplitMix64(seed: UInt64(index))
         return Location(
@@ -22,72 +37,93 @@ struct ApproximateClientTests {
 
     @Test("10,000 answers of /location at every accuracy, one a second: each fix is the coarse form of one measured, marked, none finer than the grid, a newly measured one at most every 10 minutes")
     func tenThousandAnswers() async throws {
-        let server = try TestServer(clients: try ClientTestSupport.directory())
-        // A precise listener keeps the source running, so each request is answered from the newest fix.
-        let keep = server.engine.updates(SubscriptionOptions()) { _, _ in }
-        defer { server.engine.cancel(keep) }
-        await server.waitUntilPending(subscriptions: 1)
-        let accuracies = ["city", "5000", "neighborhood", "block", "house", "room", "3000"]
-        try await server.application.test(.router) { client in
-            var statuses: [String: Int] = [:]
-            for index in 0..<10_000 {
-                server.source.emit(Self.fix(index))
-                await server.engine.sync(advancingBy: .seconds(1))
-                let accuracy = accuracies[index % accuracies.count]
-                let answer = try await ClientTestSupport.execute("/location?accuracy=\(accuracy)&timeout=1s", as: "weather", with: client)
-                let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
-                let fix = try #require(body.fix, "answer \(index) (\(accuracy)): \(body.status)")
-                let location = Location(latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy)
-                #expect(Self.policy.isCoarse(location) && fix.coarsened == true, "answer \(index)")
-                // A fix measured each second; a newly measured one shown every 600 (the policy's interval).
-                let shown = index - index % 600
-                #expect(location == Self.policy.coarsen(Self.fix(shown)).withoutTime, "answer \(index)")
-                #expect(fix.age.map { abs($0 - Double(index - shown + 1)) < 0.001 } == true, "answer \(index): as old as the fix shown: \(String(describing: fix.age))")
-                #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil)
-                // Met only when the coarse fix, as old as it is, meets what was asked.
-                let asked = try LocationQuery(QueryParameters(uri: URI("/location?accuracy=\(accuracy)"), accepted: LocationQuery.accepted)).accuracy
-                let meets = asked.isSatisfied(horizontalAccuracy: fix.horizontalAccuracy, age: .seconds(fix.age ?? 0))
-                #expect(body.status == (meets ? "success" : "accuracy_reduced"), "answer \(index) (\(accuracy), \(fix.age ?? 0) s old)")
-                statuses[body.status, default: 0] += 1
+        try await Self.withTheSourceKeptRunning { server in
+            let accuracies = ["city", "5000", "neighborhood", "block", "house", "room", "3000"]
+            try await server.application.test(.router) { client in
+                var statuses: [String: Int] = [:]
+                for index in 0..<10_000 {
+                    server.source.emit(Self.fix(index))
+                    await server.engine.sync(advancingBy: .seconds(1))
+                    let accuracy = accuracies[index % accuracies.count]
+                    let answer = try await ClientTestSupport.execute("/location?accuracy=\(accuracy)&timeout=1s", as: "weather", with: client)
+                    let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
+                    let fix = try #require(body.fix, "answer \(index) (\(accuracy)): \(body.status)")
+                    let location = Location(latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy)
+                    #expect(Self.policy.isCoarse(location) && fix.coarsened == true, "answer \(index)")
+                    // A fix measured each second; a newly measured one shown every 600 (the policy's interval).
+                    let shown = index - index % 600
+                    #expect(location == Self.policy.coarsen(Self.fix(shown)).withoutTime, "answer \(index)")
+                    #expect(fix.age.map { abs($0 - Double(index - shown + 1)) < 0.001 } == true, "answer \(index): as old as the fix shown: \(String(describing: fix.age))")
+                    #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil)
+                    // Met only when the coarse fix, as old as it is, meets what was asked.
+                    let asked = try LocationQuery(QueryParameters(uri: URI("/location?accuracy=\(accuracy)"), accepted: LocationQuery.accepted)).accuracy
+                    let meets = asked.isSatisfied(horizontalAccuracy: fix.horizontalAccuracy, age: .seconds(fix.age ?? 0))
+                    #expect(body.status == (meets ? "success" : "accuracy_reduced"), "answer \(index) (\(accuracy), \(fix.age ?? 0) s old)")
+                    statuses[body.status, default: 0] += 1
+                }
+                // Finer than the grid is never met: marked accuracy_reduced (as the engine answers under reduced accuracy).
+                #expect(statuses["accuracy_reduced", default: 0] >= 10_000 * 4 / 7)
+                #expect(statuses["success", default: 0] > 0)
             }
-            // Finer than the grid is never met: marked accuracy_reduced (as the engine answers under reduced accuracy).
-            #expect(statuses["accuracy_reduced", default: 0] >= 10_000 * 4 / 7)
-            #expect(statuses["success", default: 0] > 0)
+        }
+    }
+
+    @Test("whether an approximate client's request is answered tells the measured error no finer than the coarse radius's step")
+    func answeredOrNotHidesTheMeasuredError() async throws {
+        try await Self.withTheSourceKeptRunning { server in
+            try await server.application.test(.router) { client in
+                var statuses: [String] = []
+                for metres in [5344, 5346, 5349, 5999] {
+                    var fix = Self.fix(0)
+                    fix.horizontalAccuracy = 2345
+                    server.source.emit(fix)
+                    await server.engine.sync(advancingBy: .seconds(1))
+                    let before = await server.engine.statistics()
+                    async let answer = ClientTestSupport.execute("/location?accuracy=\(metres)&timeout=1s", as: "weather", with: client)
+                    // Answered at once by the 2,345 m fix (as, without the steps, 5,346 m and more were: 2,346 m asked
+                    // of the engine; 5,344 m was not: 2,343 m), or waiting in the engine until its timeout.
+                    await server.waitUntil {
+                        $0.oneShotsSubmitted > before.oneShotsSubmitted && ($0.pendingOneShots == 1 || $0.oneShotsSucceeded > before.oneShotsSucceeded)
+                    }
+                    await server.engine.sync(advancingBy: .seconds(2))
+                    statuses.append(try JSONDecoder().decode(LocationResponse.self, from: try await answer.body).status)
+                }
+                // Each is asked of the engine as 2,250 m; only 6,000 m would be asked as 3,000 m.
+                #expect(statuses == Array(repeating: "timed_out", count: 4), "\(statuses)")
+            }
         }
     }
 
     @Test("polling /location every second across a cell's edge: the new cell shows only once the interval has passed since the one shown, for every approximate client", .timeLimit(.minutes(1)))
     func pollingDoesNotShowWhenTheCellChanges() async throws {
-        let server = try TestServer(clients: try ClientTestSupport.directory())
-        let keep = server.engine.updates(SubscriptionOptions()) { _, _ in }
-        defer { server.engine.cancel(keep) }
-        await server.waitUntilPending(subscriptions: 1)
-        // Walking east across a cell's edge: the coarse cell changes between two fixes a second apart.
-        let west = Location(latitude: 48.1, longitude: 11.5, horizontalAccuracy: 5)
-        let cells = (0..<200).map { second in
-            Location(latitude: 48.1, longitude: 11.5 + Double(second) * 0.0004, horizontalAccuracy: 5)
-        }
-        let change = try #require(cells.indices.dropFirst().first { Self.policy.coarsen(cells[$0]) != Self.policy.coarsen(cells[$0 - 1]) })
-        try await server.application.test(.router) { client in
-            var seen: [Location] = []
-            for (second, fix) in cells.enumerated() {
-                server.source.emit(fix)
-                await server.engine.sync(advancingBy: .seconds(1))
-                let answer = try await ClientTestSupport.execute("/location?accuracy=city&timeout=1s", as: "weather", with: client)
-                let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
-                let shown = try #require(body.fix, "second \(second)")
-                seen.append(Location(latitude: shown.latitude, longitude: shown.longitude, horizontalAccuracy: shown.horizontalAccuracy))
+        try await Self.withTheSourceKeptRunning { server in
+            // Walking east across a cell's edge: the coarse cell changes between two fixes a second apart.
+            let west = Location(latitude: 48.1, longitude: 11.5, horizontalAccuracy: 5)
+            let cells = (0..<200).map { second in
+                Location(latitude: 48.1, longitude: 11.5 + Double(second) * 0.0004, horizontalAccuracy: 5)
             }
-            #expect(Set(seen.map { "\($0.latitude),\($0.longitude)" }).count == 1, "one cell shown for 200 s, the crossing at \(change) s unseen")
-            #expect(seen.first == Self.policy.coarsen(west).withoutTime)
-            // A stream opened now starts with the same cell, not the newer one.
-            async let stream = ClientTestSupport.execute("/updates?accuracy=city&maxUpdates=1", as: "weather", with: client)
-            await server.waitUntilPending(subscriptions: 2)
-            server.source.emit(try #require(cells.last))
-            await server.engine.sync(advancingBy: .seconds(1))
-            let update = try #require(GeofenceEventsTests.events(try await stream.body).first { $0.name == "location" })
-            let fix = try JSONDecoder().decode(UpdateJSON.self, from: Data(update.data.utf8)).fix
-            #expect(Location(latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy) == seen[0])
+            let change = try #require(cells.indices.dropFirst().first { Self.policy.coarsen(cells[$0]) != Self.policy.coarsen(cells[$0 - 1]) })
+            try await server.application.test(.router) { client in
+                var seen: [Location] = []
+                for (second, fix) in cells.enumerated() {
+                    server.source.emit(fix)
+                    await server.engine.sync(advancingBy: .seconds(1))
+                    let answer = try await ClientTestSupport.execute("/location?accuracy=city&timeout=1s", as: "weather", with: client)
+                    let body = try JSONDecoder().decode(LocationResponse.self, from: answer.body)
+                    let shown = try #require(body.fix, "second \(second)")
+                    seen.append(Location(latitude: shown.latitude, longitude: shown.longitude, horizontalAccuracy: shown.horizontalAccuracy))
+                }
+                #expect(Set(seen.map { "\($0.latitude),\($0.longitude)" }).count == 1, "one cell shown for 200 s, the crossing at \(change) s unseen")
+                #expect(seen.first == Self.policy.coarsen(west).withoutTime)
+                // A stream opened now starts with the same cell, not the newer one.
+                async let stream = ClientTestSupport.execute("/updates?accuracy=city&maxUpdates=1", as: "weather", with: client)
+                await server.waitUntilPending(subscriptions: 2)
+                server.source.emit(try #require(cells.last))
+                await server.engine.sync(advancingBy: .seconds(1))
+                let update = try #require(GeofenceEventsTests.events(try await stream.body).first { $0.name == "location" })
+                let fix = try JSONDecoder().decode(UpdateJSON.self, from: Data(update.data.utf8)).fix
+                #expect(Location(latitude: fix.latitude, longitude: fix.longitude, horizontalAccuracy: fix.horizontalAccuracy) == seen[0])
+            }
         }
     }
 
@@ -102,8 +138,7 @@ struct ApproximateClientTests {
             // Measured a second before the interval's end, delivered at it.
             server.source.emit(Self.fix(1), age: .seconds(1))
             await server.engine.sync(advancingBy: .seconds(1))
-            let updates = try GeofenceEventsTests.events(try await stream.body).filter { $0.name == "location" }
-                .map { try JSONDecoder().decode(UpdateJSON.self, from: Data($0.data.utf8)).fix }
+            let updates = try Self.locations(in: try await stream.body).map(\.fix)
             let shown = updates.map { Location(latitude: $0.latitude, longitude: $0.longitude, horizontalAccuracy: $0.horizontalAccuracy) }
             #expect(shown == [Self.policy.coarsen(Self.fix(0)).withoutTime, Self.policy.coarsen(Self.fix(1)).withoutTime])
         }
@@ -134,6 +169,21 @@ struct ApproximateClientTests {
         #expect(answers.options(SubscriptionOptions(kind: .significantChange)).significantDistance == grid)
     }
 
+    @Test("an approximate client's stream without an accuracy runs the source in its cheapest mode, not its best, and gets every fix coarsened")
+    func unfilteredStreamRunsTheCheapestMode() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            async let stream = ClientTestSupport.execute("/updates?maxUpdates=1", as: "weather", with: client)
+            await server.waitUntilPending(subscriptions: 1)
+            await server.engine.sync()
+            #expect(server.source.mode == .lowest)
+            server.source.emit(Self.fix(0))
+            await server.engine.sync()
+            let updates = try Self.locations(in: try await stream.body)
+            #expect(updates.count == 1 && updates.first?.fix.coarsened == true)
+        }
+    }
+
     @Test("a stream sends coarse fixes, marked, at most one per the policy's interval; heading and fences need precise")
     func stream() async throws {
         let server = try TestServer(clients: try ClientTestSupport.directory())
@@ -144,8 +194,9 @@ struct ApproximateClientTests {
                 server.source.emit(Self.fix(index))
                 await server.engine.sync(advancingBy: .seconds(300))
             }
-            let events = GeofenceEventsTests.events(try await stream.body)
-            let updates = try events.filter { $0.name == "location" }.map { try JSONDecoder().decode(UpdateJSON.self, from: Data($0.data.utf8)) }
+            let body = try await stream.body
+            let events = GeofenceEventsTests.events(body)
+            let updates = try Self.locations(in: body)
             #expect(updates.count == 3)
             for (update, index) in zip(updates, [0, 2, 4]) {
                 let location = Location(latitude: update.fix.latitude, longitude: update.fix.longitude, horizontalAccuracy: update.fix.horizontalAccuracy)

@@ -18,10 +18,14 @@ struct ApproximateAnswers: Sendable {
     /// What to ask the engine for when an approximate client asks for `accuracy`: a fix whose coarse
     /// form can still meet the request (the coarse radius grows by up to a grid cell), and no finer than
     /// a third of the grid when the request is finer than the grid (which no coarse fix meets), so the
-    /// source runs no finer than the answer needs.
+    /// source runs no finer than the answer needs. The threshold is rounded down to the coarse radii's
+    /// step (a quarter of the grid): whether a request is answered must not tell the measured error
+    /// finer than the coarse radius does — asking for 5,344 m and 5,346 m would otherwise tell a measured
+    /// 2,345 m from 2,343 m.
     func engineAccuracy(for accuracy: LocationAccuracy) -> LocationAccuracy {
-        let metres = max(policy.gridSpacing / 3, accuracy.horizontalAccuracy - policy.gridSpacing)
-        return .custom(metres: metres, maximumAge: accuracy.maximumAge)
+        let step = policy.gridSpacing / 4
+        let stepped = ((accuracy.horizontalAccuracy - policy.gridSpacing) / step).rounded(.down) * step
+        return .custom(metres: max(policy.gridSpacing / 3, stepped), maximumAge: accuracy.maximumAge)
     }
 
     /// The one-shot's result, answered at `now`, as the client may see it: the fix coarsened — or, within the
@@ -48,14 +52,20 @@ struct ApproximateAnswers: Sendable {
         return answer
     }
 
-    /// The subscription's options for the engine: its accuracy filter as ``engineAccuracy(for:)``, at
+    /// What a stream without an accuracy filter asks the engine for: every fix (no finite error or age is too
+    /// much, as without a filter), from the source's cheapest mode — a coarse fix needs no more, as the
+    /// engine runs the source under reduced accuracy. Without it, the engine would run the source at its best
+    /// for a client shown one 3 km cell every ten minutes.
+    static let everyFix = LocationAccuracy.custom(metres: .greatestFiniteMagnitude, maximumAge: .seconds(Int64.max))
+
+    /// The subscription's options for the engine: its accuracy filter as ``engineAccuracy(for:)`` (none: ``everyFix``), at
     /// most one update per ``ReducedAccuracyPolicy/minimumInterval`` (the engine's "a few updates an hour"),
     /// and its distances (a distance filter, a significant change) no shorter than the grid: the engine
     /// compares the measured positions, so whether an update comes after a 5 m filter would tell the client
     /// the device moved 5 m within its cell.
     func options(_ options: SubscriptionOptions) -> SubscriptionOptions {
         var options = options
-        options.accuracy = options.accuracy.map(engineAccuracy(for:))
+        options.accuracy = options.accuracy.map(engineAccuracy(for:)) ?? Self.everyFix
         options.minimumInterval = max(options.minimumInterval, policy.minimumInterval)
         if options.distanceFilter > 0 { options.distanceFilter = max(options.distanceFilter, policy.gridSpacing) }
         options.significantDistance = max(options.significantDistance, policy.gridSpacing)

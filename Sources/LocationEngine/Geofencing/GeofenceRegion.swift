@@ -105,6 +105,21 @@ public struct GeofenceRegion: Sendable, Hashable {
     /// Whether `point` is inside the region (or on its boundary).
     public func contains(_ point: GeoPoint) -> Bool { signedDistance(to: point) <= 0 }
 
+    /// The distance in metres from `point` to the boundary, never more than the great-circle one: a
+    /// circle's is exact; a polygon's, measured in its local plane, is scaled by the east–west stretch of
+    /// that plane where the path to `point` runs nearer a pole than the region's centre (the plane's
+    /// `cos φ₀` against the path's `cos φ`). Tens of kilometres poleward of a polygon at 60° the plane
+    /// distance is hundreds of metres long; a sleep planned on it would wake after the region could be
+    /// decided.
+    /// - Complexity: as ``signedDistance(to:)``.
+    func boundaryDistanceAtMost(from point: GeoPoint) -> Double {
+        let distance = abs(signedDistance(to: point))
+        guard case .polygon = shape else { return distance }
+        let poleward = max(abs(point.latitude), abs(bounds.minLatitude), abs(bounds.maxLatitude))
+        let stretch = _cos(min(90, poleward) * .pi / 180) / _cos(frame.centre.latitude * .pi / 180)
+        return distance * min(1, stretch)
+    }
+
     /// Whether the straight path from `a` to `b` (``GeoPoint/along(to:_:)``) passes through the region (both ends
     /// taken as outside).
     ///

@@ -81,7 +81,9 @@ extension RegionEvaluator {
     }
 
     /// The distance in metres from `position` to the nearest boundary of any monitored region (inside
-    /// or out), or `nil` when none is within `limit` metres.
+    /// or out), or `nil` when none is within `limit` metres. Never more than the great-circle distance: a
+    /// polygon's, measured in its local plane, is shortened by that plane's east–west stretch where the
+    /// position lies poleward of it.
     ///
     /// Searches boxes growing fourfold, so it costs O(log(d / r)) grid queries for a boundary d metres
     /// away. The first box is seeded from the last search: the nearest boundary can be no farther than
@@ -105,10 +107,10 @@ extension RegionEvaluator {
             scratch = []
             candidates.removeAll(keepingCapacity: true)
             // A little wider than the radius: polygon distances are measured in their local plane,
-            // within a few per cent of the great-circle ones the box is drawn with.
+            // within a few per cent of the great-circle ones the box is drawn with (and never above them).
             grid.forEach(intersecting: GeoBounds(around: position, metres: radius * 1.05 + 1)) { candidates.append($0) }
             for slot in candidates {
-                best = min(best, abs(records[Int(slot)]!.region.signedDistance(to: position)))
+                best = min(best, records[Int(slot)]!.region.boundaryDistanceAtMost(from: position))
             }
             scratch = candidates
             if best <= radius {

@@ -38,12 +38,12 @@ struct Alarms: Sendable {
         }
     }
 
-    /// The earliest alarm set, with its part, leaving out the power planner's when `skippingPower`; at one
-    /// instant the first part in ``Part`` order.
+    /// The earliest alarm set, with its part, leaving out the power planner's when `skippingPower` and the
+    /// regions' when `skippingRegions`; at one instant the first part in ``Part`` order.
     /// - Complexity: O(1)
-    func earliest(skippingPower: Bool = false) -> (part: Part, at: EngineInstant)? {
+    func earliest(skippingPower: Bool = false, skippingRegions: Bool = false) -> (part: Part, at: EngineInstant)? {
         var earliest = authorization.map { (part: Part.authorization, at: $0) }
-        if let at = regions, earliest.map({ at < $0.at }) ?? true { earliest = (.regions, at) }
+        if !skippingRegions, let at = regions, earliest.map({ at < $0.at }) ?? true { earliest = (.regions, at) }
         if !skippingPower, let at = power, earliest.map({ at < $0.at }) ?? true { earliest = (.power, at) }
         return earliest
     }
@@ -63,8 +63,8 @@ struct Alarms: Sendable {
     /// Takes the earliest alarm if it is due at `now`, clearing it; the power planner's stays when
     /// `skippingPower`.
     /// - Complexity: O(1)
-    mutating func popDue(at now: EngineInstant, skippingPower: Bool = false) -> (part: Part, at: EngineInstant)? {
-        guard let due = earliest(skippingPower: skippingPower), due.at <= now else { return nil }
+    mutating func popDue(at now: EngineInstant, skippingPower: Bool = false, skippingRegions: Bool = false) -> (part: Part, at: EngineInstant)? {
+        guard let due = earliest(skippingPower: skippingPower, skippingRegions: skippingRegions), due.at <= now else { return nil }
         self[due.part] = nil
         return due
     }

@@ -36,13 +36,19 @@ extension SchedulerStateMachine {
     /// the instant things fell due, not at the end of the pass. The power planner is asked once a pass: a
     /// step it still finds due stays for the caller's settle step, and the pass goes on with the other
     /// parts. What fell due last is left for the caller's settle step.
+    ///
+    /// Mid-delivery the regions' dwells and unknown timeouts wait for the delivery's end (the next event
+    /// between events): a transition of the delivery still ahead of the owner — the `entered` a dwell
+    /// follows — reaches its monitor first. They keep their instants.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(1) per alarm.
     mutating func runTimeline(upTo instant: EngineInstant) {
         var powerTaken = false
+        let regionsWait = delivery.moment == .midDelivery
         while true {
             // Deadlines before an authorization change end as they would have at its instant.
-            expireDeadlines(now: instant, resultAt: min(instant, alarms[.authorization] ?? instant), skippingPower: powerTaken)
-            guard let (part, at) = alarms.popDue(at: instant, skippingPower: powerTaken) else { return }
+            expireDeadlines(
+                now: instant, resultAt: min(instant, alarms[.authorization] ?? instant), skippingPower: powerTaken, skippingRegions: regionsWait)
+            guard let (part, at) = alarms.popDue(at: instant, skippingPower: powerTaken, skippingRegions: regionsWait) else { return }
             switch part {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:
@@ -74,10 +80,11 @@ extension SchedulerStateMachine {
     /// Expires every deadline due at `now`; one-shots expiring together share one result, with the best
     /// fix known at `resultAt`, when the power planner then reconciles. Stops at the first part's alarm due
     /// before a deadline, the power planner's left out when `skippingPower` (``runTimeline(upTo:)`` takes
-    /// it); a deadline at the alarm's instant comes first.
-    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil, skippingPower: Bool = false) {
+    /// it) and the regions' when `skippingRegions` (they wait for a delivery's end); a deadline at the
+    /// alarm's instant comes first.
+    mutating func expireDeadlines(now: EngineInstant, resultAt: EngineInstant? = nil, skippingPower: Bool = false, skippingRegions: Bool = false) {
         guard let earliest = requests.deadlines.earliest, earliest <= now else { return }
-        let bound = alarms.earliest(skippingPower: skippingPower).map { min($0.at, now) } ?? now
+        let bound = alarms.earliest(skippingPower: skippingPower, skippingRegions: skippingRegions).map { min($0.at, now) } ?? now
         guard earliest <= bound else { return }
         let expired = requests.expire(now: bound)
         if !expired.oneShots.isEmpty { emit(.timeoutsExpired(earliestDeadline: earliest)) }

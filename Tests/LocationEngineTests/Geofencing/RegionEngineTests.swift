@@ -54,6 +54,39 @@ struct RegionEngineTests {
         #expect(sequence == [.determined(.outside), .entered, .exited])
     }
 
+    /// One fix decides 1,100 monitors; the engine reads the clock every 1,024 handlers, and it has passed their
+    /// dwells by then (a slow first handler). Each monitor still hears its region become inside before it hears
+    /// the dwell: the dwells wait for the delivery's end.
+    @Test("a dwell that falls due during a long delivery comes after the transition it follows, for every monitor")
+    func dwellsFallingDueMidDeliveryComeAfterTheirEntry() async throws {
+        let engine = LocationEngine(source: source, clock: clock, configuration: .init(linger: .zero), logger: quietLogger)
+        Task { try await engine.run() }
+        let region = try GeofenceRegion.circle(centre: centre, radius: 200)
+        let count = 1100
+        let heard = NIOLockedValueBox<[RequestID: [GeofenceTransition]]>([:])
+        let first = NIOLockedValueBox(true)
+        for _ in 0..<count {
+            engine.monitor(region, options: GeofenceOptions(loiteringDelay: .seconds(1))) { [clock] id, event in
+                guard case .transition(let transition) = event else { return }
+                let isFirst = first.withLockedValue { value in
+                    defer { value = false }
+                    return value
+                }
+                if isFirst { clock.advance(by: .seconds(2)) }
+                heard.withLockedValue { $0[id, default: []].append(transition.transition) }
+            }
+        }
+        await engine.sync()
+        source.emit(fix(east: 0))
+        await engine.sync()
+        await engine.sync()
+        let logs = heard.withLockedValue { $0 }
+        #expect(logs.count == count)
+        let outOfOrder = logs.filter { $0.value != [.determined(.inside), .dwelled] }
+        #expect(outOfOrder.count == 0, "\(outOfOrder.count) monitors heard \(outOfOrder.first?.value ?? [])")
+        await engine.shutdown()
+    }
+
     @Test("far from the fence the engine stops the receiver at the fix and starts it when the fence could first be decided, less a restart")
     func sleepsAndWakes() async throws {
         let profile = ReceiverPowerProfile.mt3339

@@ -113,7 +113,7 @@ struct RegionIndexTests {
             for (id, transition) in expected {
                 #expect(actual[id] == [transition], "\(id) at step \(step)")
             }
-            let brute = regions.values.map { abs($0.signedDistance(to: position)) }.min()!
+            let brute = regions.values.map { $0.boundaryDistanceAtMost(from: position) }.min()!
             let nearest = evaluator.distanceToNearestBoundary(from: position, within: 200_000)
             #expect(nearest == (brute <= 200_000 ? brute : nil))
         }

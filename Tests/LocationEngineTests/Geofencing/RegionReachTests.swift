@@ -92,6 +92,26 @@ struct RegionReachTests {
         #expect(abs(nearSmall.distance - expected) < 1e-6)
     }
 
+    @Test("a polygon's boundary from tens of kilometres poleward is no farther than the great circle says, so a sleep never outlasts the travel to it")
+    func polygonFromAfarIsNeverFartherThanTheGreatCircle() throws {
+        var evaluator = try RegionEvaluator(configuration: GeofenceConfiguration())
+        let centre = GeoPoint(latitude: 60, longitude: 10)
+        let corners = [(-500.0, -500.0), (-500, 500), (500, 500), (500, -500)].map { offset(centre, north: $0.0, east: $0.1) }
+        evaluator.add(RequestID(rawValue: 1), region: try .polygon(corners))
+        for (north, east) in [(70_000.0, 70_000.0), (50_000, 0), (0, 80_000), (-70_000, 70_000), (2_000, 2_000)] {
+            let point = offset(centre, north: north, east: east)
+            let nearest = evaluator.distanceToNearestBoundary(from: point, within: 500_000)
+            let found = try #require(nearest)
+            // The great-circle distance to the boundary, sampled every metre along its edges.
+            var truth = Double.infinity
+            for (a, b) in zip(corners, corners.dropFirst() + [corners[0]]) {
+                for step in 0...1000 { truth = min(truth, a.along(to: b, Double(step) / 1000).distance(to: point)) }
+            }
+            #expect(found <= truth + 0.5, "\(north) m north, \(east) m east: \(found) against \(truth)")
+            #expect(found >= truth * 0.97, "\(north) m north, \(east) m east: no shorter than it must be")
+        }
+    }
+
     @Test("no boundary within the horizon's travel: it counts as the horizon away")
     func horizon() throws {
         let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 2))

@@ -608,8 +608,11 @@ struct ReceiverDriverStateMachineTests {
         _ = machine.received(ack(225, .unsupported), now: .seconds(5) + .milliseconds(50))
         #expect(machine.state == .powerSave && machine.confirmedMode == .low)
         let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(5) + .milliseconds(50))
-        let heard = events.compactMap { if case .receiverTracking(let mode, _) = $0 { mode } else { nil } }
-        #expect(heard == [.low])
+        let heard = events.compactMap { if case .receiverTracking(let mode, let age) = $0 { (mode, age) } else { nil } }
+        #expect(heard.map(\.0) == [.low])
+        // Dated as of the refused command, not the earlier acknowledgement: the engine drops evidence older than
+        // its command as an answer to an earlier one.
+        #expect(heard.map(\.1) == [.milliseconds(50)])
         _ = machine.received(ack(220), now: .seconds(5) + .milliseconds(100))
         // A sleep now waits out the 20 s interval the receiver is still in, plus its slack, before silence counts.
         let sleep = machine.stop(now: .seconds(6))
@@ -627,8 +630,9 @@ struct ReceiverDriverStateMachineTests {
         #expect(written(machine.setMode(.low, now: .seconds(2))).isEmpty, "power save was refused on this link")
         #expect(machine.state == .tracking && machine.confirmedMode == .high)
         let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(2))
-        let heard = events.compactMap { event -> PowerMode? in if case .receiverTracking(let mode, _) = event { mode } else { nil } }
-        #expect(heard == [.high])
+        let heard = events.compactMap { event -> (PowerMode, Duration)? in if case .receiverTracking(let mode, let age) = event { (mode, age) } else { nil } }
+        #expect(heard.map(\.0) == [.high])
+        #expect(heard.map(\.1) == [.zero], "held as of this command, not the acknowledgement a second before")
     }
 
     @Test(arguments: [true, false])

@@ -180,7 +180,7 @@ struct ReceiverDriverStateMachine: Sendable {
         goal = .running(mode)
         guard linkOpen, identified else { return advance(now: now) }
         queue.removeAll { $0.kind != .identify }
-        queue += plan(for: mode)
+        queue += plan(for: mode, now: now)
         return advance(now: now)
     }
 
@@ -377,7 +377,7 @@ struct ReceiverDriverStateMachine: Sendable {
             // one only: sending it again would be answered late again, and again, for as long as the receiver
             // answers later than the timeout.
             applied = nil
-            var rest = plan(for: mode)
+            var rest = plan(for: mode, now: now)
             if let step = rest.firstIndex(of: late) { rest.removeFirst(step + 1) }
             queue = rest
             actions += advance(now: now)
@@ -451,7 +451,9 @@ struct ReceiverDriverStateMachine: Sendable {
     /// this link may be in.
     private var commandedIntervals: [Duration] { PowerMode.allCases.map { profile(for: $0).outputInterval } }
 
-    private mutating func plan(for mode: PowerMode) -> [ReceiverCommand] {
+    /// The commands that put the receiver in `mode`'s setting, made at `now` (a setting refused earlier on the
+    /// link is not asked again: the receiver holds the one it confirmed, as of `now`).
+    private mutating func plan(for mode: PowerMode, now: Duration) -> [ReceiverCommand] {
         guard let dialect else { return [] }
         let wanted = profile(for: mode)
         guard wanted != applied else {
@@ -466,7 +468,11 @@ struct ReceiverDriverStateMachine: Sendable {
         // The setting was refused on this link and is not asked again: the receiver keeps the one it confirmed,
         // which the engine hears again (it asked for another). While the output has yet to tell which setting
         // the receiver is in, there is none to confirm.
-        if !commands.contains(where: { $0.resultingState != nil }), evidence == nil, confirmedMode != nil { settingKept += 1 }
+        if !commands.contains(where: { $0.resultingState != nil }), evidence == nil, confirmedMode != nil {
+            // Held as of this command: the engine takes what is dated before it for an answer to an earlier one.
+            settingKept += 1
+            confirmedSince = now
+        }
         return commands.map {
             var command = $0
             command.mode = mode
@@ -546,7 +552,7 @@ struct ReceiverDriverStateMachine: Sendable {
         unansweredLast = nil
         evidence = nil
         switch goal {
-        case .running(let mode): queue = plan(for: mode)
+        case .running(let mode): queue = plan(for: mode, now: now)
         case .asleep(let idle): queue = dialect?.sleep(into: idle, over: connection) ?? []
         case .off: queue = []
         }
@@ -560,7 +566,7 @@ struct ReceiverDriverStateMachine: Sendable {
         if let error { actions.append(.error(error)) }
         actions.append(.resolved(.identify, vendor == nil ? .unanswered : .acknowledged, fallback: vendor == nil ? .plain : nil))
         switch goal {
-        case .running(let mode): queue = plan(for: mode)
+        case .running(let mode): queue = plan(for: mode, now: now)
         case .asleep(let idle):
             guard let sleep = dialect?.sleep(into: idle, over: connection), !sleep.isEmpty else { return actions + release() }
             queue = sleep
@@ -612,8 +618,10 @@ struct ReceiverDriverStateMachine: Sendable {
                 // (A command for the setting already confirmed changes nothing either way.)
                 if current.command.resultingState != nil, let attempted = current.command.profile, attempted != confirmedSetting {
                     if outcome == .refused, let kept = confirmedSetting {
-                        // Refused: the receiver keeps the setting it confirmed.
+                        // Refused: the receiver keeps the setting it confirmed — as of the refused command, which the
+                        // engine must not take this for an answer to an earlier one.
                         believe(kept)
+                        confirmedSince = current.sentAt
                         if case .running = goal { settingKept += 1 }
                     } else {
                         // It may have taken effect, or (refused with no setting confirmed on this link) the receiver

@@ -88,6 +88,24 @@ struct ConnectionStateMachineTests {
         #expect(machine.isRunning)
     }
 
+    @Test("a looped log that ends cleanly plays again at once, each pass: no disconnection told, no backoff; one never understood backs off")
+    func aLoopedLogPlaysAgainAtOnce() {
+        var machine = Machine(policy: ReconnectPolicy())
+        #expect(machine.start() == [.open(attempt: 1)])
+        for pass in UInt64(1)...4 {
+            _ = machine.opened(attempt: pass)
+            #expect(machine.answer(attempt: pass, now: .milliseconds(Int64(pass) * 10)).0)
+            // A short pass (well under the answer timeout) ends: the next opens at once.
+            #expect(machine.closed(attempt: pass, reason: nil, reopen: true, replay: true, now: .milliseconds(Int64(pass) * 10 + 5)) == [
+                .open(attempt: pass + 1)
+            ])
+        }
+        _ = machine.opened(attempt: 5)
+        #expect(machine.closed(attempt: 5, reason: nil, reopen: true, replay: true, now: .seconds(1)) == [
+            .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 6, delay: .milliseconds(250)),
+        ], "a pass with nothing understood is a failure")
+    }
+
     @Test func dataBeforeTheOpenIsSeenCountsAndTheLateOpenIsHarmless() {
         var machine = Machine(policy: ReconnectPolicy())
         _ = machine.start()

@@ -110,9 +110,14 @@ struct NMEAStreamFileTests {
         let events = try await withDeadline(seconds: 60) {
             try await collect(engine.updates(bufferingNewest: 10_000)) { events in events.compactMap(\.location).count >= 3 * pass.count }
         }
+        let statistics = source.statistics
         await engine.shutdown()
         let times = events.compactMap(\.location).compactMap(\.utcTime)
         #expect(pass.count >= 3 && Array(times.prefix(3 * pass.count)) == Array(repeating: pass, count: 3).flatMap { $0 })
+        // A pass's end is no disconnection: no transient error between passes, none counted.
+        let disconnections = events.compactMap { if case .sourceError(let error) = $0, error.code == "nmea.disconnected" { error } else { nil } }
+        #expect(disconnections.isEmpty, "\(disconnections)")
+        #expect(statistics.disconnections == 0)
     }
 
     /// The fatal error a city one-shot ends with when `endpoint` cannot be opened (retried for 100 ms).

@@ -156,7 +156,7 @@ struct ConnectionStateMachine: Sendable {
     /// The source understood what the peer of `attempt` sent, at `now` (a gpsd report, an NMEA sentence
     /// that decoded): the peer speaks its protocol. The first time, the link works: the give-up clock
     /// starts again (a peer that answers is reachable); the backoff does not until the link has worked
-    /// for the answer timeout (``closed(attempt:reason:reopen:now:)``). Bytes that are not the source's
+    /// for the answer timeout (``closed(attempt:reason:reopen:replay:now:)``). Bytes that are not the source's
     /// protocol (another service on the port, a serial device at the wrong speed) never make it work.
     mutating func understood(attempt: UInt64, now: Duration) -> [Action] {
         switch state {
@@ -179,14 +179,17 @@ struct ConnectionStateMachine: Sendable {
     }
 
     /// The link of `attempt` closed. `reopen` is `false` for a finite stream that ended cleanly and is
-    /// not to be replayed.
-    mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, now: Duration) -> [Action] {
+    /// not to be replayed; `replay` is `true` for one that ended cleanly and is played again (a looped log):
+    /// if it was understood, its next pass opens at once — no failure, no disconnection told, no backoff.
+    mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, replay: Bool = false, now: Duration) -> [Action] {
         let streak: Streak?
         let worked: Bool
+        var answered = false
         var failure = Failure.closed(reason)
         switch state {
         case .connected(attempt, let current, let answeredAt, let heard):
             streak = current
+            answered = answeredAt != nil
             worked = answeredAt.map { now - $0 >= policy.answerTimeout } ?? false
             if answeredAt == nil && heard { failure = .notUnderstood(closed: reason) }
         case .connecting(attempt, let current): (streak, worked) = (current, false)
@@ -196,6 +199,8 @@ struct ConnectionStateMachine: Sendable {
             state = .finished
             return [.reportEndOfStream]
         }
+        // A log that said nothing the source understood is a failure like any other, and backs off.
+        if replay, answered { return beginAttempt(streak: nil) }
         // A link that worked (answered, and stayed up for the answer timeout) and drops starts a fresh streak:
         // its first retry comes after the initial delay. One that answered and dropped at once goes on with the
         // streak before it: its retries back off (a peer that answers is reachable: the give-up clock restarted

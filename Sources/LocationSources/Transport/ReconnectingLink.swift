@@ -220,8 +220,9 @@ final class ReconnectingLink: Sendable {
         }
         onReport(.inputEnded)
         let reopen = !opener.isFinite || error != nil || replaysFiniteStreams
+        let replay = opener.isFinite && error == nil && replaysFiniteStreams
         perform(state.withLockedValue {
-            $0.machine.closed(attempt: attempt, reason: error.map { "\($0)" }, reopen: reopen, now: Self.now())
+            $0.machine.closed(attempt: attempt, reason: error.map { "\($0)" }, reopen: reopen, replay: replay, now: Self.now())
         })
     }
 }

@@ -88,22 +88,55 @@ struct ConnectionStateMachineTests {
         #expect(machine.isRunning)
     }
 
-    @Test("a looped log that ends cleanly plays again at once, each pass: no disconnection told, no backoff; one never understood backs off")
-    func aLoopedLogPlaysAgainAtOnce() {
-        var machine = Machine(policy: ReconnectPolicy())
+    @Test("a looped log that ends cleanly plays again with no disconnection told and no backoff: at once after a pass of the initial delay or more, after the rest of it when shorter; one never understood backs off")
+    func aLoopedLogPlaysAgainWithoutBackoff() {
+        var machine = Machine(policy: ReconnectPolicy(initialDelay: .milliseconds(250)))
         #expect(machine.start() == [.open(attempt: 1)])
+        var now = Duration.zero
         for pass in UInt64(1)...4 {
             _ = machine.opened(attempt: pass)
-            #expect(machine.answer(attempt: pass, now: .milliseconds(Int64(pass) * 10)).0)
-            // A short pass (well under the answer timeout) ends: the next opens at once.
-            #expect(machine.closed(attempt: pass, reason: nil, reopen: true, replay: true, now: .milliseconds(Int64(pass) * 10 + 5)) == [
-                .open(attempt: pass + 1)
-            ])
+            #expect(machine.answer(attempt: pass, now: now).0)
+            // A pass of a second ends: the next opens at once.
+            now += .seconds(1)
+            #expect(machine.closed(attempt: pass, reason: nil, reopen: true, replay: true, now: now) == [.open(attempt: pass + 1)])
         }
-        _ = machine.opened(attempt: 5)
-        #expect(machine.closed(attempt: 5, reason: nil, reopen: true, replay: true, now: .seconds(1)) == [
-            .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 6, delay: .milliseconds(250)),
+        // Passes of 5 ms (one line read as fast as possible): each waits out the rest of the initial delay,
+        // the same every time (nothing failed), and is never a busy loop.
+        for pass in UInt64(5)...12 where pass % 2 == 1 {
+            _ = machine.opened(attempt: pass)
+            #expect(machine.answer(attempt: pass, now: now).0)
+            now += .milliseconds(5)
+            #expect(machine.closed(attempt: pass, reason: nil, reopen: true, replay: true, now: now) == [
+                .scheduleRetry(attempt: pass + 1, delay: .milliseconds(245))
+            ])
+            #expect(!machine.isCurrent(pass + 1))
+            now += .milliseconds(245)
+            #expect(machine.retryDue(attempt: pass + 1) == [.open(attempt: pass + 1)])
+            // The retry replaced the attempt number: opens and answers as attempt `pass + 1`, then the loop goes on.
+            _ = machine.opened(attempt: pass + 1)
+            #expect(machine.answer(attempt: pass + 1, now: now).0)
+            now += .milliseconds(5)
+            #expect(machine.closed(attempt: pass + 1, reason: nil, reopen: true, replay: true, now: now) == [
+                .scheduleRetry(attempt: pass + 2, delay: .milliseconds(245))
+            ])
+            now += .milliseconds(245)
+            #expect(machine.retryDue(attempt: pass + 2) == [.open(attempt: pass + 2)])
+        }
+        _ = machine.opened(attempt: 13)
+        #expect(machine.closed(attempt: 13, reason: nil, reopen: true, replay: true, now: now + .seconds(1)) == [
+            .reportDisconnected(.closed(nil)), .scheduleRetry(attempt: 14, delay: .milliseconds(250)),
         ], "a pass with nothing understood is a failure")
+    }
+
+    @Test("a looped log read faster than the smallest backoff, with no initial delay, still waits between passes")
+    func aLoopedLogWithNoInitialDelayIsNoBusyLoop() {
+        var machine = Machine(policy: ReconnectPolicy(initialDelay: .zero))
+        _ = machine.start()
+        _ = machine.opened(attempt: 1)
+        _ = machine.answer(attempt: 1, now: .zero)
+        #expect(machine.closed(attempt: 1, reason: nil, reopen: true, replay: true, now: .zero) == [
+            .scheduleRetry(attempt: 2, delay: ReconnectPolicy.smallestBackoff)
+        ])
     }
 
     @Test func dataBeforeTheOpenIsSeenCountsAndTheLateOpenIsHarmless() {

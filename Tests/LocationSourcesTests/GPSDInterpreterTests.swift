@@ -7,7 +7,8 @@ import Testing
 struct GPSDInterpreterTests {
     private func run(_ lines: [String], unmeasured: UnmeasuredAccuracy = .skip) -> ([GPSDReportInterpreter.Outcome], GPSDStatistics) {
         var interpreter = GPSDReportInterpreter(unmeasuredAccuracy: unmeasured)
-        let outcomes = lines.map { interpreter.interpret(line: ByteBuffer(string: $0)) }
+        // Lines a millisecond apart, as in one burst.
+        let outcomes = lines.enumerated().map { interpreter.interpret(line: ByteBuffer(string: $0.element), now: .milliseconds(Int64($0.offset))) }
         return (outcomes, interpreter.statistics)
     }
 
@@ -53,6 +54,25 @@ struct GPSDInterpreterTests {
         }
         #expect(kinds == ["fix@-", "dup", "fix@1", "dup", "fix@2", "dup"])
         #expect(statistics.duplicateFixes == 3)
+    }
+
+    @Test("a receiver that reports no time and does not move: the same position is a repeat within one burst, a new fix after it")
+    func anUntimedStillReceiverKeepsDeliveringFixes() {
+        var interpreter = GPSDReportInterpreter(unmeasuredAccuracy: .skip)
+        let untimed = ByteBuffer(string: #"{"class":"TPV","mode":3,"lat":10,"lon":20,"eph":10}"#)
+        var delivered = 0
+        var duplicates = 0
+        for second in 0..<10 {
+            for repeatInBurst in 0..<2 {
+                switch interpreter.interpret(line: untimed, now: .seconds(Int64(second)) + .milliseconds(Int64(repeatInBurst * 3))) {
+                case .fix: delivered += 1
+                case .duplicate: duplicates += 1
+                default: Issue.record("neither a fix nor a repeat")
+                }
+            }
+        }
+        #expect(delivered == 10, "one fix a second")
+        #expect(duplicates == 10 && interpreter.statistics.duplicateFixes == 10)
     }
 
     @Test func noFixAndOtherClasses() {

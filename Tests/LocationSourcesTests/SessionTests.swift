@@ -63,16 +63,16 @@ struct SessionTests {
     @Test func gpsdFixesArrivingAfterStopAreStale() {
         var interpreter = GPSDReportInterpreter(unmeasuredAccuracy: .skip, inSession: false)
         let line = { (text: String) in ByteBuffer(string: text.trimmingCharacters(in: .newlines)) }
-        #expect(interpreter.interpret(line: line(Self.tpv(second: 1))) == .stale, "before the first start")
+        #expect(interpreter.interpret(line: line(Self.tpv(second: 1)), now: .zero) == .stale, "before the first start")
         interpreter.startSession()
-        guard case .fix = interpreter.interpret(line: line(Self.tpv(second: 1))) else {
+        guard case .fix = interpreter.interpret(line: line(Self.tpv(second: 1)), now: .zero) else {
             Issue.record("a session is open: the fix is delivered")
             return
         }
         interpreter.endSession()
-        #expect(interpreter.interpret(line: line(Self.tpv(second: 2))) == .stale)
+        #expect(interpreter.interpret(line: line(Self.tpv(second: 2)), now: .zero) == .stale)
         interpreter.startSession()
-        guard case .fix = interpreter.interpret(line: line(Self.tpv(second: 1))) else {
+        guard case .fix = interpreter.interpret(line: line(Self.tpv(second: 1)), now: .zero) else {
             Issue.record("a new session does not remember the last one's fixes")
             return
         }

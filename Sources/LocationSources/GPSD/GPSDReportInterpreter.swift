@@ -43,7 +43,11 @@ struct GPSDReportInterpreter: Sendable {
     private(set) var lastReportDevice: String?
     /// The fixes of this session, for de-duplication; a new session starts with none.
     private var recent = RecentFixTimes()
-    private var lastUntimed: (latitude: Double, longitude: Double)?
+    /// The position of the last fix delivered without a time, and when it arrived.
+    private var lastUntimed: (latitude: Double, longitude: Double, at: Duration)?
+    /// How soon after an untimed fix the same position again is taken as gpsd repeating it (a report sent again
+    /// in one burst: on a new watch, to a second client's poll) rather than a receiver that has not moved.
+    static let untimedRepeatWindow = Duration.milliseconds(500)
     /// Whether a session is open: fixes outside one are stale.
     private var inSession: Bool
     private let decoder = JSONDecoder()
@@ -83,9 +87,9 @@ struct GPSDReportInterpreter: Sendable {
         return skip(.oversizedLine)
     }
 
-    /// Interprets one line (without terminator).
+    /// Interprets one line (without terminator) that arrived at `now` (any monotonic time).
     /// - Complexity: O(n) in the line length.
-    mutating func interpret(line: ByteBuffer) -> Outcome {
+    mutating func interpret(line: ByteBuffer, now: Duration) -> Outcome {
         statistics.lines += 1
         let report: GPSDReport
         do {
@@ -99,7 +103,7 @@ struct GPSDReportInterpreter: Sendable {
         switch report.class {
         case "TPV":
             lastReportDevice = report.device
-            return tpv(report)
+            return tpv(report, now: now)
         case "ERROR":
             statistics.errorReports += 1
             return .gpsdError(report.message ?? "(no message)")
@@ -127,7 +131,7 @@ struct GPSDReportInterpreter: Sendable {
         return .skipped(reason)
     }
 
-    private mutating func tpv(_ report: GPSDReport) -> Outcome {
+    private mutating func tpv(_ report: GPSDReport, now: Duration) -> Outcome {
         guard let mode = report.mode, (0...3).contains(mode) else { return skip(.invalidValue) }
         guard mode >= 2 else {
             statistics.noFixReports += 1
@@ -177,12 +181,14 @@ struct GPSDReportInterpreter: Sendable {
             }
             lastUntimed = nil
         } else {
-            // The first reports of a session carry no time: repeat only when the position is the same.
-            if let last = lastUntimed, last.latitude == latitude, last.longitude == longitude {
+            // The first reports of a session may carry no time, nor do a few receivers' at all: the same
+            // position again is a repeat only within the window of one burst; later it is a new fix of a
+            // receiver that has not moved.
+            if let last = lastUntimed, last.latitude == latitude, last.longitude == longitude, now - last.at < Self.untimedRepeatWindow {
                 statistics.duplicateFixes += 1
                 return .duplicate
             }
-            lastUntimed = (latitude, longitude)
+            lastUntimed = (latitude, longitude, now)
         }
         statistics.fixesDelivered += 1
         if location.horizontalAccuracyIsEstimated { statistics.fixesWithAssumedAccuracy += 1 }

@@ -117,7 +117,8 @@ final class GPSDSession: Sendable {
         let (outcome, sink, warn) = state.withLockedValue { state -> (GPSDReportInterpreter.Outcome, SourceEventSink?, Bool) in
             let outcome: GPSDReportInterpreter.Outcome
             switch input {
-            case .line(let line): outcome = state.interpreter.interpret(line: line)
+            case .line(let line):
+                outcome = state.interpreter.interpret(line: line, now: .nanoseconds(Int64(clamping: NIODeadline.now().uptimeNanoseconds)))
             case .oversizedLine: outcome = state.interpreter.oversizedLine()
             case .bytes: preconditionFailure("GPSDSession.receive: raw bytes on a line-framed link")
             }

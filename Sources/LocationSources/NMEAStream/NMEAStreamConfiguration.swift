@@ -17,8 +17,9 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     /// by default (``UnmeasuredAccuracy/typical``) it is delivered with a radius assumed from its fix
     /// mode and marked as estimated; ``UnmeasuredAccuracy/skip`` skips and counts it.
     public var unmeasuredAccuracy: UnmeasuredAccuracy
-    /// Replay a file again from the start when it ends, rather than report its end: each pass at once after the
-    /// last, no disconnection told. Default `false`.
+    /// Replay a file again from the start when it ends, rather than report its end: each pass after the last
+    /// with no disconnection told, at once or, after a pass shorter than the reconnect policy's initial delay,
+    /// when that much has passed since it began. Default `false`.
     public var loopsFile: Bool
     /// Whether and how the receiver's power is commanded (serial and TCP endpoints only; files and standard
     /// input are read-only). Default: a plain receiver, never written to (see <doc:ReceiverPower>).

@@ -60,8 +60,9 @@ struct ConnectionStateMachine: Sendable {
         /// Its `streak` is cleared when the link closes after working for the policy's answer timeout: a peer
         /// that answers and drops at once is no working connection, and its retries back off.
         case connected(attempt: UInt64, streak: Streak?, answeredAt: Duration?, heard: Bool)
-        /// Waiting to retry as `attempt`.
-        case waiting(attempt: UInt64, streak: Streak)
+        /// Waiting to retry as `attempt`: after failures (`streak`), or between two passes of a looped log
+        /// (`nil`: nothing failed).
+        case waiting(attempt: UInt64, streak: Streak?)
         /// Gave up, or a finite stream ended; nothing happens until stopped and started again.
         case finished
     }
@@ -180,18 +181,21 @@ struct ConnectionStateMachine: Sendable {
 
     /// The link of `attempt` closed. `reopen` is `false` for a finite stream that ended cleanly and is
     /// not to be replayed; `replay` is `true` for one that ended cleanly and is played again (a looped log):
-    /// if it was understood, its next pass opens at once — no failure, no disconnection told, no backoff.
+    /// if it was understood, its next pass follows with no failure, no disconnection told and no backoff —
+    /// at once when the pass lasted the policy's initial delay (counted from its first understood sentence),
+    /// else when that much has passed since (never sooner than the smallest backoff), so that a log read
+    /// faster than that (one line, replayed as fast as possible) is not reopened in a busy loop.
     mutating func closed(attempt: UInt64, reason: String?, reopen: Bool, replay: Bool = false, now: Duration) -> [Action] {
         let streak: Streak?
         let worked: Bool
-        var answered = false
+        var answeredAt: Duration?
         var failure = Failure.closed(reason)
         switch state {
-        case .connected(attempt, let current, let answeredAt, let heard):
+        case .connected(attempt, let current, let answered, let heard):
             streak = current
-            answered = answeredAt != nil
-            worked = answeredAt.map { now - $0 >= policy.answerTimeout } ?? false
-            if answeredAt == nil && heard { failure = .notUnderstood(closed: reason) }
+            answeredAt = answered
+            worked = answered.map { now - $0 >= policy.answerTimeout } ?? false
+            if answered == nil && heard { failure = .notUnderstood(closed: reason) }
         case .connecting(attempt, let current): (streak, worked) = (current, false)
         default: return []
         }
@@ -200,7 +204,14 @@ struct ConnectionStateMachine: Sendable {
             return [.reportEndOfStream]
         }
         // A log that said nothing the source understood is a failure like any other, and backs off.
-        if replay, answered { return beginAttempt(streak: nil) }
+        if replay, let answeredAt {
+            let shortestPass = max(policy.initialDelay, ReconnectPolicy.smallestBackoff)
+            let lasted = now - answeredAt
+            guard lasted < shortestPass else { return beginAttempt(streak: nil) }
+            lastAttempt &+= 1
+            state = .waiting(attempt: lastAttempt, streak: nil)
+            return [.scheduleRetry(attempt: lastAttempt, delay: shortestPass - lasted)]
+        }
         // A link that worked (answered, and stayed up for the answer timeout) and drops starts a fresh streak:
         // its first retry comes after the initial delay. One that answered and dropped at once goes on with the
         // streak before it: its retries back off (a peer that answers is reachable: the give-up clock restarted

@@ -86,6 +86,24 @@ struct RegionMonitorTests {
         #expect(h.end("first") == .forceCompleted)
     }
 
+    @Test("mid-delivery a dwell waits for the delivery's end, and a revocation due after it waits too: the monitor hears its dwell, then its end")
+    func aRevocationAfterAWaitingDwellWaitsWithIt() {
+        var h = MachineHarness()
+        h.monitor("depot", options: GeofenceOptions(loiteringDelay: .seconds(1)))
+        h.fix(east: 0)
+        h.receive(AuthorizationState(status: .denied, accuracy: .full), after: .milliseconds(1_500))
+        h.now = h.now + .seconds(2)
+        // A handler of a long delivery passes the time: the dwell (due at 1 s) waits, and so must the denial (1.5 s).
+        h.carryOut(h.machine.advanceTime(now: h.now, at: .midDelivery))
+        #expect(h.transitions["depot"] == [.determined(.inside)])
+        #expect(h.end("depot") == nil, "the denial is due after the dwell that waits: it waits too")
+        h.carryOut(h.machine.advanceTime(now: h.now))
+        #expect(h.transitions["depot"] == [.determined(.inside), .dwelled])
+        #expect(h.transitionInstants["depot"]?.last == EngineInstant(.seconds(1)))
+        #expect(Array(h.handedOut.filter { $0.hasPrefix("depot") }.suffix(2)) == ["depot: dwelled", "depot: ended"])
+        #expect(h.endings("depot") == 1)
+    }
+
     @Test("dwell and the unknown timeout wake the core at exactly their instant")
     func timeline() {
         var h = MachineHarness()

@@ -108,14 +108,23 @@ public struct GeofenceRegion: Sendable, Hashable {
     /// The distance in metres from `point` to the boundary, never more than the great-circle one: a
     /// circle's is exact; a polygon's, measured in its local plane, is scaled by the east–west stretch of
     /// that plane where the path to `point` runs nearer a pole than the region's centre (the plane's
-    /// `cos φ₀` against the path's `cos φ`). Tens of kilometres poleward of a polygon at 60° the plane
+    /// `cos φ₀` against the path's `cos φ`, at the pole-most latitude of the great-circle arcs from `point`
+    /// to the region's bounds: an east–west arc bulges poleward of its ends). Tens of kilometres poleward of a polygon at 60° the plane
     /// distance is hundreds of metres long; a sleep planned on it would wake after the region could be
     /// decided.
     /// - Complexity: as ``signedDistance(to:)``.
     func boundaryDistanceAtMost(from point: GeoPoint) -> Double {
         let distance = abs(signedDistance(to: point))
         guard case .polygon = shape else { return distance }
-        let poleward = max(abs(point.latitude), abs(bounds.minLatitude), abs(bounds.maxLatitude))
+        // The path to the nearest boundary point ends in the bounds: the pole-most latitude of the arcs to
+        // its corners and centre (an arc to a far east–west point bulges poleward of both ends).
+        let west = bounds.minLongitude, east = wrappedDegrees(bounds.minLongitude + bounds.longitudeSpan)
+        var poleward = point.poleMostLatitude(onArcTo: frame.centre)
+        for latitude in [bounds.minLatitude, bounds.maxLatitude] {
+            for longitude in [west, east] {
+                poleward = max(poleward, point.poleMostLatitude(onArcTo: GeoPoint(latitude: latitude, longitude: longitude)))
+            }
+        }
         let stretch = _cos(min(90, poleward) * .pi / 180) / _cos(frame.centre.latitude * .pi / 180)
         return distance * min(1, stretch)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Internals) @testable import LocationEngine
 
@@ -94,22 +95,48 @@ struct RegionReachTests {
 
     @Test("a polygon's boundary from tens of kilometres poleward is no farther than the great circle says, so a sleep never outlasts the travel to it")
     func polygonFromAfarIsNeverFartherThanTheGreatCircle() throws {
-        var evaluator = try RegionEvaluator(configuration: GeofenceConfiguration())
-        let centre = GeoPoint(latitude: 60, longitude: 10)
-        let corners = [(-500.0, -500.0), (-500, 500), (500, 500), (500, -500)].map { offset(centre, north: $0.0, east: $0.1) }
-        evaluator.add(RequestID(rawValue: 1), region: try .polygon(corners))
-        for (north, east) in [(70_000.0, 70_000.0), (50_000, 0), (0, 80_000), (-70_000, 70_000), (2_000, 2_000)] {
-            let point = offset(centre, north: north, east: east)
-            let nearest = evaluator.distanceToNearestBoundary(from: point, within: 500_000)
-            let found = try #require(nearest)
-            // The great-circle distance to the boundary, sampled every metre along its edges.
-            var truth = Double.infinity
-            for (a, b) in zip(corners, corners.dropFirst() + [corners[0]]) {
-                for step in 0...1000 { truth = min(truth, a.along(to: b, Double(step) / 1000).distance(to: point)) }
+        let east = [(500.0, 100_000.0), (-500, 100_000), (500, -100_000), (-500, -100_000), (0, 100_000), (0, -100_000)]
+        // Far east or west at high latitude the great circle to the boundary bulges towards the pole, where a degree
+        // of longitude is shortest.
+        let cases: [(latitude: Double, points: [(Double, Double)], atLeast: Double)] = [
+            (60, [(70_000, 70_000), (50_000, 0), (0, 80_000), (-70_000, 70_000), (2_000, 2_000)] + east, 0.97),
+            (70, east + [(2_000, 2_000)], 0.97),
+            (80, east + [(2_000, 2_000), (20_000, 20_000)], 0.95),
+            (84.5, east + [(2_000, 2_000)], 0.95),
+        ]
+        for (latitude, points, atLeast) in cases {
+            var evaluator = try RegionEvaluator(configuration: GeofenceConfiguration())
+            let centre = GeoPoint(latitude: latitude, longitude: 10)
+            let corners = [(-500.0, -500.0), (-500, 500), (500, 500), (500, -500)].map { offset(centre, north: $0.0, east: $0.1) }
+            evaluator.add(RequestID(rawValue: 1), region: try .polygon(corners))
+            for (north, east) in points {
+                let point = offset(centre, north: north, east: east)
+                let nearest = evaluator.distanceToNearestBoundary(from: point, within: 500_000)
+                let found = try #require(nearest)
+                // The great-circle distance to the boundary, sampled every metre along its edges.
+                var truth = Double.infinity
+                for (a, b) in zip(corners, corners.dropFirst() + [corners[0]]) {
+                    for step in 0...1000 { truth = min(truth, a.along(to: b, Double(step) / 1000).distance(to: point)) }
+                }
+                #expect(found <= truth + 0.5, "at \(latitude)°, \(north) m north, \(east) m east: \(found) against \(truth)")
+                #expect(found >= truth * atLeast, "at \(latitude)°, \(north) m north, \(east) m east: \(found), no shorter than it must be")
             }
-            #expect(found <= truth + 0.5, "\(north) m north, \(east) m east: \(found) against \(truth)")
-            #expect(found >= truth * 0.97, "\(north) m north, \(east) m east: no shorter than it must be")
         }
+    }
+
+    @Test("the pole-most latitude of a great-circle arc: an end's, or its vertex when the arc passes it")
+    func poleMostLatitudeOfAnArc() {
+        let a = GeoPoint(latitude: 80, longitude: 0), b = GeoPoint(latitude: 80, longitude: 10)
+        // The vertex of the arc between two points at one latitude lies midway: tan φᵥ = tan φ / cos(Δλ/2).
+        let vertex = atan(tan(80 * Double.pi / 180) / cos(5 * Double.pi / 180)) * 180 / .pi
+        #expect(abs(a.poleMostLatitude(onArcTo: b) - vertex) < 1e-9)
+        #expect(abs(b.poleMostLatitude(onArcTo: a) - vertex) < 1e-9)
+        let south = GeoPoint(latitude: -80, longitude: 0), southEast = GeoPoint(latitude: -80, longitude: 10)
+        #expect(abs(south.poleMostLatitude(onArcTo: southEast) - vertex) < 1e-9, "towards the south pole alike")
+        // Along a meridian, or past the vertex, the arc is highest at an end.
+        #expect(GeoPoint(latitude: 10, longitude: 3).poleMostLatitude(onArcTo: GeoPoint(latitude: 40, longitude: 3)) == 40)
+        #expect(abs(GeoPoint(latitude: 60, longitude: 0).poleMostLatitude(onArcTo: GeoPoint(latitude: 0, longitude: 1)) - 60) < 1e-9)
+        #expect(a.poleMostLatitude(onArcTo: a) == 80, "a point alone")
     }
 
     @Test("no boundary within the horizon's travel: it counts as the horizon away")

@@ -55,6 +55,19 @@ struct EpochAssemblyTests {
 
     /// A live receiver prints a cycle, then nothing until the next: the epoch goes out at the sentence that
     /// ended the cycles before, not a cycle later (at 1 Hz a second; in a power-save mode, a minute).
+    @Test("a leap second is an epoch of its own between 23:59:59 and midnight; cycles still join across midnight")
+    func aLeapSecondIsItsOwnEpoch() {
+        let times = ["235959.00", "235960.00", "000000.00", "000001.00"]
+        let text = times.map { Sentences.nmea("GPGGA,\($0),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") }.joined()
+        let (epochs, _) = Sentences.decode(text)
+        #expect(epochs.map(\.secondsOfDay) == [86_399, 86_400, 0, 1])
+        let second = { (text: String) in NMEATimeOfDay(microseconds: Int64(Double(text)! * 1_000_000)) }
+        #expect(second("86400.995").isSameCycle(as: second("0")), "5 ms apart, across the leap second's midnight")
+        #expect(second("86399.995").isSameCycle(as: second("86400")))
+        #expect(second("86399.995").isSameCycle(as: second("0.001")), "across an ordinary midnight")
+        #expect(!second("86400").isSameCycle(as: second("0")))
+    }
+
     @Test func anEpochGoesOutAtTheSentenceThatEndsItsCycle() {
         func cycle(_ second: Int) -> String {
             let time = "00000\(second).00"
@@ -105,6 +118,36 @@ struct EpochAssemblyTests {
         #expect(whole[1].speed.map { abs($0 - 22.4 * NMEAUnits.metresPerSecondPerKnot) < 1e-9 } == true)
         #expect(whole[1].year == 1994)
         #expect(decoder.statistics.sentencesAfterTheirEpoch == 1)
+        // The RMC left out was the whole second's last sentence, in its place: it ends the cycles from the next
+        // whole second on, so that second goes out at its RMC, not a tenth later with the next GGA.
+        var prompt = NMEAStreamDecoder()
+        var emitted: [Double] = []
+        // Everything up to the second whole second's RMC, that sentence included.
+        let rmc = text.range(of: "GPRMC,000002.00")!
+        let next = text[rmc.upperBound...].firstIndex(of: "$") ?? text.endIndex
+        prompt.feed(Array(text[..<next].utf8)) { emitted.append($0.secondsOfDay ?? -1) }
+        #expect(emitted.last == 2, "the whole second went out at its RMC")
+    }
+
+    /// A receiver that loses its fix prints GGAs with an empty time between fixed cycles: those cycles have no
+    /// position, so they never teach where a cycle ends (the empty GGA learned as the end would send each fixed
+    /// epoch out before its RMC, and leave the RMC out).
+    @Test func cyclesWithoutATimeTeachNoEnd() {
+        func fixed(_ second: Int) -> String {
+            let time = "0000\(second < 10 ? "0" : "")\(second).00"
+            return Sentences.nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+                + Sentences.nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
+        }
+        let lost = Sentences.nmea("GPGGA,,,,,,0,00,,,,,,,")
+        let text = (1...3).map(fixed).joined() + lost + fixed(5) + lost + (7...10).map(fixed).joined()
+        var decoder = NMEAStreamDecoder()
+        var epochs: [NMEAEpoch] = []
+        decoder.feed(Array(text.utf8)) { epochs.append($0) }
+        decoder.finish { epochs.append($0) }
+        let fixedEpochs = epochs.filter { $0.secondsOfDay != nil }
+        #expect(fixedEpochs.map(\.secondsOfDay) == [1, 2, 3, 5, 7, 8, 9, 10])
+        #expect(fixedEpochs.allSatisfy { $0.year == 1994 && $0.speed != nil }, "every fixed epoch has its RMC")
+        #expect(decoder.statistics.sentencesAfterTheirEpoch == 0)
     }
 
     @Test(arguments: [

@@ -35,14 +35,40 @@ struct NMEACycleEnd: Sendable {
     private(set) var leftOut = 0
     /// Bit per ``NMEASentenceKind/ordinal``: types a timed sentence of the same cycle followed.
     private var banned: UInt16 = 0
-    /// Whether the epoch emitted at its cycle's end had a position.
-    var emittedHadPosition = false
+    /// Whether the epoch emitted at its cycle's end had a position (and no timed sentence without a time
+    /// followed it).
+    private(set) var emittedHadPosition = false
     /// The time of the epoch emitted at its cycle's end, until a sentence of another time arrives: a timed
     /// sentence of this time is then left out (its epoch is gone).
-    var emittedTime: NMEATimeOfDay?
+    private(set) var emittedTime: NMEATimeOfDay?
+
+    /// How many of each type (by ``NMEASentenceKind/ordinal``) the epoch emitted at its cycle's end held,
+    /// and the stragglers of its time since: a straggler is that many-th of its type in its cycle.
+    private var emittedCounts = SIMD16<UInt8>()
 
     /// Notes that the timed `sentence` was added.
     mutating func added(_ sentence: Sentence) { last = sentence }
+
+    /// A sentence of a timed type arrived without a time (a receiver without a fix may print GGAs with an
+    /// empty time field): the cycle it is in has no position to teach from, whatever the epoch emitted
+    /// before it had.
+    mutating func addedWithoutTime() { emittedHadPosition = false }
+
+    /// The epoch of `time` was emitted at its cycle's end, holding `counts` of each type.
+    mutating func emitted(time: NMEATimeOfDay, hadPosition: Bool, counts: SIMD16<UInt8>) {
+        emittedTime = time
+        emittedHadPosition = hadPosition
+        emittedCounts = counts
+    }
+
+    /// A timed sentence of type `kind` (an ordinal) arrived after the epoch of its time went out: it is the
+    /// last timed sentence of that cycle, counted in its place there, so that it can be learned as the end
+    /// of the next cycles (a 1 Hz RMC after the whole second's GGA at 10 Hz).
+    mutating func addedAfterItsEpoch(kind: UInt8, talker: NMEATalker?) {
+        let index = Int(kind)
+        if emittedCounts[index] < .max { emittedCounts[index] += 1 }
+        last = Sentence(kind: kind, talker: talker, occurrence: emittedCounts[index])
+    }
 
     /// A sentence of a new time of day arrived: the one before it ended the cycle. Only a cycle with a
     /// position teaches where cycles end: a receiver without a fix leaves sentences out (a GST without

@@ -8,7 +8,7 @@ extension NMEAEpochAssembler {
     /// Adds a GGA: position, quality, satellites used, HDOP (which wins over GSA's), altitude, geoid separation.
     @inline(__always)
     public mutating func add(_ gga: NMEAGGA, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.gga, time: gga.time, onEpoch: onEpoch) else { return ended(.gga, talker: talker, onEpoch: onEpoch) }
+        guard join(.gga, time: gga.time, onEpoch: onEpoch) else { return leftOut(.gga, talker: talker) }
         setTalker(talker)
         setPosition(gga.latitude, gga.longitude)
         evidence.ggaQuality = gga.quality ?? evidence.ggaQuality
@@ -27,7 +27,7 @@ extension NMEAEpochAssembler {
     /// Adds an RMC: position, status, speed, track, date.
     @inline(__always)
     public mutating func add(_ rmc: NMEARMC, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.rmc, time: rmc.time, onEpoch: onEpoch) else { return ended(.rmc, talker: talker, onEpoch: onEpoch) }
+        guard join(.rmc, time: rmc.time, onEpoch: onEpoch) else { return leftOut(.rmc, talker: talker) }
         setTalker(talker)
         if Self.isValidData(rmc.isValid, faaMode: rmc.faaMode) { setPosition(rmc.latitude, rmc.longitude) }
         setStatus(rmc.isValid, faaMode: rmc.faaMode)
@@ -70,7 +70,7 @@ extension NMEAEpochAssembler {
     /// Adds a GLL: position and status (no fix when its FAA mode says `N`, not valid).
     @inline(__always)
     public mutating func add(_ gll: NMEAGLL, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.gll, time: gll.time, onEpoch: onEpoch) else { return ended(.gll, talker: talker, onEpoch: onEpoch) }
+        guard join(.gll, time: gll.time, onEpoch: onEpoch) else { return leftOut(.gll, talker: talker) }
         setTalker(talker)
         if Self.isValidData(gll.isValid, faaMode: gll.faaMode) { setPosition(gll.latitude, gll.longitude) }
         setStatus(gll.isValid, faaMode: gll.faaMode)
@@ -90,7 +90,7 @@ extension NMEAEpochAssembler {
     /// Adds a GST: 1-sigma latitude, longitude and altitude errors.
     @inline(__always)
     public mutating func add(_ gst: NMEAGST, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.gst, time: gst.time, onEpoch: onEpoch) else { return ended(.gst, onEpoch: onEpoch) }
+        guard join(.gst, time: gst.time, onEpoch: onEpoch) else { return leftOut(.gst) }
         current.gstLatitudeError = gst.latitudeError ?? current.gstLatitudeError
         current.gstLongitudeError = gst.longitudeError ?? current.gstLongitudeError
         current.gstAltitudeError = gst.altitudeError ?? current.gstAltitudeError
@@ -100,7 +100,7 @@ extension NMEAEpochAssembler {
     /// Adds a ZDA: the date.
     @inline(__always)
     public mutating func add(_ zda: NMEAZDA, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.zda, time: zda.time, onEpoch: onEpoch) else { return ended(.zda, onEpoch: onEpoch) }
+        guard join(.zda, time: zda.time, onEpoch: onEpoch) else { return leftOut(.zda) }
         setDate(zda.date)
         ended(.zda, onEpoch: onEpoch)
     }
@@ -108,7 +108,7 @@ extension NMEAEpochAssembler {
     /// Adds a GNS: position, per-constellation mode, satellites used, HDOP, altitude, geoid separation.
     @inline(__always)
     public mutating func add(_ gns: NMEAGNS, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.gns, time: gns.time, onEpoch: onEpoch) else { return ended(.gns, talker: talker, onEpoch: onEpoch) }
+        guard join(.gns, time: gns.time, onEpoch: onEpoch) else { return leftOut(.gns, talker: talker) }
         setTalker(talker)
         if gns.modes.utf8.contains(0x53) { evidence.simulated = true }
         if !gns.modes.isEmpty { evidence.gnsFix = (evidence.gnsFix ?? false) || gns.hasFix }
@@ -146,7 +146,7 @@ extension NMEAEpochAssembler {
     /// Adds a SiRF `$PSRFEPE`: the receiver's estimated errors for the fix of its time (when valid).
     @inline(__always)
     public mutating func add(_ epe: NMEAPSRFEPE, onEpoch: (NMEAEpoch) -> Void) {
-        guard join(.psrfepe, time: epe.time, onEpoch: onEpoch) else { return ended(.psrfepe, onEpoch: onEpoch) }
+        guard join(.psrfepe, time: epe.time, onEpoch: onEpoch) else { return leftOut(.psrfepe) }
         if epe.isValid == true {
             current.estimatedHorizontalError = epe.horizontalError ?? current.estimatedHorizontalError
             current.estimatedVerticalError = epe.verticalError ?? current.estimatedVerticalError

@@ -111,6 +111,7 @@ public struct NMEAEpochAssembler: Sendable {
             evidence.count(kind)
             return true
         }
+        if time == nil { cycleEnd.addedWithoutTime() }
         if let time, let reference = evidence.time ?? cycleEnd.emittedTime {
             if !time.isSameCycle(as: reference) {
                 cycleEnd.timeChanged(cycleHadPosition: evidence.time != nil ? current.latitude != nil : cycleEnd.emittedHadPosition)
@@ -150,9 +151,16 @@ public struct NMEAEpochAssembler: Sendable {
         let sentence = NMEACycleEnd.Sentence(kind: UInt8(kind.ordinal), talker: talker, occurrence: evidence.kindCounts[kind.ordinal])
         cycleEnd.added(sentence)
         guard sentence == cycleEnd.ender, let time = evidence.time else { return }
-        cycleEnd.emittedHadPosition = current.latitude != nil
+        let hadPosition = current.latitude != nil, counts = evidence.kindCounts
         emit(onEpoch)
-        cycleEnd.emittedTime = time
+        cycleEnd.emitted(time: time, hadPosition: hadPosition, counts: counts)
+    }
+
+    /// Notes a timed sentence left out because the epoch of its time had gone out
+    /// (``join(_:time:onEpoch:)`` returned `false`).
+    @inline(__always)
+    mutating func leftOut(_ kind: NMEASentenceKind, talker: NMEATalker? = nil) {
+        cycleEnd.addedAfterItsEpoch(kind: UInt8(kind.ordinal), talker: talker)
     }
 
     /// Timed sentences left out of every epoch because they arrived after the epoch of their time had been

@@ -113,10 +113,13 @@ public struct NMEATimeOfDay: Sendable, Hashable, Comparable {
     /// takes them (receivers print one cycle's time to different precisions, `120824.758` beside `120824.76`).
     public static let sameCycleTolerance: Int64 = 10_000
 
-    /// Whether `other` is this time within ``sameCycleTolerance``, across midnight too.
+    /// Whether `other` is this time within ``sameCycleTolerance``, across midnight too. A leap second
+    /// (`23:59:60`) is a second of its own before the midnight that follows it, not the midnight.
     public func isSameCycle(as other: NMEATimeOfDay) -> Bool {
         let day: Int64 = 86_400_000_000
+        // The day that holds a leap second is a second longer: its midnight comes after 23:59:60.999….
+        let length = microseconds >= day || other.microseconds >= day ? day + 1_000_000 : day
         let apart = abs(microseconds - other.microseconds)
-        return min(apart, day - apart) < NMEATimeOfDay.sameCycleTolerance
+        return min(apart, length - apart) < NMEATimeOfDay.sameCycleTolerance
     }
 }

@@ -12,7 +12,6 @@ import Testing
 struct ApproximateClientTests {
     static let policy = ReducedAccuracyPolicy()
 
-    /// A fix somewhere on Earth (away from the poles), its radius 2 to 50 m: the `index`-th of a fixed sequence.
     /// The `location` events of a stream's body.
     static func locations(in body: ByteBuffer) throws -> [UpdateJSON] {
         try GeofenceEventsTests.events(body).filter { $0.name == "location" }.map { try JSONDecoder().decode(UpdateJSON.self, from: Data($0.data.utf8)) }
@@ -28,6 +27,7 @@ struct ApproximateClientTests {
         try await body(server)
     }
 
+    /// A fix somewhere on Earth (away from the poles), its radius 2 to 50 m: the `index`-th of a fixed sequence.
     static func fix(_ index: Int) -> Location {
         var generator = SplitMix64(seed: UInt64(index))
         return Location(

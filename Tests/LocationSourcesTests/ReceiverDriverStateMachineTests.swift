@@ -254,6 +254,40 @@ struct ReceiverDriverStateMachineTests {
         #expect(machine.state == .powerSave)
     }
 
+    @Test("a start while a u-blox backup awaits the output stopping does not wait out its deadline (a minute in on/off power save): it wakes the receiver at once")
+    func aStartDuringABackupConfirmedOnlyBySilenceWakesTheReceiverAtOnce() throws {
+        var (machine, actions) = running(.ublox, answer: .ubx(Self.m8))
+        var now = Duration.milliseconds(200)
+        /// Acknowledges every UBX command written, until nothing more is sent.
+        func acknowledgeAll(_ sent: [Action]) {
+            var sent = sent
+            while let bytes = written(sent).first, bytes.count > 3 {
+                now += .milliseconds(50)
+                sent = machine.received(.ubx(.acknowledged(messageClass: bytes[2], messageID: bytes[3])), now: now)
+            }
+        }
+        acknowledgeAll(actions)
+        #expect(machine.state == .tracking)
+        now += .seconds(1)
+        acknowledgeAll(machine.setMode(.lowest, now: now))
+        now += .seconds(1)
+        let sleep = machine.stop(now: now)
+        #expect(written(sleep) == [UBXCommand.powerManagementRequest(.backupUntilWoken).bytes])
+        let armed = sleep.compactMap { if case .armDeadline(_, let delay) = $0 { delay } else { nil } }
+        #expect(armed.count == 1 && armed[0] >= .seconds(60), "the silence is judged over the on/off period: \(armed)")
+        // A second later the engine starts the source again.
+        now += .seconds(1)
+        actions = machine.start(mode: .high, now: now)
+        #expect(actions.first == .resolved(.backup, .superseded, fallback: nil))
+        #expect(written(actions) == [ReceiverDialect.identify(.ublox).bytes], "the version query goes out at once")
+        #expect(!actions.contains(.closeLink))
+        #expect(machine.state != .backup)
+        // The backup's deadline, when it comes, is moot; the receiver answers and is set up for tracking.
+        #expect(machine.deadline(try #require(token(sleep)), now: now + .seconds(61)).isEmpty)
+        let setup = machine.received(.ubx(Self.m8), now: now + .milliseconds(300))
+        #expect(written(setup) == [UBXCommand.receiverManagement(powerSave: false).bytes])
+    }
+
     @Test func aUbloxM8GetsLegacyMessagesAndBackup() throws {
         var (machine, actions) = running(.ublox, answer: .ubx(Self.m8))
         #expect(actions.contains(.identified(.ublox(software: "ROM CORE 3.01 (107888)", protocolVersion: 18))))

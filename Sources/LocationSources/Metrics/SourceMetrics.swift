@@ -10,7 +10,7 @@ import NMEA
 /// | `locationsource_connections`, `locationsource_disconnections` | counter | `source` |
 /// | `locationsource_fixes` | counter | `source`, `result`: `delivered`, the drops `duplicate`, `invalid`, `stale` (see ``DroppedFixes``), and `no_fix`, `no_position`, `no_accuracy` |
 /// | `locationsource_input_skipped` | counter | `source`, `reason`: `oversized_line`, `malformed`, `unexpected_class`, `rejected_sentence` |
-/// | `locationsource_receiver_commands` | counter | `source`, `command`: `identify`, `tracking`, `rate`, `power_save`, `standby`, `backup`; `result`: `acknowledged`, `acknowledged_late`, `confirmed_by_silence`, `refused`, `unanswered`, `garbled`, `link_lost` |
+/// | `locationsource_receiver_commands` | counter | `source`, `command`: `identify`, `tracking`, `rate`, `power_save`, `standby`, `backup`; `result`: `acknowledged`, `acknowledged_late`, `confirmed_by_silence`, `refused`, `unanswered`, `garbled`, `link_lost`, `superseded` |
 /// | `locationsource_receiver_fallbacks` | counter | `source`, `fallback`: `close_port`, `keep_setting`, `plain`, `sleep_on_reconnect` |
 struct SourceMetrics: Sendable {
     enum FixResult: String, CaseIterable {

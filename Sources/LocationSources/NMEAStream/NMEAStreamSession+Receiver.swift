@@ -186,6 +186,7 @@ extension NMEAStreamSession {
                 case .unanswered: receiver.statistics.commandsUnanswered += 1
                 case .garbled: receiver.statistics.commandsGarbled += 1
                 case .linkLost: receiver.statistics.commandsLostWithLink += 1
+                case .superseded: receiver.statistics.commandsSuperseded += 1
                 }
                 reports.append(action)
             case .identified(let vendor):

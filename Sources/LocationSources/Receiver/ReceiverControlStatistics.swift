@@ -62,6 +62,8 @@ public struct ReceiverControlStatistics: Sendable, Hashable {
     public var commandsGarbled = 0
     /// Commands in flight when the link was lost (the receiver unplugged).
     public var commandsLostWithLink = 0
+    /// Sleeps confirmed only by the output stopping (u-blox backup) that a start gave up on before their deadline.
+    public var commandsSuperseded = 0
     /// The last configuration error (a receiver that does not answer as the configured model).
     public var lastError: ReceiverControlError?
 

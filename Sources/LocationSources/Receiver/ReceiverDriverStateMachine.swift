@@ -23,7 +23,8 @@ import ReceiverControl
 /// fails: refused, the receiver is still in it), and after a mode command whose answer was lost, that command's.
 ///
 /// A start that arrives while the standby command is in flight wins: the link stays open, and once the command
-/// resolves the receiver is woken and set up again.
+/// resolves the receiver is woken and set up again; a sleep that only the output stopping confirms (u-blox backup)
+/// is not waited for (``Outcome/superseded``).
 struct ReceiverDriverStateMachine: Sendable {
     /// What the owner must do.
     enum Action: Sendable, Equatable {
@@ -51,6 +52,9 @@ struct ReceiverDriverStateMachine: Sendable {
         case linkLost = "link_lost"
         /// The acknowledgement of a command counted unanswered came after all: the command took effect.
         case acknowledgedLate = "acknowledged_late"
+        /// A sleep confirmed only by the output stopping was given up on before its deadline: the engine started
+        /// the source again, and the receiver is woken whether it had gone to sleep or not.
+        case superseded
 
         var isSuccess: Bool { self == .acknowledged || self == .confirmedBySilence }
     }
@@ -166,12 +170,21 @@ struct ReceiverDriverStateMachine: Sendable {
             return [.openLink]
         }
         // Wake wins: the standby command in flight resolves first, then the receiver is woken and set up again.
+        var actions: [Action] = []
         if wasAsleep, linkOpen {
             queue = [ReceiverDialect.identify(model)]
             identified = false
             applied = nil
+            // A sleep that only the output stopping confirms (u-blox backup) would hold the wake for as long as
+            // the receiver's output interval (a minute in on/off power save): it is given up on at once. Whether
+            // the receiver went to sleep or not, the version query wakes it.
+            if let current = inFlight, current.command.isSleep, current.command.expectation == .silence {
+                inFlight = nil
+                evidence = nil
+                actions.append(.resolved(current.command.kind, .superseded, fallback: nil))
+            }
         }
-        return advance(now: now)
+        return actions + advance(now: now)
     }
 
     /// The engine changed the mode of a running source.

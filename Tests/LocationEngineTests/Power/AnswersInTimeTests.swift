@@ -133,6 +133,25 @@ struct AnswersInTimeTests {
         #expect(h.sourceCommands == [.start(.high), .setMode(.best)])
     }
 
+    @Test("a restart still under way is not silence through a coarser mode and back: the finer mode's window counts from the restart's end")
+    func restartIsNotSilenceThroughACoarserMode() {
+        var delivery = SourceDelivery(capabilities: SourceCapabilities(
+            providesCourse: true, firstFixByMode: [.medium: .seconds(2), .high: .seconds(2), .best: .seconds(2)]))
+        let at = { (seconds: Int64) in EngineInstant(.seconds(seconds)) }
+        delivery.started(.high, now: at(0), restart: .seconds(30))
+        #expect(delivery.nextWakeup == at(34), "30 s of restart, then twice 2 s")
+        delivery.changed(from: .high, to: .medium, now: at(1))
+        #expect(delivery.nextWakeup == nil, "a coarser mode is not judged")
+        delivery.changed(from: .medium, to: .best, now: at(2))
+        #expect(delivery.nextWakeup == at(34), "the restart goes on")
+        let silenced = delivery.look(now: at(10))
+        #expect(!silenced, "no silence during the restart")
+        delivery.stopped()
+        delivery.started(.high, now: at(100), restart: .zero)
+        delivery.changed(from: .high, to: .best, now: at(101))
+        #expect(delivery.nextWakeup == at(105), "a start without a restart: the window from the change")
+    }
+
     @Test("a receiver off for hours restarts warm: its window counts from the warm start, not a hot one, under either power-down rule")
     func restartAfterHoursIsWarm() {
         for rule in [PowerDownRule.fixedLinger, .restartAware] {

@@ -67,6 +67,9 @@ struct SourceDelivery: Sendable {
     private var nextLapse: EngineInstant?
     /// When a run last stayed silent.
     private(set) var lastSilence: EngineInstant?
+    /// When the receiver's restart since the source last started is expected to be over, while it runs: a
+    /// finer mode asked after a coarser one still waits for it (the coarser change ended the run that held it).
+    private var restartOverAt: EngineInstant?
 
     init(capabilities: SourceCapabilities) {
         prior = capabilities.firstFixByMode.isEmpty ? [] : PowerMode.allCases.map { capabilities.firstFixByMode[$0] }
@@ -105,21 +108,26 @@ struct SourceDelivery: Sendable {
 
     /// The source started in `mode` at `now`, its receiver expected to need `restart` before it can fix.
     mutating func started(_ mode: PowerMode, now: EngineInstant, restart: Duration) {
+        restartOverAt = now + max(.zero, restart)
         begin(mode, now: now, acquiredBy: now + max(.zero, restart))
     }
 
-    /// The running source changed from `previous` into `mode` at `now` (a restart still under way goes on): a
-    /// finer mode starts a run; a coarser one ends the run in progress unjudged.
+    /// The running source changed from `previous` into `mode` at `now` (a restart still under way goes on, even
+    /// through a coarser mode in between): a finer mode starts a run; a coarser one ends the run in progress
+    /// unjudged.
     mutating func changed(from previous: PowerMode?, to mode: PowerMode, now: EngineInstant) {
         guard previous.map({ mode > $0 }) ?? true else {
             run = nil
             return
         }
-        begin(mode, now: now, acquiredBy: max(now, run?.acquiredBy ?? now))
+        begin(mode, now: now, acquiredBy: max(now, restartOverAt ?? now))
     }
 
     /// The source stopped: no run waits.
-    mutating func stopped() { run = nil }
+    mutating func stopped() {
+        run = nil
+        restartOverAt = nil
+    }
 
     /// A fix arrived at `now` from the source running in `mode`, `accuracy` metres: a run waiting for its
     /// first fix is answered, and a mode known silent that delivers is silent no more.

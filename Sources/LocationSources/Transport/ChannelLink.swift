@@ -59,14 +59,24 @@ struct ChannelLink: StreamLink {
 
 /// The last handler of a link's pipeline: hands input to the link's reader and reports its end once.
 /// A channel that never became active (a failed connect) reports nothing: its open fails instead.
-final class LinkInputForwarder<Input>: ChannelInboundHandler {
+///
+/// When the reader returns a future (a paced replay of a named pipe), the channel reads nothing more until it
+/// completes: the read the channel asks for is held, so that a writer faster than the pacing fills the pipe
+/// and waits, rather than the replay queueing all it wrote. (NIO's own backpressure is this: hold `read`.)
+final class LinkInputForwarder<Input>: ChannelDuplexHandler {
     typealias InboundIn = Input
+    typealias OutboundIn = ByteBuffer
 
     private let events: LinkEvents
     private let wrap: (Input) -> LinkInput
     private var error: (any Error)?
     private var wasActive = false
     private var ended = false
+    /// The reader's futures not yet complete.
+    private var waits = 0
+    /// Whether the channel asked to read while the reader made it wait.
+    private var readHeld = false
+    private var removed = false
 
     init(events: LinkEvents, wrap: @escaping (Input) -> LinkInput) {
         self.events = events
@@ -83,7 +93,24 @@ final class LinkInputForwarder<Input>: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        _ = events.received(wrap(unwrapInboundIn(data)))
+        guard let wait = events.received(wrap(unwrapInboundIn(data))) else { return }
+        waits += 1
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        wait.hop(to: context.eventLoop).whenComplete { _ in
+            let (handler, context) = loopBound.value
+            handler.waits -= 1
+            guard handler.waits == 0, handler.readHeld, !handler.removed else { return }
+            handler.readHeld = false
+            context.read()
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard waits == 0 else {
+            readHeld = true
+            return
+        }
+        context.read()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -98,6 +125,7 @@ final class LinkInputForwarder<Input>: ChannelInboundHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
         guard wasActive, !ended else { return }
         ended = true
         events.closed(error)

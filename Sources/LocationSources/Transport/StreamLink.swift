@@ -21,7 +21,8 @@ enum LinkFraming: Sendable, Hashable {
 /// Where one open link reports, bound to that link's attempt by ``ReconnectingLink``.
 struct LinkEvents: Sendable {
     /// Input arrived. The reader may return a future to delay the next read until it completes
-    /// (a paced file replay does); live links ignore it.
+    /// (a paced replay of a file or a named pipe does): a file link reads its next chunk, a channel link
+    /// (a pipe) asks its channel to read, only then.
     let received: @Sendable (LinkInput) -> EventLoopFuture<Void>?
     /// The link ended: `error` is `nil` for a clean end of stream.
     let closed: @Sendable ((any Error)?) -> Void

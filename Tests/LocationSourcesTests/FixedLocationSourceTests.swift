@@ -91,6 +91,30 @@ import TestSupport
         #expect(source.statistics.starts == 3 && source.statistics.errors == 2)
     }
 
+    @Test("a path that is no small regular file is a clear fatal error, read no further: a device that never ends, a named pipe with no writer, a file too large")
+    func aFileThatIsNoSmallRegularFileIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fixed-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pipe = directory + "/pipe"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let large = directory + "/large"
+        try String(repeating: "# a comment that goes on and on\n", count: 4_000).appending("52.52\n13.405\n34\n25\n")
+            .write(toFile: large, atomically: true, encoding: .utf8)
+        let latin1 = directory + "/latin1"
+        try Data([0x23, 0xE9, 0x0A, 0x35, 0x32, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+        for (path, reason) in [("/dev/zero", "not a regular file"), (pipe, "not a regular file"), (large, "it may hold at most 65536"), (latin1, "not UTF-8"), (directory, "not a regular file")] {
+            let source = FixedLocationSource(.file(path: path), clock: ManualClock())
+            let events = Observed<[SourceEvent]>([])
+            source.start(mode: .best, events: SourceEventSink { event in events.update { $0.append(event) } })
+            guard case .fatalError(let error)? = events.value.last else {
+                Issue.record("\(path): no fatal error: \(events.value)")
+                continue
+            }
+            #expect(error.code == "fixed.file" && error.message.contains(path) && error.message.contains(reason), "\(error.message)")
+        }
+    }
+
     @Test func anEngineOnAFixedSourceAnswersAOneShotAtTheConfiguredAccuracy() async throws {
         let clock = ManualClock()
         let source = FixedLocationSource(.location(try FixedLocation(latitude: 52.52, longitude: 13.405, accuracy: 25)), clock: clock)

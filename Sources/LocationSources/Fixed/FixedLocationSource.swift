@@ -128,16 +128,48 @@ public final class FixedLocationSource: LocationSource {
 }
 
 extension FixedLocation {
+    /// The largest fixed location file read: the format is four short lines and comments.
+    static let largestFile = 64 * 1024
+
     /// The position the file at `path` (in the `/etc/geolocation` format) says.
     /// - Throws: ``FixedLocationError`` naming the file, and the line at fault.
     init(geolocationFileAt path: String) throws(FixedLocationError) {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw FixedLocationError(description: "cannot read the fixed location file '\(path)' (missing, unreadable or not UTF-8)")
-        }
+        let text = try Self.text(ofFileAt: path)
         do {
             self = try FixedLocation(geolocation: text)
         } catch {
             throw FixedLocationError(description: "\(path): \(error.description)")
         }
+    }
+
+    /// The text of the regular file at `path`, at most ``largestFile`` bytes of UTF-8. Opened without blocking
+    /// and checked before it is read: a named pipe with no writer would hang the start, and `/dev/zero` or a
+    /// huge file would be read into memory whole.
+    private static func text(ofFileAt path: String) throws(FixedLocationError) -> String {
+        func failure(_ reason: String) -> FixedLocationError {
+            FixedLocationError(description: "cannot read the fixed location file '\(path)': \(reason)")
+        }
+        let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        defer { closeDescriptor(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw failure("not a regular file") }
+        guard status.st_size <= largestFile else { throw failure("\(status.st_size) bytes; it may hold at most \(largestFile)") }
+        // One byte more than the limit: a file that grew since the check is refused, not cut.
+        var bytes = [UInt8](repeating: 0, count: largestFile + 1)
+        var count = 0
+        while count < bytes.count {
+            let result = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
+            if result == 0 { break }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw failure(String(cString: strerror(errno)))
+            }
+            count += result
+        }
+        guard count <= largestFile else { throw failure("more than \(largestFile) bytes") }
+        guard let text = String(validating: bytes[..<count], as: UTF8.self) else { throw failure("not UTF-8") }
+        return text
     }
 }

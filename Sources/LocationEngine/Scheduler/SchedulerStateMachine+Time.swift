@@ -39,21 +39,16 @@ extension SchedulerStateMachine {
     ///
     /// Mid-delivery the regions' dwells and unknown timeouts wait for the delivery's end (the next event
     /// between events): a transition of the delivery still ahead of the owner — the `entered` a dwell
-    /// follows — reaches its monitor first. They keep their instants, and the pass stops at the earliest of
-    /// them: what falls due later (a deadline, an authorization change that ends the monitor) waits too,
-    /// and comes after them in instant order.
+    /// follows — reaches its monitor first. They keep their instants.
     /// - Complexity: O(e log L) for e expired deadlines over L deadline lanes, plus O(1) per alarm.
     mutating func runTimeline(upTo instant: EngineInstant) {
         var powerTaken = false
         let regionsWait = delivery.moment == .midDelivery
         while true {
-            // Mid-delivery the pass ends at the regions' alarm: what falls due after it (a revocation that
-            // would end the monitor, a deadline) waits with it, so that a dwell is never lost to a later event.
-            let limit = regionsWait ? min(instant, alarms[.regions] ?? instant) : instant
             // Deadlines before an authorization change end as they would have at its instant.
             expireDeadlines(
-                now: limit, resultAt: min(limit, alarms[.authorization] ?? limit), skippingPower: powerTaken, skippingRegions: regionsWait)
-            guard let (part, at) = alarms.popDue(at: limit, skippingPower: powerTaken, skippingRegions: regionsWait) else { return }
+                now: instant, resultAt: min(instant, alarms[.authorization] ?? instant), skippingPower: powerTaken, skippingRegions: regionsWait)
+            guard let (part, at) = alarms.popDue(at: instant, skippingPower: powerTaken, skippingRegions: regionsWait) else { return }
             switch part {
             case .authorization: applyAuthorizationChanges(dueAt: at)
             case .regions:

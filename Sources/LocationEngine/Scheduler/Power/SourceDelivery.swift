@@ -133,6 +133,8 @@ struct SourceDelivery: Sendable {
     /// first fix is answered, and a mode known silent that delivers is silent no more.
     mutating func fixArrived(in mode: PowerMode, accuracy: Double, now: EngineInstant) {
         guard judges else { return }
+        // A fix: the receiver's restart is over, whatever was expected of it.
+        restartOverAt = nil
         if let run, run.mode == mode {
             let took = max(.zero, now - max(run.since, run.acquiredBy))
             var record = modes[mode.rawValue]

@@ -73,6 +73,12 @@ struct GPSDInterpreterTests {
         }
         #expect(delivered == 10, "one fix a second")
         #expect(duplicates == 10 && interpreter.statistics.duplicateFixes == 10)
+        // At 10 Hz every cycle is a fix.
+        var fast = GPSDReportInterpreter(unmeasuredAccuracy: .skip)
+        let fixes = (0..<20).filter { tenth in
+            if case .fix = fast.interpret(line: untimed, now: .milliseconds(Int64(tenth) * 100)) { true } else { false }
+        }
+        #expect(fixes.count == 20)
     }
 
     @Test func noFixAndOtherClasses() {

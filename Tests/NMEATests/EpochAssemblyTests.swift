@@ -53,14 +53,16 @@ struct EpochAssemblyTests {
         #expect(epochs.count == 3 && epochs[2].secondsOfDay == nil && epochs[2].usedSatellites.count == 5)
     }
 
-    /// A live receiver prints a cycle, then nothing until the next: the epoch goes out at the sentence that
-    /// ended the cycles before, not a cycle later (at 1 Hz a second; in a power-save mode, a minute).
     @Test("a leap second is an epoch of its own between 23:59:59 and midnight; cycles still join across midnight")
     func aLeapSecondIsItsOwnEpoch() {
-        let times = ["235959.00", "235960.00", "000000.00", "000001.00"]
-        let text = times.map { Sentences.nmea("GPGGA,\($0),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") }.joined()
+        let times = [("235959.00", "311216"), ("235960.00", "311216"), ("000000.00", "010117"), ("000001.00", "010117")]
+        let text = times.map { Sentences.nmea("GPRMC,\($0.0),A,4807.038,N,01131.000,E,022.4,084.4,\($0.1),003.1,W") }.joined()
         let (epochs, _) = Sentences.decode(text)
         #expect(epochs.map(\.secondsOfDay) == [86_399, 86_400, 0, 1])
+        // Unix time has no leap second: it is the last millisecond of its day, between the two it lies between.
+        let unix = epochs.compactMap(\.unixTime)
+        #expect(unix.count == 4 && unix == unix.sorted() && Set(unix).count == 4, "\(unix)")
+        #expect(unix.count == 4 && unix[1] == 1_483_228_799.999 && unix[2] == 1_483_228_800)
         let second = { (text: String) in NMEATimeOfDay(microseconds: Int64(Double(text)! * 1_000_000)) }
         #expect(second("86400.995").isSameCycle(as: second("0")), "5 ms apart, across the leap second's midnight")
         #expect(second("86399.995").isSameCycle(as: second("86400")))
@@ -68,6 +70,8 @@ struct EpochAssemblyTests {
         #expect(!second("86400").isSameCycle(as: second("0")))
     }
 
+    /// A live receiver prints a cycle, then nothing until the next: the epoch goes out at the sentence that
+    /// ended the cycles before, not a cycle later (at 1 Hz a second; in a power-save mode, a minute).
     @Test func anEpochGoesOutAtTheSentenceThatEndsItsCycle() {
         func cycle(_ second: Int) -> String {
             let time = "00000\(second).00"

@@ -149,10 +149,14 @@ extension FixedLocation {
         func failure(_ reason: String) -> FixedLocationError {
             FixedLocationError(description: "cannot read the fixed location file '\(path)': \(reason)")
         }
+        // Checked before it is opened too: opening a serial device (a path given by mistake) would toggle its
+        // control lines, which resets some boards.
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw failure(String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw failure("not a regular file") }
         let descriptor = openDescriptor(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
         defer { closeDescriptor(descriptor) }
-        var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure(String(cString: strerror(errno))) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw failure("not a regular file") }
         guard status.st_size <= largestFile else { throw failure("\(status.st_size) bytes; it may hold at most \(largestFile)") }

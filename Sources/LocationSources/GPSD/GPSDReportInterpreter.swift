@@ -46,8 +46,9 @@ struct GPSDReportInterpreter: Sendable {
     /// The position of the last fix delivered without a time, and when it arrived.
     private var lastUntimed: (latitude: Double, longitude: Double, at: Duration)?
     /// How soon after an untimed fix the same position again is taken as gpsd repeating it (a report sent again
-    /// in one burst: on a new watch, to a second client's poll) rather than a receiver that has not moved.
-    static let untimedRepeatWindow = Duration.milliseconds(500)
+    /// in one burst: on a new watch, to a second client's poll) rather than a receiver that has not moved:
+    /// shorter than the cycle of a 20 Hz receiver.
+    static let untimedRepeatWindow = Duration.milliseconds(40)
     /// Whether a session is open: fixes outside one are stale.
     private var inSession: Bool
     private let decoder = JSONDecoder()

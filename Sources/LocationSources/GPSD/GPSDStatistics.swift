@@ -15,7 +15,7 @@ public struct GPSDStatistics: Sendable, Hashable {
     /// Fixes handed to the engine.
     public var fixesDelivered = 0
     /// TPVs repeating the time of a fix already delivered in the same session (gpsd repeats early
-    /// epochs), or, without a time, the position of the last one within half a second (gpsd sending a
+    /// epochs), or, without a time, the position of the last one within 40 ms (gpsd sending a
     /// report again in one burst), skipped. An untimed report of the same position later is a new fix: a
     /// receiver that has not moved.
     public var duplicateFixes = 0

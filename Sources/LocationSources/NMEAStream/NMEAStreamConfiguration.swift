@@ -19,7 +19,7 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     public var unmeasuredAccuracy: UnmeasuredAccuracy
     /// Replay a file again from the start when it ends, rather than report its end: each pass after the last
     /// with no disconnection told, at once or, after a pass shorter than the reconnect policy's initial delay,
-    /// when that much has passed since it began. Default `false`.
+    /// when that much has passed since its first sentence was understood. Default `false`.
     public var loopsFile: Bool
     /// Whether and how the receiver's power is commanded (serial and TCP endpoints only; files and standard
     /// input are read-only). Default: a plain receiver, never written to (see <doc:ReceiverPower>).

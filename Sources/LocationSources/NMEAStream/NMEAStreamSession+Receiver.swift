@@ -211,7 +211,8 @@ extension NMEAStreamSession {
             case .resolved(let kind, let outcome, let fallback):
                 metrics.receiverCommand(kind, outcome)
                 guard let fallback else {
-                    logger.debug("receiver command confirmed", metadata: ["command": "\(kind.rawValue)", "result": "\(outcome.rawValue)"])
+                    let what = outcome == .superseded ? "receiver command given up on: the source started again" : "receiver command confirmed"
+                    logger.debug("\(what)", metadata: ["command": "\(kind.rawValue)", "result": "\(outcome.rawValue)"])
                     continue
                 }
                 metrics.receiverFallback(fallback)

@@ -83,9 +83,12 @@ public struct NMEAEpoch: Sendable, Hashable {
     /// Seconds since 1970-01-01T00:00:00Z, when both the date and the time of day are known and the
     /// date exists (`nil` for February 30th).
     ///
-    /// The date is used as printed: no GPS week roll-over correction is applied.
+    /// The date is used as printed: no GPS week roll-over correction is applied. Unix time has no leap
+    /// seconds: a fix of `23:59:60` is put in the last millisecond of its day (its fraction a thousandth as
+    /// long), before the midnight that follows and distinct from it.
     public var unixTime: Double? {
-        guard let year, let month, let day, let secondsOfDay, NMEACalendar.isValid(year: year, month: month, day: day) else { return nil }
+        guard let year, let month, let day, var secondsOfDay, NMEACalendar.isValid(year: year, month: month, day: day) else { return nil }
+        if secondsOfDay >= 86_400 { secondsOfDay = 86_399.999 + (secondsOfDay - 86_400) / 1_000 }
         return Double(NMEACalendar.daysSince1970(year: year, month: month, day: day)) * 86_400 + secondsOfDay
     }
 

@@ -146,6 +146,11 @@ struct AnswersInTimeTests {
         #expect(delivery.nextWakeup == at(34), "the restart goes on")
         let silenced = delivery.look(now: at(10))
         #expect(!silenced, "no silence during the restart")
+        // A fix shows the restart over, whatever was expected of it: the next finer mode is judged from its change.
+        delivery.fixArrived(in: .best, accuracy: 5, now: at(12))
+        delivery.changed(from: .best, to: .medium, now: at(13))
+        delivery.changed(from: .medium, to: .best, now: at(14))
+        #expect(delivery.nextWakeup == at(18))
         delivery.stopped()
         delivery.started(.high, now: at(100), restart: .zero)
         delivery.changed(from: .high, to: .best, now: at(101))

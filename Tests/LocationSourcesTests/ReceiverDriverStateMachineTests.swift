@@ -257,8 +257,9 @@ struct ReceiverDriverStateMachineTests {
     @Test("a start while a u-blox backup awaits the output stopping does not wait out its deadline (a minute in on/off power save): it wakes the receiver at once")
     func aStartDuringABackupConfirmedOnlyBySilenceWakesTheReceiverAtOnce() throws {
         var (machine, actions) = running(.ublox, answer: .ubx(Self.m8))
-        var now = Duration.milliseconds(200)
-        /// Acknowledges every UBX command written, until nothing more is sent.
+        tracking(&machine, .ublox)
+        var now = Duration.milliseconds(300)
+        /// Acknowledges every UBX command written, until nothing more is sent (a setting's steps).
         func acknowledgeAll(_ sent: [Action]) {
             var sent = sent
             while let bytes = written(sent).first, bytes.count > 3 {
@@ -266,8 +267,6 @@ struct ReceiverDriverStateMachineTests {
                 sent = machine.received(.ubx(.acknowledged(messageClass: bytes[2], messageID: bytes[3])), now: now)
             }
         }
-        acknowledgeAll(actions)
-        #expect(machine.state == .tracking)
         now += .seconds(1)
         acknowledgeAll(machine.setMode(.lowest, now: now))
         now += .seconds(1)

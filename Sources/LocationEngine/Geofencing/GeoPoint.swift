@@ -32,31 +32,7 @@ public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
     /// to `other`: an end's, or the arc's vertex when the arc passes it. An arc between two points at one
     /// latitude bulges towards the pole (100 km east–west at 80° it passes 0.12° nearer it).
     /// - Complexity: O(1).
-    func poleMostLatitude(onArcTo other: GeoPoint) -> Double {
-        let highest = max(abs(latitude), abs(other.latitude))
-        func unit(_ p: GeoPoint) -> SIMD3<Double> {
-            let φ = p.latitude * .pi / 180, λ = p.longitude * .pi / 180
-            return SIMD3(_cos(φ) * _cos(λ), _cos(φ) * _sin(λ), _sin(φ))
-        }
-        func cross(_ u: SIMD3<Double>, _ v: SIMD3<Double>) -> SIMD3<Double> {
-            SIMD3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x)
-        }
-        let a = unit(self), b = unit(other)
-        let normal = cross(a, b)
-        let length = (normal * normal).sum().squareRoot()
-        guard length > 1e-15 else { return highest }
-        let n = normal / length
-        // The circle's northernmost point: the pole's direction less its part along the normal.
-        let top = SIMD3<Double>(0, 0, 1) - n.z * n
-        let topLength = (top * top).sum().squareRoot()
-        guard topLength > 1e-15 else { return highest }
-        var result = highest
-        for vertex in [top / topLength, -top / topLength]
-        where (cross(a, vertex) * n).sum() >= 0 && (cross(vertex, b) * n).sum() >= 0 {
-            result = max(result, _asin(min(1, abs(vertex.z))) * 180 / .pi)
-        }
-        return result
-    }
+    func poleMostLatitude(onArcTo other: GeoPoint) -> Double { GreatCircleArcs(from: self).poleMostLatitude(to: other) }
 
     /// The point a fraction `u` of the way along the straight path to `other` — straight in latitude and
     /// longitude, across the antimeridian the short way: the path between two fixes that the crossing rules

@@ -119,12 +119,13 @@ public struct GeofenceRegion: Sendable, Hashable {
         // The path to the nearest boundary point ends in the bounds: the pole-most latitude of the arcs to
         // its corners and centre (an arc to a far east–west point bulges poleward of both ends).
         let west = bounds.minLongitude, east = wrappedDegrees(bounds.minLongitude + bounds.longitudeSpan)
-        var poleward = point.poleMostLatitude(onArcTo: frame.centre)
-        for latitude in [bounds.minLatitude, bounds.maxLatitude] {
-            for longitude in [west, east] {
-                poleward = max(poleward, point.poleMostLatitude(onArcTo: GeoPoint(latitude: latitude, longitude: longitude)))
-            }
-        }
+        let arcs = GreatCircleArcs(from: point)
+        let poleward = max(
+            arcs.poleMostLatitude(to: frame.centre),
+            max(arcs.poleMostLatitude(to: GeoPoint(latitude: bounds.minLatitude, longitude: west)),
+                arcs.poleMostLatitude(to: GeoPoint(latitude: bounds.minLatitude, longitude: east))),
+            max(arcs.poleMostLatitude(to: GeoPoint(latitude: bounds.maxLatitude, longitude: west)),
+                arcs.poleMostLatitude(to: GeoPoint(latitude: bounds.maxLatitude, longitude: east))))
         let stretch = _cos(min(90, poleward) * .pi / 180) / _cos(frame.centre.latitude * .pi / 180)
         return distance * min(1, stretch)
     }

@@ -170,24 +170,22 @@ struct ReceiverDriverStateMachine: Sendable {
             return [.openLink]
         }
         // Wake wins: the standby command in flight resolves first, then the receiver is woken and set up again.
-        var actions: [Action] = []
         if wasAsleep, linkOpen {
             queue = [ReceiverDialect.identify(model)]
             identified = false
             applied = nil
             // A sleep that only the output stopping confirms (u-blox backup) would hold the wake for as long as
             // the receiver's output interval (a minute in on/off power save): it is given up on at once. Whether
-            // the receiver went to sleep or not, the version query wakes it; it is sent once more than usual, as
-            // the receiver may still have been entering backup when the first one came (lost, waking nothing).
+            // the receiver went to sleep or not, the version query wakes it; it is sent once more than usual
+            // (from attempt 0), as the receiver may still have been entering backup when the first one came
+            // (lost, waking nothing).
             if let current = inFlight, current.command.isSleep, current.command.expectation == .silence {
                 inFlight = nil
                 evidence = nil
-                actions.append(.resolved(current.command.kind, .superseded, fallback: nil))
-                queue.removeAll()
-                return actions + send(ReceiverDialect.identify(model), attempt: 0, now: now)
+                return [.resolved(current.command.kind, .superseded, fallback: nil)] + send(queue.removeFirst(), attempt: 0, now: now)
             }
         }
-        return actions + advance(now: now)
+        return advance(now: now)
     }
 
     /// The engine changed the mode of a running source.

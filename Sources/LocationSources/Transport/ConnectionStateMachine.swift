@@ -208,9 +208,7 @@ struct ConnectionStateMachine: Sendable {
             let shortestPass = max(policy.initialDelay, ReconnectPolicy.smallestBackoff)
             let lasted = now - answeredAt
             guard lasted < shortestPass else { return beginAttempt(streak: nil) }
-            lastAttempt &+= 1
-            state = .waiting(attempt: lastAttempt, streak: nil)
-            return [.scheduleRetry(attempt: lastAttempt, delay: shortestPass - lasted)]
+            return [waitForAttempt(streak: nil, delay: shortestPass - lasted)]
         }
         // A link that worked (answered, and stayed up for the answer timeout) and drops starts a fresh streak:
         // its first retry comes after the initial delay. One that answered and dropped at once goes on with the
@@ -244,10 +242,15 @@ struct ConnectionStateMachine: Sendable {
             actions.append(.reportGaveUp(failures: streak.failures, lastFailure: failure))
             return actions
         }
+        actions.append(waitForAttempt(streak: streak, delay: policy.delay(afterFailures: streak.failures)))
+        return actions
+    }
+
+    /// Waits `delay` before the next attempt, keeping `streak`.
+    private mutating func waitForAttempt(streak: Streak?, delay: Duration) -> Action {
         lastAttempt &+= 1
         state = .waiting(attempt: lastAttempt, streak: streak)
-        actions.append(.scheduleRetry(attempt: lastAttempt, delay: policy.delay(afterFailures: streak.failures)))
-        return actions
+        return .scheduleRetry(attempt: lastAttempt, delay: delay)
     }
 }
 

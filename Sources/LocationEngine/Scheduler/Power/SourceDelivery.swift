@@ -108,8 +108,9 @@ struct SourceDelivery: Sendable {
 
     /// The source started in `mode` at `now`, its receiver expected to need `restart` before it can fix.
     mutating func started(_ mode: PowerMode, now: EngineInstant, restart: Duration) {
-        restartOverAt = now + max(.zero, restart)
-        begin(mode, now: now, acquiredBy: now + max(.zero, restart))
+        let acquiredBy = now + max(.zero, restart)
+        restartOverAt = acquiredBy
+        begin(mode, now: now, acquiredBy: acquiredBy)
     }
 
     /// The running source changed from `previous` into `mode` at `now` (a restart still under way goes on, even

@@ -52,6 +52,30 @@ struct GeoClueEngineTests {
         }
     }
 
+    @Test("a city subscription left alone once a house one-shot ends, over GeoClue whose only source is NMEA: the silent city level is passed over again, and positions keep coming")
+    func subscriptionLeftOnASilentLevel() async throws {
+        try await GeoClueDaemonTests.withBed(runsSource: false, seconds: 330) { bed, source, _ in
+            let engine = Self.engine(source)
+            let running = Task { try await engine.run() }
+            defer { running.cancel() }
+            let positions = NIOLockedValueBox(0)
+            let subscription = engine.updates(SubscriptionOptions(accuracy: .city)) { _, event in
+                if case .location = event { positions.withLockedValue { $0 += 1 } }
+            }
+            let result = try await engine.location(accuracy: .house, timeout: .seconds(300))
+            #expect(result.status == .success, "\(result)")
+            // Answered: the source goes to the subscription's level, which says nothing, then back to exact.
+            try await bed.waitFor("GeoClue's client at city level") { source.statistics.level == .city }
+            let before = positions.withLockedValue { $0 }
+            try await bed.waitFor("GeoClue's client at exact level again", seconds: 120) { source.statistics.level == .exact }
+            try await bed.waitFor("a position for the subscription from the exact level", seconds: 120) { positions.withLockedValue { $0 } > before }
+            let delivery = try #require(await engine.statistics().delivery.first)
+            #expect(delivery[.lowest]?.silences == 1 && delivery[.lowest]?.answered == 0, "\(delivery)")
+            engine.cancel(subscription)
+            await engine.shutdown()
+        }
+    }
+
     @Test("GeoClue refuses: the waiting request ends unauthorized (denied), a later one is refused at once")
     func denied() async throws {
         try await GeoClueDaemonTests.withBed(agent: false, runsSource: false) { bed, source, _ in

@@ -38,6 +38,26 @@ struct AnswersInTimeTests {
         #expect(h.sourceCommands.last == .start(.lowest))
     }
 
+    @Test("a subscription left on a level that stays silent once a finer request ends is not left without fixes: the change to its level is judged like a start, and the level that answers runs")
+    func aSilentLevelLeftToASubscriptionIsPassedOver() {
+        var h = MachineHarness(powerDown: .fixedLinger, sources: [Self.geoclue])
+        h.subscribe("city updates", SubscriptionOptions(accuracy: .city))
+        h.oneShot("exact", .house, timeout: .seconds(30))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.high)])
+        h.fix(Location(latitude: 48, longitude: 11, horizontalAccuracy: 7.5))
+        #expect(h.onlyResult("exact")?.status == .success)
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.high), .setMode(.lowest)], "answered: the subscription's level")
+        h.advance(by: .milliseconds(3999))
+        #expect(h.sourceCommands.count == 3, "still within its window (twice 2 s)")
+        h.advance(by: .milliseconds(1))
+        #expect(h.sourceCommands == [.start(.lowest), .setMode(.high), .setMode(.lowest), .setMode(.best)], "silent at city: exact")
+        h.fix(Location(latitude: 48.001, longitude: 11, horizontalAccuracy: 7.5))
+        #expect(h.deliveredAccuracies("city updates") == [7.5, 7.5])
+        let delivery = h.machine.statistics(now: h.now).delivery[0]
+        // Its start's run ended unjudged at the change to the one-shot's level; the change back is judged.
+        #expect(delivery[.lowest] == SchedulerStatistics.ModeDelivery(runs: 2, answered: 0, silences: 1, isSilent: true))
+    }
+
     @Test("under reduced accuracy a capped level that stays silent is passed over too: the cap saves power, it does not hold the source where it never answers")
     func aSilentCapIsPassedOver() {
         var h = MachineHarness(accuracy: .reduced, powerDown: .fixedLinger, sources: [Self.geoclue])
@@ -140,20 +160,21 @@ struct AnswersInTimeTests {
         let at = { (seconds: Int64) in EngineInstant(.seconds(seconds)) }
         delivery.started(.high, now: at(0), restart: .seconds(30))
         #expect(delivery.nextWakeup == at(34), "30 s of restart, then twice 2 s")
-        delivery.changed(from: .high, to: .medium, now: at(1))
-        #expect(delivery.nextWakeup == nil, "a coarser mode is not judged")
-        delivery.changed(from: .medium, to: .best, now: at(2))
+        delivery.changed(to: .medium, now: at(1))
+        #expect(delivery.nextWakeup == at(34), "a coarser mode is judged from the restart's end too")
+        delivery.changed(to: .best, now: at(2))
         #expect(delivery.nextWakeup == at(34), "the restart goes on")
         let silenced = delivery.look(now: at(10))
         #expect(!silenced, "no silence during the restart")
         // A fix shows the restart over, whatever was expected of it: the next finer mode is judged from its change.
         delivery.fixArrived(in: .best, accuracy: 5, now: at(12))
-        delivery.changed(from: .best, to: .medium, now: at(13))
-        delivery.changed(from: .medium, to: .best, now: at(14))
+        delivery.changed(to: .medium, now: at(13))
+        #expect(delivery.nextWakeup == at(17), "the coarser mode's own window, from its change")
+        delivery.changed(to: .best, now: at(14))
         #expect(delivery.nextWakeup == at(18))
         delivery.stopped()
         delivery.started(.high, now: at(100), restart: .zero)
-        delivery.changed(from: .high, to: .best, now: at(101))
+        delivery.changed(to: .best, now: at(101))
         #expect(delivery.nextWakeup == at(105), "a start without a restart: the window from the change")
     }
 

@@ -159,15 +159,17 @@ final class GeoClueTestBed: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Waits, polling every 20 ms, until `condition` holds; a harness failure after 20 s (a component that
+    /// Waits, polling every 20 ms, until `condition` holds; a harness failure after `seconds` (a component that
     /// never came up), never an expectation about timing.
-    static func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
-        for _ in 0..<1000 {
+    static func waitFor(_ what: String, seconds: Int = 20, _ condition: @escaping @Sendable () -> Bool) async throws {
+        for _ in 0..<(seconds * 50) {
             if condition() { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError(description: "gave up waiting for \(what)")
     }
 
-    func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws { try await Self.waitFor(what, condition) }
+    func waitFor(_ what: String, seconds: Int = 20, _ condition: @escaping @Sendable () -> Bool) async throws {
+        try await Self.waitFor(what, seconds: seconds, condition)
+    }
 }

@@ -107,11 +107,9 @@ struct PowerPlanner: Sendable {
         reconcileMonitorDemand(now: now, monitoring: monitoring)
         // The monitors' share is one more request in their mode.
         var demanded = monitors.isDemanding ? demand.mode.map { max($0, Geofences.demandedMode) } ?? Geofences.demandedMode : demand.mode
-        var before: PowerMode?
         // A judged source is capped before it is judged, so the policy caps only one that is not.
         var policyCap = cap
         if isJudged {
-            before = runningMode
             // The cap only saves power (every fix is coarsened anyway): a capped mode known silent, or too slow
             // for a one-shot that waits, is passed over like any other.
             if let cap, let mode = demanded { demanded = min(mode, cap) }
@@ -123,7 +121,7 @@ struct PowerPlanner: Sendable {
             idle == nil
             ? Self.command(policy.reconcile(now: now, demanded: demanded, linger: linger, cap: policyCap))
             : reconcileRestartAware(demanded: demanded, now: now, cap: policyCap, monitoring: monitoring, isShutDown: isShutDown)
-        account(command, now: now, wasOn: wasOn, before: before)
+        account(command, now: now, wasOn: wasOn)
         return command
     }
 
@@ -169,10 +167,10 @@ struct PowerPlanner: Sendable {
 
     /// Tells the delivery record what a command does to the source's run (out of line, as ``judgedMode(_:quickly:now:)``).
     @inline(never)
-    private mutating func noteRun(_ command: Command, now: EngineInstant, before: PowerMode?) {
+    private mutating func noteRun(_ command: Command, now: EngineInstant) {
         switch command {
         case .start(let mode): delivery.started(mode, now: now, restart: expectedAcquisition ?? restartDelay(startingAt: now))
-        case .setMode(let mode): delivery.changed(from: before, to: mode, now: now)
+        case .setMode(let mode): delivery.changed(to: mode, now: now)
         case .stop, .idle: delivery.stopped()
         }
     }
@@ -241,13 +239,13 @@ struct PowerPlanner: Sendable {
 
     /// Counts what a command does to the receiver's energy; `wasOn` is whether the policy ran the source before it
     /// (a step down is from running, or deeper from where the receiver waits).
-    private mutating func account(_ command: Command?, now: EngineInstant, wasOn: Bool, before: PowerMode? = nil) {
+    private mutating func account(_ command: Command?, now: EngineInstant, wasOn: Bool) {
         switch command {
         case .start?: expectedAcquisition = restartDelay(startingAt: now)
         case .stop?, .idle?: expectedAcquisition = nil
         case .setMode?, nil: break
         }
-        if isJudged, let command { noteRun(command, now: now, before: before) }
+        if isJudged, let command { noteRun(command, now: now) }
         guard let command, energy != nil else { return }
         switch command {
         case .start(let mode): energy!.started(mode, now: now)

@@ -6,8 +6,9 @@
 /// fix: the time it took and the fix's accuracy update the mode's record (the mean of the last and the record,
 /// so recent runs weigh most), and a run that stays silent past its window (twice the longer of the declared
 /// and the delivered time, at least 2 s, after the restart the receiver needed) marks the mode *silent* for
-/// ``silenceMemory``. A change to a coarser mode starts no run: nobody waits on it, and a receiver may keep its
-/// cycle through it. A silent mode is passed over: its demand runs the source in the finest mode not known
+/// ``silenceMemory``. A change to a coarser mode is judged too: a subscription left on it waits on it, and the
+/// declared time covers a change into the mode (a duty-cycled mode that sleeps first declares its period). A
+/// silent mode is passed over: its demand runs the source in the finest mode not known
 /// silent (GeoClue's exact level where its city level has no Wi-Fi or IP source), and with several sources the
 /// fallback beside it starts at once.
 ///
@@ -67,8 +68,8 @@ struct SourceDelivery: Sendable {
     private var nextLapse: EngineInstant?
     /// When a run last stayed silent.
     private(set) var lastSilence: EngineInstant?
-    /// When the receiver's restart since the source last started is expected to be over, while it runs: a
-    /// finer mode asked after a coarser one still waits for it (the coarser change ended the run that held it).
+    /// When the receiver's restart since the source last started is expected to be over, while it runs: a mode
+    /// asked after a change still waits for it (the change ended the run that held it).
     private var restartOverAt: EngineInstant?
 
     init(capabilities: SourceCapabilities) {
@@ -113,14 +114,10 @@ struct SourceDelivery: Sendable {
         begin(mode, now: now, acquiredBy: acquiredBy)
     }
 
-    /// The running source changed from `previous` into `mode` at `now` (a restart still under way goes on, even
-    /// through a coarser mode in between): a finer mode starts a run; a coarser one ends the run in progress
-    /// unjudged.
-    mutating func changed(from previous: PowerMode?, to mode: PowerMode, now: EngineInstant) {
-        guard previous.map({ mode > $0 }) ?? true else {
-            run = nil
-            return
-        }
+    /// The running source changed into `mode` at `now`: the run in progress ends unjudged, and one in the new mode
+    /// begins — coarser or finer, since a subscription left on a coarser mode that never answers would otherwise
+    /// wait for a finer demand to come back. A restart still under way goes on through the change.
+    mutating func changed(to mode: PowerMode, now: EngineInstant) {
         begin(mode, now: now, acquiredBy: max(now, restartOverAt ?? now))
     }
 

@@ -635,6 +635,22 @@ struct ReceiverDriverStateMachineTests {
         #expect(heard.count == 1 && heard.first?.0 == .low && heard.first?.1 == .seconds(3), "taken when it was sent, 3 s before")
     }
 
+    @Test func anAcknowledgementThatComesAfterTheEngineAskedAnotherModeIsDatedWhenItsCommandWasSent() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        tracking(&machine, .mediatek)
+        let before = NMEAStreamSession.DriverBelief(machine)
+        _ = machine.setMode(.low, now: .seconds(1))
+        // The engine asks for tracking again while the periodic command waits for its answer.
+        _ = machine.setMode(.high, now: .seconds(1) + .milliseconds(20))
+        _ = machine.received(ack(225), now: .seconds(1) + .milliseconds(50))
+        #expect(machine.confirmedMode == .low)
+        let events = NMEAStreamSession.confirmations(from: before, to: NMEAStreamSession.DriverBelief(machine), now: .seconds(1) + .milliseconds(50))
+        let heard = events.compactMap { if case .receiverTracking(let mode, let age) = $0 { (mode, age) } else { nil } }
+        // Taken at 1 s, before the engine's next command at 1.02 s: the engine takes it for the answer to the
+        // earlier command, not a refusal of the later one.
+        #expect(heard.map(\.0) == [.low] && heard.map(\.1) == [.milliseconds(50)])
+    }
+
     @Test func theEngineHearsTheSettingAReceiverKeptWhenItRefusesToLeaveIt() throws {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
         tracking(&machine, .mediatek)

@@ -190,8 +190,9 @@ public enum SourceEvent: Sendable {
     /// (``SourceCapabilities/confirmsReceiverState``) reports this after a start or a change of mode, the
     /// engine costs the receiver at the dearer of the mode asked for and the setting last confirmed. A source
     /// whose command was refused reports nothing, or the setting the receiver kept. `age`: how long ago the
-    /// receiver took the setting — an acknowledgement that came late answers a command applied when it was
-    /// received — the engine costs that stretch (back to its last change at most) at the confirmed setting.
+    /// receiver took the setting — an acknowledgement, in time or late, answers a command applied when it was
+    /// received — the engine costs that stretch (back to its last change at most) at the confirmed setting, and
+    /// takes a setting taken before its last command for the answer to an earlier one, not a refusal.
     case receiverTracking(PowerMode, age: Duration = .zero)
 }
 

@@ -600,8 +600,10 @@ struct ReceiverDriverStateMachine: Sendable {
                 state = resulting
                 if kind == .tracking || kind == .powerSave { unconfirmedInterval = nil }
                 if let setting = current.command.profile { confirmedSetting = setting }
-                // Silent since the command (what was on the line then aside): asleep since it was sent.
-                confirmedSince = outcome == .confirmedBySilence ? current.sentAt : now
+                // Taken when it was sent: the receiver applies a command as it receives it, and is silent since
+                // one that puts it to sleep. Dated at the answer, an acknowledgement that comes after the engine
+                // asked for another mode would read as a refusal of that mode.
+                confirmedSince = current.sentAt
                 if let mode = current.command.mode, case .running = goal { confirmedMode = mode }
             }
             actions.append(.resolved(kind, outcome, fallback: nil))

@@ -76,6 +76,28 @@ struct GPSDFaultTests {
         }
     }
 
+    @Test func anAbsurdLineBoundIsTakenAsTheLongestLineSoAnEndlessLineIsStillDropped() async throws {
+        #expect(GPSDConfiguration(maximumLineLength: .max).maximumLineLength == GPSDConfiguration.longestLine)
+        #expect(GPSDConfiguration(maximumLineLength: -1).maximumLineLength == 1)
+        let fake = try await TestTCPServer.start { client in
+            client.send(#"{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}"# + "\n")
+            // 4 MiB without a newline: dropped past 1 MiB as it arrives, not buffered whole.
+            for _ in 0..<64 { client.send(String(repeating: "{", count: 65_536)) }
+            client.send("\n")
+            client.send(#"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:01.000Z","lat":52.5,"lon":13.4,"eph":12.0}"# + "\n")
+        }
+        let log = TestLog()
+        let source = GPSDLocationSource(configuration: GPSDConfiguration(port: fake.port, maximumLineLength: .max), logger: log.logger)
+        let engine = makeEngine(source, log: log)
+        let events = try await withDeadline(seconds: 30) {
+            try await collect(engine.updates()) { $0.compactMap(\.location).count >= 1 }
+        }
+        #expect(events.compactMap(\.location).map(\.latitude) == [52.5])
+        #expect(source.statistics.oversizedLines == 1 && source.statistics.malformedReports == 0)
+        await engine.shutdown()
+        await fake.close()
+    }
+
     @Test func hostileInputIsCountedAndSkippedAndStopUnwatches() async throws {
         let tpv: @Sendable (Int, String) -> String = { second, lat in
             #"{"class":"TPV","mode":3,"time":"2024-05-01T10:00:0\#(second).000Z","lat":\#(lat),"lon":13.4,"eph":12.0}"# + "\n"

@@ -62,4 +62,14 @@ struct SplitterTests {
         #expect(split([endless], into: &splitter).isEmpty)
         #expect(splitter.bufferedByteCount < 64)
     }
+
+    @Test func anAbsurdLineBoundIsTakenAsTheLongestLineAndStillBoundsMemory() {
+        #expect(ReceiverStreamSplitter(maximumLineLength: .max).maximumLineLength == 65_535)
+        #expect(ReceiverStreamSplitter(maximumLineLength: .min).maximumLineLength == 16)
+        var splitter = ReceiverStreamSplitter(maximumLineLength: .max)
+        let endless = [UInt8(ascii: "$")] + Array(repeating: UInt8(ascii: "A"), count: 200_000)
+        #expect(split([endless], into: &splitter).isEmpty)
+        #expect(splitter.bufferedByteCount < 65_535)
+        #expect(splitter.statistics.discardedBytes >= 200_001 - 65_535)
+    }
 }

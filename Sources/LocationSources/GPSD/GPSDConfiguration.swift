@@ -10,8 +10,13 @@ public struct GPSDConfiguration: Sendable, Hashable {
     /// How long one connect may take. Default 5 s.
     public var connectTimeout: Duration
     /// The longest JSON line kept; longer ones are dropped and counted. Default 64 KiB (gpsd's own
-    /// reports stay under 10 KiB).
-    public var maximumLineLength: Int
+    /// reports stay under 10 KiB); 1 byte to 1 MiB (``longestLine``; outside that range the nearest), so that
+    /// a peer that never ends its line holds no more than that.
+    public var maximumLineLength: Int {
+        didSet { maximumLineLength = Self.bounded(maximumLineLength) }
+    }
+    /// The largest ``maximumLineLength`` taken: 1 MiB, a hundred times gpsd's largest report.
+    public static let longestLine = 1 << 20
     /// What to do with a fix whose receiver reported no error estimate at all (see <doc:ErrorEstimates>):
     /// by default (``UnmeasuredAccuracy/typical``) it is delivered with a radius assumed from its fix
     /// mode and marked as estimated; ``UnmeasuredAccuracy/skip`` skips and counts it.
@@ -34,10 +39,12 @@ public struct GPSDConfiguration: Sendable, Hashable {
         self.port = port
         self.reconnect = reconnect
         self.connectTimeout = connectTimeout
-        self.maximumLineLength = maximumLineLength
+        self.maximumLineLength = Self.bounded(maximumLineLength)
         self.unmeasuredAccuracy = unmeasuredAccuracy
         self.receiverControl = receiverControl
     }
+
+    private static func bounded(_ length: Int) -> Int { min(max(1, length), longestLine) }
 
     /// `HOST:PORT`, with an IPv6 host in brackets.
     public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

@@ -42,14 +42,17 @@ public struct ReceiverStreamSplitter: Sendable {
 
     /// The longest line kept, `$` through LF.
     public let maximumLineLength: Int
+    /// The largest ``maximumLineLength`` taken: 65,535 bytes, as the NMEA decoder's (no longer sentence parses).
+    public static let longestLine = Int(UInt16.max)
     private var state = State.hunting
     private var buffer: [UInt8] = []
     /// Counters since creation.
     public private(set) var statistics = Statistics()
 
-    /// A splitter keeping lines of at most `maximumLineLength` bytes (at least 16).
+    /// A splitter keeping lines of at most `maximumLineLength` bytes, 16 to ``longestLine`` (outside that
+    /// range the nearest): a peer that never ends its line holds no more than that.
     public init(maximumLineLength: Int = 256) {
-        self.maximumLineLength = max(16, maximumLineLength)
+        self.maximumLineLength = min(max(16, maximumLineLength), Self.longestLine)
     }
 
     /// Bytes of an incomplete line or frame held until the next chunk.

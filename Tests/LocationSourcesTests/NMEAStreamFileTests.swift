@@ -120,6 +120,36 @@ struct NMEAStreamFileTests {
         #expect(statistics.disconnections == 0)
     }
 
+    @Test("a paced replay stopped while it waits for its next epoch closes its file at once, not when the epochs read would have been due; those are counted stale")
+    func aPacedReplayStoppedMidWaitClosesItsFile() async throws {
+        let stream = SyntheticStream(count: 80)
+        // The epochs with a fix (the receiver starts cold): the first is delivered at once.
+        let withFixes = stream.blocks.indices.filter { stream.epochs[$0].location != nil }.map { stream.blocks[$0] }
+        #expect(withFixes.count > 10)
+        let path = try temporaryLog(withFixes.joined())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A thousand times slower than recorded: the second epoch of the first chunk read is due 1,000 s later.
+        let source = NMEAStreamSource(
+            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .recorded(speed: 0.001))), logger: quietLogger())
+        let engine = makeEngine(source)
+        _ = try await withDeadline(seconds: 60) {
+            try await collect(engine.updates()) { $0.compactMap(\.location).count >= 1 }
+        }
+        // The subscription ended, the only request: the engine stops the source.
+        try await withDeadline(seconds: 60) {
+            while Self.openDescriptors(of: path) > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(source.statistics.staleFixes > 0, "the fixes read and scheduled, cancelled with the session")
+        await engine.shutdown()
+    }
+
+    /// How many of the process's descriptors are open on `path`.
+    private static func openDescriptors(of path: String) -> Int {
+        let directory = "/proc/self/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)")) == path }.count
+    }
+
     /// The fatal error a city one-shot ends with when `endpoint` cannot be opened (retried for 100 ms).
     private func fatalError(opening endpoint: NMEAStreamEndpoint, log: TestLog = TestLog()) async throws -> SourceError? {
         let source = NMEAStreamSource(

@@ -20,6 +20,9 @@ final class NMEAStreamSession: Sendable {
         var noFixReported = false
         /// The delivery of the last paced epoch, so that an end-of-stream report comes after it.
         var lastPacedDelivery: EventLoopFuture<Void>?
+        /// The paced deliveries scheduled and not yet due, each with when it is: a stop cancels them, so that the
+        /// replay's link is not held (nor its descriptor kept) until they would have been due.
+        var pacedSends: [(task: Scheduled<Void>, due: Duration)] = []
         /// The receiver driver, when the receiver is commanded (see ``ReceiverControlConfiguration``).
         var receiver: ReceiverState?
         /// The last session's sink, kept after a stop: the receiver's power-down is confirmed after it.
@@ -103,10 +106,13 @@ final class NMEAStreamSession: Sendable {
     }
 
     func stopped() {
-        state.withLockedValue { state in
+        let pending = state.withLockedValue { state in
             state.sink = nil
             state.generation &+= 1
+            defer { state.pacedSends = [] }
+            return state.pacedSends
         }
+        for paced in pending { paced.task.cancel() }
         logger.debug("closing NMEA stream")
     }
 
@@ -177,6 +183,7 @@ final class NMEAStreamSession: Sendable {
             return (events, state.generation)
         }
         var last: EventLoopFuture<Void>?
+        var scheduled: [(task: Scheduled<Void>, due: Duration)] = []
         for (event, due) in events {
             guard let due, due > now else {
                 send(event, generation: generation)
@@ -185,10 +192,29 @@ final class NMEAStreamSession: Sendable {
             let task = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(clamping: due.saturatingNanoseconds))) { [self] in
                 send(event, generation: generation)
             }
+            // Cancelled by a stop before it was due: a fix of the ended session, counted as such.
+            if case .location = event { task.futureResult.whenFailure { [self] _ in countStale() } }
+            scheduled.append((task, due))
             last = task.futureResult
         }
-        if let last { state.withLockedValue { $0.lastPacedDelivery = last } }
+        if let last {
+            let stoppedSince = state.withLockedValue { state in
+                state.lastPacedDelivery = last
+                state.pacedSends.removeAll { $0.due <= now }
+                guard state.generation == generation else { return true }
+                state.pacedSends += scheduled
+                return false
+            }
+            // Stopped while they were scheduled: cancelled as the stop would have.
+            if stoppedSince { for paced in scheduled { paced.task.cancel() } }
+        }
         return last
+    }
+
+    /// Counts a paced fix its session's stop cancelled as stale.
+    private func countStale() {
+        state.withLockedValue { $0.statistics.staleFixes += 1 }
+        metrics.fix(.stale)
     }
 
     /// Sends `event` if its session (`generation`) is still the current one; a fix is counted as

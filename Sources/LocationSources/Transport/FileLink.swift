@@ -52,6 +52,17 @@ final class FileLink: StreamLink {
     private struct State {
         var closeRequested = false
         var ended = false
+        /// A blocking read is on the thread pool: the descriptor is closed once it is back, never under it
+        /// (its number could be reused by then).
+        var reading = false
+        var descriptorClosed = false
+
+        /// Whether the caller should close the descriptor now: asked to, no read in flight, and not closed yet.
+        mutating func takeClose() -> Bool {
+            guard closeRequested, !reading, !descriptorClosed else { return false }
+            descriptorClosed = true
+            return true
+        }
     }
 
     private let descriptor: CInt
@@ -76,15 +87,31 @@ final class FileLink: StreamLink {
 
     func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?) {}
 
-    /// Stops reading; the descriptor is closed once no read is in flight.
+    /// Stops reading. The descriptor is closed at once, or when the read in flight is back: not when a paced
+    /// replay has delivered what was read (up to a chunk's worth of recorded time later).
     func close(farewell: ByteBuffer?) {
-        state.withLockedValue { $0.closeRequested = true }
+        closeOnce()
         end(nil)
     }
 
-    private func readNext() {
-        guard !state.withLockedValue({ $0.closeRequested }) else {
+    /// Stops reading and closes the descriptor, unless a read is in flight (then once it is back) or it is
+    /// closed already.
+    private func closeOnce() {
+        if state.withLockedValue({ state in
+            state.closeRequested = true
+            return state.takeClose()
+        }) {
             closeDescriptor(descriptor)
+        }
+    }
+
+    private func readNext() {
+        let closing = state.withLockedValue { state in
+            if !state.closeRequested { state.reading = true }
+            return state.closeRequested
+        }
+        guard !closing else {
+            closeOnce()
             return
         }
         let descriptor = self.descriptor
@@ -100,10 +127,17 @@ final class FileLink: StreamLink {
             _ = count
             return buffer
         }.whenComplete { result in
+            let closing = self.state.withLockedValue { state in
+                state.reading = false
+                return state.closeRequested
+            }
             switch result {
+            case _ where closing:
+                // Closed while reading: what was read is not handed on.
+                self.closeOnce()
             case .success(let buffer) where buffer.readableBytes == 0:
                 self.end(nil)
-                closeDescriptor(descriptor)
+                self.closeOnce()
             case .success(let buffer):
                 if let wait = self.events.received(.bytes(buffer)) {
                     wait.whenComplete { _ in self.readNext() }
@@ -112,7 +146,7 @@ final class FileLink: StreamLink {
                 }
             case .failure(let error):
                 self.end(error)
-                closeDescriptor(descriptor)
+                self.closeOnce()
             }
         }
     }

@@ -20,7 +20,7 @@ struct GeoClueDaemonTests {
 
     /// Whether GeoClue's manager says a client is active (`InUse`).
     static func inUse(_ bed: GeoClueTestBed) -> Bool? {
-        guard let connection = try? DBusConnection(address: bed.busAddress),
+        guard let connection = try? DBusConnection(address: bed.busAddress, timeout: .seconds(2)),
             let answer = try? connection.call(
                 GeoClueSession.service, "/org/freedesktop/GeoClue2/Manager", "org.freedesktop.DBus.Properties", "Get",
                 [.string("org.freedesktop.GeoClue2.Manager"), .string("InUse")], timeout: .seconds(2))
@@ -125,7 +125,7 @@ extension GeoClueDaemonTests {
     @Test("a call to a path a peer made up (a signal's argument) is refused with an error, not libdbus's abort of the process")
     func invalidCallIsAnError() async throws {
         try await Self.withBed(geoclue: false, agent: false, runsSource: false) { bed, _, _ in
-            let bus = try DBusConnection(address: bed.busAddress)
+            let bus = try DBusConnection(address: bed.busAddress, timeout: .seconds(2))
             for (path, member) in [("x", "GetAll"), ("/org/freedesktop/GeoClue2/Client/1", "Get-All"), ("/a//b", "GetAll")] {
                 #expect(throws: DBusFailure.self) {
                     try bus.call(GeoClueSession.service, path, "org.freedesktop.DBus.Properties", member, timeout: .seconds(2))

@@ -30,19 +30,31 @@ final class DBusConnection {
 
     private static let threadsInitialised: Bool = { dbus_threads_init_default() != 0 }()
 
+    /// The bus itself, as a peer: its name, object and interface.
+    private static let bus = (name: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus")
+
     /// Connects to the bus at `address` (a D-Bus address: `unix:path=/run/dbus/system_bus_socket`) and
-    /// says hello to it.
-    init(address: String) throws(DBusFailure) {
+    /// says hello to it, waiting at most `timeout` for the authentication and the answer. (Not
+    /// `dbus_bus_register`, which waits libdbus's default 25 s on a bus that accepts and then says nothing.)
+    init(address: String, timeout: Duration) throws(DBusFailure) {
         _ = Self.threadsInitialised
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         guard let connection = dbus_connection_open_private(address, &error) else { throw Self.failure(&error) }
         dbus_connection_set_exit_on_disconnect(connection, 0)
-        guard dbus_bus_register(connection, &error) != 0 else {
-            let failure = Self.failure(&error)
+        let hello: [DBusValue]
+        do {
+            try Self.authenticate(connection, address: address, timeout: timeout)
+            hello = try Self.call(on: connection, Self.bus.name, Self.bus.path, Self.bus.interface, "Hello", timeout: timeout)
+        } catch {
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
-            throw failure
+            throw error
+        }
+        guard case .string(let name)? = hello.first, !name.isEmpty, dbus_bus_set_unique_name(connection, name) != 0 else {
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw DBusFailure(name: DBusFailure.Name.malformed, message: "the bus at \(address) answered Hello with \(hello)")
         }
         var socket: Int32 = -1
         guard dbus_connection_get_socket(connection, &socket) != 0, socket >= 0 else {
@@ -52,7 +64,23 @@ final class DBusConnection {
         }
         self.connection = connection
         self.socket = socket
-        uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
+        uniqueName = name
+    }
+
+    /// Runs the connection's authentication for at most `timeout`: libdbus authenticates inside the first
+    /// blocking call, and there waits for the bus's answer without any limit, whatever the call's timeout.
+    private static func authenticate(_ connection: OpaquePointer, address: String, timeout: Duration) throws(DBusFailure) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while dbus_connection_get_is_authenticated(connection) == 0 {
+            let left = deadline - clock.now
+            guard left > .zero else {
+                throw DBusFailure(name: DBusFailure.Name.timeout, message: "the bus at \(address) did not authenticate the connection within \(timeout)")
+            }
+            guard dbus_connection_read_write(connection, milliseconds(left)) != 0 else {
+                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus at \(address) closed the connection while authenticating it")
+            }
+        }
     }
 
     deinit {
@@ -75,6 +103,14 @@ final class DBusConnection {
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
         timeout: Duration
     ) throws(DBusFailure) -> [DBusValue] {
+        try Self.call(on: connection, destination, path, interface, member, arguments, timeout: timeout)
+    }
+
+    /// ``call(_:_:_:_:_:timeout:)`` on `connection`, before the connection is wrapped (its Hello).
+    private static func call(
+        on connection: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
+        _ arguments: [DBusValue] = [], timeout: Duration
+    ) throws(DBusFailure) -> [DBusValue] {
         guard DBusMessageCoding.isValidCall(destination: destination, path: path, interface: interface, member: member),
             let message = dbus_message_new_method_call(destination, path, interface, member)
         else {
@@ -84,27 +120,24 @@ final class DBusConnection {
         try DBusMessageCoding.append(arguments, to: message)
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, Self.milliseconds(timeout), &error) else {
-            throw Self.failure(&error)
+        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, milliseconds(timeout), &error) else {
+            throw failure(&error)
         }
         defer { dbus_message_unref(reply) }
         return try DBusMessageCoding.arguments(of: reply)
     }
 
-    /// Asks the bus to route signals matching `rule` (a match rule: `type='signal',interface='...'`) here.
-    func addMatch(_ rule: String) throws(DBusFailure) {
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        dbus_bus_add_match(connection, rule, &error)
-        if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
+    /// Asks the bus to route signals matching `rule` (a match rule: `type='signal',interface='...'`) here,
+    /// waiting at most `timeout` for its answer.
+    func addMatch(_ rule: String, timeout: Duration) throws(DBusFailure) {
+        _ = try call(Self.bus.name, Self.bus.path, Self.bus.interface, "AddMatch", [.string(rule)], timeout: timeout)
     }
 
-    /// Asks the bus to stop routing signals matching `rule` (added before with ``addMatch(_:)``) here.
-    func removeMatch(_ rule: String) throws(DBusFailure) {
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        dbus_bus_remove_match(connection, rule, &error)
-        if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
+    /// Asks the bus to stop routing signals matching `rule` (added before with ``addMatch(_:timeout:)``) here,
+    /// without waiting for its answer: nothing follows from it, and a bus that does not answer must not hold a
+    /// stop. (Closing the connection drops its rules anyway.)
+    func removeMatch(_ rule: String) {
+        dbus_bus_remove_match(connection, rule, nil)
     }
 
     /// A method call addressed to this connection, to answer with ``reply(to:_:)``.

@@ -13,8 +13,9 @@ public struct GeoClueConfiguration: Sendable, Hashable {
     public var distanceThreshold: UInt32
     /// GeoClue's `TimeThreshold`: seconds that must pass between two reports (0: every one).
     public var timeThreshold: UInt32
-    /// How long a call to GeoClue may take. `GetClient` is answered only once an agent has authorized the
-    /// application: past this the source reports that it waits for an agent (`geoclue.agent`) and asks again.
+    /// How long a call to GeoClue or the bus may take, the connection's authentication and `Hello` included.
+    /// `GetClient` is answered only once an agent has authorized the application: past this the source reports
+    /// that it waits for an agent (`geoclue.agent`) and asks again.
     public var callTimeout: Duration
     /// The first pause before connecting again after the bus failed; it doubles up to ``maximumRetryDelay``.
     public var retryDelay: Duration

@@ -96,7 +96,7 @@ final class GeoClueSession: Sendable {
             do throws(Trouble) {
                 let bus: DBusConnection
                 do {
-                    bus = try DBusConnection(address: address)
+                    bus = try DBusConnection(address: address, timeout: configuration.callTimeout)
                 } catch {
                     throw Trouble.bus(error)
                 }
@@ -133,7 +133,8 @@ final class GeoClueSession: Sendable {
     private func serve(_ bus: DBusConnection, refusals: inout Int) throws(Trouble) {
         try call { () throws(DBusFailure) in
             try bus.addMatch(
-                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'")
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'",
+                timeout: configuration.callTimeout)
         }
         refusals = 0
         var failures = 0
@@ -234,8 +235,8 @@ final class GeoClueSession: Sendable {
         // would wake the worker), and the rule taken out with the client, so that rules do not pile up across
         // GeoClue's restarts to the bus's limit (512 on dbus-daemon), after which no client could start.
         let rule = "type='signal',sender='\(Self.service)',path='\(client)',interface='\(Self.clientInterface)',member='LocationUpdated'"
-        try call { () throws(DBusFailure) in try bus.addMatch(rule) }
-        defer { try? bus.removeMatch(rule) }
+        try call { () throws(DBusFailure) in try bus.addMatch(rule, timeout: configuration.callTimeout) }
+        defer { bus.removeMatch(rule) }
         try start(bus, client, level: level)
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
         while true {

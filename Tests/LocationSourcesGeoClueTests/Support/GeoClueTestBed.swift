@@ -141,7 +141,7 @@ final class GeoClueTestBed: @unchecked Sendable {
     }
 
     func geoclueIsOnTheBus() -> Bool {
-        guard let connection = try? DBusConnection(address: busAddress),
+        guard let connection = try? DBusConnection(address: busAddress, timeout: .seconds(2)),
             let answer = try? connection.call(
                 "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(GeoClueSession.service)],
                 timeout: .seconds(2))

@@ -15,7 +15,7 @@ final class ScriptedGeoClueAgent: Sendable {
     /// Registers with GeoClue on the bus at `address`, with geolocation on for the user if `authorize`,
     /// and answers `authorize` to every `AuthorizeApp`.
     init(address: String, authorize: Bool) throws {
-        let connection = try DBusConnection(address: address)
+        let connection = try DBusConnection(address: address, timeout: .seconds(5))
         // Not awaited: GeoClue reads the agent's properties before it answers AddAgent.
         try connection.send(
             GeoClueSession.service, "/org/freedesktop/GeoClue2/Manager", "org.freedesktop.GeoClue2.Manager", "AddAgent",

@@ -34,7 +34,9 @@ struct SerialLinkOpener: LinkOpener {
 
 /// Opens the process's standard input: a pipe or terminal through NIO's pipe channel, a redirected
 /// regular file (or a device the poller cannot watch, as `< /dev/null`) by plain reads on the thread pool. The
-/// descriptor is duplicated, so closing the link leaves the process's standard input alone.
+/// descriptor is duplicated, so closing the link leaves the process's standard input open; the pipe channel
+/// needs it non-blocking, a flag the duplicate shares with it, so a blocking standard input is made blocking
+/// again once the link is closed (a terminal left non-blocking fails the next program's reads with `EAGAIN`).
 struct StandardInputLinkOpener: LinkOpener {
     let threadPool: NIOThreadPool
 
@@ -52,16 +54,23 @@ struct StandardInputLinkOpener: LinkOpener {
         }
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
-        return PipeLink.open(descriptor: descriptor, writable: false, on: eventLoop, framing: framing, events: events)
+        let wasBlocking = flags >= 0 && flags & O_NONBLOCK == 0
+        return PipeLink.open(descriptor: descriptor, writable: false, on: eventLoop, framing: framing, events: events) {
+            guard wasBlocking else { return }
+            let now = fcntl(STDIN_FILENO, F_GETFL)
+            if now >= 0 { _ = fcntl(STDIN_FILENO, F_SETFL, now & ~O_NONBLOCK) }
+        }
     }
 }
 
 /// Links over a file descriptor NIO can poll (a terminal, a pipe, a FIFO).
 enum PipeLink {
     /// Hands `descriptor` to a NIO pipe channel (which then owns it), or closes it if that fails. A `writable`
-    /// descriptor (a serial device) is read and written; otherwise it is only read.
+    /// descriptor (a serial device) is read and written; otherwise it is only read. `closed` runs once the
+    /// descriptor is closed, either way.
     static func open(
-        descriptor: CInt, writable: Bool, on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents
+        descriptor: CInt, writable: Bool, on eventLoop: any EventLoop, framing: LinkFraming, events: LinkEvents,
+        closed: (@Sendable () -> Void)? = nil
     ) -> EventLoopFuture<any StreamLink> {
         let bootstrap = NIOPipeBootstrap(group: eventLoop)
             .channelInitializer { channel in
@@ -71,9 +80,13 @@ enum PipeLink {
             }
         let channel = writable ? bootstrap.takingOwnershipOfDescriptor(inputOutput: descriptor) : bootstrap.takingOwnershipOfDescriptor(input: descriptor)
         return channel
-            .map { ChannelLink(channel: $0) as any StreamLink }
+            .map { channel in
+                if let closed { channel.closeFuture.whenComplete { _ in closed() } }
+                return ChannelLink(channel: channel) as any StreamLink
+            }
             .flatMapErrorThrowing { error in
                 closeDescriptor(descriptor)
+                closed?()
                 throw error
             }
     }

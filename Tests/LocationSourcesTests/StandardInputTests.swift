@@ -1,0 +1,44 @@
+import Foundation
+import LocationEngine
+@testable import LocationSources
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The NMEA stream source reading the process's standard input, here a pipe put in its place.
+@Suite("Reading standard input", .serialized)
+struct StandardInputTests {
+    @Test("a blocking standard input is blocking again once the source has stopped reading it")
+    func standardInputIsLeftBlocking() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let saved = dup(STDIN_FILENO)
+        #expect(dup2(ends[0], STDIN_FILENO) == STDIN_FILENO)
+        close(ends[0])
+        defer {
+            dup2(saved, STDIN_FILENO)
+            close(saved)
+            close(ends[1])
+        }
+        let isBlocking: @Sendable () -> Bool = { fcntl(STDIN_FILENO, F_GETFL) & O_NONBLOCK == 0 }
+        #expect(isBlocking())
+        let stream = SyntheticStream(count: 80)
+        let withFixes = stream.blocks.indices.filter { stream.epochs[$0].location != nil }.prefix(5).map { stream.blocks[$0] }.joined()
+        let written = withFixes.utf8.withContiguousStorageIfAvailable { write(ends[1], $0.baseAddress, $0.count) }
+        #expect(written == withFixes.utf8.count)
+        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .standardInput), logger: quietLogger())
+        let engine = makeEngine(source)
+        _ = try await withDeadline(seconds: 60) {
+            try await collect(engine.updates()) { $0.compactMap(\.location).count >= 1 }
+        }
+        #expect(!isBlocking(), "read through the pipe channel, non-blocking while the source reads it")
+        // The subscription ended, the only request: the engine stops the source and closes the link.
+        try await withDeadline(seconds: 60) {
+            while !isBlocking() { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        await engine.shutdown()
+    }
+}

@@ -110,6 +110,10 @@ struct LocationServerCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("--unix-socket \(unixSocket): the directory \(directory) does not exist; create it first")
             }
+            // Creating the socket's file needs write and search permission on its directory.
+            guard access(directory, W_OK | X_OK) == 0 else {
+                throw ValidationError("--unix-socket \(unixSocket): the directory \(directory) may not be written by this user")
+            }
         } else if tokens == nil, !ListenScope.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) reaches beyond this machine, and without --tokens the server would give the device's position to anyone "
@@ -230,6 +234,9 @@ struct LocationServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A SIGHUP while the server starts (opening the database, restoring fences, before any service traps it)
+        // would end the process, whose default action it is: ignored until the token file's reader traps it.
+        signal(SIGHUP, SIG_IGN)
         var logger = Logger(label: "location-server")
         logger.logLevel = logLevel
         let registry = PrometheusCollectorRegistry()
@@ -286,7 +293,7 @@ extension LocationServerCommand {
     /// Where the server listens: `--unix-socket`'s path (a socket file left there by an earlier run is
     /// replaced; one a running server still listens on, or any other file, is refused), else `--host` and `--port`.
     func bindAddress() throws -> BindAddress {
-        guard let unixSocket else { return .hostname(host, port: port) }
+        guard let unixSocket else { return .hostname(ListenScope.bare(host), port: port) }
         var status = stat()
         if lstat(unixSocket, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
@@ -295,7 +302,9 @@ extension LocationServerCommand {
             guard !Self.isListening(unixSocket) else {
                 throw ValidationError("--unix-socket \(unixSocket): a running server listens there; stop it first, or choose another path")
             }
-            unlink(unixSocket)
+            guard unlink(unixSocket) == 0 else {
+                throw ValidationError("--unix-socket \(unixSocket): the socket left by an earlier run cannot be removed (\(String(cString: strerror(errno))))")
+            }
         }
         return .unixDomainSocket(path: unixSocket)
     }

@@ -50,15 +50,19 @@ struct ClientAuditTests {
     }
 
     @Test(
-        "the Authorization header's token is read as bytes after 'Bearer '; anything else names what is wrong",
+        "the Authorization header's token is read as bytes after 'Bearer ' (the scheme in any case, as HTTP's schemes are, and any run of spaces); anything else names what is wrong",
         arguments: [
             ("Bearer fleet-token-0123456789abcdef", nil),
             ("Bearer abcdefghijklmnop==", nil),
+            ("bearer fleet-token-0123456789abcdef", nil),
+            ("BEARER fleet-token-0123456789abcdef", nil),
+            ("Bearer   fleet-token-0123456789abcdef", nil),
             ("Bearer", "none after Bearer"),
             ("bearer", "none after Bearer"),
-            ("bearer fleet-token-0123456789abcdef", "is not Bearer TOKEN (it starts 'bearer…')"),
+            ("Bearer ", "malformed token"),
+            ("Bearertoken-0123456789abcdef", "is not Bearer TOKEN (it starts 'Bearer…')"),
+            ("Beare fleet-token-0123456789abcdef", "is not Bearer TOKEN (it starts 'Beare …')"),
             ("Basic Zm9vOmJhcg==", "is not Bearer TOKEN (it starts 'Basic …')"),
-            ("Bearer  fleet-token-0123456789abcdef", "malformed token"),
             ("Bearer short", "malformed token"),
             ("Bearer abcdefghijklmnop=q", "malformed token"),
             ("Bearer ================", "malformed token"),
@@ -68,7 +72,7 @@ struct ClientAuditTests {
         do {
             let token = try ClientAuthenticator.token(header)
             #expect(problem == nil, "\(header) was taken")
-            #expect(token == String(header.dropFirst("Bearer ".count)))
+            #expect(token == String(header.dropFirst("Bearer".count).drop { $0 == " " }))
         } catch {
             #expect(problem.map { error.body?.contains($0) ?? false } ?? false, "\(header): \(error)")
             #expect(error.status == .unauthorized)

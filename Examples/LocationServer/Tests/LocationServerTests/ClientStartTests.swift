@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Foundation
@@ -37,6 +38,44 @@ struct ClientStartTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
         #expect(throws: (any Error).self) { _ = try command.bindAddress() }
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+    }
+
+    @Test("--unix-socket in a directory this user may not write is refused at start, naming the directory")
+    func unixSocketInAnUnwritableDirectory() throws {
+        // A process's /proc directory: no user, root included, may create a file there.
+        #expect {
+            _ = try LocationServerCommand.parse(["--unix-socket", "/proc/self/location-server.sock"])
+        } throws: { error in
+            LocationServerCommand.message(for: error).contains("the directory /proc/self may not be written by this user")
+        }
+    }
+
+    @Test("--host as an IPv6 literal in brackets, as a URL writes it, is loopback and is bound without the brackets")
+    func bracketedIPv6Host() throws {
+        #expect(try LocationServerCommand.parse(["--host", "[::1]"]).bindAddress() == .hostname("::1", port: 8080))
+        #expect(try LocationServerCommand.parse(["--host", "::1"]).bindAddress() == .hostname("::1", port: 8080))
+    }
+
+    @Test("without a token file a SIGHUP is trapped and ignored, not the end of the server that is its default action")
+    func sighupWithoutTokens() async throws {
+        let directory = ClientDirectory.open(logger: ClientTestSupport.silent)
+        let ended = NIOLockedValueBox(false)
+        let running = Task {
+            try? await directory.run()
+            ended.withLockedValue { $0 = true }
+        }
+        defer { running.cancel() }
+        // Trapped once the signal's action is no longer the default, which would end the test process.
+        func trapped() -> Bool {
+            var action = sigaction()
+            sigaction(SIGHUP, nil, &action)
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_DFL, to: Int.self)
+        }
+        for _ in 0..<1000 where !trapped() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(trapped(), "SIGHUP trapped")
+        // With the default action the process would end here.
+        #expect(raise(SIGHUP) == 0)
+        #expect(!ended.withLockedValue { $0 }, "it goes on trapping")
     }
 
     @Test("--unix-socket refuses the socket a running server listens on, and replaces one left by a run that ended")

@@ -83,16 +83,19 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
         }
     }
 
-    /// The token of an `Authorization` header `Bearer TOKEN`, read as hummingbird-auth's `HTTPFields.bearer`
-    /// reads it (the scheme as written, then one space), as bytes.
+    /// The token of an `Authorization` header `Bearer TOKEN`, as bytes: the scheme in any case (HTTP's schemes
+    /// are case-insensitive, and OAuth clients often send `bearer`), then one or more spaces.
     /// - Throws: `401` naming what is wrong with `header`.
     static func token(_ header: String) throws(HTTPError) -> String {
-        let scheme = "Bearer ".utf8
-        guard header.utf8.starts(with: scheme) else {
+        let bytes = header.utf8
+        let scheme = "bearer".utf8
+        let space = UInt8(ascii: " ")
+        // ASCII letters only: folding with 0x20 is their lower case.
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }), bytes.dropFirst(scheme.count).first == space else {
             if header.caseInsensitiveCompare("Bearer") == .orderedSame { throw unauthorized("malformed token: none after Bearer") }
             throw unauthorized("the Authorization header is not Bearer TOKEN (it starts '\(header.prefix(6))…')")
         }
-        let token = String(decoding: header.utf8.dropFirst(scheme.count), as: UTF8.self)
+        let token = String(decoding: bytes.dropFirst(scheme.count).drop { $0 == space }, as: UTF8.self)
         guard TokenFile.isToken(token) else {
             throw unauthorized("malformed token: 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (optionally ending in =)")
         }

@@ -74,21 +74,29 @@ final class ClientDirectory: Sendable {
 }
 
 extension ClientDirectory: Service {
-    /// Reads the token file again on each `SIGHUP` until the group shuts down.
+    /// Reads the token file again on each `SIGHUP` until the group shuts down; without one, says so (a
+    /// `SIGHUP` must not end the server, as its default action would).
     func run() async throws {
-        guard case .tokens = mode else {
-            try? await gracefulShutdown()
-            return
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            if case .tokens = mode {
+                reload()
+            } else {
+                logger.notice("clients: SIGHUP ignored, the server runs without a token file (--tokens) to read again")
+            }
         }
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { reload() }
     }
 }
 
 /// Where the server may listen without tokens: the loopback addresses, which only this machine reaches.
 enum ListenScope {
+    /// `host` without the brackets of an IPv6 literal as a URL writes it (`[::1]`): what the resolver takes.
+    static func bare(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
     /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`) or `localhost`.
     static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let bare = bare(host)
         if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }

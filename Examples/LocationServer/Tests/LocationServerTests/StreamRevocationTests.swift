@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LocationEngine
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import LocationServer
@@ -39,6 +40,70 @@ struct StreamRevocationTests {
                 #expect(end.detail?.contains("now approximate") == true, "\(String(describing: end.detail))")
                 await server.waitUntil { $0.activeSubscriptions == 0 }
             }
+        }
+    }
+
+    @Test("a quiet /updates stream (no fix comes) ends unauthorized as soon as the token file read again takes its token out, its subscription cancelled", .timeLimit(.minutes(1)))
+    func quietUpdatesStreamOfARevokedToken() async throws {
+        try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                async let stream = ClientTestSupport.execute("/updates", as: "fleet", with: client)
+                await server.waitUntilPending(subscriptions: 1)
+                try rewrite("\(ClientTestSupport.tokens["ops"]!) ops precise admin\n")
+                #expect(directory.reload() == nil)
+                let events = GeofenceEventsTests.events(try await stream.body)
+                #expect(events.map(\.name) == ["end"], "\(events)")
+                let end = try JSONDecoder().decode(EndJSON.self, from: Data(events.last!.data.utf8))
+                #expect(end.reason == "unauthorized" && end.updates == 0 && end.detail == "unknown token", "\(end)")
+                await server.waitUntil { $0.activeSubscriptions == 0 }
+            }
+        }
+    }
+
+    @Test("a quiet /geofences/events stream (no fence crossed) ends unauthorized as soon as the token file read again takes its token out", .timeLimit(.minutes(1)))
+    func quietFenceEventsOfARevokedToken() async throws {
+        try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in
+            let server = try TestServer(clients: directory)
+            try await server.application.test(.router) { client in
+                async let stream = ClientTestSupport.execute("/geofences/events", as: "fleet", with: client)
+                await GeofenceEventsTests.waitForListeners(1, on: server)
+                try rewrite("\(ClientTestSupport.tokens["ops"]!) ops precise admin\n")
+                #expect(directory.reload() == nil)
+                let events = GeofenceEventsTests.events(try await stream.body)
+                #expect(events.map(\.name) == ["end"], "\(events)")
+                let end = try JSONDecoder().decode(GeofenceEndJSON.self, from: Data(events.last!.data.utf8))
+                #expect(end.reason == "unauthorized" && end.detail == "unknown token", "\(end)")
+                #expect(server.geofences.counters.totals.listenersClosed == 1, "the stream closed")
+            }
+        }
+    }
+
+    @Test("a quiet stream whose token expires while it runs ends at the expiry, saying so", .timeLimit(.minutes(1)))
+    func quietStreamOfAnExpiringToken() async throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let expiry = ISO8601DateFormatter().string(from: start.addingTimeInterval(60))
+        try await Self.withTokenFile("\(Self.token) fleet precise expires=\(expiry)\n") { directory, _ in
+            // The wall clock and the expiry's sleep are the test's: a sleep asked is reported, and ends when released.
+            let clock = NIOLockedValueBox(start)
+            let (asked, ask) = AsyncStream<Duration>.makeStream()
+            let (releases, release) = AsyncStream<Void>.makeStream()
+            var authenticator = ClientAuthenticator(clients: directory)
+            authenticator.now = { clock.withLockedValue { $0 } }
+            authenticator.sleep = { duration in
+                ask.yield(duration)
+                for await _ in releases { return }
+                throw CancellationError()
+            }
+            let client = try authenticator.client(.token(Self.token))
+            let check = ClientCheck(authenticator, credential: .token(Self.token), client: client)
+            let (quiet, stop) = AsyncStream<Void>.makeStream()
+            let watched = Task { try await check.whileAuthorized(stop: { stop.finish() }) { for await _ in quiet {} } }
+            var sleeps = asked.makeAsyncIterator()
+            #expect(await sleeps.next() == .seconds(60), "asleep until the token expires")
+            clock.withLockedValue { $0 = start.addingTimeInterval(61) }
+            release.yield()
+            #expect(try await watched.value == "the token of client 'fleet' has expired")
         }
     }
 

@@ -24,6 +24,8 @@ struct ClientAuthenticator: AuthenticatorMiddleware {
     var listener = ListenerKind()
     /// The wall clock, for tokens' `expires`.
     var now: @Sendable () -> Date = { Date() }
+    /// How a stream waits for its token's `expires` (``ClientCheck``): a task's sleep.
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     func authenticate(request: Request, context: Context) async throws -> Client? {
         try await credential(request, context: context).map(client)

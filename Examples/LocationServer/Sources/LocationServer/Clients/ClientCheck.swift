@@ -1,9 +1,11 @@
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// Whether a stream's client is still the one it opened as. A stream outlives the check at its start: a token
 /// taken out of the token file (read again on `SIGHUP`), one whose `expires` has passed, or a client whose
-/// permission changed must not go on hearing positions as it was. Streams ask before each event they send,
-/// and end with reason `unauthorized` when the answer is no (the client may reconnect as what it is now).
+/// permission changed must not go on hearing positions as it was. Streams ask before each event they send, and
+/// (``whileAuthorized(stop:_:)``) each time the token file is read again and when the token expires, and end
+/// with reason `unauthorized` when the answer is no (the client may reconnect as what it is now).
 ///
 /// Asking costs what a request's own check costs, without reading the request again: a hash lookup of the
 /// token (or the user) in the current token file.
@@ -14,15 +16,72 @@ struct ClientCheck: Sendable {
     /// The client the stream opened as.
     let client: Client
 
+    /// The check of a stream `credential` opened as `client`.
+    init(_ authenticator: ClientAuthenticator, credential: ClientCredential, client: Client) {
+        self.authenticator = authenticator
+        self.credential = credential
+        self.client = client
+    }
+
     /// The check of a stream whose request ``ClientAuthenticator`` named `context`'s client.
     /// - Throws: `401` when it named none (a route that needs no client has no stream).
     init(_ authenticator: ClientAuthenticator, context: ServerRequestContext) throws {
         guard let credential = context.credential, let client = context.identity else {
             throw ClientAuthenticator.unauthorized("the request names no client")
         }
-        self.authenticator = authenticator
-        self.credential = credential
-        self.client = client
+        self.init(authenticator, credential: credential, client: client)
+    }
+
+    /// Runs `body`, a stream, while its client is what it opened as, and returns why it no longer is, or `nil`
+    /// when `body` returned first. A stream asks before each event it sends; this also ends a quiet one (a
+    /// subscription whose device does not move, fences nobody crosses), which would otherwise go on running the
+    /// source for a client revoked: woken when the token file is read again and when the client's token expires,
+    /// it calls `stop` (which makes `body` return) once the answer is no.
+    func whileAuthorized(stop: @escaping @Sendable () -> Void, _ body: () async throws -> Void) async throws -> String? {
+        guard case .tokens = authenticator.clients.mode else {
+            // Without a token file a client is what its connection is: nothing revokes it while the stream runs.
+            try await body()
+            return nil
+        }
+        let why = NIOLockedValueBox<String?>(nil)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                guard let reason = await revocation() else { return }
+                why.withLockedValue { $0 = reason }
+                stop()
+            }
+            defer { group.cancelAll() }
+            try await body()
+        }
+        return why.withLockedValue { $0 }
+    }
+
+    /// Waits until the client is no longer what the stream opened as and returns why; `nil` once cancelled.
+    private func revocation() async -> String? {
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let key = authenticator.clients.watch(wake)
+        // The wake-up at the token's expiry, set again after each look (a reading of the file may move it).
+        var timer: Task<Void, Never>?
+        defer {
+            timer?.cancel()
+            authenticator.clients.unwatch(key)
+        }
+        var woken = wakes.makeAsyncIterator()
+        repeat {
+            if let why = revoked() { return why }
+            timer?.cancel()
+            timer = nil
+            if let expires = (try? authenticator.client(credential))?.expires {
+                // Slept in steps of at most a day, so that a far expiry is no overflow; a step's end looks again.
+                let seconds = min(86_400, max(0, expires.timeIntervalSince(authenticator.now())))
+                let sleep = authenticator.sleep
+                timer = Task {
+                    guard (try? await sleep(.milliseconds(Int64((seconds * 1000).rounded(.up))))) != nil else { return }
+                    wake.yield()
+                }
+            }
+        } while await woken.next() != nil && !Task.isCancelled
+        return nil
     }
 
     /// Why the stream must end, or `nil` while its credential names the client it opened as.

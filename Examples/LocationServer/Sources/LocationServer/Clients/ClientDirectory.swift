@@ -17,6 +17,9 @@ final class ClientDirectory: Sendable {
 
     let mode: Mode
     private let table: NIOLockedValueBox<ClientTable>
+    /// What waits for the token file to be read again (streams that ask then whether their client still is
+    /// what it opened as), by key.
+    private let watchers = NIOLockedValueBox<(next: Int, wakes: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
     private let logger: Logger
 
     /// A directory without a token file.
@@ -65,11 +68,28 @@ final class ClientDirectory: Sendable {
             }
             table.withLockedValue { $0 = loaded }
             logger.info("clients: token file read again", metadata: ["path": "\(path)", "clients": "\(loaded.clientCount)"])
+            for wake in watchers.withLockedValue({ Array($0.wakes.values) }) { wake.yield() }
             return nil
         } catch {
             logger.error("clients: token file not taken, the tokens before it stay in force", metadata: ["error": "\(error)"])
             return error
         }
+    }
+}
+
+extension ClientDirectory {
+    /// Has `wake` told each time the token file is read again and taken, until ``unwatch(_:)`` with the key returned.
+    func watch(_ wake: AsyncStream<Void>.Continuation) -> Int {
+        watchers.withLockedValue { watchers in
+            watchers.next += 1
+            watchers.wakes[watchers.next] = wake
+            return watchers.next
+        }
+    }
+
+    /// Stops telling what ``watch(_:)`` registered under `key`.
+    func unwatch(_ key: Int) {
+        _ = watchers.withLockedValue { $0.wakes.removeValue(forKey: key) }
     }
 }
 

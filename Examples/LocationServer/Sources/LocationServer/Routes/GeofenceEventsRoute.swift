@@ -60,46 +60,66 @@ struct GeofenceEventsRoute {
             // Hummingbird stops watching for the client's leaving once it sends another request on the connection;
             // the connection's watch does not.
             try await request.body.consumeWithCancellationOnInboundClose { _ in try await connections.untilClientLeaves(channel) {
-                let bell = journal.doorbell()
-                var ringing = bell.makeAsyncIterator()
-                var cursor = start
-                pages: while let page = try await journal.page(after: cursor, limit: Self.pageSize, bell: &ringing) {
-                    switch page {
-                    case .events(let page):
-                        let before = cursor
-                        cursor = page.last?.id ?? cursor
-                        let events = client.isAdmin ? page : page.filter { client.sees(owner: $0.owner) }
-                        // Past others' events the client does not hear, an id alone (no event fires) moves the id it
-                        // resumes from: from its own last event, a quiet client would find it dropped by the
-                        // retention that other clients' events filled, and lose its events since.
-                        let skipped = events.last?.id != cursor && cursor > before
-                        if events.isEmpty && !skipped { continue }
-                        if let why = check.revoked() {
-                            let end = GeofenceEndJSON(fence: nil, reason: "unauthorized", detail: why)
-                            try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
-                            break pages
-                        }
-                        // One write per page: a fix that decides thousands of fences is not thousands of flushes.
-                        var buffer = ByteBuffer()
-                        for event in events { event.write(to: &buffer) }
-                        if skipped { buffer.writeString("id: \(cursor)\n\n") }
-                        try await writer.write(buffer)
-                        let sent = ContinuousClock.now
-                        for case let appendedAt? in events.lazy.map(\.appendedAt) { counters.delivered(after: sent - appendedAt) }
-                    case .behind(let oldest):
-                        let end = GeofenceEndJSON(fence: nil, reason: "behind_retention", oldestEventId: oldest)
-                        try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
-                        break pages
-                    case .closed:
-                        let end = GeofenceEndJSON(fence: nil, reason: SubscriptionEnd.shutDown.outcome)
-                        try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
-                        break pages
-                    }
+                let (bell, handle) = journal.doorbellWithHandle()
+                var wroteEnd = false
+                // A client revoked while nothing happens: finishing its doorbell ends the wait for the next page.
+                let revoked = try await check.whileAuthorized(stop: { handle.finish() }) {
+                    wroteEnd = try await Self.stream(
+                        from: start, bell: bell, journal: journal, client: client, check: check, counters: counters, to: &writer)
+                }
+                if let revoked, !wroteEnd {
+                    let end = GeofenceEndJSON(fence: nil, reason: "unauthorized", detail: revoked)
+                    try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
                 }
             } }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    /// Writes the events after `start` that `client` hears, page by page as `bell` rings, then an `end` when
+    /// the reader fell behind the retention, the journal closed, or `check` says the client is no longer what
+    /// it opened the stream as. Returns whether it wrote an `end` (not when the wait was ended under it).
+    static func stream(
+        from start: Int64, bell: AsyncStream<Void>, journal: GeofenceJournal, client: Client, check: ClientCheck,
+        counters: GeofenceCounters, to writer: inout any ResponseBodyWriter
+    ) async throws -> Bool {
+        var ringing = bell.makeAsyncIterator()
+        var cursor = start
+        while let page = try await journal.page(after: cursor, limit: Self.pageSize, bell: &ringing) {
+            switch page {
+            case .events(let page):
+                let before = cursor
+                cursor = page.last?.id ?? cursor
+                let events = client.isAdmin ? page : page.filter { client.sees(owner: $0.owner) }
+                // Past others' events the client does not hear, an id alone (no event fires) moves the id it
+                // resumes from: from its own last event, a quiet client would find it dropped by the
+                // retention that other clients' events filled, and lose its events since.
+                let skipped = events.last?.id != cursor && cursor > before
+                if events.isEmpty && !skipped { continue }
+                if let why = check.revoked() {
+                    let end = GeofenceEndJSON(fence: nil, reason: "unauthorized", detail: why)
+                    try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                    return true
+                }
+                // One write per page: a fix that decides thousands of fences is not thousands of flushes.
+                var buffer = ByteBuffer()
+                for event in events { event.write(to: &buffer) }
+                if skipped { buffer.writeString("id: \(cursor)\n\n") }
+                try await writer.write(buffer)
+                let sent = ContinuousClock.now
+                for case let appendedAt? in events.lazy.map(\.appendedAt) { counters.delivered(after: sent - appendedAt) }
+            case .behind(let oldest):
+                let end = GeofenceEndJSON(fence: nil, reason: "behind_retention", oldestEventId: oldest)
+                try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                return true
+            case .closed:
+                let end = GeofenceEndJSON(fence: nil, reason: SubscriptionEnd.shutDown.outcome)
+                try await writer.write(ServerSentEvent(name: "end", data: ServerSentEvent.json(end)).buffer)
+                return true
+            }
+        }
+        return false
     }
 
     /// The id the stream starts after: the request's `Last-Event-ID`, or the newest event's.

@@ -65,7 +65,14 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
                     // Normally the engine shuts down first and ends the stream with `shut_down`; this
                     // covers a server shut down on its own.
                     try await withGracefulShutdownHandler {
-                        try await Self.stream(events, query: query, view: view, check: check, engine: engine, shuttingDown: shuttingDown, to: &writer)
+                        var sent = (wroteEnd: false, updates: 0)
+                        let revoked = try await check.whileAuthorized(stop: { events.cancel() }) {
+                            sent = try await Self.stream(
+                                events, query: query, view: view, check: check, engine: engine, shuttingDown: shuttingDown, to: &writer)
+                        }
+                        if let revoked, !sent.wroteEnd {
+                            try await writer.write(ServerSentEvent(EndJSON(reason: "unauthorized", updates: sent.updates, detail: revoked)).buffer)
+                        }
                     } onGracefulShutdown: {
                         shuttingDown.set()
                         events.cancel()
@@ -81,11 +88,13 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
     }
 
     /// Writes the subscription's events as `view`'s client sees them, then its `end`: the subscription's, or
-    /// `unauthorized` once `check` says the client is no longer what it opened the stream as.
+    /// `unauthorized` once `check` says the client is no longer what it opened the stream as. Returns whether
+    /// it wrote an `end` (not when the events were cancelled under it) and how many updates it sent.
+    @discardableResult
     static func stream(
         _ events: SubscriptionEvents, query: UpdatesQuery, view: ClientView, check: ClientCheck, engine: LocationEngine<C>,
         shuttingDown: ShutdownFlag, to writer: inout any ResponseBodyWriter
-    ) async throws {
+    ) async throws -> (wroteEnd: Bool, updates: Int) {
         var updates = 0
         var end: EndJSON?
         for await delivered in events {
@@ -94,7 +103,7 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
             if !ending, let why = check.revoked() {
                 // The caller cancels the subscription once this returns.
                 try await writer.write(ServerSentEvent(EndJSON(reason: "unauthorized", updates: updates, detail: why)).buffer)
-                return
+                return (true, updates)
             }
             switch event {
             case .location, .heading:
@@ -114,7 +123,9 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
         }
         if end == nil, shuttingDown.isSet {
             try await writer.write(ServerSentEvent(EndJSON(.shutDown, updates: updates)).buffer)
+            return (true, updates)
         }
+        return (end != nil, updates)
     }
 
     /// Why a subscription ended without delivering anything: a fix arrived while it ran (`known`), but none

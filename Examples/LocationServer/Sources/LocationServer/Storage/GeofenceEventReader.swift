@@ -39,7 +39,11 @@ extension GeofenceJournal {
 
     /// A reader's doorbell: rung whenever events are stored or the journal closes; the reader stops
     /// hearing it when it ends the returned sequence.
-    func doorbell() -> AsyncStream<Void> {
+    func doorbell() -> AsyncStream<Void> { doorbellWithHandle().bell }
+
+    /// A doorbell, and its handle: finishing it ends a ``page(after:limit:bell:)`` waiting on it (`nil`), as
+    /// cancelling the reader would.
+    func doorbellWithHandle() -> (bell: AsyncStream<Void>, handle: AsyncStream<Void>.Continuation) {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let key: Int = state.withLockedValue { state in
             state.lastBell += 1
@@ -48,7 +52,7 @@ extension GeofenceJournal {
         }
         continuation.onTermination = { [weak self] _ in self?.state.withLockedValue { _ = $0.bells.removeValue(forKey: key) } }
         continuation.yield()
-        return stream
+        return (stream, continuation)
     }
 
     /// The next page after `cursor`, at most `limit` events, waiting on `bell` until there is one.

@@ -1,5 +1,6 @@
 import Foundation
 import LocationEngine
+import NIOConcurrencyHelpers
 @testable import LocationSources
 import Testing
 import TestSupport
@@ -31,10 +32,16 @@ struct StandardInputTests {
         #expect(written == withFixes.utf8.count)
         let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .standardInput), logger: quietLogger())
         let engine = makeEngine(source)
+        // Looked at as the first fix arrives, while the subscription (and so the source) still runs.
+        let blockingWhileRead = NIOLockedValueBox<Bool?>(nil)
         _ = try await withDeadline(seconds: 60) {
-            try await collect(engine.updates()) { $0.compactMap(\.location).count >= 1 }
+            try await collect(engine.updates()) { events in
+                guard events.compactMap(\.location).count >= 1 else { return false }
+                blockingWhileRead.withLockedValue { $0 = isBlocking() }
+                return true
+            }
         }
-        #expect(!isBlocking(), "read through the pipe channel, non-blocking while the source reads it")
+        #expect(blockingWhileRead.withLockedValue { $0 } == false, "read through the pipe channel, non-blocking while the source reads it")
         // The subscription ended, the only request: the engine stops the source and closes the link.
         try await withDeadline(seconds: 60) {
             while !isBlocking() { try await Task.sleep(for: .milliseconds(20)) }

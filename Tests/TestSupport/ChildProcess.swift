@@ -48,6 +48,8 @@ public final class ChildProcess: @unchecked Sendable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
+        // Not the test process's standard input: a test may put a pipe of its own there (reading it as a source).
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         if keepingErrors {
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).stderr")

@@ -1,3 +1,5 @@
+import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -35,5 +37,26 @@ public func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendab
             throw HarnessError(description: "gave up after \(seconds) s")
         }
         return result
+    }
+}
+
+/// Runs `body`, a call that blocks its thread, on a thread of its own, failing if it has not returned after
+/// `seconds`: a guard against a hang, never an expectation about timing. A call still blocked is left to its
+/// thread (nothing can interrupt it), and the test goes on.
+public func withDeadline<T: Sendable>(seconds: Double, blocking body: @escaping @Sendable () throws -> T) async throws -> T {
+    let waiting = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+    let finish: @Sendable (Result<T, any Error>) -> Void = { result in
+        waiting.withLockedValue { continuation in
+            defer { continuation = nil }
+            return continuation
+        }?.resume(with: result)
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+        waiting.withLockedValue { $0 = continuation }
+        Thread.detachNewThread { finish(Result { try body() }) }
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            finish(.failure(HarnessError(description: "gave up after \(seconds) s")))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -53,14 +54,27 @@ struct StandardInputLinkOpener: LinkOpener {
                 FileLink.start(descriptor: descriptor, threadPool: threadPool, eventLoop: eventLoop, events: events))
         }
         let flags = fcntl(descriptor, F_GETFL)
+        Self.pipeLinks.withLockedValue { links in
+            if links.open == 0 { links.wasBlocking = flags >= 0 && flags & O_NONBLOCK == 0 }
+            links.open += 1
+        }
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
-        let wasBlocking = flags >= 0 && flags & O_NONBLOCK == 0
         return PipeLink.open(descriptor: descriptor, writable: false, on: eventLoop, framing: framing, events: events) {
-            guard wasBlocking else { return }
+            let restore = Self.pipeLinks.withLockedValue { links in
+                links.open -= 1
+                return links.open == 0 && links.wasBlocking
+            }
+            guard restore else { return }
             let now = fcntl(STDIN_FILENO, F_GETFL)
             if now >= 0 { _ = fcntl(STDIN_FILENO, F_SETFL, now & ~O_NONBLOCK) }
         }
     }
+
+    /// Standard input's links through the pipe channel open in the process, and whether it was blocking before the
+    /// first: the flag is the open file's, shared by every duplicate, so it is restored only as the last closes (a
+    /// stop then a start would otherwise have the old link's close make the new one's descriptor blocking, and
+    /// its reads stall the event loop).
+    private static let pipeLinks = NIOLockedValueBox<(open: Int, wasBlocking: Bool)>((0, false))
 }
 
 /// Links over a file descriptor NIO can poll (a terminal, a pipe, a FIFO).

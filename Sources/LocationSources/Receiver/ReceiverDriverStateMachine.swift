@@ -142,9 +142,9 @@ struct ReceiverDriverStateMachine: Sendable {
     /// After a mode command whose answer was lost, or one refused while no setting was confirmed on the link:
     /// the output will tell which setting the receiver is in (and the mode confirmed before the command).
     private var evidence: (output: OutputEvidence, command: ReceiverCommand, previousMode: PowerMode?)?
-    /// Since when the evidence says the receiver is in its last confirmed state or setting: the
-    /// acknowledgement's arrival, or for a late one or a sleep confirmed by silence, the command's sending
-    /// (the receiver applied it then, or has been silent since).
+    /// Since when the evidence says the receiver is in its last confirmed state or setting: for an
+    /// acknowledgement, in time or late, and a sleep confirmed by silence, the command's sending (the receiver
+    /// applied it then, or has been silent since).
     private(set) var confirmedSince = Duration.zero
     /// How many times the running receiver stayed in the setting it confirmed when asked for another (a mode
     /// command refused, or a setting refused earlier on the link and not asked again): each confirms that

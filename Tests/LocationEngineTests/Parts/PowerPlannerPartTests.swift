@@ -122,6 +122,22 @@ struct PowerPlannerPartTests {
         return demand
     }
 
+    @Test("a mode the receiver refused is not judged silent: its run ends unjudged, the fixes coming in the mode kept")
+    func aRefusedModeIsNotJudgedSilent() {
+        var planner = PowerPlanner(
+            linger: .seconds(600), powerDown: .fixedLinger,
+            capabilities: SourceCapabilities(
+                providesCourse: true, powerProfile: Self.profile, confirmsReceiverState: true, firstFixByMode: [.lowest: .seconds(2), .best: .seconds(2)]))
+        #expect(planner.reconcile(demand: Self.demand(.best), now: .zero, cap: nil, monitoring: false, isShutDown: false) == .start(.best))
+        planner.fixArrived(accuracy: 3, now: .zero + .seconds(40))
+        let lowered = EngineInstant.zero + .seconds(50)
+        #expect(planner.reconcile(demand: Self.demand(.lowest), now: lowered, cap: nil, monitoring: false, isShutDown: false) == .setMode(.lowest))
+        #expect(planner.delivery.nextWakeup == lowered + .seconds(4), "the change is judged")
+        planner.receiverTracking(.best, now: lowered + .seconds(1))
+        #expect(planner.delivery.nextWakeup == nil, "refused: not judged")
+        #expect(!planner.delivery.look(now: lowered + .seconds(10)) && !planner.delivery.isSilent(.lowest))
+    }
+
     @Test("a receiver that refused a mode is planned in the setting it kept, and asked again after a doubling backoff")
     func refusedModeIsAskedAgainAfterABackoff() {
         var planner = Self.askedDown()

@@ -178,6 +178,20 @@ struct AnswersInTimeTests {
         #expect(delivery.nextWakeup == at(105), "a start without a restart: the window from the change")
     }
 
+    @Test("a change to a coarser mode is judged against the cadence the receiver keeps through it: twice the interval between its last two fixes, when longer than the mode's window")
+    func aCoarserModeIsJudgedAgainstTheCadenceKept() {
+        var delivery = SourceDelivery(capabilities: SourceCapabilities(
+            providesCourse: true, firstFixByMode: [.lowest: .seconds(2), .best: .seconds(2)]))
+        let at = { (seconds: Int64) in EngineInstant(.seconds(seconds)) }
+        delivery.started(.best, now: at(0), restart: .zero)
+        delivery.fixArrived(in: .best, accuracy: 3, now: at(1))
+        delivery.fixArrived(in: .best, accuracy: 3, now: at(11))
+        delivery.changed(to: .lowest, now: at(12))
+        #expect(delivery.nextWakeup == at(32), "a fix every 10 s: 20 s, not the mode's 4")
+        delivery.changed(to: .best, now: at(13))
+        #expect(delivery.nextWakeup == at(17), "a finer mode: its own window")
+    }
+
     @Test("a receiver off for hours restarts warm: its window counts from the warm start, not a hot one, under either power-down rule")
     func restartAfterHoursIsWarm() {
         for rule in [PowerDownRule.fixedLinger, .restartAware] {

@@ -224,7 +224,10 @@ struct PowerPlanner: Sendable {
     /// receiver runs in what it kept, and the mode is asked for again after a backoff.
     mutating func receiverTracking(_ mode: PowerMode, age: Duration = .zero, now: EngineInstant) {
         energy?.confirmedTracking(mode, age: age, running: policy.isOn, now: now)
+        let refusals = policy.refusals
         policy.receiverConfirmed(mode, since: now - age, now: now)
+        // Refused: its fixes come in the mode kept, so the run waiting in the mode asked would read as silence.
+        if isJudged, policy.refusals != refusals { delivery.refused(keeping: mode) }
     }
 
     /// How long the run in progress was expected, when it started, to take to its first fix; `nil` once it gave one

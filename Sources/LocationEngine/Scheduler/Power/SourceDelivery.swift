@@ -2,13 +2,14 @@
 /// judge of *when* a source answers (see <doc:PowerPolicy>).
 ///
 /// A source that declares how soon its first fix comes in each mode (``SourceCapabilities/firstFixByMode``)
-/// starts with that as its prior. Each run — a start, or a change into a finer mode — then waits for its first
+/// starts with that as its prior. Each run — a start, or a change of mode — then waits for its first
 /// fix: the time it took and the fix's accuracy update the mode's record (the mean of the last and the record,
 /// so recent runs weigh most), and a run that stays silent past its window (twice the longer of the declared
 /// and the delivered time, at least 2 s, after the restart the receiver needed) marks the mode *silent* for
-/// ``silenceMemory``. A change to a coarser mode is judged too: a subscription left on it waits on it, and the
-/// declared time covers a change into the mode (a duty-cycled mode that sleeps first declares its period). A
-/// silent mode is passed over: its demand runs the source in the finest mode not known
+/// ``silenceMemory``. A change to a coarser mode is judged too, since a subscription left on it waits on it:
+/// against the longer of its window and twice the interval between the source's last two fixes, as a receiver
+/// may keep its cycle through it. A run whose mode the receiver refused ends unjudged (its fixes come in the
+/// mode it kept). A silent mode is passed over: its demand runs the source in the finest mode not known
 /// silent (GeoClue's exact level where its city level has no Wi-Fi or IP source), and with several sources the
 /// fallback beside it starts at once.
 ///
@@ -71,6 +72,12 @@ struct SourceDelivery: Sendable {
     /// When the receiver's restart since the source last started is expected to be over, while it runs: a mode
     /// asked after a change still waits for it (the change ended the run that held it).
     private var restartOverAt: EngineInstant?
+    /// The last fix while the source runs, and the interval between it and the one before: the cadence a
+    /// receiver keeps through a change to a coarser mode.
+    private var lastFixAt: EngineInstant?
+    private var cadence: Duration?
+    /// The mode the source runs in, while it runs.
+    private var runningMode: PowerMode?
 
     init(capabilities: SourceCapabilities) {
         prior = capabilities.firstFixByMode.isEmpty ? [] : PowerMode.allCases.map { capabilities.firstFixByMode[$0] }
@@ -111,6 +118,7 @@ struct SourceDelivery: Sendable {
     mutating func started(_ mode: PowerMode, now: EngineInstant, restart: Duration) {
         let acquiredBy = now + max(.zero, restart)
         restartOverAt = acquiredBy
+        runningMode = mode
         begin(mode, now: now, acquiredBy: acquiredBy)
     }
 
@@ -118,13 +126,24 @@ struct SourceDelivery: Sendable {
     /// begins — coarser or finer, since a subscription left on a coarser mode that never answers would otherwise
     /// wait for a finer demand to come back. A restart still under way goes on through the change.
     mutating func changed(to mode: PowerMode, now: EngineInstant) {
-        begin(mode, now: now, acquiredBy: max(now, restartOverAt ?? now))
+        let coarser = runningMode.map { mode < $0 } ?? false
+        runningMode = mode
+        begin(mode, now: now, acquiredBy: max(now, restartOverAt ?? now), atLeast: coarser ? cadence.map { $0 * 2 } : nil)
+    }
+
+    /// The running receiver refused the mode asked and kept `kept`: the run in progress ends unjudged.
+    mutating func refused(keeping kept: PowerMode) {
+        run = nil
+        runningMode = kept
     }
 
     /// The source stopped: no run waits.
     mutating func stopped() {
         run = nil
         restartOverAt = nil
+        lastFixAt = nil
+        cadence = nil
+        runningMode = nil
     }
 
     /// A fix arrived at `now` from the source running in `mode`, `accuracy` metres: a run waiting for its
@@ -133,6 +152,8 @@ struct SourceDelivery: Sendable {
         guard judges else { return }
         // A fix: the receiver's restart is over, whatever was expected of it.
         restartOverAt = nil
+        if let lastFixAt { cadence = now - lastFixAt }
+        lastFixAt = now
         if let run, run.mode == mode {
             let took = max(.zero, now - max(run.since, run.acquiredBy))
             var record = modes[mode.rawValue]
@@ -172,7 +193,7 @@ struct SourceDelivery: Sendable {
 
     // MARK: The plan
 
-    private mutating func begin(_ mode: PowerMode, now: EngineInstant, acquiredBy: EngineInstant) {
+    private mutating func begin(_ mode: PowerMode, now: EngineInstant, acquiredBy: EngineInstant, atLeast: Duration? = nil) {
         guard judges, let expected = expectedFirstFix(in: mode) else {
             run = nil
             return
@@ -180,7 +201,7 @@ struct SourceDelivery: Sendable {
         modes[mode.rawValue].runs += 1
         // Judged against the longer of what it declared and what it delivered: a quick answer from a receiver
         // that was already tracking does not make the next wait look like silence.
-        let window = max(Self.minimumWindow, max(expected, prior[mode.rawValue] ?? expected) * 2)
+        let window = max(Self.minimumWindow, max(expected, prior[mode.rawValue] ?? expected) * 2, atLeast ?? .zero)
         run = Run(mode: mode, since: now, acquiredBy: acquiredBy, silentAt: max(now, acquiredBy) + window)
     }
 

@@ -21,8 +21,9 @@ final class GeoClueSession: Sendable {
     private enum Trouble: Error {
         /// The bus failed or closed the connection: connect again after a pause.
         case bus(DBusFailure)
-        /// GeoClue is not on the bus (it left, or never came): wait for its name.
-        case vanished
+        /// GeoClue is not on the bus (it left, or never came): wait for its name. With the answer that said so,
+        /// when a call was answered as if GeoClue or its client were not there; `nil` when its name left the bus.
+        case vanished(DBusFailure?)
         /// GeoClue or its agent refused the application.
         case denied(DBusFailure)
         /// GeoClue answered with an error: ask again after a pause.
@@ -138,12 +139,26 @@ final class GeoClueSession: Sendable {
         }
         refusals = 0
         var failures = 0
+        // Calls answered as if GeoClue were not there, in a row, before a client started.
+        var answeredGone = 0
         while true {
+            var clientStarted = false
             do {
                 let owner = try waitForGeoClue(bus)
-                try runClient(bus, owner: owner)
-            } catch .vanished {
-                continue
+                try runClient(bus, owner: owner, started: &clientStarted)
+            } catch .vanished(let answer) {
+                // Its name left the bus, or its client went after it ran: at once, to wait for GeoClue or ask anew.
+                guard let answer, !clientStarted else {
+                    answeredGone = 0
+                    continue
+                }
+                // Answered gone while it owns its name: once more at once (it may have just left), then after a
+                // growing pause, so that a GeoClue answering so for ever is not asked in a loop without end.
+                answeredGone += 1
+                guard answeredGone > 1 else { continue }
+                let delay = retryDelay(afterFailures: answeredGone - 1)
+                transient("geoclue.call", "GeoClue owns its name on the bus but answered \(answer); asking again in \(delay)")
+                try pause(delay)
             } catch .failed(let failure) {
                 failures += 1
                 transient("geoclue.call", "GeoClue answered \(failure); asking again")
@@ -226,8 +241,8 @@ final class GeoClueSession: Sendable {
     }
 
     /// Gets, configures and starts GeoClue's client for this connection and delivers its locations until
-    /// GeoClue leaves the bus (``Trouble/vanished``) or the engine stops the source.
-    private func runClient(_ bus: DBusConnection, owner: String) throws(Trouble) {
+    /// GeoClue leaves the bus (``Trouble/vanished``) or the engine stops the source; `started` once the client runs.
+    private func runClient(_ bus: DBusConnection, owner: String, started: inout Bool) throws(Trouble) {
         let client = try getClient(bus)
         var level = GeoClueAccuracyLevel(control.withLockedValue { $0.mode })
         try configure(bus, client, level: level)
@@ -238,6 +253,7 @@ final class GeoClueSession: Sendable {
         try call { () throws(DBusFailure) in try bus.addMatch(rule, timeout: configuration.callTimeout) }
         defer { bus.removeMatch(rule) }
         try start(bus, client, level: level)
+        started = true
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
         while true {
             let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
@@ -257,7 +273,7 @@ final class GeoClueSession: Sendable {
                 // Gone, or replaced by another process: this client is no more.
                 transient("geoclue.absent", "\(Self.service) left the system bus; waiting for it to come back")
                 statistics.withLockedValue { $0.serviceRestarts += 1 }
-                throw .vanished
+                throw .vanished(nil)
             }
             if let location = Self.locationPath(of: signal, client: client, owner: owner) {
                 try deliver(location, from: bus, received: ContinuousClock.now)
@@ -375,7 +391,7 @@ final class GeoClueSession: Sendable {
         switch failure.name {
         case DBusFailure.Name.accessDenied: .denied(failure)
         case DBusFailure.Name.disconnected, DBusFailure.Name.noServer, DBusFailure.Name.fileNotFound: .bus(failure)
-        case DBusFailure.Name.serviceUnknown, DBusFailure.Name.nameHasNoOwner, DBusFailure.Name.unknownObject: .vanished
+        case DBusFailure.Name.serviceUnknown, DBusFailure.Name.nameHasNoOwner, DBusFailure.Name.unknownObject: .vanished(failure)
         default: .failed(failure)
         }
     }

@@ -207,6 +207,27 @@ struct FenceStoreTests {
         }
     }
 
+    @Test("a fence kept with a name the server now refuses (an earlier one took it) comes back with that name")
+    func aNameNowRefusedIsRestored() async throws {
+        try await Support.withDatabaseFile { path in
+            let name = "depot\u{202E}txt"
+            let database = try ServerDatabase.open(path: path)
+            try await database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO fence (id, body, state) VALUES (4, ?, 'inside')",
+                    arguments: [#"{"circle": {"latitude": 48, "longitude": 11, "radius": 50}, "name": "\#(name)"}"#])
+            }
+            try database.close()
+            #expect(throws: GeofenceBodyError.self) { try GeofenceBody(json: Data(#"{"circle": {"latitude": 48, "longitude": 11, "radius": 50}, "name": "\#(name)"}"#.utf8)) }
+            let server = try TestServer(database: path)
+            try await server.application.test(.router) { client in
+                let kept = try JSONDecoder().decode(GeofenceJSON.self, from: try await client.execute(uri: "/geofences/4", method: .get).body)
+                #expect(kept.name == name)
+                await server.geofences.close()
+            }
+        }
+    }
+
     @Test("a stored fence that no longer reads stops the start, naming the fence")
     func unreadableFence() async throws {
         try await Support.withDatabaseFile { path in

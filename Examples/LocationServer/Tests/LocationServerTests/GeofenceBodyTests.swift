@@ -71,6 +71,11 @@ struct GeofenceBodyTests {
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "loiteringDelay": 86401}"#, "loiteringDelay", "longer than 1 day"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "loiteringDelay": 0.0004}"#, "loiteringDelay", "shorter than 1 millisecond"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": ""}"#, "name", "1 to 100"),
+            (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": "e"#
+                + String(repeating: "\u{301}", count: 400) + #""}"#, "name", "at most 400 bytes"),
+            (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": "depot\u202Etxt.exe"}"#, "name", "bidirectional overrides"),
+            (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": "a\u2067b"}"#, "name", "bidirectional overrides"),
+            (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": "a\u0007b"}"#, "name", "control characters"),
             (#"{"circle": {"latitude": 48, "longitude": 11, "radius": 10}, "name": 7}"#, "name", ""),
             (#"[1, 2]"#, "body", ""),
             (#"not json"#, "body", #"not valid JSON (Invalid value around character 1.) — expected a JSON object with "circle""#),

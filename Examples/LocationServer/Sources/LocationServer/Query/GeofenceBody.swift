@@ -16,8 +16,11 @@ struct GeofenceBody: Equatable, Sendable {
     /// The largest body read (64 KiB): room for a polygon of the engine's maximum of 1,024 vertices at
     /// full precision, while a body of 10⁶ vertices is refused before any of it is parsed.
     static let maximumBytes = 64 * 1024
-    /// The longest `name`, in characters.
+    /// The longest `name`, in characters (what a reader counts, grapheme clusters).
     static let maximumNameLength = 100
+    /// The longest `name` in UTF-8 bytes: four per character, so that one "character" of thousands of
+    /// combining marks does not pass for one.
+    static let maximumNameBytes = 4 * maximumNameLength
     /// The fields the body accepts.
     static let accepted: Set<String> = ["circle", "polygon", "loiteringDelay", "responsiveness", "name"]
 
@@ -28,16 +31,19 @@ struct GeofenceBody: Equatable, Sendable {
     /// The client's label, if any.
     var name: String?
 
-    /// Reads `json`.
+    /// Reads `json`: a client's body, or with `stored` one the database kept, whose name is taken as an earlier
+    /// server accepted it (the rules for names have grown stricter; a fence kept must still come back).
     /// - Throws: ``GeofenceBodyError`` naming the field at fault (`body` for the body as a whole).
-    init(json: Data) throws(GeofenceBodyError) {
+    init(json: Data, stored: Bool = false) throws(GeofenceBodyError) {
         guard !json.isEmpty else { throw GeofenceBodyError(field: "body", "empty — \(GeofenceBodyError.expected)") }
         guard json.count <= Self.maximumBytes else {
             throw GeofenceBodyError(
                 field: "body", "the body has more than \(Self.maximumBytes) bytes (a polygon has at most \(GeofenceRegion.maximumVertices) vertices)")
         }
         do {
-            self = try JSONDecoder().decode(Decoded.self, from: json).body
+            let decoder = JSONDecoder()
+            decoder.userInfo[Decoded.stored] = stored
+            self = try decoder.decode(Decoded.self, from: json).body
         } catch let error as GeofenceBodyError {
             throw error
         } catch let error as DecodingError {
@@ -153,6 +159,9 @@ private struct FieldKey: CodingKey {
 private struct Decoded: Decodable {
     var body: GeofenceBody
 
+    /// Whether the body is one the database kept (a `Bool`).
+    static let stored = CodingUserInfoKey(rawValue: "stored")!
+
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: FieldKey.self)
         try Self.refuseUnknown(fields, accepted: GeofenceBody.accepted, at: "")
@@ -178,11 +187,24 @@ private struct Decoded: Decodable {
         var name: String?
         if fields.contains(FieldKey("name")) {
             let text = try fields.decode(String.self, forKey: FieldKey("name"))
-            guard (1...GeofenceBody.maximumNameLength).contains(text.count), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { throw GeofenceBodyError(field: "name", "expected 1 to \(GeofenceBody.maximumNameLength) characters, none of them control characters") }
+            let stored = decoder.userInfo[Self.stored] as? Bool ?? false
+            guard stored
+                || ((1...GeofenceBody.maximumNameLength).contains(text.count) && text.utf8.count <= GeofenceBody.maximumNameBytes
+                    && !text.unicodeScalars.contains(where: Self.isRefusedInName))
+            else {
+                throw GeofenceBodyError(
+                    field: "name",
+                    "expected 1 to \(GeofenceBody.maximumNameLength) characters in at most \(GeofenceBody.maximumNameBytes) bytes, none of them control characters or bidirectional overrides")
+            }
             name = text
         }
         body = GeofenceBody(region: region, options: options, name: name)
+    }
+
+    /// Control characters, and the bidirectional embeddings, overrides and isolates that make a name read in
+    /// an order other than its characters' in a listing or a log (U+202A–U+202E, U+2066–U+2069).
+    static func isRefusedInName(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     static func refuseUnknown(_ fields: KeyedDecodingContainer<FieldKey>, accepted: Set<String>, at prefix: String) throws {

@@ -23,7 +23,7 @@ extension GeofenceRegistry {
         for row in stored {
             let body: GeofenceBody
             do {
-                body = try GeofenceBody(json: Data(row.body.utf8))
+                body = try GeofenceBody(json: Data(row.body.utf8), stored: true)
             } catch {
                 throw RestoreError(fence: row.id, problem: error.message)
             }

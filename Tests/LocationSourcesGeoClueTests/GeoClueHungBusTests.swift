@@ -18,23 +18,47 @@ struct GeoClueHungBusTests {
         let path: String
         private let descriptor: Int32
 
-        init() throws {
+        /// Listens with room for `backlog` connections waiting to be accepted.
+        init(backlog: Int32 = 16) throws {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("silent-bus-\(UUID().uuidString.prefix(8))").path
             descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-                for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard descriptor >= 0, bound == 0, listen(descriptor, 16) == 0 else {
+            let bound = Self.withAddress(path) { [descriptor] in bind(descriptor, $0, $1) }
+            guard descriptor >= 0, bound == 0, listen(descriptor, backlog) == 0 else {
                 throw HarnessError(description: "cannot listen on \(path): errno \(errno)")
             }
         }
 
         var address: String { "unix:path=\(path)" }
+
+        /// Connects without waiting until the queue of connections waiting to be accepted is full (the next
+        /// `connect(2)` would block); returns the connections, for the caller to close.
+        func fill() throws -> [Int32] {
+            var connections: [Int32] = []
+            while connections.count < 1_000 {
+                let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+                let connected = Self.withAddress(path) { connect(connection, $0, $1) }
+                guard connected == 0 else {
+                    let failure = errno
+                    close(connection)
+                    guard failure == EAGAIN else { throw HarnessError(description: "cannot connect to \(path): errno \(failure)") }
+                    return connections
+                }
+                connections.append(connection)
+            }
+            throw HarnessError(description: "\(path) took 1,000 connections without its queue filling")
+        }
+
+        /// `body` given the Unix socket address of `path`, and its size.
+        private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+            }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
 
         deinit {
             close(descriptor)
@@ -51,19 +75,43 @@ struct GeoClueHungBusTests {
         #expect(throws: DBusFailure.self) { _ = try connected.get() }
     }
 
+    @Test("a bus whose queue of connections is full: the source says so within its call timeout, and a stop ends its run")
+    func aFullQueueOfConnectionsHoldsNoStop() async throws {
+        let bus = try SilentSocket(backlog: 0)
+        let waiting = try bus.fill()
+        defer { for connection in waiting { close(connection) } }
+        let (source, events) = Self.source(on: bus)
+        // libdbus's connect(2) blocks while the queue is full: the source's thread must not be the one waiting.
+        try await Self.runUntil(source, events) {
+            $0.transientErrors.contains { $0.code == "geoclue.bus" && $0.message.contains("queue of connections is full") }
+        }
+        // Run again while the first attempt still waits in the queue: it is waited for, and said the same way.
+        try await Self.runUntil(source, events) { $0.transientErrors.filter { $0.code == "geoclue.bus" }.count >= 2 }
+    }
+
     @Test("the source says the bus is unusable within its call timeout, and its run ends when it is stopped")
     func theSourceReportsAHungBusAndStops() async throws {
         let bus = try SilentSocket()
+        let (source, events) = Self.source(on: bus)
+        try await Self.runUntil(source, events) { $0.transientErrors.contains { $0.code == "geoclue.bus" } }
+    }
+
+    /// A source on `bus` with a short call timeout and retry delay, and what it will report.
+    private static func source(on bus: SilentSocket) -> (GeoClueLocationSource, Observed<RecordedEvents>) {
         let source = GeoClueLocationSource(
             GeoClueConfiguration(desktopId: "locationengine-tests", busAddress: bus.address, callTimeout: .milliseconds(200), retryDelay: .milliseconds(50)),
             logger: silentLogger)
-        let events = Observed(RecordedEvents())
+        return (source, Observed(RecordedEvents()))
+    }
+
+    /// Runs `source` and starts it until `events` satisfy `reported`, then stops it and waits for its run to end.
+    /// The deadlines are well short of libdbus's default 25 s, and generous for a loaded machine.
+    private static func runUntil(
+        _ source: GeoClueLocationSource, _ events: Observed<RecordedEvents>, reported: @escaping @Sendable (RecordedEvents) -> Bool
+    ) async throws {
         let lifetime = Task { await source.run() }
         source.start(mode: .best, events: RecordedEvents.sink(into: events))
-        // Well short of libdbus's default 25 s, generous for a loaded machine.
-        try await withDeadline(seconds: 15) {
-            await events.waitUntil { $0.transientErrors.contains { $0.code == "geoclue.bus" } }
-        }
+        try await withDeadline(seconds: 15) { await events.waitUntil(reported) }
         source.stop()
         lifetime.cancel()
         try await withDeadline(seconds: 15) { await lifetime.value }

@@ -24,19 +24,14 @@ public func freeLoopbackPort() async throws -> Int {
 }
 
 /// Runs `body`, failing if it has not finished after `seconds`: a guard against a hang (a peer
-/// that never answers), never an expectation about timing.
+/// that never answers), never an expectation about timing. The failure does not wait for `body`:
+/// it is cancelled and left to end when it can, so a body that ignores cancellation (an `await` of
+/// a task that never returns) fails its test instead of holding the whole run.
 public func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
+    try await firstOf(seconds: seconds) { finish in
+        Task {
+            do { finish(.success(try await body())) } catch { finish(.failure(error)) }
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let result = first else {
-            throw HarnessError(description: "gave up after \(seconds) s")
-        }
-        return result
     }
 }
 
@@ -44,19 +39,41 @@ public func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendab
 /// `seconds`: a guard against a hang, never an expectation about timing. A call still blocked is left to its
 /// thread (nothing can interrupt it), and the test goes on.
 public func withDeadline<T: Sendable>(seconds: Double, blocking body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await firstOf(seconds: seconds) { finish in
+        Thread.detachNewThread { finish(Result { try body() }) }
+        return nil
+    }
+}
+
+/// The first of the work `start` begins (handed the means to finish) and a deadline `seconds` away. Whichever
+/// comes first cancels the other's task (the work's, if it has one); the caller's cancellation ends the wait at once.
+private func firstOf<T: Sendable>(
+    seconds: Double, start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Task<Void, Never>?
+) async throws -> T {
     let waiting = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+    let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+    let cancelAll: @Sendable () -> Void = { for task in tasks.withLockedValue({ $0 }) { task.cancel() } }
     let finish: @Sendable (Result<T, any Error>) -> Void = { result in
         waiting.withLockedValue { continuation in
             defer { continuation = nil }
             return continuation
         }?.resume(with: result)
+        cancelAll()
     }
-    return try await withCheckedThrowingContinuation { continuation in
-        waiting.withLockedValue { $0 = continuation }
-        Thread.detachNewThread { finish(Result { try body() }) }
-        Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            finish(.failure(HarnessError(description: "gave up after \(seconds) s")))
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            // Stored before the work starts, so that work finishing at once finds it.
+            waiting.withLockedValue { $0 = continuation }
+            let deadline = Task {
+                guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+                finish(.failure(HarnessError(description: "gave up after \(seconds) s")))
+            }
+            let work = start(finish)
+            tasks.withLockedValue { $0 += [deadline] + (work.map { [$0] } ?? []) }
+            // Work that finished before its task was stored has found nothing to cancel.
+            if waiting.withLockedValue({ $0 == nil }) { cancelAll() }
         }
+    } onCancel: {
+        finish(.failure(CancellationError()))
     }
 }

@@ -34,13 +34,20 @@ final class DBusConnection {
     private static let bus = (name: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus")
 
     /// Connects to the bus at `address` (a D-Bus address: `unix:path=/run/dbus/system_bus_socket`) and
-    /// says hello to it, waiting at most `timeout` for the authentication and the answer. (Not
-    /// `dbus_bus_register`, which waits libdbus's default 25 s on a bus that accepts and then says nothing.)
-    init(address: String, timeout: Duration) throws(DBusFailure) {
-        _ = Self.threadsInitialised
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        guard let connection = dbus_connection_open_private(address, &error) else { throw Self.failure(&error) }
+    /// says hello to it, waiting at most `timeout` for the authentication and the answer. The connecting itself
+    /// blocks for as long as a stalled bus's queue of connections is full: a caller that must not block goes
+    /// through a ``DBusConnector``.
+    convenience init(address: String, timeout: Duration) throws(DBusFailure) {
+        try self.init(try Self.open(address).get(), address: address, timeout: timeout)
+    }
+
+    /// Says hello on `opened`, a connection to the bus at `address`, waiting at most `timeout` for the
+    /// authentication and the answer. (Not `dbus_bus_register`, which waits libdbus's default 25 s on a bus
+    /// that accepts and then says nothing.)
+    init(_ opened: OpenedDBusConnection, address: String, timeout: Duration) throws(DBusFailure) {
+        guard let connection = opened.take() else {
+            throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the connection to \(address) was taken already")
+        }
         dbus_connection_set_exit_on_disconnect(connection, 0)
         let hello: [DBusValue]
         do {
@@ -65,6 +72,15 @@ final class DBusConnection {
         self.connection = connection
         self.socket = socket
         uniqueName = name
+    }
+
+    /// Opens a private connection to the bus at `address`: its socket connected, nothing said yet.
+    static func open(_ address: String) -> Result<OpenedDBusConnection, DBusFailure> {
+        _ = threadsInitialised
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        guard let connection = dbus_connection_open_private(address, &error) else { return .failure(failure(&error)) }
+        return .success(OpenedDBusConnection(connection))
     }
 
     /// Runs the connection's authentication for at most `timeout`: libdbus authenticates inside the first

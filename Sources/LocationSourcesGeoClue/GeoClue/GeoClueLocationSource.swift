@@ -109,7 +109,7 @@ public final class GeoClueLocationSource: LocationSource {
         statisticsBox.withLockedValue { $0.starts += 1 }
         worker.start(
             GeoClueSession(
-                mode: mode, wake: worker.wake, configuration: configuration, events: events, statistics: statisticsBox,
+                mode: mode, wake: worker.wake, connector: worker.connector, configuration: configuration, events: events, statistics: statisticsBox,
                 authorization: authorization, logger: logger, wallClock: wallClock))
     }
 

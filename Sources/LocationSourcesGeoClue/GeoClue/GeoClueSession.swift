@@ -51,16 +51,20 @@ final class GeoClueSession: Sendable {
     private let authorization: GeoClueAuthorization?
     private let logger: Logger
     private let wallClock: @Sendable () -> Double
-    /// The worker's wake-up, signalled whenever the engine asks something of this run.
+    /// The worker's wake-up, signalled whenever the engine asks something of this run or a connection attempt
+    /// finishes.
     private let wake: WakeSignal
+    /// Opens the run's bus connections (the worker's, for all its runs).
+    private let connector: DBusConnector
 
     init(
-        mode: PowerMode, wake: WakeSignal, configuration: GeoClueConfiguration, events: SourceEventSink,
+        mode: PowerMode, wake: WakeSignal, connector: DBusConnector, configuration: GeoClueConfiguration, events: SourceEventSink,
         statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>, authorization: GeoClueAuthorization?, logger: Logger,
         wallClock: @escaping @Sendable () -> Double
     ) {
         control = NIOLockedValueBox(Control(mode: mode))
         self.wake = wake
+        self.connector = connector
         self.configuration = configuration
         self.events = events
         self.statistics = statistics
@@ -95,9 +99,10 @@ final class GeoClueSession: Sendable {
         while !isStopped {
             let address = configuration.busAddress ?? DBusConnection.systemBusAddress
             do throws(Trouble) {
+                let opened = try connect(address)
                 let bus: DBusConnection
                 do {
-                    bus = try DBusConnection(address: address, timeout: configuration.callTimeout)
+                    bus = try DBusConnection(opened, address: address, timeout: configuration.callTimeout)
                 } catch {
                     throw Trouble.bus(error)
                 }
@@ -428,6 +433,27 @@ final class GeoClueSession: Sendable {
     private func nextSignal(_ bus: DBusConnection) throws(Trouble) -> DBusConnection.Signal? {
         defer { statistics.withLockedValue { $0.wakeups += bus.takeWakeups() } }
         return try call { () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: nil, orUntil: wake) }
+    }
+
+    /// A connection to the bus at `address`, opened by the connector within the call timeout: a bus whose queue
+    /// of connections is full (stalled) holds the attempt, not this thread, which hears a stop meanwhile.
+    private func connect(_ address: String) throws(Trouble) -> OpenedDBusConnection {
+        let end = ContinuousClock.now + configuration.callTimeout
+        while !isStopped {
+            if let outcome = connector.poll(address) {
+                do { return try outcome.get() } catch { throw .bus(error) }
+            }
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else {
+                throw .bus(
+                    DBusFailure(
+                        name: DBusFailure.Name.timeout,
+                        message: "the bus did not take the connection within \(configuration.callTimeout): its queue of connections is full"))
+            }
+            wake.wait(timeout: left)
+            statistics.withLockedValue { $0.wakeups += 1 }
+        }
+        throw .stopped
     }
 
     /// Waits `duration`, or less when the engine stops the source.

@@ -22,12 +22,21 @@ final class GeoClueWorker: Sendable {
         var whenEnded: CheckedContinuation<Void, Never>?
     }
 
-    /// Signalled whenever the engine asks something of the thread: a start, a mode, a stop, the end.
-    let wake = WakeSignal()
+    /// Signalled whenever the engine asks something of the thread (a start, a mode, a stop, the end), or a
+    /// connection attempt finishes.
+    let wake: WakeSignal
+    /// Opens the runs' bus connections, at most one attempt at a time for all of them: one a stopped run gave up
+    /// on is waited for, not repeated, by the next.
+    let connector: DBusConnector
     private let state = NIOLockedValueBox(State())
     private let statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>
 
-    init(statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>) { self.statistics = statistics }
+    init(statistics: NIOLockedValueBox<GeoClueLocationSource.Statistics>) {
+        let wake = WakeSignal()
+        self.wake = wake
+        connector = DBusConnector(signalling: wake)
+        self.statistics = statistics
+    }
 
     /// Makes `session` the run to serve, stopping the one before it; starts the thread if it is not running
     /// (and no ended `run()` is waiting for the next).

@@ -8,13 +8,14 @@
 #   valgrind         - callgrind counts the engine's instructions and allocations for the performance guard
 #   libdbus-1-dev pkg-config - libdbus's headers, found through pkg-config, for the GeoClue source (LocationSourcesGeoClue)
 #   libsqlite3-dev   - SQLite, which the example server keeps its fences in (GRDB.swift builds against the system's)
+#   gdb              - Scripts/with-hang-report.sh prints the threads of a test run that hangs
 #   dbus-daemon geoclue-2.0 - a private system bus and the real GeoClue2 (with its demo agent) that the GeoClue tests
 #                      and Scripts/geoclue-testbed.sh start
 # Everything else (Swift packages) comes from Package.swift.
 set -euo pipefail
 
 packages=(libjemalloc-dev gpsd gpsd-clients python3-gps socat chromium fonts-dejavu-core wrk valgrind
-    libdbus-1-dev pkg-config dbus-daemon geoclue-2.0 libsqlite3-dev)
+    libdbus-1-dev pkg-config dbus-daemon geoclue-2.0 libsqlite3-dev gdb)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -49,7 +49,8 @@ struct GeoClueDaemonTests {
             throw error
         }
         lifetime.cancel()
-        await lifetime.value
+        // The source's run ends once its thread has: bounded, as a thread held by the bus would hold it.
+        try await withDeadline(seconds: 30) { await lifetime.value }
         await bed.stop()
         let fixes = events.value.fixes
         // The walk starts in Berlin; GeoClue's NMEA source reports what the receiver says.
@@ -83,7 +84,12 @@ extension GeoClueDaemonTests {
         }
         source.stop()
         lifetime?.cancel()
-        await lifetime?.value
+        do {
+            try await withDeadline(seconds: 30) { await lifetime?.value }
+        } catch {
+            await bed.stop()
+            throw error
+        }
         await bed.stop()
     }
 

@@ -42,7 +42,7 @@ struct GPSDRestartTests {
             await log.waitUntil { events in events.compactMap(\.location).filter { ($0.utcTime ?? 0) > lastBefore }.count >= 5 }
         }
         engine.cancel(subscription.id)
-        _ = await reader.result
+        _ = try await withDeadline(seconds: 30) { await reader.result }
 
         let fixes = log.locations
         let times = fixes.compactMap(\.utcTime)

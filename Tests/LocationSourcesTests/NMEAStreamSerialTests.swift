@@ -50,7 +50,7 @@ struct NMEAStreamSerialTests {
         let events = try await withDeadline(seconds: 60) {
             try await collect(updates) { events in events.compactMap(\.location).last?.utcTime == lastWanted }
         }
-        try await writing.value
+        try await withDeadline(seconds: 30) { try await writing.value }
         try writer.close()
         await terminals.stop()
 

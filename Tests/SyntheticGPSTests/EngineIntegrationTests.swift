@@ -30,7 +30,7 @@ import Testing
         }
         #expect(source.mode == .medium, "block (100 m) needs the medium mode, no more")
         await run(130, source: source, clock: clock, engine: engine)
-        let coarse = try await block.value
+        let coarse = try await withDeadline(seconds: 60) { try await block.value }
         #expect(coarse.status == .success)
         #expect(coarse.location!.horizontalAccuracy <= 100)
 
@@ -41,7 +41,7 @@ import Testing
         }
         #expect(source.mode == .best)
         await run(130, source: source, clock: clock, engine: engine)
-        let fine = try await room.value
+        let fine = try await withDeadline(seconds: 60) { try await room.value }
         #expect(fine.status == .success)
         #expect(fine.location!.horizontalAccuracy <= 5)
         #expect(fine.location!.course != nil)

@@ -32,7 +32,7 @@ import Testing
             clock.advance(to: ManualClock.Instant(offset: elapsed))
             await engine.sync()
         }
-        #expect(try await request.value.status == .success)
+        #expect(try await withDeadline(seconds: 60) { try await request.value }.status == .success)
         let acquiring = try #require(source.energyMeter?.seconds[.acquisition])
         #expect(acquiring > 0)
         // Still on just before the break-even, in standby after it.

@@ -159,11 +159,16 @@ final class GeoClueTestBed: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Waits, polling every 20 ms, until `condition` holds; a harness failure after `seconds` (a component that
-    /// never came up), never an expectation about timing.
+    /// Waits, polling every 20 ms, until `condition` holds; a harness failure after `seconds` on the clock (a
+    /// component that never came up), never an expectation about timing. The condition may block (a call on
+    /// the bus): each look runs on a thread of its own under the time left.
     static func waitFor(_ what: String, seconds: Int = 20, _ condition: @escaping @Sendable () -> Bool) async throws {
-        for _ in 0..<(seconds * 50) {
-            if condition() { return }
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(seconds)
+        while clock.now < end {
+            let left = clock.now.duration(to: end)
+            let holds = try? await withDeadline(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18, blocking: condition)
+            if holds == true { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError(description: "gave up waiting for \(what)")

@@ -8,6 +8,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 import ServiceLifecycle
+import Testing
 
 @testable import LocationServer
 
@@ -89,9 +90,16 @@ struct TestServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let group = serviceGroup(address: address) { portContinuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                // A group that fails before it listens ends the wait for its port too.
+                defer { portContinuation.finish() }
+                try await group.run()
+            }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }   // the group never listened
+            guard let port = await iterator.next() else {   // the group never listened: its error, if it had one
+                try await tasks.next()
+                throw ServiceGroupDidNotListen()
+            }
             try await body(group, port)
             try await tasks.next()   // the group has returned
         }
@@ -102,9 +110,18 @@ struct TestServer {
         await waitUntil { $0.pendingOneShots >= oneShots && $0.activeSubscriptions >= subscriptions }
     }
 
-    /// Returns once the engine's statistics satisfy `condition`.
+    /// Returns once the engine's statistics satisfy `condition`, or records a failure after a minute on the
+    /// clock (a request that never reached the engine): a guard against a hang, never an expectation about timing.
     func waitUntil(_ condition: (SchedulerStatistics) -> Bool) async {
-        while !condition(await engine.statistics()) { await Task.yield() }
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(60)
+        while !condition(await engine.statistics()) {
+            guard clock.now < end else {
+                Issue.record("gave up after 60 s waiting for the engine to hold the requests (it holds \(await engine.statistics()))")
+                return
+            }
+            await Task.yield()
+        }
     }
 
     /// Sends `GET uri`, waits until the engine holds the requests it makes, runs `drive` (emit fixes,
@@ -143,3 +160,6 @@ final class WallClock: Sendable {
 
     func advance(by delta: Double) { seconds.withLockedValue { $0 += delta } }
 }
+
+/// The service group a test ran returned without listening, and without an error.
+struct ServiceGroupDidNotListen: Error {}

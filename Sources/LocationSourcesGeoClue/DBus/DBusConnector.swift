@@ -33,12 +33,17 @@ final class OpenedDBusConnection: @unchecked Sendable {
 /// leaves one more connection in that queue), and a thread held there could not be stopped, nor the source's
 /// `run()` end. An attempt its caller stopped waiting for goes on in its thread; the next ``poll(_:)`` waits for
 /// that attempt rather than starting another, so at most one thread is ever blocked, and takes what it opened
-/// when it was to the same address. What nobody takes is closed.
+/// when it was to the same address and has just finished (a connection left unauthenticated for long is one the
+/// bus drops). What nobody takes is closed.
 final class DBusConnector: Sendable {
     private enum Attempt {
         case connecting(address: String)
-        case finished(address: String, Result<OpenedDBusConnection, DBusFailure>)
+        case finished(address: String, Result<OpenedDBusConnection, DBusFailure>, at: ContinuousClock.Instant)
     }
+
+    /// How long a finished attempt's outcome is taken: a caller still waiting for it polls at once, woken by
+    /// its finish; one that polls later connects afresh.
+    static let freshness = Duration.seconds(1)
 
     private let attempt = NIOLockedValueBox<Attempt?>(nil)
     /// Signalled when an attempt finishes.
@@ -54,11 +59,11 @@ final class DBusConnector: Sendable {
             switch attempt {
             case .connecting:
                 return (false, nil)
-            case .finished(let reached, let outcome) where reached == address:
+            case .finished(let reached, let outcome, let at) where reached == address && at.duration(to: .now) <= Self.freshness:
                 attempt = nil
                 return (false, outcome)
             case .finished, nil:
-                // An earlier attempt to another address, finished: dropped (and closed).
+                // A finished attempt nobody waited for, or to another address: dropped (and closed).
                 attempt = .connecting(address: address)
                 return (true, nil)
             }
@@ -66,7 +71,7 @@ final class DBusConnector: Sendable {
         if starts {
             Thread.detachNewThread { [self] in
                 let outcome = DBusConnection.open(address)
-                attempt.withLockedValue { $0 = .finished(address: address, outcome) }
+                attempt.withLockedValue { $0 = .finished(address: address, outcome, at: .now) }
                 finished.signal()
             }
         }

@@ -77,7 +77,7 @@ final class GeoClueTestBed: @unchecked Sendable {
             """
         try configuration.write(toFile: "\(directory)/bus.conf", atomically: true, encoding: .utf8)
         let bus = try ChildProcess(Tools.dbusDaemon!, ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"])
-        try await waitFor("the bus's socket") { FileManager.default.fileExists(atPath: "\(directory)/bus") }
+        try await waitFor("the bus to answer") { answers("unix:path=\(directory)/bus") }
         let feed = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: "\(directory)/nmea"))
         let player = Task {
             var scenario = Scenario.walk(seed: 42)
@@ -117,7 +117,7 @@ final class GeoClueTestBed: @unchecked Sendable {
         await geoclue?.stop()
         try? FileManager.default.removeItem(atPath: "\(directory)/bus")
         bus = try ChildProcess(Tools.dbusDaemon!, ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"])
-        try await waitFor("the bus's socket") { FileManager.default.fileExists(atPath: "\(self.directory)/bus") }
+        try await waitFor("the bus to answer") { Self.answers(self.busAddress) }
         try await startGeoClue()
         try await startAgent()
     }
@@ -158,6 +158,10 @@ final class GeoClueTestBed: @unchecked Sendable {
         await bus.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
+
+    /// Whether the bus at `address` takes a connection and answers its Hello: its socket's file appears when
+    /// the daemon binds it, a moment before it listens, when a connection is still refused.
+    static func answers(_ address: String) -> Bool { (try? DBusConnection(address: address, timeout: .seconds(2))) != nil }
 
     /// Waits, polling every 20 ms, until `condition` holds; a harness failure after `seconds` on the clock (a
     /// component that never came up), never an expectation about timing. The condition may block (a call on

@@ -29,7 +29,7 @@ struct GeofenceEventsTests {
     }
 
     static func waitForListeners(_ count: Int, on server: TestServer) async {
-        while server.geofences.counters.totals.listenersOpened < count { await Task.yield() }
+        await TestServer.yieldUntil("\(count) listeners of /geofences/events") { server.geofences.counters.totals.listenersOpened >= count }
     }
 
     @Test("a fix outside, inside, then outside again streams determined, entered and exited", .timeLimit(.minutes(1)))

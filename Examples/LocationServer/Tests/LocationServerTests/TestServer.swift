@@ -110,14 +110,20 @@ struct TestServer {
         await waitUntil { $0.pendingOneShots >= oneShots && $0.activeSubscriptions >= subscriptions }
     }
 
-    /// Returns once the engine's statistics satisfy `condition`, or records a failure after a minute on the
-    /// clock (a request that never reached the engine): a guard against a hang, never an expectation about timing.
-    func waitUntil(_ condition: (SchedulerStatistics) -> Bool) async {
+    /// Returns once the engine's statistics satisfy `condition` (see ``yieldUntil(_:_:)``).
+    func waitUntil(_ condition: @escaping (SchedulerStatistics) -> Bool) async {
+        await Self.yieldUntil("the engine to hold the requests") { [engine] in condition(await engine.statistics()) }
+    }
+
+    /// Yields until `condition` holds, or records a failure naming `what` after a minute on the clock (a request
+    /// that never reached the engine, a stream that never opened): a guard against a hang, never an expectation
+    /// about timing.
+    static func yieldUntil(_ what: String, _ condition: () async -> Bool) async {
         let clock = ContinuousClock()
         let end = clock.now + .seconds(60)
-        while !condition(await engine.statistics()) {
+        while await !condition() {
             guard clock.now < end else {
-                Issue.record("gave up after 60 s waiting for the engine to hold the requests (it holds \(await engine.statistics()))")
+                Issue.record("gave up after 60 s waiting for \(what)")
                 return
             }
             await Task.yield()

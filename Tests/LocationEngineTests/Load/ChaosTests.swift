@@ -1,0 +1,395 @@
+import Foundation
+import LocationEngine
+import LocationEngineTestKit
+import NIOConcurrencyHelpers
+import Testing
+
+/// Every kind of request at once — one-shots (with and without waiting for authorization, with purpose keys),
+/// subscriptions of every kind, region monitors — over two sources, while the user changes the authorization
+/// picture, answers prompts, ends sessions and presses the location button, the sources fail now and then, and
+/// handlers cancel, force-complete and submit from inside. Each run is one seed's random walk on the virtual
+/// clock; the checks are the engine's promises that hold whatever the order:
+///
+/// - every request ends exactly once, unless it was cancelled (then at most once), and hears nothing after
+///   its end; none ends force-completed unless it was force-completed;
+/// - a request cancelled from a handler hears nothing after that call (it takes effect before any further
+///   delivery), and one cancelled from outside hears nothing once the engine has processed the cancel — but
+///   for the ending of a command that can decide how requests end (an authorization change, the end of a
+///   session, a location-button press, shutdown) made before the cancel and not processed yet, which the
+///   cancel does not overtake (at most that one ending, then nothing);
+/// - shutdown ends every request left, and one made after it ends at once;
+/// - the engine's counters say exactly what the handlers heard.
+@Suite("Chaos")
+struct ChaosTests {
+    @Test("every kind of request, under authorization changes, prompts, source failures and re-entrant handlers, ends exactly once",
+        arguments: [UInt64(1), 2, 3, 4, 5, 0xC0FFEE])
+    func everyRequestEndsOnce(seed: UInt64) async {
+        let run = ChaosRun(seed: seed)
+        await run.play(steps: 2_000)
+        let violations = run.journal.violations
+        #expect(violations.isEmpty, "seed \(seed), first violations: \(violations.prefix(5))")
+        let tally = run.journal.tally
+        // The mix reached every kind of ending it is meant to exercise (the run's walk was not degenerate).
+        #expect(tally.oneShotEndings > 200 && tally.subscriptionEnds > 50 && tally.monitorEnds > 50 && tally.transitions > 0,
+            "seed \(seed): \(tally)")
+        #expect(tally.unauthorizedEndings > 0 && tally.shutDownEndings > 0, "seed \(seed): \(tally)")
+    }
+}
+
+/// One seed's run: the engine, its sources and user, and what the handlers heard.
+final class ChaosRun: Sendable {
+    let clock = ManualClock()
+    let sources = [ScriptedLocationSource(), ScriptedLocationSource()]
+    let engine: LocationEngine<ManualClock>
+    let journal = ChaosJournal()
+    /// The walk's randomness, shared by the test and the handlers (which run on the engine's executor).
+    let random: NIOLockedValueBox<SplitMix64>
+    /// The user, who answers the engine's prompts (each answer a command that can decide how requests end).
+    let user: SimulatedAuthorizationProvider
+    /// Where the scripted device is, near the fences.
+    static let home = GeoPoint(latitude: 48.137, longitude: 11.575)
+
+    init(seed: UInt64) {
+        random = NIOLockedValueBox(SplitMix64(seed: seed))
+        user = SimulatedAuthorizationProvider(
+            .init(
+                initial: .notDetermined,
+                authorizationAnswers: [
+                    .init(.allowOnce(precise: true), after: .milliseconds(300)), .init(.allowWhileUsing(precise: false)),
+                    .init(.deny, after: .seconds(1)), .init(.dismiss), .init(.allowAlways(precise: true), after: .milliseconds(200)),
+                ],
+                fullAccuracyAnswers: [.init(true, after: .milliseconds(500)), .init(false), .init(true)],
+                locationButtonAnswers: [.init(true, after: .milliseconds(100)), .init(false)],
+                changes: [.init(.authorizedAlways, after: .seconds(40)), .init(.denied, after: .seconds(90))]))
+        var configuration = LocationEngineConfiguration(
+            linger: .seconds(2), authorizationProvider: user,
+            usage: UsageDeclarations(whenInUse: "chaos", always: "chaos", temporaryFullAccuracyPurposes: ["navigation": "chaos"]))
+        configuration.fallbackAfter = .seconds(5)
+        engine = LocationEngine(sources: sources, clock: clock, configuration: configuration, logger: quietLogger)
+    }
+
+    func roll(_ bound: Int) -> Int { random.withLockedValue { $0.int(bound) } }
+    func oneIn(_ n: Int) -> Bool { roll(n) == 0 }
+
+    /// Plays `steps` steps of the walk, then shuts the engine down and makes a few requests after it. The engine is
+    /// driven by `sync()` alone (no `run()`), so handlers run only while the test awaits it: one seed, one order.
+    func play(steps: Int) async {
+        for _ in 0..<steps {
+            for _ in 0..<(1 + roll(6)) { act() }
+            clock.advance(by: .milliseconds(Int64(roll(3_000))))
+            journal.syncStarted(prompts: user.prompts.count)
+            await engine.sync()
+            journal.syncEnded()
+        }
+        journal.syncStarted(prompts: user.prompts.count)
+        journal.barrierMade()
+        await engine.shutdown()
+        // Requests after shutdown end at once, on this thread.
+        for _ in 0..<20 { act(afterShutdown: true) }
+        journal.finish(statistics: await engine.statistics())
+    }
+
+    /// One action of the test (not of a handler).
+    func act(afterShutdown: Bool = false) {
+        switch roll(afterShutdown ? 40 : 100) {
+        case 0..<25: submitOneShot()
+        case 25..<33: submitSubscription()
+        case 33..<40: submitMonitor()
+        case 40..<52: withdrawSomething(from: nil)
+        case 52..<57: changeAuthorization()
+        case 57..<59:
+            journal.barrierMade()
+            engine.endSession()
+        case 59..<60:
+            journal.barrierMade()
+            engine.locationButtonPressed()
+        default: feedTheSources()
+        }
+    }
+
+    func submitOneShot() {
+        let levels: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room, .custom(metres: 30, maximumAge: .seconds(5))]
+        let accuracy = levels[roll(levels.count)]
+        let timeout: Duration? = oneIn(6) ? nil : .milliseconds(Int64(200 + roll(20_000)))
+        let purposeKey: String? = oneIn(5) ? (oneIn(4) ? "undeclared" : "navigation") : nil
+        let id = engine.location(accuracy: accuracy, timeout: timeout, delayUntilAuthorized: oneIn(3), purposeKey: purposeKey) {
+            [self] result in
+            journal.heard(result.requestID, .oneShot, ending: ChaosJournal.Ending(result.status))
+            if oneIn(6) { reactInHandler(to: result.requestID) }
+        }
+        journal.made(id, .oneShot)
+    }
+
+    func submitSubscription() {
+        let kinds: [SubscriptionKind] = [.standard, .standard, .passive, .significantChange, .heading]
+        let options = SubscriptionOptions(
+            kind: kinds[roll(kinds.count)], accuracy: oneIn(2) ? nil : [.block, .house, .room][roll(3)],
+            distanceFilter: oneIn(3) ? 20 : 0, minimumInterval: oneIn(3) ? .seconds(2) : .zero,
+            maximumUpdates: oneIn(3) ? 1 + roll(4) : nil, duration: oneIn(3) ? .seconds(Int64(1 + roll(30))) : nil,
+            purposeKey: oneIn(8) ? "navigation" : nil)
+        let id = engine.updates(options) { [self] id, event in
+            if case .ended(let end) = event {
+                journal.heard(id, .subscription, ending: ChaosJournal.Ending(end))
+            } else {
+                journal.heard(id, .subscription, ending: nil)
+            }
+            if oneIn(8) { reactInHandler(to: id) }
+        }
+        journal.made(id, .subscription)
+    }
+
+    func submitMonitor() {
+        let bearing = Double(roll(360)) * .pi / 180
+        let distance = Double(roll(400))
+        let centre = GeoPoint(
+            latitude: Self.home.latitude + distance * cos(bearing) / 111_320,
+            longitude: Self.home.longitude + distance * sin(bearing) / (111_320 * cos(Self.home.latitude * .pi / 180)))
+        let region = try! GeofenceRegion.circle(centre: centre, radius: Double(50 + roll(300)))
+        let options = GeofenceOptions(
+            loiteringDelay: oneIn(3) ? .seconds(Int64(1 + roll(20))) : nil, responsiveness: oneIn(3) ? .seconds(Int64(roll(30))) : .zero)
+        let id = engine.monitor(region, options: options) { [self] id, event in
+            if case .ended(let end) = event {
+                journal.heard(id, .monitor, ending: ChaosJournal.Ending(end))
+            } else {
+                journal.heard(id, .monitor, ending: nil, transition: { if case .transition = event { true } else { false } }())
+            }
+            if oneIn(8) { reactInHandler(to: id) }
+        }
+        journal.made(id, .monitor)
+    }
+
+    /// What a handler of `id` does now and then: cancels itself or another, force-completes another, or makes a
+    /// new request.
+    func reactInHandler(to id: RequestID) {
+        switch roll(4) {
+        case 0:
+            journal.cancelledInHandler(id, prompts: user.prompts.count)
+            engine.cancel(id)
+        case 1: withdrawSomething(from: id)
+        case 2: submitOneShot()
+        default: submitMonitor()
+        }
+    }
+
+    /// Cancels or force-completes a request made earlier; from the handler of `handlerOf` when given.
+    func withdrawSomething(from handlerOf: RequestID?) {
+        guard let victim = journal.someRequest(roll) else { return }
+        if oneIn(2) {
+            if handlerOf != nil { journal.cancelledInHandler(victim, prompts: user.prompts.count) } else { journal.cancelled(victim) }
+            engine.cancel(victim)
+        } else {
+            journal.forceCompleted(victim)
+            engine.forceComplete(victim)
+        }
+    }
+
+    func changeAuthorization() {
+        let pictures: [AuthorizationState] = [
+            .authorizedAlways, .authorizedAlways, .authorizedWhenInUse(accuracy: .reduced), .authorizedWhenInUse(oneTime: true),
+            .denied, .notDetermined, .restricted, AuthorizationState(status: .authorizedAlways, servicesEnabled: false),
+        ]
+        journal.barrierMade()
+        engine.updateAuthorization(pictures[roll(pictures.count)])
+    }
+
+    func feedTheSources() {
+        let source = sources[roll(sources.count)]
+        switch roll(40) {
+        case 0: _ = source.emitTransientError(SourceError(code: "chaos.transient", message: "scripted"))
+        case 1: _ = source.emitFatalError(SourceError(code: "chaos.fatal", message: "scripted"))
+        default:
+            let metres = Double(roll(500))
+            let bearing = Double(roll(360)) * .pi / 180
+            let fix = Location(
+                latitude: Self.home.latitude + metres * cos(bearing) / 111_320,
+                longitude: Self.home.longitude + metres * sin(bearing) / (111_320 * cos(Self.home.latitude * .pi / 180)),
+                horizontalAccuracy: [3.0, 5, 12, 40, 150, 900][roll(6)], speed: oneIn(2) ? 0 : Double(roll(15)),
+                course: oneIn(2) ? nil : Double(roll(360)))
+            _ = source.emit(fix, age: oneIn(8) ? .seconds(Int64(roll(60))) : .zero)
+        }
+    }
+}
+
+/// What the handlers heard, request by request, and the promises it breaks.
+final class ChaosJournal: Sendable {
+    enum Kind: Sendable { case oneShot, subscription, monitor }
+
+    /// How a request ended, as far as the checks care.
+    enum Ending: Sendable, Hashable {
+        case unauthorized, accuracyReduced, shutDown, forceCompleted, other
+
+        /// Whether a command that can decide how requests end decides this ending.
+        var isDecidedByBarrier: Bool { self == .unauthorized || self == .accuracyReduced || self == .shutDown }
+
+        init(_ status: LocationStatus) {
+            switch status {
+            case .unauthorized: self = .unauthorized
+            case .accuracyReduced: self = .accuracyReduced
+            case .forceCompleted: self = .forceCompleted
+            case .shutDown: self = .shutDown
+            default: self = .other
+            }
+        }
+
+        init(_ end: SubscriptionEnd) {
+            switch end {
+            case .unauthorized: self = .unauthorized
+            case .accuracyReduced: self = .accuracyReduced
+            case .forceCompleted: self = .forceCompleted
+            case .shutDown: self = .shutDown
+            default: self = .other
+            }
+        }
+    }
+
+    struct Record {
+        var kind: Kind?
+        var endings = 0
+        /// Cancelled from a handler (nothing may follow), or from the test (nothing may follow the next sync's end).
+        var silenced: String?
+        /// Cancelled from a handler while a command that can decide how requests end may not have been processed:
+        /// that command's ending may still come (the cancel waits behind it).
+        var heldBehindBarrier = false
+        var cancelIssued = false
+        var cancelPending = false
+        var forceCompleteIssued = false
+    }
+
+    struct Tally: Sendable, CustomStringConvertible {
+        var oneShotEndings = 0, subscriptionEnds = 0, monitorEnds = 0, transitions = 0, unauthorizedEndings = 0, shutDownEndings = 0
+        var oneShotCancelledUnended = 0
+        var description: String {
+            "one-shot endings \(oneShotEndings), subscription ends \(subscriptionEnds), monitor ends \(monitorEnds), "
+                + "transitions \(transitions), unauthorized \(unauthorizedEndings), shut down \(shutDownEndings)"
+        }
+    }
+
+    private struct State {
+        /// Whether the test made a command that can decide how requests end since the last sync began.
+        var barrierMade = false
+        /// The user's prompts when the sync began: each answer since is such a command.
+        var promptsAtSync = 0
+        var records: [RequestID: Record] = [:]
+        var order: [RequestID] = []
+        /// Cancelled from the test since the last sync began.
+        var cancelsPending: [RequestID] = []
+        var violations: [String] = []
+        var tally = Tally()
+        var oneShotOutcomes: [Ending: Int] = [:]
+        var oneShotEndingsTotal = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    var violations: [String] { state.withLockedValue { $0.violations } }
+    var tally: Tally { state.withLockedValue { $0.tally } }
+
+    func made(_ id: RequestID, _ kind: Kind) {
+        state.withLockedValue { state in
+            if state.records[id]?.kind != nil { state.violations.append("\(id) handed out twice") }
+            state.records[id, default: Record()].kind = kind
+            state.order.append(id)
+        }
+    }
+
+    /// Any request made so far, by `roll`.
+    func someRequest(_ roll: (Int) -> Int) -> RequestID? {
+        // The lock is not held while rolling: the roll takes the randomness's own lock.
+        let count = state.withLockedValue { $0.order.count }
+        guard count > 0 else { return nil }
+        let index = roll(count)
+        return state.withLockedValue { $0.order[index] }
+    }
+
+    /// A command that can decide how requests end was made: until the next sync's end, a cancel from a handler may
+    /// be held behind it.
+    func barrierMade() { state.withLockedValue { $0.barrierMade = true } }
+
+    /// A handler cancels `id`; the user has been prompted `prompts` times so far.
+    func cancelledInHandler(_ id: RequestID, prompts: Int) {
+        state.withLockedValue { state in
+            let held = state.barrierMade || prompts > state.promptsAtSync
+            if state.records[id, default: Record()].silenced == nil {
+                state.records[id, default: Record()].silenced = "cancelled from a handler" + (held ? " behind a command it waits for" : "")
+                state.records[id, default: Record()].heldBehindBarrier = held
+            }
+            state.records[id, default: Record()].cancelIssued = true
+        }
+    }
+
+    /// A sync begins; the user has been prompted `prompts` times so far.
+    func syncStarted(prompts: Int) { state.withLockedValue { $0.promptsAtSync = prompts } }
+
+    func cancelled(_ id: RequestID) {
+        state.withLockedValue {
+            $0.records[id, default: Record()].cancelPending = true
+            $0.records[id, default: Record()].cancelIssued = true
+            $0.cancelsPending.append(id)
+        }
+    }
+
+    func forceCompleted(_ id: RequestID) { state.withLockedValue { $0.records[id, default: Record()].forceCompleteIssued = true } }
+
+    /// The engine has processed everything issued before the sync: cancels issued from the test have taken effect.
+    func syncEnded() {
+        state.withLockedValue { state in
+            state.barrierMade = false
+            for id in state.cancelsPending where state.records[id]!.cancelPending {
+                state.records[id]!.cancelPending = false
+                state.records[id]!.silenced = "cancelled from the test, processed by the sync before"
+            }
+            state.cancelsPending.removeAll()
+        }
+    }
+
+    func heard(_ id: RequestID, _ kind: Kind, ending: Ending?, transition: Bool = false) {
+        state.withLockedValue { state in
+            var record = state.records[id, default: Record()]
+            if let known = record.kind, known != kind { state.violations.append("\(id), a \(known), heard as a \(kind)") }
+            if record.endings > 0 {
+                state.violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after its end")
+            } else if let silenced = record.silenced, !(record.heldBehindBarrier && ending?.isDecidedByBarrier == true) {
+                state.violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after it was \(silenced)")
+            }
+            if transition { state.tally.transitions += 1 }
+            if ending == .forceCompleted && !record.forceCompleteIssued {
+                state.violations.append("\(id) (\(kind)) ended force-completed though nobody asked")
+            }
+            if let ending {
+                record.endings += 1
+                switch kind {
+                case .oneShot:
+                    state.tally.oneShotEndings += 1
+                    state.oneShotOutcomes[ending, default: 0] += 1
+                case .subscription: state.tally.subscriptionEnds += 1
+                case .monitor: state.tally.monitorEnds += 1
+                }
+                if ending == .unauthorized { state.tally.unauthorizedEndings += 1 }
+                if ending == .shutDown { state.tally.shutDownEndings += 1 }
+            }
+            state.records[id] = record
+        }
+    }
+
+    /// After shutdown: every request ended, unless it was cancelled; the engine counted the one-shots it ended.
+    func finish(statistics: SchedulerStatistics) {
+        state.withLockedValue { state in
+            var oneShotsUnended = 0
+            for id in state.order {
+                let record = state.records[id]!
+                if record.endings == 0 {
+                    if !record.cancelIssued { state.violations.append("\(id) (\(record.kind!)) never ended and was never cancelled") }
+                    if record.kind == .oneShot { oneShotsUnended += 1 }
+                }
+            }
+            let counted = statistics.oneShotsSucceeded + statistics.oneShotsTimedOut + statistics.oneShotsForceCompleted + statistics.oneShotsFailed
+            // Requests made after shutdown end on the caller's thread, counted as every request is.
+            if counted != state.tally.oneShotEndings {
+                state.violations.append("the engine counted \(counted) one-shot endings, the handlers heard \(state.tally.oneShotEndings)")
+            }
+            if statistics.oneShotsCancelled != oneShotsUnended {
+                state.violations.append("the engine counted \(statistics.oneShotsCancelled) one-shots cancelled, \(oneShotsUnended) never ended")
+            }
+        }
+    }
+}

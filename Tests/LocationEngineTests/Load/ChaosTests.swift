@@ -17,6 +17,9 @@ import Testing
 ///   for the ending of a command that can decide how requests end (an authorization change, the end of a
 ///   session, a location-button press, shutdown) made before the cancel and not processed yet, which the
 ///   cancel does not overtake (at most that one ending, then nothing);
+/// - nothing reaches anyone while access is lost, nothing finer than the coarsening grid while accuracy is
+///   reduced (and no course), no request ends unauthorized while access is granted (the picture as the
+///   application hears it, `onAuthorizationChange`, which runs before the deliveries a change decides);
 /// - shutdown ends every request left, and one made after it ends at once;
 /// - the engine's counters say exactly what the handlers heard.
 @Suite("Chaos")
@@ -32,7 +35,7 @@ struct ChaosTests {
         // The mix reached every kind of ending it is meant to exercise (the run's walk was not degenerate).
         #expect(tally.oneShotEndings > 200 && tally.subscriptionEnds > 50 && tally.monitorEnds > 50 && tally.transitions > 0,
             "seed \(seed): \(tally)")
-        #expect(tally.unauthorizedEndings > 0 && tally.shutDownEndings > 0, "seed \(seed): \(tally)")
+        #expect(tally.unauthorizedEndings > 0 && tally.shutDownEndings > 0 && run.journal.coarseChecked > 0, "seed \(seed): \(tally)")
     }
 }
 
@@ -65,6 +68,7 @@ final class ChaosRun: Sendable {
             linger: .seconds(2), authorizationProvider: user,
             usage: UsageDeclarations(whenInUse: "chaos", always: "chaos", temporaryFullAccuracyPurposes: ["navigation": "chaos"]))
         configuration.fallbackAfter = .seconds(5)
+        configuration.onAuthorizationChange = { [journal] state in journal.authorizationChanged(state) }
         engine = LocationEngine(sources: sources, clock: clock, configuration: configuration, logger: quietLogger)
     }
 
@@ -114,7 +118,7 @@ final class ChaosRun: Sendable {
         let purposeKey: String? = oneIn(5) ? (oneIn(4) ? "undeclared" : "navigation") : nil
         let id = engine.location(accuracy: accuracy, timeout: timeout, delayUntilAuthorized: oneIn(3), purposeKey: purposeKey) {
             [self] result in
-            journal.heard(result.requestID, .oneShot, ending: ChaosJournal.Ending(result.status))
+            journal.heard(result.requestID, .oneShot, ending: ChaosJournal.Ending(result.status), location: result.location)
             if oneIn(6) { reactInHandler(to: result.requestID) }
         }
         journal.made(id, .oneShot)
@@ -128,10 +132,11 @@ final class ChaosRun: Sendable {
             maximumUpdates: oneIn(3) ? 1 + roll(4) : nil, duration: oneIn(3) ? .seconds(Int64(1 + roll(30))) : nil,
             purposeKey: oneIn(8) ? "navigation" : nil)
         let id = engine.updates(options) { [self] id, event in
-            if case .ended(let end) = event {
-                journal.heard(id, .subscription, ending: ChaosJournal.Ending(end))
-            } else {
-                journal.heard(id, .subscription, ending: nil)
+            switch event {
+            case .ended(let end): journal.heard(id, .subscription, ending: ChaosJournal.Ending(end))
+            case .location(let update): journal.heard(id, .subscription, ending: nil, location: update.location)
+            case .heading(let update): journal.heard(id, .subscription, ending: nil, location: update.location, course: true)
+            case .sourceError: journal.heard(id, .subscription, ending: nil)
             }
             if oneIn(8) { reactInHandler(to: id) }
         }
@@ -269,6 +274,9 @@ final class ChaosJournal: Sendable {
         var barrierMade = false
         /// The user's prompts when the sync began: each answer since is such a command.
         var promptsAtSync = 0
+        /// The authorization picture as the application last heard it.
+        var authorization = AuthorizationState.notDetermined
+        var coarseChecked = 0
         var records: [RequestID: Record] = [:]
         var order: [RequestID] = []
         /// Cancelled from the test since the last sync began.
@@ -280,6 +288,8 @@ final class ChaosJournal: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// The engine's coarsening (its default policy, as the run's configuration keeps it).
+    static let coarseness = ReducedAccuracyPolicy()
 
     var violations: [String] { state.withLockedValue { $0.violations } }
     var tally: Tally { state.withLockedValue { $0.tally } }
@@ -300,6 +310,12 @@ final class ChaosJournal: Sendable {
         let index = roll(count)
         return state.withLockedValue { $0.order[index] }
     }
+
+    /// The application hears of a change of the authorization picture.
+    func authorizationChanged(_ picture: AuthorizationState) { state.withLockedValue { $0.authorization = picture } }
+
+    /// Fixes checked for coarseness under reduced accuracy (the check ran).
+    var coarseChecked: Int { state.withLockedValue { $0.coarseChecked } }
 
     /// A command that can decide how requests end was made: until the next sync's end, a cancel from a handler may
     /// be held behind it.
@@ -342,9 +358,24 @@ final class ChaosJournal: Sendable {
         }
     }
 
-    func heard(_ id: RequestID, _ kind: Kind, ending: Ending?, transition: Bool = false) {
+    func heard(_ id: RequestID, _ kind: Kind, ending: Ending?, transition: Bool = false, location: Location? = nil, course: Bool = false) {
         state.withLockedValue { state in
             var record = state.records[id, default: Record()]
+            let picture = state.authorization
+            if let location {
+                if !picture.isAuthorized {
+                    state.violations.append("\(id) (\(kind)) heard a fix while access was lost (\(picture)): \(location)")
+                } else if picture.accuracy == .reduced {
+                    state.coarseChecked += 1
+                    if !Self.coarseness.isCoarse(location) {
+                        state.violations.append("\(id) (\(kind)) heard a precise fix under reduced accuracy: \(location)")
+                    }
+                    if course { state.violations.append("\(id) (\(kind)) heard a course under reduced accuracy") }
+                }
+            }
+            if ending == .unauthorized && picture.isAuthorized {
+                state.violations.append("\(id) (\(kind)) ended unauthorized while access was granted (\(picture))")
+            }
             if let known = record.kind, known != kind { state.violations.append("\(id), a \(known), heard as a \(kind)") }
             if record.endings > 0 {
                 state.violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after its end")

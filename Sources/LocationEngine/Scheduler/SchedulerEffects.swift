@@ -2,6 +2,12 @@
 /// source commands, prompts, and deliveries with their recipients. Every request whose ending is
 /// among them has already left the machine's tables, and is counted in its statistics.
 ///
+/// The source commands come first, ahead of everything else the event decided, though the event's settle
+/// step decides them last: a handler of one of its deliveries may withdraw a request, and the commands of
+/// that withdrawal, decided from the state this event left, must reach the sources after this event's
+/// (a source stopped by the withdrawal and then started, or given a mode, by the event before it would run
+/// with nothing asking for it).
+///
 /// Carry the actions out in order (``EffectsWalk`` does the bookkeeping when handlers may withdraw
 /// requests mid-delivery). An event that decides nothing returns an empty value, and one that decides
 /// a single action keeps it inline: neither allocates.
@@ -15,6 +21,8 @@ public struct SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandl
     @usableFromInline var first: Action?
     /// The actions after the first, if any (`nil` rather than empty: nothing to release).
     @usableFromInline var rest: [Action]?
+    /// How many actions at the front are source commands.
+    @usableFromInline var leadingCommands = 0
 
     /// Nothing decided.
     @inlinable public init() {}
@@ -53,10 +61,26 @@ public struct SchedulerEffects<OneShotHandler, SubscriptionHandler, MonitorHandl
         }
     }
 
-    /// Appends `other`'s actions after these.
-    /// - Complexity: O(m) for m actions of `other`.
+    /// Adds a source command after the source commands already decided and ahead of every other action.
+    /// - Complexity: O(1) amortised when the commands are all there is, else O(n) for the n other actions.
+    mutating func appendCommand(_ action: Action) {
+        defer { leadingCommands += 1 }
+        guard leadingCommands < count else { return append(action) }
+        if leadingCommands == 0 {
+            rest = [first!] + (rest ?? [])
+            first = action
+        } else {
+            rest!.insert(action, at: leadingCommands - 1)
+        }
+    }
+
+    /// Adds `other`'s actions, decided after these: its source commands after these ones (ahead of every other
+    /// action), the rest after these.
+    /// - Complexity: O(m) for m actions of `other`, plus O(n) for these n when `other` commands a source.
     mutating func append(contentsOf other: SchedulerEffects) {
-        for index in 0..<other.count { append(other[index]) }
+        for index in 0..<other.count {
+            if index < other.leadingCommands { appendCommand(other[index]) } else { append(other[index]) }
+        }
     }
 }
 

@@ -47,10 +47,11 @@ extension SchedulerStateMachine {
         askPower(at: now)
     }
 
-    /// Decides what the sources must do, in source order.
+    /// Decides what the sources must do, in source order, ahead of the event's other actions
+    /// (``SchedulerEffects``).
     @inline(__always)
     mutating func emit(_ commands: SourceCommands) {
-        commands.forEach { emit(Action($0.command, for: $0.source)) }
+        commands.forEach { delivery.emitCommand(Action($0.command, for: $0.source)) }
     }
 
     /// Sets the regions' alarm to the evaluator's next deadline.

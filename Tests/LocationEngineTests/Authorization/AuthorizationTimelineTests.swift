@@ -88,7 +88,7 @@ struct AuthorizationTimelineTests {
         #expect(h.prompts.map(\.kind) == ["authorization"])
     }
 
-    @Test("a session's end powers the source down at the event's settle step: after the endings and after the provider is told")
+    @Test("a session's end powers the source down at the event's settle step, carried out ahead of the endings and of telling the provider")
     func sessionEndPowersDownAtTheSettle() {
         var h = MachineHarness(picture: .authorizedWhenInUse(oneTime: true))
         h.oneShot("a", .block)
@@ -99,7 +99,7 @@ struct AuthorizationTimelineTests {
         let stops = effects.indices.filter { if case .stopSource = effects[$0] { true } else if case .idleSource = effects[$0] { true } else { false } }
         #expect(stops.count == 1, "the source is commanded once: \(effects)")
         if let told, let ended, let stop = stops.first {
-            #expect(ended < stop && told < stop, "every source command of the event comes last, from its settle step: \(effects)")
+            #expect(stop < ended && stop < told, "the event's source commands, from its settle step, go ahead of what else it decided: \(effects)")
         } else {
             Issue.record("the session's end did not end the request, tell the provider and stop the source: \(effects)")
         }

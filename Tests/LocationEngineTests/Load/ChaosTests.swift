@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 import Testing
 
 /// Every kind of request at once — one-shots (with and without waiting for authorization, with purpose keys),
-/// subscriptions of every kind, region monitors — over two sources, while the user changes the authorization
+/// subscriptions of every kind, region monitors — over two sources (a GNSS receiver that describes its power and
+/// first fixes, so the engine powers it down, lets the monitors sleep and judges its modes, and a coarse one that
+/// locates by network), while the user changes the authorization
 /// picture, answers prompts, ends sessions and presses the location button, the sources fail now and then, and
 /// handlers cancel, force-complete and submit from inside. Each run is one seed's random walk on the virtual
 /// clock; the checks are the engine's promises that hold whatever the order:
@@ -21,7 +23,8 @@ import Testing
 ///   reduced (and no course), no request ends unauthorized while access is granted (the picture as the
 ///   application hears it, `onAuthorizationChange`, which runs before the deliveries a change decides);
 /// - shutdown ends every request left, and one made after it ends at once;
-/// - the engine's counters say exactly what the handlers heard.
+/// - the engine's counters say exactly what the handlers heard, and each source was commanded in order (never
+///   started while running, never given a mode while down) and is down after shutdown.
 @Suite("Chaos")
 struct ChaosTests {
     @Test("every kind of request, under authorization changes, prompts, source failures and re-entrant handlers, ends exactly once",
@@ -42,7 +45,13 @@ struct ChaosTests {
 /// One seed's run: the engine, its sources and user, and what the handlers heard.
 final class ChaosRun: Sendable {
     let clock = ManualClock()
-    let sources = [ScriptedLocationSource(), ScriptedLocationSource()]
+    let sources = [
+        ScriptedLocationSource(
+            capabilities: SourceCapabilities(
+                providesCourse: true, powerProfile: .mt3339,
+                firstFixByMode: [.best: .seconds(2), .high: .seconds(2), .medium: .seconds(5), .low: .seconds(20), .lowest: .seconds(60)])),
+        ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: false, reach: 1_000, reachByMode: [.medium: 60, .high: 60, .best: 60])),
+    ]
     let engine: LocationEngine<ManualClock>
     let journal = ChaosJournal()
     /// The walk's randomness, shared by the test and the handlers (which run on the engine's executor).
@@ -91,6 +100,7 @@ final class ChaosRun: Sendable {
         // Requests after shutdown end at once, on this thread.
         for _ in 0..<20 { act(afterShutdown: true) }
         journal.finish(statistics: await engine.statistics())
+        for (index, source) in sources.enumerated() { journal.check(source.commands, running: source.isRunning, of: "source \(index)") }
     }
 
     /// One action of the test (not of a handler).
@@ -198,7 +208,8 @@ final class ChaosRun: Sendable {
     }
 
     func feedTheSources() {
-        let source = sources[roll(sources.count)]
+        let index = roll(sources.count)
+        let source = sources[index]
         switch roll(40) {
         case 0: _ = source.emitTransientError(SourceError(code: "chaos.transient", message: "scripted"))
         case 1: _ = source.emitFatalError(SourceError(code: "chaos.fatal", message: "scripted"))
@@ -208,7 +219,7 @@ final class ChaosRun: Sendable {
             let fix = Location(
                 latitude: Self.home.latitude + metres * cos(bearing) / 111_320,
                 longitude: Self.home.longitude + metres * sin(bearing) / (111_320 * cos(Self.home.latitude * .pi / 180)),
-                horizontalAccuracy: [3.0, 5, 12, 40, 150, 900][roll(6)], speed: oneIn(2) ? 0 : Double(roll(15)),
+                horizontalAccuracy: index == 0 ? [3.0, 5, 12, 40][roll(4)] : [60.0, 150, 900, 2_500][roll(4)], speed: oneIn(2) ? 0 : Double(roll(15)),
                 course: oneIn(2) ? nil : Double(roll(360)))
             _ = source.emit(fix, age: oneIn(8) ? .seconds(Int64(roll(60))) : .zero)
         }
@@ -399,6 +410,25 @@ final class ChaosJournal: Sendable {
                 if ending == .shutDown { state.tally.shutDownEndings += 1 }
             }
             state.records[id] = record
+        }
+    }
+
+    /// The commands a source was given, in order, and whether it runs after shutdown.
+    func check(_ commands: [ScriptedLocationSource.Command], running: Bool, of source: String) {
+        state.withLockedValue { state in
+            var isRunning = false
+            for (index, command) in commands.enumerated() {
+                switch command {
+                case .start:
+                    if isRunning { state.violations.append("\(source) started while running (command \(index))") }
+                    isRunning = true
+                case .setMode:
+                    if !isRunning { state.violations.append("\(source) given a mode while down (command \(index))") }
+                case .stop:
+                    isRunning = false
+                }
+            }
+            if running || isRunning { state.violations.append("\(source) runs after shutdown") }
         }
     }
 

@@ -398,16 +398,16 @@ struct SeveralSourcesTests {
         }
     }
 
-    @Test("a source failing for good, and a shutdown: the endings first, then each source commanded once")
+    @Test("a source failing for good, and a shutdown: each source commanded once, ahead of the endings")
     func powerDownIsSettled() {
         var h = Self.harness()
         h.oneShot("city", .city, timeout: .seconds(120))
         h.oneShot("house", .house, timeout: .seconds(120))
         #expect(Self.commands(h, of: 1) == [.start(.lowest)], "beside the GNSS while it acquires")
         let failure = h.machine.receiveFatalError(SourceError(code: "gnss.gone", message: "scripted"), now: h.now, source: SourceID(0))
-        #expect(Self.endingsAndCommands(failure) == ["end house", "stop 0"])
+        #expect(Self.endingsAndCommands(failure) == ["stop 0", "end house"])
         let shutdown = h.machine.shutdown(now: h.now)
-        #expect(Self.endingsAndCommands(shutdown) == ["end city", "stop 1"])
+        #expect(Self.endingsAndCommands(shutdown) == ["stop 1", "end city"])
     }
 
     @Test("both sources fail: every request still admitted ends with the error")

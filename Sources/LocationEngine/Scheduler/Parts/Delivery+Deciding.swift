@@ -44,6 +44,10 @@ extension SchedulerStateMachine.Delivery {
     @inline(__always)
     mutating func emit(_ action: Action) { effects.append(action) }
 
+    /// Decides a source command, carried out ahead of the event's other actions (``SchedulerEffects``).
+    @inline(__always)
+    mutating func emitCommand(_ action: Action) { effects.appendCommand(action) }
+
     /// Decides the regions' transitions so far, one action each, to their monitors still pending in
     /// `requests`.
     mutating func emitTransitions(from evaluator: inout RegionEvaluator, of requests: SchedulerStateMachine.Requests) {

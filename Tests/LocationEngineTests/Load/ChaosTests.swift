@@ -7,13 +7,15 @@ import Testing
 /// Every kind of request at once — one-shots (with and without waiting for authorization, with purpose keys),
 /// subscriptions of every kind, region monitors — over two sources (a GNSS receiver that describes its power and
 /// first fixes, so the engine powers it down, lets the monitors sleep and judges its modes, and a coarse one that
-/// locates by network), while the user changes the authorization
-/// picture, answers prompts, ends sessions and presses the location button, the sources fail now and then, and
-/// handlers cancel, force-complete and submit from inside. Each run is one seed's random walk on the virtual
-/// clock; the checks are the engine's promises that hold whatever the order:
+/// locates by network), while the user changes the authorization picture, answers prompts, ends sessions and
+/// presses the location button, the sources fail now and then, and handlers cancel, force-complete and submit
+/// from inside. Each run is one seed's random walk on the virtual clock; the checks are the engine's promises
+/// that hold whatever the order:
 ///
 /// - every request ends exactly once, unless it was cancelled (then at most once), and hears nothing after
-///   its end; none ends force-completed unless it was force-completed;
+///   its end; none ends force-completed unless it was force-completed; the one-shots' and subscriptions'
+///   endings and updates agree with what they asked for (the test kit's ``RequestLedger``: a success meets its
+///   accuracy, a timeout comes no earlier than its deadline, an update passes its filters);
 /// - a request cancelled from a handler hears nothing after that call (it takes effect before any further
 ///   delivery), and one cancelled from outside hears nothing once the engine has processed the cancel — but
 ///   for the ending of a command that can decide how requests end (an authorization change, the end of a
@@ -53,7 +55,7 @@ final class ChaosRun: Sendable {
         ScriptedLocationSource(capabilities: SourceCapabilities(providesCourse: false, reach: 1_000, reachByMode: [.medium: 60, .high: 60, .best: 60])),
     ]
     let engine: LocationEngine<ManualClock>
-    let journal = ChaosJournal()
+    let journal: ChaosJournal
     /// The walk's randomness, shared by the test and the handlers (which run on the engine's executor).
     let random: NIOLockedValueBox<SplitMix64>
     /// The user, who answers the engine's prompts (each answer a command that can decide how requests end).
@@ -63,6 +65,7 @@ final class ChaosRun: Sendable {
 
     init(seed: UInt64) {
         random = NIOLockedValueBox(SplitMix64(seed: seed))
+        journal = ChaosJournal(clock: clock)
         user = SimulatedAuthorizationProvider(
             .init(
                 initial: .notDetermined,
@@ -128,10 +131,10 @@ final class ChaosRun: Sendable {
         let purposeKey: String? = oneIn(5) ? (oneIn(4) ? "undeclared" : "navigation") : nil
         let id = engine.location(accuracy: accuracy, timeout: timeout, delayUntilAuthorized: oneIn(3), purposeKey: purposeKey) {
             [self] result in
-            journal.heard(result.requestID, .oneShot, ending: ChaosJournal.Ending(result.status), location: result.location)
+            journal.heard(result)
             if oneIn(6) { reactInHandler(to: result.requestID) }
         }
-        journal.made(id, .oneShot)
+        journal.made(id, .oneShot, asking: .oneShot(accuracy: accuracy, timeout: timeout))
     }
 
     func submitSubscription() {
@@ -142,15 +145,10 @@ final class ChaosRun: Sendable {
             maximumUpdates: oneIn(3) ? 1 + roll(4) : nil, duration: oneIn(3) ? .seconds(Int64(1 + roll(30))) : nil,
             purposeKey: oneIn(8) ? "navigation" : nil)
         let id = engine.updates(options) { [self] id, event in
-            switch event {
-            case .ended(let end): journal.heard(id, .subscription, ending: ChaosJournal.Ending(end))
-            case .location(let update): journal.heard(id, .subscription, ending: nil, location: update.location)
-            case .heading(let update): journal.heard(id, .subscription, ending: nil, location: update.location, course: true)
-            case .sourceError: journal.heard(id, .subscription, ending: nil)
-            }
+            journal.heard(id, event)
             if oneIn(8) { reactInHandler(to: id) }
         }
-        journal.made(id, .subscription)
+        journal.made(id, .subscription, asking: .subscription(options))
     }
 
     func submitMonitor() {
@@ -163,11 +161,7 @@ final class ChaosRun: Sendable {
         let options = GeofenceOptions(
             loiteringDelay: oneIn(3) ? .seconds(Int64(1 + roll(20))) : nil, responsiveness: oneIn(3) ? .seconds(Int64(roll(30))) : .zero)
         let id = engine.monitor(region, options: options) { [self] id, event in
-            if case .ended(let end) = event {
-                journal.heard(id, .monitor, ending: ChaosJournal.Ending(end))
-            } else {
-                journal.heard(id, .monitor, ending: nil, transition: { if case .transition = event { true } else { false } }())
-            }
+            journal.heard(id, event)
             if oneIn(8) { reactInHandler(to: id) }
         }
         journal.made(id, .monitor)
@@ -226,11 +220,13 @@ final class ChaosRun: Sendable {
     }
 }
 
-/// What the handlers heard, request by request, and the promises it breaks.
+/// What the handlers heard, request by request, and the promises it breaks. The one-shots and subscriptions go
+/// through the test kit's ``RequestLedger`` too, for what they asked for; this adds what it cannot see: the
+/// monitors, a cancel's silence, fixes while access is lost, and the sources' commands.
 final class ChaosJournal: Sendable {
     enum Kind: Sendable { case oneShot, subscription, monitor }
 
-    /// How a request ended, as far as the checks care.
+    /// How a request ended, as far as the checks here care.
     enum Ending: Sendable, Hashable {
         case unauthorized, accuracyReduced, shutDown, forceCompleted, other
 
@@ -261,55 +257,67 @@ final class ChaosJournal: Sendable {
     struct Record {
         var kind: Kind?
         var endings = 0
-        /// Cancelled from a handler (nothing may follow), or from the test (nothing may follow the next sync's end).
+        /// Why nothing may follow: cancelled from a handler, or from the test and processed by a sync since.
         var silenced: String?
         /// Cancelled from a handler while a command that can decide how requests end may not have been processed:
-        /// that command's ending may still come (the cancel waits behind it).
+        /// until the sync ends, that command's ending may still come (the cancel waits behind it).
         var heldBehindBarrier = false
         var cancelIssued = false
-        var cancelPending = false
         var forceCompleteIssued = false
     }
 
     struct Tally: Sendable, CustomStringConvertible {
         var oneShotEndings = 0, subscriptionEnds = 0, monitorEnds = 0, transitions = 0, unauthorizedEndings = 0, shutDownEndings = 0
-        var oneShotCancelledUnended = 0
         var description: String {
             "one-shot endings \(oneShotEndings), subscription ends \(subscriptionEnds), monitor ends \(monitorEnds), "
                 + "transitions \(transitions), unauthorized \(unauthorizedEndings), shut down \(shutDownEndings)"
         }
     }
 
-    private struct State {
+    fileprivate struct State {
+        var ledger = RequestLedger(expectations: ExpectationTable(), authorization: .notDetermined)
         /// Whether the test made a command that can decide how requests end since the last sync began.
         var barrierMade = false
         /// The user's prompts when the sync began: each answer since is such a command.
         var promptsAtSync = 0
         /// The authorization picture as the application last heard it.
         var authorization = AuthorizationState.notDetermined
-        var coarseChecked = 0
         var records: [RequestID: Record] = [:]
         var order: [RequestID] = []
-        /// Cancelled from the test since the last sync began.
-        var cancelsPending: [RequestID] = []
+        /// Cancelled since the last sync began, from the test or from a handler.
+        var cancelledSinceSync: [RequestID] = []
         var violations: [String] = []
         var tally = Tally()
-        var oneShotOutcomes: [Ending: Int] = [:]
-        var oneShotEndingsTotal = 0
     }
 
     private let state = NIOLockedValueBox(State())
-    /// The engine's coarsening (its default policy, as the run's configuration keeps it).
-    static let coarseness = ReducedAccuracyPolicy()
+    private let clock: ManualClock
 
-    var violations: [String] { state.withLockedValue { $0.violations } }
+    init(clock: ManualClock) { self.clock = clock }
+
+    /// The clock's time, nanoseconds, as the ledger counts it.
+    private var now: Int64 {
+        let (seconds, attoseconds) = clock.now.offset.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// What went wrong: the journal's own findings, then the ledger's.
+    var violations: [String] { state.withLockedValue { $0.violations + $0.ledger.violations } }
     var tally: Tally { state.withLockedValue { $0.tally } }
+    /// Fixes the ledger checked for coarseness under reduced accuracy (the check ran).
+    var coarseChecked: Int { state.withLockedValue { $0.ledger.coarseDeliveriesChecked } }
 
-    func made(_ id: RequestID, _ kind: Kind) {
+    /// The test made `id` (a one-shot or a subscription `asking` for what the ledger checks).
+    func made(_ id: RequestID, _ kind: Kind, asking expected: ExpectedRequest? = nil) {
+        let time = now
         state.withLockedValue { state in
             if state.records[id]?.kind != nil { state.violations.append("\(id) handed out twice") }
             state.records[id, default: Record()].kind = kind
             state.order.append(id)
+            if let expected {
+                state.ledger.expectations.record(id, expected)
+                state.ledger.submitted(id, at: time)
+            }
         }
     }
 
@@ -323,93 +331,97 @@ final class ChaosJournal: Sendable {
     }
 
     /// The application hears of a change of the authorization picture.
-    func authorizationChanged(_ picture: AuthorizationState) { state.withLockedValue { $0.authorization = picture } }
-
-    /// Fixes checked for coarseness under reduced accuracy (the check ran).
-    var coarseChecked: Int { state.withLockedValue { $0.coarseChecked } }
+    func authorizationChanged(_ picture: AuthorizationState) {
+        state.withLockedValue {
+            $0.authorization = picture
+            $0.ledger.authorizationChanged(picture)
+        }
+    }
 
     /// A command that can decide how requests end was made: until the next sync's end, a cancel from a handler may
     /// be held behind it.
     func barrierMade() { state.withLockedValue { $0.barrierMade = true } }
 
+    /// A sync begins; the user has been prompted `prompts` times so far.
+    func syncStarted(prompts: Int) { state.withLockedValue { $0.promptsAtSync = prompts } }
+
     /// A handler cancels `id`; the user has been prompted `prompts` times so far.
     func cancelledInHandler(_ id: RequestID, prompts: Int) {
+        let time = now
         state.withLockedValue { state in
             let held = state.barrierMade || prompts > state.promptsAtSync
             if state.records[id, default: Record()].silenced == nil {
                 state.records[id, default: Record()].silenced = "cancelled from a handler" + (held ? " behind a command it waits for" : "")
                 state.records[id, default: Record()].heldBehindBarrier = held
             }
-            state.records[id, default: Record()].cancelIssued = true
+            state.cancel(id, at: time)
         }
     }
 
-    /// A sync begins; the user has been prompted `prompts` times so far.
-    func syncStarted(prompts: Int) { state.withLockedValue { $0.promptsAtSync = prompts } }
-
+    /// The test cancels `id`: it takes effect by the end of the next sync.
     func cancelled(_ id: RequestID) {
+        let time = now
+        state.withLockedValue { $0.cancel(id, at: time) }
+    }
+
+    func forceCompleted(_ id: RequestID) {
+        let time = now
         state.withLockedValue {
-            $0.records[id, default: Record()].cancelPending = true
-            $0.records[id, default: Record()].cancelIssued = true
-            $0.cancelsPending.append(id)
+            $0.records[id, default: Record()].forceCompleteIssued = true
+            $0.ledger.issued(.forceCompleteIssued, for: id, at: time)
         }
     }
 
-    func forceCompleted(_ id: RequestID) { state.withLockedValue { $0.records[id, default: Record()].forceCompleteIssued = true } }
-
-    /// The engine has processed everything issued before the sync: cancels issued from the test have taken effect.
+    /// The engine has processed everything issued before the sync: every cancel made since the last has taken
+    /// effect, behind whatever it waited for.
     func syncEnded() {
         state.withLockedValue { state in
             state.barrierMade = false
-            for id in state.cancelsPending where state.records[id]!.cancelPending {
-                state.records[id]!.cancelPending = false
-                state.records[id]!.silenced = "cancelled from the test, processed by the sync before"
+            for id in state.cancelledSinceSync {
+                state.records[id]!.silenced = state.records[id]!.silenced ?? "cancelled from the test, processed by the sync before"
+                state.records[id]!.heldBehindBarrier = false
             }
-            state.cancelsPending.removeAll()
+            state.cancelledSinceSync.removeAll()
         }
     }
 
-    func heard(_ id: RequestID, _ kind: Kind, ending: Ending?, transition: Bool = false, location: Location? = nil, course: Bool = false) {
+    /// A one-shot's result.
+    func heard(_ result: LocationResult) {
+        let time = now
         state.withLockedValue { state in
-            var record = state.records[id, default: Record()]
-            let picture = state.authorization
-            if let location {
-                if !picture.isAuthorized {
-                    state.violations.append("\(id) (\(kind)) heard a fix while access was lost (\(picture)): \(location)")
-                } else if picture.accuracy == .reduced {
-                    state.coarseChecked += 1
-                    if !Self.coarseness.isCoarse(location) {
-                        state.violations.append("\(id) (\(kind)) heard a precise fix under reduced accuracy: \(location)")
-                    }
-                    if course { state.violations.append("\(id) (\(kind)) heard a course under reduced accuracy") }
+            state.ledger.oneShotEnded(result, at: time)
+            state.heard(result.requestID, .oneShot, ending: Ending(result.status), location: result.location)
+        }
+    }
+
+    /// A subscription's event.
+    func heard(_ id: RequestID, _ event: SubscriptionEvent) {
+        let time = now
+        state.withLockedValue { state in
+            state.ledger.subscriptionEvent(id, event, at: time)
+            switch event {
+            case .ended(let end): state.heard(id, .subscription, ending: Ending(end))
+            case .location(let update): state.heard(id, .subscription, ending: nil, location: update.location)
+            case .heading(let update): state.heard(id, .subscription, ending: nil, location: update.location)
+            case .sourceError: state.heard(id, .subscription, ending: nil)
+            }
+        }
+    }
+
+    /// A monitor's event.
+    func heard(_ id: RequestID, _ event: RegionEvent) {
+        state.withLockedValue { state in
+            switch event {
+            case .ended(let end):
+                if Ending(end) == .forceCompleted && state.records[id]?.forceCompleteIssued != true {
+                    state.violations.append("\(id) (monitor) ended force-completed though nobody asked")
                 }
+                state.heard(id, .monitor, ending: Ending(end))
+            case .transition:
+                state.tally.transitions += 1
+                state.heard(id, .monitor, ending: nil)
+            case .sourceError: state.heard(id, .monitor, ending: nil)
             }
-            if ending == .unauthorized && picture.isAuthorized {
-                state.violations.append("\(id) (\(kind)) ended unauthorized while access was granted (\(picture))")
-            }
-            if let known = record.kind, known != kind { state.violations.append("\(id), a \(known), heard as a \(kind)") }
-            if record.endings > 0 {
-                state.violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after its end")
-            } else if let silenced = record.silenced, !(record.heldBehindBarrier && ending?.isDecidedByBarrier == true) {
-                state.violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after it was \(silenced)")
-            }
-            if transition { state.tally.transitions += 1 }
-            if ending == .forceCompleted && !record.forceCompleteIssued {
-                state.violations.append("\(id) (\(kind)) ended force-completed though nobody asked")
-            }
-            if let ending {
-                record.endings += 1
-                switch kind {
-                case .oneShot:
-                    state.tally.oneShotEndings += 1
-                    state.oneShotOutcomes[ending, default: 0] += 1
-                case .subscription: state.tally.subscriptionEnds += 1
-                case .monitor: state.tally.monitorEnds += 1
-                }
-                if ending == .unauthorized { state.tally.unauthorizedEndings += 1 }
-                if ending == .shutDown { state.tally.shutDownEndings += 1 }
-            }
-            state.records[id] = record
         }
     }
 
@@ -432,9 +444,12 @@ final class ChaosJournal: Sendable {
         }
     }
 
-    /// After shutdown: every request ended, unless it was cancelled; the engine counted the one-shots it ended.
+    /// After shutdown: every request ended, unless it was cancelled; the engine counted the one-shots it ended and
+    /// the ones cancelled. (Not the ledger's comparison with every counter: the engine counts monitors among its
+    /// subscriptions, which the ledger does not see.)
     func finish(statistics: SchedulerStatistics) {
         state.withLockedValue { state in
+            _ = state.ledger.finish(engineStatistics: nil)
             var oneShotsUnended = 0
             for id in state.order {
                 let record = state.records[id]!
@@ -452,5 +467,44 @@ final class ChaosJournal: Sendable {
                 state.violations.append("the engine counted \(statistics.oneShotsCancelled) one-shots cancelled, \(oneShotsUnended) never ended")
             }
         }
+    }
+}
+
+extension ChaosJournal.State {
+    /// `id` is cancelled at `time`.
+    fileprivate mutating func cancel(_ id: RequestID, at time: Int64) {
+        records[id, default: ChaosJournal.Record()].cancelIssued = true
+        cancelledSinceSync.append(id)
+        ledger.issued(.cancelIssued, for: id, at: time)
+    }
+
+    /// What every request is checked for here, whatever its kind: it hears nothing after its end or after its
+    /// cancel took effect and no fix while access is lost; a monitor ends unauthorized only when access is.
+    fileprivate mutating func heard(_ id: RequestID, _ kind: ChaosJournal.Kind, ending: ChaosJournal.Ending?, location: Location? = nil) {
+        var record = records[id, default: ChaosJournal.Record()]
+        if let location, !authorization.isAuthorized {
+            violations.append("\(id) (\(kind)) heard a fix while access was lost (\(authorization)): \(location)")
+        }
+        // (The ledger checks the one-shots and subscriptions for it.)
+        if kind == .monitor && ending == .unauthorized && authorization.isAuthorized {
+            violations.append("\(id) (\(kind)) ended unauthorized while access was granted (\(authorization))")
+        }
+        if let known = record.kind, known != kind { violations.append("\(id), a \(known), heard as a \(kind)") }
+        if record.endings > 0 {
+            violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after its end")
+        } else if let silenced = record.silenced, !(record.heldBehindBarrier && ending?.isDecidedByBarrier == true) {
+            violations.append("\(id) (\(kind)) heard \(ending.map { "ending \($0)" } ?? "an event") after it was \(silenced)")
+        }
+        if let ending {
+            record.endings += 1
+            switch kind {
+            case .oneShot: tally.oneShotEndings += 1
+            case .subscription: tally.subscriptionEnds += 1
+            case .monitor: tally.monitorEnds += 1
+            }
+            if ending == .unauthorized { tally.unauthorizedEndings += 1 }
+            if ending == .shutDown { tally.shutDownEndings += 1 }
+        }
+        records[id] = record
     }
 }

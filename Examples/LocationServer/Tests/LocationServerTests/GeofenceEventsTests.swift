@@ -119,7 +119,7 @@ struct GeofenceEventsTests {
             await Self.waitForListeners(1, on: server)
 
             try await channel.close().get()
-            while server.geofences.counters.totals.listenersClosed < 1 { await Task.yield() }
+            await TestServer.yieldUntil("the event stream to close") { server.geofences.counters.totals.listenersClosed >= 1 }
             await server.engine.sync()
             #expect(await server.engine.statistics().activeSubscriptions == 1)
             #expect(server.geofences.fences.count == 1)

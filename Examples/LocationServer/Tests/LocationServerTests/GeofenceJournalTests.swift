@@ -34,12 +34,12 @@ struct GeofenceJournalTests {
         // writer's wake-ups fall, the count is exact after each.
         for fence in 1...5 as ClosedRange<UInt64> {
             let refused = Task { try await journal.stored(fence) }
-            while journal.state.withLockedValue({ $0.waiters.isEmpty }) { await Task.yield() }
+            await TestServer.yieldUntil("a reader to wait on the journal") { !journal.state.withLockedValue { $0.waiters.isEmpty } }
             #expect(journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}") == fence)
             await #expect(throws: GeofenceJournal.StoreFailed.self) { try await refused.value }
             #expect(journal.counters.totals.storeFailures == fence)
         }
-        while held.withLockedValue({ $0.isEmpty }) { await Task.yield() }
+        await TestServer.yieldUntil("the retry to be armed") { !held.withLockedValue { $0.isEmpty } }
         #expect(held.withLockedValue { $0.count } == 1 && journal.state.withLockedValue { $0.retryArmed }, "one retry timer, not one per failed attempt")
         // Writes no one awaits (a fix's transitions) wait for the retry: not one attempt each, rerunning the backlog.
         for fence in 6...55 as ClosedRange<UInt64> { journal.appendEvent("transition", fence: fence, owner: "fleet", data: "{}") }
@@ -47,8 +47,8 @@ struct GeofenceJournalTests {
         #expect(journal.counters.totals.storeFailures == 5)
         // The retry runs: one more attempt, still refused, which arms the next retry.
         for continuation in held.withLockedValue({ state in defer { state.removeAll() }; return state }) { continuation.resume() }
-        while journal.counters.totals.storeFailures < 6 { await Task.yield() }
-        while held.withLockedValue({ $0.isEmpty }) { await Task.yield() }
+        await TestServer.yieldUntil("six failed stores") { journal.counters.totals.storeFailures >= 6 }
+        await TestServer.yieldUntil("the retry to be armed") { !held.withLockedValue { $0.isEmpty } }
         #expect(held.withLockedValue { $0.count } == 1)
         // The database takes writes again: the next awaited write stores everything waiting.
         try await journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
@@ -238,7 +238,7 @@ struct GeofenceJournalTests {
         let sequence = journal.append([.fence(fence), .lastFenceID(1)])
         // The waiter is in before the writer runs, so the first (refused) commit is the one that tells it.
         let refused = Task { try await journal.stored(sequence, withdrawingOnFailure: [.fenceRemoved(1)]) }
-        while journal.state.withLockedValue({ $0.waiters.isEmpty }) { await Task.yield() }
+        await TestServer.yieldUntil("a reader to wait on the journal") { !journal.state.withLockedValue { $0.waiters.isEmpty } }
         let writer = Task { await journal.run() }
         // A creation answered 503: told so, its removal is in the backlog before anything can retry it.
         await #expect(throws: GeofenceJournal.StoreFailed.self) { try await refused.value }

@@ -171,7 +171,7 @@ struct UpdatesRouteTests {
             await server.waitUntilPending(subscriptions: 1)
 
             try await channel.close().get()
-            await server.counters.waitForClosedStreams(1)
+            await TestServer.yieldUntil("the stream to close") { server.counters.totals.streamsClosed >= 1 }
             await server.engine.sync()
             let statistics = await server.engine.statistics()
             #expect(statistics.activeSubscriptions == 0)

@@ -15,8 +15,6 @@ final class ServerCounters: Sendable {
 
     private struct State {
         var totals = Totals()
-        /// Waiters for a number of closed streams (tests).
-        var streamWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = NIOLockedValueBox(State())
@@ -69,28 +67,9 @@ final class ServerCounters: Sendable {
     }
 
     func streamClosed() {
-        let due = state.withLockedValue { state in
-            state.totals.streamsClosed += 1
-            let closed = state.totals.streamsClosed
-            let due = state.streamWaiters.filter { $0.count <= closed }.map(\.continuation)
-            state.streamWaiters.removeAll { $0.count <= closed }
-            return due
-        }
+        state.withLockedValue { $0.totals.streamsClosed += 1 }
         streamsOpen.decrement()
         streamsTotal.increment()
-        for continuation in due { continuation.resume() }
-    }
-
-    /// Returns once `count` streams have closed since the server started.
-    func waitForClosedStreams(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLockedValue { state in
-                guard state.totals.streamsClosed < count else { return true }
-                state.streamWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
     }
 
     /// Reads the heap in use into its gauge (at each scrape of `/metrics`) and returns it.

@@ -37,7 +37,8 @@ final class Inbox: Sendable {
         var parked: UnsafeContinuation<Void, Never>?
         /// A timer fired while the loop was running: it must not park before looking at the time.
         var timerFired = false
-        var nextID: UInt64 = 1
+        /// The next request's ID (its raw value: the engine's number, then the request's).
+        var nextID: UInt64
         /// Withdrawals appended since the loop last took them.
         var withdrawals = Deque<PendingWithdrawal>()
         /// Barrier commands appended so far (see ``EngineCommand/isBarrier``).
@@ -49,14 +50,24 @@ final class Inbox: Sendable {
         var withdrawalsClosed = false
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
     /// Times the loop parked (each ends in one wake-up: a command or the timer). Counted, not timed: the hand-offs
     /// between callers and the loop, a figure the code decides rather than the machine's load.
     let parks = ManagedAtomic<Int>(0)
     /// How many withdrawals wait in their lane (the loop's cheap "anything new?" test); changed under the lock.
     private let withdrawalCount = ManagedAtomic<Int>(0)
 
-    init() {}
+    /// The number that tags the IDs this inbox hands out (``RequestID/engine``).
+    let engine: UInt64
+
+    /// An inbox for the next engine made in the process.
+    init() {
+        engine = Self.enginesMade.loadThenWrappingIncrement(ordering: .relaxed) & 0xFFFF
+        state = NIOLockedValueBox(State(nextID: RequestID(engine: engine, sequence: 1).rawValue))
+    }
+
+    /// Engines made in the process so far: each one's IDs carry its number, so that no engine mistakes another's.
+    private static let enginesMade = ManagedAtomic<UInt64>(0)
 
     /// Appends the command `make` builds for a fresh ID. IDs increase in inbox order.
     /// - Complexity: amortised O(1)
@@ -103,7 +114,7 @@ final class Inbox: Sendable {
     /// request that gets that ID later.
     func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
         state.withLockedValue { state in
-            guard id.rawValue < state.nextID else { return .none }
+            guard id.engine == engine, id.rawValue < state.nextID else { return .none }
             guard !state.withdrawalsClosed else { return .refused }
             state.withdrawals.append(PendingWithdrawal(id: id, withdrawal: withdrawal, afterBarriers: state.barriers))
             withdrawalCount.wrappingIncrement(ordering: .releasing)

@@ -1,16 +1,35 @@
-/// Identifies one request made to a ``LocationEngine``. Unique for the engine's lifetime, never reused.
+/// Identifies one request made to a ``LocationEngine``. Unique for the engine's lifetime, never reused,
+/// and distinct from every other engine's IDs in the process (see ``rawValue``).
 ///
 /// IDs are handed out before any result of the request is delivered, so a handler may compare the ID
 /// it was given with the one stored by its caller. Cancelling or force-completing an unknown or
-/// finished ID is a no-op.
+/// finished ID is a no-op, and so is one that another engine handed out.
 public struct RequestID: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The raw value: increasing in submission order.
+    /// The raw value: the engine's number in the top 16 bits (engines are numbered from 0 as they are made
+    /// in a process, modulo 65,536), then the request's number within its engine, from 1 and increasing in
+    /// submission order. So a process's first engine numbers its requests 1, 2, 3…, and no two of the 65,536
+    /// engines made next to it share an ID.
     public let rawValue: UInt64
 
     /// Wraps a raw value.
     @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
 
+    /// The bits of ``rawValue`` that number a request within its engine.
+    static var sequenceBits: Int { 48 }
+
+    /// The ID of request number `sequence` (from 1) of engine number `engine`.
+    package init(engine: UInt64, sequence: UInt64) {
+        rawValue = (engine & 0xFFFF) << UInt64(Self.sequenceBits) | (sequence & (1 << UInt64(Self.sequenceBits) - 1))
+    }
+
+    /// The request's number within its engine: 1 for the engine's first request.
+    package var sequence: UInt64 { rawValue & (1 << UInt64(Self.sequenceBits) - 1) }
+
+    /// The number of the engine that handed the ID out.
+    package var engine: UInt64 { rawValue >> UInt64(Self.sequenceBits) }
+
     @inlinable public static func < (lhs: RequestID, rhs: RequestID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public var description: String { "#\(rawValue)" }
+    /// `#5` for a process's first engine, `#5 (engine 2)` for another.
+    public var description: String { engine == 0 ? "#\(sequence)" : "#\(sequence) (engine \(engine))" }
 }

@@ -119,7 +119,7 @@ extension RequestLedger {
     public mutating func finish(engineStatistics statistics: SchedulerStatistics?) -> Summary {
         var cancelled = 0
         for index in records.indices {
-            let id = RequestID(rawValue: UInt64(index + 1))
+            let id = RequestID(engine: engine ?? 0, sequence: UInt64(index + 1))
             let record = records[index]
             if record.ends > 0 && !record.flags.contains(.submitted) { fail(id, "received an ending but was never submitted") }
             guard record.ends == 0, record.flags.contains(.submitted) else { continue }
@@ -157,7 +157,7 @@ extension RequestLedger {
 
     /// What the ledger knows of `id`, for a violation's message.
     public func history(_ id: RequestID) -> String {
-        let index = Int(truncatingIfNeeded: id.rawValue &- 1)
+        let index = Int(truncatingIfNeeded: id.sequence &- 1)
         guard records.indices.contains(index) else { return "unknown request" }
         let record = records[index]
         let what =

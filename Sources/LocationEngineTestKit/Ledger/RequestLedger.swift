@@ -37,9 +37,9 @@ public struct ExpectationTable: RequestExpectations, Sendable {
 /// nothing precise is delivered. ``finish(engineStatistics:)`` then checks that what was delivered
 /// agrees with the engine's own counters.
 ///
-/// Requests are identified by their `RequestID` (the engine numbers them from 1 in submission
-/// order), and kept as 32-byte records in one array indexed by ID, so that a million requests cost
-/// 32 MB. The ledger takes no lock: its owner serialises access (handlers run on the engine's
+/// A ledger follows the requests of one engine. They are identified by their `RequestID` (the engine
+/// numbers them from 1 in submission order) and kept as 32-byte records in one array indexed by that
+/// number, so that a million requests cost 32 MB; an ID of another engine is a violation. The ledger takes no lock: its owner serialises access (handlers run on the engine's
 /// executor while a driver submits from elsewhere).
 public struct RequestLedger<Expectations: RequestExpectations> {
     /// How a request ended.
@@ -57,7 +57,7 @@ public struct RequestLedger<Expectations: RequestExpectations> {
     /// Where the ledger learns what each request asked for (an ``ExpectationTable`` is filled here as
     /// requests are made).
     public var expectations: Expectations
-    /// Every request's record, at index `id - 1`.
+    /// Every request's record, at index `n - 1` for request number `n` of the engine.
     public internal(set) var records: [Record]
     /// The first ``violationsKept`` violations in full.
     public internal(set) var violations: [String] = []
@@ -71,6 +71,8 @@ public struct RequestLedger<Expectations: RequestExpectations> {
     /// (every delivery must then be coarse).
     var authorized: Bool
     var reducedAccuracy: Bool
+    /// The engine whose requests the ledger follows (``RequestID/engine``), from the first ID it was given.
+    var engine: UInt64?
     let coarseness = ReducedAccuracyPolicy()
 
     /// A ledger for requests whose expectations `expectations` gives; `capacity` IDs are reserved
@@ -82,15 +84,22 @@ public struct RequestLedger<Expectations: RequestExpectations> {
         self.reducedAccuracy = authorization.isAuthorized && authorization.accuracy == .reduced
     }
 
-    /// The record of `id`, made on first use; `nil` (and a violation) for an ID no engine could have
-    /// given yet: 0, or far beyond every ID recorded so far.
+    /// The record of `id`, made on first use; `nil` (and a violation) for an ID the engine could not have
+    /// given yet (number 0, or far beyond every one recorded so far) or could never give (another engine's).
     mutating func recordIndex(_ id: RequestID) -> Int? {
         let limit = max(2 * records.count, 1 << 20)
-        guard id.rawValue >= 1, id.rawValue <= UInt64(limit) else {
+        guard id.sequence >= 1, id.sequence <= UInt64(limit) else {
             violation("an ID no request could have: \(id)")
             return nil
         }
-        let index = Int(id.rawValue - 1)
+        if engine != id.engine {
+            guard engine == nil else {
+                violation("an ID of another engine: \(id)")
+                return nil
+            }
+            engine = id.engine
+        }
+        let index = Int(id.sequence - 1)
         if index >= records.count { records.append(contentsOf: repeatElement(Record(), count: index + 1 - records.count)) }
         return index
     }

@@ -1,4 +1,5 @@
 import Algorithms
+import Atomics
 @_spi(Internals) import LocationEngine
 import LocationEngineTestKit
 import LocbenchModel
@@ -24,8 +25,9 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
     /// One thing the ledger was told, stamped on the run's timeline.
     private enum Entry {
         case authorization(AuthorizationState, at: Int64)
-        case submitted(RequestID, at: Int64)
-        case issued(Flags, RequestID, at: Int64)
+        /// The plan's request `Int` was submitted (its ID is known once the service returns it).
+        case submitted(Int, at: Int64)
+        case issued(Flags, Int, at: Int64)
         case violation(String)
         case fixLeftSource(at: Int64)
         case oneShotEnded(LocationResult, at: Int64)
@@ -71,8 +73,14 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
         applying.reserveCapacity(reserved)
     }
 
-    /// Requests are numbered from 0 in the plan; the engine numbers them from 1 in submission order.
-    private static func id(_ request: Int) -> RequestID { RequestID(rawValue: UInt64(request + 1)) }
+    /// The number of the engine whose IDs the run's requests get (``RequestID/engine``), learned from the
+    /// first ID a service hands out: a process's engines number their IDs apart.
+    private let engine = ManagedAtomic<UInt64>(0)
+
+    /// Requests are numbered from 0 in the plan; the service numbers them from 1 in submission order.
+    private func id(_ request: Int) -> RequestID {
+        RequestID(engine: engine.load(ordering: .relaxed), sequence: UInt64(request + 1))
+    }
 
     private func note(_ entry: Entry) {
         logLock.withLock { log.append(entry) }
@@ -85,17 +93,18 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
 
     // MARK: Driver side
 
-    func submitted(_ request: Int, at time: Int64) { note(.submitted(Self.id(request), at: time)) }
+    func submitted(_ request: Int, at time: Int64) { note(.submitted(request, at: time)) }
 
-    /// Checks the ID a service gave `request`. Results are matched to requests by ID (`request + 1`:
+    /// Checks the ID a service gave `request`. Results are matched to requests by ID (number `request + 1`:
     /// locbench is the only submitter and both designs number requests from 1 in submission order),
-    /// so a different ID would make every later check meaningless.
+    /// so a different ID would make every later check meaningless. The first one tells which engine numbers them.
     func assigned(_ id: RequestID, to request: Int) {
-        guard id != Self.id(request) else { return }
+        if request == 0 { engine.store(id.engine, ordering: .relaxed) }
+        guard id != self.id(request) else { return }
         note(.violation("request #\(request + 1) was given ID \(id): results could not be matched to requests"))
     }
 
-    func issued(_ flag: Flags, for request: Int) { note(.issued(flag, Self.id(request), at: now())) }
+    func issued(_ flag: Flags, for request: Int) { note(.issued(flag, request, at: now())) }
 
     func fixLeftSource() { note(.fixLeftSource(at: now())) }
 
@@ -159,10 +168,10 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
             authorizationChanges += 1
             requests.authorizationChanged(state)
             authorizationTimeline.append((time, state.isAuthorized && state.accuracy == .full))
-        case .submitted(let id, let time):
-            requests.submitted(id, at: time)
-        case .issued(let flag, let id, let time):
-            requests.issued(flag, for: id, at: time)
+        case .submitted(let request, let time):
+            requests.submitted(id(request), at: time)
+        case .issued(let flag, let request, let time):
+            requests.issued(flag, for: id(request), at: time)
         case .violation(let message):
             requests.violation(message)
         case .fixLeftSource(let time):
@@ -176,7 +185,7 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
 
     /// Called with `checkLock` held.
     private func oneShotEnded(_ result: LocationResult, at time: Int64) {
-        let request = Int(result.requestID.rawValue) - 1
+        let request = Int(result.requestID.sequence) - 1
         guard let outcome = requests.oneShotEnded(result, at: time), requests.records.indices.contains(request) else { return }
         let submittedAt = requests.records[request].submittedAt
         switch outcome {
@@ -293,7 +302,7 @@ final class Ledger: @unchecked Sendable {  // `log` is behind `logLock`; everyth
             var index = fixes.partitioningIndex { $0.at > start }
             while index < fixes.count, fixes[index].at < deadline {
                 if fixes[index].horizontalAccuracy <= accuracy.horizontalAccuracy {
-                    let id = Self.id(request)
+                    let id = id(request)
                     requests.violation(
                         "request \(id): timed out although a ±\(fixes[index].horizontalAccuracy) m fix arrived at "
                             + "\(RequestLedger<WorkloadPlan>.seconds(fixes[index].at))\n  history: \(requests.history(id))")

@@ -195,10 +195,10 @@ struct WorkloadPlan: Sendable {
 }
 
 extension WorkloadPlan: RequestExpectations {
-    /// What the request with this ID asked for: locbench is the only submitter, so ID `n` is the
-    /// plan's request `n - 1`.
+    /// What the request with this ID asked for: locbench is the only submitter, so request number `n`
+    /// (``RequestID/sequence``) is the plan's request `n - 1`.
     func expectation(of id: RequestID) -> ExpectedRequest? {
-        let request = Int(truncatingIfNeeded: id.rawValue &- 1)
+        let request = Int(truncatingIfNeeded: id.sequence &- 1)
         guard request >= 0, request < requests.count else { return nil }
         if requests[request].isSubscription { return .subscription(options(of: request)) }
         return .oneShot(accuracy: accuracy(of: request), timeout: timeout(of: request))

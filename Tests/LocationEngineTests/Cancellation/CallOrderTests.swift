@@ -319,12 +319,39 @@ struct CallOrderTests: EngineTestCase {
     @Test("cancelling an ID the engine never handed out is a no-op: the request that gets it later runs")
     func cancelOfAnUnissuedID() async {
         let engine = makeEngine()
-        engine.cancel(RequestID(rawValue: 3))
-        engine.forceComplete(RequestID(rawValue: 4))
-        let ids = (0..<4).map { _ in engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot) }
+        let first = engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot)
+        engine.cancel(RequestID(engine: first.engine, sequence: 3))
+        engine.forceComplete(RequestID(engine: first.engine, sequence: 4))
+        let ids = [first] + (0..<3).map { _ in engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot) }
+        #expect(ids.map(\.sequence) == [1, 2, 3, 4])
         await engine.sync()
         source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
         await engine.sync()
         #expect(ids.map { recorder.results($0).map(\.status) } == Array(repeating: [.success], count: 4))
+    }
+
+    @Test("an ID another engine handed out names no request: cancelling or force-completing it here changes nothing")
+    func anotherEnginesIDIsANoOp() async {
+        // The other engine is made first: its IDs are below this one's.
+        let other = makeEngine(source: ScriptedLocationSource(), running: false)
+        let engine = makeEngine()
+        let theirs = (0..<3).map { _ in other.location(accuracy: .block, timeout: nil, handler: recorder.oneShot) }
+        let ours = (0..<3).map { _ in engine.location(accuracy: .block, timeout: nil, handler: recorder.oneShot) }
+        #expect(ours.map(\.sequence) == theirs.map(\.sequence), "both engines number their requests 1, 2, 3")
+        #expect(Set(ours).isDisjoint(with: theirs) && ours[0].engine != theirs[0].engine)
+        engine.cancel(theirs[0])
+        engine.forceComplete(theirs[1])
+        await engine.sync()
+        source.emit(Location(latitude: 48, longitude: 11, horizontalAccuracy: 20))
+        await engine.sync()
+        #expect(ours.map { recorder.results($0).map(\.status) } == Array(repeating: [.success], count: 3))
+        let statistics = await engine.statistics()
+        #expect(statistics.oneShotsCancelled == 0 && statistics.oneShotsForceCompleted == 0)
+        // The other engine's requests are untouched too: its own withdrawals still end them.
+        other.cancel(theirs[0])
+        other.forceComplete(theirs[1])
+        await other.sync()
+        #expect(recorder.results(theirs[0]).isEmpty && recorder.results(theirs[1]).map(\.status) == [.forceCompleted])
+        await other.shutdown()
     }
 }

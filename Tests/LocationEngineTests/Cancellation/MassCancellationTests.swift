@@ -117,14 +117,14 @@ struct MassCancellationTests {
         let ids = NIOLockedValueBox<[RequestID]>([])
         let handler: @Sendable (LocationResult) -> Void = { result in
             let id = result.requestID
-            let index = Int(id.rawValue)
+            let index = Int(id.sequence)
             results.withLockedValue { $0[index] &+= 1 }
             // Every handler of an even-numbered request cancels the next (odd-numbered) one, which was
             // ended by the same fix but may not be handed out yet.
             if index % 2 == 0, index + 1 <= count { engine.cancel(ids.withLockedValue { $0[index] }) }
         }
         let submitted = (0..<count).map { _ in engine.location(accuracy: .city, timeout: nil, handler: handler) }
-        #expect(submitted.first?.rawValue == 1 && submitted.last?.rawValue == UInt64(count), "IDs count from 1 in order")
+        #expect(submitted.first?.sequence == 1 && submitted.last?.sequence == UInt64(count), "IDs count from 1 in order")
         ids.withLockedValue { $0 = submitted }
         await engine.sync()
         source.emit(Location(latitude: 48.0, longitude: 11.0, horizontalAccuracy: 5))

@@ -104,4 +104,19 @@ struct RequestLedgerTests {
         #expect(summary.violations.contains { $0.contains("never submitted") })
         #expect(summary.cancelled == 2)
     }
+
+    @Test("a ledger follows one engine: an ending under another engine's ID of the same number is a violation, not that request's")
+    func anotherEnginesID() {
+        var ledger = Ledger(expectations: ExpectationTable())
+        let ours = RequestID(engine: 3, sequence: 1)
+        ledger.expectations.record(ours, .oneShot(accuracy: .block, timeout: .seconds(5)))
+        ledger.submitted(ours, at: 0)
+        let theirs = RequestID(engine: 4, sequence: 1)
+        ledger.oneShotEnded(
+            LocationResult(status: .success, location: Location(latitude: 48, longitude: 11, horizontalAccuracy: 40), age: .zero,
+                achievedAccuracy: nil, requestID: theirs), at: 0)
+        let summary = ledger.finish(engineStatistics: nil)
+        #expect(summary.violations.contains { $0.contains("an ID of another engine: #1 (engine 4)") })
+        #expect(summary.violations.contains { $0.contains("#1 (engine 3)") && $0.contains("never ended") }, "ours still waits")
+    }
 }

@@ -96,6 +96,40 @@ struct GeoClueHungBusTests {
         try await Self.runUntil(source, events) { $0.transientErrors.contains { $0.code == "geoclue.bus" } }
     }
 
+    @Test(
+        "a bus that stops reading: a message sent waits at most the connection's timeout to go out, then fails saying so",
+        .enabled(if: Tools.dbusDaemon != nil, "needs dbus-daemon (Scripts/bootstrap.sh installs it)"))
+    func aBusThatStopsReadingHoldsASendForItsTimeoutOnly() async throws {
+        let bed = try await GeoClueTestBed.start(geoclue: false, agent: false)
+        let connection = UnsafeTransfer(try DBusConnection(address: bed.busAddress, timeout: .milliseconds(300)))
+        bed.freezeBus()
+        // Messages of 64 KiB until one cannot go out: the socket's buffer holds a few hundred KiB. Before the bound,
+        // the send that found it full waited for as long as the bus was frozen, and the deadline failed the test.
+        let payload = DBusValue.string(String(repeating: "x", count: 1 << 16))
+        let sendUntilRefused = { @Sendable () -> (sent: Int, failure: DBusFailure)? in
+            for sent in 0..<4_096 {
+                do throws(DBusFailure) {
+                    try connection.value.send("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping", [payload])
+                } catch {
+                    return (sent, error)
+                }
+            }
+            return nil
+        }
+        // The bus is thawed and stopped however the sending ends (a test that gave up must not leave it frozen).
+        let sending: Result<(sent: Int, failure: DBusFailure)?, any Error>
+        do {
+            sending = .success(try await withDeadline(seconds: 60, blocking: sendUntilRefused))
+        } catch {
+            sending = .failure(error)
+        }
+        bed.thawBus()
+        await bed.stop()
+        let (sent, failure) = try #require(try sending.get(), "256 MiB went out to a frozen bus")
+        #expect(sent > 0, "the first messages fit in the socket's buffer")
+        #expect(failure.name == DBusFailure.Name.timeout && failure.message.contains("stopped reading"), "\(failure)")
+    }
+
     /// A source on `bus` with a short call timeout and retry delay, and what it will report.
     private static func source(on bus: SilentSocket) -> (GeoClueLocationSource, Observed<RecordedEvents>) {
         let source = GeoClueLocationSource(

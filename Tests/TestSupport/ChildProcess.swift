@@ -96,6 +96,12 @@ public final class ChildProcess: @unchecked Sendable {
         _ = Glibc.kill(process.processIdentifier, SIGKILL)
     }
 
+    /// Sends `signal` (SIGSTOP to freeze the process, SIGCONT to let it go on) unless it has exited.
+    public func send(_ signal: Int32) {
+        guard !exit.withLockedValue({ $0.exited }) else { return }
+        _ = Glibc.kill(process.processIdentifier, signal)
+    }
+
     /// Kills the process and waits until it has exited.
     public func stop() async {
         kill()

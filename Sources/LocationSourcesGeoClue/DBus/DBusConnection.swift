@@ -27,6 +27,9 @@ final class DBusConnection {
     private var wakeups = 0
     /// The unique name the bus gave this connection (`:1.42`).
     let uniqueName: String
+    /// How long a message sent without waiting for an answer may wait to go out (the timeout the connection
+    /// was made with).
+    private let sendTimeout: Duration
 
     private static let threadsInitialised: Bool = { dbus_threads_init_default() != 0 }()
 
@@ -72,6 +75,7 @@ final class DBusConnection {
         self.connection = connection
         self.socket = socket
         uniqueName = name
+        sendTimeout = timeout
     }
 
     /// Opens a private connection to the bus at `address`: its socket connected, nothing said yet.
@@ -265,9 +269,31 @@ final class DBusConnection {
         try send(message)
     }
 
+    /// Queues `message` and writes out the queue, waiting at most the connection's timeout for the bus to take it.
     private func send(_ message: OpaquePointer) throws(DBusFailure) {
         guard dbus_connection_send(connection, message, nil) != 0 else { throw Self.noMemory }
-        dbus_connection_flush(connection)
+        try writeOut(within: sendTimeout)
+    }
+
+    /// Writes out what libdbus has queued to send, for at most `timeout`. Not `dbus_connection_flush`, which
+    /// waits without a limit while a bus that stopped reading leaves the socket's buffer full. What is still
+    /// queued then stays queued, and goes out with a later write.
+    /// - Throws: ``DBusFailure/Name/timeout`` when the queue did not go out in time, ``DBusFailure/Name/disconnected``
+    ///   when the bus went away.
+    private func writeOut(within timeout: Duration) throws(DBusFailure) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while dbus_connection_has_messages_to_send(connection) != 0 {
+            let left = deadline - clock.now
+            guard left > .zero else {
+                throw DBusFailure(name: DBusFailure.Name.timeout, message: "the bus took no message for \(timeout): it has stopped reading")
+            }
+            // Writes what the socket takes, waiting at most `left` for room (and reads what has come, queued for
+            // nextMessage).
+            guard dbus_connection_read_write(connection, Self.milliseconds(left)) != 0 else {
+                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
+            }
+        }
     }
 
     private func incoming(_ message: OpaquePointer) throws(DBusFailure) -> Incoming? {

@@ -122,6 +122,12 @@ final class GeoClueTestBed: @unchecked Sendable {
         try await startAgent()
     }
 
+    /// Freezes the bus (SIGSTOP): it takes connections' bytes into its socket's buffer no more, and answers nothing.
+    func freezeBus() { bus.send(SIGSTOP) }
+
+    /// Lets a frozen bus go on (SIGCONT).
+    func thawBus() { bus.send(SIGCONT) }
+
     /// Starts GeoClue (never exiting when idle, its network NMEA from the feed) and waits until it owns its name.
     func startGeoClue() async throws {
         geoclue = try ChildProcess(Tools.geoclue!, ["-t", "0", "-u", "\(directory)/nmea"], environment: environment)

@@ -25,7 +25,9 @@ import Testing
 ///   reduced (and no course), no request ends unauthorized while access is granted (the picture as the
 ///   application hears it, `onAuthorizationChange`, which runs before the deliveries a change decides);
 /// - shutdown ends every request left, and one made after it ends at once;
-/// - the engine's counters say exactly what the handlers heard, and each source was commanded in order (never
+/// - the same requests made through the async API (``ChaosAwaitedRequests``) end for their readers: each handle
+///   with its own result, or cancelled only if it or its task was, and each sequence's loop;
+/// - the engine's counters say exactly what the handlers and the handles heard, and each source was commanded in order (never
 ///   started while running, never given a mode while down) and is down after shutdown.
 @Suite("Chaos")
 struct ChaosTests {
@@ -41,6 +43,8 @@ struct ChaosTests {
         #expect(tally.oneShotEndings > 200 && tally.subscriptionEnds > 50 && tally.monitorEnds > 50 && tally.transitions > 0,
             "seed \(seed): \(tally)")
         #expect(tally.unauthorizedEndings > 0 && tally.shutDownEndings > 0 && run.journal.coarseChecked > 0, "seed \(seed): \(tally)")
+        let handles = tally.handles
+        #expect(handles.results > 20 && handles.cancelled > 0 && handles.endedAbnormally > 0 && handles.finished > 0, "seed \(seed): \(tally)")
     }
 }
 
@@ -56,6 +60,8 @@ final class ChaosRun: Sendable {
     ]
     let engine: LocationEngine<ManualClock>
     let journal: ChaosJournal
+    /// The requests made through the async API, and their readers.
+    let awaited = ChaosAwaitedRequests()
     /// The walk's randomness, shared by the test and the handlers (which run on the engine's executor).
     let random: NIOLockedValueBox<SplitMix64>
     /// The user, who answers the engine's prompts (each answer a command that can decide how requests end).
@@ -88,7 +94,10 @@ final class ChaosRun: Sendable {
     func oneIn(_ n: Int) -> Bool { roll(n) == 0 }
 
     /// Plays `steps` steps of the walk, then shuts the engine down and makes a few requests after it. The engine is
-    /// driven by `sync()` alone (no `run()`), so handlers run only while the test awaits it: one seed, one order.
+    /// driven by `sync()` alone (no `run()`), so handlers run only while the test awaits it: one seed, one order of
+    /// the callbacks. (The readers of the async requests run beside the walk, on the pool: a cancel from a reader's
+    /// task, or a reader leaving its loop, reaches the engine when that task runs, so their part of a seed's walk may
+    /// take another order from one run to the next. What is checked holds whatever the order.)
     func play(steps: Int) async {
         for _ in 0..<steps {
             for _ in 0..<(1 + roll(6)) { act() }
@@ -102,7 +111,12 @@ final class ChaosRun: Sendable {
         await engine.shutdown()
         // Requests after shutdown end at once, on this thread.
         for _ in 0..<20 { act(afterShutdown: true) }
-        journal.finish(statistics: await engine.statistics())
+        for _ in 0..<3 {
+            submitHandle()
+            submitStream()
+        }
+        let (handles, violations) = await awaited.finish()
+        journal.finish(statistics: await engine.statistics(), handles: handles, readersFound: violations)
         for (index, source) in sources.enumerated() { journal.check(source.commands, running: source.isRunning, of: "source \(index)") }
     }
 
@@ -120,6 +134,9 @@ final class ChaosRun: Sendable {
         case 59..<60:
             journal.barrierMade()
             engine.locationButtonPressed()
+        case 60..<63: submitHandle()
+        case 63..<65: submitStream()
+        case 65..<67: awaited.withdrawOne(from: engine, roll)
         default: feedTheSources()
         }
     }
@@ -135,6 +152,24 @@ final class ChaosRun: Sendable {
             if oneIn(6) { reactInHandler(to: result.requestID) }
         }
         journal.made(id, .oneShot, asking: .oneShot(accuracy: accuracy, timeout: timeout))
+    }
+
+    /// A one-shot made as a handle, awaited by a task of its own.
+    func submitHandle() {
+        let levels: [LocationAccuracy] = [.city, .neighborhood, .block, .house, .room]
+        let timeout: Duration? = oneIn(6) ? nil : .milliseconds(Int64(200 + roll(20_000)))
+        awaited.await(engine.locationRequest(accuracy: levels[roll(levels.count)], timeout: timeout, delayUntilAuthorized: oneIn(3)))
+        // Now and then withdrawn at once, before the engine has seen it (most handles end within their first sync).
+        if oneIn(4) { awaited.withdrawOne(from: engine, roll) }
+    }
+
+    /// A subscription read as a sequence by a task of its own, which may leave its loop early.
+    func submitStream() {
+        let kinds: [SubscriptionKind] = [.standard, .passive, .significantChange, .heading]
+        let options = SubscriptionOptions(
+            kind: kinds[roll(kinds.count)], accuracy: oneIn(2) ? nil : .house, maximumUpdates: oneIn(3) ? 1 + roll(4) : nil,
+            duration: oneIn(3) ? .seconds(Int64(1 + roll(30))) : nil)
+        awaited.read(engine.updates(options, bufferingNewest: 1 + roll(8)), leavingAfter: oneIn(3) ? 1 + roll(2) : nil)
     }
 
     func submitSubscription() {
@@ -268,9 +303,11 @@ final class ChaosJournal: Sendable {
 
     struct Tally: Sendable, CustomStringConvertible {
         var oneShotEndings = 0, subscriptionEnds = 0, monitorEnds = 0, transitions = 0, unauthorizedEndings = 0, shutDownEndings = 0
+        /// How the requests made through the async API ended (counted once they all have).
+        var handles = ChaosAwaitedRequests.Counts()
         var description: String {
             "one-shot endings \(oneShotEndings), subscription ends \(subscriptionEnds), monitor ends \(monitorEnds), "
-                + "transitions \(transitions), unauthorized \(unauthorizedEndings), shut down \(shutDownEndings)"
+                + "transitions \(transitions), unauthorized \(unauthorizedEndings), shut down \(shutDownEndings), async \(handles)"
         }
     }
 
@@ -447,10 +484,14 @@ final class ChaosJournal: Sendable {
     /// After shutdown: every request ended, unless it was cancelled; the engine counted the one-shots it ended and
     /// the ones cancelled. (Not the ledger's comparison with every counter: the engine counts monitors among its
     /// subscriptions, which the ledger does not see.)
-    func finish(statistics: SchedulerStatistics) {
+    /// The handles' endings count too (`handles`), and what ``ChaosAwaitedRequests/finish()`` found among the
+    /// readers (`readersFound`) is added to the violations.
+    func finish(statistics: SchedulerStatistics, handles: ChaosAwaitedRequests.Counts, readersFound: [String]) {
         state.withLockedValue { state in
+            state.violations += readersFound
+            state.tally.handles = handles
             _ = state.ledger.finish(engineStatistics: nil)
-            var oneShotsUnended = 0
+            var oneShotsUnended = handles.cancelled
             for id in state.order {
                 let record = state.records[id]!
                 if record.endings == 0 {
@@ -460,8 +501,9 @@ final class ChaosJournal: Sendable {
             }
             let counted = statistics.oneShotsSucceeded + statistics.oneShotsTimedOut + statistics.oneShotsForceCompleted + statistics.oneShotsFailed
             // Requests made after shutdown end on the caller's thread, counted as every request is.
-            if counted != state.tally.oneShotEndings {
-                state.violations.append("the engine counted \(counted) one-shot endings, the handlers heard \(state.tally.oneShotEndings)")
+            if counted != state.tally.oneShotEndings + handles.results {
+                state.violations.append(
+                    "the engine counted \(counted) one-shot endings, the handlers heard \(state.tally.oneShotEndings) and the handles \(handles.results)")
             }
             if statistics.oneShotsCancelled != oneShotsUnended {
                 state.violations.append("the engine counted \(statistics.oneShotsCancelled) one-shots cancelled, \(oneShotsUnended) never ended")

@@ -1,0 +1,179 @@
+import Foundation
+import LocationEngine
+import LocationEngineTestKit
+import NIOConcurrencyHelpers
+
+/// The chaos walk's requests made through the async API: one-shot handles (``LocationRequest``), each awaited by a
+/// task of its own, and subscriptions' sequences (``LocationUpdates``), each read by a task of its own that may
+/// leave its loop early. The walk cancels them by ID, force-completes the sequences, and cancels the tasks that
+/// await them. The readers run beside the walk on the cooperative pool, so what they saw is judged once everything
+/// has ended (``finish()``), not as it comes:
+///
+/// - every handle's awaiting ends, with the request's own result, or with `CancellationError` only if the request
+///   or the task awaiting it was cancelled; awaiting it again gives the same;
+/// - every sequence's loop ends: normally (a normal end, a cancel or the reader leaving), or by throwing
+///   ``SubscriptionEndedError`` for an abnormal end, or `CancellationError` only when its task was cancelled.
+final class ChaosAwaitedRequests: Sendable {
+    enum HandleOutcome: Sendable {
+        case result(LocationResult)
+        case cancelled
+        case failed(String)
+    }
+
+    enum StreamOutcome: Sendable {
+        /// The loop ended: the sequence finished (a normal end, or a cancel).
+        case finished(events: Int)
+        /// The reader left the loop after `events` events (which cancels the subscription).
+        case left(events: Int)
+        /// The sequence threw its abnormal end.
+        case ended(SubscriptionEnd, events: Int)
+        /// The reading task was cancelled and the sequence said so.
+        case cancelled
+        case failed(String)
+    }
+
+    struct Handle: Sendable {
+        let request: LocationRequest
+        let reader: Task<HandleOutcome, Never>
+        var cancelled = false
+    }
+
+    struct Stream: Sendable {
+        let id: RequestID
+        let reader: Task<StreamOutcome, Never>
+        var cancelled = false
+        var readerCancelled = false
+    }
+
+    /// What ``finish()`` found, for the engine's counters.
+    struct Counts: Sendable {
+        /// Handles that ended with a result, and those that ended cancelled.
+        var results = 0, cancelled = 0
+        /// Sequences by how they ended, for the walk's tally.
+        var finished = 0, left = 0, endedAbnormally = 0
+    }
+
+    private let state = NIOLockedValueBox((handles: [Handle](), streams: [Stream]()))
+    /// Readers that have ended.
+    private let ended = NIOLockedValueBox(0)
+
+    /// Awaits `request` in a task of its own.
+    func await(_ request: LocationRequest) {
+        let reader = Task { [ended] () -> HandleOutcome in
+            defer { ended.withLockedValue { $0 += 1 } }
+            do {
+                return .result(try await request.result())
+            } catch is CancellationError {
+                return .cancelled
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+        state.withLockedValue { $0.handles.append(Handle(request: request, reader: reader)) }
+    }
+
+    /// Reads `updates` in a task of its own, leaving the loop after `leavingAfter` events if given.
+    func read(_ updates: LocationUpdates, leavingAfter: Int?) {
+        let reader = Task { [ended] () -> StreamOutcome in
+            defer { ended.withLockedValue { $0 += 1 } }
+            var events = 0
+            do {
+                for try await _ in updates {
+                    events += 1
+                    if let leavingAfter, events >= leavingAfter { return .left(events: events) }
+                }
+                return .finished(events: events)
+            } catch let error as SubscriptionEndedError {
+                return .ended(error.reason, events: events)
+            } catch is CancellationError {
+                return .cancelled
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+        state.withLockedValue { $0.streams.append(Stream(id: updates.id, reader: reader)) }
+    }
+
+    /// Ends one of the latest requests (most earlier ones have ended), chosen by `roll`: a handle is cancelled by ID
+    /// or by cancelling the task that awaits it; a sequence is cancelled by ID, force-completed, or its reading task
+    /// is cancelled.
+    func withdrawOne(from engine: LocationEngine<ManualClock>, _ roll: (Int) -> Int) {
+        let (handles, streams) = state.withLockedValue { ($0.handles.count, $0.streams.count) }
+        let latest = (handles: min(handles, 4), streams: min(streams, 4))
+        guard latest.handles + latest.streams > 0 else { return }
+        var pick = roll(latest.handles + latest.streams)
+        let how = roll(3)
+        if pick < latest.handles {
+            pick = handles - 1 - pick
+            let handle = state.withLockedValue { state in
+                state.handles[pick].cancelled = true
+                return state.handles[pick]
+            }
+            if how == 0 { handle.reader.cancel() } else { engine.cancel(handle.request.id) }
+        } else {
+            let index = streams - 1 - (pick - latest.handles)
+            let stream = state.withLockedValue { state in
+                if how != 1 { state.streams[index].cancelled = true }
+                if how == 2 { state.streams[index].readerCancelled = true }
+                return state.streams[index]
+            }
+            switch how {
+            case 0: engine.cancel(stream.id)
+            case 1: engine.forceComplete(stream.id)
+            default: stream.reader.cancel()
+            }
+        }
+    }
+
+    /// Once the engine has shut down (every request ended): awaits every reader — a guard of a minute against one
+    /// that never ends, never an expectation about timing — and returns what they saw, with the broken promises.
+    func finish() async -> (Counts, violations: [String]) {
+        let (handles, streams) = state.withLockedValue { ($0.handles, $0.streams) }
+        var counts = Counts()
+        var violations: [String] = []
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(60)
+        while ended.withLockedValue({ $0 }) < handles.count + streams.count {
+            guard clock.now < end else {
+                return (counts, ["\(handles.count + streams.count - ended.withLockedValue { $0 }) readers of async requests never ended"])
+            }
+            await Task.yield()
+        }
+        for handle in handles {
+            let id = handle.request.id
+            let outcome = await handle.reader.value
+            switch outcome {
+            case .result(let result):
+                counts.results += 1
+                if result.requestID != id { violations.append("handle \(id) got the result of \(result.requestID)") }
+                if let again = try? await handle.request.result(), again.status == result.status, again.requestID == id {
+                } else {
+                    violations.append("handle \(id): awaited again, it did not give its result \(result.status)")
+                }
+            case .cancelled:
+                counts.cancelled += 1
+                if !handle.cancelled { violations.append("handle \(id) threw CancellationError though neither it nor its task was cancelled") }
+            case .failed(let error):
+                violations.append("handle \(id) threw \(error)")
+            }
+        }
+        for stream in streams {
+            switch await stream.reader.value {
+            case .finished: counts.finished += 1
+            case .left: counts.left += 1
+            case .ended(let end, _):
+                counts.endedAbnormally += 1
+                switch end {
+                case .maximumUpdatesReached, .durationElapsed, .forceCompleted:
+                    violations.append("sequence \(stream.id) threw a normal end, \(end)")
+                default: break
+                }
+            case .cancelled:
+                if !stream.readerCancelled { violations.append("sequence \(stream.id) threw CancellationError though its task was not cancelled") }
+            case .failed(let error):
+                violations.append("sequence \(stream.id) threw \(error)")
+            }
+        }
+        return (counts, violations)
+    }
+}

@@ -10,7 +10,8 @@ import Glibc
 
 /// A bus that takes the connection and then says nothing (a stalled dbus-daemon): every step of connecting —
 /// the authentication, Hello, the match rules — waits at most the source's call timeout, never libdbus's own
-/// 25 s. No daemon needed: a listening socket that is never accepted from.
+/// 25 s. No daemon needed for those: a listening socket that is never accepted from. (One test freezes a real
+/// dbus-daemon, for a bus that stops reading once connected.)
 @Suite("GeoClue on a bus that never answers")
 struct GeoClueHungBusTests {
     /// A Unix socket that listens and never accepts: connections complete in its backlog and hear nothing.
@@ -101,7 +102,8 @@ struct GeoClueHungBusTests {
         .enabled(if: Tools.dbusDaemon != nil, "needs dbus-daemon (Scripts/bootstrap.sh installs it)"))
     func aBusThatStopsReadingHoldsASendForItsTimeoutOnly() async throws {
         let bed = try await GeoClueTestBed.start(geoclue: false, agent: false)
-        let connection = UnsafeTransfer(try DBusConnection(address: bed.busAddress, timeout: .milliseconds(300)))
+        // 5 s for connecting on a loaded machine; the one send refused then waits as long.
+        let connection = UnsafeTransfer(try DBusConnection(address: bed.busAddress, timeout: .seconds(5)))
         bed.freezeBus()
         // Messages of 64 KiB until one cannot go out: the socket's buffer holds a few hundred KiB. Before the bound,
         // the send that found it full waited for as long as the bus was frozen, and the deadline failed the test.

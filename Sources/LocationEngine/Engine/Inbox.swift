@@ -109,9 +109,9 @@ final class Inbox: Sendable {
         }
     }
 
-    /// Appends a cancel or force-complete to the withdrawals' lane. An ID this inbox never handed out
-    /// (another engine's, an earlier process's) names no request: nothing is appended, so it cannot end the
-    /// request that gets that ID later.
+    /// Appends a cancel or force-complete to the withdrawals' lane. An ID this inbox has not handed out (not yet,
+    /// or another engine's, which carries another number) names no request: nothing is appended, so it cannot end
+    /// the request that gets that ID later, nor one of this engine's with the same number.
     func appendWithdrawal(_ id: RequestID, _ withdrawal: Withdrawal) -> Wake {
         state.withLockedValue { state in
             guard id.engine == engine, id.rawValue < state.nextID else { return .none }

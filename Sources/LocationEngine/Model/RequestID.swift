@@ -8,7 +8,8 @@ public struct RequestID: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The raw value: the engine's number in the top 16 bits (engines are numbered from 0 as they are made
     /// in a process, modulo 65,536), then the request's number within its engine, from 1 and increasing in
     /// submission order. So a process's first engine numbers its requests 1, 2, 3…, and no two of the 65,536
-    /// engines made next to it share an ID.
+    /// engines made next to it share an ID (among each one's first 2⁴⁸ − 1 requests: at a million a second, nine
+    /// years).
     public let rawValue: UInt64
 
     /// Wraps a raw value.

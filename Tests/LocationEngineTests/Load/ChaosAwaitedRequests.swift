@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 /// - every handle's awaiting ends, with the request's own result, or with `CancellationError` only if the request
 ///   or the task awaiting it was cancelled; awaiting it again gives the same;
 /// - every sequence's loop ends: normally (a normal end, a cancel or the reader leaving), or by throwing
-///   ``SubscriptionEndedError`` for an abnormal end, or `CancellationError` only when its task was cancelled.
+///   ``SubscriptionEndedError`` for an abnormal end (a cancelled reading task ends its loop too, without an error).
 final class ChaosAwaitedRequests: Sendable {
     enum HandleOutcome: Sendable {
         case result(LocationResult)
@@ -27,8 +27,6 @@ final class ChaosAwaitedRequests: Sendable {
         case left(events: Int)
         /// The sequence threw its abnormal end.
         case ended(SubscriptionEnd, events: Int)
-        /// The reading task was cancelled and the sequence said so.
-        case cancelled
         case failed(String)
     }
 
@@ -41,8 +39,6 @@ final class ChaosAwaitedRequests: Sendable {
     struct Stream: Sendable {
         let id: RequestID
         let reader: Task<StreamOutcome, Never>
-        var cancelled = false
-        var readerCancelled = false
     }
 
     /// What ``finish()`` found, for the engine's counters.
@@ -85,8 +81,6 @@ final class ChaosAwaitedRequests: Sendable {
                 return .finished(events: events)
             } catch let error as SubscriptionEndedError {
                 return .ended(error.reason, events: events)
-            } catch is CancellationError {
-                return .cancelled
             } catch {
                 return .failed("\(error)")
             }
@@ -112,11 +106,7 @@ final class ChaosAwaitedRequests: Sendable {
             if how == 0 { handle.reader.cancel() } else { engine.cancel(handle.request.id) }
         } else {
             let index = streams - 1 - (pick - latest.handles)
-            let stream = state.withLockedValue { state in
-                if how != 1 { state.streams[index].cancelled = true }
-                if how == 2 { state.streams[index].readerCancelled = true }
-                return state.streams[index]
-            }
+            let stream = state.withLockedValue { $0.streams[index] }
             switch how {
             case 0: engine.cancel(stream.id)
             case 1: engine.forceComplete(stream.id)
@@ -137,7 +127,7 @@ final class ChaosAwaitedRequests: Sendable {
             guard clock.now < end else {
                 return (counts, ["\(handles.count + streams.count - ended.withLockedValue { $0 }) readers of async requests never ended"])
             }
-            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(1))
         }
         for handle in handles {
             let id = handle.request.id
@@ -168,8 +158,6 @@ final class ChaosAwaitedRequests: Sendable {
                     violations.append("sequence \(stream.id) threw a normal end, \(end)")
                 default: break
                 }
-            case .cancelled:
-                if !stream.readerCancelled { violations.append("sequence \(stream.id) threw CancellationError though its task was not cancelled") }
             case .failed(let error):
                 violations.append("sequence \(stream.id) threw \(error)")
             }

@@ -43,8 +43,9 @@ struct ChaosTests {
         #expect(tally.oneShotEndings > 200 && tally.subscriptionEnds > 50 && tally.monitorEnds > 50 && tally.transitions > 0,
             "seed \(seed): \(tally)")
         #expect(tally.unauthorizedEndings > 0 && tally.shutDownEndings > 0 && run.journal.coarseChecked > 0, "seed \(seed): \(tally)")
-        let handles = tally.handles
-        #expect(handles.results > 20 && handles.cancelled > 0 && handles.endedAbnormally > 0 && handles.finished > 0, "seed \(seed): \(tally)")
+        // (More sequences ended abnormally than the three made after shutdown.)
+        let async = tally.async
+        #expect(async.results > 20 && async.cancelled > 0 && async.endedAbnormally > 3 && async.finished > 0, "seed \(seed): \(tally)")
     }
 }
 
@@ -94,10 +95,11 @@ final class ChaosRun: Sendable {
     func oneIn(_ n: Int) -> Bool { roll(n) == 0 }
 
     /// Plays `steps` steps of the walk, then shuts the engine down and makes a few requests after it. The engine is
-    /// driven by `sync()` alone (no `run()`), so handlers run only while the test awaits it: one seed, one order of
-    /// the callbacks. (The readers of the async requests run beside the walk, on the pool: a cancel from a reader's
-    /// task, or a reader leaving its loop, reaches the engine when that task runs, so their part of a seed's walk may
-    /// take another order from one run to the next. What is checked holds whatever the order.)
+    /// driven by `sync()` alone (no `run()`), so handlers run only while the test awaits it. The readers of the async
+    /// requests run beside the walk, on the pool: a cancel from a reader's task, or a reader leaving its loop, reaches
+    /// the engine when that task runs, which changes what the engine does next and so the rolls of later handlers. A
+    /// seed's walk may so differ from one run to the next, and a failing seed may not replay; what is checked holds
+    /// whatever the order, and a violation names the requests and what they heard.
     func play(steps: Int) async {
         for _ in 0..<steps {
             for _ in 0..<(1 + roll(6)) { act() }
@@ -304,10 +306,10 @@ final class ChaosJournal: Sendable {
     struct Tally: Sendable, CustomStringConvertible {
         var oneShotEndings = 0, subscriptionEnds = 0, monitorEnds = 0, transitions = 0, unauthorizedEndings = 0, shutDownEndings = 0
         /// How the requests made through the async API ended (counted once they all have).
-        var handles = ChaosAwaitedRequests.Counts()
+        var async = ChaosAwaitedRequests.Counts()
         var description: String {
             "one-shot endings \(oneShotEndings), subscription ends \(subscriptionEnds), monitor ends \(monitorEnds), "
-                + "transitions \(transitions), unauthorized \(unauthorizedEndings), shut down \(shutDownEndings), async \(handles)"
+                + "transitions \(transitions), unauthorized \(unauthorizedEndings), shut down \(shutDownEndings), async \(async)"
         }
     }
 
@@ -489,7 +491,7 @@ final class ChaosJournal: Sendable {
     func finish(statistics: SchedulerStatistics, handles: ChaosAwaitedRequests.Counts, readersFound: [String]) {
         state.withLockedValue { state in
             state.violations += readersFound
-            state.tally.handles = handles
+            state.tally.async = handles
             _ = state.ledger.finish(engineStatistics: nil)
             var oneShotsUnended = handles.cancelled
             for id in state.order {

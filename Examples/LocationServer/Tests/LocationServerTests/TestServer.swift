@@ -115,15 +115,16 @@ struct TestServer {
         await Self.yieldUntil("the engine to hold the requests") { [engine] in condition(await engine.statistics()) }
     }
 
-    /// Yields until `condition` holds, or records a failure naming `what` after a minute on the clock (a request
-    /// that never reached the engine, a stream that never opened): a guard against a hang, never an expectation
-    /// about timing.
+    /// Yields until `condition` holds, or records a failure naming `what` after 30 s on the clock or once the test
+    /// is cancelled (its time limit): a request that never reached the engine, a stream that never opened. A guard
+    /// against a hang, never an expectation about timing.
     static func yieldUntil(_ what: String, _ condition: () async -> Bool) async {
         let clock = ContinuousClock()
-        let end = clock.now + .seconds(60)
+        let end = clock.now + .seconds(30)
         while await !condition() {
-            guard clock.now < end else {
-                Issue.record("gave up after 60 s waiting for \(what)")
+            guard clock.now < end, !Task.isCancelled else {
+                let why = Task.isCancelled ? "the test's time limit" : "30 s"
+                Issue.record("gave up waiting for \(what) (\(why))")
                 return
             }
             await Task.yield()

@@ -91,10 +91,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends SIGKILL without waiting (a safety net for `defer`).
-    public func kill() {
-        guard !exit.withLockedValue({ $0.exited }) else { return }
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-    }
+    public func kill() { send(SIGKILL) }
 
     /// Sends `signal` (SIGSTOP to freeze the process, SIGCONT to let it go on) unless it has exited.
     public func send(_ signal: Int32) {

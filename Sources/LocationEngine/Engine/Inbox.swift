@@ -62,7 +62,7 @@ final class Inbox: Sendable {
 
     /// An inbox for the next engine made in the process.
     init() {
-        engine = Self.enginesMade.loadThenWrappingIncrement(ordering: .relaxed) & 0xFFFF
+        engine = Self.enginesMade.loadThenWrappingIncrement(ordering: .relaxed) % RequestID.engineNumbers
         state = NIOLockedValueBox(State(nextID: RequestID(engine: engine, sequence: 1).rawValue))
     }
 

@@ -15,19 +15,23 @@ public struct RequestID: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Wraps a raw value.
     @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    /// The bits of ``rawValue`` that number a request within its engine.
-    static var sequenceBits: Int { 48 }
+    /// The bits of ``rawValue`` that number a request within its engine, and their mask.
+    private static var sequenceBits: UInt64 { 48 }
+    private static var sequenceMask: UInt64 { 1 << sequenceBits - 1 }
+
+    /// How many engines' IDs are told apart: an engine's number is taken modulo this.
+    package static var engineNumbers: UInt64 { 1 << (64 - sequenceBits) }
 
     /// The ID of request number `sequence` (from 1) of engine number `engine`.
     package init(engine: UInt64, sequence: UInt64) {
-        rawValue = (engine & 0xFFFF) << UInt64(Self.sequenceBits) | (sequence & (1 << UInt64(Self.sequenceBits) - 1))
+        rawValue = (engine % Self.engineNumbers) << Self.sequenceBits | sequence & Self.sequenceMask
     }
 
     /// The request's number within its engine: 1 for the engine's first request.
-    package var sequence: UInt64 { rawValue & (1 << UInt64(Self.sequenceBits) - 1) }
+    package var sequence: UInt64 { rawValue & Self.sequenceMask }
 
     /// The number of the engine that handed the ID out.
-    package var engine: UInt64 { rawValue >> UInt64(Self.sequenceBits) }
+    package var engine: UInt64 { rawValue >> Self.sequenceBits }
 
     @inlinable public static func < (lhs: RequestID, rhs: RequestID) -> Bool { lhs.rawValue < rhs.rawValue }
 

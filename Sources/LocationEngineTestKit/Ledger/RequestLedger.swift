@@ -39,8 +39,9 @@ public struct ExpectationTable: RequestExpectations, Sendable {
 ///
 /// A ledger follows the requests of one engine. They are identified by their `RequestID` (the engine
 /// numbers them from 1 in submission order) and kept as 32-byte records in one array indexed by that
-/// number, so that a million requests cost 32 MB; an ID of another engine is a violation. The ledger takes no lock: its owner serialises access (handlers run on the engine's
-/// executor while a driver submits from elsewhere).
+/// number, so that a million requests cost 32 MB; an ID of another engine is a violation. The ledger
+/// takes no lock: its owner serialises access (handlers run on the engine's executor while a driver
+/// submits from elsewhere).
 public struct RequestLedger<Expectations: RequestExpectations> {
     /// How a request ended.
     public typealias Outcome = LedgerRecord.Outcome
@@ -92,13 +93,11 @@ public struct RequestLedger<Expectations: RequestExpectations> {
             violation("an ID no request could have: \(id)")
             return nil
         }
-        if engine != id.engine {
-            guard engine == nil else {
-                violation("an ID of another engine: \(id)")
-                return nil
-            }
-            engine = id.engine
+        if let engine, engine != id.engine {
+            violation("an ID of another engine: \(id)")
+            return nil
         }
+        engine = id.engine
         let index = Int(id.sequence - 1)
         if index >= records.count { records.append(contentsOf: repeatElement(Record(), count: index + 1 - records.count)) }
         return index

@@ -90,15 +90,28 @@ final class DBusConnection {
     /// Runs the connection's authentication for at most `timeout`: libdbus authenticates inside the first
     /// blocking call, and there waits for the bus's answer without any limit, whatever the call's timeout.
     private static func authenticate(_ connection: OpaquePointer, address: String, timeout: Duration) throws(DBusFailure) {
+        try readWrite(
+            connection, while: { dbus_connection_get_is_authenticated($0) == 0 }, within: timeout,
+            timedOut: "the bus at \(address) did not authenticate the connection within \(timeout)",
+            closed: "the bus at \(address) closed the connection while authenticating it")
+    }
+
+    /// Reads and writes on `connection` while `pending` holds, for at most `timeout`: each round writes what the
+    /// socket takes and reads what has come (queued for ``nextMessage(waitingAtMost:orUntil:)``), waiting at most
+    /// the time left for either.
+    /// - Throws: ``DBusFailure/Name/timeout`` saying `timedOut` when `pending` still holds at the end,
+    ///   ``DBusFailure/Name/disconnected`` saying `closed` when the bus went away.
+    private static func readWrite(
+        _ connection: OpaquePointer, while pending: (OpaquePointer) -> Bool, within timeout: Duration, timedOut: @autoclosure () -> String,
+        closed: @autoclosure () -> String
+    ) throws(DBusFailure) {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while dbus_connection_get_is_authenticated(connection) == 0 {
+        while pending(connection) {
             let left = deadline - clock.now
-            guard left > .zero else {
-                throw DBusFailure(name: DBusFailure.Name.timeout, message: "the bus at \(address) did not authenticate the connection within \(timeout)")
-            }
+            guard left > .zero else { throw DBusFailure(name: DBusFailure.Name.timeout, message: timedOut()) }
             guard dbus_connection_read_write(connection, milliseconds(left)) != 0 else {
-                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus at \(address) closed the connection while authenticating it")
+                throw DBusFailure(name: DBusFailure.Name.disconnected, message: closed())
             }
         }
     }
@@ -281,19 +294,9 @@ final class DBusConnection {
     /// - Throws: ``DBusFailure/Name/timeout`` when the queue did not go out in time, ``DBusFailure/Name/disconnected``
     ///   when the bus went away.
     private func writeOut(within timeout: Duration) throws(DBusFailure) {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while dbus_connection_has_messages_to_send(connection) != 0 {
-            let left = deadline - clock.now
-            guard left > .zero else {
-                throw DBusFailure(name: DBusFailure.Name.timeout, message: "the bus took no message for \(timeout): it has stopped reading")
-            }
-            // Writes what the socket takes, waiting at most `left` for room (and reads what has come, queued for
-            // nextMessage).
-            guard dbus_connection_read_write(connection, Self.milliseconds(left)) != 0 else {
-                throw DBusFailure(name: DBusFailure.Name.disconnected, message: "the bus closed the connection")
-            }
-        }
+        try Self.readWrite(
+            connection, while: { dbus_connection_has_messages_to_send($0) != 0 }, within: timeout,
+            timedOut: "the bus took no message for \(timeout): it has stopped reading", closed: "the bus closed the connection")
     }
 
     private func incoming(_ message: OpaquePointer) throws(DBusFailure) -> Incoming? {

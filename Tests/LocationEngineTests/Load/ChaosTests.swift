@@ -32,7 +32,7 @@ import Testing
 @Suite("Chaos")
 struct ChaosTests {
     @Test("every kind of request, under authorization changes, prompts, source failures and re-entrant handlers, ends exactly once",
-        arguments: [UInt64(1), 2, 3, 4, 5, 0xC0FFEE])
+        .timeLimit(.minutes(2)), arguments: [UInt64(1), 2, 3, 4, 5, 0xC0FFEE])
     func everyRequestEndsOnce(seed: UInt64) async {
         let run = ChaosRun(seed: seed)
         await run.play(steps: 2_000)
@@ -117,8 +117,8 @@ final class ChaosRun: Sendable {
             submitHandle()
             submitStream()
         }
-        let (handles, violations) = await awaited.finish()
-        journal.finish(statistics: await engine.statistics(), handles: handles, readersFound: violations)
+        let (counts, violations) = await awaited.finish()
+        journal.finish(statistics: await engine.statistics(), awaited: counts, readersFound: violations)
         for (index, source) in sources.enumerated() { journal.check(source.commands, running: source.isRunning, of: "source \(index)") }
     }
 
@@ -484,16 +484,15 @@ final class ChaosJournal: Sendable {
     }
 
     /// After shutdown: every request ended, unless it was cancelled; the engine counted the one-shots it ended and
-    /// the ones cancelled. (Not the ledger's comparison with every counter: the engine counts monitors among its
-    /// subscriptions, which the ledger does not see.)
-    /// The handles' endings count too (`handles`), and what ``ChaosAwaitedRequests/finish()`` found among the
-    /// readers (`readersFound`) is added to the violations.
-    func finish(statistics: SchedulerStatistics, handles: ChaosAwaitedRequests.Counts, readersFound: [String]) {
+    /// the ones cancelled, the handles' among them (`awaited`). What ``ChaosAwaitedRequests/finish()`` found among
+    /// the readers (`readersFound`) is added to the violations. (Not the ledger's comparison with every counter: the
+    /// engine counts monitors among its subscriptions, which the ledger does not see.)
+    func finish(statistics: SchedulerStatistics, awaited: ChaosAwaitedRequests.Counts, readersFound: [String]) {
         state.withLockedValue { state in
             state.violations += readersFound
-            state.tally.async = handles
+            state.tally.async = awaited
             _ = state.ledger.finish(engineStatistics: nil)
-            var oneShotsUnended = handles.cancelled
+            var oneShotsUnended = awaited.cancelled
             for id in state.order {
                 let record = state.records[id]!
                 if record.endings == 0 {
@@ -503,9 +502,9 @@ final class ChaosJournal: Sendable {
             }
             let counted = statistics.oneShotsSucceeded + statistics.oneShotsTimedOut + statistics.oneShotsForceCompleted + statistics.oneShotsFailed
             // Requests made after shutdown end on the caller's thread, counted as every request is.
-            if counted != state.tally.oneShotEndings + handles.results {
+            if counted != state.tally.oneShotEndings + awaited.results {
                 state.violations.append(
-                    "the engine counted \(counted) one-shot endings, the handlers heard \(state.tally.oneShotEndings) and the handles \(handles.results)")
+                    "the engine counted \(counted) one-shot endings, the handlers heard \(state.tally.oneShotEndings) and the handles \(awaited.results)")
             }
             if statistics.oneShotsCancelled != oneShotsUnended {
                 state.violations.append("the engine counted \(statistics.oneShotsCancelled) one-shots cancelled, \(oneShotsUnended) never ended")

@@ -259,7 +259,7 @@ struct ClientAuthenticationTests {
                 let port = try #require(client.port)
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
                 try await channel.writeAndFlush(ByteBuffer(string: "GET /loca")).get()
-                // Closed by the server, or a failure after a minute.
+                // Closed by the server, or a failure naming the wait.
                 await TestServer.yieldUntil("the server to close the trickling connection") { !channel.isActive }
             }
     }

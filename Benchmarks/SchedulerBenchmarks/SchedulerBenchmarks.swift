@@ -5,10 +5,9 @@ import Foundation
 /// The scheduler's cost per request at N = 1k, 100k and 1M pending.
 ///
 /// Each benchmark does N operations per iteration and, besides package-benchmark's own metrics,
-/// records the per-request figure the bar is stated in as a custom metric
-/// (`ns/request`, `ns/fix`). Memory per pending request is measured by `locbench`, which links
-/// jemalloc and reads its statistics; inside package-benchmark's process, jemalloc's `mallctl`
-/// crashes and glibc's figures read zero.
+/// records the per-request figure as a custom metric (`ns/request`, `ns/fix`). Memory per pending
+/// request is measured by `locbench`, which links jemalloc and reads its statistics; inside
+/// package-benchmark's process, jemalloc's `mallctl` crashes and glibc's figures read zero.
 let benchmarks: @Sendable () -> Void = {
     // CI sets LOCATIONENGINE_BENCHMARK_SHORT=1: fewer iterations and no 1M runs, for a quick table.
     let short = ProcessInfo.processInfo.environment["LOCATIONENGINE_BENCHMARK_SHORT"] == "1"

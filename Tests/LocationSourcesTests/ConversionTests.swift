@@ -130,11 +130,13 @@ struct ConversionTests {
         let eager = ReconnectPolicy(initialDelay: .zero, maximumDelay: .zero, giveUpAfter: nil)
         #expect(eager.delay(afterFailures: 1) == .zero, "the first retry at once")
         #expect((2...70).allSatisfy { eager.delay(afterFailures: $0) >= ReconnectPolicy.smallestBackoff }, "never a busy loop")
+        // Set later, the delays are bounded as at init: the maximum no lower than the initial delay then.
         var changed = ReconnectPolicy()
         changed.maximumDelay = .seconds(-1)
         changed.initialDelay = .seconds(-5)
+        #expect(changed.initialDelay == .zero && changed.maximumDelay == .milliseconds(250))
         #expect(changed.delay(afterFailures: 1) == .zero)
-        #expect(changed.delay(afterFailures: 5) == ReconnectPolicy.smallestBackoff)
+        #expect(changed.delay(afterFailures: 5) == ReconnectPolicy.smallestBackoff * 16)
     }
 
     @Test func aCourseOf360IsNorth() {

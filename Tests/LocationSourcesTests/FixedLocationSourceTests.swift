@@ -22,6 +22,17 @@ import TestSupport
         #expect(location.latitude == 52.52 && location.longitude == 13.405 && location.altitude == 34 && location.accuracy == 25)
     }
 
+    @Test("a file written on Windows (lines ending in CR LF) reads as the same file, its line numbers the same")
+    func windowsLineEndingsAreLineEndings() throws {
+        let location = try FixedLocation(geolocation: "# Berlin\r\n52.52\r\n\r\n13.405   # longitude\r\n34\r\n25\r\n")
+        #expect(location.latitude == 52.52 && location.longitude == 13.405 && location.altitude == 34 && location.accuracy == 25)
+        #expect {
+            try FixedLocation(geolocation: "52.52\r\n13.405\r\nhigh\r\n25\r\n")
+        } throws: { error in
+            "\(error)".contains("line 3: 'high' is not a number")
+        }
+    }
+
     @Test(arguments: [
         ("52.5\n13.4\n34\n", "accuracy radius is missing"),
         ("52.5 N\n13.4\n34\n25\n", "line 1: '52.5 N' is not a number"),

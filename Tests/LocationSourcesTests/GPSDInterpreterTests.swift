@@ -40,6 +40,26 @@ struct GPSDInterpreterTests {
         #expect(fix.utcTime == 1_704_067_200)
     }
 
+    @Test("an error of 0 is no estimate: the fix is delivered with the assumed radius, or skipped, never as 0 m measured")
+    func aZeroErrorIsNoEstimate() {
+        let lines = [
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":52.5,"lon":13.4,"eph":0,"epv":0}"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:01.000Z","lat":52.5,"lon":13.4,"epx":0,"epy":0}"#,
+            #"{"class":"TPV","mode":2,"time":"2024-05-01T12:00:02.000Z","lat":52.5,"lon":13.4,"eph":0,"epx":3,"epy":4}"#,
+        ]
+        let (assumed, _) = run(lines, unmeasured: .typical)
+        let fixes = assumed.compactMap { outcome -> Location? in if case .fix(let fix) = outcome { fix } else { nil } }
+        #expect(fixes.count == 3)
+        #expect(fixes.prefix(2).allSatisfy { $0.horizontalAccuracyIsEstimated && $0.horizontalAccuracy == UnmeasuredAccuracy.typical.radius(threeD: true) })
+        #expect(fixes.first?.verticalAccuracy == nil)
+        // A zero eph beside per-axis errors: those are the estimate.
+        #expect(fixes.last.map { !$0.horizontalAccuracyIsEstimated && abs($0.horizontalAccuracy - 5 * AccuracyConversion.twoDRMSToRadius68) < 1e-12 } == true)
+
+        let (skipped, statistics) = run(Array(lines.prefix(2)), unmeasured: .skip)
+        #expect(skipped.allSatisfy { if case .fix = $0 { false } else { true } })
+        #expect(statistics.fixesWithoutAccuracy == 2)
+    }
+
     @Test func repeatedEpochsAreDeliveredOnce() {
         let untimed = #"{"class":"TPV","mode":3,"lat":10,"lon":20,"eph":10}"#
         let timed = #"{"class":"TPV","mode":3,"time":"2024-01-01T00:00:01.000Z","lat":10,"lon":20,"eph":10}"#

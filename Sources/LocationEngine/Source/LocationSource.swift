@@ -59,11 +59,15 @@ public struct SourceCapabilities: Sendable, Hashable {
     /// The horizontal accuracy (metres, 68 %) the source typically reaches in its finest mode: 0 (the default)
     /// for a source as fine as any request asks (a GNSS receiver), kilometres for one that locates by
     /// Wi-Fi, cell or IP. With several sources the engine runs, for each request, one that reaches what it
-    /// asks (see <doc:SeveralSources>).
-    public var reach: Double
+    /// asks (see <doc:SeveralSources>). What is not a finite number above 0 counts as 0.
+    public var reach: Double {
+        didSet { reach = Self.bounded(reach: reach) }
+    }
     /// What the source typically reaches when run in a mode, where that differs from ``reach`` (GeoClue at
-    /// city level locates by IP, at street level by Wi-Fi): metres by mode.
-    public var reachByMode: [PowerMode: Double]
+    /// city level locates by IP, at street level by Wi-Fi): metres by mode, bounded as ``reach`` is.
+    public var reachByMode: [PowerMode: Double] {
+        didSet { reachByMode = reachByMode.mapValues(Self.bounded(reach:)) }
+    }
     /// What running the source costs, for the engine's choice among several: by default its receiver's
     /// tracking power in the finest mode (``powerProfile``, which is in milliwatts); without a profile, ``SourceCost/typicalGNSS`` for a
     /// source that reaches any accuracy (a receiver that does not describe itself) and nothing for a coarser one.
@@ -102,8 +106,8 @@ public struct SourceCapabilities: Sendable, Hashable {
         self.providesCourse = providesCourse
         self.powerProfile = powerProfile
         self.confirmsReceiverState = confirmsReceiverState
-        self.reach = reach.isFinite && reach > 0 ? reach : 0
-        self.reachByMode = reachByMode.mapValues { $0.isFinite && $0 > 0 ? $0 : 0 }
+        self.reach = Self.bounded(reach: reach)
+        self.reachByMode = reachByMode.mapValues(Self.bounded(reach:))
         // A profile whose tracking power is no usable number (NaN, infinite, not positive) describes a
         // receiver all the same: it costs as a typical one, never nothing.
         self.cost = cost ?? powerProfile.map { profile in
@@ -115,6 +119,9 @@ public struct SourceCapabilities: Sendable, Hashable {
 
     /// `time` within zero and ``longestFirstFix``.
     private static func bounded(_ time: Duration) -> Duration { min(max(.zero, time), longestFirstFix) }
+
+    /// `reach` if it is a finite number above 0, else 0.
+    private static func bounded(reach: Double) -> Double { reach.isFinite && reach > 0 ? reach : 0 }
 
     /// What the source typically reaches run in `mode`: ``reachByMode``'s, else ``reach``.
     public func reach(in mode: PowerMode) -> Double { reachByMode[mode] ?? reach }
@@ -134,7 +141,9 @@ public struct SourceCapabilities: Sendable, Hashable {
 /// another.
 public struct SourceCost: Sendable, Hashable, Comparable {
     /// Watts while the source runs.
-    public var watts: Double
+    public var watts: Double {
+        didSet { watts = watts.isFinite && watts > 0 ? watts : 0 }
+    }
 
     /// A cost of `watts` while running (negative or not finite: 0).
     public init(watts: Double) { self.watts = watts.isFinite && watts > 0 ? watts : 0 }

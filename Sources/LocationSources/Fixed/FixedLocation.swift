@@ -29,12 +29,14 @@ public struct FixedLocation: Sendable, Hashable {
 
     /// Reads the `/etc/geolocation` format that GeoClue's static source reads: four values, one per line —
     /// latitude, longitude, altitude (metres), accuracy radius (metres) — with `#` starting a comment and
-    /// blank lines ignored; what follows the fourth value is not read.
+    /// blank lines ignored; what follows the fourth value is not read. Lines may end in `\n` or `\r\n`.
     /// - Throws: ``FixedLocationError`` naming the line, for a value that is not a number, a missing value, or
     ///   a position out of range.
     public init(geolocation text: String) throws(FixedLocationError) {
         var values: [Double] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where values.count < 4 {
+        // Any line ending: a file written on Windows ends its lines with "\r\n", one Character in Swift.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, rawLine) in lines.enumerated() where values.count < 4 {
             let content = rawLine.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces)
             guard !content.isEmpty else { continue }
             // Whole-line numbers only, as GeoClue reads them (no units, no second value on the line).

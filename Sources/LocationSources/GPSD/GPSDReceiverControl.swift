@@ -21,8 +21,11 @@ public struct GPSDReceiverControl: Sendable, Hashable {
     public var model: ReceiverModel
     /// For a u-blox 9 or 10: configure it with CFG-VALSET keys rather than the M8's CFG messages.
     public var usesConfigurationKeys: Bool
-    /// The fix interval in the tracking modes. Default 1 s.
-    public var fixInterval: Duration
+    /// The fix interval in the tracking modes, from 100 ms to 10 s (a value outside is taken as the nearest).
+    /// Default 1 s.
+    public var fixInterval: Duration {
+        didSet { fixInterval = ReceiverControlConfiguration.bounded(fixInterval: fixInterval) }
+    }
     /// For a u-blox M8 or older: its UBX protocol version (`PROTVER` in MON-VER, `ubxtool -p MON-VER` shows it),
     /// which decides the CFG-PM2 layout: 48 bytes from 18 on, 44 before. gpsd keeps the receiver's answers, so
     /// it is not asked. Default 18 (M8 firmware 3.01 and later).
@@ -42,7 +45,7 @@ public struct GPSDReceiverControl: Sendable, Hashable {
         self.model = model
         self.usesConfigurationKeys = usesConfigurationKeys
         self.protocolVersion = protocolVersion
-        self.fixInterval = max(.milliseconds(100), min(fixInterval, .seconds(10)))
+        self.fixInterval = ReceiverControlConfiguration.bounded(fixInterval: fixInterval)
     }
 
     private var dialect: ReceiverDialect? {

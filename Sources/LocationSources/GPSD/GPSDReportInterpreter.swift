@@ -147,12 +147,16 @@ struct GPSDReportInterpreter: Sendable {
             time = parsed
         }
         // An error estimate that is there but means nothing (negative, beyond any distance on Earth)
-        // makes the fix suspect: it is skipped, not given an assumed accuracy.
+        // makes the fix suspect: it is skipped, not given an assumed accuracy. An error of 0 is no estimate,
+        // as in NMEA: gpsd multiplies the receiver's DOP by its error model, and a receiver that prints
+        // `0.0` for a DOP it does not know gets an `eph` of 0, which no receiver measures.
+        let eph = report.eph == 0 ? nil : report.eph
+        let perAxisGiven = report.epx != nil && report.epy != nil && !(report.epx == 0 && report.epy == 0)
         let measured: Double?
-        if report.eph != nil {
-            guard let radius = AccuracyConversion.radius68(twoDRMS: report.eph) else { return skip(.invalidValue) }
+        if eph != nil {
+            guard let radius = AccuracyConversion.radius68(twoDRMS: eph) else { return skip(.invalidValue) }
             measured = radius
-        } else if report.epx != nil, report.epy != nil {
+        } else if perAxisGiven {
             guard let radius = AccuracyConversion.radius68(epx: report.epx, epy: report.epy) else { return skip(.invalidValue) }
             measured = radius
         } else {
@@ -164,7 +168,7 @@ struct GPSDReportInterpreter: Sendable {
         location.horizontalAccuracyIsEstimated = measured == nil
         location.altitude = checked(report.altMSL ?? report.alt) { abs($0) < 1e6 }
         location.ellipsoidalAltitude = checked(report.altHAE) { abs($0) < 1e6 }
-        location.verticalAccuracy = checked(report.epv) { $0 >= 0 }.flatMap { AccuracyConversion.vertical68(vertical95: $0) }
+        location.verticalAccuracy = checked(report.epv) { $0 >= 0 }.flatMap { $0 == 0 ? nil : AccuracyConversion.vertical68(vertical95: $0) }
         location.speed = checked(report.speed) { $0 >= 0 && $0 < 1e5 }
         location.course = checked(report.track) { _ in true }.map { track in
             let wrapped = track.truncatingRemainder(dividingBy: 360)

@@ -19,7 +19,8 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
     public var unmeasuredAccuracy: UnmeasuredAccuracy
     /// Replay a file again from the start when it ends, rather than report its end: each pass after the last
     /// with no disconnection told, at once or, after a pass shorter than the reconnect policy's initial delay,
-    /// when that much has passed since its first sentence was understood. Default `false`.
+    /// when that much has passed since its first sentence was understood. Default `false`. Only a file replays:
+    /// for other endpoints this is ignored (the end of standard input is final, whatever it says).
     public var loopsFile: Bool
     /// Whether and how the receiver's power is commanded (serial and TCP endpoints only; files and standard
     /// input are read-only). Default: a plain receiver, never written to (see <doc:ReceiverPower>).
@@ -44,6 +45,11 @@ public struct NMEAStreamConfiguration: Sendable, Hashable {
         self.unmeasuredAccuracy = unmeasuredAccuracy
         self.loopsFile = loopsFile
         self.receiver = receiver
+    }
+
+    /// Whether the stream replays when it ends: ``loopsFile`` for a file endpoint, never for another.
+    var replaysFile: Bool {
+        if case .file = endpoint { loopsFile } else { false }
     }
 
     /// The receiver's control with its connection decided: as configured, else from the serial device's path

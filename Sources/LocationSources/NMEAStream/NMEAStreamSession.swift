@@ -56,7 +56,7 @@ final class NMEAStreamSession: Sendable {
     ) {
         self.metrics = metrics
         self.commandsReceiver = configuration.commandsReceiver
-        if case .file = configuration.endpoint { replaysPasses = configuration.loopsFile } else { replaysPasses = false }
+        replaysPasses = configuration.replaysFile
         var pacer: EpochPacer?
         if case .file(_, .recorded(let speed, let maximumGap)) = configuration.endpoint {
             pacer = EpochPacer(speed: speed, maximumGap: maximumGap)

@@ -81,7 +81,7 @@ public final class NMEAStreamSource: LocationSource {
         self.session = session
         self.link = ReconnectingLink(
             opener: opener, framing: .bytes, policy: configuration.reconnect, eventLoop: eventLoop,
-            replaysFiniteStreams: configuration.loopsFile,
+            replaysFiniteStreams: configuration.replaysFile,
             // Weakly: the session holds the link (for the receiver's commands), and a source let go must free both.
             onInput: { [weak session] in session?.receive($0) ?? LinkInputOutcome(understood: false) },
             onReport: { [weak session] in session?.report($0) }

@@ -41,15 +41,21 @@ public enum ReceiverConnection: String, Sendable, Hashable, CaseIterable {
 public struct ReceiverControlConfiguration: Sendable, Hashable {
     /// The receiver. Default ``ReceiverModel/plain``: nothing is written to the receiver.
     public var model: ReceiverModel
-    /// The fix interval in the tracking modes (`PowerMode.best` and `PowerMode.high`).
-    /// Default 1 s.
-    public var fixInterval: Duration
-    /// How long a command's acknowledgement may take before the command counts as unanswered. Default 1.5 s
-    /// (u-blox answers "at least within one second"; MediaTek within one fix interval).
-    public var acknowledgementTimeout: Duration
+    /// The fix interval in the tracking modes (`PowerMode.best` and `PowerMode.high`), from 100 ms to 10 s,
+    /// the receivers' range (a value outside is taken as the nearest). Default 1 s.
+    public var fixInterval: Duration {
+        didSet { fixInterval = Self.bounded(fixInterval: fixInterval) }
+    }
+    /// How long a command's acknowledgement may take before the command counts as unanswered, at least 10 ms.
+    /// Default 1.5 s (u-blox answers "at least within one second"; MediaTek within one fix interval).
+    public var acknowledgementTimeout: Duration {
+        didSet { acknowledgementTimeout = Self.bounded(timeout: acknowledgementTimeout) }
+    }
     /// How long the receiver may take to answer the version query when the port opens (twice: the first
-    /// bytes may only wake it). Default 2 s.
-    public var identificationTimeout: Duration
+    /// bytes may only wake it), at least 10 ms. Default 2 s.
+    public var identificationTimeout: Duration {
+        didSet { identificationTimeout = Self.bounded(timeout: identificationTimeout) }
+    }
     /// How the receiver is attached; `nil` (the default): from the serial device's path
     /// (``ReceiverConnection/of(devicePath:)``), a UART over TCP.
     public var connection: ReceiverConnection?
@@ -62,10 +68,17 @@ public struct ReceiverControlConfiguration: Sendable, Hashable {
     ) {
         self.connection = connection
         self.model = model
-        self.fixInterval = max(.milliseconds(100), min(fixInterval, .seconds(10)))
-        self.acknowledgementTimeout = max(.milliseconds(10), acknowledgementTimeout)
-        self.identificationTimeout = max(.milliseconds(10), identificationTimeout)
+        self.fixInterval = Self.bounded(fixInterval: fixInterval)
+        self.acknowledgementTimeout = Self.bounded(timeout: acknowledgementTimeout)
+        self.identificationTimeout = Self.bounded(timeout: identificationTimeout)
     }
+
+    /// A fix interval the receivers take: from 100 ms to 10 s (MediaTek's `PMTK220` range; u-blox's
+    /// measurement rate is a 16-bit count of milliseconds), whenever it is set.
+    static func bounded(fixInterval: Duration) -> Duration { max(.milliseconds(100), min(fixInterval, .seconds(10))) }
+
+    /// A timeout of at least 10 ms, whenever it is set.
+    private static func bounded(timeout: Duration) -> Duration { max(.milliseconds(10), timeout) }
 
     /// The interval between fixes the power-save modes ask for, by engine mode (`nil`: continuous tracking).
     ///

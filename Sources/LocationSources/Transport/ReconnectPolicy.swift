@@ -12,17 +12,29 @@
 /// reports a fatal error, which ends every pending request with a clear message.
 public struct ReconnectPolicy: Sendable, Hashable {
     /// The wait before the first retry. Default 0.25 s.
-    public var initialDelay: Duration
+    public var initialDelay: Duration {
+        didSet {
+            initialDelay = max(.zero, initialDelay)
+            maximumDelay = max(initialDelay, maximumDelay)
+        }
+    }
     /// The longest wait between two attempts. Default 8 s.
-    public var maximumDelay: Duration
+    public var maximumDelay: Duration {
+        didSet { maximumDelay = max(initialDelay, maximumDelay) }
+    }
     /// How long a new connection may go without answering (without sending anything the source
     /// understands) before it is treated as failed. Default 5 s.
-    public var answerTimeout: Duration
+    public var answerTimeout: Duration {
+        didSet { answerTimeout = max(.zero, answerTimeout) }
+    }
     /// How long failed attempts may go on, counted from the first failure since the last working
     /// connection, before the source gives up with a fatal error; `nil` retries for ever. Default 30 s.
-    public var giveUpAfter: Duration?
+    public var giveUpAfter: Duration? {
+        didSet { giveUpAfter = giveUpAfter.map { max(.zero, $0) } }
+    }
 
     /// Creates a policy. Negative durations count as zero; a maximum below the initial delay is raised to it.
+    /// The same holds for a value set later.
     public init(
         initialDelay: Duration = .milliseconds(250),
         maximumDelay: Duration = .seconds(8),
@@ -41,10 +53,9 @@ public struct ReconnectPolicy: Sendable, Hashable {
 
     /// The wait after `failures` consecutive failures (1 for the first): capped exponential backoff. A zero
     /// initial delay retries the first failure at once and backs off from ``smallestBackoff`` after it.
-    /// - Complexity: O(1): at most 64 doublings.
     /// Every retry after the first waits at least ``smallestBackoff``, whatever the delays say (a zero
-    /// maximum, or a negative one set after the policy was made), so that a peer refusing every connection
-    /// is never retried in a busy loop.
+    /// maximum), so that a peer refusing every connection is never retried in a busy loop.
+    /// - Complexity: O(1): at most 64 doublings.
     public func delay(afterFailures failures: Int) -> Duration {
         let initial = max(.zero, initialDelay)
         guard failures > 1 else { return initial }

@@ -29,6 +29,17 @@ struct AbsurdFiguresTests {
         }
     }
 
+    @Test("a capability set later is bounded as at init: no NaN or negative reach or cost reaches the planner")
+    func capabilitiesSetLaterAreBounded() {
+        var capabilities = SourceCapabilities(providesCourse: true, reach: 1000)
+        capabilities.reach = .nan
+        capabilities.reachByMode = [.medium: -50, .low: .infinity, .lowest: 3000]
+        capabilities.cost.watts = .nan
+        #expect(capabilities.reach == 0 && capabilities.reachByMode == [.medium: 0, .low: 0, .lowest: 3000])
+        #expect(capabilities.cost.watts == 0)
+        #expect(capabilities.serves(.best), "a reach of 0 serves every request, as at init")
+    }
+
     @Test("the span between any two instants of the timeline is exact, the ends of the range too (it wrapped)")
     func spanBetweenTheEnds() {
         let first = EngineInstant(nanoseconds: .min), last = EngineInstant(nanoseconds: .max)

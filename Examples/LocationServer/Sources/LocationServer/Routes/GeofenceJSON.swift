@@ -19,6 +19,14 @@ struct GeofenceJSON: ResponseCodable, Equatable {
     var state: String
     /// `true` while the state is the one the fence was restored with at start (no transition since).
     var restored: Bool?
+    /// While the fence waits to be monitored again after an end outside it: why (the engine's outcome name)
+    /// and since when (Unix seconds).
+    var suspended: Suspended?
+
+    struct Suspended: Codable, Equatable {
+        var reason: String
+        var since: Double
+    }
 
     init(_ fence: GeofenceRegistry.Fence) {
         id = fence.id
@@ -30,6 +38,7 @@ struct GeofenceJSON: ResponseCodable, Equatable {
         loiteringDelay = fence.body.options.loiteringDelay.map(\.secondsValue)
         state = fence.state.description
         restored = fence.restored ? true : nil
+        suspended = fence.suspension.flatMap { $0.waiting ? Suspended(reason: $0.reason, since: $0.since) : nil }
     }
 }
 
@@ -83,6 +92,8 @@ extension ServerSentEvent {
                 whileStopped: change.againstRestoredState ? true : nil)))
         case .ended(let fence, let reason):
             self.init(name: "end", data: Self.json(GeofenceEndJSON(fence: fence, reason: reason)))
+        case .suspended(let fence, let reason, let detail):
+            self.init(name: "suspended", data: Self.json(GeofenceEndJSON(fence: fence, reason: reason, detail: detail)))
         }
     }
 }

@@ -109,6 +109,10 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
         }
         let registry = registry
         let monitor = engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: id) }
+        // The engine takes the monitor on its loop: once it has, a refusal (access denied, no source) has
+        // reached the fence, which is then answered as such and never stored, rather than answered 201 and
+        // kept to be monitored again.
+        await engine.sync()
         let sequence: UInt64
         switch registry.claim(id, request: monitor) {
         case .monitored(let stored): sequence = stored

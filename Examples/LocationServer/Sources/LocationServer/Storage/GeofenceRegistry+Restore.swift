@@ -18,7 +18,13 @@ extension GeofenceRegistry {
         let wallNow = journal.now()
         let instantNow = engine.currentInstant()
         let origin = wallNow - instantNow.sinceEpoch.secondsValue
-        state.withLockedValue { $0.timelineOrigin = origin }
+        let remonitor = Remonitor(
+            monitor: { region, options, handler in engine.monitor(region, options: options, handler: handler) },
+            cancel: { engine.cancel($0) }, sleep: { try await engine.clock.sleep(for: $0) }, now: { engine.currentInstant() })
+        state.withLockedValue { state in
+            state.timelineOrigin = origin
+            state.remonitor = remonitor
+        }
         var fences: [Fence] = []
         for row in stored {
             let body: GeofenceBody
@@ -29,7 +35,9 @@ extension GeofenceRegistry {
             }
             guard let known = GeofenceState(name: row.state) else { throw RestoreError(fence: row.id, problem: "unknown state '\(row.state)'") }
             fences.append(
-                Fence(id: row.id, body: body, owner: row.owner, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown))
+                Fence(
+                    id: row.id, body: body, owner: row.owner, state: known, since: row.since, dwelled: row.dwelled, restored: known != .unknown,
+                    isStored: true))
         }
         state.withLockedValue { state in
             for fence in fences {
@@ -39,20 +47,16 @@ extension GeofenceRegistry {
         }
         var restored = 0
         for fence in fences {
-            var options = fence.body.options
-            if let since = fence.since {
-                // A time of the last run, placed on this run's timeline (before its start: a negative instant).
-                let instant = instantNow - .nanoseconds(Int64(((wallNow - since) * 1e9).rounded()))
-                options.restoredState = GeofenceRestoredState(fence.state, since: instant, dwelled: fence.dwelled)
-            }
             let id = fence.id
+            let options = monitoringOptions(fence, instantNow: instantNow, wallNow: wallNow)
             let request = engine.monitor(fence.body.region, options: options) { [self] _, event in deliver(event, toFence: id) }
             if claimRestored(id, request: request) { restored += 1 }
         }
         counters.restored(restored)
     }
 
-    /// Records the engine's request for a restored fence (an end it already had removes it).
+    /// Records the engine's request for a restored fence (an end it already had removes it, unless the end
+    /// kept it to monitor it again).
     private func claimRestored(_ id: UInt64, request: RequestID) -> Bool {
         state.withLockedValue { state in
             guard state.fences[id]?.earlyEnd == nil else {

@@ -3,7 +3,9 @@ import NIOConcurrencyHelpers
 import Prometheus
 
 /// What the server's fences did, for `/metrics` and the exit report: `locationserver_geofences` (fences
-/// monitored now) and `locationserver_geofence_transitions{transition}` (transitions delivered, by the
+/// kept now, monitored or waiting to be monitored again), `locationserver_geofence_suspensions` and
+/// `locationserver_geofence_remonitors` (ends outside a fence that kept it, and its monitorings again) and
+/// `locationserver_geofence_transitions{transition}` (transitions delivered, by the
 /// engine's name for each, ``GeofenceTransition/name``), the store's work
 /// (`locationserver_geofence_events_stored`, `locationserver_geofence_store_seconds`,
 /// `locationserver_geofence_store_failures`, `locationserver_geofence_events_expired_unstored`) and how long an
@@ -15,8 +17,12 @@ final class GeofenceCounters: Sendable {
         var created = 0
         /// Fences restored from the database at start.
         var restored = 0
-        /// Fences ended by the engine (shutdown, denial, failure).
+        /// Fences ended by the engine and removed (a refused body), or kept by its shutdown for the next start.
         var ended = 0
+        /// Ends outside a fence (the source failed, access was refused) that kept it to monitor it again.
+        var suspensions = 0
+        /// Kept fences monitored again.
+        var remonitored = 0
         /// Fences ended by `DELETE`.
         var deleted = 0
         /// Transitions delivered to the registry (each was sent to every listener then open).
@@ -39,6 +45,8 @@ final class GeofenceCounters: Sendable {
 
     private let state = NIOLockedValueBox(Totals())
     private let monitored: Gauge
+    private let suspensionCounter: Counter
+    private let remonitorCounter: Counter
     private let transitionCounters: [String: Counter]
     private let storedCounter: Counter
     private let failureCounter: Counter
@@ -46,29 +54,35 @@ final class GeofenceCounters: Sendable {
     private let storeSecondsCounter: Counter
     private let delivery: DurationHistogram
 
+    /// The counter `locationserver_<name>` of `registry`.
+    private static func counter(_ name: String, unit: String, help: String, in registry: PrometheusCollectorRegistry) -> Counter {
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "locationserver", metricName: name, unitName: unit, helpText: help))
+    }
+
     init(registry: PrometheusCollectorRegistry) {
         monitored = registry.makeGauge(
             descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofences", unitName: "", helpText: "Fences monitored (POST /geofences)"))
+                namespace: "locationserver", metricName: "geofences", unitName: "",
+                helpText: "Fences kept (POST /geofences), monitored or waiting to be monitored again"))
+        suspensionCounter = Self.counter(
+            "geofence_suspensions", unit: "",
+            help: "Fences the engine ended for a reason outside them (the source failed, access was refused), kept to monitor again",
+            in: registry)
+        remonitorCounter = Self.counter("geofence_remonitors", unit: "", help: "Kept fences monitored again", in: registry)
         let descriptor = MetricNameDescriptor(
             namespace: "locationserver", metricName: "geofence_transitions", unitName: "", helpText: "Geofence transitions delivered, by transition")
         transitionCounters = Dictionary(
             uniqueKeysWithValues: GeofenceTransition.names.map { ($0, registry.makeCounter(descriptor: descriptor, labels: [("transition", $0)])) })
-        storedCounter = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofence_events_stored", unitName: "", helpText: "Geofence events committed to the database"))
-        storeSecondsCounter = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofence_store", unitName: "seconds",
-                helpText: "Time spent in the database transactions of geofence writes"))
-        failureCounter = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofence_store_failures", unitName: "",
-                helpText: "Database transactions of geofence writes that failed (each is retried)"))
-        expiredUnstoredCounter = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofence_events_expired_unstored", unitName: "",
-                helpText: "Geofence events past the retention by count before a database refusing writes took them (never sent)"))
+        storedCounter = Self.counter("geofence_events_stored", unit: "", help: "Geofence events committed to the database", in: registry)
+        storeSecondsCounter = Self.counter(
+            "geofence_store", unit: "seconds",
+            help: "Time spent in the database transactions of geofence writes", in: registry)
+        failureCounter = Self.counter(
+            "geofence_store_failures", unit: "",
+            help: "Database transactions of geofence writes that failed (each is retried)", in: registry)
+        expiredUnstoredCounter = Self.counter(
+            "geofence_events_expired_unstored", unit: "",
+            help: "Geofence events past the retention by count before a database refusing writes took them (never sent)", in: registry)
         delivery = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
                 namespace: "locationserver", metricName: "geofence_event_delivery", unitName: "seconds",
@@ -89,6 +103,18 @@ final class GeofenceCounters: Sendable {
     func created() {
         state.withLockedValue { $0.created += 1 }
         monitored.increment()
+    }
+
+    /// A fence was kept after an end outside it.
+    func suspended() {
+        state.withLockedValue { $0.suspensions += 1 }
+        suspensionCounter.increment()
+    }
+
+    /// A kept fence was monitored again.
+    func remonitored() {
+        state.withLockedValue { $0.remonitored += 1 }
+        remonitorCounter.increment()
     }
 
     /// A monitored fence ended, by the engine or by `DELETE`.

@@ -14,7 +14,9 @@ import ServiceLifecycle
 /// things happened.
 ///
 /// A fence ended by the engine's shutdown stays in the database, and the next start restores it with the
-/// state it was in (``restore(_:into:)``); any other end, and `DELETE`, removes it.
+/// state it was in (``restore(_:into:)``); one ended for a reason outside it (the source failed, access was
+/// refused) stays too, and is monitored again after a pause (``suspend(_:_:)``); any other end, and `DELETE`,
+/// removes it.
 ///
 /// As a `Service` placed before the engine in the server's group, it stores what is appended until the
 /// group shuts down — after the engine, which has ended every fence with `shut_down` by then — stores
@@ -31,8 +33,11 @@ final class GeofenceRegistry: Sendable {
     enum Event: Sendable {
         /// A fence's transition.
         case transition(fence: UInt64, GeofenceEvent)
-        /// A fence ended: the engine's outcome name (`shut_down`, `unauthorized`…), `cancelled` for `DELETE`.
+        /// A fence ended: the engine's outcome name (`shut_down`, `rejected`…), `cancelled` for `DELETE`.
         case ended(fence: UInt64, reason: String)
+        /// A fence stopped being monitored for a reason outside it (`failed`, `unauthorized`…): it is kept and
+        /// monitored again after a pause.
+        case suspended(fence: UInt64, reason: String, detail: String?)
     }
 
     /// One fence.
@@ -53,6 +58,10 @@ final class GeofenceRegistry: Sendable {
         var request: RequestID?
         /// An end delivered before the route claimed the fence.
         var earlyEnd: SubscriptionEnd?
+        /// In the database: claimed after its `POST`, or restored at start.
+        var isStored = false
+        /// Kept after an end outside it, to be monitored again (`nil`: monitored, as far as the server knows).
+        var suspension: Suspension?
 
         /// The fence as the database keeps it.
         var stored: StoredFence {
@@ -72,6 +81,8 @@ final class GeofenceRegistry: Sendable {
         /// Unix seconds at the engine's instant zero: turns the engine's instants into times that mean
         /// something after a restart.
         var timelineOrigin: Double
+        /// How kept fences are monitored again: set when the fences are restored into the engine.
+        var remonitor: Remonitor?
     }
 
     /// The most fences monitored at once.
@@ -82,6 +93,9 @@ final class GeofenceRegistry: Sendable {
     /// The database's writer and the events' reader.
     let journal: GeofenceJournal
     let state: NIOLockedValueBox<State>
+    /// Wakes ``retrySuspended()`` when a fence is kept to be monitored again.
+    let retryWakes: AsyncStream<Void>.Continuation
+    let retryStream: AsyncStream<Void>
 
     init(maximumFences: Int, maximumFencesPerClient: Int? = nil, journal: GeofenceJournal, lastFenceID: UInt64) {
         self.maximumFences = maximumFences
@@ -89,6 +103,7 @@ final class GeofenceRegistry: Sendable {
         self.journal = journal
         counters = journal.counters
         state = NIOLockedValueBox(State(lastID: lastFenceID, timelineOrigin: journal.now()))
+        (retryStream, retryWakes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     // MARK: Fences
@@ -131,6 +146,7 @@ final class GeofenceRegistry: Sendable {
                 return .ended(end)
             }
             fence.request = request
+            fence.isStored = true
             state.fences[id] = fence
             return .monitored(sequence: journal.append([.fence(fence.stored)]))
         }
@@ -203,6 +219,8 @@ final class GeofenceRegistry: Sendable {
                 default: fence.dwelled = false
                 }
                 fence.restored = false
+                // A transition says the fence is monitored: a later end starts a new stretch.
+                fence.suspension = nil
                 state.fences[id] = fence
                 journal.appendEvent(
                     sent.name, fence: id, owner: fence.owner, data: sent.data,
@@ -214,6 +232,7 @@ final class GeofenceRegistry: Sendable {
             // Every fence hears the same transient error; /updates streams report those.
             break
         case .ended(let end):
+            if suspend(id, end) { return }
             let sent = ServerSentEvent(Event.ended(fence: id, reason: end.outcome))
             let monitored: Bool? = state.withLockedValue { state in
                 if case .shutDown = end { state.shutDown = true }
@@ -269,14 +288,20 @@ extension SubscriptionEnd {
 
 extension GeofenceRegistry: Service {
     /// Stores what is appended until the group's graceful shutdown, then the rest; then ends every
-    /// event stream once it has sent everything.
+    /// event stream once it has sent everything. Meanwhile it monitors kept fences again
+    /// (``retrySuspended()``).
     func run() async throws {
         await withGracefulShutdownHandler {
-            await journal.run()
-        } onGracefulShutdown: { [journal, state] in
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.retrySuspended() }
+                await journal.run()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: { [journal, state, retryWakes] in
             // The engine has shut down before (the group stops its services in reverse): with no fence to end,
             // nothing else said so.
             state.withLockedValue { $0.shutDown = true }
+            retryWakes.finish()
             journal.finish()
         }
         journal.close()

@@ -1,0 +1,144 @@
+import LocationEngine
+
+/// Fences the engine ended for a reason outside them — the source failed for good, location access was
+/// refused or reduced, the engine's configuration cannot serve them — are kept: stored, listed, and
+/// monitored again after a pause, with the state they were in. Deleting every fence a client was told
+/// was created because gpsd restarted for a minute would lose what the server acknowledged.
+///
+/// The pause is 5 s, doubling while a fence monitored again ends again within ``stableAfter``, up to
+/// ``longestPause``; one round monitors every fence waiting. The `suspended` event is sent at the first
+/// end of such a stretch, not at each retry, so an outage of hours writes one event per fence.
+extension GeofenceRegistry {
+    /// A fence the engine ended for a reason outside it, kept to be monitored again.
+    struct Suspension: Sendable, Equatable {
+        /// The engine's outcome name for the end (`failed`, `unauthorized`, …).
+        var reason: String
+        /// Unix seconds of the first end of this stretch.
+        var since: Double
+        /// How many times the fence was monitored again and ended again within ``stableAfter``.
+        var retries = 0
+        /// Whether it waits for the next round (`false`: monitored again, not ended since).
+        var waiting = true
+        /// When it was last monitored again, on the engine's timeline.
+        var retriedAt: EngineInstant?
+    }
+
+    /// The engine's side of monitoring a kept fence again, given by ``restore(_:into:)``, which knows the engine.
+    struct Remonitor: Sendable {
+        var monitor: @Sendable (GeofenceRegion, GeofenceOptions, @escaping @Sendable (RequestID, RegionEvent) -> Void) -> RequestID
+        var cancel: @Sendable (RequestID) -> Void
+        /// Sleeps on the engine's clock.
+        var sleep: @Sendable (Duration) async throws -> Void
+        var now: @Sendable () -> EngineInstant
+    }
+
+    /// The first pause before a kept fence is monitored again.
+    static let firstPause = Duration.seconds(5)
+    /// The longest pause between two rounds.
+    static let longestPause = Duration.seconds(300)
+    /// How long a fence monitored again must go without ending for its next end to start a new stretch
+    /// (with a `suspended` event and the first pause again).
+    static let stableAfter = Duration.seconds(300)
+
+    /// Keeps fence `id`, which the engine ended with `end`, if `end` is outside the fence and the fence is
+    /// stored; returns whether it did. A fence not stored yet (its `POST` has not claimed it) is refused to
+    /// its creator instead.
+    func suspend(_ id: UInt64, _ end: SubscriptionEnd) -> Bool {
+        guard end.suspendsFence else { return false }
+        let now = state.withLockedValue { $0.remonitor }?.now()
+        let kept: Bool = state.withLockedValue { state in
+            guard !state.shutDown, var fence = state.fences[id], fence.isStored else { return false }
+            if var suspension = fence.suspension, let retriedAt = suspension.retriedAt, let now, now - retriedAt < Self.stableAfter {
+                // The same outage: counted, not announced again.
+                suspension.retries += 1
+                suspension.waiting = true
+                fence.suspension = suspension
+            } else {
+                fence.suspension = Suspension(reason: end.outcome, since: journal.now())
+                let sent = ServerSentEvent(Event.suspended(fence: id, reason: end.outcome, detail: EndJSON(end, updates: 0).detail))
+                journal.appendEvent(sent.name, fence: id, owner: fence.owner, data: sent.data)
+            }
+            state.fences[id] = fence
+            return true
+        }
+        guard kept else { return false }
+        counters.suspended()
+        retryWakes.yield()
+        return true
+    }
+
+    /// The pause before the next round, or `nil` when no fence waits (or nothing can monitor them again).
+    var nextPause: Duration? {
+        state.withLockedValue { state in
+            guard !state.shutDown, state.remonitor != nil else { return nil }
+            let waiting = state.fences.values.compactMap { $0.suspension?.waiting == true ? $0.suspension?.retries : nil }
+            guard let retries = waiting.max() else { return nil }
+            return min(Self.firstPause * (1 << min(retries, 10)), Self.longestPause)
+        }
+    }
+
+    /// Monitors every waiting fence again, each with the state it was in; returns how many.
+    @discardableResult
+    func remonitorWaiting() -> Int {
+        guard let remonitor = state.withLockedValue({ $0.remonitor }) else { return 0 }
+        let instantNow = remonitor.now()
+        let wallNow = journal.now()
+        let due: [Fence] = state.withLockedValue { state in
+            guard !state.shutDown else { return [] }
+            let ids = state.fences.values.filter { $0.suspension?.waiting == true }.map(\.id)
+            return ids.compactMap { id in
+                state.fences[id]?.suspension?.waiting = false
+                state.fences[id]?.suspension?.retriedAt = instantNow
+                return state.fences[id]
+            }
+        }
+        for fence in due {
+            let id = fence.id
+            let request = remonitor.monitor(fence.body.region, monitoringOptions(fence, instantNow: instantNow, wallNow: wallNow)) {
+                [self] _, event in deliver(event, toFence: id)
+            }
+            let deleted: Bool = state.withLockedValue { state in
+                guard state.fences[id] != nil else { return true }
+                state.fences[id]?.request = request
+                return false
+            }
+            if deleted { remonitor.cancel(request) }
+            counters.remonitored()
+        }
+        return due.count
+    }
+
+    /// Runs the rounds until cancelled: waits for a fence to be kept, pauses, monitors the waiting ones again.
+    func retrySuspended() async {
+        for await _ in retryStream {
+            while let pause = nextPause, let remonitor = state.withLockedValue({ $0.remonitor }) {
+                do { try await remonitor.sleep(pause) } catch { return }
+                remonitorWaiting()
+            }
+        }
+    }
+
+    /// The options to monitor `fence` with again: its own, with the state it was left in and since when on the
+    /// engine's timeline (`GeofenceOptions.restoredState`), so that its first deciding fix reports nothing when
+    /// the state is the same.
+    func monitoringOptions(_ fence: Fence, instantNow: EngineInstant, wallNow: Double) -> GeofenceOptions {
+        var options = fence.body.options
+        if let since = fence.since {
+            // A wall-clock time placed on the engine's timeline (before its start: a negative instant).
+            let instant = instantNow - .nanoseconds(Int64(((wallNow - since) * 1e9).rounded()))
+            options.restoredState = GeofenceRestoredState(fence.state, since: instant, dwelled: fence.dwelled)
+        }
+        return options
+    }
+}
+
+extension SubscriptionEnd {
+    /// Whether a fence that ends so is kept and monitored again: the end says nothing of the fence, only of
+    /// what serves it now (the source, the authorization, the configuration).
+    var suspendsFence: Bool {
+        switch self {
+        case .failed, .unauthorized, .accuracyReduced, .misconfigured: true
+        case .maximumUpdatesReached, .durationElapsed, .forceCompleted, .headingUnavailable, .rejected, .shutDown: false
+        }
+    }
+}

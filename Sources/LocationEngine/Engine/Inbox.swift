@@ -43,6 +43,8 @@ final class Inbox: Sendable {
         var withdrawals = Deque<PendingWithdrawal>()
         /// Barrier commands appended so far (see ``EngineCommand/isBarrier``).
         var barriers: UInt64 = 0
+        /// The instants the authorization changes among `commands` are due at, in their order.
+        var authorizationDues = Deque<EngineInstant>()
         /// The engine has shut down with this authorization picture: commands are refused.
         var closedWith: AuthorizationState?
         /// The shutdown's endings have been handed out: withdrawals are refused too. (Until then a handler's
@@ -56,6 +58,8 @@ final class Inbox: Sendable {
     let parks = ManagedAtomic<Int>(0)
     /// How many withdrawals wait in their lane (the loop's cheap "anything new?" test); changed under the lock.
     private let withdrawalCount = ManagedAtomic<Int>(0)
+    /// How many authorization changes wait, not yet taken (the loop's cheap test); changed under the lock.
+    private let authorizationCount = ManagedAtomic<Int>(0)
 
     /// The number that tags the IDs this inbox hands out (``RequestID/engine``).
     let engine: UInt64
@@ -104,6 +108,10 @@ final class Inbox: Sendable {
         state.withLockedValue { state in
             guard state.closedWith == nil else { return .refused }
             if command.isBarrier { state.barriers &+= 1 }
+            if case .authorization(_, let due, _) = command {
+                state.authorizationDues.append(due)
+                authorizationCount.wrappingIncrement(ordering: .releasing)
+            }
             state.commands.append(command)
             return Self.wake(&state)
         }
@@ -156,12 +164,24 @@ final class Inbox: Sendable {
     /// handed, emptied, to fill next: in a steady state the buffers trade places and no batch allocates
     /// or grows.
     /// - Complexity: O(1)
-    func takeAll(into batch: inout Deque<EngineCommand>) {
+    func takeAll(into batch: inout Deque<EngineCommand>, authorizationDues: inout Deque<EngineInstant>) {
         assert(batch.isEmpty, "takeAll(into:) needs an empty batch")
         state.withLockedValue { state in
             state.timerFired = false
             swap(&state.commands, &batch)
+            guard !state.authorizationDues.isEmpty else { return }
+            authorizationDues.append(contentsOf: state.authorizationDues)
+            authorizationCount.wrappingDecrement(by: state.authorizationDues.count, ordering: .releasing)
+            state.authorizationDues.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// The earliest instant an authorization change not yet taken is due at (`nil`: none waits). The loop
+    /// passes no time beyond it before it has handed the change to the core, which applies it at that instant.
+    /// - Complexity: O(k) for the k changes not yet taken (a handful at most: each is a user's or a provider's).
+    var earliestAuthorizationDue: EngineInstant? {
+        guard authorizationCount.load(ordering: .acquiring) != 0 else { return nil }
+        return state.withLockedValue { state in state.authorizationDues.min() }
     }
 
     /// Whether withdrawals wait in their lane.

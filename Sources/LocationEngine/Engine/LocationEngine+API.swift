@@ -113,7 +113,10 @@ extension LocationEngine {
         let sink = UpdatesSink(continuation: continuation, epochs: privacy)
         let madeAt = now()
         let id = submit { .subscribe($0, options, madeAt: madeAt, .stream(sink)) }
-        let cancelRequest: @Sendable () -> Void = { [weak self] in self?.cancel(id) }
+        // The sequence holds the engine, as a request's handle does: an engine released while it is read would
+        // drop the subscription, and the reading loop would never end. (The engine holds the sequence's end only
+        // until the subscription ends, which lets the cycle go.)
+        let cancelRequest: @Sendable () -> Void = { self.cancel(id) }
         continuation.onTermination = { termination in
             if case .cancelled = termination { cancelRequest() }
         }

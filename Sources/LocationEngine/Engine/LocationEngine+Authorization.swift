@@ -13,7 +13,8 @@ extension LocationEngine {
     public nonisolated func authorizationUpdates() -> AsyncStream<AuthorizationState> {
         let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationState.self, bufferingPolicy: .bufferingNewest(32))
         let id = submit { .observeAuthorization($0, continuation) }
-        continuation.onTermination = { [weak self] _ in self?.submit(.stopObservingAuthorization(id)) }
+        // Held as the other sequences hold it: released, the engine would never finish the stream.
+        continuation.onTermination = { _ in self.submit(.stopObservingAuthorization(id)) }
         return stream
     }
 

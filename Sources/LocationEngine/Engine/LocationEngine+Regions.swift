@@ -38,7 +38,8 @@ extension LocationEngine {
         let sink = RegionSink(continuation: continuation, epochs: privacy)
         let madeAt = now()
         let id = submit { .monitor($0, region, options, madeAt: madeAt, .stream(sink)) }
-        let cancelRequest: @Sendable () -> Void = { [weak self] in self?.cancel(id) }
+        // Held as ``updates(_:bufferingNewest:)`` holds it: released, the engine would leave the loop hanging.
+        let cancelRequest: @Sendable () -> Void = { self.cancel(id) }
         continuation.onTermination = { termination in
             if case .cancelled = termination { cancelRequest() }
         }

@@ -26,8 +26,11 @@ extension SchedulerStateMachine {
         // each instant settles.
         setAuthorizationAlarm()
         let held = heldAndPending()
-        catchUp(to: now)
+        // What ends by the change's instant is the change's (or came before it); what falls due after it, while
+        // the change waited to be handed over, is not, and a withdrawal held behind the change replaces it.
+        catchUp(to: min(due, now))
         keepBarrierEndings(of: held)
+        catchUp(to: now)
         settle()
         return delivery.takeEffects()
     }

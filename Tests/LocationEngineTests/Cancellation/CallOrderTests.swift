@@ -75,6 +75,26 @@ struct CallOrderTests: EngineTestCase {
         #expect(try await request.result().status == .timedOut)
     }
 
+    @Test("a subscription's and a monitor's sequences hold their engine: the caller's last reference gone, each still ends", .timeLimit(.minutes(1)))
+    func sequencesHoldTheEngine() async throws {
+        var engine: LocationEngine<ManualClock>? = makeEngine(running: false)
+        weak let released = engine
+        let updates = engine!.updates(SubscriptionOptions(duration: .seconds(5)))
+        let region = try GeofenceRegion.circle(centre: GeoPoint(latitude: 48.137, longitude: 11.575), radius: 200)
+        let regionUpdates = engine!.monitor(region)
+        engine = nil
+        // Before, the sequences held it weakly: released, the engine dropped both, and their loops never ended.
+        let held = try #require(released, "the sequences keep the engine that must end them")
+        clock.advance(by: .seconds(5))
+        await held.sync()
+        // Its duration elapsed: a normal end, which finishes the loop.
+        for try await _ in updates {}
+        await held.shutdown()
+        await #expect(throws: SubscriptionEndedError.self, "the shutdown ends the monitor, abnormally") {
+            for try await _ in regionUpdates {}
+        }
+    }
+
     @Test("an authorization change, then a cancel, from one caller: the request ends unauthorized, not cancelled")
     func authorizationChangeThenCancel() async {
         let user = ManyEnginesStressTests.PushedAuthorization()

@@ -116,4 +116,39 @@ struct CatchUpEngineTests: EngineTestCase {
         await engine.sync()
         #expect(recorder.results(id).map(\.status) == (withdrawal == .cancel ? [] : [.forceCompleted]))
     }
+
+    @Test("a denial reported at 2 s and handled at 10 s applies at 2 s: the request due at 5 s ends unauthorized, carrying no fix")
+    func aLateDenialComesBeforeTheDeadlinesAfterIt() async {
+        let engine = makeEngine(running: false)
+        let id = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        source.emit(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 50))
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        engine.updateAuthorization(.denied)
+        clock.advance(by: .seconds(8))
+        // Before, the engine caught up with the clock before taking the denial: the request timed out at 5 s
+        // under the old picture, carrying the 50 m fix, and only then was access denied.
+        await engine.sync()
+        let results = recorder.results(id)
+        #expect(results.map(\.status) == [.unauthorized(.denied)])
+        #expect(results.first?.location == nil, "nothing reaches anyone once access is lost")
+    }
+
+    @Test("a cancel made right after a late grant wins over the timeout the grant started, which ran out before the grant was handled")
+    func aCancelBehindALateGrantWinsOverTheTimeoutItStarted() async {
+        let user = SimulatedAuthorizationProvider(.init())
+        let engine = makeEngine(.init(linger: .zero, authorizationProvider: user, usage: AuthorizationTests.declared), running: false)
+        let id = engine.location(accuracy: .city, timeout: .seconds(5), delayUntilAuthorized: true, handler: recorder.oneShot)
+        await engine.sync()
+        #expect(recorder.results(id).isEmpty, "it waits for an answer")
+        engine.updateAuthorization(.authorizedWhenInUse())
+        engine.cancel(id)
+        clock.advance(by: .seconds(10))
+        // Before, the grant's own catching up ran the request's timeout out at 5 s and counted it as the grant's
+        // ending, which no cancel behind it replaces: it timed out although cancelled before its deadline.
+        await engine.sync()
+        #expect(recorder.results(id).isEmpty, "cancelled: its handler is not called")
+    }
 }

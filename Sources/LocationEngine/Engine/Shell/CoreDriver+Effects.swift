@@ -132,7 +132,7 @@ extension CoreDriver {
         var interruption: Effects?
         if inbox.hasWithdrawals { interruption = takeWithdrawals(now: now()) }
         handlersRun &+= 1
-        guard handlersRun & 1023 == 0, let due = machine.advanceTimeIfDue(now: now(), at: .midDelivery) else { return interruption }
+        guard handlersRun & 1023 == 0, let due = machine.advanceTimeIfDue(now: passable(now()), at: .midDelivery) else { return interruption }
         guard var effects = interruption else { return due }
         effects.append(contentsOf: due)
         return effects

@@ -24,6 +24,10 @@ struct CoreDriver {
     var withdrawals = WithdrawalLane()
     /// The emptied buffer of the last batch, traded with the inbox's for the next one.
     var spareBatch = Deque<EngineCommand>()
+    /// The instants the authorization changes of the batch being processed are due at, in their order: the
+    /// time passed before each command stops at the first of them until that change is processed, so that a
+    /// change handed over late applies before the deadlines after its instant, as the core orders them.
+    var authorizationDues = Deque<EngineInstant>()
     /// Handlers run so far: every 1,024 the clock is read during a delivery.
     var handlersRun = 0
     /// The sources' growing figures, published while they run.
@@ -66,8 +70,8 @@ struct CoreDriver {
         var processed = 0
         var now = self.now()
         while true {
-            carryOutWithdrawals(now: now)
-            inbox.takeAll(into: &batch)
+            carryOutWithdrawals(now: passable(now))
+            inbox.takeAll(into: &batch, authorizationDues: &authorizationDues)
             if batch.isEmpty {
                 if hasWithdrawals { continue }
                 break
@@ -78,11 +82,14 @@ struct CoreDriver {
             while !batch.isEmpty {
                 processed &+= 1
                 if processed & 255 == 0 { now = self.now() }
-                carryOutWithdrawals(now: now)
-                if let due = machine.advanceTimeIfDue(now: now) { perform(due) }
+                // Up to the due instant of an authorization change ahead in the batch, not beyond (an empty
+                // deque's test, per command: changes are rare).
+                let present = authorizationDues.isEmpty ? now : min(now, authorizationDues[0])
+                carryOutWithdrawals(now: present)
+                if let due = machine.advanceTimeIfDue(now: present) { perform(due) }
                 // Moved out of the batch straight into `process`: no copy of the command and its handler.
                 var fixMadeAt: EngineInstant?
-                let effects = process(batch.removeFirst(), now: now, fixMadeAt: &fixMadeAt)
+                let effects = process(batch.removeFirst(), now: present, fixMadeAt: &fixMadeAt)
                 if perform(effects), let fixMadeAt {
                     metrics.fixDeliveryLatency.recordNanoseconds((self.now() - fixMadeAt).saturatingNanoseconds)
                 }
@@ -153,6 +160,7 @@ struct CoreDriver {
                 return machine.receiveFatalError(error, now: now, source: source)
             }
         case .authorization(let state, let due, let prompt):
+            authorizationDues.removeFirst()
             withdrawals.barrierProcessed()
             return machine.receiveAuthorization(state, due: due, answering: prompt, now: now)
         case .endSession:
@@ -175,13 +183,23 @@ struct CoreDriver {
         return Effects()
     }
 
+    /// How far the loop may pass the time: to `now`, or only to the due instant of an authorization change still
+    /// waiting — in the batch or not yet taken — when that is earlier (the core applies it at that instant, after
+    /// what fell due before it and before what falls due after).
+    func passable(_ now: EngineInstant) -> EngineInstant {
+        var passable = now
+        if let first = authorizationDues.first { passable = min(passable, first) }
+        if let waiting = inbox.earliestAuthorizationDue { passable = min(passable, waiting) }
+        return passable
+    }
+
     /// Processes queued commands and everything due at the clock's current time (the core applies
     /// scheduled authorization changes in time order, each at its own instant), until nothing is left: deadlines
     /// that fall due while it works are processed in the same pass, not after another timer cycle.
     mutating func advance() {
         while true {
             drain()
-            let now = self.now()
+            let now = passable(self.now())
             guard let due = machine.advanceTimeIfDue(now: now) else { break }
             perform(due)
         }

@@ -125,35 +125,61 @@ struct FenceStoreTests {
         #expect(error.problem == .cannotOpen)
     }
 
+    /// Another process holding the lock of the database at `path`, as a running server does (a POSIX record lock,
+    /// as Python's lockf takes), until its standard input closes; `body` runs while it holds it.
+    static func withLockHolder(of path: String, _ body: (Process, FileHandle) async throws -> Void) async throws {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, sys; f = open(sys.argv[1], 'w'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB); print('locked', flush=True); sys.stdin.read()",
+            path + ".lock",
+        ]
+        let output = Pipe()
+        let input = Pipe()
+        holder.standardOutput = output
+        holder.standardInput = input
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        let said = output.fileHandleForReading.availableData
+        #expect(String(decoding: said, as: UTF8.self).hasPrefix("locked"))
+        try await body(holder, input.fileHandleForWriting)
+    }
+
+    @Test("a server given a symbolic link to a database another server holds is refused too: one file, one lock", .timeLimit(.minutes(1)))
+    func databaseInUseThroughALink() async throws {
+        try await Support.withDatabaseFile { path in
+            let link = path + "-link.sqlite"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+            defer { try? FileManager.default.removeItem(atPath: link) }
+            try await Self.withLockHolder(of: path) { _, _ in
+                // Before, the lock was the link's own `.lock`: the second server started and wrote beside the first.
+                let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: link) }
+                #expect(error.problem == .inUse)
+            }
+            // The link leads to a file not created yet: the lock is the target's all the same.
+            #expect(DatabaseFileLock.resolved(link) == path)
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(DatabaseFileLock.resolved(link) == path, "and once it exists")
+            #expect(DatabaseFileLock.resolved("/nonexistent-dir/f.sqlite") == "/nonexistent-dir/f.sqlite")
+        }
+    }
+
     @Test("a second server process on the same database file is refused at start, naming the process that holds it; once that one has ended, the file opens", .timeLimit(.minutes(1)))
     func databaseInUse() async throws {
         try await Support.withDatabaseFile { path in
-            // Another process holding the file's lock, as a running server does (a POSIX record lock, as Python's lockf takes).
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            holder.arguments = [
-                "python3", "-c",
-                "import fcntl, sys; f = open(sys.argv[1], 'w'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB); print('locked', flush=True); sys.stdin.read()",
-                path + ".lock",
-            ]
-            let output = Pipe()
-            let input = Pipe()
-            holder.standardOutput = output
-            holder.standardInput = input
-            try holder.run()
-            defer { if holder.isRunning { holder.terminate() } }
-            let said = output.fileHandleForReading.availableData
-            #expect(String(decoding: said, as: UTF8.self).hasPrefix("locked"))
-            let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: path) }
-            #expect(error.problem == .inUse)
-            #expect(error.description.contains("another server has the database open: held by process \(holder.processIdentifier)"), "\(error)")
-            #expect(error.description.contains("stop that server first"), "\(error)")
-            #expect(error.description.contains("--database \(path)") && error.description.contains("Refusing to start"))
-            // The holder ends (as a killed server does): its lock goes with it.
-            try input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-            let server = try TestServer(runningEngine: false, database: path)
-            #expect(server.geofences.journal.fileLock?.path == path + ".lock")
+            try await Self.withLockHolder(of: path) { holder, input in
+                let error = try #require(throws: DatabaseStartError.self) { try TestServer(database: path) }
+                #expect(error.problem == .inUse)
+                #expect(error.description.contains("another server has the database open: held by process \(holder.processIdentifier)"), "\(error)")
+                #expect(error.description.contains("stop that server first"), "\(error)")
+                #expect(error.description.contains("--database \(path)") && error.description.contains("Refusing to start"))
+                // The holder ends (as a killed server does): its lock goes with it.
+                try input.close()
+                holder.waitUntilExit()
+                let server = try TestServer(runningEngine: false, database: path)
+                #expect(server.geofences.journal.fileLock?.path == path + ".lock")
+            }
         }
     }
 

@@ -48,11 +48,14 @@ final class DatabaseFileLock: Sendable {
         case refused(Int32, holder: pid_t)
     }
 
-    /// Takes the lock of the database at `databasePath`, creating the lock file beside it if need be.
+    /// Takes the lock of the database at `databasePath`, creating the lock file beside it if need be: beside the
+    /// file the path leads to, through any symbolic link, as SQLite resolves it for its own journal — two servers
+    /// given a link and its target are one database, and one lock. (Hard links are two files to SQLite, whose
+    /// journals would not meet: SQLite's documentation counts them among the ways to corrupt a database.)
     /// - Throws: ``DatabaseStartError`` when another process holds it (naming that process), or the lock file
     ///   cannot be created.
     init(database databasePath: String) throws(DatabaseStartError) {
-        let path = databasePath + ".lock"
+        let path = Self.resolved(databasePath) + ".lock"
         self.path = path
         // Under the registry's lock throughout: no other claim of this process opens or closes the file meanwhile.
         let outcome: Outcome = Self.claims.withLockedValue { claims in
@@ -107,6 +110,34 @@ final class DatabaseFileLock: Sendable {
                 claims[file] = nil
             }
         }
+    }
+
+    /// `path` through its symbolic links: the file's own path, or, for a file not created yet (a link to it
+    /// included), its directory's resolved path and its name; `path` itself when neither resolves (the open that
+    /// follows says why).
+    static func resolved(_ path: String, links: Int = 0) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        // A link to a file not created yet: SQLite creates the target, so the lock goes beside the target.
+        var status = stat()
+        if links < 40, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &target, target.count - 1)
+            if count > 0 {
+                let destination = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+                return resolved(destination.hasPrefix("/") ? destination : directory + destination, links: links + 1)
+            }
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(directory, nil) else { return path }
+        defer { free(real) }
+        let resolvedDirectory = String(cString: real)
+        return resolvedDirectory.hasSuffix("/") ? resolvedDirectory + name : resolvedDirectory + "/" + name
     }
 
     private static func writeLock() -> flock {

@@ -2,6 +2,12 @@ import LocationEngine
 import NIOConcurrencyHelpers
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What waits on each connection — `/location` requests, `/updates` and `/geofences/events` streams — cancelled
 /// once its client has stopped sending.
 ///
@@ -146,11 +152,37 @@ final class ConnectionRequests: Sendable {
 
 /// Tells ``ConnectionRequests`` when a connection's client stops sending (its input closed, or the connection closed),
 /// which the handlers waiting on it do not hear; passes everything on.
+///
+/// A client whose network vanished without closing (no FIN or RST: a NAT's mapping dropped, a laptop lid shut) sends
+/// nothing the server would hear, and a quiet stream writes nothing that could fail: its place would be held until
+/// the server stops. So each TCP connection asks the kernel to find such a peer (``vanishedPeerOptions``): keepalive
+/// probes once it has been quiet 30 s, 10 s apart, and a connection whose probes or data go unacknowledged for 60 s
+/// is closed — the close this handler hears, about a minute and a half after the client went at most.
 final class ConnectionInputWatcher: ChannelInboundHandler, RemovableChannelHandler, Sendable {
     typealias InboundIn = Any
     let requests: ConnectionRequests
 
     init(_ requests: ConnectionRequests) { self.requests = requests }
+
+    /// The socket options that let the kernel find a peer gone without a word: TCP keepalive (`SO_KEEPALIVE`, probes
+    /// after 30 s quiet, 10 s apart) and `TCP_USER_TIMEOUT` (60 s unacknowledged closes the connection).
+    static let vanishedPeerOptions: [(ChannelOptions.Types.SocketOption, SocketOptionValue)] = {
+        var options = [(ChannelOptions.Types.SocketOption(level: .socket, name: .so_keepalive), SocketOptionValue(1))]
+        #if os(Linux)
+        func tcp(_ name: CInt) -> ChannelOptions.Types.SocketOption { .init(level: .tcp, name: NIOBSDSocket.Option(rawValue: name)) }
+        options += [
+            (tcp(CInt(TCP_KEEPIDLE)), 30), (tcp(CInt(TCP_KEEPINTVL)), 10), (tcp(CInt(TCP_KEEPCNT)), 3),
+            (tcp(CInt(TCP_USER_TIMEOUT)), 60_000),
+        ]
+        #endif
+        return options
+    }()
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A Unix-domain connection takes no TCP option (the kernel tells its peer's end at once): refused, ignored.
+        guard let options = context.channel.syncOptions else { return }
+        for (option, value) in Self.vanishedPeerOptions { try? options.setOption(option, value: value) }
+    }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event { requests.inputClosed(context.channel) }

@@ -50,6 +50,27 @@ struct UpdatesRouteTests {
         #expect(server.counters.totals.streamsOpened == 0 && server.geofences.counters.totals.listenersOpened == 0)
     }
 
+    @Test("a reader slower than the fixes gets the newest waiting and the count of those it missed", .timeLimit(.minutes(1)))
+    func aSlowReaderIsToldWhatItSkipped() async throws {
+        let server = try TestServer(runningEngine: false)
+        let events = SubscriptionEvents(server.engine, options: SubscriptionOptions(maximumUpdates: 10), bufferingNewest: 4)
+        await server.engine.sync()
+        // Ten fixes and the end reach the sequence before its reader looks: the newest four wait.
+        for metres in 1...10 {
+            server.source.emit(TestServer.fix(metres: Double(metres)))
+            await server.engine.sync(advancingBy: .seconds(1))
+        }
+        var read: [SubscriptionEvent] = []
+        for await delivered in events { read.append(delivered.event) }
+        #expect(read.count == 4 && read.last == .ended(.maximumUpdatesReached))
+        #expect(read.first.flatMap { if case .location(let update) = $0 { update.location.horizontalAccuracy } else { nil } } == 8)
+        // Before, nothing counted them: the end said 3 updates of a maximum of 10 reached, and no more.
+        #expect(events.skipped == 7)
+        var end = EndJSON(.maximumUpdatesReached, updates: 3)
+        end.skipped = events.skipped
+        #expect(ServerSentEvent(end).data == #"{"reason":"maximum_updates_reached","skipped":7,"updates":3}"#)
+    }
+
     @Test("a subscription ending abnormally sends its reason")
     func endsWithReason() async throws {
         let server = try TestServer()

@@ -66,6 +66,9 @@ struct EndJSON: Codable, Equatable {
     var code: String?
     /// Why, in words: the error, the refusal, or why nothing was delivered.
     var detail: String?
+    /// Events the client, reading slower than they came, did not get (the newest 64 wait for it; older ones
+    /// are skipped): absent when none was.
+    var skipped: Int?
 
     init(reason: String, updates: Int, code: String? = nil, detail: String? = nil) {
         self.reason = reason

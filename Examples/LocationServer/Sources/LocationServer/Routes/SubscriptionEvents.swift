@@ -1,4 +1,5 @@
 import LocationEngine
+import NIOConcurrencyHelpers
 
 /// One subscription's events as an async sequence that ends with the subscription's `.ended(reason)`,
 /// whatever the reason.
@@ -22,16 +23,22 @@ struct SubscriptionEvents: AsyncSequence, Sendable {
     private let stream: AsyncStream<Delivered>
     private let continuation: AsyncStream<Delivered>.Continuation
     private let cancelSubscription: @Sendable () -> Void
+    private let skippedCount: NIOLockedValueBox<Int>
 
     /// Subscribes to `engine` with `options`; a slow reader keeps the newest `bufferingNewest` events
-    /// (the ending is always the newest, so it is never dropped).
+    /// (the ending is always the newest, so it is never dropped), and the older ones it skips are counted
+    /// (``skipped``).
     init<C: Clock>(_ engine: LocationEngine<C>, options: SubscriptionOptions, bufferingNewest: Int = 64)
     where C.Duration == Duration {
         let (stream, continuation) = AsyncStream<Delivered>.makeStream(bufferingPolicy: .bufferingNewest(Swift.max(1, bufferingNewest)))
+        let skipped = NIOLockedValueBox(0)
         let id = engine.updates(options) { _, event in
-            continuation.yield(Delivered(event: event, at: engine.currentInstant()))
+            if case .dropped = continuation.yield(Delivered(event: event, at: engine.currentInstant())) {
+                skipped.withLockedValue { $0 += 1 }
+            }
             if case .ended = event { continuation.finish() }
         }
+        skippedCount = skipped
         self.id = id
         self.stream = stream
         self.continuation = continuation
@@ -44,6 +51,9 @@ struct SubscriptionEvents: AsyncSequence, Sendable {
         cancelSubscription()
         continuation.finish()
     }
+
+    /// Events a reader slower than them did not get: the oldest waiting, dropped for newer ones.
+    var skipped: Int { skippedCount.withLockedValue { $0 } }
 
     func makeAsyncIterator() -> AsyncStream<Delivered>.AsyncIterator { stream.makeAsyncIterator() }
 }

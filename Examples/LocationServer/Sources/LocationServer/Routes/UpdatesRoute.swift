@@ -118,6 +118,8 @@ struct UpdatesRoute<C: Clock> where C.Duration == Duration {
                     let known = last?.location != nil && (last?.age ?? .zero) < (query.options.duration ?? .zero)
                     end?.detail = Self.whyNothing(query, known: known, reason: await engine.whyNoAnswer(), approximate: view.approximate != nil)
                 }
+                let skipped = events.skipped
+                if skipped > 0 { end?.skipped = skipped }
             }
             try await writer.write(end.map { ServerSentEvent($0) }?.buffer ?? view.event(event, now: delivered.at).buffer)
         }

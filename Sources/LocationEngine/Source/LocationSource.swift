@@ -142,11 +142,14 @@ public struct SourceCapabilities: Sendable, Hashable {
 public struct SourceCost: Sendable, Hashable, Comparable {
     /// Watts while the source runs.
     public var watts: Double {
-        didSet { watts = watts.isFinite && watts > 0 ? watts : 0 }
+        didSet { watts = Self.bounded(watts: watts) }
     }
 
     /// A cost of `watts` while running (negative or not finite: 0).
-    public init(watts: Double) { self.watts = watts.isFinite && watts > 0 ? watts : 0 }
+    public init(watts: Double) { self.watts = Self.bounded(watts: watts) }
+
+    /// `watts` if it is a finite number above 0, else 0.
+    private static func bounded(watts: Double) -> Double { watts.isFinite && watts > 0 ? watts : 0 }
 
     /// A GNSS receiver tracking continuously, for one that does not describe its power: 0.1 W (a MediaTek
     /// MT3339 draws about 25 mA at 3.3 V).

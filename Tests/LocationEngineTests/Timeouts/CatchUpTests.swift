@@ -136,6 +136,41 @@ struct CatchUpEngineTests: EngineTestCase {
         #expect(results.first?.location == nil, "nothing reaches anyone once access is lost")
     }
 
+    @Test("a withdrawal a handler makes while a late denial waits passes no time beyond the denial's instant: the request due after it still ends unauthorized")
+    func aWithdrawalDuringADeliveryKeepsTheLateDenialFirst() async {
+        let engine = makeEngine(running: false)
+        let request = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
+        _ = engine.updates(SubscriptionOptions()) { id, event in if case .location = event { engine.cancel(id) } }
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        source.emit(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 50))
+        clock.advance(by: .seconds(1))
+        _ = engine.location(accuracy: .city, timeout: .seconds(30), handler: recorder.oneShot)
+        engine.updateAuthorization(.denied)
+        clock.advance(by: .seconds(8))
+        // The fix's delivery runs the subscription's handler, whose cancel was taken at the clock's 10 s: the
+        // submission after it caught up to 10 s and timed the request out with the fix, before the denial.
+        await engine.sync()
+        #expect(recorder.results(request).map(\.status) == [.unauthorized(.denied)])
+    }
+
+    @Test("two late changes reported with delays, the later one's instant first: time stops at the earlier instant")
+    func lateChangesOutOfOrderStopAtTheEarliest() async {
+        let engine = makeEngine(running: false)
+        let request = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
+        await engine.sync()
+        clock.advance(by: .seconds(1))
+        source.emit(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 50))
+        await engine.sync()
+        // A grant due at 9 s, then a denial due at 2 s (a provider's answers come with delays): the batch's
+        // first change is not its earliest.
+        engine.submitAuthorization(.authorizedAlways, after: .seconds(8), prompt: nil)
+        engine.submitAuthorization(.denied, after: .seconds(1), prompt: nil)
+        clock.advance(by: .seconds(9))
+        await engine.sync()
+        #expect(recorder.results(request).map(\.status) == [.unauthorized(.denied)])
+    }
+
     @Test("a cancel made right after a late grant wins over the timeout the grant started, which ran out before the grant was handled")
     func aCancelBehindALateGrantWinsOverTheTimeoutItStarted() async {
         let user = SimulatedAuthorizationProvider(.init())

@@ -81,7 +81,7 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
     /// the HTTP server stop accepting and wait for its in-flight requests — which have all been
     /// answered by then. (In the other order, the server would wait for requests that wait for the
     /// engine: up to their full timeout.) Between the two, the geofence registry closes the
-    /// `/geofences/events` streams, after the engine has ended every fence with `shut_down`.
+    /// `/geofences/events` streams, after the engine has ended every fence it monitored with `shut_down`.
     func serviceGroup(
         configuration: ApplicationConfiguration, logger: Logger, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }

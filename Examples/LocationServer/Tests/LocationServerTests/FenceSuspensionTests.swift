@@ -23,6 +23,11 @@ struct FenceSuspensionTests {
         }
     }
 
+    /// How long until the next waiting fence is monitored again (`nil`: none waits).
+    static func pauseLeft(_ server: TestServer) -> Duration? {
+        server.geofences.nextDue.map { $0 - server.engine.currentInstant() }
+    }
+
     static func storedFences(_ server: TestServer) async throws -> Int {
         try await server.geofences.journal.flush()
         return try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") } ?? -1
@@ -47,7 +52,7 @@ struct FenceSuspensionTests {
                 let suspended = try await Self.fence(1, with: client)
                 #expect(suspended.state == "inside" && suspended.suspended?.reason == "failed")
                 #expect(try await Self.storedFences(server) == 1, "before, the fence was deleted")
-                #expect(server.geofences.nextPause == .seconds(5))
+                #expect(Self.pauseLeft(server) == .seconds(5))
 
                 await Self.advance(server, until: "the fence monitored again") { server.geofences.counters.totals.remonitored == 1 }
                 await server.waitUntil { $0.activeSubscriptions == 1 }
@@ -83,16 +88,42 @@ struct FenceSuspensionTests {
             for (round, pause) in pauses {
                 await Self.advance(server, until: "round \(round)") { server.geofences.counters.totals.remonitored == round }
                 await server.engine.sync()
-                #expect(server.geofences.nextPause == pause)
+                #expect(Self.pauseLeft(server) == pause)
             }
             server.engine.updateAuthorization(.authorizedWhenInUse())
             await Self.advance(server, until: "the round after access came back") { server.geofences.counters.totals.remonitored == 3 }
             await server.waitUntil { $0.activeSubscriptions == 1 }
             await server.engine.sync()
-            #expect(server.geofences.nextPause == nil)
+            #expect(Self.pauseLeft(server) == nil)
             #expect(server.geofences.counters.totals.suspensions == 3)
             await server.geofences.close()
             #expect(Support.stored(try await stream.body).map(\.name) == ["suspended"])
+        }
+    }
+
+    @Test("each kept fence has its own pause: one kept during a long outage of another is monitored again after 5 s", .timeLimit(.minutes(1)))
+    func eachFenceKeepsItsOwnPause() async throws {
+        let server = try TestServer()
+        try await server.application.test(.router) { client async throws -> Void in
+            #expect(try await Support.createDepot(on: server, with: client).status == .created)
+            server.engine.updateAuthorization(.denied)
+            await server.engine.sync()
+            for round in 1...3 {
+                await Self.advance(server, until: "round \(round)") { server.geofences.counters.totals.remonitored == round }
+                await server.engine.sync()
+            }
+            #expect(Self.pauseLeft(server) == .seconds(40), "the first fence's fourth pause")
+            // A second fence, created while access is back for a moment, then refused: its own first pause.
+            server.engine.updateAuthorization(.authorizedWhenInUse())
+            await server.engine.sync()
+            #expect(try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client).status == .created)
+            server.engine.updateAuthorization(.denied)
+            await server.engine.sync()
+            #expect(Self.pauseLeft(server) == .seconds(5), "before, one pause for all: 40 s")
+            await Self.advance(server, until: "the second fence monitored again") { server.geofences.counters.totals.remonitored == 4 }
+            // The first still waits out its own pause.
+            let first = server.geofences.fence(1)?.suspension
+            #expect(first?.waiting == true && first?.retries == 3)
         }
     }
 
@@ -105,7 +136,7 @@ struct FenceSuspensionTests {
                 _ = server.source.emitFatalError(SourceError(code: "gps.gone", message: "the receiver was unplugged"))
                 await server.engine.sync()
                 #expect(try await client.execute(uri: "/geofences/1", method: .delete).status == .noContent)
-                #expect(server.geofences.nextPause == nil)
+                #expect(Self.pauseLeft(server) == nil)
                 #expect(server.geofences.remonitorWaiting() == 0)
                 #expect(try await client.execute(uri: "/geofences/1", method: .get).status == .notFound)
                 #expect(try await Self.storedFences(server) == 0)

@@ -4,6 +4,8 @@ import HummingbirdCore
 import HummingbirdTesting
 import LocationEngine
 import LocationEngineTestKit
+import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
@@ -50,25 +52,37 @@ struct UpdatesRouteTests {
         #expect(server.counters.totals.streamsOpened == 0 && server.geofences.counters.totals.listenersOpened == 0)
     }
 
-    @Test("a reader slower than the fixes gets the newest waiting and the count of those it missed", .timeLimit(.minutes(1)))
+    /// Collects what a route writes.
+    struct CollectingWriter: ResponseBodyWriter {
+        let written = NIOLockedValueBox<[String]>([])
+        mutating func write(_ buffer: ByteBuffer) async throws { written.withLockedValue { $0.append(String(buffer: buffer)) } }
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+
+    @Test("a reader slower than the fixes gets the newest waiting, and its end says how many it missed", .timeLimit(.minutes(1)))
     func aSlowReaderIsToldWhatItSkipped() async throws {
         let server = try TestServer(runningEngine: false)
         let events = SubscriptionEvents(server.engine, options: SubscriptionOptions(maximumUpdates: 10), bufferingNewest: 4)
         await server.engine.sync()
-        // Ten fixes and the end reach the sequence before its reader looks: the newest four wait.
+        // Ten fixes and the end reach the sequence before the route's loop reads it: the newest four wait.
         for metres in 1...10 {
             server.source.emit(TestServer.fix(metres: Double(metres)))
             await server.engine.sync(advancingBy: .seconds(1))
         }
-        var read: [SubscriptionEvent] = []
-        for await delivered in events { read.append(delivered.event) }
-        #expect(read.count == 4 && read.last == .ended(.maximumUpdatesReached))
-        #expect(read.first.flatMap { if case .location(let update) = $0 { update.location.horizontalAccuracy } else { nil } } == 8)
+        let authenticator = ClientAuthenticator(clients: server.clients)
+        let client = try authenticator.client(.local)
+        let query = try UpdatesQuery(QueryParameters(pairs: [(name: "maxUpdates", value: "10")], accepted: UpdatesQuery.accepted))
+        let collecting = CollectingWriter()
+        var writer: any ResponseBodyWriter = collecting
+        let sent = try await UpdatesRoute<ManualClock>.stream(
+            events, query: query, view: try ClientView(client, audit: ClientAudit(registry: server.registry, logger: Logger(label: "test"))),
+            check: ClientCheck(authenticator, credential: .local, client: client), engine: server.engine, shuttingDown: ShutdownFlag(),
+            to: &writer)
+        #expect(sent == (wroteEnd: true, updates: 3))
+        let written = collecting.written.withLockedValue { $0 }
+        #expect(written.count == 4 && written.first?.contains(#""horizontalAccuracy":8"#) == true, "the newest three fixes, then the end")
         // Before, nothing counted them: the end said 3 updates of a maximum of 10 reached, and no more.
-        #expect(events.skipped == 7)
-        var end = EndJSON(.maximumUpdatesReached, updates: 3)
-        end.skipped = events.skipped
-        #expect(ServerSentEvent(end).data == #"{"reason":"maximum_updates_reached","skipped":7,"updates":3}"#)
+        #expect(written.last == "event: end\ndata: {\"reason\":\"maximum_updates_reached\",\"skipped\":7,\"updates\":3}\n\n")
     }
 
     @Test("a subscription ending abnormally sends its reason")

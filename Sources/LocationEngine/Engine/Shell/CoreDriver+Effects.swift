@@ -130,7 +130,7 @@ extension CoreDriver {
     @inline(__always)
     mutating func afterHandler() -> Effects? {
         var interruption: Effects?
-        if inbox.hasWithdrawals { interruption = takeWithdrawals(now: now()) }
+        if inbox.hasWithdrawals { interruption = takeWithdrawals(now: passable(now())) }
         handlersRun &+= 1
         guard handlersRun & 1023 == 0, let due = machine.advanceTimeIfDue(now: passable(now()), at: .midDelivery) else { return interruption }
         guard var effects = interruption else { return due }

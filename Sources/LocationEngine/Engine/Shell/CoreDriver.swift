@@ -82,9 +82,9 @@ struct CoreDriver {
             while !batch.isEmpty {
                 processed &+= 1
                 if processed & 255 == 0 { now = self.now() }
-                // Up to the due instant of an authorization change ahead in the batch, not beyond (an empty
-                // deque's test, per command: changes are rare).
-                let present = authorizationDues.isEmpty ? now : min(now, authorizationDues[0])
+                // Up to the due instant of an authorization change waiting, not beyond (per command, an empty
+                // deque's test and an atomic load: changes are rare).
+                let present = passable(now)
                 carryOutWithdrawals(now: present)
                 if let due = machine.advanceTimeIfDue(now: present) { perform(due) }
                 // Moved out of the batch straight into `process`: no copy of the command and its handler.
@@ -183,12 +183,17 @@ struct CoreDriver {
         return Effects()
     }
 
-    /// How far the loop may pass the time: to `now`, or only to the due instant of an authorization change still
-    /// waiting — in the batch or not yet taken — when that is earlier (the core applies it at that instant, after
-    /// what fell due before it and before what falls due after).
+    /// How far the loop may pass the time: to `now`, or only to the earliest due instant of an authorization change
+    /// still waiting — in the batch or not yet taken — when that is earlier (the core applies it at that instant,
+    /// after what fell due before it and before what falls due after). Every instant the loop hands the core goes
+    /// through here: the core's time never goes back, so one reading past a waiting change would carry every
+    /// later event past it.
+    /// - Complexity: O(1) when no change waits; else O(k) for the k changes waiting.
+    @inline(__always)
     func passable(_ now: EngineInstant) -> EngineInstant {
         var passable = now
-        if let first = authorizationDues.first { passable = min(passable, first) }
+        // Due instants are the report's time plus a delay: not in the order the changes were appended.
+        if !authorizationDues.isEmpty, let earliest = authorizationDues.min() { passable = min(passable, earliest) }
         if let waiting = inbox.earliestAuthorizationDue { passable = min(passable, waiting) }
         return passable
     }

@@ -54,39 +54,29 @@ final class GeofenceCounters: Sendable {
     private let storeSecondsCounter: Counter
     private let delivery: DurationHistogram
 
-    /// The counter `locationserver_<name>` of `registry`.
-    private static func counter(_ name: String, unit: String, help: String, in registry: PrometheusCollectorRegistry) -> Counter {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "locationserver", metricName: name, unitName: unit, helpText: help))
-    }
-
     init(registry: PrometheusCollectorRegistry) {
-        monitored = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofences", unitName: "",
-                helpText: "Fences kept (POST /geofences), monitored or waiting to be monitored again"))
-        suspensionCounter = Self.counter(
-            "geofence_suspensions", unit: "",
-            help: "Fences the engine ended for a reason outside them (the source failed, access was refused), kept to monitor again",
-            in: registry)
-        remonitorCounter = Self.counter("geofence_remonitors", unit: "", help: "Kept fences monitored again", in: registry)
-        let descriptor = MetricNameDescriptor(
-            namespace: "locationserver", metricName: "geofence_transitions", unitName: "", helpText: "Geofence transitions delivered, by transition")
+        monitored = registry.makeGauge(descriptor: .server("geofences", "Fences kept (POST /geofences), monitored or waiting to be monitored again"))
+        suspensionCounter = registry.makeCounter(
+            descriptor: .server(
+                "geofence_suspensions",
+                "Fences the engine ended for a reason outside them (the source failed, access was refused), kept to monitor again"))
+        remonitorCounter = registry.makeCounter(descriptor: .server("geofence_remonitors", "Kept fences monitored again"))
+        let descriptor = MetricNameDescriptor.server("geofence_transitions", "Geofence transitions delivered, by transition")
         transitionCounters = Dictionary(
             uniqueKeysWithValues: GeofenceTransition.names.map { ($0, registry.makeCounter(descriptor: descriptor, labels: [("transition", $0)])) })
-        storedCounter = Self.counter("geofence_events_stored", unit: "", help: "Geofence events committed to the database", in: registry)
-        storeSecondsCounter = Self.counter(
-            "geofence_store", unit: "seconds",
-            help: "Time spent in the database transactions of geofence writes", in: registry)
-        failureCounter = Self.counter(
-            "geofence_store_failures", unit: "",
-            help: "Database transactions of geofence writes that failed (each is retried)", in: registry)
-        expiredUnstoredCounter = Self.counter(
-            "geofence_events_expired_unstored", unit: "",
-            help: "Geofence events past the retention by count before a database refusing writes took them (never sent)", in: registry)
+        storedCounter = registry.makeCounter(descriptor: .server("geofence_events_stored", "Geofence events committed to the database"))
+        storeSecondsCounter = registry.makeCounter(
+            descriptor: .server("geofence_store", unit: "seconds", "Time spent in the database transactions of geofence writes"))
+        failureCounter = registry.makeCounter(
+            descriptor: .server("geofence_store_failures", "Database transactions of geofence writes that failed (each is retried)"))
+        expiredUnstoredCounter = registry.makeCounter(
+            descriptor: .server(
+                "geofence_events_expired_unstored",
+                "Geofence events past the retention by count before a database refusing writes took them (never sent)"))
         delivery = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                namespace: "locationserver", metricName: "geofence_event_delivery", unitName: "seconds",
-                helpText: "From the engine's transition to its write on a /geofences/events stream (events sent from memory)"),
+            descriptor: .server(
+                "geofence_event_delivery", unit: "seconds",
+                "From the engine's transition to its write on a /geofences/events stream (events sent from memory)"),
             buckets: Self.deliveryBuckets)
     }
 

@@ -5,9 +5,9 @@ import LocationEngine
 /// monitored again after a pause, with the state they were in. Deleting every fence a client was told
 /// was created because gpsd restarted for a minute would lose what the server acknowledged.
 ///
-/// The pause is 5 s, doubling while a fence monitored again ends again within ``stableAfter``, up to
-/// ``longestPause``; one round monitors every fence waiting. The `suspended` event is sent at the first
-/// end of such a stretch, not at each retry, so an outage of hours writes one event per fence.
+/// Each fence's pause is its own: 5 s, doubling while it ends again within ``stableAfter`` of being monitored
+/// again, up to ``longestPause``. The `suspended` event is sent at the first end of such a stretch, not at each
+/// retry, so an outage of hours writes one event per fence.
 extension GeofenceRegistry {
     /// A fence the engine ended for a reason outside it, kept to be monitored again.
     struct Suspension: Sendable, Equatable {
@@ -17,10 +17,13 @@ extension GeofenceRegistry {
         var since: Double
         /// How many times the fence was monitored again and ended again within ``stableAfter``.
         var retries = 0
-        /// Whether it waits for the next round (`false`: monitored again, not ended since).
-        var waiting = true
+        /// When it is to be monitored again, on the engine's timeline (`nil`: monitored again, not ended since).
+        var due: EngineInstant?
         /// When it was last monitored again, on the engine's timeline.
         var retriedAt: EngineInstant?
+
+        /// Whether it waits to be monitored again.
+        var waiting: Bool { due != nil }
     }
 
     /// The engine's side of monitoring a kept fence again, given by ``restore(_:into:)``, which knows the engine.
@@ -45,16 +48,16 @@ extension GeofenceRegistry {
     /// its creator instead.
     func suspend(_ id: UInt64, _ end: SubscriptionEnd) -> Bool {
         guard end.suspendsFence else { return false }
-        let now = state.withLockedValue { $0.remonitor }?.now()
+        let now = state.withLockedValue { $0.remonitor }?.now() ?? .zero
         let kept: Bool = state.withLockedValue { state in
             guard !state.shutDown, var fence = state.fences[id], fence.isStored else { return false }
-            if var suspension = fence.suspension, let retriedAt = suspension.retriedAt, let now, now - retriedAt < Self.stableAfter {
+            if var suspension = fence.suspension, let retriedAt = suspension.retriedAt, now - retriedAt < Self.stableAfter {
                 // The same outage: counted, not announced again.
                 suspension.retries += 1
-                suspension.waiting = true
+                suspension.due = now + Self.pause(afterRetries: suspension.retries)
                 fence.suspension = suspension
             } else {
-                fence.suspension = Suspension(reason: end.outcome, since: journal.now())
+                fence.suspension = Suspension(reason: end.outcome, since: journal.now(), due: now + Self.firstPause)
                 let sent = ServerSentEvent(Event.suspended(fence: id, reason: end.outcome, detail: EndJSON(end, updates: 0).detail))
                 journal.appendEvent(sent.name, fence: id, owner: fence.owner, data: sent.data)
             }
@@ -67,17 +70,20 @@ extension GeofenceRegistry {
         return true
     }
 
-    /// The pause before the next round, or `nil` when no fence waits (or nothing can monitor them again).
-    var nextPause: Duration? {
+    /// The pause before a fence is monitored again after it ended `retries` times within ``stableAfter`` of its
+    /// monitorings again: 5 s, doubling, up to ``longestPause``.
+    static func pause(afterRetries retries: Int) -> Duration { min(firstPause * (1 << min(retries, 10)), longestPause) }
+
+    /// When the next waiting fence is to be monitored again, or `nil` when none waits (or nothing can monitor them).
+    /// - Complexity: O(n) for the n fences kept: once a round, a round at most every 5 s.
+    var nextDue: EngineInstant? {
         state.withLockedValue { state in
             guard !state.shutDown, state.remonitor != nil else { return nil }
-            let waiting = state.fences.values.compactMap { $0.suspension?.waiting == true ? $0.suspension?.retries : nil }
-            guard let retries = waiting.max() else { return nil }
-            return min(Self.firstPause * (1 << min(retries, 10)), Self.longestPause)
+            return state.fences.values.compactMap { $0.suspension?.due }.min()
         }
     }
 
-    /// Monitors every waiting fence again, each with the state it was in; returns how many.
+    /// Monitors again every waiting fence whose pause is over, each with the state it was in; returns how many.
     @discardableResult
     func remonitorWaiting() -> Int {
         guard let remonitor = state.withLockedValue({ $0.remonitor }) else { return 0 }
@@ -85,9 +91,9 @@ extension GeofenceRegistry {
         let wallNow = journal.now()
         let due: [Fence] = state.withLockedValue { state in
             guard !state.shutDown else { return [] }
-            let ids = state.fences.values.filter { $0.suspension?.waiting == true }.map(\.id)
+            let ids = state.fences.values.filter { fence in fence.suspension?.due.map { $0 <= instantNow } ?? false }.map(\.id)
             return ids.compactMap { id in
-                state.fences[id]?.suspension?.waiting = false
+                state.fences[id]?.suspension?.due = nil
                 state.fences[id]?.suspension?.retriedAt = instantNow
                 return state.fences[id]
             }
@@ -108,11 +114,17 @@ extension GeofenceRegistry {
         return due.count
     }
 
-    /// Runs the rounds until cancelled: waits for a fence to be kept, pauses, monitors the waiting ones again.
+    /// Runs until cancelled: waits for a fence to be kept, then monitors each waiting fence again once its pause is
+    /// over. It sleeps at most ``firstPause`` at a time, so that a fence kept meanwhile, whose pause may end before
+    /// the one slept for, is not kept waiting longer than its own.
     func retrySuspended() async {
         for await _ in retryStream {
-            while let pause = nextPause, let remonitor = state.withLockedValue({ $0.remonitor }) {
-                do { try await remonitor.sleep(pause) } catch { return }
+            while let due = nextDue, let remonitor = state.withLockedValue({ $0.remonitor }) {
+                let left = due - remonitor.now()
+                guard left <= .zero else {
+                    do { try await remonitor.sleep(min(left, Self.firstPause)) } catch { return }
+                    continue
+                }
                 remonitorWaiting()
             }
         }

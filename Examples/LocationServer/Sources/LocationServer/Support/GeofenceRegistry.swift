@@ -19,8 +19,9 @@ import ServiceLifecycle
 /// removes it.
 ///
 /// As a `Service` placed before the engine in the server's group, it stores what is appended until the
-/// group shuts down — after the engine, which has ended every fence with `shut_down` by then — stores
-/// the rest, and ends every event stream once it has sent everything.
+/// group shuts down — after the engine, which has ended every fence it monitored with `shut_down` by then (a
+/// fence waiting to be monitored again has nothing to end) — stores the rest, and ends every event stream once
+/// it has sent everything.
 final class GeofenceRegistry: Sendable {
     /// Refusal of a new fence: the server monitors its maximum.
     struct Full: Error {
@@ -278,8 +279,8 @@ final class GeofenceRegistry: Sendable {
 }
 
 extension SubscriptionEnd {
-    /// Whether a fence that ends so stays in the database: only the server's shutdown, which ends it for
-    /// this run alone.
+    /// Whether a fence that ends so stays in the database for the next start: the server's shutdown, which ends it
+    /// for this run alone. (An end outside the fence keeps it too, monitored again in this run: ``suspendsFence``.)
     var keepsFence: Bool {
         if case .shutDown = self { return true }
         return false
@@ -298,8 +299,8 @@ extension GeofenceRegistry: Service {
                 group.cancelAll()
             }
         } onGracefulShutdown: { [journal, state, retryWakes] in
-            // The engine has shut down before (the group stops its services in reverse): with no fence to end,
-            // nothing else said so.
+            // The engine has shut down before (the group stops its services in reverse): with no fence monitored
+            // to end (none, or only fences waiting to be monitored again), nothing else said so.
             state.withLockedValue { $0.shutDown = true }
             retryWakes.finish()
             journal.finish()

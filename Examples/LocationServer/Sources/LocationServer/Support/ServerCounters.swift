@@ -27,22 +27,19 @@ final class ServerCounters: Sendable {
     private let locationDuration: (success: DurationHistogram, other: DurationHistogram)
 
     init(registry: PrometheusCollectorRegistry) {
-        // An empty unit is left out of the name.
-        func name(_ metric: String, unit: String = "", _ help: String) -> MetricNameDescriptor {
-            MetricNameDescriptor(namespace: "locationserver", metricName: metric, unitName: unit, helpText: help)
-        }
-        locationInFlight = registry.makeGauge(descriptor: name("location_in_flight", "GET /location requests waiting for their result"))
-        locationTotal = registry.makeCounter(descriptor: name("location_requests", "GET /location requests answered"))
-        streamsOpen = registry.makeGauge(descriptor: name("streams_open", "GET /updates event streams open"))
-        streamsTotal = registry.makeCounter(descriptor: name("streams_closed", "GET /updates event streams closed"))
-        let durationName = name("location_duration", unit: "seconds", "GET /location: from the handler's start to the engine's result")
+        locationInFlight = registry.makeGauge(descriptor: .server("location_in_flight", "GET /location requests waiting for their result"))
+        locationTotal = registry.makeCounter(descriptor: .server("location_requests", "GET /location requests answered"))
+        streamsOpen = registry.makeGauge(descriptor: .server("streams_open", "GET /updates event streams open"))
+        streamsTotal = registry.makeCounter(descriptor: .server("streams_closed", "GET /updates event streams closed"))
+        let durationName = MetricNameDescriptor.server(
+            "location_duration", unit: "seconds", "GET /location: from the handler's start to the engine's result")
         let buckets = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2000, 2500, 5000, 10000].map { Duration.milliseconds($0) }
         locationDuration = (
             registry.makeDurationHistogram(descriptor: durationName, labels: [("outcome", "success")], buckets: buckets),
             registry.makeDurationHistogram(descriptor: durationName, labels: [("outcome", "other")], buckets: buckets)
         )
         heapInUse = registry.makeGauge(
-            descriptor: name("heap_in_use", unit: "bytes", "malloc heap in use (glibc mallinfo2), read at each scrape"))
+            descriptor: .server("heap_in_use", unit: "bytes", "malloc heap in use (glibc mallinfo2), read at each scrape"))
     }
 
     var totals: Totals { state.withLockedValue { $0.totals } }
@@ -85,4 +82,11 @@ final class ServerCounters: Sendable {
 enum HeapUsage {
     /// Bytes handed out by malloc and not yet freed, over all arenas (0 where glibc's figures are unavailable).
     static func bytesInUse() -> UInt64 { cheapusage_heap_in_use() }
+}
+
+extension MetricNameDescriptor {
+    /// The descriptor of the server's metric `locationserver_<metric>` (an empty unit is left out of the name).
+    static func server(_ metric: String, unit: String = "", _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "locationserver", metricName: metric, unitName: unit, helpText: help)
+    }
 }

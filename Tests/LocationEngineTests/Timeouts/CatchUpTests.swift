@@ -117,14 +117,21 @@ struct CatchUpEngineTests: EngineTestCase {
         #expect(recorder.results(id).map(\.status) == (withdrawal == .cancel ? [] : [.forceCompleted]))
     }
 
-    @Test("a denial reported at 2 s and handled at 10 s applies at 2 s: the request due at 5 s ends unauthorized, carrying no fix")
-    func aLateDenialComesBeforeTheDeadlinesAfterIt() async {
-        let engine = makeEngine(running: false)
-        let id = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
+    /// A room request due at 5 s, and at 1 s a 50 m fix, too coarse for it, which it would carry if it timed out;
+    /// synced when `synced`, else left in the inbox.
+    func roomRequestWithACoarseFix(_ engine: LocationEngine<ManualClock>, synced: Bool = true) async -> RequestID {
+        let request = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
         await engine.sync()
         clock.advance(by: .seconds(1))
         source.emit(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 50))
-        await engine.sync()
+        if synced { await engine.sync() }
+        return request
+    }
+
+    @Test("a denial reported at 2 s and handled at 10 s applies at 2 s: the request due at 5 s ends unauthorized, carrying no fix")
+    func aLateDenialComesBeforeTheDeadlinesAfterIt() async {
+        let engine = makeEngine(running: false)
+        let id = await roomRequestWithACoarseFix(engine)
         clock.advance(by: .seconds(1))
         engine.updateAuthorization(.denied)
         clock.advance(by: .seconds(8))
@@ -139,11 +146,8 @@ struct CatchUpEngineTests: EngineTestCase {
     @Test("a withdrawal a handler makes while a late denial waits passes no time beyond the denial's instant: the request due after it still ends unauthorized")
     func aWithdrawalDuringADeliveryKeepsTheLateDenialFirst() async {
         let engine = makeEngine(running: false)
-        let request = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
         _ = engine.updates(SubscriptionOptions()) { id, event in if case .location = event { engine.cancel(id) } }
-        await engine.sync()
-        clock.advance(by: .seconds(1))
-        source.emit(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 50))
+        let request = await roomRequestWithACoarseFix(engine, synced: false)
         clock.advance(by: .seconds(1))
         _ = engine.location(accuracy: .city, timeout: .seconds(30), handler: recorder.oneShot)
         engine.updateAuthorization(.denied)
@@ -157,11 +161,7 @@ struct CatchUpEngineTests: EngineTestCase {
     @Test("two late changes reported with delays, the later one's instant first: time stops at the earlier instant")
     func lateChangesOutOfOrderStopAtTheEarliest() async {
         let engine = makeEngine(running: false)
-        let request = engine.location(accuracy: .room, timeout: .seconds(5), handler: recorder.oneShot)
-        await engine.sync()
-        clock.advance(by: .seconds(1))
-        source.emit(Location(latitude: 48.137, longitude: 11.575, horizontalAccuracy: 50))
-        await engine.sync()
+        let request = await roomRequestWithACoarseFix(engine)
         // A grant due at 9 s, then a denial due at 2 s (a provider's answers come with delays): the batch's
         // first change is not its earliest.
         engine.submitAuthorization(.authorizedAlways, after: .seconds(8), prompt: nil)

@@ -41,6 +41,9 @@ mkdir -p "$out"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 rm -f "$out/server.sqlite" "$out/server.sqlite-wal" "$out/server.sqlite-shm"
+# Made before the server starts: the background job's redirection creates it only once that job runs, and on a
+# loaded machine the first look for the port came before it (sed failed on a missing file, ending the script).
+: >"$out/server.log"
 "$server" --port 0 --database "$out/server.sqlite" --fix-rate 5 --linger 1s --log-level warning --exit-report "$out/exit.json" >"$out/server.log" 2>&1 &
 pid=$!
 trap 'kill -KILL $pid 2>/dev/null || true' EXIT

@@ -7,11 +7,11 @@ public enum LocbenchError: Error, CustomStringConvertible {
     /// The run broke an invariant; the message holds the offending request's history.
     case invariantViolated(String)
 
-    /// The message as locbench prints it.
+    /// The message as locbench prints it, after the command line's own "Error: ".
     public var description: String {
         switch self {
-        case .badArgument(let message): "error: \(message)"
-        case .io(let message): "error: \(message)"
+        case .badArgument(let message): message
+        case .io(let message): message
         case .invariantViolated(let message): "INVARIANT VIOLATED\n\(message)"
         }
     }

@@ -49,6 +49,11 @@ public struct OnOffArrivals: Sendable {
         Double(arrivals) / rate * (meanOn + meanOff) / meanOn
     }
 
+    /// How many on periods `arrivals` arrivals need on average: an on period holds `rate · meanOn` of them.
+    public func expectedOnPeriods(of arrivals: Int) -> Double {
+        Double(arrivals) / (rate * meanOn) + 1
+    }
+
     /// The longest expected span of a plan, in seconds: about three years. Arrivals are nanoseconds in an
     /// `Int64` (292 years), so a draw a hundred times longer than expected still fits; a tiny rate that would
     /// need more (`--arrival-rate 1e-9`) is refused rather than trapped on or looped over.

@@ -82,19 +82,18 @@ extension LocBench {
             _ = try Mix(parsing: mix)
             _ = try timeoutRange()
             _ = try lingerDuration()
-            let span = try arrivalModel().expectedSpan(of: requests)
-            guard span <= OnOffArrivals.longestSpan else {
-                throw LocbenchError.badArgument(
-                    "--arrival-rate \(arrivalRate ?? 0): \(requests) operations would take \(span < 1e15 ? "about \(Int(span / 86_400 / 365))" : "more than 30 million") years of "
-                        + "virtual time; the longest run is about 3 years (1e8 s): raise the rate or lower --requests")
-            }
+            let model = try arrivalModel()
+            try RunBudget(
+                operations: requests, expectedSpan: model.expectedSpan(of: requests), expectedOnPeriods: model.expectedOnPeriods(of: requests),
+                fixRate: fixRate, wallClock: clock == ClockKind.wall.rawValue
+            ).check()
             if let authorization { _ = try AuthorizationScript(parsing: authorization) }
             _ = try GeofenceShape.list(parsing: geofenceShapes)
             _ = try DurationOptions.geofenceDuration(parsing: geofenceDuration)
             _ = try GeofenceSpeed(parsing: geofenceMaxSpeed)
             _ = try DurationOptions.geofenceResponsiveness(parsing: geofenceResponsiveness)
         } catch {
-            throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
+            throw ValidationError(error.description)
         }
     }
 

@@ -60,7 +60,7 @@ struct LocBench: AsyncParsableCommand {
     /// The arrival model's name, after defaults.
     var arrival: String { arrivalOption ?? (clock == "wall" ? "burst" : "onoff") }
 
-    @Option(parsing: .unconditional, help: "Operations per second: while on (onoff; default N / 200 s, at least 10) or throughout (steady; default 1000). A rate at which the operations would take more than about 3 years of virtual time is refused.")
+    @Option(parsing: .unconditional, help: "Operations per second: while on (onoff; default N / 200 s, at least 10) or throughout (steady; default 1000). Refused when the run would take more than about 230 days of virtual time (less above one fix a second), an hour on the wall clock, or 100 million on periods to draw.")
     var arrivalRate: Double?
 
     @Option(parsing: .unconditional, help: "Mean length of an on period (onoff; exponentially distributed, at least 1 ms).")

@@ -35,7 +35,9 @@ enum LocbenchManual {
         --on-period and --off-period; the run starts in an on period), and while on, operations arrive \
         at --arrival-rate per second (default N / 200 s, at least 10, so every size spans about 20 \
         minutes). steady: evenly spaced at --arrival-rate (default 1000/s). burst (the default on the \
-        wall clock): all at time zero.
+        wall clock): all at time zero. Arrivals that would take more than about 230 days of virtual \
+        time (20 million receiver steps; less above one fix a second), more than an hour on the wall \
+        clock, or more than 100 million on periods to draw are refused before the run.
         Each operation is drawn from --mix: a one-shot (mostly coarse: city 25 %, neighborhood 30 %, \
         block 25 %, house 12 %, room 8 %, one in twenty a custom 5 m-2 km; timeouts uniform in \
         --timeouts, --no-timeout-fraction without), a subscription (nine in ten short, 5-20 s, standard, \

@@ -37,12 +37,12 @@ import Testing
     ])
     func rejectsWithAMessage(text: String, message: String) {
         let error = #expect(throws: LocbenchError.self) { try AuthorizationScript(parsing: text) }
-        #expect(error?.description == "error: --authorization: \(message)")
+        #expect(error?.description == "--authorization: \(message)")
     }
 
     /// Found by the fuzzer: an answer of only `@` split into nothing and indexing it trapped.
     @Test func anAnswerOfOnlyAnAtSignIsRejected() {
         let error = #expect(throws: LocbenchError.self) { try AuthorizationScript(parsing: "answer=deny,answer=@") }
-        #expect(error?.description == "error: --authorization: 'answer=@' should be answer=ANSWER[@DELAY] in 'answer=deny,answer=@'")
+        #expect(error?.description == "--authorization: 'answer=@' should be answer=ANSWER[@DELAY] in 'answer=deny,answer=@'")
     }
 }

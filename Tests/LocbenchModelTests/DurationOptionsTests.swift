@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: ["30s", "0s-1s", "0.5ms-0.9ms", "0.9ms-3ms", "30s-1s", "1s-25h", "1s-x", "1s--2s", "1s-99999999999999999999s", "-1s-5s", "-1s", "1s-"])
     func rejectsBadTimeoutRanges(text: String) {
         let error = #expect(throws: LocbenchError.self) { try DurationOptions.timeoutRange(parsing: text) }
-        #expect(error?.description == "error: --timeouts must be MIN-MAX with 1ms <= MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")
+        #expect(error?.description == "--timeouts must be MIN-MAX with 1ms <= MIN <= MAX <= 24h, e.g. 1s-30s (got '\(text)')")
     }
 
     @Test func parsesLingerFromZeroToAnHour() throws {
@@ -22,7 +22,7 @@ import Testing
         #expect(try DurationOptions.linger(parsing: "1h") == .seconds(3600))
         for text in ["61m", "-5s", "soon", ""] {
             let error = #expect(throws: LocbenchError.self) { try DurationOptions.linger(parsing: text) }
-            #expect(error?.description == "error: --linger must be a duration from 0s to 1h, e.g. 5s (got '\(text)')")
+            #expect(error?.description == "--linger must be a duration from 0s to 1h, e.g. 5s (got '\(text)')")
         }
     }
 
@@ -38,7 +38,7 @@ import Testing
     @Test(arguments: [("0s", "90s"), ("1e-300", "90s"), ("0.0005", "90s"), ("30s", "25h"), ("30s", ""), ("30s", "-1s")])
     func rejectsPeriodsOutsideOneMillisecondToADay(on: String, off: String) {
         let error = #expect(throws: LocbenchError.self) { try DurationOptions.onOffPeriods(on: on, off: off) }
-        #expect(error?.description == "error: --on-period and --off-period must be durations from 1ms to 24h, e.g. 30s (got '\(on)', '\(off)')")
+        #expect(error?.description == "--on-period and --off-period must be durations from 1ms to 24h, e.g. 30s (got '\(on)', '\(off)')")
     }
 
     @Test func parsesAGeofenceDurationFromAMinuteToADay() throws {
@@ -46,7 +46,7 @@ import Testing
         #expect(try DurationOptions.geofenceDuration(parsing: "20m") == 1200)
         for text in ["59s", "25h", "", "-1h"] {
             let error = #expect(throws: LocbenchError.self) { try DurationOptions.geofenceDuration(parsing: text) }
-            #expect(error?.description == "error: --geofence-duration must be a duration from 1m to 24h, e.g. 1h (got '\(text)')")
+            #expect(error?.description == "--geofence-duration must be a duration from 1m to 24h, e.g. 1h (got '\(text)')")
         }
     }
 
@@ -56,7 +56,7 @@ import Testing
         #expect(try DurationOptions.geofenceResponsiveness(parsing: "5m") == 300)
         for text in ["301s", "6m", "", "-1s"] {
             let error = #expect(throws: LocbenchError.self) { try DurationOptions.geofenceResponsiveness(parsing: text) }
-            #expect(error?.description == "error: --geofence-responsiveness must be a duration from 0s to 5m, e.g. 30s (got '\(text)')")
+            #expect(error?.description == "--geofence-responsiveness must be a duration from 0s to 5m, e.g. 30s (got '\(text)')")
         }
     }
 

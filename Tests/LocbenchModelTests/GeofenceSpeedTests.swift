@@ -16,7 +16,7 @@ import Testing
         let error = #expect(throws: LocbenchError.self) { try GeofenceSpeed(parsing: text) }
         #expect(
             error?.description
-                == "error: --geofence-max-speed must be 'trajectory', 'default' or a speed in m/s from 0.1 to 1000 (got '\(text)')")
+                == "--geofence-max-speed must be 'trajectory', 'default' or a speed in m/s from 0.1 to 1000 (got '\(text)')")
     }
 
     @Test func aTrajectorysOwnSpeedAndAccelerationOrOneSpeedWithoutABound() {

@@ -22,13 +22,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("oneshot", "error: --mix: unknown entry 'oneshot'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
-        ("often=3", "error: --mix: unknown entry 'often=3'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
-        ("oneshot=-1", "error: --mix: weight of oneshot must be a non-negative integer, got '-1'"),
-        ("cancel=2.5", "error: --mix: weight of cancel must be a non-negative integer, got '2.5'"),
-        ("oneshot=99999999999999999999", "error: --mix: weight of oneshot must be a non-negative integer, got '99999999999999999999'"),
-        ("", "error: --mix: at least one of oneshot or subscription needs a positive weight"),
-        ("cancel=5,force=5", "error: --mix: at least one of oneshot or subscription needs a positive weight"),
+        ("oneshot", "--mix: unknown entry 'oneshot'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
+        ("often=3", "--mix: unknown entry 'often=3'; use names oneshot, subscription, cancel, force with integer weights, e.g. oneshot=70,subscription=10,cancel=10,force=10"),
+        ("oneshot=-1", "--mix: weight of oneshot must be a non-negative integer, got '-1'"),
+        ("cancel=2.5", "--mix: weight of cancel must be a non-negative integer, got '2.5'"),
+        ("oneshot=99999999999999999999", "--mix: weight of oneshot must be a non-negative integer, got '99999999999999999999'"),
+        ("", "--mix: at least one of oneshot or subscription needs a positive weight"),
+        ("cancel=5,force=5", "--mix: at least one of oneshot or subscription needs a positive weight"),
     ])
     func rejectsWithAMessage(text: String, message: String) {
         let error = #expect(throws: LocbenchError.self) { try Mix(parsing: text) }
@@ -38,7 +38,7 @@ import Testing
     /// The total of the weights overflowed `Int` and trapped (reproduced with the fuzz target).
     @Test func weightsWhoseSumOverflowsAreRejected() {
         let error = #expect(throws: LocbenchError.self) { try Mix(parsing: "oneshot=9223372036854775807,force=1") }
-        #expect(error?.description == "error: --mix: the weights add up to more than 9223372036854775807; use smaller weights in the same proportions")
+        #expect(error?.description == "--mix: the weights add up to more than 9223372036854775807; use smaller weights in the same proportions")
         #expect(throws: Never.self) { try Mix(parsing: "oneshot=9223372036854775806,force=1") }
     }
 }

@@ -35,9 +35,14 @@ public enum FencePlacement {
     public static let farClearance = 150.0
     /// Draws per far fence before it is kept however near the path winds.
     static let attempts = 20
+    /// Draws in a row that may fail to give a fence clear of the start before placement gives up: a path that
+    /// winds around its start (a short walk round the block) may have no point where a fence across it stays
+    /// ``clearanceAtStart`` away, and drawing on would never end. Enough that a path with such places finds them.
+    static let drawsWithoutAFence = 10_000
 
-    /// `count` fences along `path`, drawn from `seed`.
-    /// - Complexity: O(count · v) for polygons of at most v vertices.
+    /// `count` fences along `path`, drawn from `seed`; fewer (perhaps none) when the path is too short to hold them
+    /// or so near its start that ``drawsWithoutAFence`` draws in a row give no fence clear of it.
+    /// - Complexity: O(count · v) for polygons of at most v vertices; at most ``drawsWithoutAFence`` draws per fence.
     public static func place(count: Int, along path: TruthPath, seed: UInt64) -> [PlacedFence] {
         var random = SeededGenerator(seed: seed).derived(stream: 77)
         let start = path.samples[0].point
@@ -51,13 +56,19 @@ public enum FencePlacement {
         var fences: [PlacedFence] = []
         fences.reserveCapacity(count)
         var rejected = 0
+        var failedDraws = 0
         while fences.count < count {
             let anchor = path.sample(atDistance: first + random.nextUnit() * (total - first))
             let intent: PlacedFence.Intent = fences.count < crossed ? .crossed : fences.count < crossed + touched ? .touched : .far
             let polygon = random.chance(0.25)
             guard let region = fence(intent, polygon: polygon, at: anchor, on: path, random: &random),
                 region.signedDistance(to: start) > clearanceAtStart
-            else { continue }
+            else {
+                failedDraws += 1
+                if failedDraws == drawsWithoutAFence { return fences }
+                continue
+            }
+            failedDraws = 0
             if intent == .far && rejected < attempts && GroundTruth.comesWithin(farClearance, of: region, along: path) {
                 rejected += 1
                 continue

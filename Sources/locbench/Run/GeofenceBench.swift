@@ -63,7 +63,7 @@ struct GeofenceBench {
             let fences = FencePlacement.place(count: count, along: path, seed: seed)
             guard fences.count == count else {
                 throw .badArgument(
-                    "the \(shape.rawValue) trajectory covers \(Int(path.distanceAlong.last ?? 0)) m in --geofence-duration \(Int(duration)) s: fences are placed beyond its first \(Int(FencePlacement.firstAnchor)) m, so make it longer")
+                    "the \(shape.rawValue) trajectory covers \(Int(path.distanceAlong.last ?? 0)) m in --geofence-duration \(Int(duration)) s, and fences lie beyond its first \(Int(FencePlacement.firstAnchor)) m and at least \(Int(FencePlacement.clearanceAtStart)) m from its start: \(fences.count) of \(count) could be placed; make it longer (or try another --seed)")
             }
             let crossings = GroundTruth.fences(fences.map(\.region), along: path)
             progress("geofences: \(shape.rawValue): the engine")

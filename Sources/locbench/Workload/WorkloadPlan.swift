@@ -13,6 +13,11 @@ enum ArrivalModel: Sendable {
     /// A day of commuting, repeated: short windows at fixed times of day, hours between them (see ``CommuteArrivals``).
     case commute(CommuteArrivals)
 
+    /// How many on periods `operations` arrivals need on average (0 without on periods).
+    func expectedOnPeriods(of operations: Int) -> Double {
+        if case .onOff(let process) = self { process.expectedOnPeriods(of: operations) } else { 0 }
+    }
+
     /// How long `operations` arrivals take on average, in seconds.
     func expectedSpan(of operations: Int) -> Double {
         switch self {

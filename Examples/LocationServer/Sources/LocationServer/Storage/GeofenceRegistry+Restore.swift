@@ -20,7 +20,8 @@ extension GeofenceRegistry {
         let origin = wallNow - instantNow.sinceEpoch.secondsValue
         let remonitor = Remonitor(
             monitor: { region, options, handler in engine.monitor(region, options: options, handler: handler) },
-            cancel: { engine.cancel($0) }, sleep: { try await engine.clock.sleep(for: $0) }, now: { engine.currentInstant() })
+            cancel: { engine.cancel($0) }, sleep: { try await engine.clock.sleep(for: $0) }, now: { engine.currentInstant() },
+            accessChanges: { engine.authorizationUpdates() })
         state.withLockedValue { state in
             state.timelineOrigin = origin
             state.remonitor = remonitor

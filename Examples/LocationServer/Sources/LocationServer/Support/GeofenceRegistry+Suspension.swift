@@ -7,7 +7,8 @@ import LocationEngine
 ///
 /// Each fence's pause is its own: 5 s, doubling while it ends again within ``stableAfter`` of being monitored
 /// again, up to ``longestPause``. The `suspended` event is sent at the first end of such a stretch, not at each
-/// retry, so an outage of hours writes one event per fence.
+/// retry, so an outage of hours writes one event per fence. A fence kept because access was refused does not
+/// wait out its pause once access is granted again: the grant monitors it again at once.
 extension GeofenceRegistry {
     /// A fence the engine ended for a reason outside it, kept to be monitored again.
     struct Suspension: Sendable, Equatable {
@@ -21,6 +22,8 @@ extension GeofenceRegistry {
         var due: EngineInstant?
         /// When it was last monitored again, on the engine's timeline.
         var retriedAt: EngineInstant?
+        /// Whether it ended for want of access, so that access granted monitors it again before its pause is over.
+        var awaitsAccess = false
 
         /// Whether it waits to be monitored again.
         var waiting: Bool { due != nil }
@@ -33,6 +36,8 @@ extension GeofenceRegistry {
         /// Sleeps on the engine's clock.
         var sleep: @Sendable (Duration) async throws -> Void
         var now: @Sendable () -> EngineInstant
+        /// Every change of the engine's authorization, starting with the current one.
+        var accessChanges: @Sendable () -> AsyncStream<AuthorizationState>
     }
 
     /// The first pause before a kept fence is monitored again.
@@ -55,9 +60,10 @@ extension GeofenceRegistry {
                 // The same outage: counted, not announced again.
                 suspension.retries += 1
                 suspension.due = now + Self.pause(afterRetries: suspension.retries)
+                suspension.awaitsAccess = end.isRefusal
                 fence.suspension = suspension
             } else {
-                fence.suspension = Suspension(reason: end.outcome, since: journal.now(), due: now + Self.firstPause)
+                fence.suspension = Suspension(reason: end.outcome, since: journal.now(), due: now + Self.firstPause, awaitsAccess: end.isRefusal)
                 let sent = ServerSentEvent(Event.suspended(fence: id, reason: end.outcome, detail: EndJSON(end, updates: 0).detail))
                 journal.appendEvent(sent.name, fence: id, owner: fence.owner, data: sent.data)
             }
@@ -130,6 +136,27 @@ extension GeofenceRegistry {
         }
     }
 
+    /// Monitors again at once, when `access` is a grant, every waiting fence kept because access was refused;
+    /// returns how many. Their retries stay counted: a grant withdrawn again at once still lengthens the next pause.
+    @discardableResult
+    func accessChanged(to access: AuthorizationState) -> Int {
+        guard access.isAuthorized, let remonitor = state.withLockedValue({ $0.remonitor }) else { return 0 }
+        let now = remonitor.now()
+        let given: Int = state.withLockedValue { state in
+            let refused = state.fences.values.filter { $0.suspension.map { $0.waiting && $0.awaitsAccess } ?? false }.map(\.id)
+            for id in refused { state.fences[id]?.suspension?.due = now }
+            return refused.count
+        }
+        return given > 0 ? remonitorWaiting() : 0
+    }
+
+    /// Runs until cancelled or the engine shuts down: hands every change of the engine's authorization to
+    /// ``accessChanged(to:)``.
+    func remonitorWhenAccessReturns() async {
+        guard let remonitor = state.withLockedValue({ $0.remonitor }) else { return }
+        for await access in remonitor.accessChanges() { accessChanged(to: access) }
+    }
+
     /// The options to monitor `fence` with again: its own, with the state it was left in and since when on the
     /// engine's timeline (`GeofenceOptions.restoredState`), so that its first deciding fix reports nothing when
     /// the state is the same.
@@ -145,6 +172,12 @@ extension GeofenceRegistry {
 }
 
 extension SubscriptionEnd {
+    /// Whether it ended for want of access (refused, restricted, services off, a one-time grant lapsed).
+    var isRefusal: Bool {
+        if case .unauthorized = self { return true }
+        return false
+    }
+
     /// Whether a fence that ends so is kept and monitored again: the end says nothing of the fence, only of
     /// what serves it now (the source, the authorization, the configuration).
     var suspendsFence: Bool {

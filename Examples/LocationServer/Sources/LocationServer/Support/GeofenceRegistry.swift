@@ -289,12 +289,13 @@ extension SubscriptionEnd {
 
 extension GeofenceRegistry: Service {
     /// Stores what is appended until the group's graceful shutdown, then the rest; then ends every
-    /// event stream once it has sent everything. Meanwhile it monitors kept fences again
-    /// (``retrySuspended()``).
+    /// event stream once it has sent everything. Meanwhile it monitors kept fences again: after their pause
+    /// (``retrySuspended()``), and at once when access is granted again (``remonitorWhenAccessReturns()``).
     func run() async throws {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.retrySuspended() }
+                group.addTask { await self.remonitorWhenAccessReturns() }
                 await journal.run()
                 group.cancelAll()
             }

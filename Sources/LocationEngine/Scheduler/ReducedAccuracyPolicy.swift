@@ -39,15 +39,8 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
     /// - Complexity: O(1)
     public func coarsen(_ location: Location) -> Location {
         let cell = cell(containing: location.latitude, location.longitude)
-        let centre = Location(latitude: cell.centreLatitude, longitude: cell.centreLongitude, horizontalAccuracy: 0)
-        var farthestCorner = 0.0
-        for latitude in [cell.south, cell.north] {
-            for longitude in [cell.west, cell.west + cell.width] {
-                let corner = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: 0)
-                farthestCorner = max(farthestCorner, centre.distance(to: corner))
-            }
-        }
-        let step = gridSpacing / 4
+        let farthestCorner = cell.farthestCorner
+        let step = radiusStep
         // Already as coarsening leaves a fix — a centre, nothing finer than the grid, a radius on the steps and at
         // least the cell's farthest corner — it is left as it is, so that coarsening again changes nothing; a
         // precise fix that merely sits on a centre with a smaller radius, or one off the steps, is coarsened.
@@ -65,6 +58,28 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
         // A radius grown from an assumed one is an assumption still.
         coarse.horizontalAccuracyIsEstimated = location.horizontalAccuracyIsEstimated
         return coarse
+    }
+
+    /// The step coarse radii are rounded up to: a quarter of the grid.
+    public var radiusStep: Double { gridSpacing / 4 }
+
+    /// The largest measured error a fix near `latitude`, `longitude` may have for its coarsened form to have a
+    /// radius of at most `radius` metres — what to ask of a source for an answer that is given coarsened — or
+    /// `nil` when no coarsened fix has so small a radius. Exact for a fix in the cell of that position: a fix
+    /// meets it exactly when its coarse radius meets `radius`, so whether one does tells no more of its measured
+    /// error than its coarse radius does. Cells of one latitude band are alike; a neighbouring band's corner
+    /// differs by well under a metre, except within a few cells of the poles.
+    /// - Complexity: O(1)
+    public func largestMeasuredError(coarsenedWithin radius: Double, near latitude: Double, _ longitude: Double) -> Double? {
+        guard radius.isFinite, radius >= gridSpacing else { return nil }
+        // The coarse radius is the measured error plus the corner, rounded up to a step: at most `radius` exactly
+        // when that sum is at most the last step within it.
+        let within = (radius / radiusStep).rounded(.down) * radiusStep
+        let corner = cell(containing: latitude, longitude).farthestCorner
+        var largest = within - corner
+        // As `coarsen(_:)` adds it back, the sum must not round past the step.
+        while largest >= 0 && largest + corner > within { largest = largest.nextDown }
+        return largest >= 0 ? largest : nil
     }
 
     /// `update` with its fix coarsened and the level it achieves read again.
@@ -112,6 +127,18 @@ public struct ReducedAccuracyPolicy: Sendable, Hashable {
         var width: Double
         var centreLatitude: Double { (south + north) / 2 }
         var centreLongitude: Double { west + width / 2 }
+
+        /// The distance from the centre to the farthest corner, metres.
+        var farthestCorner: Double {
+            let centre = Location(latitude: centreLatitude, longitude: centreLongitude, horizontalAccuracy: 0)
+            var farthest = 0.0
+            for latitude in [south, north] {
+                for longitude in [west, west + width] {
+                    farthest = max(farthest, centre.distance(to: Location(latitude: latitude, longitude: longitude, horizontalAccuracy: 0)))
+                }
+            }
+            return farthest
+        }
     }
 
     /// The grid cell containing a position. A cell's centre lies in that same cell, so coarsening is

@@ -33,6 +33,29 @@ struct ReducedAccuracyTests {
         #expect(policy.coarsen(precise(latitude: 48.3)).latitude != a.latitude)
     }
 
+    @Test("the largest measured error whose coarse form meets a radius: a fix of the cell meets it exactly when its coarse form does")
+    func largestMeasuredError() throws {
+        // City (5,000 m) in Munich: 4,500 m on the steps, less the cell's farthest corner (about 2,121 m).
+        let city = try #require(policy.largestMeasuredError(coarsenedWithin: 5000, near: 48.137, 11.575))
+        #expect(abs(city - 2379) < 1, "\(city)")
+        #expect(policy.largestMeasuredError(coarsenedWithin: 2999, near: 48.137, 11.575) == nil)
+        #expect(policy.largestMeasuredError(coarsenedWithin: .nan, near: 48.137, 11.575) == nil)
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<5_000 {
+            let latitude = Double(random.int(160_001)) / 1000 - 80
+            let longitude = Double(random.int(360_001)) / 1000 - 180
+            let radius = 3000 + Double(random.int(17_001))
+            let largest = try #require(policy.largestMeasuredError(coarsenedWithin: radius, near: latitude, longitude))
+            let at = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: largest)
+            #expect(policy.coarsen(at).horizontalAccuracy <= radius, "\(latitude), \(longitude), \(radius)")
+            let past = Location(latitude: latitude, longitude: longitude, horizontalAccuracy: largest + 0.01)
+            #expect(policy.coarsen(past).horizontalAccuracy > radius, "\(latitude), \(longitude), \(radius)")
+            // A band away, the corner differs by well under a metre.
+            let north = Location(latitude: latitude + 0.027, longitude: longitude, horizontalAccuracy: largest - 1)
+            #expect(policy.coarsen(north).horizontalAccuracy <= radius, "\(latitude), \(longitude), \(radius)")
+        }
+    }
+
     @Test("policy values are clamped, never trusted blindly")
     func clamping() {
         #expect(ReducedAccuracyPolicy(gridSpacing: .nan).gridSpacing == 3000)

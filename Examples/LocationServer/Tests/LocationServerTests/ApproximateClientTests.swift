@@ -68,28 +68,39 @@ struct ApproximateClientTests {
         }
     }
 
-    @Test("whether an approximate client's request is answered tells the measured error no finer than the coarse radius's step")
+    @Test("an approximate request is answered by the first fix whose coarse form meets it, and whether it is tells the measured error no finer than the coarse radius's step")
     func answeredOrNotHidesTheMeasuredError() async throws {
         try await Self.withTheSourceKeptRunning { server in
             try await server.application.test(.router) { client in
-                var statuses: [String] = []
-                for metres in [5344, 5346, 5349, 5999] {
+                var statuses: [Double: [String]] = [:]
+                // 1,700 m and 2,370 m: both coarse radii are 4,500 m (the cell's corner, about 2,121 m, added and rounded
+                // up to 750 m).
+                for measured in [1700.0, 2370] {
                     var fix = Self.fix(0)
-                    fix.horizontalAccuracy = 2345
-                    server.source.emit(fix)
-                    await server.engine.sync(advancingBy: .seconds(1))
-                    let before = await server.engine.statistics()
-                    async let answer = ClientTestSupport.execute("/location?accuracy=\(metres)&timeout=1s", as: "weather", with: client)
-                    // Answered at once by the 2,345 m fix (as, without the steps, 5,346 m and more were: 2,346 m asked
-                    // of the engine; 5,344 m was not: 2,343 m), or waiting in the engine until its timeout.
-                    await server.waitUntil {
-                        $0.oneShotsSubmitted > before.oneShotsSubmitted && ($0.pendingOneShots == 1 || $0.oneShotsSucceeded > before.oneShotsSucceeded)
-                    }
-                    await server.engine.sync(advancingBy: .seconds(2))
-                    statuses.append(try JSONDecoder().decode(LocationResponse.self, from: try await answer.body).status)
+                    fix.horizontalAccuracy = measured
+                    #expect(Self.policy.coarsen(fix).horizontalAccuracy == 4500)
                 }
-                // Each is asked of the engine as 2,250 m; only 6,000 m would be asked as 3,000 m.
-                #expect(statuses == Array(repeating: "timed_out", count: 4), "\(statuses)")
+                for measured in [1700.0, 2370] {
+                    for metres in [4499, 4500, 5344, 5999] {
+                        var fix = Self.fix(0)
+                        fix.horizontalAccuracy = measured
+                        server.source.emit(fix)
+                        await server.engine.sync(advancingBy: .seconds(1))
+                        let before = await server.engine.statistics()
+                        async let answer = ClientTestSupport.execute("/location?accuracy=\(metres)&timeout=1s", as: "weather", with: client)
+                        // Answered at once by the fix, or waiting in the engine until its timeout.
+                        await server.waitUntil {
+                            $0.oneShotsSubmitted > before.oneShotsSubmitted && ($0.pendingOneShots == 1 || $0.oneShotsSucceeded > before.oneShotsSucceeded)
+                        }
+                        await server.engine.sync(advancingBy: .seconds(2))
+                        statuses[measured, default: []].append(try JSONDecoder().decode(LocationResponse.self, from: try await answer.body).status)
+                    }
+                }
+                // 4,500 m and more are met by the coarse 4,500 m, and asked of the engine as 4,500 m less the corner: answered.
+                // Before, the engine was asked for 1,500 m or 2,250 m (the grid, not the corner, taken off): every one timed
+                // out, with a coarse fix that met it. 4,499 m is met by no coarse form of either fix.
+                #expect(statuses[1700] == ["timed_out", "success", "success", "success"], "\(statuses)")
+                #expect(statuses[2370] == statuses[1700], "the answers tell 1,700 m from 2,370 m, which the coarse radius does not")
             }
         }
     }
@@ -167,6 +178,23 @@ struct ApproximateClientTests {
         #expect(answers.options(SubscriptionOptions(distanceFilter: 0)).distanceFilter == 0, "off stays off")
         #expect(answers.options(SubscriptionOptions(distanceFilter: 2 * grid)).distanceFilter == 2 * grid)
         #expect(answers.options(SubscriptionOptions(kind: .significantChange)).significantDistance == grid)
+    }
+
+    @Test("a maxUpdates that an approximate client's spacing of updates makes unreachable is refused (400), as for an interval asked for")
+    func unreachableMaxUpdatesOfAnApproximateClient() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            let refused = try await ClientTestSupport.execute("/updates?interval=1s&duration=15m&maxUpdates=5", as: "weather", with: client)
+            #expect(refused.status == .badRequest)
+            #expect(try LocationRouteTests.errorMessage(refused.body).contains("approximate"))
+            // Two updates 10 minutes apart fit in 15 minutes; a precise client's five a second apart too.
+            async let stream = ClientTestSupport.execute("/updates?duration=15m&maxUpdates=2", as: "weather", with: client)
+            await server.waitUntilPending(subscriptions: 1)
+            await server.engine.sync(advancingBy: .seconds(901))
+            let ended = try await stream
+            #expect(ended.status == .ok)
+            #expect(String(buffer: ended.body).contains("duration_elapsed"))
+        }
     }
 
     @Test("an approximate client's stream without an accuracy runs the source in its cheapest mode, not its best, and gets every fix coarsened")

@@ -1,3 +1,4 @@
+import LocationEngine
 import Logging
 import Prometheus
 import Testing
@@ -20,10 +21,11 @@ struct ClientAuditTests {
     func countersKept() {
         let registry = PrometheusCollectorRegistry()
         let audit = ClientAudit(registry: registry, logger: ClientTestSupport.silent)
-        for _ in 0..<3 { audit.answered(Self.fleet, route: "location", level: AccuracyLevelName(.block)) }
-        audit.answered(Self.fleet, route: "updates", level: AccuracyLevelName(.block))
-        audit.answered(Self.fleet, route: "location", level: AccuracyLevelName(nil))
-        audit.answered(Self.weather, route: "location", level: AccuracyLevelName(.city))
+        for _ in 0..<3 { audit.answered(Self.fleet, route: "location", level: AccuracyLevelName(fixReaching: .block)) }
+        audit.answered(Self.fleet, route: "updates", level: AccuracyLevelName(fixReaching: .block))
+        audit.answered(Self.fleet, route: "location", level: .noFix)
+        audit.answered(Self.weather, route: "location", level: AccuracyLevelName(fixReaching: .city))
+        audit.answered(Self.weather, route: "location", level: AccuracyLevelName(fixReaching: nil))
         for _ in 0..<2 { audit.refused(Self.fleet, status: 429) }
         audit.refused(Self.weather, status: 403)
         let text = Self.text(registry)
@@ -32,6 +34,7 @@ struct ClientAuditTests {
             #"locationserver_client_answers{client="fleet",route="updates",accuracy="block"} 1"#,
             #"locationserver_client_answers{client="fleet",route="location",accuracy="none"} 1"#,
             #"locationserver_client_answers{client="weather",route="location",accuracy="city"} 1"#,
+            #"locationserver_client_answers{client="weather",route="location",accuracy="coarser"} 1"#,
             #"locationserver_client_refusals{client="fleet",status="429"} 2"#,
             #"locationserver_client_refusals{client="weather",status="403"} 1"#,
         ] {
@@ -39,13 +42,26 @@ struct ClientAuditTests {
         }
     }
 
+    @Test("an answer whose fix reaches no level (coarser or older than city) is counted coarser, not as an answer without a fix")
+    func coarserFixIsNotNone() throws {
+        let registry = PrometheusCollectorRegistry()
+        let audit = ClientAudit(registry: registry, logger: ClientTestSupport.silent)
+        let view = try ClientView(Self.fleet, audit: audit)
+        let far = Location(latitude: 48.1, longitude: 11.5, horizontalAccuracy: 8_000)
+        _ = view.answer(LocationResult(status: .timedOut, location: far, age: .seconds(1), achievedAccuracy: nil), asked: .city, now: .zero)
+        _ = view.answer(LocationResult(status: .timedOut, location: nil, age: nil, achievedAccuracy: nil), asked: .city, now: .zero)
+        let text = Self.text(registry)
+        #expect(text.contains(#"locationserver_client_answers{client="fleet",route="location",accuracy="coarser"} 1"#), "\(text)")
+        #expect(text.contains(#"locationserver_client_answers{client="fleet",route="location",accuracy="none"} 1"#), "\(text)")
+    }
+
     @Test("two audits over one registry count into the same series (the registry's counters, not copies)")
     func sharedRegistry() {
         let registry = PrometheusCollectorRegistry()
         let first = ClientAudit(registry: registry, logger: ClientTestSupport.silent)
         let second = ClientAudit(registry: registry, logger: ClientTestSupport.silent)
-        first.answered(Self.fleet, route: "location", level: AccuracyLevelName(.house))
-        second.answered(Self.fleet, route: "location", level: AccuracyLevelName(.house))
+        first.answered(Self.fleet, route: "location", level: AccuracyLevelName(fixReaching: .house))
+        second.answered(Self.fleet, route: "location", level: AccuracyLevelName(fixReaching: .house))
         #expect(Self.text(registry).contains(#"locationserver_client_answers{client="fleet",route="location",accuracy="house"} 2"#))
     }
 

@@ -107,7 +107,7 @@ struct StreamRevocationTests {
         }
     }
 
-    @Test("a /location that waited while its token was taken out of the file is answered 401, without the fix", .timeLimit(.minutes(1)))
+    @Test("a /location waiting while its token is taken out of the file is answered 401 at once, its one-shot cancelled, without a fix", .timeLimit(.minutes(1)))
     func locationOfARevokedToken() async throws {
         try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in
             let server = try TestServer(clients: directory)
@@ -116,10 +116,13 @@ struct StreamRevocationTests {
                 await server.waitUntilPending(oneShots: 1)
                 try rewrite("\(ClientTestSupport.tokens["ops"]!) ops precise admin\n")
                 #expect(directory.reload() == nil)
-                server.source.emit(TestServer.fix(metres: 5))
-                await server.engine.sync(advancingBy: .seconds(1))
+                // No fix and no time passes: before, the one-shot kept the source running for its day.
+                await server.waitUntil { $0.pendingOneShots == 0 }
                 let answered = try await answer
                 #expect(answered.status == .unauthorized)
+                #expect(try LocationRouteTests.errorMessage(answered.body) == "unknown token")
+                server.source.emit(TestServer.fix(metres: 5))
+                await server.engine.sync(advancingBy: .seconds(1))
                 #expect(!String(buffer: answered.body).contains("latitude"), "no fix to a client no longer in the file")
             }
         }

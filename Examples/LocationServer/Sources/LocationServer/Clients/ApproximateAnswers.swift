@@ -15,17 +15,18 @@ struct ApproximateAnswers: Sendable {
         gate = CoarseFixGate(minimumInterval: policy.minimumInterval)
     }
 
-    /// What to ask the engine for when an approximate client asks for `accuracy`: a fix whose coarse
-    /// form can still meet the request (the coarse radius grows by up to a grid cell), and no finer than
-    /// a third of the grid when the request is finer than the grid (which no coarse fix meets), so the
-    /// source runs no finer than the answer needs. The threshold is rounded down to the coarse radii's
-    /// step (a quarter of the grid): whether a request is answered must not tell the measured error
-    /// finer than the coarse radius does — asking for 5,344 m and 5,346 m would otherwise tell a measured
-    /// 2,345 m from 2,343 m.
+    /// What to ask the engine for when an approximate client asks for `accuracy`: the largest measured error whose
+    /// coarse form still meets the request (``ReducedAccuracyPolicy/largestMeasuredError(coarsenedWithin:near:_:)``:
+    /// the coarse radius is the error plus the cell's farthest corner, about 2.1 km on the default grid, rounded up
+    /// to a step), and no finer than a third of the grid when the request is finer than the grid (which no coarse
+    /// fix meets), so the source runs no finer than the answer needs. A fix is then answered exactly when its coarse
+    /// form meets the request: whether a request is answered tells no more of the measured error than the coarse
+    /// radius does. The cell is the one of the coarse fix shown last (before any, the equator's: a cell's corner
+    /// is the same to well under a metre everywhere but the last few kilometres before the poles).
     func engineAccuracy(for accuracy: LocationAccuracy) -> LocationAccuracy {
-        let step = policy.gridSpacing / 4
-        let stepped = ((accuracy.horizontalAccuracy - policy.gridSpacing) / step).rounded(.down) * step
-        return .custom(metres: max(policy.gridSpacing / 3, stepped), maximumAge: accuracy.maximumAge)
+        let near = gate.lastShown ?? Location(latitude: 0, longitude: 0, horizontalAccuracy: 0)
+        let largest = policy.largestMeasuredError(coarsenedWithin: accuracy.horizontalAccuracy, near: near.latitude, near.longitude)
+        return .custom(metres: max(policy.gridSpacing / 3, largest ?? 0), maximumAge: accuracy.maximumAge)
     }
 
     /// The one-shot's result, answered at `now`, as the client may see it: the fix coarsened — or, within the

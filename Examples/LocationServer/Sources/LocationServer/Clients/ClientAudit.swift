@@ -78,13 +78,22 @@ final class ClientAudit: Sendable {
     }
 }
 
-/// The accuracy level an answer carried, as the audit names it: the level's name, or `none`.
+/// The accuracy level an answer carried, as the audit names it: the level's name, `coarser` for a fix that
+/// reaches none (coarser or older than city), or `none` for an answer without a fix.
 struct AccuracyLevelName: Sendable, Equatable {
     let text: String
 
-    init(_ level: AccuracyLevel?) {
-        text = level?.description ?? "none"
+    /// The name of an answer whose fix reaches `level` (`nil`: no level).
+    init(fixReaching level: AccuracyLevel?) {
+        text = level?.description ?? "coarser"
     }
+
+    private init(text: String) {
+        self.text = text
+    }
+
+    /// An answer without a fix.
+    static let noFix = AccuracyLevelName(text: "none")
 }
 
 extension Dictionary where Value == Counter {

@@ -56,6 +56,24 @@ struct ClientCheck: Sendable {
         return why.withLockedValue { $0 }
     }
 
+    /// Waits for `body`'s answer (a one-shot's result) while the client is what it asked as: the answer may take up
+    /// to a day, and a client revoked meanwhile must not keep the source running for it. `stop` (which makes `body`
+    /// throw, as cancelling the one-shot does) is called once it no longer is.
+    /// - Throws: `401` when the client was revoked before the answer could go, else what `body` throws.
+    func answerWhileAuthorized<Answer: Sendable>(stop: @escaping @Sendable () -> Void, _ body: () async throws -> Answer) async throws -> Answer {
+        var answer: Answer?
+        do {
+            _ = try await whileAuthorized(stop: stop) { answer = try await body() }
+        } catch {
+            if let why = revoked() { throw ClientAuthenticator.unauthorized(why) }
+            throw error
+        }
+        // Checked again when the answer goes, also without a token file's watch: else no fix, 401.
+        if let why = revoked() { throw ClientAuthenticator.unauthorized(why) }
+        guard let answer else { preconditionFailure("whileAuthorized returned without running its body to the end") }
+        return answer
+    }
+
     /// Waits until the client is no longer what the stream opened as and returns why; `nil` once cancelled.
     private func revocation() async -> String? {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -29,13 +29,26 @@ struct ClientView: Sendable {
     }
 
     /// The subscription to ask the engine for.
-    /// - Throws: `403` for a heading subscription of an approximate client (a course is finer than the grid).
+    /// - Throws: `403` for a heading subscription of an approximate client (a course is finer than the grid);
+    ///   `400` for one whose `maxUpdates` its duration would end first once its updates are spaced as an
+    ///   approximate client's are (the query's own check saw only the interval asked for).
     func engineOptions(_ options: SubscriptionOptions) throws(HTTPError) -> SubscriptionOptions {
         guard let approximate else { return options }
         if options.kind == .heading {
             throw Self.refuse(client, audit: audit, "client '\(client.name)' has permission approximate: a heading needs precise")
         }
-        return approximate.options(options)
+        let spaced = approximate.options(options)
+        if let duration = spaced.duration, let updates = spaced.maximumUpdates, updates > 1,
+            UpdatesQuery.endsFirst(duration, interval: spaced.minimumInterval, updates: updates)
+        {
+            let minutes = Int(spaced.minimumInterval.components.seconds / 60)
+            throw QueryError(
+                parameter: "maxUpdates",
+                "maxUpdates=\(updates) cannot be reached: client '\(client.name)' has permission approximate and gets at most one update "
+                    + "per \(minutes) minutes, so the duration ends the subscription first"
+            ).httpError
+        }
+        return spaced
     }
 
     /// Refuses what only a precise client may do (`what`: "fences").
@@ -52,7 +65,7 @@ struct ClientView: Sendable {
         let seen = approximate?.result(result, asked: asked, now: now) ?? result
         var response = LocationResponse(seen)
         if approximate != nil { response.fix?.coarsened = true }
-        audit.answered(client, route: "location", level: AccuracyLevelName(seen.location == nil ? nil : seen.achievedAccuracy))
+        audit.answered(client, route: "location", level: seen.location == nil ? .noFix : AccuracyLevelName(fixReaching: seen.achievedAccuracy))
         return response
     }
 
@@ -60,10 +73,10 @@ struct ClientView: Sendable {
     func event(_ event: SubscriptionEvent, now: EngineInstant) -> ServerSentEvent {
         let seen = approximate?.event(event, now: now) ?? event
         switch seen {
-        case .location(let update): audit.answered(client, route: "updates", level: AccuracyLevelName(update.achievedAccuracy))
+        case .location(let update): audit.answered(client, route: "updates", level: AccuracyLevelName(fixReaching: update.achievedAccuracy))
         case .heading(let heading):
             let level = AccuracyLevel.achieved(horizontalAccuracy: heading.location.horizontalAccuracy, age: .zero)
-            audit.answered(client, route: "updates", level: AccuracyLevelName(level))
+            audit.answered(client, route: "updates", level: AccuracyLevelName(fixReaching: level))
         case .sourceError, .ended: break
         }
         return ServerSentEvent(seen, coarsened: approximate != nil)

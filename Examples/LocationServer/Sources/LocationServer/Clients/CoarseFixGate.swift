@@ -18,6 +18,9 @@ final class CoarseFixGate: Sendable {
         self.minimumInterval = minimumInterval
     }
 
+    /// The coarse fix shown last, if any.
+    var lastShown: Location? { shown.withLockedValue { $0?.location } }
+
     /// What approximate clients may see at `now` of `coarse`, measured `age` before: it, when the interval has
     /// passed since the fix shown last was first shown and it is no older than that one (it is then the one
     /// shown), else the one shown, as old as it is by `now`.

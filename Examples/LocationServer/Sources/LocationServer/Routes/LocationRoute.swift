@@ -66,9 +66,10 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         let pending = engine.locationRequest(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
         let watch = connections.began(pending.id, on: context.channel)
         defer { connections.end(watch) }
-        let result = try await pending.result()
-        // The client that asked must still be what it asked as when the answer goes: else no fix, 401.
-        if let why = try ClientCheck(authenticator, context: context).revoked() { throw ClientAuthenticator.unauthorized(why) }
+        // The client that asked must still be what it asked as, while it waits (revoked, its request is cancelled)
+        // and when the answer goes: else no fix, 401.
+        let check = try ClientCheck(authenticator, context: context)
+        let result = try await check.answerWhileAuthorized(stop: { engine.cancel(pending.id) }) { try await pending.result() }
         succeeded = result.status == .success
         var headers = HTTPFields()
         if result.status == .shutDown { headers[.retryAfter] = "\(LocationStatus.retryAfterShutdownSeconds)" }

@@ -116,6 +116,7 @@ let package = Package(
             name: "SyntheticGPS",
             dependencies: [
                 "NMEA", "LocationEngine", "ReceiverControl",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -30,7 +30,7 @@ struct GenerateOptions: ParsableArguments {
     @Flag(help: "Pace the output in real time (one epoch per fix interval).")
     var realtime = false
 
-    @Option(help: "Serve the NMEA stream over TCP on HOST:PORT (e.g. 127.0.0.1:4000), or on a Unix socket unix:PATH (for GeoClue's --nmea-socket); implies --realtime.")
+    @Option(help: "Serve the NMEA stream over TCP on HOST:PORT (e.g. 127.0.0.1:4000), or on a Unix socket unix:PATH (for GeoClue's --nmea-socket; a socket another server still listens on is refused, one left by an ended run replaced); implies --realtime.")
     var listen: String?
 
     @Option(help: "Power mode: lowest, low, medium, high, best.")
@@ -60,7 +60,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "With --persona ublox: the generation, u7 (CFG messages, CFG-PM2 version 1, no PROTVER in MON-VER), m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
     var ublox = "m8"
 
-    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) instead of --listen.")
+    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair), FIFO or socket instead of --listen. A client that sends commands and never reads loses their replies, as on a receiver whose output buffer is full.")
     var terminal: String?
 
     func validate() throws {

@@ -37,10 +37,17 @@ public final class NMEAFeedServer: Sendable {
                     }
                 }
             if let path = address.unixSocketPath {
+                switch UnixSocketFile.at(path) {
+                case .listening: throw SyntheticGPSError.io("cannot listen on \(address): a running server listens there; stop it first, or choose another path")
+                case .notASocket: throw SyntheticGPSError.io("cannot listen on \(address): a file that is not a socket is there")
+                case .stale, .absent: break
+                }
                 channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
                 return NMEAFeedServer(address: address, channel: channel, registry: registry)
             }
             channel = try await bootstrap.bind(host: address.host, port: address.port).get()
+        } catch let error as SyntheticGPSError {
+            throw error
         } catch {
             throw .io("cannot listen on \(address): \(error)")
         }

@@ -1,3 +1,4 @@
+import DequeModule
 import LocationEngine
 import ReceiverControl
 
@@ -64,8 +65,12 @@ public struct CommandedReceiver: Sendable {
     private var keys = (operateMode: UInt64(0), rateMeasurement: UInt64(1000), positionUpdatePeriod: UInt64(0))
     private var lastEmitted: Double?
     private var meteredUntil: Double
-    /// Answers held back (``AcknowledgementBehavior/late``), in order, with when they go out.
-    private var lateReplies: [(due: Double, bytes: [UInt8])] = []
+    /// Answers held back (``AcknowledgementBehavior/late``), in order, with when they go out: at most
+    /// ``mostLateReplies``, as a receiver's output buffer holds only so much.
+    private var lateReplies: Deque<(due: Double, bytes: [UInt8])> = []
+    /// The most answers held back at once; further ones are lost (a client flooding commands would else hold
+    /// memory without bound).
+    public static let mostLateReplies = 1_024
 
     /// The MON-VER a MAX-M10S answers.
     public static let maxM10SVersion = UBXVersion(
@@ -299,7 +304,7 @@ public struct CommandedReceiver: Sendable {
         case .normal, .refuse: return bytes
         case .drop, .ignore: return []
         case .late:
-            lateReplies.append((elapsed + lateBy, bytes))
+            if lateReplies.count < Self.mostLateReplies { lateReplies.append((elapsed + lateBy, bytes)) }
             return []
         case .garble:
             var garbled = bytes

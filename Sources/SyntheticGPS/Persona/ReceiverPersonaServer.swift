@@ -50,6 +50,7 @@ public final class ReceiverPersonaServer: Sendable {
         var channels: [ObjectIdentifier: any Channel] = [:]
         var lastPhase: ReceiverPowerPhase?
         var commandTimes: [ObeyedCommand] = []
+        var repliesDropped = 0
     }
 
     private let state: NIOLockedValueBox<State>
@@ -108,7 +109,15 @@ public final class ReceiverPersonaServer: Sendable {
         timing: Timing = .realTime, observer: (@Sendable (Event) -> Void)? = nil
     ) async throws(SyntheticGPSError) -> ReceiverPersonaServer {
         let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io("cannot open \(path): errno \(errno)") }
+        guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        // Only what the event loop can watch: a character device other than a terminal (`/dev/null`, `/dev/zero`)
+        // or a regular file is refused by epoll, which NIO's pipe channel treats as a programming error and traps.
+        var status = stat()
+        let kind = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : 0
+        guard isatty(descriptor) == 1 || kind == S_IFIFO || kind == S_IFSOCK else {
+            closeFileDescriptor(descriptor)
+            throw .io("cannot serve on \(path): it is not a terminal, a FIFO or a socket")
+        }
         if isatty(descriptor) == 1 {
             var attributes = termios()
             if tcgetattr(descriptor, &attributes) == 0 {
@@ -136,6 +145,9 @@ public final class ReceiverPersonaServer: Sendable {
 
     /// The receiver's energy meter now.
     public var meter: ReceiverEnergyMeter { withReceiver { $0.meter } }
+
+    /// Replies lost because their client was not reading (its connection's buffer full).
+    public var repliesDropped: Int { state.withLockedValue { $0.repliesDropped } }
     /// What the receiver is doing now.
     public var phase: ReceiverPowerPhase { withReceiver { $0.phase } }
     /// The commands the receiver obeyed, newest last.
@@ -247,7 +259,13 @@ public final class ReceiverPersonaServer: Sendable {
             return (replies, [.received(bytes)] + changes(&state, since: before))
         }
         for event in events { observer?(event) }
+        // A client that sends commands and never reads loses their replies, as a receiver's full UART buffer
+        // does, rather than having them queued without bound.
         guard !replies.isEmpty else { return }
+        guard channel.isWritable else {
+            state.withLockedValue { $0.repliesDropped += 1 }
+            return
+        }
         channel.writeAndFlush(channel.allocator.buffer(bytes: replies), promise: nil)
     }
 }

@@ -294,37 +294,16 @@ extension LocationServerCommand {
     /// replaced; one a running server still listens on, or any other file, is refused), else `--host` and `--port`.
     func bindAddress() throws -> BindAddress {
         guard let unixSocket else { return .hostname(ListenScope.bare(host), port: port) }
-        var status = stat()
-        if lstat(unixSocket, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFSOCK else {
-                throw ValidationError("--unix-socket \(unixSocket): a file that is not a socket is there; the server does not replace it")
-            }
-            guard !Self.isListening(unixSocket) else {
-                throw ValidationError("--unix-socket \(unixSocket): a running server listens there; stop it first, or choose another path")
-            }
+        switch UnixSocketFile.at(unixSocket) {
+        case .absent: break
+        case .notASocket: throw ValidationError("--unix-socket \(unixSocket): a file that is not a socket is there; the server does not replace it")
+        case .listening: throw ValidationError("--unix-socket \(unixSocket): a running server listens there; stop it first, or choose another path")
+        case .stale:
             guard unlink(unixSocket) == 0 else {
                 throw ValidationError("--unix-socket \(unixSocket): the socket left by an earlier run cannot be removed (\(String(cString: strerror(errno))))")
             }
         }
         return .unixDomainSocket(path: unixSocket)
-    }
-
-    /// Whether something may still listen on the Unix socket at `path`: only a refused connection (a socket file
-    /// left by a run that ended) says nothing does; a socket we may not connect to, or whose backlog is full, is
-    /// taken as in use. Non-blocking: a busy server does not hold the start.
-    static func isListening(_ path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        guard let address = try? SocketAddress(unixDomainSocketPath: path) else { return false }
-        let connected = address.withSockAddr { connect(descriptor, $0, socklen_t($1)) == 0 }
-        return connected || isInUse(afterConnectFailedWith: errno)
-    }
-
-    /// Whether a Unix socket whose `connect` failed with `number` may still be in use: only a refusal (nothing
-    /// listens) or no such file says it is not.
-    static func isInUse(afterConnectFailedWith number: Int32) -> Bool {
-        number != ECONNREFUSED && number != ENOENT
     }
 }
 

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import SyntheticGPS
 import Foundation
 import Hummingbird
 import Testing
@@ -91,8 +92,8 @@ struct ClientStartTests {
         }
         // A socket we may not connect to (its mode), or whose backlog is full, is taken as in use too; only a
         // refusal or no file says nothing listens.
-        for number in [EACCES, EAGAIN, EPERM] { #expect(LocationServerCommand.isInUse(afterConnectFailedWith: number), "errno \(number)") }
-        for number in [ECONNREFUSED, ENOENT] { #expect(!LocationServerCommand.isInUse(afterConnectFailedWith: number), "errno \(number)") }
+        for number in [EACCES, EAGAIN, EPERM] { #expect(UnixSocketFile.isInUse(afterConnectFailedWith: number), "errno \(number)") }
+        for number in [ECONNREFUSED, ENOENT] { #expect(!UnixSocketFile.isInUse(afterConnectFailedWith: number), "errno \(number)") }
         try await listener.close().get()
         #expect(try command.bindAddress() == .unixDomainSocket(path: path))
     }

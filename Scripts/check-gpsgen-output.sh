@@ -34,4 +34,17 @@ grep -q "cannot open output file '$work/directory'" "$work/error" || fail "uncle
 # A rate too small for a finite fix interval is refused, not run into an empty output and a zero exit.
 if "$gpsgen" --duration 10s --rate 1e-310 > /dev/null 2> "$work/error"; then fail "--rate 1e-310 was accepted"; fi
 grep -q -- "--rate must be" "$work/error" || fail "unclear refusal of --rate: $(cat "$work/error")"
-echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would"
+# An option the run would ignore is refused, naming it; so is a run of no time.
+for args in "--acknowledgements late" "--persona mtk --ublox m10 --listen 127.0.0.1:0" "--persona ublox --power lowest --listen 127.0.0.1:0" \
+    "--listen 127.0.0.1:0 --output $work/ignored.nmea" "--duration 0"; do
+    # shellcheck disable=SC2086
+    if timeout 10 "$gpsgen" $args > /dev/null 2> "$work/error"; then fail "'$args' was accepted"; fi
+    grep -q "^Error: --" "$work/error" || fail "unclear refusal of '$args': $(cat "$work/error")"
+done
+# A character device that is no terminal is refused with a message (it trapped), and a decode of no NMEA fails.
+status=0; timeout 10 "$gpsgen" --persona mtk --terminal /dev/null --duration 1s 2> "$work/error" || status=$?
+[ "$status" -eq 1 ] && grep -q "not a terminal, a FIFO or a socket" "$work/error" || fail "--terminal /dev/null: exit $status, $(cat "$work/error")"
+printf '<gpx></gpx>\n' > "$work/track.gpx"
+if "$gpsgen" decode "$work/track.gpx" > /dev/null 2> "$work/error"; then fail "a decode of no NMEA succeeded"; fi
+grep -q "no NMEA sentence" "$work/error" || fail "unclear decode failure: $(cat "$work/error")"
+echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would; ignored options, a run of no time, a terminal that is none and a log without NMEA refused"

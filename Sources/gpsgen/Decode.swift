@@ -47,5 +47,9 @@ struct Decode: ParsableCommand {
         decoder.finish(report: emit)
         try sink.flush(&buffer, force: true)
         FileHandle.standardError.write(Data("gpsgen decode: \(decoder.summary)\n".utf8))
+        // Not a silent success: a GPX file, a binary or an empty one decoded to nothing is an error a script sees.
+        if decoder.statistics.sentences == 0 {
+            throw GPSGenError("no NMEA sentence in '\(file)'\(decoder.statistics.discardedBytes > 0 ? "" : ": it is empty")")
+        }
     }
 }

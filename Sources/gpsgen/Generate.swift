@@ -14,6 +14,8 @@ struct GenerateOptions: ParsableArguments {
 
     /// The longest `--duration`, in seconds: ten years.
     static let longestDuration = 3650 * 86_400.0
+    /// The most epochs a run writes when it is not paced (no --realtime, --listen or --terminal): about 30 GB of NMEA.
+    static let mostBatchEpochs = 1e8
 
     @Option(parsing: .unconditional, help: "Fixes per second in the finest power modes (0.001 to 50).")
     var rate = 1.0
@@ -39,7 +41,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "Receiver memory at power-on: cold, warm, hot.")
     var start = "hot"
 
-    @Option(help: "UTC time of the first fix: UNIX seconds, or now (the wall clock: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z.")
+    @Option(help: "UTC time of the first fix: UNIX seconds, or now (the wall clock when the stream starts — with --listen, when the first client connects: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z.")
     var startTime: String?
 
     @Option(help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
@@ -79,7 +81,9 @@ struct GenerateOptions: ParsableArguments {
             return
         }
         if let address = settings.listen {
-            try await Serve.run(receiver: &receiver, duration: settings.duration, address: address)
+            try await Serve.run(
+                scenario: settings.scenario, mode: settings.mode, startsNowAtConnection: startTime == "now", duration: settings.duration,
+                address: address)
             return
         }
         let sink = try OutputSink(path: output)
@@ -136,6 +140,14 @@ struct GenerateOptions: ParsableArguments {
             guard seconds <= Self.longestDuration else {
                 throw ValidationError("--duration must be at most 10 years (3650d) (got '\(duration)')")
             }
+            guard seconds > 0 else { throw ValidationError("--duration must be more than 0 (got '\(duration)'): a run of no time writes nothing") }
+            // Streamed runs last their duration and a client stops them; a file written as fast as it can be is bounded.
+            let epochs = seconds * rate
+            if listen == nil, terminal == nil, !realtime, epochs > Self.mostBatchEpochs {
+                throw ValidationError(
+                    "--duration \(duration) at --rate \(rate) is \(Int(epochs)) epochs, about \(Int(epochs * 300 / 1e9)) GB of NMEA; at most "
+                        + "100,000,000 epochs (3.2 years at one a second) are written in one run: shorten --duration or lower --rate")
+            }
             let format = try OutputFormat.named(self.format)
             let address = try listen.map { text throws(SyntheticGPSError) in try ListenAddress(parsing: text) }
             if address != nil && format != .nmea {
@@ -171,12 +183,38 @@ struct GenerateOptions: ParsableArguments {
             if persona != nil, address?.unixSocketPath != nil {
                 throw ValidationError("--persona serves on TCP or a terminal; a unix: socket serves the plain NMEA stream (drop --persona)")
             }
+            if let ignored = ignoredOption(persona: persona, address: address, format: format) { throw ValidationError(ignored) }
             return Settings(
                 scenario: scenario, mode: mode, duration: seconds, format: format, listen: address, persona: persona,
                 acknowledgements: behavior, commandBehaviors: commandBehaviors, ubloxGeneration: generation)
         } catch let error as SyntheticGPSError {
             throw ValidationError(error.message)
         }
+    }
+
+    /// Why an option given would be ignored by the run the others describe (and what to do), or `nil`.
+    private func ignoredOption(persona: ReceiverPersona?, address: ListenAddress?, format: OutputFormat) -> String? {
+        let commandOptions = [
+            ("--acknowledgements", acknowledgements.lowercased() != "normal"), ("--command-acknowledgements", !commandAcknowledgements.isEmpty),
+        ].filter(\.1).map(\.0)
+        switch persona {
+        case nil:
+            if let first = commandOptions.first ?? (ublox.lowercased() != "m8" ? "--ublox" : nil) {
+                return "\(first) applies to a receiver that takes commands: add --persona, or leave \(first) out"
+            }
+        case .plain?:
+            if let first = commandOptions.first { return "--persona plain takes no command, so \(first) would change nothing: leave it out" }
+        default: break
+        }
+        if let persona, persona != .ublox, ublox.lowercased() != "m8" { return "--ublox applies to --persona ublox" }
+        if persona != nil {
+            if power.lowercased() != "best" { return "--persona starts tracking and changes its power mode on commands: leave out --power" }
+            if format != .nmea { return "--persona serves NMEA: leave out --format \(self.format)" }
+        }
+        if output != nil, address != nil || terminal != nil {
+            return "--output writes a file, and --\(address != nil ? "listen" : "terminal") serves the stream instead: choose one"
+        }
+        return nil
     }
 
     private static func coordinate(_ text: String) throws -> Coordinate {

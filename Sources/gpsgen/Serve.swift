@@ -1,10 +1,13 @@
 import Foundation
+import LocationEngine
 import SyntheticGPS
 
 /// `--listen`: serve the NMEA stream over TCP or a Unix-domain socket in real time.
 enum Serve {
-    /// Binds `address`, waits for the first client, then plays `duration` seconds of epochs to every client.
-    static func run(receiver: inout SyntheticReceiver, duration: Double, address: ListenAddress) async throws {
+    /// Binds `address`, waits for the first client, then plays `duration` seconds of `scenario`'s epochs to every
+    /// client; with `startsNowAtConnection`, the first fix is dated when that client connected (a `--start-time now`
+    /// read at launch would stream stale times after a wait, a day old after a night).
+    static func run(scenario: Scenario, mode: PowerMode, startsNowAtConnection: Bool, duration: Double, address: ListenAddress) async throws {
         let server: NMEAFeedServer
         do {
             server = try await NMEAFeedServer.start(on: address)
@@ -15,6 +18,9 @@ enum Serve {
         FileHandle.standardError.write(Data("gpsgen: serving NMEA on \(server.address); waiting for a client (e.g. \(example))\n".utf8))
         await server.waitForClient()
         FileHandle.standardError.write(Data("gpsgen: client connected, streaming \(Int(duration)) s\n".utf8))
+        var scenario = scenario
+        if startsNowAtConnection { scenario.startTime = Date().timeIntervalSince1970.rounded(.down) }
+        var receiver = SyntheticReceiver(scenario: scenario, mode: mode)
         var writer = NMEAWriter()
         do {
             try await EpochPlayer.play(&receiver, for: duration, pacedBy: ContinuousClock()) { epoch in

@@ -49,6 +49,21 @@ struct PersonaTests {
         #expect(abs(receiver.meter.current - (20 * 2 + 2 * 18) / 20.0) < 1e-9)
     }
 
+    @Test func aRateFasterThanTheReceiverKeepsIsRefusedNotAcknowledgedAndLeftUnmet() throws {
+        // The scenario's receiver makes a fix a second: 5 Hz was acknowledged, and a fix a second still came.
+        var mediatek = CommandedReceiver(scenario: scenario, persona: .mediatek)
+        #expect(text(mediatek.receive(PMTKCommand.fixInterval(milliseconds: 200).bytes, at: 1)) == "$PMTK001,220,2*31\r\n")
+        #expect(text(mediatek.receive(PMTKCommand.fixInterval(milliseconds: 1000).bytes, at: 1)) == "$PMTK001,220,3*30\r\n")
+        var ublox = CommandedReceiver(scenario: scenario, persona: .ublox)
+        let refused = ublox.receive(UBXCommand.rate(UBXRate(measurementMilliseconds: 200)).bytes, at: 1)
+        #expect(refused == UBXReply.notAcknowledged(messageClass: 0x06, messageID: 0x08).frame.bytes)
+        var fast = scenario
+        fast.fixInterval = 0.2
+        var fastUblox = CommandedReceiver(scenario: fast, persona: .ublox)
+        let accepted = fastUblox.receive(UBXCommand.rate(UBXRate(measurementMilliseconds: 200)).bytes, at: 1)
+        #expect(accepted == UBXReply.acknowledged(messageClass: 0x06, messageID: 0x08).frame.bytes)
+    }
+
     /// The configuration items the driver sends an M10 for power save every `seconds` (cyclic tracking up to
     /// 10 s, ON/OFF beyond), or the items of the earlier, wrong choice.
     private func valset(_ items: [(UInt32, UInt64)]) -> [UInt8] {

@@ -56,6 +56,9 @@ public struct CommandedReceiver: Sendable {
     private var writer = NMEAWriter()
     private var sleep: Sleep?
     private var fixInterval: Double
+    /// The shortest fix interval it can keep: its scenario's (gpsgen's `--rate`). A command for a shorter one fails,
+    /// as a part refuses a rate beyond its maximum, rather than being acknowledged and left unmet.
+    private let fastestInterval: Double
     /// Power save: seconds per fix and the current drawn (`nil`: continuous).
     private var powerSave: (interval: Double, current: Double)?
     /// u-blox: the update period configured by CFG-PM2, waiting for CFG-RXM to enable power save.
@@ -90,6 +93,7 @@ public struct CommandedReceiver: Sendable {
         self.receiver = SyntheticReceiver(scenario: scenario, mode: nil)
         self.meter = ReceiverEnergyMeter(supplyVoltage: persona.currentProfile.supplyVoltage)
         self.fixInterval = scenario.fixInterval
+        self.fastestInterval = scenario.fixInterval
         self.meteredUntil = elapsed
         receiver.powerOn(mode: .high, at: elapsed)
     }
@@ -171,9 +175,19 @@ public struct CommandedReceiver: Sendable {
         switch behavior {
         case .ignore: return []
         case .refuse: return PMTKReply.acknowledgement(command: packet.type, flag: .unsupported).packet.bytes
-        case .normal, .drop, .garble, .late: flag = obey(command, at: elapsed) ? .succeeded : .unsupported
+        case .normal, .drop, .garble, .late:
+            if case .fixInterval(let milliseconds) = command, !canKeep(milliseconds: UInt64(milliseconds)) {
+                flag = .failed
+            } else {
+                flag = obey(command, at: elapsed) ? .succeeded : .unsupported
+            }
         }
         return answer(PMTKReply.acknowledgement(command: packet.type, flag: flag).packet.bytes, behavior, at: elapsed)
+    }
+
+    /// Whether a fix interval of `milliseconds` is one it can keep (no shorter than ``fastestInterval``).
+    private func canKeep(milliseconds: UInt64) -> Bool {
+        Double(milliseconds) / 1000 >= fastestInterval - 1e-9
     }
 
     /// Carries out a MediaTek command; `false` for one the synthetic receiver does not model.
@@ -242,7 +256,7 @@ public struct CommandedReceiver: Sendable {
             .receiverManagement where ubloxGeneration == .m10:
             // A u-blox 10 no longer takes CFG-RATE, CFG-PM2 or CFG-RXM: configuration keys only.
             accepted = false
-        case .rate(let rate) where rate.measurementMilliseconds >= 25:
+        case .rate(let rate) where rate.measurementMilliseconds >= 25 && canKeep(milliseconds: UInt64(rate.measurementMilliseconds)):
             fixInterval = Double(rate.measurementMilliseconds) / 1000
             accepted = true
         case .powerManagement(let settings) where settings.updatePeriodMilliseconds >= 1000 && (ubloxGeneration != .u7 || !settings.isVersion2):
@@ -274,7 +288,7 @@ public struct CommandedReceiver: Sendable {
         for item in values {
             switch item.key {
             case UBXConfigValue.powerModeKey where item.value <= 2: next.operateMode = item.value
-            case UBXConfigValue.rateMeasurementKey where item.value >= 25: next.rateMeasurement = item.value
+            case UBXConfigValue.rateMeasurementKey where item.value >= 25 && canKeep(milliseconds: item.value): next.rateMeasurement = item.value
             case UBXConfigValue.positionUpdatePeriodKey: next.positionUpdatePeriod = item.value
             default: return false
             }

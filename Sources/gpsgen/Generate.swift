@@ -62,7 +62,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "With --persona ublox: the generation, u7 (CFG messages, CFG-PM2 version 1, no PROTVER in MON-VER), m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
     var ublox = "m8"
 
-    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair), FIFO or socket instead of --listen. A client that sends commands and never reads loses their replies, as on a receiver whose output buffer is full.")
+    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair), FIFO or socket instead of --listen. A client that sends commands and never reads loses their replies, as on a receiver whose output buffer is full; a terminal whose other end hangs up ends the run with an error.")
     var terminal: String?
 
     func validate() throws {

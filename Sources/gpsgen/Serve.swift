@@ -50,7 +50,24 @@ enum Serve {
         }
         let place = server.address.map { "\($0)" } ?? terminal ?? ""
         FileHandle.standardError.write(Data("gpsgen: a \(receiver.persona.rawValue) receiver on \(place) for \(Int(duration)) s\n".utf8))
-        try? await Task.sleep(for: .seconds(duration))
+        // On a terminal the run ends early, and fails, when the host hangs up: sleeping out the duration on a
+        // line gone would look like a receiver nobody heard.
+        let started = ContinuousClock.now
+        let hungUp = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: .seconds(duration))
+                return false
+            }
+            if terminal != nil {
+                group.addTask {
+                    await server.lineClosed()
+                    return !Task.isCancelled
+                }
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
         let meter = server.meter
         await server.close()
         let states = ReceiverPowerPhase.allCases.compactMap { phase in
@@ -58,5 +75,9 @@ enum Serve {
         }
         FileHandle.standardError.write(Data(
             "gpsgen: metered \(String(format: "%.3f", meter.totalCharge / 3600)) mAh, \(String(format: "%.2f", meter.energy)) J, average \(String(format: "%.2f", meter.averageCurrent)) mA (\(states.joined(separator: ", ")))\n".utf8))
+        if hungUp {
+            let seconds = Int(started.duration(to: .now).components.seconds)
+            throw GPSGenError("the terminal \(terminal ?? "") was closed by its other end after \(seconds) s of \(Int(duration)) s")
+        }
     }
 }

@@ -27,6 +27,18 @@ struct ServingLimitsTests {
         }
     }
 
+    @Test(.enabled(if: Tools.socat != nil, "socat is not installed (apt-get install socat); it makes the pseudo-terminal pair"))
+    func aTerminalWhoseHostHangsUpIsSeenClosed() async throws {
+        let terminals = try await PseudoTerminalPair.make()
+        let server = try await ReceiverPersonaServer.attach(
+            terminal: terminals.device, receiver: CommandedReceiver(scenario: .stationary(seed: 1), persona: .mediatek), timing: .manual)
+        terminals.unplug()
+        // Before, nothing noticed: gpsgen slept out its --duration on a line gone.
+        try await withDeadline(seconds: 30) { await server.lineClosed() }
+        await server.close()
+        await terminals.stop()
+    }
+
     @Test func lateAnswersAreHeldUpToABound() {
         var receiver = CommandedReceiver(scenario: .stationary(seed: 1), persona: .mediatek, acknowledgements: .late)
         let flood = (0..<5_000).flatMap { _ in PMTKCommand.test.bytes }

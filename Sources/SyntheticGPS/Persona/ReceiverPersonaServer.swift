@@ -59,6 +59,8 @@ public final class ReceiverPersonaServer: Sendable {
     private let manualTime: NIOLockedValueBox<Double>?
     private let listener: NIOLockedValueBox<(any Channel)?> = NIOLockedValueBox(nil)
     private let ticker: NIOLockedValueBox<RepeatedTask?> = NIOLockedValueBox(nil)
+    /// The line, when served on a terminal.
+    private let line: NIOLockedValueBox<(any Channel)?> = NIOLockedValueBox(nil)
     /// The TCP address (with the actual port), or `nil` on a terminal.
     public let address: ListenAddress?
 
@@ -139,6 +141,7 @@ public final class ReceiverPersonaServer: Sendable {
             throw .io("cannot read \(path): \(error)")
         }
         server.registered(channel)
+        server.line.withLockedValue { $0 = channel }
         if timing == .realTime { server.startTicking(on: channel.eventLoop) }
         return server
     }
@@ -187,6 +190,13 @@ public final class ReceiverPersonaServer: Sendable {
     /// Disconnects every client and keeps serving, as a serial-to-network bridge that restarts does: the
     /// receiver runs on, and a client that connects again finds it as it was.
     public func disconnectClients() async { await closeClients(forgetting: false) }
+
+    /// On a terminal: returns once the line is gone — the host closed its end (a pseudo-terminal's other side, a
+    /// serial adapter unplugged) or ``close()`` closed it. Over TCP, where clients come and go, it returns at once.
+    public func lineClosed() async {
+        guard let line = line.withLockedValue({ $0 }) else { return }
+        try? await line.closeFuture.get()
+    }
 
     /// Stops serving and disconnects every client (on a terminal, closes it: the host sees the line drop).
     public func close() async {

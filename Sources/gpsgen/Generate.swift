@@ -20,7 +20,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Fixes per second in the finest power modes (0.001 to 50).")
     var rate = 1.0
 
-    @Option(help: "Seed of every random choice; the same seed gives the same output (42, as locbench's and the example server's).")
+    @Option(parsing: .unconditional, help: "Seed of every random choice; the same seed gives the same output (42, as locbench's and the example server's).")
     var seed: UInt64 = 42
 
     @Option(help: "Output format: nmea, gpx, geojson.")
@@ -41,10 +41,10 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "Receiver memory at power-on: cold, warm, hot.")
     var start = "hot"
 
-    @Option(help: "UTC time of the first fix: UNIX seconds, or now (the wall clock when the stream starts — with --listen, when the first client connects: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z.")
+    @Option(parsing: .unconditional, help: "UTC time of the first fix: UNIX seconds, or now (the wall clock when the stream starts — with --listen, when the first client connects: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z.")
     var startTime: String?
 
-    @Option(help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
+    @Option(parsing: .unconditionalSingleValue, help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
     var outage: [String] = []
 
     @Option(parsing: .unconditional, help: "Start position LAT,LON in degrees, e.g. -33.9,18.4 (default: Berlin; a pole excluded).")

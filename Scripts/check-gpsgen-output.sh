@@ -36,10 +36,10 @@ if "$gpsgen" --duration 10s --rate 1e-310 > /dev/null 2> "$work/error"; then fai
 grep -q -- "--rate must be" "$work/error" || fail "unclear refusal of --rate: $(cat "$work/error")"
 # An option the run would ignore is refused, naming it; so is a run of no time.
 for args in "--acknowledgements late" "--persona mtk --ublox m10 --listen 127.0.0.1:0" "--persona ublox --power lowest --listen 127.0.0.1:0" \
-    "--listen 127.0.0.1:0 --output $work/ignored.nmea" "--duration 0"; do
+    "--listen 127.0.0.1:0 --output $work/ignored.nmea" "--duration 0" "--start-time 0"; do
     # shellcheck disable=SC2086
     if timeout 10 "$gpsgen" $args > /dev/null 2> "$work/error"; then fail "'$args' was accepted"; fi
-    grep -q "^Error: --" "$work/error" || fail "unclear refusal of '$args': $(cat "$work/error")"
+    grep -q "^Error: " "$work/error" || fail "unclear refusal of '$args': $(cat "$work/error")"
 done
 # A character device that is no terminal is refused with a message (it trapped), and a decode of no NMEA fails.
 status=0; timeout 10 "$gpsgen" --persona mtk --terminal /dev/null --duration 1s 2> "$work/error" || status=$?

@@ -14,6 +14,8 @@ struct GenerateOptions: ParsableArguments {
 
     /// The longest `--duration`, in seconds: ten years.
     static let longestDuration = 3650 * 86_400.0
+    /// The UNIX seconds NMEA's two-digit years stand for as their readers take them: 1980-01-01 to 2080-01-01.
+    static let nmeaYears = 315_532_800.0...3_471_292_800.0
     /// The most epochs a run writes when it is not paced (no --realtime, --listen or --terminal): about 30 GB of NMEA.
     static let mostBatchEpochs = 1e8
 
@@ -41,7 +43,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "Receiver memory at power-on: cold, warm, hot.")
     var start = "hot"
 
-    @Option(parsing: .unconditional, help: "UTC time of the first fix: UNIX seconds, or now (the wall clock when the stream starts — with --listen, when the first client connects: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z.")
+    @Option(parsing: .unconditional, help: "UTC time of the first fix: UNIX seconds, or now (the wall clock when the stream starts — with --listen, when the first client connects: what GeoClue, which dates NMEA's time of day with today's date, needs). Default 2026-01-01T00:00:00Z; NMEA's two-digit years stand for 1980 to 2079, so NMEA runs must lie within them.")
     var startTime: String?
 
     @Option(parsing: .unconditionalSingleValue, help: "A sky outage START+LENGTH, e.g. 120s+45s (repeatable).")
@@ -149,6 +151,12 @@ struct GenerateOptions: ParsableArguments {
                         + "100,000,000 epochs (3.2 years at one a second) are written in one run: shorten --duration or lower --rate")
             }
             let format = try OutputFormat.named(self.format)
+            // NMEA's dates have two-digit years, which its readers (gpsd, this package's decoder) take as 1980–2079:
+            // a run outside those years would be read as another century.
+            if format == .nmea, scenario.startTime < Self.nmeaYears.lowerBound || scenario.startTime + seconds > Self.nmeaYears.upperBound {
+                throw ValidationError(
+                    "NMEA dates have two-digit years, read as 1980 to 2079: choose a --start-time (and --duration) within them, or --format gpx or geojson")
+            }
             let address = try listen.map { text throws(SyntheticGPSError) in try ListenAddress(parsing: text) }
             if address != nil && format != .nmea {
                 throw ValidationError("--listen serves NMEA; drop --format \(self.format)")

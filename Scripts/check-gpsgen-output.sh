@@ -43,8 +43,26 @@ for args in "--acknowledgements late" "--persona mtk --ublox m10 --listen 127.0.
 done
 # A character device that is no terminal is refused with a message (it trapped), and a decode of no NMEA fails.
 status=0; timeout 10 "$gpsgen" --persona mtk --terminal /dev/null --duration 1s 2> "$work/error" || status=$?
-[ "$status" -eq 1 ] && grep -q "not a terminal, a FIFO or a socket" "$work/error" || fail "--terminal /dev/null: exit $status, $(cat "$work/error")"
+[ "$status" -eq 1 ] && grep -q "not a terminal or a FIFO" "$work/error" || fail "--terminal /dev/null: exit $status, $(cat "$work/error")"
 printf '<gpx></gpx>\n' > "$work/track.gpx"
 if "$gpsgen" decode "$work/track.gpx" > /dev/null 2> "$work/error"; then fail "a decode of no NMEA succeeded"; fi
 grep -q "no NMEA sentence" "$work/error" || fail "unclear decode failure: $(cat "$work/error")"
-echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would; ignored options, a run of no time, a terminal that is none and a log without NMEA refused"
+# A persona on a pseudo-terminal ends by itself at its --duration (exit 0), and with an error when the host hangs up.
+python3 - "$gpsgen" <<'PY' || fail "a persona on a terminal did not end as it should"
+import os, pty, subprocess, sys, time
+for hang_up in (False, True):
+    master, slave = pty.openpty()
+    name = os.ttyname(slave)
+    os.close(slave)
+    run = subprocess.Popen([sys.argv[1], "--persona", "mtk", "--terminal", name, "--duration", "3s"], stderr=subprocess.PIPE)
+    if hang_up:
+        time.sleep(1)
+        os.close(master)
+    error = run.communicate(timeout=30)[1].decode()
+    if not hang_up:
+        os.close(master)
+    expected = 1 if hang_up else 0
+    if run.returncode != expected or (hang_up and "closed by its other end" not in error):
+        sys.exit(f"hang-up {hang_up}: exit {run.returncode}, {error}")
+PY
+echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would; ignored options, a run of no time, a terminal that is none and a log without NMEA refused; a persona's terminal run ends at its duration or its hang-up"

@@ -56,7 +56,8 @@ public struct OnOffArrivals: Sendable {
 
     /// The longest expected span of a plan, in seconds: about three years. Arrivals are nanoseconds in an
     /// `Int64` (292 years), so a draw a hundred times longer than expected still fits; a tiny rate that would
-    /// need more (`--arrival-rate 1e-9`) is refused rather than trapped on or looped over.
+    /// need more (`--arrival-rate 1e-9`) is refused rather than trapped on or looped over: locbench's limits
+    /// (`RunBudget`) keep every plan well within it.
     public static let longestSpan = 1e8
 
     /// An exponentially distributed draw with the given mean.

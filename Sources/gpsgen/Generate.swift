@@ -64,7 +64,7 @@ struct GenerateOptions: ParsableArguments {
     @Option(help: "With --persona ublox: the generation, u7 (CFG messages, CFG-PM2 version 1, no PROTVER in MON-VER), m8 (CFG messages; the default) or m10 (configuration keys through CFG-VALSET).")
     var ublox = "m8"
 
-    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair), FIFO or socket instead of --listen. A client that sends commands and never reads loses their replies, as on a receiver whose output buffer is full; a terminal whose other end hangs up ends the run with an error.")
+    @Option(help: "With --persona: serve on this terminal (one end of a socat pty pair) or FIFO instead of --listen. A client that sends commands and never reads loses their replies, as on a receiver whose output buffer is full; a terminal whose other end hangs up ends the run with an error.")
     var terminal: String?
 
     func validate() throws {
@@ -147,7 +147,7 @@ struct GenerateOptions: ParsableArguments {
             let epochs = seconds * rate
             if listen == nil, terminal == nil, !realtime, epochs > Self.mostBatchEpochs {
                 throw ValidationError(
-                    "--duration \(duration) at --rate \(rate) is \(Int(epochs)) epochs, about \(Int(epochs * 300 / 1e9)) GB of NMEA; at most "
+                    "--duration \(duration) at --rate \(rate) is \(Int(epochs)) epochs, hundreds of bytes each (about \(Int(epochs * 300 / 1e9)) GB of NMEA); at most "
                         + "100,000,000 epochs (3.2 years at one a second) are written in one run: shorten --duration or lower --rate")
             }
             let format = try OutputFormat.named(self.format)

@@ -75,6 +75,10 @@ enum Serve {
         }
         FileHandle.standardError.write(Data(
             "gpsgen: metered \(String(format: "%.3f", meter.totalCharge / 3600)) mAh, \(String(format: "%.2f", meter.energy)) J, average \(String(format: "%.2f", meter.averageCurrent)) mA (\(states.joined(separator: ", ")))\n".utf8))
+        let dropped = server.repliesDropped
+        if dropped > 0 {
+            FileHandle.standardError.write(Data("gpsgen: replies dropped \(dropped) times: a client sent commands and did not read\n".utf8))
+        }
         if hungUp {
             let seconds = Int(started.duration(to: .now).components.seconds)
             throw GPSGenError("the terminal \(terminal ?? "") was closed by its other end after \(seconds) s of \(Int(duration)) s")

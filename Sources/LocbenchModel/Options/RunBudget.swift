@@ -30,6 +30,8 @@ public struct RunBudget: Sendable {
     /// Whether the run is on the wall clock.
     public var wallClock: Bool
 
+    /// The work of a run of `operations` operations whose arrivals take `expectedSpan` seconds and need
+    /// `expectedOnPeriods` on periods on average, with the synthetic receiver at `fixRate` fixes a second.
     public init(operations: Int, expectedSpan: Double, expectedOnPeriods: Double, fixRate: Double, wallClock: Bool) {
         self.operations = operations
         self.expectedSpan = expectedSpan
@@ -63,16 +65,19 @@ public struct RunBudget: Sendable {
         }
     }
 
+    /// The figures' locale: the same messages on every machine.
+    static let locale = Locale(identifier: "en_US")
+
     /// "1 operation", "10 operations".
-    static func operations(_ count: Int) -> String { count == 1 ? "1 operation" : "\(count.formatted(.number)) operations" }
+    static func operations(_ count: Int) -> String { count == 1 ? "1 operation" : "\(count.formatted(.number.locale(Self.locale))) operations" }
 
     /// A count as people read it: 1,234 or 2.5e+12.
     static func figure(_ value: Double) -> String {
         guard value.isFinite else { return "an unbounded number of" }
-        if value < 0.01 { return value.formatted(.number.notation(.scientific).precision(.significantDigits(2))) }
+        if value < 0.01 { return value.formatted(.number.locale(Self.locale).notation(.scientific).precision(.significantDigits(2))) }
         if value < 1 { return String((value * 100).rounded() / 100) }
-        if value < 1e15 { return Int(value.rounded()).formatted(.number) }
-        return value.formatted(.number.notation(.scientific).precision(.significantDigits(2)))
+        if value < 1e15 { return Int(value.rounded()).formatted(.number.locale(Self.locale)) }
+        return value.formatted(.number.locale(Self.locale).notation(.scientific).precision(.significantDigits(2)))
     }
 
     /// A span as people read it: "40 minutes", "3.2 hours", "12 days", "31 years".

@@ -18,12 +18,12 @@ public enum UnixSocketFile: Sendable, Equatable {
     /// A socket file nothing listens on (left by a run that ended): it may be removed.
     case stale
     /// Something may still listen there: a connection was accepted, or refused for another reason than nothing
-    /// listening (no permission, a full backlog).
+    /// listening (no permission, a full backlog), or no socket could be made to ask (out of descriptors).
     case listening
     /// A file that is not a socket.
     case notASocket
 
-    /// What lies at `path` now. Non-blocking: a busy server does not hold the caller.
+    /// What lies at `path` now. Non-blocking on Linux: a busy server does not hold the caller.
     public static func at(_ path: String) -> UnixSocketFile {
         var status = stat()
         guard lstat(path, &status) == 0 else { return .absent }
@@ -33,8 +33,9 @@ public enum UnixSocketFile: Sendable, Equatable {
         #else
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         #endif
-        guard descriptor >= 0, let address = try? SocketAddress(unixDomainSocketPath: path) else { return .listening }
+        guard descriptor >= 0 else { return .listening }
         defer { close(descriptor) }
+        guard let address = try? SocketAddress(unixDomainSocketPath: path) else { return .listening }
         let connected = address.withSockAddr { connect(descriptor, $0, socklen_t($1)) == 0 }
         return connected || isInUse(afterConnectFailedWith: errno) ? .listening : .stale
     }

@@ -114,11 +114,12 @@ public final class ReceiverPersonaServer: Sendable {
         guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
         // Only what the event loop can watch: a character device other than a terminal (`/dev/null`, `/dev/zero`)
         // or a regular file is refused by epoll, which NIO's pipe channel treats as a programming error and traps.
+        // (A socket's path cannot be opened at all.)
         var status = stat()
         let kind = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : 0
-        guard isatty(descriptor) == 1 || kind == S_IFIFO || kind == S_IFSOCK else {
+        guard isatty(descriptor) == 1 || kind == S_IFIFO else {
             closeFileDescriptor(descriptor)
-            throw .io("cannot serve on \(path): it is not a terminal, a FIFO or a socket")
+            throw .io("cannot serve on \(path): it is not a terminal or a FIFO")
         }
         if isatty(descriptor) == 1 {
             var attributes = termios()
@@ -149,7 +150,8 @@ public final class ReceiverPersonaServer: Sendable {
     /// The receiver's energy meter now.
     public var meter: ReceiverEnergyMeter { withReceiver { $0.meter } }
 
-    /// Replies lost because their client was not reading (its connection's buffer full).
+    /// How many times a client's replies were lost because it was not reading (its connection's buffer full): one
+    /// for each chunk of commands read whose replies were dropped.
     public var repliesDropped: Int { state.withLockedValue { $0.repliesDropped } }
     /// What the receiver is doing now.
     public var phase: ReceiverPowerPhase { withReceiver { $0.phase } }
@@ -193,9 +195,14 @@ public final class ReceiverPersonaServer: Sendable {
 
     /// On a terminal: returns once the line is gone — the host closed its end (a pseudo-terminal's other side, a
     /// serial adapter unplugged) or ``close()`` closed it. Over TCP, where clients come and go, it returns at once.
+    /// Returns early when the calling task is cancelled.
     public func lineClosed() async {
         guard let line = line.withLockedValue({ $0 }) else { return }
-        try? await line.closeFuture.get()
+        // A stream, not `closeFuture.get()`: awaiting a future ignores cancellation, and a caller racing the line
+        // against its own deadline could then never finish.
+        let (closed, finish) = AsyncStream<Void>.makeStream()
+        line.closeFuture.whenComplete { _ in finish.finish() }
+        for await _ in closed {}
     }
 
     /// Stops serving and disconnects every client (on a terminal, closes it: the host sees the line drop).

@@ -26,7 +26,7 @@ struct ApproximateAnswers: Sendable {
     func engineAccuracy(for accuracy: LocationAccuracy) -> LocationAccuracy {
         let near = gate.lastShown ?? Location(latitude: 0, longitude: 0, horizontalAccuracy: 0)
         let largest = policy.largestMeasuredError(coarsenedWithin: accuracy.horizontalAccuracy, near: near.latitude, near.longitude)
-        return .custom(metres: max(policy.gridSpacing / 3, largest ?? 0), maximumAge: accuracy.maximumAge)
+        return .custom(metres: largest ?? policy.gridSpacing / 3, maximumAge: accuracy.maximumAge)
     }
 
     /// The one-shot's result, answered at `now`, as the client may see it: the fix coarsened — or, within the

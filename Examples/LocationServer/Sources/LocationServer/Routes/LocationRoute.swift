@@ -62,13 +62,13 @@ struct LocationRoute<C: Clock> where C.Duration == Duration {
         let started = ContinuousClock.now
         var succeeded = false
         defer { counters.locationEnded(after: started.duration(to: .now), success: succeeded) }
+        // The client that asked must still be what it asked as, while it waits (revoked, its request is cancelled)
+        // and when the answer goes: else no fix, 401.
+        let check = try ClientCheck(authenticator, context: context)
         // Its connection closing, or the handler's task cancelled, cancels the request (and throws).
         let pending = engine.locationRequest(accuracy: view.engineAccuracy(query.accuracy), timeout: query.timeout)
         let watch = connections.began(pending.id, on: context.channel)
         defer { connections.end(watch) }
-        // The client that asked must still be what it asked as, while it waits (revoked, its request is cancelled)
-        // and when the answer goes: else no fix, 401.
-        let check = try ClientCheck(authenticator, context: context)
         let result = try await check.answerWhileAuthorized(stop: { engine.cancel(pending.id) }) { try await pending.result() }
         succeeded = result.status == .success
         var headers = HTTPFields()

@@ -107,6 +107,44 @@ struct StreamRevocationTests {
         }
     }
 
+    @Test("a one-shot's wait whose token expires ends at the expiry, stopped, answered 401", .timeLimit(.minutes(1)))
+    func waitOfAnExpiringToken() async throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let expiry = ISO8601DateFormatter().string(from: start.addingTimeInterval(60))
+        try await Self.withTokenFile("\(Self.token) fleet precise expires=\(expiry)\n") { directory, _ in
+            let clock = NIOLockedValueBox(start)
+            let (asked, ask) = AsyncStream<Duration>.makeStream()
+            let (releases, release) = AsyncStream<Void>.makeStream()
+            var authenticator = ClientAuthenticator(clients: directory)
+            authenticator.now = { clock.withLockedValue { $0 } }
+            authenticator.sleep = { duration in
+                ask.yield(duration)
+                for await _ in releases { return }
+                throw CancellationError()
+            }
+            let client = try authenticator.client(.token(Self.token))
+            let check = ClientCheck(authenticator, credential: .token(Self.token), client: client)
+            let (answer, stop) = AsyncStream<Int>.makeStream()
+            let waiting = Task {
+                try await check.answerWhileAuthorized(stop: { stop.finish() }) { () async throws -> Int in
+                    for await value in answer { return value }
+                    throw CancellationError()
+                }
+            }
+            var sleeps = asked.makeAsyncIterator()
+            #expect(await sleeps.next() == .seconds(60), "asleep until the token expires")
+            clock.withLockedValue { $0 = start.addingTimeInterval(61) }
+            release.yield()
+            do {
+                _ = try await waiting.value
+                Issue.record("answered after the token expired")
+            } catch let error as HTTPError {
+                #expect(error.status == .unauthorized)
+                #expect(error.body?.contains("expired") == true, "\(String(describing: error.body))")
+            }
+        }
+    }
+
     @Test("a /location waiting while its token is taken out of the file is answered 401 at once, its one-shot cancelled, without a fix", .timeLimit(.minutes(1)))
     func locationOfARevokedToken() async throws {
         try await Self.withTokenFile("\(Self.token) fleet precise\n") { directory, rewrite in

@@ -60,24 +60,49 @@ struct ClientCheck: Sendable {
     /// to a day, and a client revoked meanwhile must not keep the source running for it. `stop` (which makes `body`
     /// throw, as cancelling the one-shot does) is called once it no longer is.
     /// - Throws: `401` when the client was revoked before the answer could go, else what `body` throws.
+    ///
+    /// Cheaper than a stream's watch, as a cached answer comes in tens of microseconds: no task of its own, one
+    /// entry in the token file's table of watchers, and a timer only for a token that expires.
     func answerWhileAuthorized<Answer: Sendable>(stop: @escaping @Sendable () -> Void, _ body: () async throws -> Answer) async throws -> Answer {
-        var answer: Answer?
+        var watch: Int?
+        var expiry: Task<Void, Never>?
+        if case .tokens = authenticator.clients.mode {
+            watch = authenticator.clients.watch { [self] in if revoked() != nil { stop() } }
+            // Revoked before the watch began.
+            if revoked() != nil { stop() }
+            if (try? authenticator.client(credential))?.expires != nil { expiry = Task { await stopAtExpiry(stop) } }
+        }
+        defer {
+            if let watch { authenticator.clients.unwatch(watch) }
+            expiry?.cancel()
+        }
+        let answer: Answer
         do {
-            _ = try await whileAuthorized(stop: stop) { answer = try await body() }
+            answer = try await body()
         } catch {
             if let why = revoked() { throw ClientAuthenticator.unauthorized(why) }
             throw error
         }
-        // Checked again when the answer goes, also without a token file's watch: else no fix, 401.
+        // Checked again when the answer goes: else no fix, 401.
         if let why = revoked() { throw ClientAuthenticator.unauthorized(why) }
-        guard let answer else { preconditionFailure("whileAuthorized returned without running its body to the end") }
         return answer
+    }
+
+    /// Calls `stop` once the client's token has expired (a reading of the file may move the expiry: it is looked
+    /// up again after each sleep, slept in steps of at most a day); returns at once when cancelled.
+    private func stopAtExpiry(_ stop: @Sendable () -> Void) async {
+        while !Task.isCancelled {
+            if revoked() != nil { return stop() }
+            guard let expires = (try? authenticator.client(credential))?.expires else { return }
+            let seconds = min(86_400, max(0, expires.timeIntervalSince(authenticator.now())))
+            guard (try? await authenticator.sleep(.milliseconds(Int64((seconds * 1000).rounded(.up))))) != nil else { return }
+        }
     }
 
     /// Waits until the client is no longer what the stream opened as and returns why; `nil` once cancelled.
     private func revocation() async -> String? {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let key = authenticator.clients.watch(wake)
+        let key = authenticator.clients.watch { wake.yield() }
         // The wake-up at the token's expiry, set again after each look (a reading of the file may move it).
         var timer: Task<Void, Never>?
         defer {

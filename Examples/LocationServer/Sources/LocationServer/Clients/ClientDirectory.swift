@@ -19,7 +19,7 @@ final class ClientDirectory: Sendable {
     private let table: NIOLockedValueBox<ClientTable>
     /// What waits for the token file to be read again (streams that ask then whether their client still is
     /// what it opened as), by key.
-    private let watchers = NIOLockedValueBox<(next: Int, wakes: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
+    private let watchers = NIOLockedValueBox<(next: Int, wakes: [Int: @Sendable () -> Void])>((0, [:]))
     private let logger: Logger
 
     /// A directory without a token file.
@@ -68,7 +68,7 @@ final class ClientDirectory: Sendable {
             }
             table.withLockedValue { $0 = loaded }
             logger.info("clients: token file read again", metadata: ["path": "\(path)", "clients": "\(loaded.clientCount)"])
-            for wake in watchers.withLockedValue({ Array($0.wakes.values) }) { wake.yield() }
+            for wake in watchers.withLockedValue({ Array($0.wakes.values) }) { wake() }
             return nil
         } catch {
             logger.error("clients: token file not taken, the tokens before it stay in force", metadata: ["error": "\(error)"])
@@ -78,8 +78,9 @@ final class ClientDirectory: Sendable {
 }
 
 extension ClientDirectory {
-    /// Has `wake` told each time the token file is read again and taken, until ``unwatch(_:)`` with the key returned.
-    func watch(_ wake: AsyncStream<Void>.Continuation) -> Int {
+    /// Calls `wake` each time the token file is read again and taken (outside any lock), until ``unwatch(_:)`` with
+    /// the key returned.
+    func watch(_ wake: @escaping @Sendable () -> Void) -> Int {
         watchers.withLockedValue { watchers in
             watchers.next += 1
             watchers.wakes[watchers.next] = wake

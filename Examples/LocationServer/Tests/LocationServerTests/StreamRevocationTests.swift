@@ -79,12 +79,19 @@ struct StreamRevocationTests {
         }
     }
 
-    @Test("a quiet stream whose token expires while it runs ends at the expiry, saying so", .timeLimit(.minutes(1)))
-    func quietStreamOfAnExpiringToken() async throws {
+    /// A check of client fleet whose token expires 60 s after `start`, on the test's wall clock and sleeps: a sleep
+    /// asked is reported to `asked`, and ends when `release` yields; `expire()` moves the clock past the expiry and
+    /// releases the sleep.
+    struct ExpiringCheck {
+        let check: ClientCheck
+        let asked: AsyncStream<Duration>
+        let expire: @Sendable () -> Void
+    }
+
+    static func withExpiringToken(_ body: (ExpiringCheck) async throws -> Void) async throws {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let expiry = ISO8601DateFormatter().string(from: start.addingTimeInterval(60))
         try await Self.withTokenFile("\(Self.token) fleet precise expires=\(expiry)\n") { directory, _ in
-            // The wall clock and the expiry's sleep are the test's: a sleep asked is reported, and ends when released.
             let clock = NIOLockedValueBox(start)
             let (asked, ask) = AsyncStream<Duration>.makeStream()
             let (releases, release) = AsyncStream<Void>.makeStream()
@@ -97,33 +104,30 @@ struct StreamRevocationTests {
             }
             let client = try authenticator.client(.token(Self.token))
             let check = ClientCheck(authenticator, credential: .token(Self.token), client: client)
+            try await body(ExpiringCheck(check: check, asked: asked) {
+                clock.withLockedValue { $0 = start.addingTimeInterval(61) }
+                release.yield()
+            })
+        }
+    }
+
+    @Test("a quiet stream whose token expires while it runs ends at the expiry, saying so", .timeLimit(.minutes(1)))
+    func quietStreamOfAnExpiringToken() async throws {
+        try await Self.withExpiringToken { (expiring: ExpiringCheck) async throws -> Void in
+            let check = expiring.check
             let (quiet, stop) = AsyncStream<Void>.makeStream()
             let watched = Task { try await check.whileAuthorized(stop: { stop.finish() }) { for await _ in quiet {} } }
-            var sleeps = asked.makeAsyncIterator()
+            var sleeps = expiring.asked.makeAsyncIterator()
             #expect(await sleeps.next() == .seconds(60), "asleep until the token expires")
-            clock.withLockedValue { $0 = start.addingTimeInterval(61) }
-            release.yield()
+            expiring.expire()
             #expect(try await watched.value == "the token of client 'fleet' has expired")
         }
     }
 
     @Test("a one-shot's wait whose token expires ends at the expiry, stopped, answered 401", .timeLimit(.minutes(1)))
     func waitOfAnExpiringToken() async throws {
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let expiry = ISO8601DateFormatter().string(from: start.addingTimeInterval(60))
-        try await Self.withTokenFile("\(Self.token) fleet precise expires=\(expiry)\n") { directory, _ in
-            let clock = NIOLockedValueBox(start)
-            let (asked, ask) = AsyncStream<Duration>.makeStream()
-            let (releases, release) = AsyncStream<Void>.makeStream()
-            var authenticator = ClientAuthenticator(clients: directory)
-            authenticator.now = { clock.withLockedValue { $0 } }
-            authenticator.sleep = { duration in
-                ask.yield(duration)
-                for await _ in releases { return }
-                throw CancellationError()
-            }
-            let client = try authenticator.client(.token(Self.token))
-            let check = ClientCheck(authenticator, credential: .token(Self.token), client: client)
+        try await Self.withExpiringToken { (expiring: ExpiringCheck) async throws -> Void in
+            let check = expiring.check
             let (answer, stop) = AsyncStream<Int>.makeStream()
             let waiting = Task {
                 try await check.answerWhileAuthorized(stop: { stop.finish() }) { () async throws -> Int in
@@ -131,10 +135,9 @@ struct StreamRevocationTests {
                     throw CancellationError()
                 }
             }
-            var sleeps = asked.makeAsyncIterator()
+            var sleeps = expiring.asked.makeAsyncIterator()
             #expect(await sleeps.next() == .seconds(60), "asleep until the token expires")
-            clock.withLockedValue { $0 = start.addingTimeInterval(61) }
-            release.yield()
+            expiring.expire()
             do {
                 _ = try await waiting.value
                 Issue.record("answered after the token expired")

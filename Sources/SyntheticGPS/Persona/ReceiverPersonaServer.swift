@@ -51,9 +51,15 @@ public final class ReceiverPersonaServer: Sendable {
         var lastPhase: ReceiverPowerPhase?
         var commandTimes: [ObeyedCommand] = []
         var repliesDropped = 0
+        /// Reply bytes written and not yet sent, over every client.
+        var pendingReplyBytes = 0
     }
 
+
     private let state: NIOLockedValueBox<State>
+    /// The most reply bytes waiting to be sent before further replies are dropped: far above what a client that
+    /// reads, however slowly, leaves waiting (a reply is tens of bytes), so only one that never reads loses any.
+    static let mostPendingReplyBytes = 1 << 20
     private let origin = NIODeadline.now()
     /// The virtual time, with ``Timing/manual``.
     private let manualTime: NIOLockedValueBox<Double>?
@@ -279,11 +285,19 @@ public final class ReceiverPersonaServer: Sendable {
         // A client that sends commands and never reads loses their replies, as a receiver's full UART buffer
         // does, rather than having them queued without bound.
         guard !replies.isEmpty else { return }
-        guard channel.isWritable else {
-            state.withLockedValue { $0.repliesDropped += 1 }
-            return
+        let size = replies.count
+        let taken: Bool = state.withLockedValue { state in
+            guard state.pendingReplyBytes + size <= Self.mostPendingReplyBytes else {
+                state.repliesDropped += 1
+                return false
+            }
+            state.pendingReplyBytes += size
+            return true
         }
-        channel.writeAndFlush(channel.allocator.buffer(bytes: replies), promise: nil)
+        guard taken else { return }
+        let sent = channel.eventLoop.makePromise(of: Void.self)
+        sent.futureResult.whenComplete { [state] _ in state.withLockedValue { $0.pendingReplyBytes -= size } }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: replies), promise: sent)
     }
 }
 

@@ -15,13 +15,10 @@ import Glibc
 struct ServingLimitsTests {
     @Test func aCharacterDeviceThatIsNoTerminalIsRefusedNotTrappedOn() async throws {
         // Before, NIO's pipe channel trapped on epoll's refusal of /dev/null.
-        await #expect(throws: SyntheticGPSError.self) {
-            _ = try await ReceiverPersonaServer.attach(
-                terminal: "/dev/null", receiver: CommandedReceiver(scenario: .stationary(seed: 1), persona: .mediatek), timing: .manual)
-        }
         do {
             _ = try await ReceiverPersonaServer.attach(
                 terminal: "/dev/null", receiver: CommandedReceiver(scenario: .stationary(seed: 1), persona: .mediatek), timing: .manual)
+            Issue.record("/dev/null was served")
         } catch {
             #expect("\(error)".contains("not a terminal or a FIFO"), "\(error)")
         }

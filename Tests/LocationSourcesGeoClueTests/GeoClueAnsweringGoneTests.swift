@@ -14,34 +14,21 @@ struct GeoClueAnsweringGoneTests {
     /// its own until stopped.
     final class GoneGeoClue: Sendable {
         let calls = NIOLockedValueBox(0)
-        private let stopped = NIOLockedValueBox(false)
-        private let done = NIOLockedValueBox(false)
+        private let standIn: GeoClueStandIn
 
         init(address: String) throws {
-            let connection = try DBusConnection(address: address, timeout: .seconds(5))
-            let answer = try connection.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                [.string(GeoClueSession.service), .uint32(0)], timeout: .seconds(5))
-            // 1: DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER.
-            guard answer.first == .uint32(1) else { throw HarnessError(description: "RequestName answered \(answer)") }
-            let box = UnsafeTransfer(connection)
-            Thread.detachNewThread { [self] in serve(box.value) }
+            let calls = calls
+            standIn = try GeoClueStandIn(address: address) { connection, isStopped in
+                while !isStopped() {
+                    guard case .call(let call)? = try? connection.nextMessage(waitingAtMost: .milliseconds(20)) else { continue }
+                    calls.withLockedValue { $0 += 1 }
+                    try? connection.replyError(to: call, DBusFailure.Name.unknownObject, "no object at \(call.path)")
+                }
+            }
         }
 
         /// Stops answering and waits until the thread has let go of its connection.
-        func stop() async throws {
-            stopped.withLockedValue { $0 = true }
-            try await GeoClueTestBed.waitFor("the impostor's thread to end") { self.done.withLockedValue { $0 } }
-        }
-
-        private func serve(_ connection: DBusConnection) {
-            while !stopped.withLockedValue({ $0 }) {
-                guard case .call(let call)? = try? connection.nextMessage(waitingAtMost: .milliseconds(20)) else { continue }
-                calls.withLockedValue { $0 += 1 }
-                try? connection.replyError(to: call, DBusFailure.Name.unknownObject, "no object at \(call.path)")
-            }
-            done.withLockedValue { $0 = true }
-        }
+        func stop() async throws { try await standIn.stop() }
     }
 
     @Test("asked once more at once, then after a pause it says is coming, and not again until it is over")

@@ -65,10 +65,22 @@ struct GeoClueEngineTests {
             let result = try await engine.location(accuracy: .house, timeout: .seconds(300))
             #expect(result.status == .success, "\(result)")
             // Answered: the source goes to the subscription's level, which says nothing, then back to exact.
-            try await bed.waitFor("GeoClue's client at city level") { source.statistics.level == .city }
-            let before = positions.withLockedValue { $0 }
-            try await bed.waitFor("GeoClue's client at exact level again", seconds: 120) { source.statistics.level == .exact }
-            try await bed.waitFor("a position for the subscription from the exact level", seconds: 120) { positions.withLockedValue { $0 } > before }
+            // Where it waits instead, what each level delivered says why.
+            func figures() async -> String {
+                let delivery = await engine.statistics().delivery.first ?? [:]
+                let levels = delivery.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                let statistics = source.statistics
+                return "level \(statistics.level.map(String.init(describing:)) ?? "none"), \(statistics.clientStarts) client starts, \(statistics.fixes) fixes, \(statistics.earlierLevelFixes) of an earlier level, \(statistics.errors) errors; delivery \(levels)"
+            }
+            do {
+                try await bed.waitFor("GeoClue's client at city level") { source.statistics.level == .city }
+                let before = positions.withLockedValue { $0 }
+                try await bed.waitFor("GeoClue's client at exact level again", seconds: 120) { source.statistics.level == .exact }
+                try await bed.waitFor("a position for the subscription from the exact level", seconds: 120) { positions.withLockedValue { $0 } > before }
+            } catch {
+                Issue.record("\(error); \(await figures())")
+                throw error
+            }
             let delivery = try #require(await engine.statistics().delivery.first)
             #expect(delivery[.lowest]?.silences == 1 && delivery[.lowest]?.answered == 0, "\(delivery)")
             engine.cancel(subscription)

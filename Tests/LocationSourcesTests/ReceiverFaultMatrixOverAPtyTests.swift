@@ -72,7 +72,8 @@ struct ReceiverFaultMatrixOverAPtyTests {
                     }
                 }
             } catch {
-                Issue.record("\(generation.name), \(fault): after \(command) the driver believes \(believed(isRunning)), the receiver is \(actual()); it logged \(rig.logs.value.suffix(6))")
+                // What the driver counted says where it waits: a command still queued or in flight, or none resolved.
+                Issue.record("\(generation.name), \(fault): after \(command) the driver believes \(believed(isRunning)), the receiver is \(actual()); its figures \(rig.source.statistics.receiver); it logged \(rig.logs.value.suffix(10))")
             }
             let (now, really) = (believed(isRunning), actual())
             #expect(now == really || now == .unknown, "\(generation.name), \(fault): after \(command) believed \(now), the receiver is \(really)")

@@ -282,6 +282,19 @@ final class DBusConnection {
         try send(message)
     }
 
+    /// Emits the signal `member` of `interface` from the object at `path` of this connection, to whoever the bus
+    /// routes it to (a peer that serves objects: a stand-in for a service).
+    func emitSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusFailure) {
+        guard DBusMessageCoding.isValidSignal(path: path, interface: interface, member: member),
+            let message = dbus_message_new_signal(path, interface, member)
+        else {
+            throw DBusFailure(name: DBusFailure.Name.malformed, message: "cannot emit \(interface).\(member) from \(path)")
+        }
+        defer { dbus_message_unref(message) }
+        try DBusMessageCoding.append(arguments, to: message)
+        try send(message)
+    }
+
     /// Queues `message` and writes out the queue, waiting at most the connection's timeout for the bus to take it.
     private func send(_ message: OpaquePointer) throws(DBusFailure) {
         guard dbus_connection_send(connection, message, nil) != 0 else { throw Self.noMemory }

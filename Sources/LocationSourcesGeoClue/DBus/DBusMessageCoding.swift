@@ -183,8 +183,16 @@ enum DBusMessageCoding {
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        return dbus_validate_bus_name(destination, &error) != 0 && dbus_validate_path(path, &error) != 0
-            && dbus_validate_interface(interface, &error) != 0 && dbus_validate_member(member, &error) != 0
+        return dbus_validate_bus_name(destination, &error) != 0 && isValidSignal(path: path, interface: interface, member: member)
+    }
+
+    /// Whether libdbus takes a signal from `path` of `interface` named `member` (it aborts the process on one it
+    /// does not).
+    static func isValidSignal(path: String, interface: String, member: String) -> Bool {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        return dbus_validate_path(path, &error) != 0 && dbus_validate_interface(interface, &error) != 0 && dbus_validate_member(member, &error) != 0
     }
 
     private static func validate(_ text: String, as type: Unicode.Scalar) -> Bool {

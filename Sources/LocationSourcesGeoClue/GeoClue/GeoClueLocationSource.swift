@@ -47,6 +47,9 @@ public final class GeoClueLocationSource: LocationSource {
         public var fixes = 0
         /// Locations dropped because they were no fix.
         public var rejectedFixes = 0
+        /// Positions GeoClue reported at a level the engine had already left (asked before the client restarted
+        /// at the new one): dropped, since the engine would take them as the new level's answer.
+        public var earlierLevelFixes = 0
         /// Errors reported (transient and fatal).
         public var errors = 0
         /// Times GeoClue left the bus while the source ran.

@@ -270,20 +270,42 @@ final class GeoClueSession: Sendable {
                 // GeoClue takes a new level at the next start.
                 level = GeoClueAccuracyLevel(mode)
                 try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout) }
+                try passOverEarlierLevel(bus, client: client, owner: owner)
                 try setProperty(bus, client, "RequestedAccuracyLevel", .uint32(level.rawValue))
                 try start(bus, client, level: level)
             }
             guard let signal = try nextSignal(bus) else { continue }
-            if let change = Self.ownerChange(signal), change != .appeared(owner) {
-                // Gone, or replaced by another process: this client is no more.
-                transient("geoclue.absent", "\(Self.service) left the system bus; waiting for it to come back")
-                statistics.withLockedValue { $0.serviceRestarts += 1 }
-                throw .vanished(nil)
-            }
+            try watch(signal, owner: owner)
             if let location = Self.locationPath(of: signal, client: client, owner: owner) {
-                try deliver(location, from: bus, received: ContinuousClock.now)
+                try deliver(location, from: bus, received: ContinuousClock.now, level: level)
             }
         }
+    }
+
+    /// Throws ``Trouble/vanished(_:)`` when `signal` says GeoClue left the bus or another process took its name:
+    /// the client of `owner` is no more.
+    private func watch(_ signal: DBusConnection.Signal, owner: String) throws(Trouble) {
+        guard let change = Self.ownerChange(signal), change != .appeared(owner) else { return }
+        transient("geoclue.absent", "\(Self.service) left the system bus; waiting for it to come back")
+        statistics.withLockedValue { $0.serviceRestarts += 1 }
+        throw .vanished(nil)
+    }
+
+    /// Drops the positions GeoClue reported before the client stopped to change its level: they are queued
+    /// ahead of the answer to `Stop`, and the engine, which asked for the new level already, would take the
+    /// first of them as the new level's answer — a level that may never answer (GeoClue's city level where its
+    /// only source is NMEA) would then never be found silent. GeoClue leaving the bus meanwhile still counts.
+    private func passOverEarlierLevel(_ bus: DBusConnection, client: String, owner: String) throws(Trouble) {
+        // A zero wait takes what libdbus has queued and reads nothing more from the socket.
+        while let signal = try call({ () throws(DBusFailure) in try bus.nextSignal(waitingAtMost: .zero) }) {
+            try watch(signal, owner: owner)
+            if Self.locationPath(of: signal, client: client, owner: owner) != nil { droppedAsEarlierLevel() }
+        }
+    }
+
+    private func droppedAsEarlierLevel() {
+        statistics.withLockedValue { $0.earlierLevelFixes += 1 }
+        logger.debug("GeoClue reported a position at the level being left: dropped")
     }
 
     /// `Manager.GetClient`, asked again while GeoClue waits for an agent to authorize the application.
@@ -337,8 +359,9 @@ final class GeoClueSession: Sendable {
         authorization?.granted()
     }
 
-    /// Reads the `Location` object at `path` and delivers it as a fix, or counts why it is none.
-    private func deliver(_ path: String, from bus: DBusConnection, received: ContinuousClock.Instant) throws(Trouble) {
+    /// Reads the `Location` object at `path`, reported by the client started at `level`, and delivers it as a
+    /// fix, or counts why it is none.
+    private func deliver(_ path: String, from bus: DBusConnection, received: ContinuousClock.Instant, level: GeoClueAccuracyLevel) throws(Trouble) {
         let answer: [DBusValue]
         do throws(DBusFailure) {
             answer = try bus.call(
@@ -362,6 +385,9 @@ final class GeoClueSession: Sendable {
         }
         let age = location.utcTime.map { Self.age(of: $0, now: wallClock()) } ?? .zero
         guard !isStopped else { throw .stopped }
+        // The engine asked for another level since GeoClue reported this: the position is the level being left
+        // (as those passed over at the change).
+        guard GeoClueAccuracyLevel(control.withLockedValue { $0.mode }) == level else { return droppedAsEarlierLevel() }
         events.location(location, age: age)
         let handedOver = ContinuousClock.now
         statistics.withLockedValue { $0.recordFix(handOver: received.duration(to: handedOver)) }

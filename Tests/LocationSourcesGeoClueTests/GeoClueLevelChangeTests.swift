@@ -1,0 +1,127 @@
+import Foundation
+import LocationEngine
+import NIOConcurrencyHelpers
+import TestSupport
+import Testing
+@testable import LocationSourcesGeoClue
+
+/// A stand-in for GeoClue on a private bus that reports a position just before it answers `Stop`, as GeoClue
+/// does when a fix comes while the source changes the level: the position is queued ahead of the answer, and
+/// belongs to the level being left. The source drops it rather than deliver it as the new level's first fix.
+/// Waits are guarded by deadlines; nothing asserts a duration.
+@Suite("GeoClue's position reported as the level changes", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon (Scripts/bootstrap.sh installs it)"))
+struct GeoClueLevelChangeTests {
+    /// Owns `org.freedesktop.GeoClue2` and serves one client on a thread of its own until stopped: a position
+    /// when the client starts at the exact level, one just before each answer to `Stop`, and one more when the
+    /// test asks (``reportNow()``).
+    final class ScriptedGeoClue: Sendable {
+        static let client = "/org/freedesktop/GeoClue2/Client/1"
+        /// The latitude of the position each Location object holds.
+        static let latitudes: [String: Double] = [
+            "/org/freedesktop/GeoClue2/Location/1": 52.1, "/org/freedesktop/GeoClue2/Location/2": 52.2,
+            "/org/freedesktop/GeoClue2/Location/3": 52.3,
+        ]
+
+        /// The accuracy level of each `Start`, in order.
+        let starts = NIOLockedValueBox<[UInt32]>([])
+        private let level = NIOLockedValueBox<UInt32>(0)
+        private let reportAsked = NIOLockedValueBox(false)
+        private let standIn = NIOLockedValueBox<GeoClueStandIn?>(nil)
+
+        init(address: String) throws {
+            let serving = try GeoClueStandIn(address: address) { [self] connection, isStopped in
+                while !isStopped() {
+                    if reportAsked.withLockedValue({ asked in defer { asked = false }; return asked }) {
+                        report("/org/freedesktop/GeoClue2/Location/3", on: connection)
+                    }
+                    guard case .call(let call)? = try? connection.nextMessage(waitingAtMost: .milliseconds(20)) else { continue }
+                    answer(call, on: connection)
+                }
+            }
+            standIn.withLockedValue { $0 = serving }
+        }
+
+        /// Asks for one more position (Location 3) from the client as it runs.
+        func reportNow() { reportAsked.withLockedValue { $0 = true } }
+
+        /// Stops serving and waits until the thread has let go of its connection.
+        func stop() async throws { try await standIn.withLockedValue { $0 }?.stop() }
+
+        private func answer(_ call: DBusConnection.MethodCall, on connection: DBusConnection) {
+            switch (call.interface, call.member) {
+            case ("org.freedesktop.GeoClue2.Manager", "GetClient"):
+                try? connection.reply(to: call, [.objectPath(Self.client)])
+            case ("org.freedesktop.DBus.Properties", "Set"):
+                if call.arguments.count == 3, call.arguments[1] == .string("RequestedAccuracyLevel"), case .variant(.uint32(let value)) = call.arguments[2] {
+                    level.withLockedValue { $0 = value }
+                }
+                try? connection.reply(to: call, [])
+            case ("org.freedesktop.GeoClue2.Client", "Start"):
+                let started = level.withLockedValue { $0 }
+                starts.withLockedValue { $0.append(started) }
+                try? connection.reply(to: call, [])
+                if started == GeoClueAccuracyLevel.exact.rawValue { report("/org/freedesktop/GeoClue2/Location/1", on: connection) }
+            case ("org.freedesktop.GeoClue2.Client", "Stop"):
+                // A fix that came just before the stop: GeoClue reports it ahead of the answer.
+                report("/org/freedesktop/GeoClue2/Location/2", on: connection)
+                try? connection.reply(to: call, [])
+            case ("org.freedesktop.DBus.Properties", "GetAll"):
+                guard let latitude = Self.latitudes[call.path] else {
+                    try? connection.replyError(to: call, DBusFailure.Name.unknownObject, "no object at \(call.path)")
+                    return
+                }
+                let properties: [(String, DBusValue)] = [("Latitude", .double(latitude)), ("Longitude", .double(13.4)), ("Accuracy", .double(20))]
+                try? connection.reply(to: call, [.array(properties.map { .dictionaryEntry(.string($0.0), .variant($0.1)) })])
+            default:
+                try? connection.replyError(to: call, DBusFailure.Name.unknownMethod, "\(call.interface).\(call.member) is not scripted")
+            }
+        }
+
+        private func report(_ location: String, on connection: DBusConnection) {
+            try? connection.emitSignal(
+                Self.client, "org.freedesktop.GeoClue2.Client", "LocationUpdated", [.objectPath("/"), .objectPath(location)])
+        }
+    }
+
+    @Test("a position GeoClue reports ahead of its answer to Stop, at the exact level being left, is not delivered as the city level's")
+    func aPositionOfTheLevelBeingLeftIsDropped() async throws {
+        let bed = try await GeoClueTestBed.start(geoclue: false, agent: false)
+        let standIn: ScriptedGeoClue
+        do {
+            standIn = try ScriptedGeoClue(address: bed.busAddress)
+        } catch {
+            await bed.stop()
+            throw error
+        }
+        let source = GeoClueLocationSource(
+            GeoClueConfiguration(desktopId: "locationengine-tests", busAddress: bed.busAddress, callTimeout: .seconds(5)), logger: silentLogger)
+        let events = Observed(RecordedEvents())
+        let lifetime = Task { await source.run() }
+        do {
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 1 } }
+            source.setMode(.lowest)
+            try await GeoClueTestBed.waitFor("the client started again at city level") {
+                standIn.starts.withLockedValue { $0 } == [GeoClueAccuracyLevel.exact.rawValue, GeoClueAccuracyLevel.city.rawValue]
+            }
+            // The city level's own position, after the one reported before the stop.
+            standIn.reportNow()
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.contains { $0.latitude == 52.3 } } }
+            source.stop()
+            lifetime.cancel()
+            try await withDeadline(seconds: 30) { await lifetime.value }
+        } catch {
+            source.stop()
+            lifetime.cancel()
+            try? await standIn.stop()
+            await bed.stop()
+            throw error
+        }
+        try await standIn.stop()
+        await bed.stop()
+        #expect(events.value.fixes.map(\.latitude) == [52.1, 52.3], "the exact level's first position, then the city level's")
+        #expect(source.statistics.earlierLevelFixes == 1)
+        #expect(source.statistics.fixes == 2 && source.statistics.rejectedFixes == 0)
+        #expect(events.value.transientErrors.isEmpty && events.value.fatalErrors.isEmpty, "\(events.value)")
+    }
+}

@@ -4,6 +4,7 @@ import LocationEngine
 import Logging
 import MetricsTestKit
 import NIOConcurrencyHelpers
+import NIOPosix
 import SyntheticGPS
 import TestSupport
 
@@ -50,6 +51,12 @@ final class PersonaRig: Sendable {
         self.terminals = terminals
     }
 
+    /// Where every rig's persona and source run: event loops of their own, never shut down (as NIO's shared
+    /// group). A rig judges its driver by real time, and a loop the other suites share may be held by their work
+    /// (a debug build splitting megabytes of a hostile gpsd's lines) for longer than a receiver's output interval:
+    /// its fixes would come late and read as a power-save cycle.
+    static let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+
     /// The driver's settings in these tests: quick deadlines, so that fallbacks show within seconds.
     static func control(_ model: ReceiverModel, connection: ReceiverConnection? = nil) -> ReceiverControlConfiguration {
         ReceiverControlConfiguration(
@@ -68,7 +75,7 @@ final class PersonaRig: Sendable {
         receiver.ubloxGeneration = ubloxGeneration
         receiver.attachedByNativeUSB = attachedByNativeUSB
         let server = try await ReceiverPersonaServer.attach(
-            terminal: terminals.device, receiver: receiver,
+            terminal: terminals.device, receiver: receiver, group: loops,
             observer: { event in personaEvents.update { $0.append(event) } })
         return make(
             server: server, endpoint: .serial(path: terminals.host, baudRate: 115_200), model: model, connection: connection,
@@ -85,7 +92,7 @@ final class PersonaRig: Sendable {
         var receiver = CommandedReceiver(scenario: .stationary(seed: 3), persona: persona, acknowledgements: behavior)
         receiver.attachedByNativeUSB = attachedByNativeUSB
         let server = try await ReceiverPersonaServer.listen(
-            on: ListenAddress(host: "127.0.0.1", port: 0), receiver: receiver,
+            on: ListenAddress(host: "127.0.0.1", port: 0), receiver: receiver, group: loops,
             observer: { event in personaEvents.update { $0.append(event) } })
         guard let port = server.address?.port else { throw HarnessError(description: "the persona server has no port") }
         return make(
@@ -100,7 +107,7 @@ final class PersonaRig: Sendable {
         let logs = Observed<[String]>([])
         let metrics = TestMetrics()
         let source = NMEAStreamSource(
-            configuration: NMEAStreamConfiguration(endpoint: endpoint, receiver: control(model, connection: connection)),
+            configuration: NMEAStreamConfiguration(endpoint: endpoint, receiver: control(model, connection: connection)), eventLoopGroup: loops,
             logger: Logger(label: "test") { _ in ObservedLogHandler(records: logs) }, metricsFactory: metrics)
         return PersonaRig(server: server, source: source, metrics: metrics, personaEvents: personaEvents, logs: logs, terminals: terminals)
     }

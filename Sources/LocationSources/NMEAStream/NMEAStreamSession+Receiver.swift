@@ -63,7 +63,8 @@ extension NMEAStreamSession {
                 case .ubx, .pmtk, .output(fromUBX: true): understood = true
                 case .output(fromUBX: false), .garbled: break
                 }
-                reports += apply(receiver.driver.received(input, now: now), to: &receiver)
+                let sentAt = Self.sentAt(input, of: piece, readAt: now, dating: &receiver.dating)
+                reports += apply(receiver.driver.received(input, now: sentAt), to: &receiver)
             }
             if state.decoder.sentencesDecoded != sentencesBefore { understood = true }
             state.receiver = receiver
@@ -136,6 +137,19 @@ extension NMEAStreamSession {
         case .line: return .output(fromUBX: false)
         case .ubx(let frame): return (try? UBXReply(frame)).map { .ubx($0) } ?? .output(fromUBX: true)
         case .garbledFrame: return .garbled
+        }
+    }
+
+    /// When the receiver sent `piece`, read at `readAt` as `input`: its output (and garbage, which is output too)
+    /// as its own clock dates it, a reply when it was read — a reply read late is an acknowledgement that came late.
+    static func sentAt(
+        _ input: ReceiverDriverStateMachine.Input, of piece: ReceiverStreamSplitter.Piece, readAt: Duration, dating: inout OutputDating
+    ) -> Duration {
+        switch input {
+        case .pmtk, .ubx: return readAt
+        case .output, .garbled:
+            guard case .line(let line) = piece else { return dating.date(readAt: readAt, timeOfDay: nil) }
+            return dating.date(readAt: readAt, timeOfDay: OutputDating.timeOfDay(of: line))
         }
     }
 

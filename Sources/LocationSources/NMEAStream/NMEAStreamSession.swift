@@ -33,6 +33,8 @@ final class NMEAStreamSession: Sendable {
     struct ReceiverState: Sendable {
         var driver: ReceiverDriverStateMachine
         var splitter = ReceiverStreamSplitter()
+        /// Dates the receiver's output by its own clock, for the driver (see ``OutputDating``).
+        var dating = OutputDating()
         var statistics = ReceiverControlStatistics()
         var link: ReconnectingLink?
     }

@@ -17,7 +17,8 @@ import ReceiverControl
 /// | backup (u-blox RXM-PMREQ) | output stopping (it is not acknowledged) | the port is closed; the receiver stays powered |
 /// | (a sleep lost with the link) | — | sent again once the link is back; the receiver's state is not known until then |
 ///
-/// "Output stopping" means nothing arrived later than 0.5 s after the command (what was already on the line) until a
+/// Output is dated when the receiver sent it (``OutputDating``, by the owner: `now` of ``received(_:now:)``), so
+/// that a reader held up does not read old output as new. "Output stopping" means nothing arrived later than 0.5 s after the command (what was already on the line) until a
 /// deadline of the receiver's output interval plus 1 s: a receiver still running must have sent a fix by then. The
 /// interval is the longest the receiver may be in: its last confirmed setting's (kept when a later mode command
 /// fails: refused, the receiver is still in it), and after a mode command whose answer was lost, that command's.

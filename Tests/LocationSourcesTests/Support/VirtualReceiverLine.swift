@@ -39,6 +39,8 @@ struct VirtualReceiverLine {
     private var linkOpen = false
     private var deadlines: [(token: UInt64, due: Duration)] = []
     private var splitter = ReceiverStreamSplitter()
+    private var dating = OutputDating()
+    private var readerHeldUntil: Duration?
     /// Bytes from the receiver on their way to the driver (delivered at the next step).
     private var inbound: [UInt8] = []
     /// What the engine asked last: running, or down.
@@ -117,6 +119,11 @@ struct VirtualReceiverLine {
         }
     }
 
+    /// Holds the driver's reader for `duration` from now (its thread starved, its event loop busy elsewhere):
+    /// what the receiver sends meanwhile waits on the line, and is read at once when the time is up. Deadlines
+    /// still fire.
+    mutating func holdReader(for duration: Duration) { readerHeldUntil = now + duration }
+
     /// Changes how the receiver misbehaves from now on.
     mutating func misbehave(_ change: (inout CommandedReceiver) -> Void) { change(&receiver) }
 
@@ -128,9 +135,12 @@ struct VirtualReceiverLine {
             let seconds = Double(now.components.seconds) + Double(now.components.attoseconds) * 1e-18
             let output = receiver.output(through: seconds)
             if linkOpen { inbound += output }
-            let bytes = inbound
-            inbound = []
-            if !bytes.isEmpty { feed(bytes) }
+            // A reader held up leaves what comes on the line, and reads it all at once when it is free.
+            if !(readerHeldUntil.map { now < $0 } ?? false) {
+                let bytes = inbound
+                inbound = []
+                if !bytes.isEmpty { feed(bytes) }
+            }
             while let index = deadlines.firstIndex(where: { $0.due <= now }) {
                 let token = deadlines.remove(at: index).token
                 perform(driver.deadline(token, now: now))
@@ -184,7 +194,7 @@ struct VirtualReceiverLine {
         splitter.feed(bytes) { pieces.append($0) }
         for piece in pieces {
             guard let input = NMEAStreamSession.driverInput(piece) else { continue }
-            perform(driver.received(input, now: now))
+            perform(driver.received(input, now: NMEAStreamSession.sentAt(input, of: piece, readAt: now, dating: &dating)))
         }
     }
 

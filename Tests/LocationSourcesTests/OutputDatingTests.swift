@@ -1,0 +1,100 @@
+import LocationEngine
+@testable import LocationSources
+import SyntheticGPS
+import Testing
+
+/// The receiver's output dated by its own clock (``OutputDating``), and the driver judging a receiver whose
+/// output a held-up reader reads late, all at once.
+struct OutputDatingTests {
+    typealias Generation = ReceiverFaultMatrixTests.Generation
+
+    @Test("the time of day of GGA, RMC, GNS, ZDA (first field) and GLL (fifth); nothing for other lines or a malformed time")
+    func timeOfDayOfTimedSentences() {
+        func time(_ line: String) -> Double? { OutputDating.timeOfDay(of: Array(line.utf8)) }
+        #expect(time("$GPGGA,123519.50,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n") == 45_319.5)
+        #expect(time("$GNRMC,000001,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n") == 1)
+        #expect(time("$GNGNS,235959.99,4807.038,N,01131.000,E,AN,08,0.9,545.4,46.9,,*47\r\n") == 86_399.99)
+        #expect(time("$GPZDA,201530.00,04,07,2002,00,00*60\r\n") == 72_930)
+        #expect(time("$GPGLL,4916.45,N,12311.12,W,225444,A*1D\r\n") == 82_484)
+        #expect(time("$GPGSV,3,1,11,03,03,111,00,04,15,270,00*74\r\n") == nil, "no time")
+        #expect(time("$GPGGA,,,,,,0,00,,,M,,M,,*66\r\n") == nil, "empty time: no fix yet")
+        #expect(time("$GPGGA,240000,4807.038,N*47\r\n") == nil, "hour 24")
+        #expect(time("$GPGGA,12351,4807.038,N*47\r\n") == nil, "five digits")
+        #expect(time("$GPGGA,12a519,4807.038,N*47\r\n") == nil)
+        #expect(time("$PMTK001,225,3*35\r\n") == nil, "a reply is no output")
+        #expect(time("GPGGA,123519,4807.038,N*47\r\n") == nil, "no $")
+        #expect(time("$GPGGA,123519.5.5,4807.038,N*47\r\n") == nil)
+    }
+
+    @Test("read as it comes, output is dated at its read time; read late all at once, at when it would have been read")
+    func lateReadsAreDatedByTheReceiversClock() {
+        var dating = OutputDating()
+        // 1 Hz, read 50 ms after each epoch (the host's clock 900 s ahead of the receiver's).
+        for second in 0..<10 {
+            let read = Duration.seconds(1000 + second) + .milliseconds(50)
+            #expect(dating.date(readAt: read, timeOfDay: Double(100 + second)) == read)
+        }
+        // Held up for three seconds: the epochs of 110, 111 and 112 are read together at 1013.2, with their satellites.
+        let burst = Duration.seconds(1013) + .milliseconds(200)
+        #expect(dating.date(readAt: burst, timeOfDay: 110) == .seconds(1010) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, timeOfDay: nil) == .seconds(1010) + .milliseconds(50), "a GSV line: the lag of its epoch")
+        #expect(dating.date(readAt: burst, timeOfDay: 111) == .seconds(1011) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, timeOfDay: 112) == .seconds(1012) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, timeOfDay: 110) == .seconds(1012) + .milliseconds(50), "an older time again: never backwards")
+        // Free again: read as it comes.
+        #expect(dating.date(readAt: .seconds(1014) + .milliseconds(50), timeOfDay: 114) == .seconds(1014) + .milliseconds(50))
+    }
+
+    @Test("midnight goes on counting; a receiver clock set back by an hour starts the reckoning again; no time is read time")
+    func midnightJumpsAndUntimedOutput() {
+        var dating = OutputDating()
+        #expect(dating.date(readAt: .seconds(500), timeOfDay: 86_399) == .seconds(500))
+        #expect(dating.date(readAt: .seconds(501), timeOfDay: 0) == .seconds(501), "past midnight, a second later")
+        #expect(dating.date(readAt: .seconds(502), timeOfDay: 1) == .seconds(502))
+        // Set back an hour (a receiver correcting its clock): taken as a jump, not as output an hour late.
+        #expect(dating.date(readAt: .seconds(503), timeOfDay: 86_400 - 3600 + 2) == .seconds(503))
+        #expect(dating.date(readAt: .seconds(504), timeOfDay: 86_400 - 3600 + 3) == .seconds(504))
+        var untimed = OutputDating()
+        #expect(untimed.date(readAt: .seconds(7), timeOfDay: nil) == .seconds(7))
+        #expect(untimed.date(readAt: .seconds(9), timeOfDay: nil) == .seconds(9))
+    }
+
+    @Test(
+        "a reader held up across a backup reads the epoch sent before it late: the silence still confirms the backup, not a receiver left running",
+        arguments: [Generation.all[1], Generation.all[2]])
+    func aBackupIsConfirmedThoughTheReaderWasHeldUp(generation: Generation) {
+        var line = VirtualReceiverLine(receiver: generation.receiver(.none), configuration: generation.configuration)
+        line.start(.high)
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        #expect(line.believed == .tracking(.seconds(1)))
+        // Held up for a whole interval before the command and a second after it: the epoch sent before the
+        // command is read a second after it.
+        line.holdReader(for: .seconds(2))
+        line.advance(by: .seconds(1))
+        line.stop(into: .off)
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        #expect(line.actual == .off)
+        #expect(line.believed == .off, "the driver did \(line.trace.suffix(8))")
+    }
+
+    @Test(
+        "a reader held up while a lost mode command's output is weighed reads a gap longer than the receiver's interval: the receiver's clock says it kept tracking",
+        arguments: Generation.all)
+    func aHeldUpReaderDoesNotReadAsAPowerSaveCycle(generation: Generation) {
+        var receiver = generation.receiver(.none)
+        receiver.commandBehaviors = [.powerSave: .ignore]
+        var line = VirtualReceiverLine(receiver: receiver, configuration: generation.configuration)
+        line.start(.high)
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        line.setMode(.medium)
+        // The command goes unanswered; meanwhile the reader is held up for 3 s, twice.
+        line.advance(by: .seconds(2))
+        line.holdReader(for: .seconds(3))
+        line.advance(by: .seconds(5))
+        line.holdReader(for: .seconds(3))
+        line.advance(by: ReceiverFaultMatrixTests.confirmationWindow)
+        #expect(line.actual == .tracking(.seconds(1)))
+        #expect(line.believed == .tracking(.seconds(1)) || line.believed == .unknown, "the driver did \(line.trace.suffix(8))")
+        #expect(line.believed != .powerSave(.seconds(5)))
+    }
+}

@@ -59,6 +59,29 @@ struct OutputDatingTests {
         #expect(untimed.date(readAt: .seconds(9), timeOfDay: nil) == .seconds(9))
     }
 
+    @Test("a time that stands still dates nothing; nothing is dated before the read that ended the last pause in reading")
+    func standingTimeAndTheFloorOfAPause() {
+        var dating = OutputDating()
+        for second in 0..<5 {
+            let read = Duration.seconds(1000 + second)
+            #expect(dating.date(readAt: read, timeOfDay: Double(100 + second)) == read)
+        }
+        // The receiver repeats its last time (it lost its fix): read a second and two seconds later, at read time.
+        #expect(dating.date(readAt: .seconds(1005), timeOfDay: 104) == .seconds(1005))
+        #expect(dating.date(readAt: .seconds(1006), timeOfDay: 104) == .seconds(1006))
+        // Its time runs again: reckoned afresh.
+        #expect(dating.date(readAt: .seconds(1007), timeOfDay: 107) == .seconds(1007))
+        #expect(dating.date(readAt: .seconds(1008), timeOfDay: 108) == .seconds(1008))
+        // An earlier time read later: it dates nothing either.
+        #expect(dating.date(readAt: .seconds(1009), timeOfDay: 106) == .seconds(1009))
+        #expect(dating.date(readAt: .seconds(1010), timeOfDay: 110) == .seconds(1010))
+        // Held up, then a burst: dated by the receiver's clock.
+        #expect(dating.date(readAt: .seconds(1014), timeOfDay: 111) == .seconds(1011))
+        #expect(dating.date(readAt: .seconds(1014), timeOfDay: 112) == .seconds(1012))
+        // Half a second after the burst, a line that claims to be older than it: it was not on the line then.
+        #expect(dating.date(readAt: .milliseconds(1_014_500), timeOfDay: 112.2) == .seconds(1014))
+    }
+
     @Test(
         "a reader held up across a backup reads the epoch sent before it late: the silence still confirms the backup, not a receiver left running",
         arguments: [Generation.all[1], Generation.all[2]])

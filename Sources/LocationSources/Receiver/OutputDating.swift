@@ -17,7 +17,10 @@
 /// The least offset is taken over the last ``window`` timed lines, so that the clocks' drift and a receiver
 /// clock that was set (a jump) fade out; a line whose lag exceeds ``longestLag`` is taken as such a jump (or a
 /// reader held up for that long, which this cannot tell) and starts the reckoning again from itself, read
-/// time and date the same. A receiver that dates nothing is dated at read time, as before.
+/// time and date the same. So does a time that stands still or goes back across reads more than
+/// ``standingTime`` apart (a receiver repeating its last fix's time): it says nothing of when the line was sent.
+/// And no output is dated before the read that ended the last pause in reading (reads more than ``readGap``
+/// apart): whatever was on the line then was read then. A receiver that dates nothing is dated at read time.
 ///
 /// A pure value: the NMEA source keeps one per receiver link, no clock of its own.
 struct OutputDating: Sendable, Hashable {
@@ -25,6 +28,10 @@ struct OutputDating: Sendable, Hashable {
     static let window = 32
     /// The longest lag taken as a late read; beyond it, a jump of the receiver's clock.
     static let longestLag = Duration.seconds(10)
+    /// Reads further apart than this are a pause in reading; closer, one burst (a queue read in pieces).
+    static let readGap = Duration.milliseconds(20)
+    /// A time of day read unchanged (or earlier) this much later stands still: one epoch's lines are read sooner.
+    static let standingTime = Duration.milliseconds(900)
 
     /// The offsets of the last timed lines (at most ``window``), the oldest first.
     private var offsets: [Duration] = []
@@ -33,21 +40,39 @@ struct OutputDating: Sendable, Hashable {
     private var days = 0
     /// The lag of the last timed line.
     private var lag = Duration.zero
+    /// When the last timed line was read.
+    private var lastTimedRead: Duration?
     /// The last date given.
     private var lastDate: Duration?
+    /// The last read, and the read that ended the last pause in reading: nothing read since was on the line then.
+    private var lastRead: Duration?
+    private var floor: Duration?
 
     /// The date of output read at `readAt`, stamped `timeOfDay` seconds into the receiver's UTC day (`nil`: not
     /// stamped).
     mutating func date(readAt: Duration, timeOfDay: Double?) -> Duration {
+        if let lastRead, readAt - lastRead > Self.readGap { floor = lastRead }
+        lastRead = readAt
         if let timeOfDay { reckon(readAt: readAt, timeOfDay: timeOfDay) }
-        let date = max(lastDate ?? .zero, readAt - lag)
+        let date = max(lastDate ?? .zero, floor ?? .zero, readAt - lag)
         lastDate = date
         return date
     }
 
     private mutating func reckon(readAt: Duration, timeOfDay: Double) {
-        // Past midnight the time of day starts again from zero: a fall of more than half a day is a new day.
-        if let last = lastTimeOfDay, timeOfDay < last - 43_200 { days += 1 }
+        defer { lastTimedRead = readAt }
+        if let last = lastTimeOfDay {
+            if timeOfDay < last - 43_200 {
+                // Past midnight the time of day starts again from zero: a fall of more than half a day is a new day.
+                days += 1
+            } else if timeOfDay <= last, let lastTimedRead, readAt - lastTimedRead > Self.standingTime {
+                // The time stands still (or went back): it dates nothing; reckoned again from the next line.
+                lastTimeOfDay = nil
+                offsets = []
+                lag = .zero
+                return
+            }
+        }
         lastTimeOfDay = timeOfDay
         let receiverTime = Duration.nanoseconds(Int64(((Double(days) * 86_400 + timeOfDay) * 1e9).rounded()))
         let offset = readAt - receiverTime

@@ -12,27 +12,33 @@ import Testing
 @Suite("GeoClue's position reported as the level changes", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon (Scripts/bootstrap.sh installs it)"))
 struct GeoClueLevelChangeTests {
     /// Owns `org.freedesktop.GeoClue2` and serves one client on a thread of its own until stopped: a position
-    /// when the client starts at the exact level, one just before each answer to `Stop`, and one more when the
-    /// test asks (``reportNow()``).
+    /// when the client starts at the exact level, one just before each answer to `Stop`, one more when the
+    /// test asks (``reportNow()``), and one whose reading it answers only when the test says
+    /// (``reportHeld()``, ``answerHeld()``).
     final class ScriptedGeoClue: Sendable {
         static let client = "/org/freedesktop/GeoClue2/Client/1"
         /// The latitude of the position each Location object holds.
         static let latitudes: [String: Double] = [
             "/org/freedesktop/GeoClue2/Location/1": 52.1, "/org/freedesktop/GeoClue2/Location/2": 52.2,
-            "/org/freedesktop/GeoClue2/Location/3": 52.3,
+            "/org/freedesktop/GeoClue2/Location/3": 52.3, "/org/freedesktop/GeoClue2/Location/4": 52.4,
         ]
+        /// The position whose reading waits for the test.
+        static let held = "/org/freedesktop/GeoClue2/Location/4"
 
         /// The accuracy level of each `Start`, in order.
         let starts = NIOLockedValueBox<[UInt32]>([])
         private let level = NIOLockedValueBox<UInt32>(0)
-        private let reportAsked = NIOLockedValueBox(false)
+        private let reportAsked = NIOLockedValueBox<String?>(nil)
+        /// Whether the held position's reading was asked, and whether the test let it be answered.
+        let heldAsked = NIOLockedValueBox(false)
+        private let heldAnswered = NIOLockedValueBox(false)
         private let standIn = NIOLockedValueBox<GeoClueStandIn?>(nil)
 
         init(address: String) throws {
             let serving = try GeoClueStandIn(address: address) { [self] connection, isStopped in
                 while !isStopped() {
-                    if reportAsked.withLockedValue({ asked in defer { asked = false }; return asked }) {
-                        report("/org/freedesktop/GeoClue2/Location/3", on: connection)
+                    if let location = reportAsked.withLockedValue({ asked in defer { asked = nil }; return asked }) {
+                        report(location, on: connection)
                     }
                     guard case .call(let call)? = try? connection.nextMessage(waitingAtMost: .milliseconds(20)) else { continue }
                     answer(call, on: connection)
@@ -42,7 +48,13 @@ struct GeoClueLevelChangeTests {
         }
 
         /// Asks for one more position (Location 3) from the client as it runs.
-        func reportNow() { reportAsked.withLockedValue { $0 = true } }
+        func reportNow() { reportAsked.withLockedValue { $0 = "/org/freedesktop/GeoClue2/Location/3" } }
+
+        /// Reports the held position (Location 4), whose reading is answered once ``answerHeld()`` is called.
+        func reportHeld() { reportAsked.withLockedValue { $0 = Self.held } }
+
+        /// Lets the held position's reading be answered.
+        func answerHeld() { heldAnswered.withLockedValue { $0 = true } }
 
         /// Stops serving and waits until the thread has let go of its connection.
         func stop() async throws { try await standIn.withLockedValue { $0 }?.stop() }
@@ -66,6 +78,11 @@ struct GeoClueLevelChangeTests {
                 report("/org/freedesktop/GeoClue2/Location/2", on: connection)
                 try? connection.reply(to: call, [])
             case ("org.freedesktop.DBus.Properties", "GetAll"):
+                if call.path == Self.held {
+                    // The source's thread waits for this answer meanwhile, as it would for a slow GeoClue.
+                    heldAsked.withLockedValue { $0 = true }
+                    while !heldAnswered.withLockedValue({ $0 }) { usleep(1000) }
+                }
                 guard let latitude = Self.latitudes[call.path] else {
                     try? connection.replyError(to: call, DBusFailure.Name.unknownObject, "no object at \(call.path)")
                     return
@@ -83,8 +100,11 @@ struct GeoClueLevelChangeTests {
         }
     }
 
-    @Test("a position GeoClue reports ahead of its answer to Stop, at the exact level being left, is not delivered as the city level's")
-    func aPositionOfTheLevelBeingLeftIsDropped() async throws {
+    /// Runs `body` with a source on a test bus whose GeoClue is a ``ScriptedGeoClue``, the source's lifetime
+    /// running, and stops them all after it.
+    private func withStandIn(
+        _ body: (ScriptedGeoClue, GeoClueLocationSource, Observed<RecordedEvents>) async throws -> Void
+    ) async throws {
         let bed = try await GeoClueTestBed.start(geoclue: false, agent: false)
         let standIn: ScriptedGeoClue
         do {
@@ -98,6 +118,25 @@ struct GeoClueLevelChangeTests {
         let events = Observed(RecordedEvents())
         let lifetime = Task { await source.run() }
         do {
+            try await body(standIn, source, events)
+            source.stop()
+            lifetime.cancel()
+            try await withDeadline(seconds: 30) { await lifetime.value }
+        } catch {
+            standIn.answerHeld()
+            source.stop()
+            lifetime.cancel()
+            try? await standIn.stop()
+            await bed.stop()
+            throw error
+        }
+        try await standIn.stop()
+        await bed.stop()
+    }
+
+    @Test("a position GeoClue reports ahead of its answer to Stop, at the exact level being left, is not delivered as the city level's")
+    func aPositionOfTheLevelBeingLeftIsDropped() async throws {
+        try await withStandIn { standIn, source, events in
             source.start(mode: .best, events: RecordedEvents.sink(into: events))
             try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 1 } }
             source.setMode(.lowest)
@@ -107,21 +146,30 @@ struct GeoClueLevelChangeTests {
             // The city level's own position, after the one reported before the stop.
             standIn.reportNow()
             try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.contains { $0.latitude == 52.3 } } }
-            source.stop()
-            lifetime.cancel()
-            try await withDeadline(seconds: 30) { await lifetime.value }
-        } catch {
-            source.stop()
-            lifetime.cancel()
-            try? await standIn.stop()
-            await bed.stop()
-            throw error
+            #expect(events.value.fixes.map(\.latitude) == [52.1, 52.3], "the exact level's first position, then the city level's")
+            #expect(source.statistics.earlierLevelFixes == 1)
+            #expect(source.statistics.fixes == 2 && source.statistics.rejectedFixes == 0)
+            #expect(events.value.transientErrors.isEmpty && events.value.fatalErrors.isEmpty, "\(events.value)")
         }
-        try await standIn.stop()
-        await bed.stop()
-        #expect(events.value.fixes.map(\.latitude) == [52.1, 52.3], "the exact level's first position, then the city level's")
-        #expect(source.statistics.earlierLevelFixes == 1)
-        #expect(source.statistics.fixes == 2 && source.statistics.rejectedFixes == 0)
-        #expect(events.value.transientErrors.isEmpty && events.value.fatalErrors.isEmpty, "\(events.value)")
+    }
+
+    @Test("a position being read when the engine asks for another level is dropped once the client changes level, not delivered as the new level's")
+    func aPositionReadAcrossTheChangeIsDropped() async throws {
+        try await withStandIn { standIn, source, events in
+            source.start(mode: .best, events: RecordedEvents.sink(into: events))
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 1 } }
+            // The exact level's next position is being read when the engine asks for the city level.
+            standIn.reportHeld()
+            try await GeoClueTestBed.waitFor("the held position's reading") { standIn.heldAsked.withLockedValue { $0 } }
+            source.setMode(.lowest)
+            standIn.answerHeld()
+            try await GeoClueTestBed.waitFor("the client started again at city level") {
+                standIn.starts.withLockedValue { $0 } == [GeoClueAccuracyLevel.exact.rawValue, GeoClueAccuracyLevel.city.rawValue]
+            }
+            standIn.reportNow()
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.contains { $0.latitude == 52.3 } } }
+            #expect(events.value.fixes.map(\.latitude) == [52.1, 52.3], "the held exact position is neither delivered nor kept")
+            #expect(source.statistics.earlierLevelFixes == 2, "the held one, and the one reported ahead of the answer to Stop")
+        }
     }
 }

@@ -24,6 +24,8 @@ struct OutputDatingTests {
         #expect(time("$PMTK001,225,3*35\r\n") == nil, "a reply is no output")
         #expect(time("GPGGA,123519,4807.038,N*47\r\n") == nil, "no $")
         #expect(time("$GPGGA,123519.5.5,4807.038,N*47\r\n") == nil)
+        #expect(time("$PGRMC,123519,A*47\r\n") == nil, "proprietary")
+        #expect(time("$GPGGA,123519*47\r\n") == 45_319, "the checksum right after the time")
     }
 
     @Test("read as it comes, output is dated at its read time; read late all at once, at when it would have been read")
@@ -40,7 +42,7 @@ struct OutputDatingTests {
         #expect(dating.date(readAt: burst, timeOfDay: nil) == .seconds(1010) + .milliseconds(50), "a GSV line: the lag of its epoch")
         #expect(dating.date(readAt: burst, timeOfDay: 111) == .seconds(1011) + .milliseconds(50))
         #expect(dating.date(readAt: burst, timeOfDay: 112) == .seconds(1012) + .milliseconds(50))
-        #expect(dating.date(readAt: burst, timeOfDay: 110) == .seconds(1012) + .milliseconds(50), "an older time again: never backwards")
+        #expect(dating.date(readAt: burst, timeOfDay: 110) == burst, "an older time again dates nothing")
         // Free again: read as it comes.
         #expect(dating.date(readAt: .seconds(1014) + .milliseconds(50), timeOfDay: 114) == .seconds(1014) + .milliseconds(50))
     }
@@ -59,27 +61,32 @@ struct OutputDatingTests {
         #expect(untimed.date(readAt: .seconds(9), timeOfDay: nil) == .seconds(9))
     }
 
-    @Test("a time that stands still dates nothing; nothing is dated before the read that ended the last pause in reading")
-    func standingTimeAndTheFloorOfAPause() {
+    @Test("one epoch's lines share its lag; a time that stands still across epochs, or goes back, dates nothing")
+    func epochsAndTimesThatStandStill() {
         var dating = OutputDating()
+        // GGA and RMC of each epoch, the RMC read 0.45 s after (a 9600-baud line).
+        func epoch(_ time: Double, readAt: Duration) -> [Duration] {
+            [dating.date(readAt: readAt, timeOfDay: time), dating.date(readAt: readAt + .milliseconds(450), timeOfDay: time)]
+        }
         for second in 0..<5 {
             let read = Duration.seconds(1000 + second)
-            #expect(dating.date(readAt: read, timeOfDay: Double(100 + second)) == read)
+            #expect(epoch(Double(100 + second), readAt: read) == [read, read + .milliseconds(450)])
         }
-        // The receiver repeats its last time (it lost its fix): read a second and two seconds later, at read time.
-        #expect(dating.date(readAt: .seconds(1005), timeOfDay: 104) == .seconds(1005))
-        #expect(dating.date(readAt: .seconds(1006), timeOfDay: 104) == .seconds(1006))
-        // Its time runs again: reckoned afresh.
-        #expect(dating.date(readAt: .seconds(1007), timeOfDay: 107) == .seconds(1007))
-        #expect(dating.date(readAt: .seconds(1008), timeOfDay: 108) == .seconds(1008))
-        // An earlier time read later: it dates nothing either.
-        #expect(dating.date(readAt: .seconds(1009), timeOfDay: 106) == .seconds(1009))
-        #expect(dating.date(readAt: .seconds(1010), timeOfDay: 110) == .seconds(1010))
-        // Held up, then a burst: dated by the receiver's clock.
-        #expect(dating.date(readAt: .seconds(1014), timeOfDay: 111) == .seconds(1011))
-        #expect(dating.date(readAt: .seconds(1014), timeOfDay: 112) == .seconds(1012))
-        // Half a second after the burst, a line that claims to be older than it: it was not on the line then.
-        #expect(dating.date(readAt: .milliseconds(1_014_500), timeOfDay: 112.2) == .seconds(1014))
+        // The receiver repeats its last time (it lost its fix): dated as read.
+        #expect(epoch(104, readAt: .seconds(1005)) == [.seconds(1005), .seconds(1005) + .milliseconds(450)])
+        #expect(epoch(104, readAt: .seconds(1006)) == [.seconds(1006), .seconds(1006) + .milliseconds(450)])
+        // Its time runs again, and the reader is held up: the burst dated by the receiver's clock, an epoch's
+        // lines together.
+        let burst = Duration.seconds(1010) + .milliseconds(200)
+        #expect(dating.date(readAt: burst, timeOfDay: 108) == .seconds(1008))
+        #expect(dating.date(readAt: burst, timeOfDay: 108) == .seconds(1008))
+        #expect(dating.date(readAt: burst, timeOfDay: nil) == .seconds(1008), "its satellites")
+        #expect(dating.date(readAt: burst, timeOfDay: 109) == .seconds(1009))
+        #expect(dating.date(readAt: .seconds(1011), timeOfDay: 111) == .seconds(1011))
+        // An earlier time read later: it dates nothing, and reckoning starts again from it.
+        #expect(dating.date(readAt: .seconds(1012), timeOfDay: 105) == .seconds(1012))
+        #expect(dating.date(readAt: .seconds(1013), timeOfDay: 106) == .seconds(1013))
+        #expect(dating.date(readAt: .seconds(1016), timeOfDay: 107) == .seconds(1014), "late by 2 s against the new reckoning")
     }
 
     @Test(

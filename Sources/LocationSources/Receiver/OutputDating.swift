@@ -17,10 +17,12 @@
 /// The least offset is taken over the last ``window`` timed lines, so that the clocks' drift and a receiver
 /// clock that was set (a jump) fade out; a line whose lag exceeds ``longestLag`` is taken as such a jump (or a
 /// reader held up for that long, which this cannot tell) and starts the reckoning again from itself, read
-/// time and date the same. So does a time that stands still or goes back across reads more than
-/// ``standingTime`` apart (a receiver repeating its last fix's time): it says nothing of when the line was sent.
-/// And no output is dated before the read that ended the last pause in reading (reads more than ``readGap``
-/// apart): whatever was on the line then was read then. A receiver that dates nothing is dated at read time.
+/// time and date the same. A time that goes back dates nothing either, and reckoning starts again from it. The
+/// lines of one epoch share its time: a line whose time is the last one's keeps that line's lag, unless it is
+/// read more than ``standingTime`` after that time was first read — a receiver repeating its last fix's time
+/// across epochs, which says nothing of when the line was sent: it is dated at read time. A receiver that dates
+/// nothing is dated at read time. The receiver's clock is taken to run at the host's rate, as a GNSS
+/// receiver's does (GPS time).
 ///
 /// A pure value: the NMEA source keeps one per receiver link, no clock of its own.
 struct OutputDating: Sendable, Hashable {
@@ -28,9 +30,8 @@ struct OutputDating: Sendable, Hashable {
     static let window = 32
     /// The longest lag taken as a late read; beyond it, a jump of the receiver's clock.
     static let longestLag = Duration.seconds(10)
-    /// Reads further apart than this are a pause in reading; closer, one burst (a queue read in pieces).
-    static let readGap = Duration.milliseconds(20)
-    /// A time of day read unchanged (or earlier) this much later stands still: one epoch's lines are read sooner.
+    /// A time of day read again this much after it was first read stands still: one epoch's lines are read
+    /// sooner (at 9600 baud an epoch of NMEA takes about half a second).
     static let standingTime = Duration.milliseconds(900)
 
     /// The offsets of the last timed lines (at most ``window``), the oldest first.
@@ -40,40 +41,40 @@ struct OutputDating: Sendable, Hashable {
     private var days = 0
     /// The lag of the last timed line.
     private var lag = Duration.zero
-    /// When the last timed line was read.
-    private var lastTimedRead: Duration?
+    /// When the last time of day was first read.
+    private var firstReadOfTime: Duration?
     /// The last date given.
     private var lastDate: Duration?
-    /// The last read, and the read that ended the last pause in reading: nothing read since was on the line then.
-    private var lastRead: Duration?
-    private var floor: Duration?
 
     /// The date of output read at `readAt`, stamped `timeOfDay` seconds into the receiver's UTC day (`nil`: not
     /// stamped).
     mutating func date(readAt: Duration, timeOfDay: Double?) -> Duration {
-        if let lastRead, readAt - lastRead > Self.readGap { floor = lastRead }
-        lastRead = readAt
         if let timeOfDay { reckon(readAt: readAt, timeOfDay: timeOfDay) }
-        let date = max(lastDate ?? .zero, floor ?? .zero, readAt - lag)
+        let date = max(lastDate ?? .zero, readAt - lag)
         lastDate = date
         return date
     }
 
     private mutating func reckon(readAt: Duration, timeOfDay: Double) {
-        defer { lastTimedRead = readAt }
         if let last = lastTimeOfDay {
             if timeOfDay < last - 43_200 {
                 // Past midnight the time of day starts again from zero: a fall of more than half a day is a new day.
                 days += 1
-            } else if timeOfDay <= last, let lastTimedRead, readAt - lastTimedRead > Self.standingTime {
-                // The time stands still (or went back): it dates nothing; reckoned again from the next line.
-                lastTimeOfDay = nil
+            } else if timeOfDay == last {
+                // The same epoch's next line keeps its lag; a time that stands still across epochs dates nothing.
+                if let first = firstReadOfTime, readAt - first > Self.standingTime { lag = .zero }
+                return
+            } else if timeOfDay < last {
+                // Gone back: it dates nothing, and reckoning starts again from it.
+                lastTimeOfDay = timeOfDay
+                firstReadOfTime = readAt
                 offsets = []
                 lag = .zero
                 return
             }
         }
         lastTimeOfDay = timeOfDay
+        firstReadOfTime = readAt
         let receiverTime = Duration.nanoseconds(Int64(((Double(days) * 86_400 + timeOfDay) * 1e9).rounded()))
         let offset = readAt - receiverTime
         let least = offsets.min() ?? offset
@@ -96,6 +97,8 @@ struct OutputDating: Sendable, Hashable {
         var length = 0, type: UInt32 = 0
         while let byte = bytes.next(), byte != UInt8(ascii: ",") {
             if length == 0, byte != UInt8(ascii: "$") { return nil }
+            // A proprietary sentence (`$P…`: Garmin's PGRMC is no RMC) carries no standard time.
+            if length == 1, byte == UInt8(ascii: "P") { return nil }
             length += 1
             if length > 6 { return nil }
             if length > 3 { type = type << 8 | UInt32(byte) }

@@ -260,13 +260,24 @@ final class GeoClueSession: Sendable {
         try start(bus, client, level: level)
         started = true
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
+        // A position read while the engine asked for another level: the level's, handed over if the engine comes
+        // back to it before the client changes level (GeoClue would not report it again), else dropped.
+        var held: HeldFix?
         while true {
             let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
             if stopped {
                 _ = try? bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout)
                 throw .stopped
             }
+            if let fix = held, GeoClueAccuracyLevel(mode) == level {
+                held = nil
+                handOver(fix)
+            }
             if GeoClueAccuracyLevel(mode) != level {
+                if held != nil {
+                    held = nil
+                    droppedAsEarlierLevel()
+                }
                 // GeoClue takes a new level at the next start.
                 level = GeoClueAccuracyLevel(mode)
                 try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout) }
@@ -277,7 +288,7 @@ final class GeoClueSession: Sendable {
             guard let signal = try nextSignal(bus) else { continue }
             try watch(signal, owner: owner)
             if let location = Self.locationPath(of: signal, client: client, owner: owner) {
-                try deliver(location, from: bus, received: ContinuousClock.now, level: level)
+                held = try deliver(location, from: bus, received: ContinuousClock.now, level: level)
             }
         }
     }
@@ -359,9 +370,17 @@ final class GeoClueSession: Sendable {
         authorization?.granted()
     }
 
+    /// A position read at `received`, not yet handed to the engine.
+    private struct HeldFix {
+        var location: Location
+        var received: ContinuousClock.Instant
+    }
+
     /// Reads the `Location` object at `path`, reported by the client started at `level`, and delivers it as a
-    /// fix, or counts why it is none.
-    private func deliver(_ path: String, from bus: DBusConnection, received: ContinuousClock.Instant, level: GeoClueAccuracyLevel) throws(Trouble) {
+    /// fix, or counts why it is none; returns it, held, when the engine asked for another level meanwhile.
+    private func deliver(
+        _ path: String, from bus: DBusConnection, received: ContinuousClock.Instant, level: GeoClueAccuracyLevel
+    ) throws(Trouble) -> HeldFix? {
         let answer: [DBusValue]
         do throws(DBusFailure) {
             answer = try bus.call(
@@ -371,26 +390,37 @@ final class GeoClueSession: Sendable {
             // never was) is one fix less.
             switch Self.classify(error) {
             case .bus, .denied: throw Self.classify(error)
-            default: return reject(GeoClueFix.Rejection(property: "GetAll", reason: "\(error)"))
+            default:
+                reject(GeoClueFix.Rejection(property: "GetAll", reason: "\(error)"))
+                return nil
             }
         }
         guard let properties = answer.first?.stringKeyedDictionary else {
-            return reject(GeoClueFix.Rejection(property: "GetAll", reason: "answered \(answer), not a{sv}"))
+            reject(GeoClueFix.Rejection(property: "GetAll", reason: "answered \(answer), not a{sv}"))
+            return nil
         }
         let location: Location
         do {
             location = try GeoClueFix.location(from: properties, accuracyClasses: configuration.accuracyClasses)
         } catch {
-            return reject(error)
+            reject(error)
+            return nil
         }
-        let age = location.utcTime.map { Self.age(of: $0, now: wallClock()) } ?? .zero
         guard !isStopped else { throw .stopped }
+        let fix = HeldFix(location: location, received: received)
         // The engine asked for another level since GeoClue reported this: the position is the level being left
-        // (as those passed over at the change).
-        guard GeoClueAccuracyLevel(control.withLockedValue { $0.mode }) == level else { return droppedAsEarlierLevel() }
-        events.location(location, age: age)
+        // (as those passed over at the change), unless the engine comes back to it.
+        guard GeoClueAccuracyLevel(control.withLockedValue { $0.mode }) == level else { return fix }
+        handOver(fix)
+        return nil
+    }
+
+    /// Hands `fix` to the engine, aged by GeoClue's timestamp.
+    private func handOver(_ fix: HeldFix) {
+        let age = fix.location.utcTime.map { Self.age(of: $0, now: wallClock()) } ?? .zero
+        events.location(fix.location, age: age)
         let handedOver = ContinuousClock.now
-        statistics.withLockedValue { $0.recordFix(handOver: received.duration(to: handedOver)) }
+        statistics.withLockedValue { $0.recordFix(handOver: fix.received.duration(to: handedOver)) }
     }
 
     /// How old a fix stamped `time` is at `now` (both Unix seconds): from GeoClue's timestamp when it is

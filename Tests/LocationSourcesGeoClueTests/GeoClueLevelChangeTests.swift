@@ -156,11 +156,8 @@ struct GeoClueLevelChangeTests {
     @Test("a position being read when the engine asks for another level is dropped once the client changes level, not delivered as the new level's")
     func aPositionReadAcrossTheChangeIsDropped() async throws {
         try await withStandIn { standIn, source, events in
-            source.start(mode: .best, events: RecordedEvents.sink(into: events))
-            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 1 } }
             // The exact level's next position is being read when the engine asks for the city level.
-            standIn.reportHeld()
-            try await GeoClueTestBed.waitFor("the held position's reading") { standIn.heldAsked.withLockedValue { $0 } }
+            try await holdTheExactLevelsSecondPosition(standIn, source, events)
             source.setMode(.lowest)
             standIn.answerHeld()
             try await GeoClueTestBed.waitFor("the client started again at city level") {
@@ -171,5 +168,32 @@ struct GeoClueLevelChangeTests {
             #expect(events.value.fixes.map(\.latitude) == [52.1, 52.3], "the held exact position is neither delivered nor kept")
             #expect(source.statistics.earlierLevelFixes == 2, "the held one, and the one reported ahead of the answer to Stop")
         }
+    }
+
+    @Test("a position being read while the engine asks for another level and comes back is handed over: the client never changed level")
+    func aPositionReadAcrossAChangeUndoneIsHandedOver() async throws {
+        try await withStandIn { standIn, source, events in
+            try await holdTheExactLevelsSecondPosition(standIn, source, events)
+            source.setMode(.lowest)
+            source.setMode(.best)
+            standIn.answerHeld()
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 2 } }
+            #expect(events.value.fixes.map(\.latitude) == [52.1, 52.4], "GeoClue would not report the held position again")
+            #expect(source.statistics.earlierLevelFixes == 0)
+            #expect(standIn.starts.withLockedValue { $0 } == [GeoClueAccuracyLevel.exact.rawValue], "the client kept its level")
+            // The next position comes once, after the held one: the held one was handed over once.
+            standIn.reportNow()
+            try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 3 } }
+            #expect(events.value.fixes.map(\.latitude) == [52.1, 52.4, 52.3])
+        }
+    }
+
+    /// Starts `source` at the exact level, waits for its first position, and has the stand-in report the held one
+    /// (Location 4), whose reading waits for ``ScriptedGeoClue/answerHeld()``.
+    private func holdTheExactLevelsSecondPosition(_ standIn: ScriptedGeoClue, _ source: GeoClueLocationSource, _ events: Observed<RecordedEvents>) async throws {
+        source.start(mode: .best, events: RecordedEvents.sink(into: events))
+        try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 1 } }
+        standIn.reportHeld()
+        try await GeoClueTestBed.waitFor("the held position's reading") { standIn.heldAsked.withLockedValue { $0 } }
     }
 }

@@ -8,23 +8,34 @@ import Testing
 struct OutputDatingTests {
     typealias Generation = ReceiverFaultMatrixTests.Generation
 
-    @Test("the time of day of GGA, RMC, GNS, ZDA (first field) and GLL (fifth); nothing for other lines or a malformed time")
-    func timeOfDayOfTimedSentences() {
-        func time(_ line: String) -> Double? { OutputDating.timeOfDay(of: Array(line.utf8)) }
-        #expect(time("$GPGGA,123519.50,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n") == 45_319.5)
-        #expect(time("$GNRMC,000001,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n") == 1)
+    typealias Stamp = OutputDating.Stamp
+
+    /// The stamp of `sentence` (talker and type, `GPGGA`) at `time`.
+    static func stamp(_ sentence: String, _ time: Double?) -> Stamp {
+        Stamp(timeOfDay: time, sentence: sentence.utf8.reduce(0) { $0 << 8 | UInt64($1) })
+    }
+    static func gga(_ time: Double?) -> Stamp { stamp("GPGGA", time) }
+    static func rmc(_ time: Double?) -> Stamp { stamp("GPRMC", time) }
+
+    @Test("the time of day of GGA, RMC, GNS, ZDA (first field) and GLL (fifth), with the sentence; no time when it is empty or malformed; nothing for other lines")
+    func stampsOfTimedSentences() {
+        func stamp(_ line: String) -> Stamp? { OutputDating.stamp(of: Array(line.utf8)) }
+        func time(_ line: String) -> Double? { stamp(line)?.timeOfDay }
+        #expect(stamp("$GPGGA,123519.50,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n") == Self.stamp("GPGGA", 45_319.5))
+        #expect(stamp("$GNRMC,000001,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n") == Self.stamp("GNRMC", 1))
         #expect(time("$GNGNS,235959.99,4807.038,N,01131.000,E,AN,08,0.9,545.4,46.9,,*47\r\n") == 86_399.99)
         #expect(time("$GPZDA,201530.00,04,07,2002,00,00*60\r\n") == 72_930)
-        #expect(time("$GPGLL,4916.45,N,12311.12,W,225444,A*1D\r\n") == 82_484)
-        #expect(time("$GPGSV,3,1,11,03,03,111,00,04,15,270,00*74\r\n") == nil, "no time")
-        #expect(time("$GPGGA,,,,,,0,00,,,M,,M,,*66\r\n") == nil, "empty time: no fix yet")
-        #expect(time("$GPGGA,240000,4807.038,N*47\r\n") == nil, "hour 24")
-        #expect(time("$GPGGA,12351,4807.038,N*47\r\n") == nil, "five digits")
-        #expect(time("$GPGGA,12a519,4807.038,N*47\r\n") == nil)
-        #expect(time("$PMTK001,225,3*35\r\n") == nil, "a reply is no output")
-        #expect(time("GPGGA,123519,4807.038,N*47\r\n") == nil, "no $")
-        #expect(time("$GPGGA,123519.5.5,4807.038,N*47\r\n") == nil)
-        #expect(time("$PGRMC,123519,A*47\r\n") == nil, "proprietary")
+        #expect(stamp("$GPGLL,4916.45,N,12311.12,W,225444,A*1D\r\n") == Self.stamp("GPGLL", 82_484))
+        #expect(stamp("$GPGSV,3,1,11,03,03,111,00,04,15,270,00*74\r\n") == nil, "no time")
+        #expect(stamp("$GPGGA,,,,,,0,00,,,M,,M,,*66\r\n") == Self.gga(nil), "empty time: a receiver that has not set its clock")
+        #expect(stamp("$GPGGA,240000,4807.038,N*47\r\n") == Self.gga(nil), "hour 24")
+        #expect(stamp("$GPGGA,12351,4807.038,N*47\r\n") == Self.gga(nil), "five digits")
+        #expect(stamp("$GPGGA,12a519,4807.038,N*47\r\n") == Self.gga(nil))
+        #expect(stamp("$GPGGA,123519.5.5,4807.038,N*47\r\n") == Self.gga(nil))
+        #expect(stamp("$GPGLL,4916.45,N*1D\r\n") == Self.stamp("GPGLL", nil), "cut before its time")
+        #expect(stamp("$PMTK001,225,3*35\r\n") == nil, "a reply is no output")
+        #expect(stamp("GPGGA,123519,4807.038,N*47\r\n") == nil, "no $")
+        #expect(stamp("$PGRMC,123519,A*47\r\n") == nil, "proprietary")
         #expect(time("$GPGGA,123519*47\r\n") == 45_319, "the checksum right after the time")
     }
 
@@ -34,39 +45,88 @@ struct OutputDatingTests {
         // 1 Hz, read 50 ms after each epoch (the host's clock 900 s ahead of the receiver's).
         for second in 0..<10 {
             let read = Duration.seconds(1000 + second) + .milliseconds(50)
-            #expect(dating.date(readAt: read, timeOfDay: Double(100 + second)) == read)
+            #expect(dating.date(readAt: read, stamp: Self.gga(Double(100 + second))) == read)
         }
         // Held up for three seconds: the epochs of 110, 111 and 112 are read together at 1013.2, with their satellites.
         let burst = Duration.seconds(1013) + .milliseconds(200)
-        #expect(dating.date(readAt: burst, timeOfDay: 110) == .seconds(1010) + .milliseconds(50))
-        #expect(dating.date(readAt: burst, timeOfDay: nil) == .seconds(1010) + .milliseconds(50), "a GSV line: the lag of its epoch")
-        #expect(dating.date(readAt: burst, timeOfDay: 111) == .seconds(1011) + .milliseconds(50))
-        #expect(dating.date(readAt: burst, timeOfDay: 112) == .seconds(1012) + .milliseconds(50))
-        #expect(dating.date(readAt: burst, timeOfDay: 110) == burst, "an older time again dates nothing")
+        #expect(dating.date(readAt: burst, stamp: Self.gga(110)) == .seconds(1010) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, stamp: nil) == .seconds(1010) + .milliseconds(50), "a GSV line: the lag of its epoch")
+        #expect(dating.date(readAt: burst, stamp: Self.gga(111)) == .seconds(1011) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, stamp: Self.gga(112)) == .seconds(1012) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, stamp: Self.gga(110)) == burst, "an older time again dates nothing")
         // Free again: read as it comes.
-        #expect(dating.date(readAt: .seconds(1014) + .milliseconds(50), timeOfDay: 114) == .seconds(1014) + .milliseconds(50))
+        #expect(dating.date(readAt: .seconds(1014) + .milliseconds(50), stamp: Self.gga(114)) == .seconds(1014) + .milliseconds(50))
+    }
+
+    @Test("held up in the middle of an epoch, the rest of it is dated within an epoch's sending of its first line, not when it was read")
+    func anEpochSplitByAHeldUpReader() {
+        var dating = OutputDating()
+        for second in 0..<5 {
+            let read = Duration.seconds(1000 + second) + .milliseconds(50)
+            #expect(dating.date(readAt: read, stamp: Self.gga(Double(100 + second))) == read)
+            #expect(dating.date(readAt: read + .milliseconds(350), stamp: Self.rmc(Double(100 + second))) == read + .milliseconds(350))
+        }
+        // The GGA of 105 read at once, then the reader held up for a second and a half: the RMC of 105 and its
+        // satellites were on the line by 1005.55; the epoch of 106, read with them, was sent at 1006.05.
+        #expect(dating.date(readAt: .seconds(1005) + .milliseconds(50), stamp: Self.gga(105)) == .seconds(1005) + .milliseconds(50))
+        let burst = Duration.seconds(1006) + .milliseconds(600)
+        #expect(dating.date(readAt: burst, stamp: Self.rmc(105)) == .seconds(1005) + .milliseconds(550))
+        #expect(dating.date(readAt: burst, stamp: nil) == .seconds(1005) + .milliseconds(550))
+        #expect(dating.date(readAt: burst, stamp: Self.gga(106)) == .seconds(1006) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, stamp: Self.rmc(106)) == .seconds(1006) + .milliseconds(50))
+        // An epoch whose time is empty (the receiver lost its clock): its output and what follows, at read time.
+        #expect(dating.date(readAt: .seconds(1007) + .milliseconds(50), stamp: Self.gga(nil)) == .seconds(1007) + .milliseconds(50))
+        #expect(dating.date(readAt: .seconds(1009), stamp: nil) == .seconds(1009))
     }
 
     @Test("midnight goes on counting; a receiver clock set back by an hour starts the reckoning again; no time is read time")
     func midnightJumpsAndUntimedOutput() {
         var dating = OutputDating()
-        #expect(dating.date(readAt: .seconds(500), timeOfDay: 86_399) == .seconds(500))
-        #expect(dating.date(readAt: .seconds(501), timeOfDay: 0) == .seconds(501), "past midnight, a second later")
-        #expect(dating.date(readAt: .seconds(502), timeOfDay: 1) == .seconds(502))
+        #expect(dating.date(readAt: .seconds(500), stamp: Self.gga(86_399)) == .seconds(500))
+        #expect(dating.date(readAt: .seconds(501), stamp: Self.gga(0)) == .seconds(501), "past midnight, a second later")
+        #expect(dating.date(readAt: .seconds(502), stamp: Self.gga(1)) == .seconds(502))
         // Set back an hour (a receiver correcting its clock): taken as a jump, not as output an hour late.
-        #expect(dating.date(readAt: .seconds(503), timeOfDay: 86_400 - 3600 + 2) == .seconds(503))
-        #expect(dating.date(readAt: .seconds(504), timeOfDay: 86_400 - 3600 + 3) == .seconds(504))
+        #expect(dating.date(readAt: .seconds(503), stamp: Self.gga(86_400 - 3600 + 2)) == .seconds(503))
+        #expect(dating.date(readAt: .seconds(504), stamp: Self.gga(86_400 - 3600 + 3)) == .seconds(504))
         var untimed = OutputDating()
-        #expect(untimed.date(readAt: .seconds(7), timeOfDay: nil) == .seconds(7))
-        #expect(untimed.date(readAt: .seconds(9), timeOfDay: nil) == .seconds(9))
+        #expect(untimed.date(readAt: .seconds(7), stamp: nil) == .seconds(7))
+        #expect(untimed.date(readAt: .seconds(9), stamp: nil) == .seconds(9))
     }
 
-    @Test("one epoch's lines share its lag; a time that stands still across epochs, or goes back, dates nothing")
+    @Test("times half a day apart by turns (a clock not set in one sentence) date every line at read time, for as long as they come")
+    func timesHalfADayApartByTurns() {
+        var dating = OutputDating()
+        var read = Duration.seconds(100)
+        var allAtReadTime = true
+        // More than 2^47 days' worth of midnights if each fall of half a day counted one for good.
+        for _ in 0..<120_000 {
+            allAtReadTime = allAtReadTime && dating.date(readAt: read, stamp: Self.gga(0)) == read
+            read += .milliseconds(500)
+            allAtReadTime = allAtReadTime && dating.date(readAt: read, stamp: Self.rmc(50_400)) == read
+            read += .milliseconds(500)
+        }
+        #expect(allAtReadTime)
+    }
+
+    @Test("after a long sleep the host's clock drifted from the receiver's: the drift is not taken for lag")
+    func driftOverALongSleep() {
+        var dating = OutputDating()
+        for second in 0..<10 {
+            let read = Duration.seconds(1000 + second) + .milliseconds(50)
+            #expect(dating.date(readAt: read, stamp: Self.gga(Double(100 + second))) == read)
+        }
+        // Eight hours asleep, the host's clock 1.4 s (50 ppm) ahead of the receiver's since.
+        let woken = Duration.seconds(1010 + 28_800) + .milliseconds(1450)
+        #expect(dating.date(readAt: woken, stamp: Self.gga(Double(110 + 28_800))) == woken)
+        #expect(dating.date(readAt: woken + .seconds(1), stamp: Self.gga(Double(111 + 28_800))) == woken + .seconds(1))
+    }
+
+    @Test("one epoch's sentences share its lag; a sentence that carries its time again, or a time that goes back, dates nothing")
     func epochsAndTimesThatStandStill() {
         var dating = OutputDating()
         // GGA and RMC of each epoch, the RMC read 0.45 s after (a 9600-baud line).
         func epoch(_ time: Double, readAt: Duration) -> [Duration] {
-            [dating.date(readAt: readAt, timeOfDay: time), dating.date(readAt: readAt + .milliseconds(450), timeOfDay: time)]
+            [dating.date(readAt: readAt, stamp: Self.gga(time)), dating.date(readAt: readAt + .milliseconds(450), stamp: Self.rmc(time))]
         }
         for second in 0..<5 {
             let read = Duration.seconds(1000 + second)
@@ -75,18 +135,19 @@ struct OutputDatingTests {
         // The receiver repeats its last time (it lost its fix): dated as read.
         #expect(epoch(104, readAt: .seconds(1005)) == [.seconds(1005), .seconds(1005) + .milliseconds(450)])
         #expect(epoch(104, readAt: .seconds(1006)) == [.seconds(1006), .seconds(1006) + .milliseconds(450)])
+        #expect(dating.date(readAt: .seconds(1007), stamp: nil) == .seconds(1007), "and its satellites")
         // Its time runs again, and the reader is held up: the burst dated by the receiver's clock, an epoch's
         // lines together.
         let burst = Duration.seconds(1010) + .milliseconds(200)
-        #expect(dating.date(readAt: burst, timeOfDay: 108) == .seconds(1008))
-        #expect(dating.date(readAt: burst, timeOfDay: 108) == .seconds(1008))
-        #expect(dating.date(readAt: burst, timeOfDay: nil) == .seconds(1008), "its satellites")
-        #expect(dating.date(readAt: burst, timeOfDay: 109) == .seconds(1009))
-        #expect(dating.date(readAt: .seconds(1011), timeOfDay: 111) == .seconds(1011))
+        #expect(dating.date(readAt: burst, stamp: Self.gga(108)) == .seconds(1008))
+        #expect(dating.date(readAt: burst, stamp: Self.rmc(108)) == .seconds(1008))
+        #expect(dating.date(readAt: burst, stamp: nil) == .seconds(1008), "its satellites")
+        #expect(dating.date(readAt: burst, stamp: Self.gga(109)) == .seconds(1009))
+        #expect(dating.date(readAt: .seconds(1011), stamp: Self.gga(111)) == .seconds(1011))
         // An earlier time read later: it dates nothing, and reckoning starts again from it.
-        #expect(dating.date(readAt: .seconds(1012), timeOfDay: 105) == .seconds(1012))
-        #expect(dating.date(readAt: .seconds(1013), timeOfDay: 106) == .seconds(1013))
-        #expect(dating.date(readAt: .seconds(1016), timeOfDay: 107) == .seconds(1014), "late by 2 s against the new reckoning")
+        #expect(dating.date(readAt: .seconds(1012), stamp: Self.gga(105)) == .seconds(1012))
+        #expect(dating.date(readAt: .seconds(1013), stamp: Self.gga(106)) == .seconds(1013))
+        #expect(dating.date(readAt: .seconds(1016), stamp: Self.gga(107)) == .seconds(1014), "late by 2 s against the new reckoning")
     }
 
     @Test(

@@ -24,7 +24,11 @@ extension NMEAStreamSession {
     func receiverStop(into idle: ReceiverPowerProfile.IdleState) { drive { $0.stop(into: idle, now: $1) } }
     /// The port opened: what the old connection left half-read is dropped.
     func receiverLinkOpened() {
-        state.withLockedValue { $0.receiver?.splitter.streamCut() }
+        state.withLockedValue {
+            $0.receiver?.splitter.streamCut()
+            // A new connection's latency is its own (and the receiver may have been reset meanwhile).
+            $0.receiver?.dating = OutputDating()
+        }
         drive { $0.linkOpened(now: $1) }
     }
     /// The port closed.
@@ -148,8 +152,8 @@ extension NMEAStreamSession {
         switch input {
         case .pmtk, .ubx: return readAt
         case .output, .garbled:
-            guard case .line(let line) = piece else { return dating.date(readAt: readAt, timeOfDay: nil) }
-            return dating.date(readAt: readAt, timeOfDay: OutputDating.timeOfDay(of: line))
+            guard case .line(let line) = piece else { return dating.date(readAt: readAt, stamp: nil) }
+            return dating.date(readAt: readAt, stamp: OutputDating.stamp(of: line))
         }
     }
 

@@ -9,110 +9,170 @@
 ///
 /// Each timed sentence (GGA, RMC, GNS, ZDA, GLL) carries the time of its epoch. Read at `r` with receiver time
 /// `t`, its offset `r − t` is the line's latency plus the (fixed) difference of the two clocks; the least
-/// offset among the recent timed lines is the latency of a line read at once. A line's lag is its offset less
-/// that least one, and it is dated at its read time less its lag: an epoch read late is dated at when it
-/// would have been read at once. Lines without a time (GSA, GSV, UBX frames) take the lag of the last timed
-/// line. Dates never go backwards.
+/// offset among the recent epochs is the latency of a line read at once. An epoch's lag is its first timed
+/// line's offset less that least one, and the epoch is dated at that line's read time less its lag: an epoch
+/// read late is dated at when it would have been read at once. Its other lines (its other timed sentences,
+/// and lines without a time: GSA, GSV, UBX frames) take its lag too, and come no later than ``epochSpan``
+/// after it: a reader held up in the middle of an epoch reads the rest of it late, and those lines were on the
+/// line already. Dates never go backwards.
 ///
-/// The least offset is taken over the last ``window`` timed lines, so that the clocks' drift and a receiver
-/// clock that was set (a jump) fade out; a line whose lag exceeds ``longestLag`` is taken as such a jump (or a
-/// reader held up for that long, which this cannot tell) and starts the reckoning again from itself, read
-/// time and date the same. A time that goes back dates nothing either, and reckoning starts again from it. The
-/// lines of one epoch share its time: a line whose time is the last one's keeps that line's lag, unless it is
-/// read more than ``standingTime`` after that time was first read — a receiver repeating its last fix's time
-/// across epochs, which says nothing of when the line was sent: it is dated at read time. A receiver that dates
-/// nothing is dated at read time. The receiver's clock is taken to run at the host's rate, as a GNSS
-/// receiver's does (GPS time).
+/// A line whose time is the last one's belongs to the same epoch — unless a sentence of its talker and type
+/// already carried that time: then the receiver repeats its last fix's time across epochs, which says nothing
+/// of when the line was sent, and it (with the lines after it) is dated at read time. So is output after a
+/// timed sentence whose time is empty (a receiver that has not set its clock), and output read more than
+/// ``longestLag`` after its epoch's first line.
+///
+/// The least offset is taken over the epochs read in the last ``windowSpan`` (at most ``window`` of them), so
+/// that the clocks' drift, over a receiver's long sleep too, and a receiver clock that was set (a jump) fade
+/// out. An epoch whose lag exceeds ``longestLag`` is taken as such a jump (or a reader held up for that long,
+/// which this cannot tell) and starts the reckoning again from itself, read time and date the same. A time
+/// that goes back dates nothing either, and reckoning starts again from it. A receiver that dates nothing is
+/// dated at read time. The receiver's clock is taken to run at the host's rate (the sentences carry UTC: a
+/// leap second makes the next epochs read a second late until it leaves the window).
 ///
 /// A pure value: the NMEA source keeps one per receiver link, no clock of its own.
 struct OutputDating: Sendable, Hashable {
-    /// The timed lines the least offset is taken over.
+    /// The epochs the least offset is taken over, at most.
     static let window = 32
+    /// How long an epoch's offset counts towards the least one.
+    static let windowSpan = Duration.seconds(60)
     /// The longest lag taken as a late read; beyond it, a jump of the receiver's clock.
     static let longestLag = Duration.seconds(10)
-    /// A time of day read again this much after it was first read stands still: one epoch's lines are read
-    /// sooner (at 9600 baud an epoch of NMEA takes about half a second).
-    static let standingTime = Duration.milliseconds(900)
+    /// The longest an epoch's lines take to send, after its first (an epoch of NMEA at 9600 baud: the driver's
+    /// own allowance for output sent before a command).
+    static let epochSpan = Duration.milliseconds(500)
 
-    /// The offsets of the last timed lines (at most ``window``), the oldest first.
-    private var offsets: [Duration] = []
-    /// The receiver's last time of day, seconds, and the days it has wrapped past midnight since.
-    private var lastTimeOfDay: Double?
-    private var days = 0
+    /// What an NMEA sentence of a timed type says of its epoch.
+    struct Stamp: Sendable, Hashable {
+        /// Seconds since midnight UTC; `nil` when the sentence's time is empty or malformed.
+        var timeOfDay: Double?
+        /// The sentence's talker and type (`GPGGA`, `GNRMC`, …) as one number.
+        var sentence: UInt64
+    }
+
+    /// An epoch's offset and when it was read.
+    private struct Offset: Sendable, Hashable {
+        var readAt: Duration
+        var offset: Duration
+    }
+
+    /// The current epoch: its time of day, the midnights passed since the reckoning started, and the
+    /// sentences that carried its time so far.
+    private struct Epoch: Sendable, Hashable {
+        var timeOfDay: Double
+        var days: Int
+        var sentences: [UInt64]
+    }
+
+    /// The output of the current epoch while it lasts: when its first line was read, and its date.
+    private struct Span: Sendable, Hashable {
+        var firstRead: Duration
+        var date: Duration
+    }
+
+    /// The offsets of the recent epochs, the oldest first.
+    private var offsets: [Offset] = []
+    private var epoch: Epoch?
+    private var span: Span?
     /// The lag of the last timed line.
     private var lag = Duration.zero
-    /// When the last time of day was first read.
-    private var firstReadOfTime: Duration?
     /// The last date given.
     private var lastDate: Duration?
 
-    /// The date of output read at `readAt`, stamped `timeOfDay` seconds into the receiver's UTC day (`nil`: not
-    /// stamped).
-    mutating func date(readAt: Duration, timeOfDay: Double?) -> Duration {
-        if let timeOfDay { reckon(readAt: readAt, timeOfDay: timeOfDay) }
-        let date = max(lastDate ?? .zero, readAt - lag)
+    /// The date of output read at `readAt`, a timed sentence stamped `stamp` (`nil`: any other line).
+    mutating func date(readAt: Duration, stamp: Stamp?) -> Duration {
+        if let stamp {
+            if let timeOfDay = stamp.timeOfDay {
+                reckon(readAt: readAt, timeOfDay: timeOfDay, sentence: stamp.sentence)
+            } else {
+                // An epoch the receiver does not date: the last one's output is over, and this one's is dated
+                // at read time.
+                lag = .zero
+                span = nil
+            }
+        }
+        var date = readAt - lag
+        if let span, readAt - span.firstRead <= Self.longestLag { date = min(date, span.date + Self.epochSpan) }
+        date = max(lastDate ?? .zero, date)
         lastDate = date
         return date
     }
 
-    private mutating func reckon(readAt: Duration, timeOfDay: Double) {
-        if let last = lastTimeOfDay {
-            if timeOfDay < last - 43_200 {
-                // Past midnight the time of day starts again from zero: a fall of more than half a day is a new day.
-                days += 1
-            } else if timeOfDay == last {
-                // The same epoch's next line keeps its lag; a time that stands still across epochs dates nothing.
-                if let first = firstReadOfTime, readAt - first > Self.standingTime { lag = .zero }
-                return
-            } else if timeOfDay < last {
-                // Gone back: it dates nothing, and reckoning starts again from it.
-                lastTimeOfDay = timeOfDay
-                firstReadOfTime = readAt
-                offsets = []
+    private mutating func reckon(readAt: Duration, timeOfDay: Double, sentence: UInt64) {
+        guard var current = epoch else { return restart(readAt: readAt, timeOfDay: timeOfDay, sentence: sentence) }
+        if timeOfDay == current.timeOfDay {
+            if current.sentences.contains(sentence) {
+                // The receiver repeats its last time: this line says nothing of when it was sent.
                 lag = .zero
-                return
+                span = nil
+            } else {
+                // The same epoch's next sentence.
+                epoch?.sentences.append(sentence)
             }
-        }
-        lastTimeOfDay = timeOfDay
-        firstReadOfTime = readAt
-        let receiverTime = Duration.nanoseconds(Int64(((Double(days) * 86_400 + timeOfDay) * 1e9).rounded()))
-        let offset = readAt - receiverTime
-        let least = offsets.min() ?? offset
-        if offset - least > Self.longestLag || least - offset > Self.longestLag {
-            // A jump of the receiver's clock: reckoned again from this line.
-            offsets = [offset]
-            lag = .zero
             return
         }
+        if timeOfDay < current.timeOfDay - 43_200 {
+            // Past midnight the time of day starts again from zero: a fall of more than half a day is a new day.
+            current.days += 1
+        } else if timeOfDay < current.timeOfDay {
+            // Gone back: it dates nothing, and reckoning starts again from it.
+            return restart(readAt: readAt, timeOfDay: timeOfDay, sentence: sentence)
+        }
+        let offset = readAt - Self.receiverTime(days: current.days, timeOfDay: timeOfDay)
+        offsets.removeAll { readAt - $0.readAt > Self.windowSpan }
+        let least = offsets.lazy.map(\.offset).min() ?? offset
+        if offset - least > Self.longestLag || least - offset > Self.longestLag {
+            // A jump of the receiver's clock: reckoned again from this line.
+            return restart(readAt: readAt, timeOfDay: timeOfDay, sentence: sentence)
+        }
         if offsets.count == Self.window { offsets.removeFirst() }
-        offsets.append(offset)
-        lag = max(.zero, offset - min(least, offset))
+        offsets.append(Offset(readAt: readAt, offset: offset))
+        lag = max(.zero, offset - least)
+        span = Span(firstRead: readAt, date: readAt - lag)
+        current.timeOfDay = timeOfDay
+        current.sentences.removeAll(keepingCapacity: true)
+        current.sentences.append(sentence)
+        epoch = current
     }
 
-    /// The time of day a timed NMEA sentence carries (`$..GGA`, `RMC`, `GNS`, `ZDA`: its first field; `GLL`: its
-    /// fifth), seconds since midnight UTC; `nil` for any other line, or an empty or malformed time.
-    static func timeOfDay(of line: some Collection<UInt8>) -> Double? {
+    /// Reckons from this line alone: it dates nothing.
+    private mutating func restart(readAt: Duration, timeOfDay: Double, sentence: UInt64) {
+        epoch = Epoch(timeOfDay: timeOfDay, days: 0, sentences: [sentence])
+        offsets = [Offset(readAt: readAt, offset: readAt - Self.receiverTime(days: 0, timeOfDay: timeOfDay))]
+        lag = .zero
+        span = Span(firstRead: readAt, date: readAt)
+    }
+
+    /// The receiver's time since the midnight the reckoning started from.
+    private static func receiverTime(days: Int, timeOfDay: Double) -> Duration {
+        .seconds(days * 86_400) + .nanoseconds(Int64((timeOfDay * 1e9).rounded()))
+    }
+
+    /// The stamp of a timed NMEA sentence (`$..GGA`, `RMC`, `GNS`, `ZDA`: its first field; `GLL`: its fifth),
+    /// without a time of day when that field is empty or malformed; `nil` for any other line.
+    static func stamp(of line: some Collection<UInt8>) -> Stamp? {
         var bytes = line.makeIterator()
         // `$`, two talker characters, three of the sentence's type (kept as one number: no allocation per line).
-        var length = 0, type: UInt32 = 0
+        var length = 0, sentence: UInt64 = 0
         while let byte = bytes.next(), byte != UInt8(ascii: ",") {
             if length == 0, byte != UInt8(ascii: "$") { return nil }
             // A proprietary sentence (`$P…`: Garmin's PGRMC is no RMC) carries no standard time.
             if length == 1, byte == UInt8(ascii: "P") { return nil }
             length += 1
             if length > 6 { return nil }
-            if length > 3 { type = type << 8 | UInt32(byte) }
+            if length > 1 { sentence = sentence << 8 | UInt64(byte) }
         }
         guard length == 6 else { return nil }
         let field: Int
-        switch type {
+        switch sentence & 0xFF_FFFF {
         case 0x47_4741, 0x52_4D43, 0x47_4E53, 0x5A_4441: field = 1  // GGA, RMC, GNS, ZDA
         case 0x47_4C4C: field = 5  // GLL
         default: return nil
         }
+        let undated = Stamp(timeOfDay: nil, sentence: sentence)
         var index = 1
         while index < field {
-            guard let byte = bytes.next() else { return nil }
+            guard let byte = bytes.next() else { return undated }
             if byte == UInt8(ascii: ",") { index += 1 }
         }
         // hhmmss, then an optional fraction.
@@ -123,7 +183,7 @@ struct OutputDating: Sendable, Hashable {
                 inFraction = true
                 continue
             }
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            guard byte >= 0x30, byte <= 0x39 else { return undated }
             let digit = Int(byte - 0x30)
             if inFraction {
                 fraction += Double(digit) * scale
@@ -131,12 +191,12 @@ struct OutputDating: Sendable, Hashable {
             } else {
                 whole = whole * 10 + digit
                 digits += 1
-                if digits > 6 { return nil }
+                if digits > 6 { return undated }
             }
         }
-        guard digits == 6 else { return nil }
+        guard digits == 6 else { return undated }
         let hours = whole / 10_000, minutes = whole / 100 % 100, seconds = whole % 100
-        guard hours < 24, minutes < 60, seconds < 61 else { return nil }
-        return Double(hours * 3600 + minutes * 60 + seconds) + fraction
+        guard hours < 24, minutes < 60, seconds < 61 else { return undated }
+        return Stamp(timeOfDay: Double(hours * 3600 + minutes * 60 + seconds) + fraction, sentence: sentence)
     }
 }

@@ -260,26 +260,24 @@ final class GeoClueSession: Sendable {
         try start(bus, client, level: level)
         started = true
         logger.debug("GeoClue client started", metadata: ["client": "\(client)", "level": "\(level)"])
-        // A position read while the engine asked for another level: the level's, handed over if the engine comes
-        // back to it before the client changes level (GeoClue would not report it again), else dropped.
-        var held: HeldFix?
+        // Each position read is handed over at the top of the loop, where the level the engine asks is read: if
+        // the engine asked for another level meanwhile, the position is the level being left and is dropped (if
+        // it asked and came back, it is still this level's, and GeoClue would not report it again).
+        var read: ReadFix?
         while true {
             let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
             if stopped {
                 _ = try? bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout)
                 throw .stopped
             }
-            if let fix = held, GeoClueAccuracyLevel(mode) == level {
-                held = nil
-                handOver(fix)
+            let asked = GeoClueAccuracyLevel(mode)
+            if let fix = read {
+                read = nil
+                if asked == level { handOver(fix) } else { droppedAsEarlierLevel() }
             }
-            if GeoClueAccuracyLevel(mode) != level {
-                if held != nil {
-                    held = nil
-                    droppedAsEarlierLevel()
-                }
+            if asked != level {
                 // GeoClue takes a new level at the next start.
-                level = GeoClueAccuracyLevel(mode)
+                level = asked
                 try call { () throws(DBusFailure) in _ = try bus.call(Self.service, client, Self.clientInterface, "Stop", timeout: configuration.callTimeout) }
                 try passOverEarlierLevel(bus, client: client, owner: owner)
                 try setProperty(bus, client, "RequestedAccuracyLevel", .uint32(level.rawValue))
@@ -288,7 +286,7 @@ final class GeoClueSession: Sendable {
             guard let signal = try nextSignal(bus) else { continue }
             try watch(signal, owner: owner)
             if let location = Self.locationPath(of: signal, client: client, owner: owner) {
-                held = try deliver(location, from: bus, received: ContinuousClock.now, level: level)
+                read = try self.read(location, from: bus, received: ContinuousClock.now)
             }
         }
     }
@@ -371,16 +369,13 @@ final class GeoClueSession: Sendable {
     }
 
     /// A position read at `received`, not yet handed to the engine.
-    private struct HeldFix {
+    private struct ReadFix {
         var location: Location
         var received: ContinuousClock.Instant
     }
 
-    /// Reads the `Location` object at `path`, reported by the client started at `level`, and delivers it as a
-    /// fix, or counts why it is none; returns it, held, when the engine asked for another level meanwhile.
-    private func deliver(
-        _ path: String, from bus: DBusConnection, received: ContinuousClock.Instant, level: GeoClueAccuracyLevel
-    ) throws(Trouble) -> HeldFix? {
+    /// Reads the `Location` object at `path`, read at `received`, or counts why it is no fix.
+    private func read(_ path: String, from bus: DBusConnection, received: ContinuousClock.Instant) throws(Trouble) -> ReadFix? {
         let answer: [DBusValue]
         do throws(DBusFailure) {
             answer = try bus.call(
@@ -399,28 +394,21 @@ final class GeoClueSession: Sendable {
             reject(GeoClueFix.Rejection(property: "GetAll", reason: "answered \(answer), not a{sv}"))
             return nil
         }
-        let location: Location
         do {
-            location = try GeoClueFix.location(from: properties, accuracyClasses: configuration.accuracyClasses)
+            return ReadFix(location: try GeoClueFix.location(from: properties, accuracyClasses: configuration.accuracyClasses), received: received)
         } catch {
             reject(error)
             return nil
         }
-        guard !isStopped else { throw .stopped }
-        let fix = HeldFix(location: location, received: received)
-        // The engine asked for another level since GeoClue reported this: the position is the level being left
-        // (as those passed over at the change), unless the engine comes back to it.
-        guard GeoClueAccuracyLevel(control.withLockedValue { $0.mode }) == level else { return fix }
-        handOver(fix)
-        return nil
     }
 
-    /// Hands `fix` to the engine, aged by GeoClue's timestamp.
-    private func handOver(_ fix: HeldFix) {
+    /// Hands `fix` to the engine, aged by GeoClue's timestamp; counted first, so that whoever the fix reaches
+    /// finds it in the statistics.
+    private func handOver(_ fix: ReadFix) {
         let age = fix.location.utcTime.map { Self.age(of: $0, now: wallClock()) } ?? .zero
-        events.location(fix.location, age: age)
         let handedOver = ContinuousClock.now
         statistics.withLockedValue { $0.recordFix(handOver: fix.received.duration(to: handedOver)) }
+        events.location(fix.location, age: age)
     }
 
     /// How old a fix stamped `time` is at `now` (both Unix seconds): from GeoClue's timestamp when it is

@@ -95,6 +95,7 @@ struct VirtualReceiverLine {
         guard !linkOpen else { return }
         linkOpen = true
         splitter = ReceiverStreamSplitter()
+        dating = OutputDating()
         perform(driver.linkOpened(now: now))
     }
 
@@ -215,6 +216,7 @@ struct VirtualReceiverLine {
             case .openLink:
                 linkOpen = true
                 splitter = ReceiverStreamSplitter()
+                dating = OutputDating()
                 queue.append(contentsOf: driver.linkOpened(now: now))
             case .closeLink:
                 linkOpen = false

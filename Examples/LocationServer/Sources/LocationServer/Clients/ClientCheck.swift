@@ -93,9 +93,8 @@ struct ClientCheck: Sendable {
     private func stopAtExpiry(_ stop: @Sendable () -> Void) async {
         while !Task.isCancelled {
             if revoked() != nil { return stop() }
-            guard let expires = (try? authenticator.client(credential))?.expires else { return }
-            let seconds = min(86_400, max(0, expires.timeIntervalSince(authenticator.now())))
-            guard (try? await authenticator.sleep(.milliseconds(Int64((seconds * 1000).rounded(.up))))) != nil else { return }
+            guard let step = stepTowardsExpiry() else { return }
+            guard (try? await authenticator.sleep(step)) != nil else { return }
         }
     }
 
@@ -114,17 +113,23 @@ struct ClientCheck: Sendable {
             if let why = revoked() { return why }
             timer?.cancel()
             timer = nil
-            if let expires = (try? authenticator.client(credential))?.expires {
-                // Slept in steps of at most a day, so that a far expiry is no overflow; a step's end looks again.
-                let seconds = min(86_400, max(0, expires.timeIntervalSince(authenticator.now())))
+            if let step = stepTowardsExpiry() {
                 let sleep = authenticator.sleep
                 timer = Task {
-                    guard (try? await sleep(.milliseconds(Int64((seconds * 1000).rounded(.up))))) != nil else { return }
+                    guard (try? await sleep(step)) != nil else { return }
                     wake.yield()
                 }
             }
         } while await woken.next() != nil && !Task.isCancelled
         return nil
+    }
+
+    /// How long to sleep before looking at the client's token again: until it expires, at most a day (so that a far
+    /// expiry is no overflow; a step's end looks again); `nil` for a token that does not expire.
+    private func stepTowardsExpiry() -> Duration? {
+        guard let expires = (try? authenticator.client(credential))?.expires else { return nil }
+        let seconds = min(86_400, max(0, expires.timeIntervalSince(authenticator.now())))
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
     /// Why the stream must end, or `nil` while its credential names the client it opened as.

@@ -79,6 +79,26 @@ struct OutputDatingTests {
         #expect(dating.date(readAt: .seconds(1009), stamp: nil) == .seconds(1009))
     }
 
+    @Test("a ZDA that carries the next second (a receiver stamping it with the coming pulse) starts the epoch its GGA joins a second later: the GGA is dated early, by less than a second, never late")
+    func aZDAAheadOfItsEpoch() {
+        var dating = OutputDating()
+        func ms(_ milliseconds: Int) -> Duration { .milliseconds(milliseconds) }
+        // GGA of t, then ZDA of t + 1 (as some receivers send them), read as they come.
+        #expect(dating.date(readAt: ms(1_000_050), stamp: Self.gga(100)) == ms(1_000_050))
+        #expect(dating.date(readAt: ms(1_000_100), stamp: Self.stamp("GPZDA", 101)) == ms(1_000_100))
+        for second in 1..<10 {
+            let read = ms(1_000_050 + second * 1000)
+            #expect(dating.date(readAt: read, stamp: Self.gga(Double(100 + second))) == read - ms(450), "within an epoch's sending of its ZDA")
+            #expect(dating.date(readAt: read + ms(50), stamp: Self.stamp("GPZDA", Double(101 + second))) == read + ms(50))
+        }
+        // Held up from 1010 to 1011.5: what was sent at 1010.05, 1010.10, 1011.05 and 1011.10 read at once.
+        let burst = ms(1_011_500)
+        let dates = [Self.gga(110), Self.stamp("GPZDA", 111), Self.gga(111), Self.stamp("GPZDA", 112)].map {
+            dating.date(readAt: burst, stamp: $0)
+        }
+        #expect(dates == [ms(1_009_600), ms(1_010_100), ms(1_010_100), ms(1_011_100)])
+    }
+
     @Test("midnight goes on counting; a receiver clock set back by an hour starts the reckoning again; no time is read time")
     func midnightJumpsAndUntimedOutput() {
         var dating = OutputDating()

@@ -28,7 +28,9 @@
 /// which this cannot tell) and starts the reckoning again from itself, read time and date the same. A time
 /// that goes back dates nothing either, and reckoning starts again from it. A receiver that dates nothing is
 /// dated at read time. The receiver's clock is taken to run at the host's rate (the sentences carry UTC: a
-/// leap second makes the next epochs read a second late until it leaves the window).
+/// leap second makes the next epochs read a second late until it leaves the window). A ZDA that carries the
+/// coming second (a receiver stamping it with the next pulse) starts the epoch the next GGA joins: that GGA is
+/// dated up to a second early, never late.
 ///
 /// A pure value: the NMEA source keeps one per receiver link, no clock of its own.
 struct OutputDating: Sendable, Hashable {

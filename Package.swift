@@ -138,6 +138,7 @@ let package = Package(
             name: "LocationSources",
             dependencies: [
                 "LocationEngine", "NMEA", "ReceiverControl", "CPollability",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -19,7 +19,8 @@ struct OutputDatingTests {
 
     @Test("the time of day of GGA, RMC, GNS, ZDA (first field) and GLL (fifth), with the sentence; no time when it is empty or malformed; nothing for other lines")
     func stampsOfTimedSentences() {
-        func stamp(_ line: String) -> Stamp? { OutputDating.stamp(of: Array(line.utf8)) }
+        // Each line as the receiver sends it: its checksum made right.
+        func stamp(_ line: String) -> Stamp? { OutputDating.stamp(of: Self.checksummed(line)) }
         func time(_ line: String) -> Double? { stamp(line)?.timeOfDay }
         #expect(stamp("$GPGGA,123519.50,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n") == Self.stamp("GPGGA", 45_319.5))
         #expect(stamp("$GNRMC,000001,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n") == Self.stamp("GNRMC", 1))
@@ -37,6 +38,38 @@ struct OutputDatingTests {
         #expect(stamp("GPGGA,123519,4807.038,N*47\r\n") == nil, "no $")
         #expect(stamp("$PGRMC,123519,A*47\r\n") == nil, "proprietary")
         #expect(time("$GPGGA,123519*47\r\n") == 45_319, "the checksum right after the time")
+        #expect(OutputDating.stamp(of: Array("$GPGGA,123519,4807.038,N\r\n".utf8)) == Self.stamp("GPGGA", 45_319), "no checksum")
+    }
+
+    @Test("a line whose checksum is wrong carries no time: one garbled digit would date it, and the reckoning after it, wrongly")
+    func aGarbledTimeIsNoTime() {
+        let sent = Self.checksummed("$GPGGA,120011.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*00\r\n")
+        #expect(OutputDating.stamp(of: sent) == Self.stamp("GPGGA", 43_211))
+        var garbled = sent
+        garbled[11] = UInt8(ascii: "5")  // 120011 read as 120051
+        #expect(OutputDating.stamp(of: garbled) == nil)
+        #expect(OutputDating.stamp(of: Array(sent.dropLast(4)) + Array("*G0\r\n".utf8)) == nil, "a checksum that is no hex")
+        #expect(OutputDating.stamp(of: Array(sent.dropLast(4)) + Array("*".utf8)) == nil, "cut in its checksum")
+        // In a burst, the garbled line is a line of its epoch: the burst is dated as it would have been.
+        var dating = OutputDating()
+        for second in 0..<4 {
+            let read = Duration.seconds(1000 + second) + .milliseconds(50)
+            #expect(dating.date(readAt: read, stamp: Self.gga(Double(43_206 + second))) == read)
+        }
+        let burst = Duration.seconds(1007) + .milliseconds(200)
+        #expect(dating.date(readAt: burst, stamp: Self.gga(43_210)) == .seconds(1004) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, stamp: OutputDating.stamp(of: garbled)) == .seconds(1004) + .milliseconds(50))
+        #expect(dating.date(readAt: burst, stamp: Self.gga(43_212)) == .seconds(1006) + .milliseconds(50))
+    }
+
+    /// `line` with its checksum (the two digits after `*`) made right.
+    static func checksummed(_ line: String) -> [UInt8] {
+        var bytes = Array(line.utf8)
+        guard let star = bytes.firstIndex(of: UInt8(ascii: "*")) else { return bytes }
+        let sum = bytes[1..<star].reduce(0, ^)
+        let hex = String(sum, radix: 16, uppercase: true)
+        bytes.replaceSubrange(star + 1..<star + 3, with: Array((hex.count == 1 ? "0" + hex : hex).utf8))
+        return bytes
     }
 
     @Test("read as it comes, output is dated at its read time; read late all at once, at when it would have been read")
@@ -97,6 +130,27 @@ struct OutputDatingTests {
             dating.date(readAt: burst, stamp: $0)
         }
         #expect(dates == [ms(1_009_600), ms(1_010_100), ms(1_010_100), ms(1_011_100)])
+    }
+
+    @Test("at a fix a minute, an epoch read late is measured against the one before: the window outlasts the slowest interval")
+    func aSlowSettingsEpochReadLate() {
+        var dating = OutputDating()
+        #expect(dating.date(readAt: .milliseconds(1_000_050), stamp: Self.gga(100)) == .milliseconds(1_000_050))
+        #expect(dating.date(readAt: .milliseconds(1_060_050), stamp: Self.gga(160)) == .milliseconds(1_060_050))
+        // Sent at 1120.05, read at 1121.5: more than a minute after the epoch before was read.
+        #expect(dating.date(readAt: .milliseconds(1_121_500), stamp: Self.gga(220)) == .milliseconds(1_120_050))
+    }
+
+    @Test("at 10 Hz, a burst of 50 epochs read at once is dated epoch by epoch: the prompt epoch they are measured against stays")
+    func aLongBurstAtTenHertz() {
+        var dating = OutputDating()
+        // Epoch k is sent at 1000.05 + k/10 and carries the time 100 + k/10.
+        func time(_ k: Int) -> Double { Double(1000 + k) / 10 }
+        func sent(_ k: Int) -> Duration { .milliseconds(1_000_050 + k * 100) }
+        for k in 0..<50 { #expect(dating.date(readAt: sent(k), stamp: Self.gga(time(k))) == sent(k)) }
+        // Held up from 1005 to 1010: epochs 50 to 99 read at once.
+        let dates = (50..<100).map { dating.date(readAt: .seconds(1010), stamp: Self.gga(time($0))) }
+        #expect(dates == (50..<100).map(sent))
     }
 
     @Test("midnight goes on counting; a receiver clock set back by an hour starts the reckoning again; no time is read time")

@@ -1,3 +1,6 @@
+import DequeModule
+import NMEA
+
 /// Dates a receiver's output at when the receiver sent it, by the receiver's own clock where its sentences
 /// tell it, rather than at when the source read it.
 ///
@@ -14,30 +17,39 @@
 /// read late is dated at when it would have been read at once. Its other lines (its other timed sentences,
 /// and lines without a time: GSA, GSV, UBX frames) take its lag too, and come no later than ``epochSpan``
 /// after it: a reader held up in the middle of an epoch reads the rest of it late, and those lines were on the
-/// line already. Dates never go backwards.
+/// line already. Dates never go backwards: a line dated at read time (below) holds the lines read after it
+/// to its date.
 ///
 /// A line whose time is the last one's belongs to the same epoch — unless a sentence of its talker and type
 /// already carried that time: then the receiver repeats its last fix's time across epochs, which says nothing
 /// of when the line was sent, and it (with the lines after it) is dated at read time. So is output after a
-/// timed sentence whose time is empty (a receiver that has not set its clock), and output read more than
-/// ``longestLag`` after its epoch's first line.
+/// timed sentence whose time is empty (a receiver that has not set its clock). Output read more than
+/// ``longestLag`` after its epoch's first line takes the epoch's lag without the cap. A line whose checksum is
+/// wrong carries no time: a digit of it may have been garbled on the line.
 ///
-/// The least offset is taken over the epochs read in the last ``windowSpan`` (at most ``window`` of them), so
-/// that the clocks' drift, over a receiver's long sleep too, and a receiver clock that was set (a jump) fade
-/// out. An epoch whose lag exceeds ``longestLag`` is taken as such a jump (or a reader held up for that long,
-/// which this cannot tell) and starts the reckoning again from itself, read time and date the same. A time
-/// that goes back dates nothing either, and reckoning starts again from it. A receiver that dates nothing is
-/// dated at read time. The receiver's clock is taken to run at the host's rate (the sentences carry UTC: a
-/// leap second makes the next epochs read a second late until it leaves the window). A ZDA that carries the
-/// coming second (a receiver stamping it with the next pulse) starts the epoch the next GGA joins: that GGA is
-/// dated up to a second early, never late.
+/// The least offset is taken over the epochs read in the last ``windowSpan``, so that the clocks' drift, over
+/// a receiver's long sleep too, and a receiver clock that was set (a jump) fade out. An epoch whose lag
+/// exceeds ``longestLag`` is taken as such a jump (or a reader held up for that long, which this cannot tell)
+/// and starts the reckoning again from itself, read time and date the same. A time that goes back dates
+/// nothing either, and reckoning starts again from it. A receiver that dates nothing is dated at read time.
+/// The receiver's clock is taken to run at the host's rate (the sentences carry UTC: a leap second makes the
+/// next epochs look read a second late, so dated a second early, until the epochs before it leave the window). A
+/// ZDA that carries the coming second (a receiver stamping it with the next pulse) starts the epoch the next
+/// GGA joins: that GGA is dated up to a second early, never late.
 ///
 /// A pure value: the NMEA source keeps one per receiver link, no clock of its own.
+///
+/// The least offset over a span of reads is a sliding-window minimum, kept by hand in a ``Deque`` (no package
+/// offers one): each epoch's offset drops the later-read ones that are not less than it, which can no longer
+/// be the least while it counts.
 struct OutputDating: Sendable, Hashable {
-    /// The epochs the least offset is taken over, at most.
-    static let window = 32
-    /// How long an epoch's offset counts towards the least one.
-    static let windowSpan = Duration.seconds(60)
+    /// The offsets kept, at most (a bound on memory: offsets that rise with every epoch, as the clocks'
+    /// drift makes them, are all kept until they age out).
+    static let window = 256
+    /// How long an epoch's offset counts towards the least one: longer than the slowest setting's interval
+    /// (a minute) and the longest lag together, so that an epoch is always measured against the one before;
+    /// short enough that the clocks' drift (50 ppm: 15 ms) is no lag.
+    static let windowSpan = Duration.seconds(300)
     /// The longest lag taken as a late read; beyond it, a jump of the receiver's clock.
     static let longestLag = Duration.seconds(10)
     /// The longest an epoch's lines take to send, after its first (an epoch of NMEA at 9600 baud: the driver's
@@ -72,8 +84,8 @@ struct OutputDating: Sendable, Hashable {
         var date: Duration
     }
 
-    /// The offsets of the recent epochs, the oldest first.
-    private var offsets: [Offset] = []
+    /// The recent epochs' offsets that may yet be the least, the oldest (and least) first, rising.
+    private var offsets: Deque<Offset> = []
     private var epoch: Epoch?
     private var span: Span?
     /// The lag of the last timed line.
@@ -121,12 +133,13 @@ struct OutputDating: Sendable, Hashable {
             return restart(readAt: readAt, timeOfDay: timeOfDay, sentence: sentence)
         }
         let offset = readAt - Self.receiverTime(days: current.days, timeOfDay: timeOfDay)
-        offsets.removeAll { readAt - $0.readAt > Self.windowSpan }
-        let least = offsets.lazy.map(\.offset).min() ?? offset
+        while let oldest = offsets.first, readAt - oldest.readAt > Self.windowSpan { offsets.removeFirst() }
+        let least = offsets.first?.offset ?? offset
         if offset - least > Self.longestLag || least - offset > Self.longestLag {
             // A jump of the receiver's clock: reckoned again from this line.
             return restart(readAt: readAt, timeOfDay: timeOfDay, sentence: sentence)
         }
+        while let newest = offsets.last, newest.offset >= offset { offsets.removeLast() }
         if offsets.count == Self.window { offsets.removeFirst() }
         offsets.append(Offset(readAt: readAt, offset: offset))
         lag = max(.zero, offset - least)
@@ -151,8 +164,10 @@ struct OutputDating: Sendable, Hashable {
     }
 
     /// The stamp of a timed NMEA sentence (`$..GGA`, `RMC`, `GNS`, `ZDA`: its first field; `GLL`: its fifth),
-    /// without a time of day when that field is empty or malformed; `nil` for any other line.
+    /// without a time of day when that field is empty or malformed; `nil` for any other line, and for one whose
+    /// checksum is wrong (a digit of its time may have been garbled on the line).
     static func stamp(of line: some Collection<UInt8>) -> Stamp? {
+        guard checksumHolds(line) else { return nil }
         var bytes = line.makeIterator()
         // `$`, two talker characters, three of the sentence's type (kept as one number: no allocation per line).
         var length = 0, sentence: UInt64 = 0
@@ -200,5 +215,13 @@ struct OutputDating: Sendable, Hashable {
         let hours = whole / 10_000, minutes = whole / 100 % 100, seconds = whole % 100
         guard hours < 24, minutes < 60, seconds < 61 else { return undated }
         return Stamp(timeOfDay: Double(hours * 3600 + minutes * 60 + seconds) + fraction, sentence: sentence)
+    }
+
+    /// Whether `line`'s checksum (`*hh` after the sentence) is right, or it has none (NMEA made it optional).
+    private static func checksumHolds(_ line: some Collection<UInt8>) -> Bool {
+        guard let star = line.firstIndex(of: UInt8(ascii: "*")), line.first == UInt8(ascii: "$") else { return true }
+        let digits = line[line.index(after: star)...].prefix(2)
+        guard digits.count == 2, let given = UInt8(String(decoding: digits, as: UTF8.self), radix: 16) else { return false }
+        return NMEASentenceParser.checksum(of: line[line.index(after: line.startIndex)..<star]) == given
     }
 }

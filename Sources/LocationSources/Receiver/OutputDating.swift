@@ -39,7 +39,7 @@ import NMEA
 ///
 /// A pure value: the NMEA source keeps one per receiver link, no clock of its own.
 ///
-/// The least offset over a span of reads is a sliding-window minimum, kept by hand in a ``Deque`` (no package
+/// The least offset over a span of reads is a sliding-window minimum, kept by hand in a `Deque` (no package
 /// offers one): each epoch's offset drops the later-read ones that are not less than it, which can no longer
 /// be the least while it counts.
 struct OutputDating: Sendable, Hashable {

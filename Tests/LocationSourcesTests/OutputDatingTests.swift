@@ -52,14 +52,20 @@ struct OutputDatingTests {
         #expect(OutputDating.stamp(of: Array(sent.dropLast(4)) + Array("*".utf8)) == nil, "cut in its checksum")
         // In a burst, the garbled line is a line of its epoch: the burst is dated as it would have been.
         var dating = OutputDating()
-        for second in 0..<4 {
-            let read = Duration.seconds(1000 + second) + .milliseconds(50)
-            #expect(dating.date(readAt: read, stamp: Self.gga(Double(43_206 + second))) == read)
-        }
+        Self.readAsItComes(&dating, epochs: 4, from: 43_206)
         let burst = Duration.seconds(1007) + .milliseconds(200)
         #expect(dating.date(readAt: burst, stamp: Self.gga(43_210)) == .seconds(1004) + .milliseconds(50))
         #expect(dating.date(readAt: burst, stamp: OutputDating.stamp(of: garbled)) == .seconds(1004) + .milliseconds(50))
         #expect(dating.date(readAt: burst, stamp: Self.gga(43_212)) == .seconds(1006) + .milliseconds(50))
+    }
+
+    /// `epochs` GGAs from the time `from` on, one a second, each read 50 ms after it was sent (from 1000.05): each
+    /// dated at its read time.
+    static func readAsItComes(_ dating: inout OutputDating, epochs: Int, from: Double) {
+        for second in 0..<epochs {
+            let read = Duration.seconds(1000 + second) + .milliseconds(50)
+            #expect(dating.date(readAt: read, stamp: gga(from + Double(second))) == read)
+        }
     }
 
     /// `line` with its checksum (the two digits after `*`) made right.
@@ -76,10 +82,7 @@ struct OutputDatingTests {
     func lateReadsAreDatedByTheReceiversClock() {
         var dating = OutputDating()
         // 1 Hz, read 50 ms after each epoch (the host's clock 900 s ahead of the receiver's).
-        for second in 0..<10 {
-            let read = Duration.seconds(1000 + second) + .milliseconds(50)
-            #expect(dating.date(readAt: read, stamp: Self.gga(Double(100 + second))) == read)
-        }
+        Self.readAsItComes(&dating, epochs: 10, from: 100)
         // Held up for three seconds: the epochs of 110, 111 and 112 are read together at 1013.2, with their satellites.
         let burst = Duration.seconds(1013) + .milliseconds(200)
         #expect(dating.date(readAt: burst, stamp: Self.gga(110)) == .seconds(1010) + .milliseconds(50))
@@ -185,10 +188,7 @@ struct OutputDatingTests {
     @Test("after a long sleep the host's clock drifted from the receiver's: the drift is not taken for lag")
     func driftOverALongSleep() {
         var dating = OutputDating()
-        for second in 0..<10 {
-            let read = Duration.seconds(1000 + second) + .milliseconds(50)
-            #expect(dating.date(readAt: read, stamp: Self.gga(Double(100 + second))) == read)
-        }
+        Self.readAsItComes(&dating, epochs: 10, from: 100)
         // Eight hours asleep, the host's clock 1.4 s (50 ppm) ahead of the receiver's since.
         let woken = Duration.seconds(1010 + 28_800) + .milliseconds(1450)
         #expect(dating.date(readAt: woken, stamp: Self.gga(Double(110 + 28_800))) == woken)

@@ -220,8 +220,9 @@ struct OutputDating: Sendable, Hashable {
     /// Whether `line`'s checksum (`*hh` after the sentence) is right, or it has none (NMEA made it optional).
     private static func checksumHolds(_ line: some Collection<UInt8>) -> Bool {
         guard let star = line.firstIndex(of: UInt8(ascii: "*")), line.first == UInt8(ascii: "$") else { return true }
-        let digits = line[line.index(after: star)...].prefix(2)
-        guard digits.count == 2, let given = UInt8(String(decoding: digits, as: UTF8.self), radix: 16) else { return false }
-        return NMEASentenceParser.checksum(of: line[line.index(after: line.startIndex)..<star]) == given
+        var digits = line[line.index(after: star)...].makeIterator()
+        guard let high = digits.next().flatMap(NMEASentenceParser.hexValue), let low = digits.next().flatMap(NMEASentenceParser.hexValue)
+        else { return false }
+        return NMEASentenceParser.checksum(of: line[line.index(after: line.startIndex)..<star]) == high << 4 | low
     }
 }

@@ -65,7 +65,7 @@ private func firstOf<T: Sendable>(
             // Stored before the work starts, so that work finishing at once finds it.
             waiting.withLockedValue { $0 = continuation }
             let deadline = Task {
-                guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+                guard (try? await sleepCountingWakeUps(seconds: seconds)) != nil else { return }
                 finish(.failure(HarnessError(description: "gave up after \(seconds) s")))
             }
             let work = start(finish)
@@ -75,5 +75,18 @@ private func firstOf<T: Sendable>(
         }
     } onCancel: {
         finish(.failure(CancellationError()))
+    }
+}
+
+/// Sleeps `seconds` as whole steps of one second each (the rest as one shorter step), counting the steps this
+/// task woke for, not the time that passed: a machine that stalls for minutes (every process frozen, or the
+/// cooperative pool busy with other suites) costs one step, so a guard never expires for time in which
+/// nothing it guards could run. A hang still meets the guard after `seconds` of the guard's own wake-ups.
+func sleepCountingWakeUps(seconds: Double) async throws {
+    var left = seconds
+    while left > 0 {
+        let step = min(left, 1)
+        try await Task.sleep(for: .seconds(step))
+        left -= step
     }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpsgen's --output opens its path as a shell's `>` does: a regular file is created or truncated, a named pipe
 # is written through (its reader gets the NMEA) and stays a pipe, a symbolic link is followed and stays a link,
-# a directory is refused with a message naming it; a --rate with no finite fix interval is refused. Usage: Scripts/check-gpsgen-output.sh [GPSGEN]
+# a directory is refused with a message naming it; a --rate with no finite fix interval is refused; an interrupted
+# real-time run ends as its own end does. Usage: Scripts/check-gpsgen-output.sh [GPSGEN]
 set -euo pipefail
 gpsgen="${1:-.build/release/gpsgen}"
 work="$(mktemp -d)"
@@ -65,4 +66,41 @@ for hang_up in (False, True):
     if run.returncode != expected or (hang_up and "closed by its other end" not in error):
         sys.exit(f"hang-up {hang_up}: exit {run.returncode}, {error}")
 PY
-echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would; ignored options, a run of no time, a terminal that is none and a log without NMEA refused; a persona's terminal run ends at its duration or its hang-up"
+# Interrupted, a real-time run ends as its own end does: a server on a Unix socket removes its socket file, a persona
+# prints its meter, and gpsgen exits with 128 + the signal's number, saying which stopped it.
+python3 - "$gpsgen" "$work" <<'PY' || fail "an interrupted real-time run did not end as it should"
+import os, signal, stat, subprocess, sys, time
+gpsgen, work = sys.argv[1], sys.argv[2]
+socket_path = os.path.join(work, "nmea.sock")
+
+def started(run, ready):
+    deadline = time.monotonic() + 60
+    while not ready():
+        if run.poll() is not None or time.monotonic() > deadline:
+            sys.exit(f"not started: exit {run.poll()}, {run.stderr.read().decode()}")
+        time.sleep(0.05)
+
+runs = [
+    (["--listen", f"unix:{socket_path}", "--duration", "10m"], signal.SIGINT,
+     lambda: os.path.exists(socket_path) and stat.S_ISSOCK(os.lstat(socket_path).st_mode), "waiting for a client"),
+    (["--persona", "mtk", "--listen", "127.0.0.1:0", "--duration", "10m"], signal.SIGTERM, None, "metered"),
+]
+for arguments, sent, ready, said in runs:
+    run = subprocess.Popen([gpsgen] + arguments, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    if ready:
+        started(run, ready)
+    else:
+        # The persona says where it listens once it does.
+        line = run.stderr.readline().decode()
+        if "receiver on" not in line:
+            sys.exit(f"persona did not start: {line}")
+    time.sleep(0.5)
+    run.send_signal(sent)
+    error = run.communicate(timeout=30)[1].decode()
+    name = signal.Signals(sent).name
+    if run.returncode != 128 + sent or f"stopped by {name}" not in error or said not in error:
+        sys.exit(f"{' '.join(arguments)} after {name}: exit {run.returncode}, {error}")
+    if os.path.lexists(socket_path):
+        sys.exit("the Unix socket file was left behind")
+PY
+echo "gpsgen --output: a new and an existing file, a named pipe, a symbolic link and a directory handled as a shell's > would; ignored options, a run of no time, a terminal that is none and a log without NMEA refused; a persona's terminal run ends at its duration or its hang-up; an interrupted real-time run removes its socket file, prints its meter and exits 128 + the signal"

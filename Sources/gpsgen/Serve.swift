@@ -16,23 +16,28 @@ enum Serve {
         }
         let example = server.address.unixSocketPath.map { "/usr/libexec/geoclue -u \($0)" } ?? "gpsd -N -S 2948 tcp://\(server.address)"
         FileHandle.standardError.write(Data("gpsgen: serving NMEA on \(server.address); waiting for a client (e.g. \(example))\n".utf8))
-        await server.waitForClient()
-        FileHandle.standardError.write(Data("gpsgen: client connected, streaming \(Int(duration)) s\n".utf8))
-        var scenario = scenario
-        if startsNowAtConnection { scenario.startTime = Date().timeIntervalSince1970.rounded(.down) }
-        var receiver = SyntheticReceiver(scenario: scenario, mode: mode)
-        var writer = NMEAWriter()
+        let outcome: Interruption.Outcome<Void>
         do {
-            try await EpochPlayer.play(&receiver, for: duration, pacedBy: ContinuousClock()) { epoch in
-                var text = ""
-                writer.write(epoch, to: &text)
-                server.broadcast(text)
+            outcome = try await Interruption.race {
+                await server.waitForClient()
+                try Task.checkCancellation()
+                FileHandle.standardError.write(Data("gpsgen: client connected, streaming \(Int(duration)) s\n".utf8))
+                var scenario = scenario
+                if startsNowAtConnection { scenario.startTime = Date().timeIntervalSince1970.rounded(.down) }
+                var receiver = SyntheticReceiver(scenario: scenario, mode: mode)
+                var writer = NMEAWriter()
+                try await EpochPlayer.play(&receiver, for: duration, pacedBy: ContinuousClock()) { epoch in
+                    var text = ""
+                    writer.write(epoch, to: &text)
+                    server.broadcast(text)
+                }
             }
         } catch {
             await server.close()
             throw error
         }
         await server.close()
+        if case .interrupted(let signal) = outcome { throw Interruption.exit(for: signal) }
     }
 
     /// `--persona`: a receiver that obeys power commands, on TCP or a terminal, for `duration` seconds; its
@@ -53,21 +58,25 @@ enum Serve {
         // On a terminal the run ends early, and fails, when the host hangs up: sleeping out the duration on a
         // line gone would look like a receiver nobody heard.
         let started = ContinuousClock.now
-        let hungUp = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try? await Task.sleep(for: .seconds(duration))
-                return false
-            }
-            if terminal != nil {
+        let outcome = try await Interruption.race {
+            await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
-                    await server.lineClosed()
-                    return !Task.isCancelled
+                    try? await Task.sleep(for: .seconds(duration))
+                    return false
                 }
+                if terminal != nil {
+                    group.addTask {
+                        await server.lineClosed()
+                        return !Task.isCancelled
+                    }
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
             }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
+        // Interrupted, the run still reports what it metered before it says so.
+        let hungUp = if case .finished(true) = outcome { true } else { false }
         let meter = server.meter
         await server.close()
         let states = ReceiverPowerPhase.allCases.compactMap { phase in
@@ -79,6 +88,7 @@ enum Serve {
         if dropped > 0 {
             FileHandle.standardError.write(Data("gpsgen: replies dropped \(dropped) times: a client sent commands and did not read\n".utf8))
         }
+        if case .interrupted(let signal) = outcome { throw Interruption.exit(for: signal) }
         if hungUp {
             let seconds = Int(started.duration(to: .now).components.seconds)
             throw GPSGenError("the terminal \(terminal ?? "") was closed by its other end after \(seconds) s of \(Int(duration)) s")

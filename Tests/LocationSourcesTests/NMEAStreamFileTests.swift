@@ -73,7 +73,8 @@ struct NMEAStreamFileTests {
         #expect(mkfifo(path, 0o600) == 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let source = NMEAStreamSource(
-            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .asFastAsPossible)), logger: quietLogger())
+            configuration: NMEAStreamConfiguration(endpoint: .file(path: path, pacing: .asFastAsPossible), reconnect: .waitingForTheTest),
+            logger: quietLogger())
         let engine = makeEngine(source)
         let updates = engine.updates(bufferingNewest: 10_000)
         let collected = Task { try await collect(updates) { $0.last?.sourceErrorCode == "nmea.endOfStream" } }

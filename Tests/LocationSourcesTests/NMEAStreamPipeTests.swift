@@ -12,7 +12,7 @@ struct NMEAStreamPipeTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-\(UUID().uuidString).fifo").path
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
-        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .serial(path: path, baudRate: 4800)), logger: quietLogger())
+        let source = NMEAStreamSource(configuration: NMEAStreamConfiguration(endpoint: .serial(path: path, baudRate: 4800), reconnect: .waitingForTheTest), logger: quietLogger())
         let engine = makeEngine(source)
         let updates = engine.updates(bufferingNewest: 1000)
         // Opening a FIFO for writing waits for a reader: the source opening it is that reader. The

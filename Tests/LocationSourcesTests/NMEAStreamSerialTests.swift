@@ -23,7 +23,7 @@ struct NMEAStreamSerialTests {
         let device = try FileManager.default.destinationOfSymbolicLink(atPath: receiverSide)
 
         let source = NMEAStreamSource(
-            configuration: NMEAStreamConfiguration(endpoint: .serial(path: receiverSide, baudRate: 9600)), logger: quietLogger())
+            configuration: NMEAStreamConfiguration(endpoint: .serial(path: receiverSide, baudRate: 9600), reconnect: .waitingForTheTest), logger: quietLogger())
         let engine = makeEngine(source)
         let updates = engine.updates(bufferingNewest: 1000)
         try await withDeadline(seconds: 20) {

@@ -74,29 +74,45 @@ struct ServingLimitsTests {
     }
 
     @Test func aUnixSocketARunningServerListensOnIsNotTakenOverAndAStaleOneIsReused() async throws {
+        try await withSocketPath { path in
+            let first = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path))
+            #expect(UnixSocketFile.at(path) == .listening)
+            // Before, the second replaced the socket file, and the first never got another client.
+            await #expect(throws: SyntheticGPSError.self) { _ = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path)) }
+            await first.close()
+            // A socket file nothing listens on (left by a run that was killed) is taken.
+            let left = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(left) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+                for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+            }
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(left, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            #expect(UnixSocketFile.at(path) == .stale)
+            let second = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path))
+            await second.close()
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("not a socket".utf8)))
+            #expect(UnixSocketFile.at(path) == .notASocket)
+            await #expect(throws: SyntheticGPSError.self) { _ = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path)) }
+        }
+    }
+
+    @Test("a server on a Unix socket removes its socket file when it closes")
+    func aClosingServerRemovesItsSocketFile() async throws {
+        try await withSocketPath { path in
+            let server = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path))
+            #expect(UnixSocketFile.at(path) == .listening)
+            await server.close()
+            #expect(UnixSocketFile.at(path) == .absent, "the socket file went with the server")
+        }
+    }
+
+    /// Runs `body` with a path for a Unix socket in a directory of its own, removed after it.
+    private func withSocketPath(_ body: (String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serving-limits-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = "\(directory)/nmea"
-        let first = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path))
-        #expect(UnixSocketFile.at(path) == .listening)
-        // Before, the second replaced the socket file, and the first never got another client.
-        await #expect(throws: SyntheticGPSError.self) { _ = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path)) }
-        await first.close()
-        // A socket file nothing listens on (left by a run that was killed) is taken.
-        let left = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(left) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(left, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        #expect(UnixSocketFile.at(path) == .stale)
-        let second = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path))
-        await second.close()
-        #expect(FileManager.default.createFile(atPath: path, contents: Data("not a socket".utf8)))
-        #expect(UnixSocketFile.at(path) == .notASocket)
-        await #expect(throws: SyntheticGPSError.self) { _ = try await NMEAFeedServer.start(on: ListenAddress(unixSocketPath: path)) }
+        try await body("\(directory)/nmea")
     }
 }

@@ -98,7 +98,8 @@ public final class NMEAFeedServer: Sendable {
         }
     }
 
-    /// Stops listening and disconnects every client.
+    /// Stops listening and disconnects every client. On a Unix-domain socket, the socket file goes with the
+    /// listener (NIO removes the path of a Unix server socket it closes).
     public func close() async {
         try? await channel.close()
         let targets = registry.state.withLockedValue { state in

@@ -1,4 +1,5 @@
 import LocationEngine
+import LocationSources
 import TestSupport
 import NIOConcurrencyHelpers
 
@@ -49,4 +50,12 @@ final class LocationLog: Sendable {
     func waitUntil(_ predicate: @escaping @Sendable ([SubscriptionEvent]) -> Bool) async {
         await events.waitUntil(predicate)
     }
+}
+
+extension ReconnectPolicy {
+    /// For a test whose own task brings a link's first bytes (a writer it opens on a pipe, a terminal it writes): an
+    /// answer timeout no busy machine reaches. A test task held up by the other suites (under ThreadSanitizer) past
+    /// the default five seconds let the source close the link as silent, and retry, before the bytes came: a pipe's
+    /// writer then failed with EPIPE, and the source gave up after its attempts. The test's deadline bounds a hang.
+    static let waitingForTheTest = ReconnectPolicy(answerTimeout: .seconds(300))
 }

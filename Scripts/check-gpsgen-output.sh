@@ -69,34 +69,21 @@ PY
 # Interrupted, a real-time run ends as its own end does: a server on a Unix socket removes its socket file, a persona
 # prints its meter, and gpsgen exits with 128 + the signal's number, saying which stopped it.
 python3 - "$gpsgen" "$work" <<'PY' || fail "an interrupted real-time run did not end as it should"
-import os, signal, stat, subprocess, sys, time
+import os, signal, subprocess, sys
 gpsgen, work = sys.argv[1], sys.argv[2]
 socket_path = os.path.join(work, "nmea.sock")
-
-def started(run, ready):
-    deadline = time.monotonic() + 60
-    while not ready():
-        if run.poll() is not None or time.monotonic() > deadline:
-            sys.exit(f"not started: exit {run.poll()}, {run.stderr.read().decode()}")
-        time.sleep(0.05)
-
+# The signal goes as soon as gpsgen says it is ready (its first line): it catches the signals before it says so.
 runs = [
-    (["--listen", f"unix:{socket_path}", "--duration", "10m"], signal.SIGINT,
-     lambda: os.path.exists(socket_path) and stat.S_ISSOCK(os.lstat(socket_path).st_mode), "waiting for a client"),
-    (["--persona", "mtk", "--listen", "127.0.0.1:0", "--duration", "10m"], signal.SIGTERM, None, "metered"),
+    (["--listen", f"unix:{socket_path}", "--duration", "10m"], signal.SIGINT, "waiting for a client", "stopped by SIGINT"),
+    (["--persona", "mtk", "--listen", "127.0.0.1:0", "--duration", "10m"], signal.SIGTERM, "receiver on", "metered"),
 ]
 for arguments, sent, ready, said in runs:
     run = subprocess.Popen([gpsgen] + arguments, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
-    if ready:
-        started(run, ready)
-    else:
-        # The persona says where it listens once it does.
-        line = run.stderr.readline().decode()
-        if "receiver on" not in line:
-            sys.exit(f"persona did not start: {line}")
-    time.sleep(0.5)
+    first = run.stderr.readline().decode()
+    if ready not in first:
+        sys.exit(f"{' '.join(arguments)} did not start: {first}")
     run.send_signal(sent)
-    error = run.communicate(timeout=30)[1].decode()
+    error = first + run.communicate(timeout=30)[1].decode()
     name = signal.Signals(sent).name
     if run.returncode != 128 + sent or f"stopped by {name}" not in error or said not in error:
         sys.exit(f"{' '.join(arguments)} after {name}: exit {run.returncode}, {error}")

@@ -12,10 +12,17 @@ enum Interruption {
         case interrupted(UnixSignal)
     }
 
-    /// Runs `body` until it returns, or until SIGINT or SIGTERM arrives, when `body` is cancelled.
-    static func race<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Outcome<Value> {
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
-        return try await withThrowingTaskGroup(of: Outcome<Value>?.self) { group in
+    /// SIGINT and SIGTERM, caught from now on. Made before the run says it is ready: a signal sent the moment it
+    /// says so is then caught, not handled by the default action.
+    static func signals() async -> UnixSignalsSequence {
+        await UnixSignalsSequence(trapping: .sigint, .sigterm)
+    }
+
+    /// Runs `body` until it returns, or until one of `signals` arrives, when `body` is cancelled.
+    static func race<Value: Sendable>(
+        _ signals: UnixSignalsSequence, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Outcome<Value> {
+        try await withThrowingTaskGroup(of: Outcome<Value>?.self) { group in
             group.addTask {
                 for await signal in signals { return .interrupted(signal) }
                 return nil

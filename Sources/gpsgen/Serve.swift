@@ -14,11 +14,12 @@ enum Serve {
         } catch {
             throw GPSGenError(error.message)
         }
+        let signals = await Interruption.signals()
         let example = server.address.unixSocketPath.map { "/usr/libexec/geoclue -u \($0)" } ?? "gpsd -N -S 2948 tcp://\(server.address)"
         FileHandle.standardError.write(Data("gpsgen: serving NMEA on \(server.address); waiting for a client (e.g. \(example))\n".utf8))
         let outcome: Interruption.Outcome<Void>
         do {
-            outcome = try await Interruption.race {
+            outcome = try await Interruption.race(signals) {
                 await server.waitForClient()
                 try Task.checkCancellation()
                 FileHandle.standardError.write(Data("gpsgen: client connected, streaming \(Int(duration)) s\n".utf8))
@@ -53,12 +54,13 @@ enum Serve {
         } catch {
             throw GPSGenError(error.message)
         }
+        let signals = await Interruption.signals()
         let place = server.address.map { "\($0)" } ?? terminal ?? ""
         FileHandle.standardError.write(Data("gpsgen: a \(receiver.persona.rawValue) receiver on \(place) for \(Int(duration)) s\n".utf8))
         // On a terminal the run ends early, and fails, when the host hangs up: sleeping out the duration on a
         // line gone would look like a receiver nobody heard.
         let started = ContinuousClock.now
-        let outcome = try await Interruption.race {
+        let outcome = try await Interruption.race(signals) {
             await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
                     try? await Task.sleep(for: .seconds(duration))

@@ -54,19 +54,44 @@ struct ClientAuthenticationTests {
         #expect(server.counters.totals.locationRequestsStarted == 0)
     }
 
-    @Test("/metrics for a precise client that is not an admin leaves out the fences and the other clients' activity; an admin sees them")
+    @Test("/metrics for a precise client that is not an admin carries its own samples only; an admin sees everything")
     func metricsOfOtherClientsAreAdmins() async throws {
         let server = try TestServer(clients: try ClientTestSupport.directory())
         try await server.application.test(.router) { client in
             _ = try await ClientTestSupport.execute("/location", as: "blocked", with: client)
+            async let answer = ClientTestSupport.execute("/location?accuracy=block&timeout=10s", as: "fleet", with: client)
+            await server.waitUntilPending(oneShots: 1)
+            server.source.emit(TestServer.fix(metres: 40))
+            #expect(try await answer.status == .ok)
             #expect(try await ClientTestSupport.execute("/geofences", as: "ops", method: .post, body: GeofenceRoutesTests.depot, with: client).status == .created)
             let fleet = String(buffer: try await ClientTestSupport.execute("/metrics", as: "fleet", with: client).body)
-            #expect(fleet.contains("locationengine_requests_submitted") && fleet.contains("locationserver_heap_in_use_bytes"))
-            #expect(!fleet.contains("locationserver_geofence") && !fleet.contains(#"client="blocked""#), "\(fleet)")
-            #expect(fleet.hasSuffix("\n"))
+            #expect(fleet.contains("# TYPE locationserver_client_refusals") && fleet.hasSuffix("\n"), "\(fleet)")
+            let samples = fleet.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            #expect(!samples.isEmpty && samples.allSatisfy { $0.hasPrefix("locationserver_client_") && $0.contains(#"client="fleet""#) }, "\(fleet)")
             let ops = String(buffer: try await ClientTestSupport.execute("/metrics", as: "ops", with: client).body)
             #expect(ops.contains("locationserver_geofences 1") && ops.contains(#"locationserver_client_refusals{client="blocked",status="403"} 1"#))
-            #expect(ops.contains("# TYPE locationserver_geofence_transitions"))
+            #expect(ops.contains("# TYPE locationserver_geofence_transitions") && ops.contains("locationengine_requests_submitted"))
+        }
+    }
+
+    @Test("what another client's fence does — created, crossed, deleted — moves nothing in a non-admin's /metrics")
+    func anotherClientsFenceIsUnseen() async throws {
+        let server = try TestServer(clients: try ClientTestSupport.directory())
+        try await server.application.test(.router) { client in
+            func scrape() async throws -> String {
+                String(buffer: try await ClientTestSupport.execute("/metrics", as: "fleet", with: client).body)
+            }
+            let before = try await scrape()
+            let created = try await ClientTestSupport.execute("/geofences", as: "ops", method: .post, body: GeofenceRoutesTests.depot, with: client)
+            #expect(created.status == .created)
+            await server.waitUntilPending(subscriptions: 1)
+            await StorageTestSupport.fix(server)
+            await StorageTestSupport.fix(server, latitude: 48.150)
+            let id = try #require(server.geofences.fences.first?.id)
+            #expect(try await ClientTestSupport.execute("/geofences/\(id)", as: "ops", method: .delete, with: client).status == .noContent)
+            #expect(try await scrape() == before)
+            let ops = String(buffer: try await ClientTestSupport.execute("/metrics", as: "ops", with: client).body)
+            #expect(ops.contains(#"locationserver_geofence_transitions{transition="exited"} 1"#), "\(ops)")
         }
     }
 

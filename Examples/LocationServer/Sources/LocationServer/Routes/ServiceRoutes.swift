@@ -7,9 +7,10 @@ import Prometheus
 /// `/metrics` answers precise clients only: its counts carry no position, but the fences' transition counts
 /// move when the device crosses a fence's boundary (to the metre, as the fence's own events would say), which
 /// an approximate client may not learn and a client with permission `none` may learn nothing of. A precise
-/// client that is not an admin gets them without the series of the fences (every client's) and of the other
-/// clients' activity (``withoutOtherClients(_:keeping:)``): when another's fence is crossed, and which clients
-/// ask what, are not its own.
+/// client that is not an admin gets its own samples of the clients' families and nothing else
+/// (``ownSamples(_:of:)``): every other series moves with what the other clients do — the engine's requests
+/// with their fences and their `/location` calls, its fix deliveries when their fence is crossed, the source's
+/// mode with how near the device is to their boundaries.
 struct ServiceRoutes {
     let registry: PrometheusCollectorRegistry
     let counters: ServerCounters
@@ -23,7 +24,7 @@ struct ServiceRoutes {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(16_384)
             registry.emit(into: &buffer)
-            if !client.isAdmin { buffer = Self.withoutOtherClients(buffer, keeping: client.name) }
+            if !client.isAdmin { buffer = Self.ownSamples(buffer, of: client.name) }
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -32,20 +33,22 @@ struct ServiceRoutes {
         router.get("health") { _, _ in "ok\n" }
     }
 
-    /// Prometheus text without the fences' families (`locationserver_geofence…`: lines of samples, `# HELP` and
-    /// `# TYPE`) and without the samples of the clients' families (`locationserver_client_…`) labelled with
-    /// another client than `name`.
-    static func withoutOtherClients(_ text: [UInt8], keeping name: String) -> [UInt8] {
+    /// Prometheus text with only the clients' families (`locationserver_client_…`: their `# HELP` and `# TYPE`
+    /// lines, and the samples labelled with client `name`). An allow-list, not a deny-list: a series the engine
+    /// or the server adds later is the admin's until it is judged to say nothing of the other clients.
+    ///
+    /// Written by hand: no library filters Prometheus text by family and label.
+    static func ownSamples(_ text: [UInt8], of name: String) -> [UInt8] {
         let own = Array("client=\"\(name)\"".utf8)
+        let clients = Array("locationserver_client_".utf8)
         var kept: [UInt8] = []
-        kept.reserveCapacity(text.count)
-        for line in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(text.last == UInt8(ascii: "\n") ? 1 : 0) {
+        for line in text.split(separator: UInt8(ascii: "\n")) {
             // `# HELP family …`, `# TYPE family …`, or `family{labels} value`.
             let isComment = line.first == UInt8(ascii: "#")
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3)
             let family = isComment ? (fields.count > 2 ? fields[2] : line[line.endIndex...]) : line.prefix { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: " ") }
-            if family.starts(with: "locationserver_geofence".utf8) { continue }
-            if !isComment, family.starts(with: "locationserver_client_".utf8) {
+            guard family.starts(with: clients) else { continue }
+            if !isComment {
                 let labels = line.drop { $0 != UInt8(ascii: "{") }.prefix { $0 != UInt8(ascii: "}") }
                 guard labels.firstRange(of: own) != nil else { continue }
             }

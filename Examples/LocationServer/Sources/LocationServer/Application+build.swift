@@ -39,6 +39,8 @@ struct LocationServerApplication<C: Clock> where C.Duration == Duration {
         let audit = ClientAudit(registry: registry, logger: logger)
         // First: every request is a client's, or 401, before anything else (an unknown route included).
         let authenticator = ClientAuthenticator(clients: clients)
+        // What each client may hear of the events recorded from now on, and what changed while the server was down.
+        geofences.grants.follow(clients)
         router.add(middleware: authenticator)
         if let clientRateLimit { router.add(middleware: RateLimitMiddleware(clientRateLimit, audit: audit)) }
         if let clientMaxOpen {

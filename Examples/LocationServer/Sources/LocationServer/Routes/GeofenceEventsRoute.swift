@@ -25,7 +25,9 @@ import NIOCore
 /// after others' events a record with an id alone (which fires no event) moves its `Last-Event-ID` past them. It
 /// needs permission `precise`: a fence's transitions show where the device is to the metre. A client whose
 /// token is taken out of the token file, expires, or changes permission while it listens gets an `end` without
-/// a fence, reason `unauthorized`, before the next events (``ClientCheck``).
+/// a fence, reason `unauthorized`, before the next events (``ClientCheck``). A client that resumes hears, of the
+/// events recorded before, only those it was entitled to when each was recorded (``GrantHistory``): not a stretch
+/// it was approximate, out of the token file or expired, even once it is precise again.
 struct GeofenceEventsRoute {
     let registry: GeofenceRegistry
     let audit: ClientAudit
@@ -52,6 +54,8 @@ struct GeofenceEventsRoute {
         let counters = registry.counters
         // Fixed before the head is sent: a client that has the head hears every later event.
         let start = try Self.resumePoint(request, journal: journal)
+        // Of the events recorded before the stream opened, those the client was entitled to then.
+        let judge = registry.grants.judge(for: client, through: try journal.resumePoint(after: nil))
         let connections = connections
         let channel = context.channel
         let body = ResponseBody { writer in
@@ -65,7 +69,7 @@ struct GeofenceEventsRoute {
                 // A client revoked while nothing happens: finishing its doorbell ends the wait for the next page.
                 let revoked = try await check.whileAuthorized(stop: { handle.finish() }) {
                     wroteEnd = try await Self.stream(
-                        from: start, bell: bell, journal: journal, client: client, check: check, counters: counters, to: &writer)
+                        from: start, bell: bell, journal: journal, judge: judge, check: check, counters: counters, to: &writer)
                 }
                 if let revoked, !wroteEnd {
                     let end = GeofenceEndJSON(fence: nil, reason: "unauthorized", detail: revoked)
@@ -77,11 +81,11 @@ struct GeofenceEventsRoute {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 
-    /// Writes the events after `start` that `client` hears, page by page as `bell` rings, then an `end` when
+    /// Writes the events after `start` that the client hears (`judge`), page by page as `bell` rings, then an `end` when
     /// the reader fell behind the retention, the journal closed, or `check` says the client is no longer what
     /// it opened the stream as. Returns whether it wrote an `end` (not when the wait was ended under it).
     static func stream(
-        from start: Int64, bell: AsyncStream<Void>, journal: GeofenceJournal, client: Client, check: ClientCheck,
+        from start: Int64, bell: AsyncStream<Void>, journal: GeofenceJournal, judge: GrantJudge, check: ClientCheck,
         counters: GeofenceCounters, to writer: inout any ResponseBodyWriter
     ) async throws -> Bool {
         var ringing = bell.makeAsyncIterator()
@@ -91,7 +95,7 @@ struct GeofenceEventsRoute {
             case .events(let page):
                 let before = cursor
                 cursor = page.last?.id ?? cursor
-                let events = client.isAdmin ? page : page.filter { client.sees(owner: $0.owner) }
+                let events = judge.hearsEverything ? page : page.filter(judge.hears)
                 // Past others' events the client does not hear, an id alone (no event fires) moves the id it
                 // resumes from: from its own last event, a quiet client would find it dropped by the
                 // retention that other clients' events filled, and lose its events since.

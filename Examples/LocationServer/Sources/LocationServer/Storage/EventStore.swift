@@ -17,6 +17,8 @@ enum EventStore {
         var lastEventID: Int64
         /// The oldest event kept (`lastEventID + 1` when none is).
         var oldestEventID: Int64
+        /// The clients' grants (``GrantHistory``), each client's oldest first.
+        var grants: [GrantChange] = []
     }
 
     /// Applies `writes` in order, then prunes the events past `retention` as of `now` (Unix seconds), and
@@ -39,6 +41,9 @@ enum EventStore {
                 try db.cachedStatement(sql: "DELETE FROM fence WHERE id = ?").execute(arguments: [Int64(id)])
             case .lastFenceID(let id):
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_fence_id', ?)").execute(arguments: [Int64(id)])
+            case .grant(let change):
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO client_grant (client, from_event, scope, expires) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [change.client, change.fromEvent, change.grant.scope.rawValue, change.grant.expires])
             }
         }
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_event_id', ?)").execute(arguments: [lastEventID])
@@ -72,8 +77,14 @@ enum EventStore {
             try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0,
             try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0)
         let oldestEventID = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event") ?? lastEventID + 1
+        let grants = try Row.fetchAll(db, sql: "SELECT client, from_event, scope, expires FROM client_grant ORDER BY client, from_event").map { row in
+            // A scope this server does not know (none is written but these) grants nothing.
+            let scope = EventGrant.Scope(rawValue: row["scope"]) ?? .nothing
+            return GrantChange(client: row["client"], fromEvent: row["from_event"], grant: EventGrant(scope: scope, expires: row["expires"]))
+        }
         return Contents(
-            fences: fences, lastFenceID: max(UInt64(lastFenceID), fences.last?.id ?? 0), lastEventID: lastEventID, oldestEventID: oldestEventID)
+            fences: fences, lastFenceID: max(UInt64(lastFenceID), fences.last?.id ?? 0), lastEventID: lastEventID, oldestEventID: oldestEventID,
+            grants: grants)
     }
 
     /// The events after `id` up to `through`, oldest first, at most `limit`.

@@ -122,6 +122,19 @@ final class GeofenceJournal: Sendable {
         return sequence
     }
 
+    /// Appends `grants` (``GrantHistory``) as in force from the next event id on; returns that id.
+    /// - Complexity: O(g) for g grants.
+    func appendGrants(_ grants: [(client: String, grant: EventGrant)]) -> Int64 {
+        let from = state.withLockedValue { state in
+            let from = state.lastEventID + 1
+            state.pending += grants.map { StoreWrite.grant(GrantChange(client: $0.client, fromEvent: from, grant: $0.grant)) }
+            state.appended += UInt64(grants.count)
+            return from
+        }
+        writerBell.continuation.yield()
+        return from
+    }
+
     /// Returns once the write numbered `sequence` (and every one before it) is stored.
     ///
     /// When that batch fails, `withdrawal` is appended behind it in the same step, before the writer can

@@ -104,7 +104,8 @@ extension GeofenceRegistry {
             database: database, contents: contents, retention: retention, counters: counters, logger: logger, recentCapacity: recentCapacity,
             now: now, fileLock: claim)
         let registry = GeofenceRegistry(
-            maximumFences: maximumFences, maximumFencesPerClient: maximumFencesPerClient, journal: journal, lastFenceID: contents.lastFenceID)
+            maximumFences: maximumFences, maximumFencesPerClient: maximumFencesPerClient, journal: journal, lastFenceID: contents.lastFenceID,
+            grants: contents.grants)
         try registry.restore(contents.fences, into: engine)
         return registry
     }

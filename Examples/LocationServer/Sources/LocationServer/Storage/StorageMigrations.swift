@@ -36,6 +36,17 @@ enum StorageMigrations {
             try db.alter(table: "fence") { table in table.add(column: "owner", .text) }
             try db.alter(table: "event") { table in table.add(column: "owner", .text) }
         }
+        migrator.registerMigration("v3: client grants") { db in
+            // What each client of the token file was entitled to hear of the events (``GrantHistory``), from
+            // an event id on: `nothing`, `own` or `every`, until `expires` (Unix seconds; null: never).
+            try db.create(table: "client_grant") { table in
+                table.column("client", .text).notNull()
+                table.column("from_event", .integer).notNull()
+                table.column("scope", .text).notNull()
+                table.column("expires", .double)
+                table.primaryKey(["client", "from_event"])
+            }
+        }
         return migrator
     }
 }

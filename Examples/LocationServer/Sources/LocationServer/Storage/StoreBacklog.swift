@@ -27,7 +27,7 @@ enum StoreBacklog {
             case .fenceRemoved(let id): removed.insert(id)
             case .fenceState(let id, _, _, _): latestState[id] = index
             case .lastFenceID: latestFenceID = index
-            case .event: break
+            case .event, .grant: break
             }
         }
         var kept: [StoreWrite] = []
@@ -43,6 +43,7 @@ enum StoreBacklog {
                 if removed.contains(id) || latestState[id] != index { continue }
             case .lastFenceID:
                 if latestFenceID != index { continue }
+            case .grant: break
             case .event(let event):
                 if event.id <= expiredThrough {
                     droppedEvents += 1

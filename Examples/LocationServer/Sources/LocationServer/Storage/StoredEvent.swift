@@ -46,4 +46,6 @@ enum StoreWrite: Sendable {
     case event(StoredEvent)
     /// The last fence ID handed out (never reused, even once that fence is gone).
     case lastFenceID(UInt64)
+    /// A client's grant changed (``GrantHistory``).
+    case grant(GrantChange)
 }

@@ -93,15 +93,18 @@ final class GeofenceRegistry: Sendable {
     let counters: GeofenceCounters
     /// The database's writer and the events' reader.
     let journal: GeofenceJournal
+    /// What each client was entitled to hear of the events, kept with them.
+    let grants: GrantHistory
     let state: NIOLockedValueBox<State>
     /// Wakes ``retrySuspended()`` when a fence is kept to be monitored again.
     let retryWakes: AsyncStream<Void>.Continuation
     let retryStream: AsyncStream<Void>
 
-    init(maximumFences: Int, maximumFencesPerClient: Int? = nil, journal: GeofenceJournal, lastFenceID: UInt64) {
+    init(maximumFences: Int, maximumFencesPerClient: Int? = nil, journal: GeofenceJournal, lastFenceID: UInt64, grants: [GrantChange] = []) {
         self.maximumFences = maximumFences
         self.maximumFencesPerClient = min(maximumFencesPerClient ?? maximumFences, maximumFences)
         self.journal = journal
+        self.grants = GrantHistory(journal: journal, stored: grants)
         counters = journal.counters
         state = NIOLockedValueBox(State(lastID: lastFenceID, timelineOrigin: journal.now()))
         (retryStream, retryWakes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

@@ -9,7 +9,7 @@ import Testing
 /// does when a fix comes while the source changes the level: the position is queued ahead of the answer, and
 /// belongs to the level being left. The source drops it rather than deliver it as the new level's first fix.
 /// Waits are guarded by deadlines; nothing asserts a duration.
-@Suite("GeoClue's position reported as the level changes", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon (Scripts/bootstrap.sh installs it)"))
+@Suite("GeoClue's position reported as the level changes or the source stops", .serialized, .enabled(if: GeoClueTestBed.unavailable == nil, "needs dbus-daemon (Scripts/bootstrap.sh installs it)"))
 struct GeoClueLevelChangeTests {
     /// Owns `org.freedesktop.GeoClue2` and serves one client on a thread of its own until stopped: a position
     /// when the client starts at the exact level, one just before each answer to `Stop`, one more when the
@@ -185,6 +185,40 @@ struct GeoClueLevelChangeTests {
             standIn.reportNow()
             try await withDeadline(seconds: 30) { await events.waitUntil { $0.fixes.count == 3 } }
             #expect(events.value.fixes.map(\.latitude) == [52.1, 52.4, 52.3])
+        }
+    }
+
+    @Test("a stop while a position is being handed over returns once the sink has it: nothing reaches the sink after stop returns")
+    func aStopWaitsForTheHandOverInProgress() async throws {
+        try await withStandIn { _, source, _ in
+            let inDelivery = NIOLockedValueBox(false)
+            let delivered = NIOLockedValueBox(0)
+            source.start(mode: .best, events: SourceEventSink { event in
+                guard case .location = event else { return }
+                inDelivery.withLockedValue { $0 = true }
+                // The sink takes a while with the position: the stop comes in the middle of it. (What is asserted
+                // does not depend on how long: the stop waits for the sink to return.)
+                Thread.sleep(forTimeInterval: 0.2)
+                delivered.withLockedValue { $0 += 1 }
+            })
+            try await GeoClueTestBed.waitFor("the first position's delivery") { inDelivery.withLockedValue { $0 } }
+            source.stop()
+            #expect(delivered.withLockedValue { $0 } == 1, "before, stop returned while the position was still being handed over")
+        }
+    }
+
+    @Test("a sink that stops the source from inside a delivery, on the source's thread, does not wait for itself")
+    func aStopFromInsideTheSink() async throws {
+        try await withStandIn { _, source, _ in
+            let fixes = NIOLockedValueBox(0)
+            source.start(mode: .best, events: SourceEventSink { event in
+                guard case .location = event else { return }
+                fixes.withLockedValue { $0 += 1 }
+                source.stop()
+            })
+            try await GeoClueTestBed.waitFor("the first position") { fixes.withLockedValue { $0 } == 1 }
+            // The run goes on to its end: the source's lifetime ends within its deadline after this (a worker
+            // waiting for its own delivery would hold it for ever).
         }
     }
 

@@ -56,6 +56,13 @@ final class GeoClueSession: Sendable {
     private let wake: WakeSignal
     /// Opens the run's bus connections (the worker's, for all its runs).
     private let connector: DBusConnector
+    /// Held while the worker tells the engine something (a position, an error), from the check that the run
+    /// still serves that level to the sink's return: a stop or a level change waits for it, so that nothing of
+    /// this run, or of the level left, reaches the sink after either returns.
+    private let delivery = NIOLock()
+    /// The worker thread serving the run: a sink that stops the source or changes its level from inside a
+    /// delivery, on that thread, holds ``delivery`` itself and does not wait for it.
+    private let workerThread = NIOLockedValueBox<pthread_t?>(nil)
 
     init(
         mode: PowerMode, wake: WakeSignal, connector: DBusConnector, configuration: GeoClueConfiguration, events: SourceEventSink,
@@ -76,14 +83,40 @@ final class GeoClueSession: Sendable {
     /// Asks the run to go on in `mode`: the worker wakes and restarts GeoClue's client at its level.
     func setMode(_ mode: PowerMode) {
         control.withLockedValue { $0.mode = mode }
+        awaitDelivery()
         wake.signal()
     }
 
     /// Ends the run: the worker wakes, stops GeoClue's client and closes the connection (at once, or after the
-    /// call in progress, within its timeout); nothing is delivered after this returns.
+    /// call in progress, within its timeout); nothing is delivered after this returns (a delivery in progress is
+    /// waited for).
     func stop() {
         control.withLockedValue { $0.stopped = true }
+        awaitDelivery()
         wake.signal()
+    }
+
+    /// Returns once no delivery is in progress, unless called from inside one (on the worker thread).
+    private func awaitDelivery() {
+        if let worker = workerThread.withLockedValue({ $0 }), pthread_equal(worker, pthread_self()) != 0 { return }
+        delivery.withLock {}
+    }
+
+    /// Runs `deliver` unless the run is stopped, or (for a position) the engine asks another level than
+    /// `level` (then the position is counted as the level left's); returns whether it ran. A stop or a level
+    /// change that comes meanwhile waits for it to return.
+    @discardableResult
+    private func delivering(at level: GeoClueAccuracyLevel? = nil, _ deliver: () -> Void) -> Bool {
+        delivery.withLock {
+            let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
+            guard !stopped else { return false }
+            if let level, GeoClueAccuracyLevel(mode) != level {
+                droppedAsEarlierLevel()
+                return false
+            }
+            deliver()
+            return true
+        }
     }
 
     var isStopped: Bool { control.withLockedValue { $0.stopped } }
@@ -92,6 +125,7 @@ final class GeoClueSession: Sendable {
 
     /// Serves the run until it is stopped or GeoClue denies access; called once, on the worker thread.
     func run() {
+        workerThread.withLockedValue { $0 = pthread_self() }
         var failures = 0
         // Refusals of the match rule in a row: each on a new connection, so not reset by connecting.
         var refusals = 0
@@ -273,7 +307,7 @@ final class GeoClueSession: Sendable {
             let asked = GeoClueAccuracyLevel(mode)
             if let fix = read {
                 read = nil
-                if asked == level { handOver(fix) } else { droppedAsEarlierLevel() }
+                handOver(fix, at: level)
             }
             if asked != level {
                 // GeoClue takes a new level at the next start.
@@ -402,13 +436,16 @@ final class GeoClueSession: Sendable {
         }
     }
 
-    /// Hands `fix` to the engine, aged by GeoClue's timestamp; counted first, so that whoever the fix reaches
-    /// finds it in the statistics.
-    private func handOver(_ fix: ReadFix) {
+    /// Hands `fix`, read at `level`, to the engine, aged by GeoClue's timestamp, unless the run stopped or the
+    /// engine asks another level by now; counted first, so that whoever the fix reaches finds it in the
+    /// statistics.
+    private func handOver(_ fix: ReadFix, at level: GeoClueAccuracyLevel) {
         let age = fix.location.utcTime.map { Self.age(of: $0, now: wallClock()) } ?? .zero
-        let handedOver = ContinuousClock.now
-        statistics.withLockedValue { $0.recordFix(handOver: fix.received.duration(to: handedOver)) }
-        events.location(fix.location, age: age)
+        delivering(at: level) {
+            let handedOver = ContinuousClock.now
+            statistics.withLockedValue { $0.recordFix(handOver: fix.received.duration(to: handedOver)) }
+            events.location(fix.location, age: age)
+        }
     }
 
     /// How old a fix stamped `time` is at `now` (both Unix seconds): from GeoClue's timestamp when it is
@@ -447,10 +484,11 @@ final class GeoClueSession: Sendable {
 
     private func transient(_ code: String, _ message: String) {
         // What happens after the stop (GeoClue leaving as the test bed shuts down) is no one's news.
-        guard !isStopped else { return }
-        statistics.withLockedValue { $0.errors += 1 }
-        logger.warning("\(message)", metadata: ["code": "\(code)"])
-        events.transientError(SourceError(code: code, message: message))
+        delivering {
+            statistics.withLockedValue { $0.errors += 1 }
+            logger.warning("\(message)", metadata: ["code": "\(code)"])
+            events.transientError(SourceError(code: code, message: message))
+        }
     }
 
     private func denied(_ failure: DBusFailure) {
@@ -460,10 +498,11 @@ final class GeoClueSession: Sendable {
         }
         let message = "GeoClue refused the location to '\(configuration.desktopId)': \(failure.message)"
         logger.error("\(message)")
-        guard !isStopped else { return }
-        // Told through the engine's authorization when the engine uses GeoClue's, else as the source's end.
-        if let authorization, authorization.deny() { return }
-        events.fatalError(SourceError(code: "geoclue.denied", message: message))
+        delivering {
+            // Told through the engine's authorization when the engine uses GeoClue's, else as the source's end.
+            if let authorization, authorization.deny() { return }
+            events.fatalError(SourceError(code: "geoclue.denied", message: message))
+        }
     }
 
     private func retryDelay(afterFailures failures: Int) -> Duration {

@@ -327,6 +327,28 @@ struct FenceStoreTests {
         }
     }
 
+    @Test("deletions answered 503 that no DELETE asks about again are forgotten once stored, past the fences' maximum: memory stays bounded", .timeLimit(.minutes(1)))
+    func unaskedDeletionsAreForgotten() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(maximumFences: 2, database: path)
+            try await server.application.test(.router) { client in
+                for id in 1...5 {
+                    #expect(try await Support.createDepot(on: server, with: client).status == .created)
+                    try await server.geofences.journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+                    #expect(try await client.execute(uri: "/geofences/\(id)", method: .delete).status == .serviceUnavailable)
+                    try await server.geofences.journal.database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 0") }
+                    try await server.geofences.journal.flush()
+                }
+                let kept = server.geofences.state.withLockedValue { $0.unstoredDeletions.keys.sorted() }
+                #expect(kept.count <= 2, "before, every deletion answered 503 was kept until a DELETE of it again: \(kept)")
+                // The newest is still answered as stored: its client may ask again.
+                #expect(kept.contains(5))
+                #expect(try await client.execute(uri: "/geofences/5", method: .delete).status == .noContent)
+                await server.geofences.close()
+            }
+        }
+    }
+
     @Test("a DELETE sent while the first still waits for its write waits for the same write: 204 once stored, never 404", .timeLimit(.minutes(1)))
     func secondDeleteWhileTheFirstWaits() async throws {
         try await Support.withDatabaseFile { path in

@@ -158,6 +158,9 @@ final class GeofenceJournal: Sendable {
         }
     }
 
+    /// The sequence number of the last write stored: every write numbered up to it is.
+    var storedSequence: UInt64 { state.withLockedValue { $0.stored } }
+
     /// Returns once everything appended so far is stored.
     /// - Throws: ``StoreFailed`` when the batch holding the last write could not be committed.
     func flush() async throws { try await stored(append([])) }

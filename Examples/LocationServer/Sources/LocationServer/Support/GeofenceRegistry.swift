@@ -74,7 +74,9 @@ final class GeofenceRegistry: Sendable {
         var fences = FenceTable()
         /// Fences deleted whose deletion no `DELETE` has yet seen stored (its owner, its journal sequence), from the
         /// removal on: a `DELETE` again, while the first still waits or after it gave up, waits for that write, and
-        /// it is forgotten once stored. At most one per fence deleted.
+        /// it is forgotten once stored. At most one per fence deleted; past ``maximumFences`` of them, the oldest
+        /// whose write is stored are forgotten, down to half that (a client told `503` that never asks again, one that left while its
+        /// `DELETE` waited): a `DELETE` of one of those again is `404`, as a restart would answer too.
         var unstoredDeletions: [UInt64: (owner: String?, sequence: UInt64)] = [:]
         var lastID: UInt64
         /// The engine shut down (a fence ended `shut_down`): the fences left memory but not the database.
@@ -184,11 +186,23 @@ final class GeofenceRegistry: Sendable {
             let end = ServerSentEvent(Event.ended(fence: id, reason: "cancelled"))
             let sequence = journal.appendEvent(end.name, fence: id, owner: fence.owner, data: end.data, then: [.fenceRemoved(id)])
             state.unstoredDeletions[id] = (owner: fence.owner, sequence: sequence)
+            if state.unstoredDeletions.count > maximumFences {
+                Self.forgetStoredDeletions(&state, keeping: max(1, maximumFences / 2), storedThrough: journal.storedSequence)
+            }
             return (request, sequence)
         }
         guard let removed else { return nil }
         counters.ended(deleted: true)
         return removed
+    }
+
+    /// Forgets the oldest deletions whose write is stored (sequence at most `stored`) until `keeping` are left, or
+    /// no stored one is.
+    /// - Complexity: O(d log d) for the d deletions kept: once per half of ``maximumFences`` removals while the
+    ///   database takes writes.
+    private static func forgetStoredDeletions(_ state: inout State, keeping: Int, storedThrough stored: UInt64) {
+        let stale = state.unstoredDeletions.filter { $0.value.sequence <= stored }.sorted { $0.value.sequence < $1.value.sequence }
+        for (id, _) in stale.prefix(state.unstoredDeletions.count - keeping) { state.unstoredDeletions[id] = nil }
     }
 
     /// The deletion of fence `id` no `DELETE` has seen stored yet (one may be waiting for it, or have given up

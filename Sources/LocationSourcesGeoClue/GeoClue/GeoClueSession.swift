@@ -399,7 +399,8 @@ final class GeoClueSession: Sendable {
             $0.clientStarts += 1
             $0.level = level
         }
-        authorization?.granted()
+        // Not after a stop: a start that GeoClue answered as the engine stopped the source grants nothing more.
+        delivering { authorization?.granted() }
     }
 
     /// A position read at `received`, not yet handed to the engine.

@@ -344,6 +344,8 @@ struct FenceStoreTests {
                 // The newest is still answered as stored: its client may ask again.
                 #expect(kept.contains(5))
                 #expect(try await client.execute(uri: "/geofences/5", method: .delete).status == .noContent)
+                // A forgotten one is what a restart would say of it.
+                #expect(try await client.execute(uri: "/geofences/3", method: .delete).status == .notFound)
                 await server.geofences.close()
             }
         }

@@ -123,6 +123,64 @@ struct GrantHistoryTests {
         }
     }
 
+    @Test("without a token file, the clients of the history get what that mode gives them: local users their own fences, other names nothing", .timeLimit(.minutes(1)))
+    func openModeGrants() async throws {
+        try await Support.withDatabaseFile { path in
+            // A run with a token file: fleet precise, local user 1000 approximate.
+            try await StreamRevocationTests.withTokenFile("\(Self.fleet) precise\nuid:1000 uid-1000 approximate\n") { directory, _ in
+                let first = try TestServer(database: path, clients: directory)
+                try await first.application.test(.router) { client in
+                    let created = try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: GeofenceRoutesTests.depot, with: client)
+                    #expect(created.status == .created)
+                    await first.waitUntilPending(subscriptions: 1)
+                    await Support.fix(first)  // 1
+                    try await first.geofences.journal.flush()
+                }
+            }
+            // The next without one: user 1000 is a precise client of its own, fleet no client.
+            let second = try TestServer(database: path)
+            try await second.application.test(.router) { _ in
+                let grants = second.geofences.grants
+                #expect(grants.history(of: "uid-1000").map(\.grant.scope) == [.nothing, .own], "before, the stored nothing judged its resumes")
+                #expect(grants.history(of: "fleet").map(\.grant.scope) == [.own, .nothing])
+            }
+            #expect(GrantHistory.openGrant(of: "local").scope == .every && GrantHistory.openGrant(of: "uid-0").scope == .every)
+            #expect(GrantHistory.openGrant(of: "uid-1000").scope == .own && GrantHistory.openGrant(of: "fleet") == .nothing)
+        }
+    }
+
+    @Test("a grant whose successor is in force from an event retention removed is forgotten, in memory and in the file")
+    func supersededGrantsArePruned() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(database: path, retention: EventStore.Retention(count: 2, age: 86_400))
+            let grants = server.geofences.grants
+            try await server.application.test(.router) { client in
+                grants.record(Self.fleet(.precise))  // from event 1
+                #expect(try await Support.createDepot(on: server, with: client).status == .created)
+                await Support.fix(server)  // 1: inside
+                await Support.fix(server, latitude: 48.150)  // 2: exited
+                await Support.fix(server)  // 3: entered
+                try await server.geofences.journal.flush()
+                grants.record(Self.fleet(.approximate))  // from 4; events 2 and 3 kept
+                await Support.fix(server, latitude: 48.150)  // 4
+                await Support.fix(server)  // 5
+                try await server.geofences.journal.flush()
+                grants.record(Self.fleet(.precise))  // from 6; events 4 and 5 kept: the first grant judges none
+                try await server.geofences.journal.flush()
+                #expect(grants.history(of: "fleet").map(\.fromEvent) == [4, 6])
+                let stored = try await server.geofences.journal.database.read {
+                    try Int64.fetchAll($0, sql: "SELECT from_event FROM client_grant WHERE client = 'fleet' ORDER BY from_event")
+                }
+                #expect(stored == [4, 6])
+            }
+        }
+    }
+
+    /// A token file's table of fleet alone, with `permission`.
+    static func fleet(_ permission: ClientPermission) -> ClientTable {
+        ClientTable(clients: ["fleet-token-0123456789": Client(name: "fleet", permission: permission)])
+    }
+
     /// The client named `name` in the test directory.
     static func client(_ name: String) throws -> Client? {
         try ClientTestSupport.directory().current.clients.values.first { $0.name == name }

@@ -20,6 +20,8 @@ final class ClientDirectory: Sendable {
     /// What waits for the token file to be read again (streams that ask then whether their client still is
     /// what it opened as), by key.
     private let watchers = NIOLockedValueBox<(next: Int, wakes: [Int: @Sendable () -> Void])>((0, [:]))
+    /// What is told each table read from the file before it is in force (``beforeTaking(_:)``).
+    private let recorders = NIOLockedValueBox<[@Sendable (ClientTable) -> Void]>([])
     private let logger: Logger
 
     /// A directory without a token file.
@@ -66,6 +68,7 @@ final class ClientDirectory: Sendable {
                     path: path, line: nil,
                     message: "is empty: the tokens before it stay in force (to revoke every client, leave a comment line in it; replace the file by renaming a complete one over it)")
             }
+            for record in recorders.withLockedValue({ $0 }) { record(loaded) }
             table.withLockedValue { $0 = loaded }
             logger.info("clients: token file read again", metadata: ["path": "\(path)", "clients": "\(loaded.clientCount)"])
             for wake in watchers.withLockedValue({ Array($0.wakes.values) }) { wake() }
@@ -86,6 +89,12 @@ extension ClientDirectory {
             watchers.wakes[watchers.next] = wake
             return watchers.next
         }
+    }
+
+    /// Calls `record` with each table read from the token file again, before it is in force (outside any lock), for
+    /// as long as the directory lives: what must be kept of a change before any request is answered by it.
+    func beforeTaking(_ record: @escaping @Sendable (ClientTable) -> Void) {
+        recorders.withLockedValue { $0.append(record) }
     }
 
     /// Stops telling what ``watch(_:)`` registered under `key`.

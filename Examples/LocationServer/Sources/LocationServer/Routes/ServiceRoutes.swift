@@ -33,25 +33,39 @@ struct ServiceRoutes {
         router.get("health") { _, _ in "ok\n" }
     }
 
-    /// Prometheus text with only the clients' families (`locationserver_client_…`: their `# HELP` and `# TYPE`
-    /// lines, and the samples labelled with client `name`). An allow-list, not a deny-list: a series the engine
-    /// or the server adds later is the admin's until it is judged to say nothing of the other clients.
+    /// Prometheus text with only the samples of the clients' families (`locationserver_client_…`) labelled with
+    /// client `name`, each family's `# HELP` and `# TYPE` lines before its first: a family appears once its first
+    /// counter exists, whichever client's, so a header alone would say that another client was answered or
+    /// refused. An allow-list, not a deny-list: a series the engine or the server adds later is the admin's
+    /// until it is judged to say nothing of the other clients.
     ///
     /// Written by hand: no library filters Prometheus text by family and label.
     static func ownSamples(_ text: [UInt8], of name: String) -> [UInt8] {
         let own = Array("client=\"\(name)\"".utf8)
         let clients = Array("locationserver_client_".utf8)
         var kept: [UInt8] = []
+        // The current family's comment lines, until a sample of it is kept.
+        var header: [UInt8] = []
+        var headerFamily: ArraySlice<UInt8> = []
         for line in text.split(separator: UInt8(ascii: "\n")) {
             // `# HELP family …`, `# TYPE family …`, or `family{labels} value`.
-            let isComment = line.first == UInt8(ascii: "#")
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3)
-            let family = isComment ? (fields.count > 2 ? fields[2] : line[line.endIndex...]) : line.prefix { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: " ") }
-            guard family.starts(with: clients) else { continue }
-            if !isComment {
-                let labels = line.drop { $0 != UInt8(ascii: "{") }.prefix { $0 != UInt8(ascii: "}") }
-                guard labels.firstRange(of: own) != nil else { continue }
+            if line.first == UInt8(ascii: "#") {
+                let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3)
+                guard fields.count > 2 else { continue }
+                // The text gives each family's lines together: another family's comment starts another header.
+                if fields[2] != headerFamily {
+                    header.removeAll(keepingCapacity: true)
+                    headerFamily = fields[2]
+                }
+                if fields[2].starts(with: clients) { header += line + [UInt8(ascii: "\n")] }
+                continue
             }
+            let family = line.prefix { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: " ") }
+            guard family.starts(with: clients) else { continue }
+            let labels = line.drop { $0 != UInt8(ascii: "{") }.prefix { $0 != UInt8(ascii: "}") }
+            guard labels.firstRange(of: own) != nil else { continue }
+            kept += header
+            header.removeAll(keepingCapacity: true)
             kept += line
             kept.append(UInt8(ascii: "\n"))
         }

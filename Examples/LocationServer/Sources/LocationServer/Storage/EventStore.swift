@@ -26,6 +26,7 @@ enum EventStore {
     /// from the oldest, at most twice as many per call as `writes`: a backlog goes over the next calls.
     /// - Complexity: O(w) statements for the w writes, each O(log n); pruning O(k log n) for k events removed.
     static func apply(_ writes: [StoreWrite], retention: Retention, now: Double, lastEventID: Int64, _ db: Database) throws -> Int64 {
+        var grantsWritten = false
         for write in writes {
             switch write {
             case .event(let event):
@@ -42,6 +43,7 @@ enum EventStore {
             case .lastFenceID(let id):
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_fence_id', ?)").execute(arguments: [Int64(id)])
             case .grant(let change):
+                grantsWritten = true
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO client_grant (client, from_event, scope, expires) VALUES (?, ?, ?, ?)")
                     .execute(arguments: [change.client, change.fromEvent, change.grant.scope.rawValue, change.grant.expires])
             }
@@ -61,7 +63,17 @@ enum EventStore {
             let end = try young ?? Int64.fetchOne(db, sql: "SELECT MAX(id) + 1 FROM (SELECT id FROM event ORDER BY id LIMIT ?)", arguments: [window])
             if let end { try db.cachedStatement(sql: "DELETE FROM event WHERE id < ?").execute(arguments: [end]) }
         }
-        return try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event") ?? lastEventID + 1
+        let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event") ?? lastEventID + 1
+        if grantsWritten {
+            // A client's grant whose successor is in force from an event no longer kept judges no event: only a
+            // grant change adds rows, so pruning then keeps them to the changes within the retention.
+            try db.execute(
+                sql: """
+                    DELETE FROM client_grant WHERE EXISTS (SELECT 1 FROM client_grant AS later
+                    WHERE later.client = client_grant.client AND later.from_event > client_grant.from_event AND later.from_event <= ?)
+                    """, arguments: [oldest])
+        }
+        return oldest
     }
 
     /// Everything the server restores at start.

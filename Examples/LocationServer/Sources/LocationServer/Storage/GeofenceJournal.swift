@@ -122,17 +122,18 @@ final class GeofenceJournal: Sendable {
         return sequence
     }
 
-    /// Appends `grants` (``GrantHistory``) as in force from the next event id on; returns that id.
+    /// Appends `grants` (``GrantHistory``) as in force from the next event id on; returns that id, and the
+    /// oldest event the database keeps.
     /// - Complexity: O(g) for g grants.
-    func appendGrants(_ grants: [(client: String, grant: EventGrant)]) -> Int64 {
-        let from = state.withLockedValue { state in
+    func appendGrants(_ grants: [(client: String, grant: EventGrant)]) -> (from: Int64, oldestKept: Int64) {
+        let appended = state.withLockedValue { state in
             let from = state.lastEventID + 1
             state.pending += grants.map { StoreWrite.grant(GrantChange(client: $0.client, fromEvent: from, grant: $0.grant)) }
             state.appended += UInt64(grants.count)
-            return from
+            return (from, state.oldestEventID)
         }
         writerBell.continuation.yield()
-        return from
+        return appended
     }
 
     /// Returns once the write numbered `sequence` (and every one before it) is stored.

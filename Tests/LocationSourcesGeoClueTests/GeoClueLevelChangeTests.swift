@@ -200,7 +200,10 @@ struct GeoClueLevelChangeTests {
                 // The sink holds the position until the stop is under way, and a little longer: a stop that did
                 // not wait would return meanwhile. (What is asserted does not depend on how long: the stop waits
                 // for the sink to return.) The wait for the stop is bounded, so a broken test cannot hang here.
-                for _ in 0..<3_000 where !stopping.withLockedValue({ $0 }) { Thread.sleep(forTimeInterval: 0.01) }
+                for _ in 0..<3_000 {
+                    if stopping.withLockedValue({ $0 }) { break }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
                 Thread.sleep(forTimeInterval: 0.2)
                 delivered.withLockedValue { $0 += 1 }
             })

@@ -126,8 +126,8 @@ struct GrantHistoryTests {
     @Test("without a token file, the clients of the history get what that mode gives them: local users their own fences, other names nothing", .timeLimit(.minutes(1)))
     func openModeGrants() async throws {
         try await Support.withDatabaseFile { path in
-            // A run with a token file: fleet precise, local user 1000 approximate.
-            try await StreamRevocationTests.withTokenFile("\(Self.fleet) precise\nuid:1000 uid-1000 approximate\n") { directory, _ in
+            // A run with a token file: fleet precise, a local user (not the server's own) approximate.
+            try await StreamRevocationTests.withTokenFile("\(Self.fleet) precise\nuid:\(Self.user) uid-\(Self.user) approximate\n") { directory, _ in
                 let first = try TestServer(database: path, clients: directory)
                 try await first.application.test(.router) { client in
                     let created = try await ClientTestSupport.execute("/geofences", as: "fleet", method: .post, body: GeofenceRoutesTests.depot, with: client)
@@ -137,15 +137,15 @@ struct GrantHistoryTests {
                     try await first.geofences.journal.flush()
                 }
             }
-            // The next without one: user 1000 is a precise client of its own, fleet no client.
+            // The next without one: the user is a precise client of its own, fleet no client.
             let second = try TestServer(database: path)
             try await second.application.test(.router) { _ in
                 let grants = second.geofences.grants
-                #expect(grants.history(of: "uid-1000").map(\.grant.scope) == [.nothing, .own], "before, the stored nothing judged its resumes")
+                #expect(grants.history(of: "uid-\(Self.user)").map(\.grant.scope) == [.nothing, .own], "before, the stored nothing judged its resumes")
                 #expect(grants.history(of: "fleet").map(\.grant.scope) == [.own, .nothing])
             }
             #expect(GrantHistory.openGrant(of: "local").scope == .every && GrantHistory.openGrant(of: "uid-0").scope == .every)
-            #expect(GrantHistory.openGrant(of: "uid-1000").scope == .own && GrantHistory.openGrant(of: "fleet") == .nothing)
+            #expect(GrantHistory.openGrant(of: "uid-\(Self.user)").scope == .own && GrantHistory.openGrant(of: "fleet") == .nothing)
         }
     }
 
@@ -175,6 +175,9 @@ struct GrantHistoryTests {
             }
         }
     }
+
+    /// A local user that is neither root nor the server's own (which hear every fence without a token file).
+    static let user: UInt32 = getuid() == 1000 ? 1001 : 1000
 
     /// A token file's table of fleet alone, with `permission`.
     static func fleet(_ permission: ClientPermission) -> ClientTable {

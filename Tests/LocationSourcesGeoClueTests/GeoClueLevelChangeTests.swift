@@ -192,7 +192,7 @@ struct GeoClueLevelChangeTests {
     func aStopWaitsForTheHandOverInProgress() async throws {
         try await withStandIn { _, source, _ in
             let inDelivery = NIOLockedValueBox(false)
-            let stopping = NIOLockedValueBox(false)
+            let stopping = ConditionLock(value: false)
             let delivered = NIOLockedValueBox(0)
             source.start(mode: .best, events: SourceEventSink { event in
                 guard case .location = event else { return }
@@ -200,15 +200,13 @@ struct GeoClueLevelChangeTests {
                 // The sink holds the position until the stop is under way, and a little longer: a stop that did
                 // not wait would return meanwhile. (What is asserted does not depend on how long: the stop waits
                 // for the sink to return.) The wait for the stop is bounded, so a broken test cannot hang here.
-                for _ in 0..<3_000 {
-                    if stopping.withLockedValue({ $0 }) { break }
-                    Thread.sleep(forTimeInterval: 0.01)
-                }
+                if stopping.lock(whenValue: true, timeoutSeconds: 30) { stopping.unlock() }
                 Thread.sleep(forTimeInterval: 0.2)
                 delivered.withLockedValue { $0 += 1 }
             })
             try await GeoClueTestBed.waitFor("the first position's delivery") { inDelivery.withLockedValue { $0 } }
-            stopping.withLockedValue { $0 = true }
+            stopping.lock()
+            stopping.unlock(withValue: true)
             source.stop()
             #expect(delivered.withLockedValue { $0 } == 1, "before, stop returned while the position was still being handed over")
         }

@@ -103,19 +103,14 @@ final class GeoClueSession: Sendable {
     }
 
     /// Runs `deliver` unless the run is stopped, or (for a position) the engine asks another level than
-    /// `level` (then the position is counted as the level left's); returns whether it ran. A stop or a level
-    /// change that comes meanwhile waits for it to return.
-    @discardableResult
-    private func delivering(at level: GeoClueAccuracyLevel? = nil, _ deliver: () -> Void) -> Bool {
+    /// `level` (then the position is counted as the level left's). A stop or a level change that comes
+    /// meanwhile waits for it to return.
+    private func delivering(at level: GeoClueAccuracyLevel? = nil, _ deliver: () -> Void) {
         delivery.withLock {
             let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
-            guard !stopped else { return false }
-            if let level, GeoClueAccuracyLevel(mode) != level {
-                droppedAsEarlierLevel()
-                return false
-            }
+            guard !stopped else { return }
+            if let level, GeoClueAccuracyLevel(mode) != level { return droppedAsEarlierLevel() }
             deliver()
-            return true
         }
     }
 

@@ -101,16 +101,13 @@ struct GrantJudge: Sendable {
     }
 
     /// Whether the client hears `event`.
-    /// - Complexity: O(log h) for the h changes of the client.
+    /// - Complexity: O(h) for the h changes of the client: a handful, as changes the retention has passed are
+    ///   forgotten.
     func hears(_ event: StoredEvent) -> Bool {
         guard client.sees(owner: event.owner) else { return false }
-        guard event.id <= through, !history.isEmpty else { return true }
+        guard event.id <= through, let first = history.first else { return true }
         // The last change in force at the event (before the first, the first).
-        var low = 0, high = history.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if history[middle].fromEvent <= event.id { low = middle } else { high = middle - 1 }
-        }
-        return history[low].grant.allows(event, to: client.name)
+        let change = history.last { $0.fromEvent <= event.id } ?? first
+        return change.grant.allows(event, to: client.name)
     }
 }

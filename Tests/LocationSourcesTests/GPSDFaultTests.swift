@@ -55,8 +55,9 @@ struct GPSDFaultTests {
             }
             let log = TestLog()
             // An answer timeout of seconds: the answer is sent as each connection opens, and under ThreadSanitizer
-            // among the other suites 300 ms once passed before it was read (the attempt then counted as silent).
-            let policy = ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .seconds(2), giveUpAfter: .seconds(3))
+            // among the other suites 300 ms, and later 2 s, once passed before it was read (the attempt then counted
+            // as silent). The give-up leaves room for a second attempt after the first's timeout.
+            let policy = ReconnectPolicy(initialDelay: .milliseconds(20), answerTimeout: .seconds(5), giveUpAfter: .seconds(8))
             let source = GPSDLocationSource(configuration: GPSDConfiguration(port: other.port, reconnect: policy), logger: log.logger)
             let engine = makeEngine(source, log: log)
             let result = try await withDeadline(seconds: 120) { try await engine.location(accuracy: .city, timeout: .seconds(60)) }

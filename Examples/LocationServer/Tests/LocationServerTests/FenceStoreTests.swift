@@ -373,14 +373,16 @@ struct FenceStoreTests {
         }
     }
 
-    @Test("listeners that heard a fence whose creation the database then refused hear it end", .timeLimit(.minutes(1)))
-    func abandonedFenceEnds() async throws {
+    @Test(
+        "listeners that heard a fence whose creation the database then refused hear it end: after a transition, or a suspension (the source failed)",
+        .timeLimit(.minutes(1)), arguments: [false, true])
+    func abandonedFenceEnds(sourceFails: Bool) async throws {
         try await Support.withDatabaseFile { path in
             let server = try TestServer(database: path)
             try await server.application.test(.router) { client in
                 async let stream = client.execute(uri: "/geofences/events", method: .get)
                 await GeofenceEventsTests.waitForListeners(1, on: server)
-                // The route's path for a creation whose write failed: reserved, monitored, decided by a fix, abandoned.
+                // The route's path for a creation whose write failed: reserved, monitored, claimed, heard of, abandoned.
                 let registry = server.geofences
                 let body = try GeofenceBody(json: Data(GeofenceRoutesTests.depot.utf8))
                 let id = try registry.reserve(body, owner: Client.local.name)
@@ -390,16 +392,67 @@ struct FenceStoreTests {
                     return
                 }
                 await server.waitUntil { $0.activeSubscriptions >= 1 }
-                await Support.fix(server)
-                #expect(registry.counters.totals.transitions == 1)
+                if sourceFails {
+                    _ = server.source.emitFatalError(SourceError(code: "gps.gone", message: "the receiver was unplugged"))
+                    await server.engine.sync()
+                } else {
+                    await Support.fix(server)
+                }
+                #expect(registry.counters.totals.transitions == (sourceFails ? 0 : 1))
                 let request = try #require(registry.abandon(id))
                 server.engine.cancel(request)
                 await server.geofences.close()
                 let names = Support.stored(try await stream.body).map(\.name)
-                #expect(names == ["transition", "end"], "\(names)")
+                #expect(names == [sourceFails ? "suspended" : "transition", "end"], "\(names)")
                 let stored = try await server.geofences.journal.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fence") }
                 #expect(stored == 0)
             }
+        }
+    }
+
+    @Test("what the engine decides of a fence before its POST claims it is heard after the fence's row is stored, and not at all if it ends first", .timeLimit(.minutes(1)))
+    func eventsBeforeTheClaimFollowTheRow() async throws {
+        try await Support.withDatabaseFile { path in
+            let server = try TestServer(database: path)
+            let registry = server.geofences
+            let body = try GeofenceBody(json: Data(GeofenceRoutesTests.depot.utf8))
+            // The names of the stored events, and the number of stored fences.
+            let stored = {
+                try await registry.journal.database.read { database in
+                    (try String.fetchAll(database, sql: "SELECT name FROM event ORDER BY id"), try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM fence") ?? 0)
+                }
+            }
+
+            // Decided before the claim: nothing is stored of it (a crash now leaves no event of a fence that never existed).
+            let kept = try registry.reserve(body, owner: Client.local.name)
+            let monitor = server.engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: kept) }
+            await server.waitUntil { $0.activeSubscriptions >= 1 }
+            await Support.fix(server)
+            #expect(registry.counters.totals.transitions == 1)
+            try await registry.journal.flush()
+            var (events, fences) = try await stored()
+            #expect(events == [] && fences == 0)
+            guard case .monitored(let sequence) = registry.claim(kept, request: monitor) else {
+                Issue.record("the engine monitors the fence")
+                return
+            }
+            try await registry.journal.stored(sequence)
+            try await registry.journal.flush()
+            (events, fences) = try await stored()
+            #expect(events == ["transition"] && fences == 1)
+
+            // Decided, then ended, before the claim: its creator alone is told; no listener hears of it.
+            let ended = try registry.reserve(body, owner: Client.local.name)
+            let other = server.engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: ended) }
+            await server.waitUntil { $0.activeSubscriptions >= 2 }
+            await Support.fix(server)
+            server.engine.forceComplete(other)
+            await server.engine.sync()
+            #expect(registry.claim(ended, request: other) == .ended(.forceCompleted))
+            try await registry.journal.flush()
+            (events, fences) = try await stored()
+            #expect(events == ["transition"] && fences == 1)
+            await registry.close()
         }
     }
 

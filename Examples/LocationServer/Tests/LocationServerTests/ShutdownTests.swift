@@ -95,14 +95,36 @@ struct ShutdownTests {
             // The fence store's writer is not running: what the creation appended stays pending, to be read.
             let server = try TestServer(runningEngine: false, database: path)
             await server.engine.shutdown()
-            try await server.application.test(.router) { client in
-                let answer = try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client)
-                #expect(answer.status == .serviceUnavailable)
-                #expect(String(buffer: answer.body).contains("ended at once: shut_down"))
-            }
+            // The route's path for a creation the shutdown overtook after its check: reserved, ended by the engine at once.
+            let registry = server.geofences
+            let body = try GeofenceBody(json: Data(GeofenceRoutesTests.depot.utf8))
+            let id = try registry.reserve(body, owner: Client.local.name)
+            let monitor = server.engine.monitor(body.region, options: body.options) { _, event in registry.deliver(event, toFence: id) }
+            await server.engine.sync()
+            #expect(registry.claim(id, request: monitor) == .ended(.shutDown))
             let pending = server.geofences.journal.state.withLockedValue { $0.pending }
             #expect(!pending.contains { if case .fence = $0 { true } else { false } }, "\(pending)")
+            #expect(!pending.contains { if case .event = $0 { true } else { false } }, "no listener hears of a fence never created: \(pending)")
             #expect(pending.contains { if case .lastFenceID(1) = $0 { true } else { false } }, "its id is never handed out again: \(pending)")
+        }
+    }
+
+    @Test("a POST once the engine has shut down is answered 503 shut_down, even at the cap (not 409), and reserves nothing", .timeLimit(.minutes(1)))
+    func createAfterShutdown() async throws {
+        try await StorageTestSupport.withDatabaseFile { path in
+            let server = try TestServer(maximumFences: 1, database: path)
+            try await server.application.test(.router) { client in
+                #expect(try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client).status == .created)
+                await server.waitUntilPending(subscriptions: 1)
+                await server.engine.shutdown()
+                let answer = try await GeofenceRoutesTests.post(GeofenceRoutesTests.depot, with: client)
+                #expect(answer.status == .serviceUnavailable, "\(String(buffer: answer.body))")
+                #expect(answer.headers[.retryAfter] == "5")
+                #expect(String(buffer: answer.body).contains("shut_down"))
+                let pending = server.geofences.journal.state.withLockedValue { $0.pending }
+                #expect(!pending.contains { if case .lastFenceID(2) = $0 { true } else { false } }, "no id reserved: \(pending)")
+                await server.geofences.close()
+            }
         }
     }
 }

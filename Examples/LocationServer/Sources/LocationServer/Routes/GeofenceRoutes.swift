@@ -87,6 +87,8 @@ struct GeofenceRoutes<C: Clock> where C.Duration == Duration {
     func create(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<GeofenceJSON> {
         let view = try ClientView(try context.requireIdentity(), audit: audit)
         try view.requirePrecise("fences")
+        // Not `409` for a full server, nor a fence ended at once: the fences are kept for the next start.
+        try refuseAfterShutdown()
         let body: GeofenceBody
         do {
             // One byte over the limit is enough to know the body is too large.

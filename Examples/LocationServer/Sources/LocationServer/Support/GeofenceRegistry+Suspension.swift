@@ -66,6 +66,7 @@ extension GeofenceRegistry {
                 fence.suspension = Suspension(reason: end.outcome, since: journal.now(), due: now + Self.firstPause, awaitsAccess: end.isRefusal)
                 let sent = ServerSentEvent(Event.suspended(fence: id, reason: end.outcome, detail: EndJSON(end, updates: 0).detail))
                 journal.appendEvent(sent.name, fence: id, owner: fence.owner, data: sent.data)
+                fence.announced = true
             }
             state.fences[id] = fence
             return true

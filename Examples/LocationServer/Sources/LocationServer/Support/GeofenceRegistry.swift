@@ -61,6 +61,13 @@ final class GeofenceRegistry: Sendable {
         var earlyEnd: SubscriptionEnd?
         /// In the database: claimed after its `POST`, or restored at start.
         var isStored = false
+        /// The events the engine delivered before the `POST` claimed the fence, sent once its row is appended
+        /// (``claim(_:request:)``): no listener hears of a fence before the database has it, and none of one whose
+        /// creation its creator is told failed.
+        var held: [ServerSentEvent] = []
+        /// Whether an event of it was appended to the journal: listeners may have heard of it, so an end they must
+        /// hear too.
+        var announced = false
         /// Kept after an end outside it, to be monitored again (`nil`: monitored, as far as the server knows).
         var suspension: Suspension?
 
@@ -143,7 +150,8 @@ final class GeofenceRegistry: Sendable {
     }
 
     /// Records the engine's request for the fence reserved as `id`, and stores the fence (with any state the
-    /// engine decided meanwhile) unless the engine had already ended it.
+    /// engine decided meanwhile) unless the engine had already ended it; the events it delivered meanwhile follow
+    /// the fence's row.
     func claim(_ id: UInt64, request: RequestID) -> Claim {
         let claim: Claim = state.withLockedValue { state in
             guard var fence = state.fences[id] else { return .ended(.rejected(reason: "the fence was removed before it was monitored")) }
@@ -153,8 +161,12 @@ final class GeofenceRegistry: Sendable {
             }
             fence.request = request
             fence.isStored = true
+            let sequence = journal.append([.fence(fence.stored)])
+            for event in fence.held { journal.appendEvent(event.name, fence: id, owner: fence.owner, data: event.data) }
+            fence.announced = !fence.held.isEmpty
+            fence.held = []
             state.fences[id] = fence
-            return .monitored(sequence: journal.append([.fence(fence.stored)]))
+            return .monitored(sequence: sequence)
         }
         if case .monitored = claim { counters.created() }
         return claim
@@ -239,10 +251,16 @@ final class GeofenceRegistry: Sendable {
                 fence.restored = false
                 // A transition says the fence is monitored: a later end starts a new stretch.
                 fence.suspension = nil
+                if fence.isStored {
+                    journal.appendEvent(
+                        sent.name, fence: id, owner: fence.owner, data: sent.data,
+                        then: [.fenceState(id, state: fence.state.description, since: fence.since, dwelled: fence.dwelled)])
+                    fence.announced = true
+                } else {
+                    // Its row, appended at the claim, carries the state.
+                    fence.held.append(sent)
+                }
                 state.fences[id] = fence
-                journal.appendEvent(
-                    sent.name, fence: id, owner: fence.owner, data: sent.data,
-                    then: [.fenceState(id, state: fence.state.description, since: fence.since, dwelled: fence.dwelled)])
                 return true
             }
             if delivered { counters.delivered(change.transition) }
@@ -260,6 +278,8 @@ final class GeofenceRegistry: Sendable {
                 } else {
                     state.fences[id] = nil
                 }
+                // One its `POST` has not claimed was never stored nor heard of: its creator alone is told.
+                guard fence.isStored else { return false }
                 // Shutdown ends a fence for this run only: the next start restores it.
                 journal.appendEvent(
                     sent.name, fence: id, owner: fence.owner, data: sent.data, then: end.keepsFence ? [] : [.fenceRemoved(id)])
@@ -270,12 +290,12 @@ final class GeofenceRegistry: Sendable {
     }
 
     /// Forgets the fence reserved as `id` whose creation could not be stored; returns its request to cancel.
-    /// Listeners that heard a transition of it (the engine may decide a fence before its creation is stored)
-    /// hear it end, `cancelled`.
+    /// Listeners that heard of it (a transition or a suspension appended behind its row, which the retries of the
+    /// journal may still store) hear it end, `cancelled`.
     func abandon(_ id: UInt64) -> RequestID? {
         let request = state.withLockedValue { state in
             let fence = state.fences.removeValue(forKey: id)
-            if let fence, fence.state != .unknown || fence.since != nil {
+            if let fence, fence.announced {
                 let end = ServerSentEvent(Event.ended(fence: id, reason: "cancelled"))
                 journal.appendEvent(end.name, fence: id, owner: fence.owner, data: end.data, then: [.fenceRemoved(id)])
             } else {

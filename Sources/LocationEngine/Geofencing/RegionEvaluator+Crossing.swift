@@ -6,6 +6,9 @@ extension RegionEvaluator {
     /// that arrived after a deadline reported).
     struct RecentFix: Sendable {
         var position: GeoPoint
+        /// The radius of the fix's confidence circle (``GeofenceConfiguration/confidenceScale`` × its accuracy):
+        /// where the device was when it was taken.
+        var confidence: Double
         var decisionDistance: Double
         var at: EngineInstant
         var taken: EngineInstant
@@ -91,39 +94,45 @@ extension RegionEvaluator {
     /// How many fixes the crossing estimate averages each fix's distance over (``estimatedCrossing``).
     static let crossingSmoothing = 5
 
-    /// Whether every way from the fix `from` to the one at `position`, taken at `taken`, that the device can have taken at
+    /// Whether every way from the fix `from` to the fix `to` that the device can have taken at
     /// ``GeofenceConfiguration/maximumSpeed`` passes through region `slot`, whose boundary the straight line
     /// between them crosses.
     ///
-    /// A way no longer than `L` (the maximum speed times the time between the fixes) lies within the ellipse
-    /// whose foci are the two fixes and whose major axis is `L`; across the straight line it reaches at most
-    /// `h = √(L² − d²) / 2` from it, `d` the fixes' distance apart. So it passes within `h` of every point of
-    /// the line, and through the region if some point of the line lies deeper than `h` inside (read at 64
-    /// points along it). Between fixes far apart — a sleep the monitors planned, or a source's own gap (an
+    /// The device was somewhere in each fix's confidence circle (radii `r₁`, `r₂`) when it was taken, so at
+    /// least `d′ = d − r₁ − r₂` from where it was at the other, `d` the fixes' distance apart. A way no longer
+    /// than `L` (the maximum speed times the time between the fixes) between those two true positions lies
+    /// within the ellipse whose foci they are and whose major axis is `L`; across the straight line between
+    /// them it reaches at most `h = √(L² − d′²) / 2`, so it passes within `h` of every point of that line. That
+    /// line's point a fraction `t` along lies within `(1 − t) r₁ + t r₂` of the fixes' line's. So the way passes
+    /// through the region if some point of the fixes' line lies deeper inside than `h` and that much more (read
+    /// at 64 points along it). Between fixes far apart — a sleep the monitors planned, or a source's own gap (an
     /// outage, a tunnel, a source that gives a fix a minute) — a device slower than the maximum speed could
-    /// have gone around a region the line cuts through (a road skirting it): that crossing would be false. A
-    /// device at the maximum speed over the whole gap (`d ≥ L`) went straight: `h` is zero; fixes a second apart
-    /// leave `h` a few metres. Fixes farther apart than four times `L` and both fixes' decision distances (`reach`,
-    /// the new one's) are not a passage at all: no device goes four times its maximum speed, one of the two is
-    /// wrong (a multipath jump, two sources that disagree at one instant), and the line between them says nothing.
+    /// have gone around a region the line cuts through (a road skirting it): that crossing would be false; and
+    /// a line that only grazes a region says nothing of where the true way went. A device at the maximum speed
+    /// over the whole gap (`d′ ≥ L`) went straight: `h` is zero; fixes a second apart leave `h` a few metres.
+    /// Fixes farther apart than four times `L` and both fixes' decision distances are not a passage at all: no
+    /// device goes four times its maximum speed, one of the two is wrong (a multipath jump, two sources that
+    /// disagree at one instant), and the line between them says nothing.
     /// - Complexity: O(64) distance computations, only for a crossing found between two fixes.
-    func mustHavePassed(_ slot: Int32, from: RecentFix, to position: GeoPoint, reach newReach: Double, taken: EngineInstant) -> Bool {
+    func mustHavePassed(_ slot: Int32, from: RecentFix, to: RecentFix) -> Bool {
         let region = records[Int(slot)]!.region
         // The time the device had between the two fixes, from when each was taken: their stamps can be
         // closer (an aged fix stamped at a deadline reported after it was taken), which would shrink the
         // ways it can have gone and make a crossing look certain.
-        let gap = (taken - from.taken).components
+        let gap = (to.taken - from.taken).components
         let longest = configuration.maximumSpeed * (Double(gap.seconds) + Double(gap.attoseconds) * 1e-18)
-        let apart = from.position.distance(to: position)
-        guard apart < longest else { return apart <= 4 * longest + from.decisionDistance + newReach }
-        let reach = (longest * longest - apart * apart).squareRoot() / 2
+        let apart = from.position.distance(to: to.position)
+        guard apart <= 4 * longest + from.decisionDistance + to.decisionDistance else { return false }
+        let leastApart = max(0, apart - from.confidence - to.confidence)
+        let reach = leastApart < longest ? (longest * longest - leastApart * leastApart).squareRoot() / 2 : 0
         let steps = 64
-        var deepest = 0.0
         for step in 1..<steps {
-            let point = from.position.along(to: position, Double(step) / Double(steps))
-            deepest = max(deepest, -region.signedDistance(to: point))
+            let fraction = Double(step) / Double(steps)
+            let point = from.position.along(to: to.position, fraction)
+            let uncertainty = (1 - fraction) * from.confidence + fraction * to.confidence
+            if -region.signedDistance(to: point) > reach + uncertainty { return true }
         }
-        return deepest > reach
+        return false
     }
 
     /// The instants a straight path from the fix at `from` to the one at `to` (both outside) most likely

@@ -24,6 +24,8 @@ extension RegionEvaluator {
         advanceTime(now: now)
         let position = GeoPoint(fix)
         let reach = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
+        let recent = RecentFix(
+            position: position, confidence: configuration.confidenceScale * fix.horizontalAccuracy, decisionDistance: reach, at: now, taken: taken)
         var query = GeoBounds(around: position, metres: reach)
         // The segment from the last fix, searched for regions it passes through.
         var segment: CrossingSegment?
@@ -60,13 +62,11 @@ extension RegionEvaluator {
         // In the order the monitors were made (slots are reused, and the sets walk in the order of their
         // hashes): the transitions one fix decides, and the dwells it starts, come out the same in every run.
         if candidates.count > 1 { candidates.sort { records[Int($0)]!.id < records[Int($1)]!.id } }
-        for slot in candidates {
-            evaluate(slot, position: position, reach: reach, segment: segment, taken: taken, now: now)
-        }
+        for slot in candidates { evaluate(slot, fix: recent, segment: segment) }
         // The restored regions this fix did not take up are far outside it: confirmed, if outside.
         if !restoredSlots.isEmpty { restoredSlots.formIntersection(candidates) }
         scratch = candidates
-        remember(RecentFix(position: position, decisionDistance: reach, at: now, taken: taken))
+        remember(recent)
         Self.shrink(&insideSlots)
         Self.shrink(&unknownSlots)
         Self.shrink(&undecidedSlots)
@@ -78,10 +78,9 @@ extension RegionEvaluator {
         return true
     }
 
-    /// Decides one region from the fix at `position`, taken at `taken` and stamped `now`.
-    private mutating func evaluate(
-        _ slot: Int32, position: GeoPoint, reach: Double, segment: CrossingSegment?, taken: EngineInstant, now: EngineInstant
-    ) {
+    /// Decides one region from `fix`.
+    private mutating func evaluate(_ slot: Int32, fix: RecentFix, segment: CrossingSegment?) {
+        let (position, reach, now) = (fix.position, fix.decisionDistance, fix.at)
         let record = records[Int(slot)]!
         let distance = record.region.signedDistance(to: position)
         if distance <= -reach {
@@ -92,7 +91,7 @@ extension RegionEvaluator {
             if record.state == .outside, let segment, !restoredSlots.contains(slot), record.region.bounds.intersects(segment.bounds),
                 record.region.signedDistance(to: segment.from.position) >= segment.from.decisionDistance,
                 record.region.isCrossed(from: segment.from.position, to: position),
-                mustHavePassed(slot, from: segment.from, to: position, reach: reach, taken: taken)
+                mustHavePassed(slot, from: segment.from, to: fix)
             {
                 let passage = estimatedPassage(slot, from: segment.from, to: position, now: now)
                 let restored = takeRestored(slot)
@@ -105,7 +104,9 @@ extension RegionEvaluator {
             // whether or not it ever becomes unknown; its unknown timeout, if any, runs from that fix, or from the
             // end of the hold that fix planned (no transition was owed before it, ``holdStates(until:)``).
             undecidedSlots.insert(slot)
-            if let unknownAfter {
+            // By the timeout in force at that fix: one shortened since (full accuracy again) would put the
+            // deadline behind this fix, a region going unknown at an instant the fix has already passed.
+            if let unknownAfter = unknownAfterAtLastFix {
                 let certainUntil = max(last.at, statesHeldUntil ?? last.at)
                 scheduleUnknown(slot, at: certainUntil + unknownAfter)
             }

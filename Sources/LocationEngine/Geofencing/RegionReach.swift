@@ -28,7 +28,7 @@
 ///                  − how far the fix is across towards the other side  (a region in doubt)
 /// ```
 ///
-/// With ``GeofenceConfiguration/maximumAcceleration`` and a fix that reports its speed, each time is the
+/// With ``GeofenceConfiguration/maximumAcceleration`` and a fix that reports its speed (measured, not derived from two fixes), each time is the
 /// least time to cover its distance speeding up from that speed to the maximum one.
 public struct RegionReach: Sendable, Hashable {
     /// The distance in metres from the fix to the nearest boundary, or the search limit when no boundary
@@ -63,8 +63,9 @@ extension RegionEvaluator {
     /// How soon a region could want a fix after `fix`, the fix the evaluator last took; `nil` when no
     /// region is monitored, when the fix is invalid, or when some region's state is in doubt — unknown, or left undecided by the
     /// last fix — and either the truth could already be decidable against that region's state, or the fix
-    /// does not say the device is still (a speed within ``GeofenceConfiguration/speedErrorMargin`` of
-    /// zero) and `inDoubtWhileMoving` is false: a device that may be moving can get the truth across a
+    /// does not say the device is still (a measured speed within ``GeofenceConfiguration/speedErrorMargin`` of
+    /// zero: one the source derived from two fixes, ``Location/motionIsDerived``, is an average over the time
+    /// between them, and neither says it is still nor bounds its acceleration) and `inDoubtWhileMoving` is false: a device that may be moving can get the truth across a
     /// boundary between two fixes at a pace no fix tells, so a plan that must answer as soon as fixes
     /// allow tracks it; one with a latency budget plans by the maximum speed instead.
     ///
@@ -75,20 +76,22 @@ extension RegionEvaluator {
         guard !slots.isEmpty, fix.isValid else { return nil }
         let position = GeoPoint(fix)
         let margin = configuration.hysteresisMargin(accuracy: fix.horizontalAccuracy)
+        // A speed the source derived from this fix and the one before is their average over the time between them
+        // (a whole sleep, after one): a device that set off since may already be going faster. It bounds nothing.
+        let speed = fix.motionIsDerived ? nil : fix.speed
         var doubt = Double.infinity
         if hasRegionInDoubt {
-            let still = fix.speed.map { (0...GeofenceConfiguration.speedErrorMargin).contains($0) } ?? false
+            let still = speed.map { (0...GeofenceConfiguration.speedErrorMargin).contains($0) } ?? false
             guard still || inDoubtWhileMoving, let slack = decisionSlackInDoubt(from: position, accuracy: fix.horizontalAccuracy), slack > 0
             else { return nil }
             doubt = slack
         }
-        let speed = configuration.maximumSpeed
         let decision = configuration.decisionDistance(accuracy: fix.horizontalAccuracy)
-        let limit = decision + speed * Double(RegionReach.horizon.components.seconds)
+        let limit = decision + configuration.maximumSpeed * Double(RegionReach.horizon.components.seconds)
         let distance = distanceToNearestBoundary(from: position, within: limit) ?? limit
         let slack = max(0, distance - decision)
         let decisionSlack = min(distance + margin, doubt)
-        func time(_ distance: Double) -> Duration { RegionReach.duration(seconds: configuration.timeToTravel(distance, from: fix.speed)) }
+        func time(_ distance: Double) -> Duration { RegionReach.duration(seconds: configuration.timeToTravel(distance, from: speed)) }
         return RegionReach(distance: distance, slack: slack, timeToReach: time(slack), decisionSlack: decisionSlack, timeToDecidable: time(decisionSlack))
     }
 

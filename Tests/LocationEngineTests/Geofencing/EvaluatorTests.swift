@@ -348,14 +348,16 @@ struct EvaluatorTests {
             #expect(h.take() == (crossed ? [.entered, .exited] : []), "after \(seconds) s")
             #expect(h.evaluator.state(of: RequestID(rawValue: 1)) == .outside)
         }
-        // Faster than the maximum speed over the whole gap: the device went straight, and so does the reading.
+        // Faster than the maximum speed over the whole gap: the device went straight, and so does the reading —
+        // through the region wherever in the fixes' confidence circles (10 m at 5 m accuracy) it was: the line
+        // passes 15 m inside.
         let fast = try EvaluatorHarness()
         try fast.circle(radius: 20)
         fast.fix(east: -1000)
         _ = fast.take()
         fast.evaluator.holdStates(until: EngineInstant(.seconds(60)))
         fast.advance(by: .seconds(60))
-        fast.fix(east: 1000, north: 15)
+        fast.fix(east: 1000, north: 5)
         #expect(fast.take() == [.entered, .exited])
         // Fixes a source gave that far apart on its own (an outage, a sparse source), no sleep planned: the same
         // rule, a road could have skirted the circle after 70 s.
@@ -367,6 +369,38 @@ struct EvaluatorTests {
             sparse.advance(by: .seconds(seconds))
             sparse.fix(east: 1000)
             #expect(sparse.take() == (crossed ? [.entered, .exited] : []), "after \(seconds) s without a planned sleep")
+        }
+    }
+
+    @Test("a line between two fixes that grazes a region is no crossing: the device was anywhere in each fix's confidence circle")
+    func aGrazingLineIsNoCrossing() throws {
+        // A road 3 m north of the origin, a 50 m circle centred 52 m north of it: the road stays 1 m clear of it,
+        // and so does the line between two fixes on the road — 1,000 m in 30 s, straight at more than the
+        // maximum speed. A straight way 5 m south of each (one accuracy) stays 6 m clear of the circle.
+        for (north, crossed) in [(3.0, false), (15.0, true)] {
+            let h = try EvaluatorHarness()
+            let centre = offset(h.origin, north: 52, east: 0)
+            h.evaluator.add(RequestID(rawValue: 1), region: try GeofenceRegion.circle(centre: centre, radius: 50), options: GeofenceOptions())
+            h.fix(east: -500, north: north)
+            #expect(h.take() == [.determined(.outside)])
+            h.advance(by: .seconds(30))
+            h.fix(east: 500, north: north)
+            // 15 m north the line is 13 m inside: deeper than either fix's 10 m confidence radius.
+            #expect(h.take() == (crossed ? [.entered, .exited] : []), "a road \(north) m north")
+        }
+        // Between fixes a planned sleep apart, the line 150 m inside a 200 m circle. Straight at the maximum speed
+        // (60 s): crossed. Slower (67 s: 2,010 m at 30 m/s for 2,000 m, at least 1,980 m between the true positions),
+        // a way may stray h = √(2010² − 1980²) / 2 = 173 m from the line between them, which lies within 10 m of
+        // the fixes': a road could have gone around the circle (reading the fixes as exact, h was 100 m).
+        for (seconds, crossed) in [(60, true), (67, false)] {
+            let h = try EvaluatorHarness()
+            try h.circle()
+            h.fix(east: -1000, north: 50)
+            _ = h.take()
+            h.evaluator.holdStates(until: EngineInstant(.seconds(seconds)))
+            h.advance(by: .seconds(seconds))
+            h.fix(east: 1000, north: 50)
+            #expect(h.take() == (crossed ? [.entered, .exited] : []), "after \(seconds) s")
         }
     }
 

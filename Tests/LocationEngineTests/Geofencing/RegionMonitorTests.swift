@@ -201,6 +201,21 @@ struct RegionMonitorTests {
         #expect(h.transitions["county"] == [.determined(.inside)])
     }
 
+    @Test("with full accuracy back, a fix that leaves a region in doubt starts its unknown timeout by the rule of the fix before: no becameUnknown stamped in the past")
+    func aRegionInDoubtAfterFullAccuracyReturnsIsNotUnknownInThePast() {
+        var h = MachineHarness(accuracy: .reduced)
+        h.monitor("county", radius: 40_000)
+        h.fix(east: 0)
+        h.advance(by: .seconds(10))
+        h.setAccuracy(.full)
+        h.advance(by: .seconds(190))
+        // 5 m inside the boundary: in doubt (a 5 m fix decides 30 m across).
+        h.fix(east: 39_995)
+        h.advance(by: .seconds(1))
+        #expect(h.transitions["county"] == [.determined(.inside)], "no unknown at once")
+        #expect(h.transitionInstants["county", default: []].allSatisfy { $0 == .zero })
+    }
+
     @Test("a transient source error reaches monitors, which keep running")
     func transientError() {
         var h = MachineHarness()

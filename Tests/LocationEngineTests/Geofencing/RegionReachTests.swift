@@ -222,12 +222,37 @@ struct RegionReachTests {
         #expect(try #require(reach(far, east: 30_000)).timeToDecidable == RegionReach.horizon)
     }
 
-    /// The reach from a fix `east` metres from the origin reporting `speed`, of 5 m.
-    func reach(_ h: EvaluatorHarness, east: Double, speed: Double?, inDoubtWhileMoving: Bool = false) -> RegionReach? {
+    /// The reach from a fix `east` metres from the origin reporting `speed` (one the source derived from two
+    /// fixes when `derived`), of 5 m.
+    func reach(_ h: EvaluatorHarness, east: Double, speed: Double?, derived: Bool = false, inDoubtWhileMoving: Bool = false) -> RegionReach? {
         let point = offset(h.origin, north: 0, east: east)
         var fix = Location(latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5)
         fix.speed = speed
+        fix.motionIsDerived = derived
         return h.evaluator.reach(from: fix, inDoubtWhileMoving: inDoubtWhileMoving)
+    }
+
+    @Test("a speed the source derived from two fixes (their average over a sleep) bounds nothing: the reach is a fix's without a speed")
+    func aDerivedSpeedBoundsNothing() throws {
+        // A car that stood still through a 12 s sleep and set off 4 s before the fix, 6 m/s now: 12 m from the fix
+        // before, 1 m/s as the source derives it. Taken as measured, it would say the car is still, and the plan
+        // would have it speed up from 2 m/s.
+        let h = try EvaluatorHarness(GeofenceConfiguration(maximumSpeed: 17.7, maximumAcceleration: 1.5))
+        try h.circle(radius: 200)
+        h.fix(east: 5000)
+        h.fix(east: 340)
+        let measured = try #require(reach(h, east: 340, speed: 1))
+        let derived = try #require(reach(h, east: 340, speed: 1, derived: true))
+        let unknownSpeed = try #require(reach(h, east: 340, speed: nil))
+        #expect(derived == unknownSpeed)
+        #expect(derived.timeToDecidable < measured.timeToDecidable)
+        let seconds = Double(derived.timeToDecidable.components.seconds) + Double(derived.timeToDecidable.components.attoseconds) * 1e-18
+        #expect(abs(seconds - derived.decisionSlack / 17.7) < 1e-6, "at the maximum speed throughout")
+        // A region in doubt: a derived speed of zero does not say the device is still.
+        h.fix(east: 210)
+        h.fix(east: 195)
+        #expect(reach(h, east: 195, speed: 0) != nil)
+        #expect(reach(h, east: 195, speed: 0, derived: true) == nil)
     }
 
     @Test("a region in doubt, the fix saying the device is still: as far as the truth must go to be a perfect fix's margin across, less the fix's confidence radius")

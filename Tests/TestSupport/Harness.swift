@@ -35,6 +35,18 @@ public func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendab
     }
 }
 
+/// Waits, polling every 20 ms, until `condition` holds; a harness failure after `seconds` of polls (a
+/// component that never came up), never an expectation about timing. Counted in polls, not on the clock: a
+/// test starved of threads by the tests beside it still gets its looks. The condition may block (a call on
+/// a bus): each look runs on a thread of its own for at most 5 s.
+public func pollUntil(_ what: String, seconds: Int = 20, _ condition: @escaping @Sendable () -> Bool) async throws {
+    for _ in 0..<(seconds * 50) {
+        if (try? await withDeadline(seconds: 5, blocking: condition)) == true { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HarnessError(description: "gave up waiting for \(what)")
+}
+
 /// Runs `body`, a call that blocks its thread, on a thread of its own, failing if it has not returned after
 /// `seconds`: a guard against a hang, never an expectation about timing. A call still blocked is left to its
 /// thread (nothing can interrupt it), and the test goes on.

@@ -36,6 +36,9 @@ final class GPSDSession: Sendable {
     private let receiverControl: GPSDReceiverControl?
 
     private let state: NIOLockedValueBox<State>
+    /// Each report's hand-over to the sink, from the check that a session runs to the sink's return: a stop
+    /// waits for one in progress, so that no fix reaches the sink, or counts as delivered, after it returns.
+    private let handOver = SinkHandOver()
     private let logger: Logger
     private let metrics: SourceMetrics
     private let trouble: LinkTroubleReport
@@ -94,6 +97,7 @@ final class GPSDSession: Sendable {
             defer { state.sleepSent = sleep }
             return state.sleepSent == sleep
         }
+        handOver.awaitIdle()
         if repeated { return [] }
         logger.debug("un-watching gpsd and closing")
         guard !sleep.isEmpty else { return [] }
@@ -110,7 +114,9 @@ final class GPSDSession: Sendable {
 
     /// One line (or an oversized one) from the current connection. Returns whether it was one of gpsd's
     /// reports (a JSON object with a class, whatever the class): only that makes a connection count as gpsd.
-    func receive(_ input: LinkInput) -> Bool {
+    func receive(_ input: LinkInput) -> Bool { handOver.deliver { interpretAndDeliver(input) } }
+
+    private func interpretAndDeliver(_ input: LinkInput) -> Bool {
         var setup: [ByteBuffer] = []
         var setupLink: ReconnectingLink?
         defer { for request in setup where setupLink?.send(request) != true { receiverCommandNotSent() } }
@@ -180,7 +186,9 @@ final class GPSDSession: Sendable {
     }
 
     /// A connection event from the link.
-    func report(_ report: LinkReport) {
+    func report(_ report: LinkReport) { handOver.deliver { handle(report) } }
+
+    private func handle(_ report: LinkReport) {
         switch report {
         case .connected:
             state.withLockedValue { $0.interpreter.connected() }

@@ -40,6 +40,10 @@ final class NMEAStreamSession: Sendable {
     }
 
     let state: NIOLockedValueBox<State>
+    /// Each reading's hand-over to the sink, from the check that its session is current to the sink's return:
+    /// a stop waits for one in progress, so that no fix of the session reaches the sink, or counts as
+    /// delivered, after it returns.
+    private let handOver = SinkHandOver()
     let eventLoop: any EventLoop
     private let endpoint: String
     private let trouble: LinkTroubleReport
@@ -115,13 +119,16 @@ final class NMEAStreamSession: Sendable {
             return state.pacedSends
         }
         for paced in pending { paced.task.cancel() }
+        handOver.awaitIdle()
         logger.debug("closing NMEA stream")
     }
 
     /// Decodes a chunk and delivers its fixes, now or (for a paced replay) when due. Returns whether the
     /// chunk held a sentence that decoded (or a commanded receiver's reply), and a future that completes
     /// when the last of its fixes was delivered, or `nil` when all went at once.
-    func receive(_ input: LinkInput) -> LinkInputOutcome {
+    func receive(_ input: LinkInput) -> LinkInputOutcome { handOver.deliver { decodeAndDeliver(input) } }
+
+    private func decodeAndDeliver(_ input: LinkInput) -> LinkInputOutcome {
         guard case .bytes(let buffer) = input else {
             preconditionFailure("NMEAStreamSession.receive: a line-framed link feeds an NMEA stream")
         }
@@ -222,24 +229,28 @@ final class NMEAStreamSession: Sendable {
     /// Sends `event` if its session (`generation`) is still the current one; a fix is counted as
     /// delivered, or as stale when its session has ended.
     private func send(_ event: SourceEvent, generation: UInt64) {
-        let fix: Location? = if case .location(let location, _) = event { location } else { nil }
-        let sink = state.withLockedValue { state -> SourceEventSink? in
-            let sink = state.generation == generation ? state.sink : nil
-            if let fix {
-                if sink != nil { state.statistics.fixesDelivered += 1 } else { state.statistics.staleFixes += 1 }
-                if sink != nil && fix.horizontalAccuracyIsEstimated { state.statistics.fixesWithAssumedAccuracy += 1 }
+        handOver.deliver {
+            let fix: Location? = if case .location(let location, _) = event { location } else { nil }
+            let sink = state.withLockedValue { state -> SourceEventSink? in
+                let sink = state.generation == generation ? state.sink : nil
+                if let fix {
+                    if sink != nil { state.statistics.fixesDelivered += 1 } else { state.statistics.staleFixes += 1 }
+                    if sink != nil && fix.horizontalAccuracyIsEstimated { state.statistics.fixesWithAssumedAccuracy += 1 }
+                }
+                return sink
             }
-            return sink
+            if case .location(let location, _) = event {
+                metrics.fix(sink != nil ? .delivered : .stale)
+                logger.trace("fix", metadata: ["lat": "\(location.latitude)", "lon": "\(location.longitude)", "accuracy": "\(location.horizontalAccuracy)"])
+            }
+            sink?.send(event)
         }
-        if case .location(let location, _) = event {
-            metrics.fix(sink != nil ? .delivered : .stale)
-            logger.trace("fix", metadata: ["lat": "\(location.latitude)", "lon": "\(location.longitude)", "accuracy": "\(location.horizontalAccuracy)"])
-        }
-        sink?.send(event)
     }
 
     /// A connection event from the link.
-    func report(_ report: LinkReport) {
+    func report(_ report: LinkReport) { handOver.deliver { handle(report) } }
+
+    private func handle(_ report: LinkReport) {
         switch report {
         case .opened:
             receiverLinkOpened()

@@ -56,13 +56,11 @@ final class GeoClueSession: Sendable {
     private let wake: WakeSignal
     /// Opens the run's bus connections (the worker's, for all its runs).
     private let connector: DBusConnector
-    /// Held while the worker tells the engine something (a position, an error), from the check that the run
+    /// Each time the worker tells the engine something (a position, an error), from the check that the run
     /// still serves that level to the sink's return: a stop or a level change waits for it, so that nothing of
-    /// this run, or of the level left, reaches the sink after either returns.
-    private let delivery = NIOLock()
-    /// The worker thread serving the run: a sink that stops the source or changes its level from inside a
-    /// delivery, on that thread, holds ``delivery`` itself and does not wait for it.
-    private let workerThread = NIOLockedValueBox<pthread_t?>(nil)
+    /// this run, or of the level left, reaches the sink after either returns (a sink that stops the source or
+    /// changes its level from inside one does not wait for itself).
+    private let handOver = SinkHandOver()
 
     init(
         mode: PowerMode, wake: WakeSignal, connector: DBusConnector, configuration: GeoClueConfiguration, events: SourceEventSink,
@@ -83,7 +81,7 @@ final class GeoClueSession: Sendable {
     /// Asks the run to go on in `mode`: the worker wakes and restarts GeoClue's client at its level.
     func setMode(_ mode: PowerMode) {
         control.withLockedValue { $0.mode = mode }
-        awaitDelivery()
+        handOver.awaitIdle()
         wake.signal()
     }
 
@@ -92,21 +90,15 @@ final class GeoClueSession: Sendable {
     /// waited for).
     func stop() {
         control.withLockedValue { $0.stopped = true }
-        awaitDelivery()
+        handOver.awaitIdle()
         wake.signal()
-    }
-
-    /// Returns once no delivery is in progress, unless called from inside one (on the worker thread).
-    private func awaitDelivery() {
-        if let worker = workerThread.withLockedValue({ $0 }), pthread_equal(worker, pthread_self()) != 0 { return }
-        delivery.withLock {}
     }
 
     /// Runs `deliver` unless the run is stopped, or (for a position) the engine asks another level than
     /// `level` (then the position is counted as the level left's). A stop or a level change that comes
     /// meanwhile waits for it to return.
     private func delivering(at level: GeoClueAccuracyLevel? = nil, _ deliver: () -> Void) {
-        delivery.withLock {
+        handOver.deliver {
             let (mode, stopped) = control.withLockedValue { ($0.mode, $0.stopped) }
             guard !stopped else { return }
             if let level, GeoClueAccuracyLevel(mode) != level { return droppedAsEarlierLevel() }
@@ -120,7 +112,6 @@ final class GeoClueSession: Sendable {
 
     /// Serves the run until it is stopped or GeoClue denies access; called once, on the worker thread.
     func run() {
-        workerThread.withLockedValue { $0 = pthread_self() }
         var failures = 0
         // Refusals of the match rule in a row: each on a new connection, so not reset by connecting.
         var refusals = 0

@@ -169,16 +169,9 @@ final class GeoClueTestBed: @unchecked Sendable {
     /// the daemon binds it, a moment before it listens, when a connection is still refused.
     static func answers(_ address: String) -> Bool { (try? DBusConnection(address: address, timeout: .seconds(2))) != nil }
 
-    /// Waits, polling every 20 ms, until `condition` holds; a harness failure after `seconds` of polls (a
-    /// component that never came up), never an expectation about timing. Counted in polls, not on the clock: a
-    /// test starved of threads by the tests beside it still gets its looks. The condition may block (a call on
-    /// the bus): each look runs on a thread of its own for at most 5 s.
+    /// Waits, polling every 20 ms, until `condition` holds (``pollUntil(_:seconds:_:)``).
     static func waitFor(_ what: String, seconds: Int = 20, _ condition: @escaping @Sendable () -> Bool) async throws {
-        for _ in 0..<(seconds * 50) {
-            if (try? await withDeadline(seconds: 5, blocking: condition)) == true { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw HarnessError(description: "gave up waiting for \(what)")
+        try await pollUntil(what, seconds: seconds, condition)
     }
 
     func waitFor(_ what: String, seconds: Int = 20, _ condition: @escaping @Sendable () -> Bool) async throws {

@@ -45,6 +45,7 @@ struct ChannelLink: StreamLink {
         case .bytes:
             try pipeline.addHandler(LinkInputForwarder<ByteBuffer>(events: events, wrap: LinkInput.bytes))
         case .lines(let maximumLength):
+            try pipeline.addHandler(FirstBytesHandler(heard: events.heard))
             try pipeline.addHandler(ByteToMessageHandler(BoundedLineDecoder(maximumLineLength: maximumLength)))
             try pipeline.addHandler(
                 LinkInputForwarder<LineFrame>(events: events) { frame in
@@ -54,6 +55,25 @@ struct ChannelLink: StreamLink {
                     }
                 })
         }
+    }
+}
+
+/// Ahead of a line decoder: tells ``LinkEvents/heard`` at the first bytes, and passes every read on.
+final class FirstBytesHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let heard: @Sendable () -> Void
+    private var told = false
+
+    init(heard: @escaping @Sendable () -> Void) { self.heard = heard }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !told {
+            told = true
+            heard()
+        }
+        context.fireChannelRead(data)
     }
 }
 

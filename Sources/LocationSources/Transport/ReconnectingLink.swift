@@ -159,7 +159,8 @@ final class ReconnectingLink: Sendable {
         }
         let events = LinkEvents(
             received: { [weak self] input in self?.received(input, attempt: attempt) },
-            closed: { [weak self] error in self?.closed(attempt: attempt, error: error) }
+            closed: { [weak self] error in self?.closed(attempt: attempt, error: error) },
+            heard: { [weak self] in self?.heard(attempt: attempt) }
         )
         opener.open(on: eventLoop, framing: framing, events: events).whenComplete { [weak self] result in
             guard let self else { return }
@@ -182,6 +183,11 @@ final class ReconnectingLink: Sendable {
                 })
             }
         }
+    }
+
+    /// The peer of `attempt` sent bytes, whether or not they made input yet: it answered.
+    private func heard(attempt: UInt64) {
+        state.withLockedValue { _ = $0.machine.received(attempt: attempt) }
     }
 
     private func received(_ input: LinkInput, attempt: UInt64) -> EventLoopFuture<Void>? {

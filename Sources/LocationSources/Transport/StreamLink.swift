@@ -26,6 +26,10 @@ struct LinkEvents: Sendable {
     let received: @Sendable (LinkInput) -> EventLoopFuture<Void>?
     /// The link ended: `error` is `nil` for a clean end of stream.
     let closed: @Sendable ((any Error)?) -> Void
+    /// The peer sent its first bytes, before any framing: a line-framed link tells so before a whole line has
+    /// come (a peer whose bytes never make one — a login banner, another protocol's binary — answered all the
+    /// same, and is not taken for a silent one).
+    var heard: @Sendable () -> Void = {}
 }
 
 /// One open connection, device or file.

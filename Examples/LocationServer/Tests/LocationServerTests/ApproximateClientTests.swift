@@ -27,6 +27,26 @@ struct ApproximateClientTests {
         try await body(server)
     }
 
+    /// Has the source emit ``fix(_:)`` 0 with a measured error of `measured` metres, then asks for `/location?accuracy=ACCURACY&timeout=1s`
+    /// as the approximate client `weather`: the answer's status, and whether it came before the request's timeout.
+    static func ask(
+        _ accuracy: String, afterAFixOf measured: Double, on server: TestServer, with client: some TestClientProtocol
+    ) async throws -> (status: String, beforeTheTimeout: Bool) {
+        var fix = Self.fix(0)
+        fix.horizontalAccuracy = measured
+        server.source.emit(fix)
+        await server.engine.sync(advancingBy: .seconds(1))
+        let before = await server.engine.statistics()
+        async let answer = ClientTestSupport.execute("/location?accuracy=\(accuracy)&timeout=1s", as: "weather", with: client)
+        // Answered at once by the fix, or waiting in the engine until its timeout.
+        await server.waitUntil {
+            $0.oneShotsSubmitted > before.oneShotsSubmitted && ($0.pendingOneShots == 1 || $0.oneShotsSucceeded > before.oneShotsSucceeded)
+        }
+        let waiting = await server.engine.statistics().pendingOneShots == 1
+        await server.engine.sync(advancingBy: .seconds(2))
+        return (try JSONDecoder().decode(LocationResponse.self, from: try await answer.body).status, !waiting)
+    }
+
     /// A fix somewhere on Earth (away from the poles), its radius 2 to 50 m: the `index`-th of a fixed sequence.
     static func fix(_ index: Int) -> Location {
         var generator = SplitMix64(seed: UInt64(index))
@@ -82,18 +102,7 @@ struct ApproximateClientTests {
                 }
                 for measured in [1700.0, 2370] {
                     for metres in [4499, 4500, 5344, 5999] {
-                        var fix = Self.fix(0)
-                        fix.horizontalAccuracy = measured
-                        server.source.emit(fix)
-                        await server.engine.sync(advancingBy: .seconds(1))
-                        let before = await server.engine.statistics()
-                        async let answer = ClientTestSupport.execute("/location?accuracy=\(metres)&timeout=1s", as: "weather", with: client)
-                        // Answered at once by the fix, or waiting in the engine until its timeout.
-                        await server.waitUntil {
-                            $0.oneShotsSubmitted > before.oneShotsSubmitted && ($0.pendingOneShots == 1 || $0.oneShotsSucceeded > before.oneShotsSucceeded)
-                        }
-                        await server.engine.sync(advancingBy: .seconds(2))
-                        statuses[measured, default: []].append(try JSONDecoder().decode(LocationResponse.self, from: try await answer.body).status)
+                        statuses[measured, default: []].append(try await Self.ask("\(metres)", afterAFixOf: measured, on: server, with: client).status)
                     }
                 }
                 // 4,500 m and more are met by the coarse 4,500 m, and asked of the engine as 4,500 m less the corner: answered.
@@ -101,6 +110,30 @@ struct ApproximateClientTests {
                 // out, with a coarse fix that met it. 4,499 m is met by no coarse form of either fix.
                 #expect(statuses[1700] == ["timed_out", "success", "success", "success"], "\(statuses)")
                 #expect(statuses[2370] == statuses[1700], "the answers tell 1,700 m from 2,370 m, which the coarse radius does not")
+            }
+        }
+    }
+
+    @Test("an approximate request finer than the grid is answered accuracy_reduced, and whether before its timeout tells the measured error no finer than the coarse radius")
+    func finerThanTheGridHidesTheMeasuredError() async throws {
+        try await Self.withTheSourceKeptRunning { server in
+            try await server.application.test(.router) { client in
+                // 800 m: a coarse radius of 3,000 m, the finest (the cell's corner, about 2,121 m, added and rounded up to
+                // 750 m); 900 m and 1,500 m: both 3,750 m. Before, the engine was asked for 1,000 m: 900 m was answered at
+                // once and 1,500 m timed out, which told them apart.
+                let coarse = [800.0, 900, 1500].map { measured in
+                    var fix = Self.fix(0)
+                    fix.horizontalAccuracy = measured
+                    return Self.policy.coarsen(fix).horizontalAccuracy
+                }
+                #expect(coarse == [3000, 3750, 3750])
+                var answers: [Double: (status: String, beforeTheTimeout: Bool)] = [:]
+                for measured in [800.0, 900, 1500] {
+                    answers[measured] = try await Self.ask("house", afterAFixOf: measured, on: server, with: client)
+                }
+                #expect(answers.values.allSatisfy { $0.status == "accuracy_reduced" }, "\(answers)")
+                #expect(answers[800]?.beforeTheTimeout == true)
+                #expect(answers[900]?.beforeTheTimeout == false && answers[1500]?.beforeTheTimeout == false, "\(answers)")
             }
         }
     }

@@ -14,7 +14,7 @@ struct StreamRevocationTests {
     static let token = ClientTestSupport.tokens["fleet"]!
 
     /// A token file at a fresh path holding `text`, the directory that reads it, and a way to write it again.
-    static func withTokenFile(_ text: String, _ body: (ClientDirectory, @Sendable (String) throws -> Void) async throws -> Void) async throws {
+    static func withTokenFile(_ text: String, _ body: (ClientDirectory, @escaping @Sendable (String) throws -> Void) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("location-server-tokens-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -86,12 +86,17 @@ struct StreamRevocationTests {
         let check: ClientCheck
         let asked: AsyncStream<Duration>
         let expire: @Sendable () -> Void
+        /// Writes the token's line with `expires` a minute after the start, and reads the file again.
+        let giveTheTokenItsExpiry: @Sendable () throws -> Void
     }
 
-    static func withExpiringToken(_ body: (ExpiringCheck) async throws -> Void) async throws {
+    /// A check of a token that expires a minute after the start (`expiresFromTheStart`; else one that does not until
+    /// ``ExpiringCheck/giveTheTokenItsExpiry``), on a clock `expire` moves past it.
+    static func withExpiringToken(expiresFromTheStart: Bool = true, _ body: (ExpiringCheck) async throws -> Void) async throws {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let expiry = ISO8601DateFormatter().string(from: start.addingTimeInterval(60))
-        try await Self.withTokenFile("\(Self.token) fleet precise expires=\(expiry)\n") { directory, _ in
+        let expiring = "\(Self.token) fleet precise expires=\(expiry)\n"
+        try await Self.withTokenFile(expiresFromTheStart ? expiring : "\(Self.token) fleet precise\n") { directory, rewrite in
             let clock = NIOLockedValueBox(start)
             let (asked, ask) = AsyncStream<Duration>.makeStream()
             let (releases, release) = AsyncStream<Void>.makeStream()
@@ -104,10 +109,30 @@ struct StreamRevocationTests {
             }
             let client = try authenticator.client(.token(Self.token))
             let check = ClientCheck(authenticator, credential: .token(Self.token), client: client)
-            try await body(ExpiringCheck(check: check, asked: asked) {
-                clock.withLockedValue { $0 = start.addingTimeInterval(61) }
-                release.yield()
-            })
+            try await body(
+                ExpiringCheck(
+                    check: check, asked: asked,
+                    expire: {
+                        clock.withLockedValue { $0 = start.addingTimeInterval(61) }
+                        release.yield()
+                    },
+                    giveTheTokenItsExpiry: {
+                        try rewrite(expiring)
+                        if let problem = directory.reload() { Issue.record("the token file was refused: \(problem)") }
+                    }))
+        }
+    }
+
+    /// Expects the one-shot's wait `waiting` to end with `401`, the token expired.
+    static func expectAnsweredExpired(_ waiting: Task<Int, any Error>) async {
+        do {
+            _ = try await waiting.value
+            Issue.record("answered after the token expired")
+        } catch let error as HTTPError {
+            #expect(error.status == .unauthorized)
+            #expect(error.body?.contains("expired") == true, "\(String(describing: error.body))")
+        } catch {
+            Issue.record("ended with \(error), not 401")
         }
     }
 
@@ -138,13 +163,37 @@ struct StreamRevocationTests {
             var sleeps = expiring.asked.makeAsyncIterator()
             #expect(await sleeps.next() == .seconds(60), "asleep until the token expires")
             expiring.expire()
-            do {
-                _ = try await waiting.value
-                Issue.record("answered after the token expired")
-            } catch let error as HTTPError {
-                #expect(error.status == .unauthorized)
-                #expect(error.body?.contains("expired") == true, "\(String(describing: error.body))")
+            await Self.expectAnsweredExpired(waiting)
+        }
+    }
+
+    @Test("a one-shot's wait whose token a reading of the file gives an expiry ends at that expiry, answered 401", .timeLimit(.minutes(1)))
+    func waitOfATokenGivenAnExpiry() async throws {
+        try await Self.withExpiringToken(expiresFromTheStart: false) { (expiring: ExpiringCheck) async throws -> Void in
+            let check = expiring.check
+            let (answer, stop) = AsyncStream<Int>.makeStream()
+            let (started, begin) = AsyncStream<Void>.makeStream()
+            let waiting = Task {
+                try await check.answerWhileAuthorized(stop: { stop.finish() }) { () async throws -> Int in
+                    begin.yield()
+                    for await value in answer { return value }
+                    throw CancellationError()
+                }
             }
+            for await _ in started { break }
+            try expiring.giveTheTokenItsExpiry()
+            var sleeps = expiring.asked.makeAsyncIterator()
+            let asked = await sleeps.next()
+            #expect(asked == .seconds(60), "asleep until the expiry the file now gives")
+            guard asked != nil else {
+                // Never asleep (before, nothing watched the new expiry) and stopped by the time limit: the wait is ended
+                // here, so that the test fails rather than hangs.
+                stop.finish()
+                _ = try? await waiting.value
+                return
+            }
+            expiring.expire()
+            await Self.expectAnsweredExpired(waiting)
         }
     }
 

@@ -18,23 +18,27 @@ struct ApproximateAnswers: Sendable {
     /// What to ask the engine for when an approximate client asks for `accuracy`: the largest measured error whose
     /// coarse form still meets the request (``ReducedAccuracyPolicy/largestMeasuredError(coarsenedWithin:near:_:)``:
     /// the coarse radius is the error plus the cell's farthest corner, about 2.1 km on the default grid, rounded up
-    /// to a step), and no finer than a third of the grid when the request is finer than the grid (which no coarse
-    /// fix meets), so the source runs no finer than the answer needs. A fix is then answered exactly when its coarse
-    /// form meets the request: whether a request is answered tells no more of the measured error than the coarse
-    /// radius does. The cell is the one of the coarse fix shown last (before any, the equator's: a cell's corner
-    /// is the same to well under a metre everywhere but the last few kilometres before the poles).
+    /// to a step); for a request finer than the grid, which no coarse fix meets, the largest measured error whose
+    /// coarse form has the finest radius there is, so the source runs no finer than the best answer needs. A fix is
+    /// then answered exactly when its coarse form meets the request (or has that finest radius): whether a request
+    /// is answered tells no more of the measured error than the coarse radius does. The cell is the one of the
+    /// coarse fix shown last (before any, the equator's: a cell's corner is the same to well under a metre
+    /// everywhere but the last few kilometres before the poles).
     func engineAccuracy(for accuracy: LocationAccuracy) -> LocationAccuracy {
         let near = gate.lastShown ?? Location(latitude: 0, longitude: 0, horizontalAccuracy: 0)
-        let largest = policy.largestMeasuredError(coarsenedWithin: accuracy.horizontalAccuracy, near: near.latitude, near.longitude)
-        return .custom(metres: largest ?? policy.gridSpacing / 3, maximumAge: accuracy.maximumAge)
+        let finest = policy.coarsen(Location(latitude: near.latitude, longitude: near.longitude, horizontalAccuracy: 0)).horizontalAccuracy
+        let radius = policy.cannotSatisfy(accuracy) ? finest : accuracy.horizontalAccuracy
+        let largest = policy.largestMeasuredError(coarsenedWithin: radius, near: near.latitude, near.longitude) ?? 0
+        return .custom(metres: largest, maximumAge: accuracy.maximumAge)
     }
 
     /// The one-shot's result, answered at `now`, as the client may see it: the fix coarsened — or, within the
     /// policy's interval of the coarse fix shown last, that one, as old as it is — the level it achieves
     /// recomputed from the coarse radius and its age, a success that the coarse fix does not meet `asked` with
     /// turned into `accuracy_reduced` (as the engine answers a request finer than reduced accuracy allows: a
-    /// maximum age shorter than the interval is such a request), and a reason that described the measured fix
-    /// describing the coarse one.
+    /// maximum age shorter than the interval is such a request), and so is a request finer than the grid that
+    /// timed out with a fix (no coarse fix could meet it: the wait ran out for want of the finest coarse radius),
+    /// and a reason that described the measured fix describing the coarse one.
     func result(_ result: LocationResult, asked: LocationAccuracy, now: EngineInstant) -> LocationResult {
         guard let location = result.location else { return result }
         let (coarse, age) = gate.show(policy.coarsen(location), age: result.age ?? .zero, now: now)
@@ -44,6 +48,11 @@ struct ApproximateAnswers: Sendable {
         answer.achievedAccuracy = AccuracyLevel.achieved(horizontalAccuracy: coarse.horizontalAccuracy, age: age)
         if result.status == .success, !asked.isSatisfied(horizontalAccuracy: coarse.horizontalAccuracy, age: age) {
             answer.status = .accuracyReduced
+        }
+        if result.status == .timedOut, policy.cannotSatisfy(asked) {
+            answer.status = .accuracyReduced
+            answer.reason = nil
+            return answer
         }
         // The engine's words name the measured fix's radius (and what the finest source reaches): said again
         // of the coarse fix alone.

@@ -62,19 +62,31 @@ struct ClientCheck: Sendable {
     /// - Throws: `401` when the client was revoked before the answer could go, else what `body` throws.
     ///
     /// Cheaper than a stream's watch, as a cached answer comes in tens of microseconds: no task of its own, one
-    /// entry in the token file's table of watchers, and a timer only for a token that expires.
+    /// entry in the token file's table of watchers, and a timer only for a token that expires — set again at each
+    /// reading of the file, which may give the token an expiry, or move it.
     func answerWhileAuthorized<Answer: Sendable>(stop: @escaping @Sendable () -> Void, _ body: () async throws -> Answer) async throws -> Answer {
         var watch: Int?
-        var expiry: Task<Void, Never>?
+        // The timer, and whether the answer has gone (no timer is set after that).
+        let expiry = NIOLockedValueBox<(timer: Task<Void, Never>?, over: Bool)>((nil, false))
+        let setTimer: @Sendable () -> Void = { [self] in
+            let expires = (try? authenticator.client(credential))?.expires != nil
+            expiry.withLockedValue { expiry in
+                expiry.timer?.cancel()
+                expiry.timer = expires && !expiry.over ? Task { await stopAtExpiry(stop) } : nil
+            }
+        }
         if case .tokens = authenticator.clients.mode {
-            watch = authenticator.clients.watch { [self] in if revoked() != nil { stop() } }
+            watch = authenticator.clients.watch { [self] in if revoked() != nil { stop() } else { setTimer() } }
             // Revoked before the watch began.
             if revoked() != nil { stop() }
-            if (try? authenticator.client(credential))?.expires != nil { expiry = Task { await stopAtExpiry(stop) } }
+            setTimer()
         }
         defer {
             if let watch { authenticator.clients.unwatch(watch) }
-            expiry?.cancel()
+            expiry.withLockedValue { expiry in
+                expiry.over = true
+                expiry.timer?.cancel()
+            }
         }
         let answer: Answer
         do {

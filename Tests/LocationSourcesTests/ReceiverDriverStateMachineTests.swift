@@ -105,6 +105,48 @@ struct ReceiverDriverStateMachineTests {
         #expect(written(setup) == [Array("$PMTK225,0*2B\r\n".utf8)])
     }
 
+    @Test func aSecondStopWhileTheWakeWaitsBehindTheStandbyStillSleepsTheReceiver() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        #expect(written(machine.stop(now: .seconds(2))) == [Array("$PMTK161,0*28\r\n".utf8)])
+        #expect(machine.start(mode: .high, now: .seconds(2) + .milliseconds(10)).isEmpty, "the wake waits behind the standby")
+        // Stopped again before the standby's answer: before, the port was closed at once and the receiver released.
+        #expect(machine.stop(now: .seconds(2) + .milliseconds(20)).isEmpty, "the standby in flight finishes the stop")
+        let answered = machine.received(ack(161), now: .seconds(2) + .milliseconds(50))
+        #expect(answered == [.resolved(.standby, .acknowledged, fallback: nil), .closeLink], "no second standby, no wake")
+        #expect(machine.state == .standby)
+    }
+
+    @Test func aSecondStopWhileTheWakeWaitsBehindAModeCommandSleepsTheReceiverAfterIt() throws {
+        var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
+        _ = machine.received(ack(225), now: .milliseconds(200))
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        // A power-save command in flight when the engine stops, starts and stops again.
+        #expect(written(machine.setMode(.low, now: .seconds(1))).count == 1)
+        #expect(machine.stop(now: .seconds(1) + .milliseconds(10)).isEmpty)
+        #expect(machine.start(mode: .high, now: .seconds(1) + .milliseconds(20)).isEmpty)
+        #expect(!machine.stop(now: .seconds(1) + .milliseconds(30)).contains(.closeLink), "not released tracking")
+        let standby = machine.received(ack(225), now: .seconds(1) + .milliseconds(60))
+        #expect(written(standby) == [Array("$PMTK161,0*28\r\n".utf8)])
+        #expect(machine.received(ack(161), now: .seconds(1) + .milliseconds(90)).contains(.closeLink))
+        #expect(machine.state == .standby)
+    }
+
+    @Test func aModeChangeToOneOfTheSameSettingWhileItIsSentLetsItFinish() throws {
+        var machine = Machine(configuration: ReceiverControlConfiguration(model: .mediatek, fixInterval: .milliseconds(200)))
+        #expect(machine.start(mode: .best, now: .zero) == [.openLink])
+        _ = machine.linkOpened(now: .zero)
+        let setup = machine.received(.pmtk(Self.mtkRelease), now: .milliseconds(100))
+        #expect(written(setup) == [Array("$PMTK225,0*2B\r\n".utf8)], "the fix rate waits behind it")
+        // Best and high are the same setting: before, the change dropped the fix rate not yet sent, and planned nothing.
+        #expect(written(machine.setMode(.high, now: .milliseconds(150))).isEmpty)
+        let rate = machine.received(ack(225), now: .milliseconds(200))
+        #expect(written(rate) == [Array("$PMTK220,200*2C\r\n".utf8)])
+        _ = machine.received(ack(220), now: .milliseconds(300))
+        #expect(machine.confirmedMode == .high)
+    }
+
     @Test func aSleepLostWithTheLinkIsSentAgainOnceTheLinkIsBack() {
         var (machine, _) = running(.mediatek, answer: .pmtk(Self.mtkRelease))
         _ = machine.received(ack(225), now: .milliseconds(200))

@@ -194,6 +194,14 @@ struct ReceiverDriverStateMachine: Sendable {
         guard case .running = goal else { return [] }
         goal = .running(mode)
         guard linkOpen, identified else { return advance(now: now) }
+        if applied != nil, profile(for: mode) == applied, !queue.isEmpty || inFlight?.command.mode != nil {
+            // The setting still being sent serves this mode too (best and high, say): its commands go on, for this
+            // mode. Dropping the ones not yet sent would leave it half applied (a fix rate never set), as the plan
+            // of an unchanged setting sends nothing.
+            for index in queue.indices where queue[index].mode != nil { queue[index].mode = mode }
+            if inFlight?.command.mode != nil { inFlight?.command.mode = mode }
+            return advance(now: now)
+        }
         queue.removeAll { $0.kind != .identify }
         queue += plan(for: mode, now: now)
         return advance(now: now)
@@ -219,10 +227,16 @@ struct ReceiverDriverStateMachine: Sendable {
         // Being identified, the receiver is awake (the query woke it): it is put to sleep once it has
         // answered (or is released as plain if it never does), not left tracking behind a closed port.
         if linkOpen, !identified, inFlight?.command.expectation == .identity { return [] }
+        // Started again while a command was in flight (a stop's sleep, a mode), and stopped before the wake's
+        // identification went out: the receiver is still the one this link identified. It is put to sleep as if
+        // the start had not come, not released tracking behind a closed port.
+        if linkOpen, !identified, dialect != nil, inFlight != nil, queue.first?.kind == .identify { identified = true }
         // The link is down: it stays requested, and once it is back the receiver is identified and sent to sleep.
         guard linkOpen else { return idle == .on ? release() : [] }
         guard identified, let sleep = dialect?.sleep(into: idle, over: connection), !sleep.isEmpty else { return release() }
         queue = sleep.contains { refused.contains($0.kind) } ? [] : sleep
+        // The sleep in flight is not sent twice: its answer closes the port.
+        if let current = inFlight, current.command.isSleep, queue.first?.kind == current.command.kind { queue.removeFirst() }
         guard inFlight != nil || !queue.isEmpty else { return release() }
         return advance(now: now)
     }

@@ -56,6 +56,25 @@ struct SplitterTests {
         #expect(splitter.statistics.garbledFrames == 1)
     }
 
+    @Test("a frame whose length byte was corrupted, or that lost a byte in transit, does not swallow what follows it")
+    func aGarbledFrameGivesBackWhatItSwallowed() {
+        let gga = Array("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n".utf8)
+        // The length byte 0x02 read as 0x42: the frame would take 74 bytes, the two lines after it among them.
+        var longer = UBXReply.acknowledged(messageClass: 6, messageID: 8).frame.bytes
+        longer[4] = 0x42
+        for chunkSize in [1, 5, 1000] {
+            var splitter = ReceiverStreamSplitter()
+            let stream = longer + gga + gga
+            let chunks = stride(from: 0, to: stream.count, by: chunkSize).map { Array(stream[$0..<min($0 + chunkSize, stream.count)]) }
+            #expect(split(chunks, into: &splitter) == [.garbledFrame, .line(gga), .line(gga)], "chunks of \(chunkSize)")
+        }
+        // A frame one byte short: the acknowledgement after it completes it, and is found again.
+        let nav: [UInt8] = [0xB5, 0x62, 0x01, 0x07, 4, 0, 1, 2, 3, 0x3A, 0x4B]
+        let ack = UBXReply.acknowledged(messageClass: 6, messageID: 0x11).frame
+        var splitter = ReceiverStreamSplitter()
+        #expect(split([nav + ack.bytes + gga], into: &splitter) == [.garbledFrame, .ubx(ack), .line(gga)])
+    }
+
     @Test func memoryStaysBoundedOnEndlessText() {
         var splitter = ReceiverStreamSplitter(maximumLineLength: 64)
         let endless = [UInt8(ascii: "$")] + Array(repeating: UInt8(ascii: "A"), count: 10_000)

@@ -6,7 +6,9 @@
 /// (``maximumLineLength``) or one partial frame (``UBXFrame/maximumPayloadLength``) between chunks. A text line
 /// is printable ASCII: any other byte inside it (a UBX sync, noise) abandons it and is looked at afresh, so a
 /// frame that interrupts a line is still found. A frame whose length field exceeds the bound is not a frame: its
-/// header bytes are scanned again as text. A frame with a bad checksum is dropped and reported.
+/// header bytes are scanned again as text. A frame with a bad checksum is reported, and its bytes after the sync
+/// are scanned again: a corrupted length byte, or a byte lost in transit, makes a frame that swallows what follows
+/// it (the next lines, the answer to a command), which is found there.
 ///
 /// Hand-written rather than built from NIO decoders because the two framings share one byte stream and must
 /// resynchronise on each other; gpsd's packet lexer (`packet.c`) takes the same approach.
@@ -117,12 +119,15 @@ public struct ReceiverStreamSplitter: Sendable {
                 if let frame = try? UBXFrame.decode(buffer) {
                     statistics.frames += 1
                     body(.ubx(frame))
+                    reset()
                 } else {
                     statistics.garbledFrames += 1
-                    statistics.discardedBytes += buffer.count
                     body(.garbledFrame)
+                    // Its sync is dropped; the rest is scanned again (strictly fewer bytes each time, so this ends).
+                    let rest = buffer[2...]
+                    discard(2)
+                    for replay in rest { step(replay, body) }
                 }
-                reset()
             }
         }
     }

@@ -12,6 +12,27 @@ struct GpsdRuleTests {
         return result
     }
 
+    @Test("a GSA printed after the sentence a cycle ends at joins the next epoch: it tells 3D from 2D, but the next cycle's own RMC status decides whether there is a fix")
+    func aGSAAfterTheCycleEndDoesNotDecideTheNextCyclesFix() throws {
+        let fix3 = "GPGSA,A,3,04,05,09,12,,,,,,,,,2.5,1.3,2.1"
+        let none = "GPGSA,A,1,,,,,,,,,,,,,,,,"
+        let result = epochs([
+            "GPRMC,120000,A,4807.000,N,01131.000,E,1.0,90.0,010124,,", fix3,
+            "GPRMC,120001,A,4807.001,N,01131.000,E,1.0,90.0,010124,,", fix3,
+            "GPRMC,120002,V,4807.001,N,01131.000,E,2.5,244.6,010124,,", none,
+            "GPRMC,120003,A,4807.003,N,01131.000,E,1.0,90.0,010124,,", fix3,
+            "GPRMC,120004,A,4807.004,N,01131.000,E,1.0,90.0,010124,,", fix3,
+        ])
+        let lost = try #require(result.first { $0.secondsOfDay == 43_202 })
+        let back = try #require(result.first { $0.secondsOfDay == 43_203 })
+        // Before: 3D from the cycle before's GSA, with the invalid RMC's speed and track; then the fix back lost to
+        // the lost cycle's GSA.
+        #expect(lost.mode == .noFix && lost.speed == nil && lost.track == nil)
+        #expect(back.mode == .twoD && back.latitude != nil, "a fix, and not 3D: its GSA says no fix")
+        let steady = try #require(result.first { $0.secondsOfDay == 43_204 })
+        #expect(steady.mode == .threeD, "the GSA before still tells 3D from 2D of a fix the RMC confirms")
+    }
+
     @Test func derivesSpeedTrackAndClimbFromSuccessiveFixesAndSaysSo() throws {
         // GGA only: no speed or track reported. 0.01′ of latitude north (≈ 18.5 m) and 2 m up in 2 s.
         let result = epochs([

@@ -31,8 +31,11 @@ extension NMEAEpochAssembler {
         setTalker(talker)
         if Self.isValidData(rmc.isValid, faaMode: rmc.faaMode) { setPosition(rmc.latitude, rmc.longitude) }
         setStatus(rmc.isValid, faaMode: rmc.faaMode)
-        if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
-        current.track = rmc.track ?? current.track
+        // The speed and track of data the receiver marks invalid are not taken (as gpsd does not).
+        if Self.isValidData(rmc.isValid, faaMode: rmc.faaMode) {
+            if let knots = rmc.speedKnots { current.speed = knots * NMEAUnits.metresPerSecondPerKnot }
+            current.track = rmc.track ?? current.track
+        }
         setDate(rmc.date)
         ended(.rmc, talker: talker, onEpoch: onEpoch)
     }
@@ -41,7 +44,10 @@ extension NMEAEpochAssembler {
     @inline(__always)
     public mutating func add(_ gsa: NMEAGSA, talker: NMEATalker, onEpoch: (NMEAEpoch) -> Void) {
         join(.gsa, time: nil, onEpoch: onEpoch)
-        evidence.gsaFixType = gsa.fixType ?? evidence.gsaFixType
+        if let fixType = gsa.fixType {
+            evidence.gsaFixType = fixType
+            evidence.gsaBeforeTime = evidence.time == nil
+        }
         for prn in gsa.usedPRNs {
             let id = NMEASatelliteID(prn: prn, talker: talker, systemID: gsa.systemID)
             if !current.usedSatellites.contains(id) { current.usedSatellites.append(id) }

@@ -53,6 +53,10 @@ public struct NMEAEpochAssembler: Sendable {
         var ggaQuality: Int?
         /// The GSA fix type, when a GSA was seen.
         var gsaFixType: Int?
+        /// Whether that GSA came before the epoch's first timed sentence: it may be the previous cycle's (a
+        /// receiver that prints GSA after the sentence its cycle is learned to end at), so it tells 2D from 3D
+        /// of a fix the cycle's own RMC/GLL status confirms, and never overrules that status.
+        var gsaBeforeTime = false
         /// RMC/GLL status: `true` when any said `A`.
         var status: Bool?
         /// Whether the HDOP came from GGA (which wins over GSA).
@@ -201,9 +205,10 @@ public struct NMEAEpochAssembler: Sendable {
     /// Decides the mode and clears what a no-fix epoch must not report.
     ///
     /// Mode, first rule that applies: simulated data → no fix; GGA quality 0 → no fix, else 3D with an
-    /// altitude and 2D without; GNS likewise from its per-constellation modes; GSA's fix type; RMC/GLL
-    /// status (`A` → 2D, `V` or FAA mode `N` → no fix); `$PGRMZ`'s dimension; a cycle that carried a
-    /// time but nothing about a fix → no fix.
+    /// altitude and 2D without; GNS likewise from its per-constellation modes; GSA's fix type (unless the GSA came
+    /// before the cycle's first timed sentence and the cycle has an RMC/GLL status: then the status decides, the
+    /// GSA telling 3D from 2D of a fix it confirms); RMC/GLL status (`A` → 2D, `V` or FAA mode `N` → no fix);
+    /// `$PGRMZ`'s dimension; a cycle that carried a time but nothing about a fix → no fix.
     private mutating func finalize() {
         if evidence.simulated {
             current.mode = .noFix
@@ -211,10 +216,10 @@ public struct NMEAEpochAssembler: Sendable {
             current.mode = quality == 0 ? .noFix : (current.altitudeMSL != nil ? .threeD : .twoD)
         } else if let fix = evidence.gnsFix {
             current.mode = !fix ? .noFix : (current.altitudeMSL != nil ? .threeD : .twoD)
-        } else if let fixType = evidence.gsaFixType {
+        } else if let fixType = evidence.gsaFixType, !(evidence.gsaBeforeTime && evidence.status != nil) {
             current.mode = NMEAFixMode(rawValue: fixType) ?? .unknown
         } else if let status = evidence.status {
-            current.mode = status ? .twoD : .noFix
+            current.mode = !status ? .noFix : (evidence.gsaFixType == NMEAFixMode.threeD.rawValue ? .threeD : .twoD)
         } else if let dimension = evidence.pgrmzDimension {
             current.mode = NMEAFixMode(rawValue: dimension) ?? .unknown
         } else if evidence.time != nil, current.latitude == nil {

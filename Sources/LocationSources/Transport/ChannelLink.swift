@@ -7,9 +7,9 @@ struct ChannelLink: StreamLink {
     /// for a TCP connection (``close(farewell:)``). A device or a pipe closes at once.
     var shutsOutputFirst = false
 
-    /// How long a closing TCP link has, from the close, to write what is pending, shut its output and read on
-    /// until the peer closes in turn (gpsd does at once); then it closes, whatever the peer does (one that
-    /// stopped reading included).
+    /// How long a closing TCP link has, from the close reaching its event loop (after the writes handed to it
+    /// before), to write what is pending, shut its output and read on until the peer closes in turn (gpsd does at
+    /// once); then it closes, whatever the peer does (one that stopped reading included).
     static let closingGrace = TimeAmount.seconds(1)
 
     func send(_ bytes: ByteBuffer, failed: (@Sendable (any Error) -> Void)?) {
@@ -32,10 +32,13 @@ struct ChannelLink: StreamLink {
             channel.close(promise: nil)
             return
         }
-        // Armed first: NIO shuts the output only once the pending writes are written, which a peer that stopped
-        // reading never lets happen.
-        channel.eventLoop.scheduleTask(in: Self.closingGrace) { channel.close(promise: nil) }
-        channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+        // On the loop, behind the writes handed to it before: the grace counts from when they were tried, not from
+        // this call, which a busy loop may reach seconds later. Armed first: NIO shuts the output only once the
+        // pending writes are written, which a peer that stopped reading never lets happen.
+        channel.eventLoop.execute {
+            channel.eventLoop.scheduleTask(in: Self.closingGrace) { channel.close(promise: nil) }
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+        }
     }
 
     /// Adds the handlers that cut input by `framing` and forward it to `events`.

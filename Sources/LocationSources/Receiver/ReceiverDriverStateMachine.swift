@@ -194,7 +194,7 @@ struct ReceiverDriverStateMachine: Sendable {
         guard case .running = goal else { return [] }
         goal = .running(mode)
         guard linkOpen, identified else { return advance(now: now) }
-        if applied != nil, profile(for: mode) == applied, !queue.isEmpty || inFlight?.command.mode != nil {
+        if profile(for: mode) == applied, !queue.isEmpty || inFlight?.command.mode != nil {
             // The setting still being sent serves this mode too (best and high, say): its commands go on, for this
             // mode. Dropping the ones not yet sent would leave it half applied (a fix rate never set), as the plan
             // of an unchanged setting sends nothing.

@@ -18,8 +18,9 @@ struct ApproximateAnswers: Sendable {
     /// What to ask the engine for when an approximate client asks for `accuracy`: the largest measured error whose
     /// coarse form still meets the request (``ReducedAccuracyPolicy/largestMeasuredError(coarsenedWithin:near:_:)``:
     /// the coarse radius is the error plus the cell's farthest corner, about 2.1 km on the default grid, rounded up
-    /// to a step); for a request finer than the grid, which no coarse fix meets, the largest measured error whose
-    /// coarse form has the finest radius there is, so the source runs no finer than the best answer needs. A fix is
+    /// to a step); for a request finer than the finest coarse radius there is (any request finer than the grid),
+    /// which no coarse fix meets, the largest measured error whose coarse form has that finest radius, so the
+    /// source runs no finer than the best answer needs. A fix is
     /// then answered exactly when its coarse form meets the request (or has that finest radius): whether a request
     /// is answered tells no more of the measured error than the coarse radius does. The cell is the one of the
     /// coarse fix shown last (before any, the equator's: a cell's corner is the same to well under a metre
@@ -27,8 +28,8 @@ struct ApproximateAnswers: Sendable {
     func engineAccuracy(for accuracy: LocationAccuracy) -> LocationAccuracy {
         let near = gate.lastShown ?? Location(latitude: 0, longitude: 0, horizontalAccuracy: 0)
         let finest = policy.coarsen(Location(latitude: near.latitude, longitude: near.longitude, horizontalAccuracy: 0)).horizontalAccuracy
-        let radius = policy.cannotSatisfy(accuracy) ? finest : accuracy.horizontalAccuracy
-        let largest = policy.largestMeasuredError(coarsenedWithin: radius, near: near.latitude, near.longitude) ?? 0
+        // Never nil: the finest coarse radius is one a fix of no error coarsens to.
+        let largest = policy.largestMeasuredError(coarsenedWithin: max(finest, accuracy.horizontalAccuracy), near: near.latitude, near.longitude) ?? 0
         return .custom(metres: largest, maximumAge: accuracy.maximumAge)
     }
 
